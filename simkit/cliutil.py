@@ -1,0 +1,83 @@
+"""Options and output shared by every game's commands, so they look and behave alike."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from .core.data import parse_variant_options
+from .core.errors import UserInputError
+from .core.runner import write_frame
+
+
+def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> None:
+    p.add_argument("--trials", type=int, default=trials, help=f"trials per cell (default {trials:,})")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the run (default 2026)")
+    p.add_argument("--threads", type=int, default=None, help="numba threads (default: all cores)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
+                   help="select a rule variant; repeatable (see `simkit variants GAME`)")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def add_output_options(p: argparse.ArgumentParser, *, plot: bool = True) -> None:
+    p.add_argument("--out", default=None, help="write the table to FILE.csv or FILE.parquet")
+    if plot:
+        p.add_argument("--plot", default=None, help="write a plot to FILE.png (or .pdf/.svg)")
+
+
+def variants_from(args) -> dict[str, str]:
+    return parse_variant_options(getattr(args, "variant", []))
+
+
+def parse_int_range(text: str, *, option: str, lo: int = 0, hi: int = 1000) -> list[int]:
+    """'0-20', '3', '1,3,5-7' -> sorted list of ints within [lo, hi]."""
+    out: set[int] = set()
+    for part in str(text).split(","):
+        m = _RANGE.match(part)
+        if not m or (m[2] is not None and int(m[2]) < int(m[1])):
+            raise UserInputError(f"expected a range like 0-20 or 1,3,5-7, got {text!r}",
+                                 field=option)
+        a = int(m[1])
+        out.update(range(a, int(m[2] if m[2] is not None else a) + 1))
+    if min(out) < lo or max(out) > hi:
+        raise UserInputError(f"values must lie in {lo}-{hi}, got {text!r}", field=option)
+    return sorted(out)
+
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
+
+
+def positive_int(value: int, option: str) -> int:
+    if value is None or value < 1:
+        raise UserInputError(f"must be a positive whole number, got {value!r}", field=option)
+    return value
+
+
+def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | None = None,
+         float_format: str = "{:.4f}") -> None:
+    """Print the frame (selected columns) and write --out if asked."""
+    show = frame[columns] if columns else frame
+    if title:
+        print(title)
+    with pd.option_context("display.max_rows", 500, "display.max_columns", 50,
+                           "display.width", 200):
+        print(show.to_string(index=False, float_format=lambda v: float_format.format(v)))
+    out = getattr(args, "out", None)
+    if out:
+        path = write_frame(frame, out)
+        print(f"wrote {path}", file=sys.stderr)
+
+
+def plot_path(args) -> Path | None:
+    p = getattr(args, "plot", None)
+    if not p:
+        return None
+    path = Path(p)
+    if path.suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise UserInputError("plot must end in .png, .pdf or .svg", where=str(path), field="--plot")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,41 @@
+"""The registry of games: every game package has the same shape and is found here by name.
+
+Each game package exposes ``GAME``, a :class:`simkit.core.registry.Game`. Packages are imported
+lazily, so ``simkit weapons starfire`` does not compile another game's kernels.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .core.errors import UserInputError
+from .core.registry import Game
+
+#: CLI name -> package
+PACKAGES = {
+    "starfire": "simkit.starfire",
+    "dark-future": "simkit.dark_future",
+    "demons-run": "simkit.demons_run",
+    "demo-derby": "simkit.demo_derby",
+}
+
+
+def available() -> list[str]:
+    """Names of the games whose packages are installed."""
+    out = []
+    for name, pkg in PACKAGES.items():
+        if importlib.util.find_spec(pkg) is not None:
+            out.append(name)
+    return out
+
+
+def get(name: str) -> Game:
+    key = name.lower().replace("_", "-").replace("'", "")
+    if key not in PACKAGES or importlib.util.find_spec(PACKAGES[key]) is None:
+        raise UserInputError(f"unknown game {name!r} (available: {', '.join(available())})",
+                             field="game")
+    return importlib.import_module(PACKAGES[key]).GAME
+
+
+def all_games() -> list[Game]:
+    return [get(n) for n in available()]
