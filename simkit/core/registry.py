@@ -29,3 +29,5 @@ class Game:
     title: str                     # e.g. "Starfire (Task Force Games, 1979)"
     rules: Callable[[], RulesData]  # all rules tables and variants, loaded once
     commands: Mapping[str, Command] = field(default_factory=dict)
+    #: library entry points by question, e.g. {"weapons": fn(**options) -> DataFrame}
+    analyses: Mapping[str, Callable] = field(default_factory=dict)

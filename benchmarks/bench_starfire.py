@@ -1,0 +1,127 @@
+"""Starfire fire-resolution throughput (benchmark, not a test).
+
+Reports, in one run on this machine:
+* single-shot resolutions per second on one core (seed the trial's stream, reset the sheet,
+  roll to hit, score the damage), for each weapon family at range 4 against the WISCONSIN;
+* the bare random-number bound: the same loop drawing the same dice and doing nothing else,
+  and the kernel's ratio to it;
+* the ratio to the same Python code with ``NUMBA_DISABLE_JIT=1`` (small N, in a subprocess);
+* wall time of the full default table (6 families x 21 ranges, 10^6 trials per cell) on all
+  cores, kernels already compiled.
+
+Usage: ``python benchmarks/bench_starfire.py [--n 20000000] [--skip-table]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numba
+import numpy as np
+
+from simkit.core import dice
+from simkit.core._numba import jit
+from simkit.starfire.fire import hit_lookup, resolve_volley
+from simkit.starfire.rules import FAMILIES, combat_tables
+from simkit.starfire.sheet import hold_run_ends
+from simkit.starfire.weapons import resolve_target
+
+RANGE = 4
+
+
+@jit
+def shots(codes, run_end, fam, hit, eff, skip, nth, intercept, odn, odb, key, n):
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    hp = np.empty(codes.shape[0], dtype=np.int64)
+    pdf = np.zeros(codes.shape[0], dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    total = 0
+    for t in range(n):
+        dice.seed_trial(st, key, t)
+        hp[:] = 2
+        resolve_volley(codes, hp, run_end, pdf, fam, 1, hit, eff, False, skip, nth, intercept,
+                       odn, odb, st, dice.NO_SCRIPT, out)
+        total += out[1]
+    return total
+
+
+@jit
+def bare(key, n, draws):
+    """Seed each trial's stream and draw ``draws`` d6 -- the random-number bound."""
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    total = 0
+    for t in range(n):
+        dice.seed_trial(st, key, t)
+        for _ in range(draws):
+            total += dice.roll(st, dice.NO_SCRIPT, 1, 6)
+    return total
+
+
+def setup(family):
+    tables = combat_tables()
+    sheet = resolve_target("wisconsin")
+    f = FAMILIES.index(family)
+    hit, eff, _ = hit_lookup(tables, f, RANGE)
+    return (sheet.codes, hold_run_ends(sheet.codes), f, hit, eff, tables.skip, tables.nth,
+            tables.intercept, tables.od_negate_halves, tables.od_burnout_halves)
+
+
+
+def measure(n, family):
+    key = dice.stream_key(1)
+    args = setup(family)
+    shots(*args, key, 1000)  # compile / load from cache
+    t = time.perf_counter()
+    shots(*args, key, n)
+    kernel = n / (time.perf_counter() - t)
+    draws = 2 + (1 if family == "primary_beam" else 0)  # 2d6 to hit (+ the Primary's die)
+    bare(key, 1000, draws)
+    t = time.perf_counter()
+    bare(key, n, draws)
+    bound = n / (time.perf_counter() - t)
+    return kernel, bound
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=20_000_000)
+    ap.add_argument("--nojit-n", type=int, default=20_000)
+    ap.add_argument("--skip-table", action="store_true")
+    ap.add_argument("--_nojit", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a._nojit:  # child process under NUMBA_DISABLE_JIT=1
+        args = setup(a._nojit)
+        t = time.perf_counter()
+        shots(*args, dice.stream_key(1), a.nojit_n)
+        print(json.dumps(a.nojit_n / (time.perf_counter() - t)))
+        return
+    numba.set_num_threads(1)
+    print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, numpy {np.__version__}")
+    print(f"{'family (range 4)':18s} {'resolutions/s/core':>20s} {'bare RNG/s':>14s} "
+          f"{'ratio':>7s} {'vs no-JIT':>10s}")
+    for family in FAMILIES:
+        kernel, bound = measure(a.n, family)
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+        out = subprocess.run([sys.executable, __file__, "--_nojit", family, "--nojit-n",
+                              str(a.nojit_n)], env=env, capture_output=True, text=True, check=True)
+        nojit = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{family:18s} {kernel:20,.0f} {bound:14,.0f} {kernel / bound:7.2f} "
+              f"{kernel / nojit:9,.0f}x")
+    if not a.skip_table:
+        from simkit.starfire import weapon_table
+
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        weapon_table(trials=10_000, progress=False)  # warm: compile or load the cache
+        t = time.perf_counter()
+        weapon_table(trials=1_000_000, progress=False)
+        print(f"full default table, 10^6 trials x 120 cells, {numba.get_num_threads()} threads: "
+              f"{time.perf_counter() - t:.2f} s wall")
+
+
+if __name__ == "__main__":
+    main()

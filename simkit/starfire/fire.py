@@ -1,0 +1,270 @@
+"""Compiled Starfire fire resolution: one volley against one control sheet (starfire.txt (5.0)-(8.3)).
+
+A *volley* is ``k`` weapons of one family fired together by one ship (or one DataLink group,
+(12.2)) at one target. All to-hit rolls come first, then the hits take effect in order, as the
+rulebook narrates (5.9): "He rolls two hits, and then for his secondary die rolls gets...".
+
+Rules implemented here, each point by point on the target's sheet state ``hp`` (2 intact,
+1 circled by a half hit, 0 destroyed):
+
+* (5.3) hit if 2d6 <= the Probability of Hit number; a roll that cannot miss (12) or cannot hit
+  (below 2) is not made.
+* (5.4) half hits circle a system; a further half or full point on a circled system destroys it
+  and a full point spent so does not carry over.
+* (5.41) Guns, Missiles and Force Beams score from the left; (5.42) Energy Beams skip Armor and
+  Holds; (5.43) Laser Beams skip Shields; (5.44)/(6.5) a Primary Beam's die picks the Nth
+  remaining system other than Shields and Armor (and DataLink, (12.2)); a miss if there is none.
+* (7.3) Point Defense engages missiles that hit, in rotation, each system counting its own
+  missiles (stop on 1-5, 1-4, 1-3, 1-2, 1; then no more); hits land at once, so a Point Defense
+  destroyed mid-volley stops engaging (5.10).
+* (7.4) Overload Dampeners negate one Energy Beam point each per volley, or burn out absorbing
+  four; the defender burns out the number that loses fewest systems (ties: keep dampeners).
+* (8.1)/(8.2) a point destroying a Hold followed by more intact Holds of its run collapses 1d6
+  Holds in all (a Bulkhead or any other system ends the run).
+* (8.3) the tractor range shift is applied by the caller to the hit lookup; ``auto_hit`` makes
+  missiles hit without a roll (still subject to Point Defense).
+
+All quantities are in half points so statistics stay integers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dice
+from ..core._numba import jit
+from .rules import DAMPENER, HOLD, MISSILE, ENERGY, POINT_DEFENSE
+
+# result slots of resolve_volley
+R_HITS, R_LANDED, R_STOPPED = 0, 1, 2
+
+
+@jit(inline="always")
+def _destroy(codes, hp, run_end, i, st, script):
+    """Destroy system i; a Hold heading further intact Holds of its run collapses 1d6 in all."""
+    hp[i] = 0
+    if codes[i] == HOLD:
+        end = run_end[i]
+        more = 0
+        for j in range(i + 1, end + 1):
+            if hp[j] > 0:
+                more += 1
+        if more > 0:
+            extra = dice.roll(st, script, 1, 6) - 1
+            j = i + 1
+            while extra > 0 and j <= end:
+                if hp[j] > 0:
+                    hp[j] = 0
+                    extra -= 1
+                j += 1
+
+
+@jit(inline="always")
+def _hit_system(codes, hp, run_end, i, halves, st, script):
+    """Score one full point (halves=2) or half point (halves=1) on system i (5.4)."""
+    if halves >= 2 or hp[i] == 1:
+        _destroy(codes, hp, run_end, i, st, script)
+    else:
+        hp[i] = 1
+
+
+@jit(inline="always")
+def _first_eligible(codes, hp, skip_row):
+    for i in range(codes.shape[0]):
+        if hp[i] > 0 and not skip_row[codes[i]]:
+            return i
+    return -1
+
+
+@jit
+def score_left(codes, hp, run_end, skip_row, halves, st, script):
+    """Score ``halves`` half points from the left, passing over skipped systems (5.41)-(5.43).
+
+    Full points go first, then a trailing half point; points with nothing left to hit are lost.
+    """
+    while halves > 0:
+        i = _first_eligible(codes, hp, skip_row)
+        if i < 0:
+            return
+        step = 2 if halves >= 2 else 1
+        _hit_system(codes, hp, run_end, i, step, st, script)
+        halves -= step
+
+
+@jit
+def score_nth(codes, hp, run_end, skip_row, halves, st, script):
+    """Primary Beam (6.5): one die picks the Nth remaining eligible system; a miss past the end.
+
+    Returns True if a system was hit.
+    """
+    n = dice.roll(st, script, 1, 6)
+    seen = 0
+    for i in range(codes.shape[0]):
+        if hp[i] > 0 and not skip_row[codes[i]]:
+            seen += 1
+            if seen == n:
+                _hit_system(codes, hp, run_end, i, halves, st, script)
+                return True
+    return False
+
+
+@jit
+def _dampen(codes, hp, total, negate, burnout):
+    """Overload Dampeners against one Energy Beam volley of ``total`` half points (7.4).
+
+    Burn out the number b of intact dampeners that minimises (half points scored + 2 per burnt
+    dampener); ties keep dampeners. Burnt-out dampeners are destroyed, leftmost first.
+    """
+    k = 0
+    for i in range(codes.shape[0]):
+        if codes[i] == DAMPENER and hp[i] > 0:
+            k += 1
+    if k == 0:
+        return total
+    best_b = 0
+    best_cost = max(0, total - negate * k)
+    for b in range(1, k + 1):
+        cost = max(0, total - burnout * b - negate * (k - b)) + 2 * b
+        if cost < best_cost:
+            best_cost = cost
+            best_b = b
+    left = best_b
+    for i in range(codes.shape[0]):
+        if left == 0:
+            break
+        if codes[i] == DAMPENER and hp[i] > 0:
+            hp[i] = 0
+            left -= 1
+    return max(0, total - burnout * best_b - negate * (k - best_b))
+
+
+@jit
+def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
+                   skip, nth, intercept, od_negate, od_burnout, st, script, out):
+    """Resolve ``k`` weapons of ``family`` against the sheet (``codes``, ``hp``) in place.
+
+    ``hit_number``: the Probability of Hit number at the (shifted) range, or -1 when out of
+    range; ``effect``: half points per hit at the true range. ``pd_fired`` counts each Point
+    Defense system's missiles this volley (reset by the caller). Writes hits, half points that
+    reached the sheet and missiles stopped into ``out``.
+    """
+    out[R_HITS] = 0
+    out[R_LANDED] = 0
+    out[R_STOPPED] = 0
+    if effect < 0 or k <= 0:
+        return
+    hits = 0
+    for _ in range(k):
+        if auto_hit or hit_number >= 12:
+            hits += 1
+        elif hit_number >= 2:
+            if dice.roll(st, script, 2, 6) <= hit_number:
+                hits += 1
+    out[R_HITS] = hits
+    if hits == 0 or effect == 0:
+        return
+    skip_row = skip[family]
+    if family == MISSILE:
+        n_sys = codes.shape[0]
+        last = -1
+        for _ in range(hits):
+            engaged = False
+            for step in range(1, n_sys + 1):  # next Point Defense in rotation (7.3)
+                i = (last + step) % n_sys
+                if codes[i] == POINT_DEFENSE and hp[i] > 0 and pd_fired[i] < intercept.shape[0]:
+                    engaged = True
+                    last = i
+                    break
+            if engaged:
+                threshold = intercept[pd_fired[last]]
+                pd_fired[last] += 1
+                if dice.roll(st, script, 1, 6) <= threshold:
+                    out[R_STOPPED] += 1
+                    continue
+            out[R_LANDED] += effect
+            score_left(codes, hp, run_end, skip_row, effect, st, script)
+    elif family == ENERGY:
+        landed = _dampen(codes, hp, hits * effect, od_negate, od_burnout)
+        out[R_LANDED] = landed
+        score_left(codes, hp, run_end, skip_row, landed, st, script)
+    elif nth[family]:
+        for _ in range(hits):
+            if score_nth(codes, hp, run_end, skip_row, effect, st, script):
+                out[R_LANDED] += effect
+    else:
+        for _ in range(hits):
+            out[R_LANDED] += effect
+            score_left(codes, hp, run_end, skip_row, effect, st, script)
+
+
+# --- Python-facing wrapper: one volley against a live target, random or scripted ------------
+
+class Target:
+    """A ship's control sheet under fire: the state the rulebook examples write out."""
+
+    def __init__(self, sheet):
+        from .sheet import hold_run_ends, parse_sheet
+
+        self.sheet = parse_sheet(sheet) if isinstance(sheet, str) else sheet
+        self.codes = self.sheet.codes
+        self.hp = np.full(len(self.codes), 2, dtype=np.int64)
+        self.run_end = hold_run_ends(self.codes)
+
+    def render(self) -> str:
+        """The sheet as the rulebook prints it: ``x`` destroyed, ``(S)`` circled."""
+        out = []
+        for tok, h in zip(self.sheet.systems, self.hp):
+            out.append("x" if h == 0 else f"[{tok}]" if h == 1 else tok)
+        return " ".join(out)
+
+    def intact(self) -> str:
+        return " ".join(t for t, h in zip(self.sheet.systems, self.hp) if h > 0)
+
+
+def hit_lookup(tables, family: int, rng: int, tractor: str = "none"):
+    """(hit number at the shifted range, effect half points at the true range, auto_hit) (8.3)."""
+    if rng < 0:
+        raise ValueError("range must be >= 0")
+    effect = int(tables.effect_halves[family, rng]) if rng <= tables.max_range else -1
+    if tractor not in ("none", "firer_tractoring", "firer_held"):
+        raise ValueError(f"unknown tractor state {tractor!r}")
+    auto = tractor != "none" and family == MISSILE
+    shift = 0 if tractor == "none" or family == MISSILE else tables.tractor_shift[tractor]
+    hr = max(0, rng + shift)
+    hit = int(tables.hit_number[family, hr]) if hr <= tables.max_range else -1
+    if rng > tables.max_range or tables.hit_number[family, rng] == -1:
+        effect = -1  # the weapon cannot fire at this range at all
+    return hit, effect, auto
+
+
+def fire_volley(target: Target, family: str, rng: int, k: int = 1, *, rolls=None,
+                tractor: str = "none", tables=None, seed: int | None = None, trial: int = 0):
+    """Fire ``k`` weapons of ``family`` at ``target`` at range ``rng``; mutate the target.
+
+    With ``rolls`` the dice are scripted (one entry per roll, e.g. 2d6 totals for to-hit rolls)
+    and every scripted roll must be used; otherwise trial ``trial`` of ``seed`` is drawn.
+    Returns dict(hits, points, stopped) with points in (possibly half) hit points.
+    """
+    from .rules import combat_tables, family_index
+
+    tables = tables or combat_tables()
+    f = family_index(family)
+    hit, effect, auto = hit_lookup(tables, f, rng, tractor)
+    st = dice.new_state()
+    if rolls is not None:
+        script = dice.as_script(rolls)
+        dice.set_scripted(st)
+    else:
+        script = dice.NO_SCRIPT
+        dice.seed_trial(st, dice.stream_key(seed or 0), trial)
+    out = np.zeros(3, dtype=np.int64)
+    pd_fired = np.zeros(len(target.codes), dtype=np.int64)
+    resolve_volley(target.codes, target.hp, target.run_end, pd_fired, f, k, hit, effect, auto,
+                   tables.skip, tables.nth, tables.intercept, tables.od_negate_halves,
+                   tables.od_burnout_halves, st, script, out)
+    if rolls is not None and dice.script_position(st) != len(script):
+        from ..core.errors import ScriptedDiceError
+
+        raise ScriptedDiceError(f"{len(script) - dice.script_position(st)} scripted rolls unused")
+    return {"hits": int(out[R_HITS]), "points": int(out[R_LANDED]) / 2,
+            "stopped": int(out[R_STOPPED])}

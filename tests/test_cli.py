@@ -1,0 +1,69 @@
+"""The command line: real analyses, clean output files, bad input exits 2 with one line."""
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from simkit.cli import main
+
+COLUMNS = ["weapon", "range", "p_hit", "p_hit_lo", "p_hit_hi", "p_hit_exact", "mean_damage",
+           "mean_damage_exact", "mean_destroyed", "mean_destroyed_lo", "mean_destroyed_hi",
+           "p_internal", "p_internal_lo", "p_internal_hi", "trials"]
+
+
+def test_weapons_starfire_writes_csv_parquet_and_plot(tmp_path, capsys):
+    csv, pq, png = tmp_path / "w.csv", tmp_path / "w.parquet", tmp_path / "w.png"
+    assert main(["weapons", "starfire", "--trials", "20000", "--ranges", "0-20", "--out", str(csv),
+                 "--plot", str(png), "--no-progress"]) == 0
+    df = pd.read_csv(csv)
+    assert set(COLUMNS) <= set(df.columns)
+    assert set(df.weapon) == {"gun", "missile", "force_beam", "energy_beam", "primary_beam",
+                              "laser_beam"}
+    assert not ((df.weapon == "energy_beam") & (df.range == 0)).any()  # cannot fire (default)
+    assert not ((df.weapon == "gun") & (df.range > 10)).any()
+    assert png.stat().st_size > 10_000
+    assert "Starfire weapon value" in capsys.readouterr().out
+    assert main(["weapons", "starfire", "--trials", "2000", "--out", str(pq), "--no-progress",
+                 "--variant", "energy_beam_range0=five_hits", "--volley", "3"]) == 0
+    df2 = pd.read_parquet(pq)
+    assert ((df2.weapon == "energy_beam") & (df2.range == 0)).any() and (df2.volley == 3).all()
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["weapons", "starfire", "--target", "S S A l I"], "--target: l: unknown system letter 'l'"),
+    (["weapons", "starfire", "--variant", "missile_max_range=12"], "unknown choice '12'"),
+    (["weapons", "starfire", "--variant", "nosuch=x"], "unknown variant 'nosuch'"),
+    (["weapons", "starfire", "--ranges", "5-2"], "--ranges"),
+    (["weapons", "starfire", "--trials", "0"], "--trials"),
+    (["weapons", "starfire", "--out", "x.xlsx", "--trials", "10"], "x.xlsx: --out"),
+    (["weapons", "nosuchgame"], "invalid choice"),
+])
+def test_bad_input_is_one_line_and_status_2(argv, needle, capsys):
+    assert main(argv + ["--no-progress"] if argv[1] == "starfire" else argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_console_script_exit_status_and_no_traceback():
+    p = subprocess.run([sys.executable, "-m", "simkit.cli", "weapons", "starfire", "--target",
+                        "S S Q"], capture_output=True, text=True)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "'Q'" in p.stderr
+
+
+def test_variants_and_tables_listing(capsys):
+    assert main(["variants", "starfire"]) == 0
+    out = capsys.readouterr().out
+    assert "energy_beam_range0 (default: cannot_fire)" in out
+    assert main(["tables", "starfire"]) == 0
+    assert "probability_of_hit" in capsys.readouterr().out
+
+
+def test_library_call_returns_the_same_frame():
+    from simkit.analysis import weapon_table
+
+    a = weapon_table("starfire", target="corvette", ranges=[2, 5], trials=5000, seed=1, progress=False)
+    b = weapon_table("starfire", target="CT - S S A H R L I I", ranges=[2, 5], trials=5000, seed=1,
+                     progress=False)
+    pd.testing.assert_frame_equal(a, b)
