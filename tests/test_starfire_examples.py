@@ -134,3 +134,47 @@ def test_unused_or_missing_scripted_rolls_are_errors():
         fire_volley(Target(WISCONSIN), "gun", 3, 1, rolls=[4, 5])
     with pytest.raises(ScriptedDiceError, match="ran out"):
         fire_volley(Target(WISCONSIN), "gun", 3, 2, rolls=[4])
+
+
+# --- single rules, each with scripted dice ---------------------------------------------------
+
+def test_half_hits_circle_and_a_full_point_does_not_carry_over():
+    """(5.4): a .5 circles; the next full point only finishes the circled system."""
+    t = Target("S S I")
+    fire_volley(t, "force_beam", 13, 1, rolls=[2])  # .5 at range 13
+    assert t.render() == "[S] S I"
+    fire_volley(t, "force_beam", 12, 1, rolls=[2])  # a full point: finishes S, no carry-over
+    assert t.render() == "x S I"
+    fire_volley(t, "force_beam", 14, 2, rolls=[2, 2])  # two halves: circle then destroy
+    assert t.render() == "x x I"
+
+
+def test_energy_beams_skip_armor_and_holds_lasers_skip_shields():
+    t = Target("A H S I")
+    fire_volley(t, "energy_beam", 5, 1, rolls=[3])
+    assert t.render() == "A H x I"
+    t = Target("S S A I")
+    fire_volley(t, "laser_beam", 4, 1, rolls=[3])
+    assert t.render() == "S S x I"
+
+
+def test_primary_beam_die_past_the_last_system_is_a_miss():
+    t = Target("S A Z I")  # Shields, Armor and DataLink are passed over: one eligible system
+    r = fire_volley(t, "primary_beam", 0, 1, rolls=[3])  # range 0: cannot miss, die 3
+    assert r["hits"] == 1 and r["points"] == 0.0 and t.render() == "S A Z I"
+    fire_volley(t, "primary_beam", 0, 1, rolls=[1])
+    assert t.render() == "S A Z x"
+
+
+def test_tractor_range_shifts_apply_to_the_hit_table_only():
+    tables = combat_tables()
+    f = family_index("force_beam")
+    assert hit_lookup(tables, f, 5, "firer_tractoring") == (11, 4, False)  # hit as r2, effect r5
+    assert hit_lookup(tables, f, 3, "firer_held") == (9, 6, False)  # hit as r6, effect r3
+    assert hit_lookup(tables, f, 1, "firer_tractoring")[0] == 12  # clamped at range 0
+    assert hit_lookup(tables, family_index("gun"), 9, "firer_held")[0] == -1  # past the row: no hit
+    m = family_index("missile")
+    assert hit_lookup(tables, m, 4, "firer_held") == (9, 2, True)  # missiles hit automatically
+    t = Target("S D I I")
+    r = fire_volley(t, "missile", 4, 2, rolls=[2, 6], tractor="firer_tractoring")  # only PD rolls
+    assert r == {"hits": 2, "points": 1.0, "stopped": 1}

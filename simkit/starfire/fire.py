@@ -76,7 +76,7 @@ def _first_eligible(codes, hp, skip_row):
     return -1
 
 
-@jit
+@jit(inline="always")
 def score_left(codes, hp, run_end, skip_row, halves, st, script):
     """Score ``halves`` half points from the left, passing over skipped systems (5.41)-(5.43).
 
@@ -91,7 +91,7 @@ def score_left(codes, hp, run_end, skip_row, halves, st, script):
         halves -= step
 
 
-@jit
+@jit(inline="always")
 def score_nth(codes, hp, run_end, skip_row, halves, st, script):
     """Primary Beam (6.5): one die picks the Nth remaining eligible system; a miss past the end.
 
@@ -108,7 +108,7 @@ def score_nth(codes, hp, run_end, skip_row, halves, st, script):
     return False
 
 
-@jit
+@jit(inline="always")
 def _dampen(codes, hp, total, negate, burnout):
     """Overload Dampeners against one Energy Beam volley of ``total`` half points (7.4).
 
@@ -138,7 +138,7 @@ def _dampen(codes, hp, total, negate, burnout):
     return max(0, total - burnout * best_b - negate * (k - best_b))
 
 
-@jit
+@jit(inline="always")
 def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
                    skip, nth, intercept, od_negate, od_burnout, st, script, out):
     """Resolve ``k`` weapons of ``family`` against the sheet (``codes``, ``hp``) in place.
