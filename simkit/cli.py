@@ -12,6 +12,8 @@ import os
 import sys
 
 from . import games
+from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
+                      variants_from)
 from .core.errors import UserInputError
 
 
@@ -35,12 +37,82 @@ def build_parser() -> argparse.ArgumentParser:
             gp = gsub.add_parser(gname, help=cmd.help, description=f"{game.title}: {cmd.help}")
             cmd.add_arguments(gp)
             gp.set_defaults(_run=cmd.run)
+    sp = sub.add_parser("scenario", help="play a scenario file many times: who wins, how often")
+    ssub = sp.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    rp = ssub.add_parser("run", help="win rates per side with 95%% intervals")
+    rp.add_argument("file", help="scenario TOML (its 'game' field names the game)")
+    rp.add_argument("--policy", action="append", default=[], metavar="SIDE=NAME",
+                    help="play SIDE with policy NAME; repeatable")
+    rp.add_argument("--policies", choices=["all"], default=None,
+                    help="'all': every pairing of policies, as a matrix")
+    rp.add_argument("--log", default=None, help="write the game log of trial 0 to FILE")
+    add_run_options(rp, trials=10_000)
+    add_output_options(rp)
+    rp.set_defaults(_run=_scenario_run)
     for meta, helptext in (("variants", "list a game's named rule variants and their defaults"),
                            ("tables", "list a game's rules tables with label and source")):
         mp = sub.add_parser(meta, help=helptext)
         mp.add_argument("game", choices=games.available())
         mp.set_defaults(_run=_variants if meta == "variants" else _tables)
     return parser
+
+
+def scenario_game(path: str) -> str:
+    """The game a scenario file is for (its ``game`` field), with errors naming the file."""
+    import tomllib
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserInputError("file not found", where=path) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise UserInputError(f"not valid TOML ({e})", where=path) from None
+    game = raw.get("game")
+    if not isinstance(game, str):
+        raise UserInputError("missing: which game the scenario is for", where=path, field="game")
+    try:
+        g = games.get(game)
+    except UserInputError as e:
+        raise UserInputError(e.detail, where=path, field="game") from None
+    if "scenario" not in g.analyses:
+        raise UserInputError(f"{g.title} has no scenario engine yet", where=path, field="game")
+    return g
+
+
+def _scenario_run(args) -> int:
+    g = scenario_game(args.file)
+    policies = {}
+    for opt in args.policy:
+        side, sep, name = opt.partition("=")
+        if not sep or not side or not name:
+            raise UserInputError(f"expected SIDE=NAME, got {opt!r}", field="--policy")
+        policies[side.strip()] = name.strip()
+    frame = g.analyses["scenario"](args.file, trials=positive_int(args.trials, "--trials"),
+                                   seed=args.seed, policies=policies,
+                                   all_policies=args.policies == "all",
+                                   variants=variants_from(args), threads=args.threads,
+                                   progress=False if args.no_progress else None)
+    shown = [c for c in ("pairing", "side", "policy", "trials", "wins", "draws", "win_rate",
+                         "win_lo", "win_hi", "decisive_wins", "mean_turns",
+                         "mean_surviving_ships", "mean_surviving_systems") if c in frame]
+    emit(frame, args, columns=shown,
+         title=f"{frame['scenario'].iloc[0]}: {frame['trials'].iloc[0]:,} games, seed {args.seed}"
+               " (win rates with 95% Wilson intervals)")
+    if args.log:
+        from pathlib import Path
+
+        lines, _ = g.analyses["playthrough"](args.file, seed=args.seed)
+        Path(args.log).write_text("\n".join(lines) + "\n")
+        print(f"wrote {args.log}")
+    path = plot_path(args)
+    if path:
+        from .core.plots import plot_win_rates
+
+        plot_win_rates(frame, path)
+        print(f"wrote {path}")
+    return 0
 
 
 def _variants(args) -> int:

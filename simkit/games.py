@@ -24,14 +24,15 @@ def available() -> list[str]:
     """Names of the games whose packages are installed."""
     out = []
     for name, pkg in PACKAGES.items():
-        if importlib.util.find_spec(pkg) is not None:
+        spec = importlib.util.find_spec(pkg)
+        if spec is not None and spec.origin is not None:  # a real package, not a data folder
             out.append(name)
     return out
 
 
 def get(name: str) -> Game:
     key = name.lower().replace("_", "-").replace("'", "")
-    if key not in PACKAGES or importlib.util.find_spec(PACKAGES[key]) is None:
+    if key not in PACKAGES or key not in available():
         raise UserInputError(f"unknown game {name!r} (available: {', '.join(available())})",
                              field="game")
     return importlib.import_module(PACKAGES[key]).GAME

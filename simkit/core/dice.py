@@ -28,6 +28,7 @@ STATE_SIZE = 8
 
 MODE_RANDOM = 0
 MODE_SCRIPTED = 1
+MODE_RECORD = 2  # random rolls, each also written to the script array (for game logs)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -144,7 +145,7 @@ def _script_error(st, script, n, sides):
     raise ScriptedDiceError("scripted roll is outside the range the dice can show")
 
 
-@jit(inline="always")
+@jit
 def roll(st, script, n, sides):
     """Roll ``n`` dice of ``sides`` faces and return the sum (one script entry when scripted)."""
     st[NROLLS] += _U1
@@ -160,17 +161,29 @@ def roll(st, script, n, sides):
     total = np.int64(0)
     for _ in range(n):
         total += _uniform_die(st, sides)
+    if st[MODE] == MODE_RECORD:
+        pos = np.int64(st[POS])
+        if pos < script.shape[0]:
+            script[pos] = total
+        st[POS] = np.uint64(pos + 1)
     return total
 
 
-@jit(inline="always")
+@jit
 def d6(st, script):
     return roll(st, script, 1, 6)
 
 
-@jit(inline="always")
+@jit
 def two_d6(st, script):
     return roll(st, script, 2, 6)
+
+
+@jit
+def set_recording(st):
+    """Keep drawing random rolls but also write each one into the script array, in order."""
+    st[MODE] = MODE_RECORD
+    st[POS] = _U0
 
 
 @jit

@@ -41,3 +41,23 @@ def plot_by_x(frame, figures, path: str | Path, *, x: str = "range", group: str 
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_win_rates(frame, path: str | Path) -> Path:
+    """Win rate per side (per pairing when present) with 95% interval bars."""
+    labels = [(f"{r.pairing}\n" if "pairing" in frame else "") + f"{r.side} ({r.policy})"
+              for r in frame.itertuples()]
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(frame) + 1.5))
+    y = range(len(frame))
+    err = [frame.win_rate - frame.win_lo, frame.win_hi - frame.win_rate]
+    ax.barh(list(y), frame.win_rate, xerr=err, capsize=3, color="tab:blue", alpha=0.7)
+    ax.set_yticks(list(y), labels, fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (95% interval)")
+    ax.set_title(f"{frame.scenario.iloc[0]}: {int(frame.trials.iloc[0]):,} games per pairing")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

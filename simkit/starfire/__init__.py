@@ -81,11 +81,23 @@ def _weapons_run(args) -> int:
     return 0
 
 
+def _scenario(path, **options):
+    from .battles import scenario_table
+
+    return scenario_table(path, **options)
+
+
+def _playthrough(path, seed=2026, trial=0):
+    from .battles import playthrough
+
+    return playthrough(path, seed=seed, trial=trial)
+
+
 GAME = Game(
     name="starfire",
     title="Starfire (Task Force Games, 1979)",
     rules=rules_data,
     commands={"weapons": Command("hit chance, damage and kills per weapon family and range",
                                  _weapons_args, _weapons_run)},
-    analyses={"weapons": weapon_table},
+    analyses={"weapons": weapon_table, "scenario": _scenario, "playthrough": _playthrough},
 )

@@ -268,3 +268,12 @@ def fire_volley(target: Target, family: str, rng: int, k: int = 1, *, rolls=None
         raise ScriptedDiceError(f"{len(script) - dice.script_position(st)} scripted rolls unused")
     return {"hits": int(out[R_HITS]), "points": int(out[R_LANDED]) / 2,
             "stopped": int(out[R_STOPPED])}
+
+
+@jit
+def resolve_volley_call(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
+                        skip, nth, intercept, od_negate, od_burnout, st, script, out):
+    """``resolve_volley`` behind one real call: for the battle engine, where inlining it at
+    every call site would multiply compile time for no measurable speed."""
+    resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit, skip,
+                   nth, intercept, od_negate, od_burnout, st, script, out)

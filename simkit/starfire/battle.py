@@ -1,0 +1,1040 @@
+"""Compiled Starfire battles: whole games over trials (starfire.txt (3.0)-(12.6)).
+
+One trial is one battle from the scenario's set-up. Each turn runs the sequence of play (3.1):
+
+1. **Initiative** (3.21, 10.1): each side rolls a die, ties re-rolled among the tied, unless the
+   scenario gives one side the initiative every turn. Order of movement is the reverse of the
+   order of fire.
+2. **Arrivals** (9.4): ships due this turn are placed on their warp point.
+3. **Movement** (4.0-4.8): movement points = intact Ion Engines; every point is spent, moving
+   into the faced hex or in place; a facing change of one hexside needs turn-mode points spent
+   in the current direction (carried over between turns); or the ship turns in place to any
+   facing and spends all its points (4.5). Points are spent one at a time, side by side, the
+   initiative loser first (4.6). No leaving the map (4.1) unless the map is unbounded (12.3);
+   never within four hexes of a Star (9.3) unless the scenario allows it; Bases never move
+   (9.1). A ship entering its side's exit warp point may leave (9.4). Tractored ships move as
+   (8.3) says (below). With simultaneous movement (12.5) every ship plans from the positions at
+   the start of the phase.
+4. **Combat** (5.0-5.8): sides alternate, initiative winner first, each firing all the weapons
+   of one ship (hits take effect at once, so a destroyed system cannot fire later in the phase);
+   one target per ship unless Multiplex Tracking (Mn) allows n, plus any ship it holds in a
+   Tractor Beam; Primary Beams every other turn (6.5); Gun-Missile Launchers choose their
+   ammunition each turn (6.3); DataLink groups (12.2) fire together, their missiles one volley
+   for Point Defense, when the firing member is within 3 hexes of another member with a working
+   DataLink; optional restricted field of fire (12.6) and Planets/Stars blocking fire (12.4).
+5. **Tractor Beams** (8.3-8.4): each intact Tractor Beam may latch onto one enemy ship at range
+   0-5 that has no intact Shearing Plane and is not a Base.
+6. **Record keeping** (3.25): optional Damage Control (12.1) restores one Shield hit on a ship
+   undamaged for three consecutive turns; scans (8.6) are recorded at the end of movement.
+
+Tractor links (8.3): the ships joined by links form chains; the largest ship (hull spaces) of a
+chain moves normally and the others shut down their engines and follow it on an identical
+course (a course that would drag a held ship off the map is illegal); if two ships tie for
+largest, nothing in the chain moves. After movement each ship smaller than (or equal to) a ship
+it is linked with is pulled one hex closer, only if the hex is closer to every ship it is
+linked with. Ranges for the Probability of Hit table are reduced by 3 for the tractoring ship
+and increased by 3 for the held ship firing back; missiles between them hit automatically; a
+tractoring ship adjacent to its held target designates the system its Primary Beams hit.
+A link breaks when either ship is destroyed or leaves, or the tractoring ship has fewer intact
+Tractor Beams than links. Ships in a tractor link do not leave by warp point (9.4 allows it
+only in a special case; simkit forbids it outright: documented in docs/rules/starfire.md).
+
+Victory (per side objective): ``destroy`` -- decisive when every enemy ship is destroyed, minor
+when at the end it has destroyed more enemy hull spaces than it lost (and at least one ship);
+``scan_and_exit`` -- decisive when every scan target was scanned and a ship left by the exit
+warp point, minor when a ship left without all scans; ``survive`` -- decisive when a ship is on
+the map at the turn limit. The side with the highest level wins; equal levels are a draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dice
+from ..core._numba import jit, pjit, prange
+from .fire import resolve_volley_call as resolve_volley
+from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
+from .policies import P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF
+from .rules import CODE, GUN, MISSILE, FORCE, ENERGY, PRIMARY, LASER
+
+# ship_int columns (scenario.SHIP_FIELDS)
+SI_SIDE, SI_COL, SI_ROW, SI_FACING, SI_ARRIVES, SI_DL, SI_BASE, SI_SIZE, SI_TM, SI_ZOK, SI_PROG = (
+    range(11))
+SI_ESCORT = 11
+# opt columns (scenario.OPTIONS + map + turns + initiative)
+O_DC, O_BLOCK, O_SIMUL, O_REAR, O_STAR, O_UNBOUNDED, O_COLS, O_ROWS, O_TURNS, O_INIT = range(10)
+# status of a ship
+NOT_ARRIVED, ON_MAP, DESTROYED, EXITED = 0, 1, 2, 3
+
+C_G, C_R, C_W, C_F, C_P, C_L, C_E = (CODE[c] for c in "GRWFPLE")
+C_T, C_C, C_X, C_I, C_Z, C_D, C_S, C_M = (CODE[c] for c in "TCXIZDSM")
+
+# log event kinds
+EV_TURN, EV_ARRIVE, EV_MOVE, EV_STAY, EV_TURNFACE, EV_PIVOT, EV_EXIT = 1, 2, 3, 4, 5, 6, 7
+EV_FIRE, EV_DESTROYED, EV_TRACTOR, EV_SCAN, EV_REPAIR, EV_END, EV_DRAG, EV_PULL = (
+    8, 9, 10, 11, 12, 13, 14, 15)
+LOG_W = 10
+MAX_RANGE = 20
+
+
+@jit
+def _log(log, logn, kind, turn, a, b, c, d, e, f, g):
+    i = logn[0]
+    if i < log.shape[0]:
+        log[i, 0] = kind
+        log[i, 1] = turn
+        log[i, 2] = a
+        log[i, 3] = b
+        log[i, 4] = c
+        log[i, 5] = d
+        log[i, 6] = e
+        log[i, 7] = f
+        log[i, 8] = g
+    logn[0] = i + 1
+
+
+@jit
+def _count(codes, hp, s, nsys, code):
+    n = 0
+    for j in range(nsys[s]):
+        if codes[s, j] == code and hp[s, j] > 0:
+            n += 1
+    return n
+
+
+@jit
+def _intact(hp, s, nsys):
+    n = 0
+    for j in range(nsys[s]):
+        if hp[s, j] > 0:
+            n += 1
+    return n
+
+
+@jit
+def _ship_ev(codes, hp, nsys, ev, s, r):
+    """Expected half points per turn of ship s's surviving weapons at range r (no defences)."""
+    if r > MAX_RANGE:
+        return 0.0
+    tot = 0.0
+    for j in range(nsys[s]):
+        if hp[s, j] == 0:
+            continue
+        c = codes[s, j]
+        if c == C_G:
+            tot += ev[GUN, r]
+        elif c == C_R:
+            tot += ev[MISSILE, r]
+        elif c == C_W:
+            tot += max(ev[GUN, r], ev[MISSILE, r])
+        elif c == C_F:
+            tot += ev[FORCE, r]
+        elif c == C_P:
+            tot += ev[PRIMARY, r] * 0.5  # every other turn
+        elif c == C_L:
+            tot += ev[LASER, r]
+        elif c == C_E:
+            tot += ev[ENERGY, r]
+    return tot
+
+
+@jit
+def _nearest_enemy(si, status, col, row, s, gcol, grow):
+    best = -1
+    bd = 1 << 30
+    for t in range(status.shape[0]):
+        if status[t] == ON_MAP and si[t, SI_SIDE] != si[s, SI_SIDE]:
+            d = distance(gcol[s], grow[s], gcol[t], grow[t])
+            if d < bd:
+                bd = d
+                best = t
+    return best
+
+
+@jit
+def _open_scan(codes, hp, nsys, si, scan, scanned, status, s):
+    """The first scan target ship s can still achieve (8.6): it needs intact Science
+    Instruments and a target not yet scanned that is an object or a ship still on the map."""
+    if _count(codes, hp, s, nsys, C_X) == 0:
+        return -1
+    side = si[s, SI_SIDE]
+    for k in range(scan.shape[1]):
+        kind = scan[side, k, 0]
+        if kind < 0 or scanned[side, k] == 1:
+            continue
+        if kind == 0 or status[scan[side, k, 1]] == ON_MAP:
+            return k
+    return -1
+
+
+@jit
+def _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan, scanned, status, pcol, prow,
+          s, goal):
+    """Policy: goal hex and desired distance for ship s, from positions (pcol, prow)."""
+    side = si[s, SI_SIDE]
+    pid = side_int[side, 3]
+    par = side_par[side]
+    goal[0] = pcol[s]
+    goal[1] = prow[s]
+    goal[2] = 0
+    if pid == P_OBJECTIVE and si[s, SI_ESCORT] == 0:
+        k = _open_scan(codes, hp, nsys, si, scan, scanned, status, s)
+        if k >= 0:
+            idx = scan[side, k, 1]
+            if scan[side, k, 0] == 0:
+                goal[0] = obj[idx, 1]
+                goal[1] = obj[idx, 2]
+            else:
+                goal[0] = pcol[idx]
+                goal[1] = prow[idx]
+            goal[2] = int(par[0])
+            return True
+        e = side_int[side, 2]
+        if e >= 0:
+            goal[0] = obj[e, 1]
+            goal[1] = obj[e, 2]
+            goal[2] = 0
+            return True
+    t = _nearest_enemy(si, status, pcol, prow, s, pcol, prow)
+    if t < 0:
+        return False
+    goal[0] = pcol[t]
+    goal[1] = prow[t]
+    if pid == P_STANDOFF:
+        goal[2] = int(par[0])
+    else:
+        best = 0
+        bscore = -1e18
+        for r in range(MAX_RANGE + 1):
+            mine = _ship_ev(codes, hp, nsys, ev, s, r)
+            theirs = _ship_ev(codes, hp, nsys, ev, t, r)
+            sc = mine - theirs
+            if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > 0 and r < best):
+                bscore = sc
+                best = r
+        if _ship_ev(codes, hp, nsys, ev, s, best) <= 0.0:
+            best = MAX_RANGE  # nothing to shoot with: keep away
+        if pid == P_CLOSER:
+            best = max(0, best + int(par[1]))
+        goal[2] = best
+    return True
+
+
+@jit
+def _legal_hex(c, r, opt, obj):
+    if opt[O_UNBOUNDED] == 0 and (c < 1 or r < 1 or c > opt[O_COLS] or r > opt[O_ROWS]):
+        return False
+    if opt[O_STAR] == 0:
+        for o in range(obj.shape[0]):
+            if obj[o, 0] == 0 and distance(c, r, obj[o, 1], obj[o, 2]) <= 4:
+                return False
+    return True
+
+
+@jit
+def _score_pos(c, r, f, goal):
+    d = distance(c, r, goal[0], goal[1])
+    off = abs(d - goal[2])
+    b = bearing_off_facing(c, r, f, goal[0], goal[1]) / 180.0
+    face = b if d >= goal[2] else 1.0 - b
+    if d == 0:
+        face = 0.0
+    return -10.0 * off - face
+
+
+@jit
+def _component(link, status, s, comp):
+    """Ships joined to s by tractor links (any direction), into comp; returns the count."""
+    n = status.shape[0]
+    comp[0] = s
+    m = 1
+    k = 0
+    while k < m:
+        a = comp[k]
+        for b in range(n):
+            if (link[a, b] or link[b, a]) and status[b] == ON_MAP:
+                seen = False
+                for q in range(m):
+                    if comp[q] == b:
+                        seen = True
+                        break
+                if not seen:
+                    comp[m] = b
+                    m += 1
+        k += 1
+    return m
+
+
+@jit
+def _leader(si, comp, m):
+    """The largest ship of a tractor chain, or -1 when two tie for largest (8.3)."""
+    best = -1
+    bsize = -1
+    tie = False
+    for q in range(m):
+        sz = si[comp[q], SI_SIZE]
+        if sz > bsize:
+            bsize = sz
+            best = comp[q]
+            tie = False
+        elif sz == bsize:
+            tie = True
+    return -1 if tie else best
+
+
+@jit
+def _break_links(link, codes, hp, nsys, status):
+    n = status.shape[0]
+    for a in range(n):
+        links = 0
+        for b in range(n):
+            if link[a, b]:
+                if status[a] != ON_MAP or status[b] != ON_MAP:
+                    link[a, b] = 0
+                else:
+                    links += 1
+        beams = _count(codes, hp, a, nsys, C_T) if status[a] == ON_MAP else 0
+        if links > beams:
+            for b in range(n - 1, -1, -1):
+                if links <= beams:
+                    break
+                if link[a, b]:
+                    link[a, b] = 0
+                    links -= 1
+
+
+@jit
+def _linked(link, s):
+    for b in range(link.shape[0]):
+        if link[s, b] or link[b, s]:
+            return True
+    return False
+
+
+@jit
+def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
+                scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
+                goal, moves, result, log, logn):
+    n = status.shape[0]
+    # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
+    for s in range(n):
+        pcol[s] = col[s]
+        prow[s] = row[s]
+        mp[s] = 0
+        pivoted[s] = 0
+    maxmp = 0
+    for s in range(n):
+        if status[s] != ON_MAP or si[s, SI_BASE] == 1:
+            continue
+        m = _component(link, status, s, comp)
+        if m > 1 and _leader(si, comp, m) != s:
+            continue  # engines shut down: moved with the chain's leader (8.3)
+        mp[s] = _count(codes, hp, s, nsys, C_I)
+        if mp[s] > maxmp:
+            maxmp = mp[s]
+        if side_int[si[s, SI_SIDE], 3] == P_SCRIPTED:
+            code = moves[s, turn, 0] if turn < moves.shape[1] else 0
+            if code >= MV_PIVOT and mp[s] > 0:
+                fac[s] = code - MV_PIVOT
+                prog[s] = 0
+                pivoted[s] = 1
+                _log(log, logn, EV_PIVOT, turn, s, col[s], row[s], fac[s], mp[s], 0, 0)
+            continue
+        # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
+        if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan, scanned,
+                               status, pcol, prow, s, goal):
+            d = distance(col[s], row[s], goal[0], goal[1])
+            b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
+            want_away = d < goal[2]
+            behind = b < 60.0 if want_away else b > 100.0
+            if behind and si[s, SI_TM] - prog[s] >= 2 and not _linked(link, s):
+                best_f = fac[s]
+                bs = -1e18
+                for f in range(6):
+                    sc = _score_pos(col[s], row[s], f, goal)
+                    if sc > bs:
+                        bs = sc
+                        best_f = f
+                if best_f != fac[s]:
+                    fac[s] = best_f
+                    prog[s] = 0
+                    pivoted[s] = 1
+                    _log(log, logn, EV_PIVOT, turn, s, col[s], row[s], fac[s], mp[s], 0, 0)
+    for k in range(1, maxmp + 1):
+        for oi in range(nsides - 1, -1, -1):  # initiative loser moves first (4.6)
+            side = order[oi]
+            for s in range(n):
+                if si[s, SI_SIDE] != side or status[s] != ON_MAP or mp[s] < k or pivoted[s]:
+                    continue
+                if opt[O_SIMUL] == 0:
+                    for q in range(n):
+                        pcol[q] = col[q]
+                        prow[q] = row[q]
+                m = _component(link, status, s, comp)
+                best_turn = 0
+                best_move = 0
+                best_sc = -1e18
+                scripted = side_int[side, 3] == P_SCRIPTED
+                has_goal = False
+                if scripted:
+                    code = moves[s, turn, k - 1] if turn < moves.shape[1] and k <= moves.shape[2] else 0
+                    if code == 0 or code >= MV_PIVOT:
+                        _script_fault(result, s, turn, 1)
+                        return
+                    best_move = 1 if code in (MV_M, MV_RM, MV_LM) else 0
+                    best_turn = 1 if code in (MV_RM, MV_RS) else -1 if code in (MV_LM, MV_LS) else 0
+                    if best_turn != 0 and prog[s] < si[s, SI_TM]:
+                        _script_fault(result, s, turn, 2)  # turn mode not yet satisfied (4.4)
+                        return
+                    if best_move:
+                        c, r = neighbour(col[s], row[s], (fac[s] + best_turn) % 6)
+                        if not _legal_hex(c, r, opt, obj):
+                            _script_fault(result, s, turn, 3)
+                            return
+                else:
+                    has_goal = _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
+                                     scanned, status, pcol, prow, s, goal)
+                for dt in (0, 1, -1):
+                    if scripted:
+                        break
+                    if dt != 0 and prog[s] < si[s, SI_TM]:
+                        continue
+                    f = (fac[s] + dt) % 6
+                    for mv in (1, 0):
+                        c, r = col[s], row[s]
+                        if mv:
+                            c, r = neighbour(c, r, f)
+                            if not _legal_hex(c, r, opt, obj):
+                                continue
+                            ok = True
+                            for q in range(1, m):  # dragged ships must stay legal too
+                                t = comp[q]
+                                nc, nr = _drag_target(col[s], row[s], c, r, col[t], row[t])
+                                if not _legal_hex(nc, nr, opt, obj):
+                                    ok = False
+                            if not ok:
+                                continue
+                        if has_goal:
+                            sc = _score_pos(c, r, f, goal)
+                        else:
+                            sc = 0.0
+                        sc -= 0.001 * abs(dt)  # prefer not to turn when it does not matter
+                        if sc > best_sc + 1e-12:
+                            best_sc = sc
+                            best_turn = dt
+                            best_move = mv
+                if best_turn != 0:
+                    fac[s] = (fac[s] + best_turn) % 6
+                    prog[s] = 0
+                    _log(log, logn, EV_TURNFACE, turn, s, col[s], row[s], fac[s], k, 0, 0)
+                prog[s] += 1
+                if best_move:
+                    oc, orow = col[s], row[s]
+                    col[s], row[s] = neighbour(oc, orow, fac[s])
+                    _log(log, logn, EV_MOVE, turn, s, col[s], row[s], fac[s], k, 0, 0)
+                    for q in range(1, m):
+                        t = comp[q]
+                        col[t], row[t] = _drag_target(oc, orow, col[s], row[s], col[t], row[t])
+                        _log(log, logn, EV_DRAG, turn, t, col[t], row[t], fac[t], s, 0, 0)
+                    _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status,
+                                col, row, link, s, log, logn)
+                else:
+                    _log(log, logn, EV_STAY, turn, s, col[s], row[s], fac[s], k, 0, 0)
+    for s in range(n):
+        if pivoted[s]:
+            prog[s] = 0
+
+
+MV_M, MV_S, MV_RM, MV_LM, MV_RS, MV_LS, MV_PIVOT = 1, 2, 3, 4, 5, 6, 10
+
+
+@jit
+def _script_fault(result, s, turn, why):
+    result[3] = why
+    result[4] = s
+    result[5] = turn
+
+
+@jit
+def _drag_target(oc, orow, nc, nr, tc, tr):
+    """Where a ship at (tc, tr) goes when the chain leader moves (oc, orow) -> (nc, nr)."""
+    for f in range(6):
+        a, b = neighbour(oc, orow, f)
+        if a == nc and b == nr:
+            return neighbour(tc, tr, f)
+    return tc, tr
+
+
+@jit
+def _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status, col, row,
+                link, s, log, logn):
+    """An objective-driven ship leaves by its exit warp point once it can scan nothing more."""
+    side = si[s, SI_SIDE]
+    e = side_int[side, 2]
+    if e < 0 or side_int[side, 3] != P_OBJECTIVE or _linked(link, s) or si[s, SI_ESCORT] == 1:
+        return
+    if col[s] != obj[e, 1] or row[s] != obj[e, 2]:
+        return
+    if _open_scan(codes, hp, nsys, si, scan, scanned, status, s) >= 0:
+        return
+    status[s] = EXITED
+    _log(log, logn, EV_EXIT, turn, s, col[s], row[s], 0, 0, 0, 0)
+
+
+@jit
+def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
+    """End of movement (8.3): smaller (or equal) linked ships move one hex closer."""
+    n = status.shape[0]
+    for s in range(n):
+        if status[s] != ON_MAP:
+            continue
+        pulled = False
+        for t in range(n):
+            if status[t] != ON_MAP:
+                continue
+            # the smaller ship moves; between equals the held one (both when mutual)
+            if (link[t, s] and si[s, SI_SIZE] <= si[t, SI_SIZE]) or (
+                    link[s, t] and si[s, SI_SIZE] < si[t, SI_SIZE]):
+                pulled = True
+        if not pulled:
+            continue
+        bc, br, btot = col[s], row[s], 1 << 30
+        for f in range(6):
+            c, r = neighbour(col[s], row[s], f)
+            if not _legal_hex(c, r, opt, obj):
+                continue
+            ok = True
+            tot = 0
+            for t in range(n):
+                if (link[s, t] or link[t, s]) and status[t] == ON_MAP:
+                    d0 = distance(col[s], row[s], col[t], row[t])
+                    d1 = distance(c, r, col[t], row[t])
+                    if d1 >= d0:
+                        ok = False
+                    tot += d1
+            if ok and tot < btot:
+                btot = tot
+                bc, br = c, r
+        if bc != col[s] or br != row[s]:
+            col[s], row[s] = bc, br
+            _log(log, logn, EV_PULL, turn, s, col[s], row[s], 0, 0, 0, 0)
+
+
+@jit
+def _can_target(si, opt, obj, status, col, row, fac, s, t):
+    if status[t] != ON_MAP or si[t, SI_SIDE] == si[s, SI_SIDE]:
+        return False
+    if opt[O_REAR] == 1 and in_rear_arc(col[s], row[s], fac[s], col[t], row[t]):
+        return False
+    if opt[O_BLOCK] == 1:
+        for o in range(obj.shape[0]):
+            if obj[o, 0] <= 1:  # stars and planets
+                pc, pr = obj[o, 1], obj[o, 2]
+                near = (distance(col[s], row[s], pc, pr) <= 3 or
+                        distance(col[t], row[t], pc, pr) <= 3)
+                if near and line_passes(col[s], row[s], col[t], row[t], pc, pr):
+                    return False  # (12.4): blocked; simkit's admirals never grant permission
+    return True
+
+
+@jit
+def _family_count(codes, hp, nsys, s, fam, w_missile, spent):
+    """Intact launchers of ``fam``; once a ship's missiles joined a DataLink volley (``spent``)
+    its Missile and Gun-Missile launchers have fired this turn."""
+    n = 0
+    if spent and fam == MISSILE:
+        return 0
+    for j in range(nsys[s]):
+        if hp[s, j] == 0:
+            continue
+        c = codes[s, j]
+        if fam == GUN and (c == C_G or (c == C_W and not w_missile and not spent)):
+            n += 1
+        elif fam == MISSILE and (c == C_R or (c == C_W and w_missile)):
+            n += 1
+        elif fam == FORCE and c == C_F:
+            n += 1
+        elif fam == PRIMARY and c == C_P:
+            n += 1
+        elif fam == LASER and c == C_L:
+            n += 1
+        elif fam == ENERGY and c == C_E:
+            n += 1
+    return n
+
+
+@jit
+def _shot_params(hit_number, effect_halves, fam, r, s, t, link):
+    """(hit number, effect, auto) for s firing family fam at t at range r, with (8.3) shifts."""
+    if r > MAX_RANGE or hit_number[fam, r] < 0 or effect_halves[fam, r] < 0:
+        return -1, -1, False
+    eff = effect_halves[fam, r]
+    shift = 0
+    tractored = False
+    if link[s, t]:
+        shift = -3
+        tractored = True
+    elif link[t, s]:
+        shift = 3
+        tractored = True
+    if fam == MISSILE and tractored:
+        return hit_number[fam, r], eff, True
+    hr = max(0, r + shift)
+    if hr > MAX_RANGE:
+        return -1, eff, False
+    return hit_number[fam, hr], eff, False
+
+
+@jit
+def _target_score(codes, hp, nsys, ev, si, col, row, s, t):
+    r = distance(col[s], row[s], col[t], row[t])
+    rem = _intact(hp, t, nsys)
+    if rem == 0:
+        return -1.0
+    return _ship_ev(codes, hp, nsys, ev, s, r) / rem
+
+
+@jit
+def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_number,
+               effect_halves, skip, nth, intercept, odn, odb, status, col, row, fac, link,
+               prim_last, fired, mspent, last_dmg, fired_upon, st, script, pd_fired, out, chosen,
+               log, logn, hpsnap):
+    n = status.shape[0]
+    cap = 1
+    for j in range(nsys[s]):
+        if codes[s, j] == C_M and hp[s, j] > 0:
+            cap = mult[s]  # (8.5): an intact (Mn) allows n targets
+    fired[s] = 1
+    n_chosen = 0
+    for fi in range(6):
+        fam = (PRIMARY, MISSILE, GUN, FORCE, ENERGY, LASER)[fi]
+        if fam == PRIMARY and turn - prim_last[s] < 2:
+            continue
+        # pick the target for this family: keep the current one while it stands
+        t = -1
+        if n_chosen > 0 and status[chosen[n_chosen - 1]] == ON_MAP:
+            t = chosen[n_chosen - 1]
+        else:
+            best = -1.0
+            for q in range(n):
+                if not _can_target(si, opt, obj, status, col, row, fac, s, q):
+                    continue
+                allowed = n_chosen < cap or link[s, q] == 1
+                if not allowed:
+                    continue
+                sc = _target_score(codes, hp, nsys, ev, si, col, row, s, q)
+                if sc > best:
+                    best = sc
+                    t = q
+            if t < 0 or best <= 0.0:
+                return
+            chosen[n_chosen] = t
+            n_chosen += 1
+        r = distance(col[s], row[s], col[t], row[t])
+        w_missile = False
+        if fam == MISSILE or fam == GUN:
+            pd = _count(codes, hp, t, nsys, C_D)
+            w_missile = ev[MISSILE, min(r, MAX_RANGE)] * (0.5 ** pd) > ev[GUN, min(r, MAX_RANGE)]
+        k = _family_count(codes, hp, nsys, s, fam, w_missile, mspent[s] == 1)
+        if k == 0:
+            continue
+        hit, eff, auto = _shot_params(hit_number, effect_halves, fam, r, s, t, link)
+        if eff < 0:
+            continue
+        first_roll = np.int64(st[dice.POS])
+        for j in range(n):
+            pd_fired[j] = 0
+        hp_t = hp[t]
+        pdf = pd_fired[:nsys[t]]
+        if fam == PRIMARY and link[s, t] == 1 and r <= 1:
+            # (8.3): designate any system and hit it automatically -- the first intact weapon
+            pick = -1
+            for j in range(nsys[t]):
+                c = codes[t, j]
+                if hp_t[j] > 0 and (c == C_G or c == C_R or c == C_W or c == C_F or c == C_P
+                                   or c == C_L or c == C_E):
+                    pick = j
+                    break
+            if pick < 0:
+                for j in range(nsys[t]):
+                    if hp_t[j] > 0:
+                        pick = j
+                        break
+            out[0] = k
+            out[1] = 0
+            out[2] = 0
+            for _ in range(k):
+                if pick >= 0 and hp_t[pick] > 0:
+                    if eff >= 2 or hp_t[pick] == 1:
+                        hp_t[pick] = 0
+                    else:
+                        hp_t[pick] = 1
+                    out[1] += eff
+        elif fam == MISSILE and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1 and _count(codes, hp, s, nsys, C_Z) > 0:
+            # DataLink group (12.2): members within 3 hexes fire their missiles as one volley
+            hits = 0
+            for _ in range(k):
+                if auto or hit >= 12 or (hit >= 2 and dice.roll(st, script, 2, 6) <= hit):
+                    hits += 1
+            for m in range(n):
+                if (m != s and status[m] == ON_MAP and fired[m] == 0 and mspent[m] == 0
+                        and si[m, SI_DL] == si[s, SI_DL] and si[m, SI_ZOK] == 1
+                        and _count(codes, hp, m, nsys, C_Z) > 0
+                        and distance(col[s], row[s], col[m], row[m]) <= 3):
+                    rm = distance(col[m], row[m], col[t], row[t])
+                    km = _family_count(codes, hp, nsys, m, MISSILE, True, False)
+                    hm, em, am = _shot_params(hit_number, effect_halves, MISSILE, rm, m, t, link)
+                    if em < 0 or km == 0:
+                        continue
+                    mspent[m] = 1  # its launchers fired in this volley; the rest fire later
+                    for _ in range(km):
+                        if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
+                            hits += 1
+            resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
+                           MISSILE, hits, 12, eff, True, skip, nth, intercept, odn, odb, st,
+                           script, out)
+        else:
+            resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf, fam,
+                           k, hit, eff, auto, skip, nth, intercept, odn, odb, st, script, out)
+        if fam == PRIMARY:
+            prim_last[s] = turn
+        if fired_upon[si[t, SI_SIDE]] > turn:
+            fired_upon[si[t, SI_SIDE]] = turn
+        if out[1] > 0:
+            last_dmg[t] = turn
+        i = logn[0]
+        _log(log, logn, EV_FIRE, turn, s, t, fam, k, out[0], out[1], out[2])
+        if log.shape[0] > 0 and i < log.shape[0]:
+            log[i, 9] = first_roll * 1000 + np.int64(st[dice.POS])
+            for j in range(nsys[t]):
+                hpsnap[i, j] = hp_t[j]
+        if _intact(hp, t, nsys) == 0:
+            status[t] = DESTROYED
+            _log(log, logn, EV_DESTROYED, turn, t, col[t], row[t], 0, 0, 0, 0)
+
+
+@jit
+def _runners_left(si, status, turn, side):
+    """Ships of a scan-and-exit side that still have to leave (escorts do not count)."""
+    for s in range(status.shape[0]):
+        if si[s, SI_SIDE] == side and si[s, SI_ESCORT] == 0 and (
+                status[s] == ON_MAP or (status[s] == NOT_ARRIVED and si[s, SI_ARRIVES] > turn)):
+            return True
+    return False
+
+
+@jit
+def _side_alive(si, status, turn, side):
+    for s in range(status.shape[0]):
+        if si[s, SI_SIDE] == side and (status[s] == ON_MAP or
+                                       (status[s] == NOT_ARRIVED and si[s, SI_ARRIVES] > turn)):
+            return True
+    return False
+
+
+@jit
+def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev, hit_number,
+         effect_halves, skip, nth, intercept, odn, odb, moves, st, script, result, side_out, log,
+         logn, hpsnap):
+    """One battle. ``result``: winner side (-1 draw), level, turns; ``side_out[side]``:
+    surviving ships, surviving systems, hull spaces destroyed of the enemy."""
+    n = si.shape[0]
+    nsides = side_int.shape[0]
+    turns = opt[O_TURNS]
+    hp = np.empty(codes0.shape, dtype=np.int64)
+    for s in range(n):
+        for j in range(codes0.shape[1]):
+            hp[s, j] = 2 if j < nsys[s] else 0
+    status = np.zeros(n, dtype=np.int64)
+    col = si[:, SI_COL].copy()
+    row = si[:, SI_ROW].copy()
+    fac = si[:, SI_FACING].copy()
+    prog = si[:, SI_PROG].copy()
+    link = np.zeros((n, n), dtype=np.int64)
+    result[3] = 0
+    prim_last = np.full(n, -10, dtype=np.int64)
+    last_dmg = np.zeros(n, dtype=np.int64)
+    fired = np.zeros(n, dtype=np.int64)
+    mspent = np.zeros(n, dtype=np.int64)
+    fired_upon = np.full(nsides, 1 << 30, dtype=np.int64)
+    scanned = np.zeros((nsides, scan.shape[1]), dtype=np.int64)
+    order = np.zeros(nsides, dtype=np.int64)
+    pcol = np.zeros(n, dtype=np.int64)
+    prow = np.zeros(n, dtype=np.int64)
+    mp = np.zeros(n, dtype=np.int64)
+    pivoted = np.zeros(n, dtype=np.int64)
+    comp = np.zeros(n, dtype=np.int64)
+    goal = np.zeros(3, dtype=np.int64)
+    pd_fired = np.zeros(codes0.shape[1], dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    chosen = np.zeros(8, dtype=np.int64)
+    init_roll = np.zeros(nsides, dtype=np.int64)
+    turn = 0
+    for turn in range(1, turns + 1):
+        # 1. initiative: order[0] fires first and moves last
+        if opt[O_INIT] >= 0:
+            order[0] = opt[O_INIT]
+            q = 1
+            for side in range(nsides):
+                if side != opt[O_INIT]:
+                    order[q] = side
+                    q += 1
+        else:
+            for side in range(nsides):
+                init_roll[side] = dice.roll(st, script, 1, 6) * 16
+            while True:  # re-roll ties among the tied (10.1)
+                tie = False
+                for a in range(nsides):
+                    for b in range(a + 1, nsides):
+                        if init_roll[a] == init_roll[b]:
+                            tie = True
+                            init_roll[a] += dice.roll(st, script, 1, 6)
+                            init_roll[b] += dice.roll(st, script, 1, 6)
+                if not tie:
+                    break
+            for side in range(nsides):
+                order[side] = side
+            for a in range(nsides):  # sort by roll, highest first
+                for b in range(nsides - 1 - a):
+                    if init_roll[order[b]] < init_roll[order[b + 1]]:
+                        tmp = order[b]
+                        order[b] = order[b + 1]
+                        order[b + 1] = tmp
+        _log(log, logn, EV_TURN, turn, order[0], order[1], order[2] if nsides > 2 else -1,
+             0, 0, 0, 0)
+        # 2. arrivals
+        for s in range(n):
+            if status[s] == NOT_ARRIVED and si[s, SI_ARRIVES] == turn:
+                status[s] = ON_MAP
+                _log(log, logn, EV_ARRIVE, turn, s, col[s], row[s], fac[s], 0, 0, 0)
+        # 3. movement
+        _move_phase(turn, order, nsides, si, side_int, side_par, codes0, hp, nsys, ev, obj,
+                    scan, scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp,
+                    pivoted, comp, goal, moves, result, log, logn)
+        if result[3] != 0:
+            return
+        _pull(si, status, col, row, link, opt, obj, turn, log, logn)
+        for s in range(n):  # scans (8.6) at the end of movement
+            if status[s] != ON_MAP or _count(codes0, hp, s, nsys, C_X) == 0:
+                continue
+            side = si[s, SI_SIDE]
+            rng_ok = int(side_par[side, 0]) if side_int[side, 3] == P_OBJECTIVE else 1
+            for k in range(scan.shape[1]):
+                kind = scan[side, k, 0]
+                if kind < 0 or scanned[side, k] == 1:
+                    continue
+                idx = scan[side, k, 1]
+                if kind == 0:
+                    tc, tr = obj[idx, 1], obj[idx, 2]
+                elif status[idx] == ON_MAP:
+                    tc, tr = col[idx], row[idx]
+                else:
+                    continue
+                if distance(col[s], row[s], tc, tr) <= rng_ok:
+                    scanned[side, k] = 1
+                    _log(log, logn, EV_SCAN, turn, s, kind, idx, 0, 0, 0, 0)
+        # 4. combat: alternate sides, one ship at a time (5.1)
+        for s in range(n):
+            fired[s] = 0
+            mspent[s] = 0
+        while True:
+            any_fired = False
+            for oi in range(nsides):
+                side = order[oi]
+                if side_int[side, 1] == 1 and not fired_upon[side] < turn:
+                    continue  # scenario rule: holds fire until a full turn after being fired on
+                best = -1
+                bsc = 0.0
+                for s in range(n):
+                    if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
+                        continue
+                    for t in range(n):
+                        if _can_target(si, opt, obj, status, col, row, fac, s, t):
+                            sc = _target_score(codes0, hp, nsys, ev, si, col, row, s, t)
+                            if sc > bsc:
+                                bsc = sc
+                                best = s
+                if best >= 0:
+                    _fire_ship(turn, best, si, mult, opt, obj, codes0, hp, nsys, run_end, ev,
+                               hit_number, effect_halves, skip, nth, intercept, odn, odb, status,
+                               col, row, fac, link, prim_last, fired, mspent, last_dmg,
+                               fired_upon, st, script, pd_fired, out, chosen, log, logn, hpsnap)
+                    any_fired = True
+            if not any_fired:
+                break
+        _break_links(link, codes0, hp, nsys, status)
+        # 5. tractor beams (8.3)
+        for oi in range(nsides):
+            side = order[oi]
+            tix = 0 if side_int[side, 3] == P_CLOSER else 1
+            if side_par[side, tix] < 0.5:
+                continue
+            for s in range(n):
+                if si[s, SI_SIDE] != side or status[s] != ON_MAP:
+                    continue
+                beams = _count(codes0, hp, s, nsys, C_T)
+                used = 0
+                for t in range(n):
+                    used += link[s, t]
+                while used < beams:
+                    bt = -1
+                    bd = 6
+                    for t in range(n):
+                        if (status[t] == ON_MAP and si[t, SI_SIDE] != side and link[s, t] == 0
+                                and si[t, SI_BASE] == 0 and _count(codes0, hp, t, nsys, C_C) == 0):
+                            d = distance(col[s], row[s], col[t], row[t])
+                            if d < bd:
+                                bd = d
+                                bt = t
+                    if bt < 0:
+                        break
+                    link[s, bt] = 1
+                    used += 1
+                    _log(log, logn, EV_TRACTOR, turn, s, bt, bd, 0, 0, 0, 0)
+        # 6. record keeping: damage control (12.1)
+        if opt[O_DC] == 1:
+            for s in range(n):
+                if status[s] == ON_MAP and turn - last_dmg[s] >= 3:
+                    for j in range(nsys[s] - 1, -1, -1):
+                        if codes0[s, j] == C_S and hp[s, j] < 2:
+                            hp[s, j] = 2
+                            _log(log, logn, EV_REPAIR, turn, s, j, 0, 0, 0, 0, 0)
+                            break
+        # end of battle?
+        alive = 0
+        runner_left = False  # a scan-and-exit side still on the map keeps the battle going
+        done_obj = False
+        for side in range(nsides):
+            if _side_alive(si, status, turn, side):
+                alive += 1
+            if side_int[side, 0] == 1:
+                if _runners_left(si, status, turn, side):
+                    runner_left = True
+                else:
+                    done_obj = True
+        if done_obj or (alive <= 1 and not runner_left):
+            break
+    # victory levels
+    best_level = 0
+    winner = -1
+    tie = False
+    for side in range(nsides):
+        lvl = 0
+        obj_kind = side_int[side, 0]
+        mine_lost = 0
+        theirs_lost = 0
+        enemies_destroyed = 0
+        all_destroyed = True
+        exited_ok = False
+        on_map = False
+        surv_ships = 0
+        surv_sys = 0
+        all_gone = True
+        for s in range(n):
+            if si[s, SI_SIDE] != side and (status[s] == ON_MAP or (
+                    status[s] == NOT_ARRIVED and si[s, SI_ARRIVES] > turn)):
+                all_gone = False
+        for s in range(n):
+            if si[s, SI_SIDE] == side:
+                if status[s] == DESTROYED:
+                    mine_lost += si[s, SI_SIZE]
+                else:
+                    surv_ships += 1
+                    surv_sys += _intact(hp, s, nsys)
+                if status[s] == ON_MAP:
+                    on_map = True
+                if status[s] == EXITED and si[s, SI_ESCORT] == 0:
+                    e = side_int[side, 2]
+                    if e >= 0 and col[s] == obj[e, 1] and row[s] == obj[e, 2]:
+                        exited_ok = True
+            else:
+                if status[s] == DESTROYED:
+                    theirs_lost += si[s, SI_SIZE]
+                    enemies_destroyed += 1
+                else:
+                    all_destroyed = False
+        if obj_kind == 0:
+            if all_destroyed:
+                lvl = 2
+            elif enemies_destroyed > 0 and theirs_lost > mine_lost and on_map:
+                lvl = 1
+        elif obj_kind == 1:
+            if exited_ok:
+                lvl = 1
+                all_scanned = True
+                for k in range(scan.shape[1]):
+                    if scan[side, k, 0] >= 0 and scanned[side, k] == 0:
+                        all_scanned = False
+                if all_scanned:
+                    lvl = 2
+        else:
+            if on_map and (turn == turns or all_gone):
+                lvl = 2
+        side_out[side, 0] = surv_ships
+        side_out[side, 1] = surv_sys
+        side_out[side, 2] = theirs_lost
+        side_out[side, 3] = lvl
+        if lvl > best_level:
+            best_level = lvl
+            winner = side
+            tie = False
+        elif lvl == best_level and lvl > 0:
+            tie = True
+    if tie:
+        winner = -1
+    result[0] = winner
+    result[1] = best_level if winner >= 0 else 0
+    result[2] = turn
+    _log(log, logn, EV_END, turn, winner, result[1], 0, 0, 0, 0, 0)
+
+
+# per-trial statistics layout: global, then per side
+G_DRAWS, G_TURNS, G_TURNS_SQ, G_HIST = 0, 1, 2, 3
+S_WINS, S_DECISIVE, S_SHIPS, S_SHIPS_SQ, S_SYS, S_SYS_SQ, S_KILLS = range(7)
+N_SIDE_STATS = 7
+
+
+@pjit
+def battles_kernel(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
+                   hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, key, first,
+                   n):
+    nsides = side_int.shape[0]
+    turns = opt[O_TURNS]
+    n_glob = G_HIST + turns + 1
+    n_stat = n_glob + nsides * N_SIDE_STATS
+    n_blocks = min(n, 64)
+    part = np.zeros((n_blocks, n_stat), dtype=np.int64)
+    for b in prange(n_blocks):
+        lo = first + (n * b) // n_blocks
+        hi = first + (n * (b + 1)) // n_blocks
+        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+        result = np.zeros(6, dtype=np.int64)
+        side_out = np.zeros((nsides, 4), dtype=np.int64)
+        log = np.zeros((0, LOG_W), dtype=np.int64)
+        logn = np.zeros(1, dtype=np.int64)
+        hpsnap = np.zeros((0, codes0.shape[1]), dtype=np.int64)
+        no_script = np.zeros(0, dtype=np.int64)  # a local array: same type as playthrough's
+        acc = part[b]
+        for t in range(lo, hi):
+            dice.seed_trial(st, key, t)
+            play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
+                 hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, st,
+                 no_script, result, side_out, log, logn, hpsnap)
+            w = result[0]
+            if w < 0:
+                acc[G_DRAWS] += 1
+            acc[G_TURNS] += result[2]
+            acc[G_TURNS_SQ] += result[2] * result[2]
+            acc[G_HIST + result[2]] += 1
+            for side in range(nsides):
+                base = n_glob + side * N_SIDE_STATS
+                if w == side:
+                    acc[base + S_WINS] += 1
+                    if result[1] == 2:
+                        acc[base + S_DECISIVE] += 1
+                acc[base + S_SHIPS] += side_out[side, 0]
+                acc[base + S_SHIPS_SQ] += side_out[side, 0] * side_out[side, 0]
+                acc[base + S_SYS] += side_out[side, 1]
+                acc[base + S_SYS_SQ] += side_out[side, 1] * side_out[side, 1]
+                acc[base + S_KILLS] += side_out[side, 2]
+    return part.sum(axis=0)

@@ -1,0 +1,108 @@
+"""Starfire battles: the movement example, scripted positions for the admirals, conformance of
+every scenario file, the mirror fairness check, and reproducibility."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit.core import runner
+from simkit.core.errors import UserInputError
+from simkit.starfire.battles import BattleSim, playthrough, scenario_table
+from simkit.starfire.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+MOVEMENT = ROOT / "tests/fixtures/starfire-movement-example.toml"
+SCENARIOS = sorted((ROOT / "scenarios/starfire").glob("*.toml"))
+
+
+def positions(lines, ship):
+    return [m.group(1) for line in lines
+            for m in [re.search(rf"{ship} -> (\d{{4}})$", line)] if m]
+
+
+def test_movement_example_4_8_hex_by_hex():
+    lines, _ = playthrough(MOVEMENT)
+    assert positions(lines, "falkreg") == ["1619", "1519", "1418", "1417", "1416", "1415"]
+    assert positions(lines, "hercules") == ["0609", "0710", "0810", "0911"]
+    assert positions(lines, "jackson") == ["0708", "0709", "0809", "0910", "1010"]
+    mp1 = [l for l in lines if " mp1 " in l]
+    assert "falkreg" in mp1[0]  # the Khanate lost the initiative and moves first (4.6)
+    assert sum("spends a point" in l and "hercules" in l for l in lines) == 2
+
+
+def test_movement_example_order_alternates_point_by_point():
+    lines, _ = playthrough(MOVEMENT)
+    movers = [l.split()[2] for l in lines if re.match(r"T01 mp\d", l) and "turns" not in l]
+    assert movers[:3] == ["falkreg", "hercules", "jackson"]  # MP1: Khanate, then Terran
+    assert movers[3] == "falkreg"
+
+
+def edit(tmp_path, text, **subs):
+    for a, b in subs.items():
+        text = text.replace(a, b)
+    p = tmp_path / "s.toml"
+    p.write_text(text)
+    return p
+
+
+def test_turn_mode_must_be_met_before_turning(tmp_path):
+    base = MOVEMENT.read_text()
+    ok = edit(tmp_path, base, **{'moves = ["M M LM M M"]': 'moves = ["M M LM M RM"]'})
+    playthrough(ok)  # met again after two more points: legal (4.7)
+    bad = edit(tmp_path, base, **{'moves = ["M M LM M M"]': 'moves = ["M LM M M M"]'})
+    with pytest.raises(UserInputError, match="jackson in turn 1: turns before its turn mode"):
+        playthrough(bad)
+    bad2 = edit(tmp_path, base, **{"progress = 1": "progress = 0"})  # Falkreg needs the carry-over
+    with pytest.raises(UserInputError, match="falkreg in turn 1"):
+        playthrough(bad2)
+
+
+def test_turn_in_place_spends_the_whole_allowance(tmp_path):
+    p = edit(tmp_path, MOVEMENT.read_text(), **{'moves = ["M M LM M M"]': 'moves = ["P5"]'})
+    lines, _ = playthrough(p)
+    assert any("pivot   jackson in 0707 to face up-left" in l for l in lines)
+    assert positions(lines, "jackson") == []
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_every_scenario_loads_and_plays_to_its_end(path):
+    sc = load_scenario(path)
+    lines, res = playthrough(path, seed=7)
+    assert lines[-1].startswith("END after turn")
+    assert 1 <= res["turns"] <= sc.turns
+    df = scenario_table(path, trials=300, seed=1, progress=False)
+    assert (df.wins.sum() + df.draws.iloc[0]) == 300
+
+
+def test_mirror_scenario_is_fair():
+    df = scenario_table(ROOT / "scenarios/starfire/mirror.toml", trials=6000, seed=11,
+                        progress=False)
+    blue, red = df.iloc[0], df.iloc[1]
+    decided = blue.wins + red.wins
+    from scipy.stats import binomtest
+    assert binomtest(int(blue.wins), int(decided)).pvalue > 1e-3
+
+
+def test_battles_are_bit_identical_across_threads_and_chunks():
+    sim = BattleSim(load_scenario(ROOT / "scenarios/starfire/mirror.toml"))
+    a = runner.run(sim, 900, seed=5, chunk_size=900, threads=1, progress=False).totals
+    b = runner.run(sim, 900, seed=5, chunk_size=250, threads=2, progress=False).totals
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("bad,needle", [
+    ('turns = 1', 'turns = 0'),
+    ('hex = "0608"', 'hex = "608"'),
+    ('policy = "scripted"\n[[sides.terran', 'policy = "bold"\n[[sides.terran'),
+    ('(3) - S S A', '(3) - S Q A'),
+    ('initiative = "terran"', 'initiative = "orion"'),
+    ('facing = "0609"', 'facing = "0611"'),
+    ('game = "starfire"', 'game = "starfire"\nspeed = 3'),
+])
+def test_malformed_scenarios_name_file_and_field(tmp_path, bad, needle):
+    p = edit(tmp_path, MOVEMENT.read_text(), **{bad: needle})
+    with pytest.raises(UserInputError) as e:
+        load_scenario(p)
+    assert str(p) in str(e.value)
