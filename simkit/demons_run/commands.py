@@ -1,0 +1,100 @@
+"""The ``simkit <command> demons-run`` commands: thin option parsing over the package."""
+
+from __future__ import annotations
+
+import argparse
+
+from simkit import cliutil
+from simkit.core.errors import UserInputError
+from simkit.core.registry import Command
+from simkit.core.runner import run
+
+from .builds import check_build, cost, parse_build, worked_ship
+from .hazards import HAZARDS, HazardSim, ship_for
+from .rules import make_rules
+
+
+# --- builds ----------------------------------------------------------------------------------
+
+def _builds_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--check", metavar="BUILD",
+                   help="a build 'fuel=210,si=14,pi=3,...' or a .toml file: print cost and validity")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
+                   help="select a rule variant (e.g. max_si=card)")
+
+
+def _builds_run(args) -> int:
+    rules = make_rules(cliutil.variants_from(args))
+    if not args.check:
+        raise UserInputError("nothing to do: give --check BUILD (build search is not yet "
+                             "implemented)", field="--check")
+    build = check_build(args.check, rules, where="--check")  # invalid: one line, exit 2
+    print(f"build: {build}")
+    print(f"cost: {cost(build, rules)} of {rules.budget} points")
+    print("valid: yes")
+    return 0
+
+
+# --- hazards ---------------------------------------------------------------------------------
+
+def _hazards_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--si", type=int, default=None, help="Structural Integrity Level (default: build's)")
+    p.add_argument("--screens", type=int, default=None, help="Screen Level allocated (default: build's)")
+    p.add_argument("--pi", type=int, default=None, help="PI Levels bought, 0-12 (default: build's)")
+    p.add_argument("--velocity", type=int, default=4, help="Velocity Level (Hell Fire; default 4)")
+    p.add_argument("--build", default=None, metavar="BUILD",
+                   help="the other Levels (Fuel, Tractor, Laser ... that Critical Hits take); "
+                        "default: the rulebook's worked ship")
+    p.add_argument("--buoys", type=int, default=0, help="Buoys carried (a Critical Hit against a "
+                                                         "Level-0 Function casts one loose)")
+    p.add_argument("--hazard", action="append", default=[], choices=list(HAZARDS),
+                   help="only these hazards (repeatable; default all)")
+    cliutil.add_run_options(p, trials=200_000)
+    cliutil.add_output_options(p, plot=False)
+
+
+def _level_problems(build, rules, velocity, buoys) -> list[str]:
+    out = []
+    for name, level in build.levels().items():
+        hi = rules.max_level(name)
+        if not 0 <= level <= hi:
+            out.append(f"{name}={level} outside 0-{hi}")
+    if build.si < 1:
+        out.append("si must be at least 1 (a ship at SI 0 is destroyed)")
+    if not 0 <= velocity <= rules.max_velocity:
+        out.append(f"velocity={velocity} outside 0-{rules.max_velocity}")
+    if buoys < 0:
+        out.append("buoys must be 0 or more")
+    return out
+
+
+def _hazards_run(args) -> int:
+    rules = make_rules(cliutil.variants_from(args))
+    base = parse_build(args.build, where="--build") if args.build else worked_ship(rules)
+    build = ship_for(base, si=args.si, screens=args.screens, pi=args.pi)
+    problems = _level_problems(build, rules, args.velocity, args.buoys)
+    if problems:
+        raise UserInputError("; ".join(problems), where="hazards demons-run")
+    cliutil.positive_int(args.trials, "--trials")
+    names = args.hazard or list(HAZARDS)
+    sim = HazardSim(rules, build, velocity=args.velocity, buoys=args.buoys, names=names)
+    res = run(sim, args.trials, args.seed, threads=args.threads,
+              progress=False if args.no_progress else None)
+    f = res.frame
+    f["p_destroyed_ci"] = [f"[{a:.4f}, {b:.4f}]" for a, b in zip(f.p_destroyed_lo, f.p_destroyed_hi)]
+    title = (f"Demon's Run hazards: SI {build.si}, Screens {build.screens}, PI {build.pi} "
+             f"(modifier {sim.pi_modifier:+d}), Velocity {args.velocity}; {args.trials:,} trials, "
+             f"seed {args.seed}")
+    cliutil.emit(f.drop(columns=["p_destroyed_ci"]), args, title=title, columns=[
+        "hazard", "p_destroyed", "p_destroyed_lo", "p_destroyed_hi", "p_destroyed_exact",
+        "mean_si_loss", "mean_si_loss_exact", "mean_criticals", "mean_criticals_exact",
+        "p_crisis", "p_crisis_exact", "p_effect_exact"])
+    return 0
+
+
+COMMANDS = {
+    "builds": Command("check a ship build's cost and validity (80 points, 102 A)",
+                      _builds_args, _builds_run),
+    "hazards": Command("hazard odds: Hell Hole, Hell Fire, Hell Hound, Null (207-210), "
+                       "Monte Carlo beside exact", _hazards_args, _hazards_run),
+}
