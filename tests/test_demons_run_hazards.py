@@ -176,7 +176,7 @@ def test_null_attack_by_pilot_level():
 
 # --- the oracle against full path enumeration of the reference --------------------------------
 
-SMALL = Build(fuel=20, si=6, pi=1, me=1, mn=0, tractor=1, screens=1, laser=1, scrambler=0)
+SMALL = Build(fuel=20, si=5, pi=1, me=1, mn=0, tractor=1, screens=1, laser=1, scrambler=0)
 
 REF = {
     "hell_hole": lambda d, r, s: ref.hell_hole_attack(d, r, s, 0),
