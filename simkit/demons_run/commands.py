@@ -92,7 +92,38 @@ def _hazards_run(args) -> int:
     return 0
 
 
+# --- board -----------------------------------------------------------------------------------
+
+def _board_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--file", default=None, metavar="BOARD.toml",
+                   help="a board file (default: the RECONSTRUCTED board of rules-data.md 2.5)")
+    p.add_argument("--plot", default=None, help="draw the board to FILE.png (or .pdf/.svg)")
+
+
+def _board_run(args) -> int:
+    from .board import TERRAIN_NAMES, load_board, plot_board
+    board = load_board(args.file)
+    path = cliutil.plot_path(args)
+    print(f"board: {board.columns} x {board.rows} hexes, {board.label} ({board.source})")
+    counts = {n: int((board.terrain[1:, 1:] == i).sum()) for i, n in enumerate(TERRAIN_NAMES)}
+    print("terrain: " + ", ".join(f"{n} {c}" for n, c in counts.items()))
+    fire = [int((board.fire_class[1:, 1:] == k).sum()) for k in (1, 2, 3)]
+    print(f"Hell Fire hexes (zones and wells): hell {fire[0]}, hell2 {fire[1]}, hell3 {fire[2]}")
+    for h in board.holes:
+        print(f"hole {h.name}: {h.cls} at {list(h.center)}, {h.rotation}, well "
+              + ", ".join(f"{t}" for t in h.well_terrain.values()))
+    print("corners: " + ", ".join(f"{k} {list(v)} -> finish {board.finish[k]}"
+                                  for k, v in board.corners.items()))
+    print("markers: " + ", ".join(f"{k} {len(v)}" for k, v in board.markers.items()))
+    if path:
+        plot_board(board, path)
+        print(f"wrote {path}")
+    return 0
+
+
 COMMANDS = {
+    "board": Command("show (and --plot) the gameboard file; default the RECONSTRUCTED board",
+                     _board_args, _board_run),
     "builds": Command("check a ship build's cost and validity (80 points, 102 A)",
                       _builds_args, _builds_run),
     "hazards": Command("hazard odds: Hell Hole, Hell Fire, Hell Hound, Null (207-210), "
