@@ -68,3 +68,42 @@ def test_bad_input_exits_2_with_one_line(argv, needle, capsys):
     assert cli.main(["hazards", "demons-run", "--no-progress", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and needle in err
+
+
+def test_fire_command_and_the_scrambler_variant(tmp_path):
+    """206 G: Scrambler 2 vs Screens 4 does nothing; read as the card's 'Laser Level' (10 - 4 > 2)
+    it gives a System Crisis on every hit."""
+    out = tmp_path / "f.csv"
+    argv = ["fire", "demons-run", "--laser", "10", "--scrambler", "2", "--pi", "3",
+            "--range", "3,7", "--trials", "20000", "--no-progress", "--out", str(out)]
+    assert cli.main(argv) == 0
+    f = pd.read_csv(out).set_index(["weapon", "range"])
+    assert f.loc[("laser", 7), "p_hit_exact"] == pytest.approx(21 / 36)   # 2d6 >= 7
+    assert f.loc[("laser", 7), "mean_si_loss_exact"] == pytest.approx(6 * 21 / 36)
+    assert f.loc[("scrambler", 7), "p_crisis_exact"] == 0 and f.loc[("scrambler", 7), "p_crisis"] == 0
+    assert cli.main(argv + ["--variant", "scrambler_level=laser"]) == 0
+    g = pd.read_csv(out).set_index(["weapon", "range"])
+    assert g.loc[("scrambler", 7), "p_crisis_exact"] == pytest.approx(21 / 36)
+    assert abs(g.loc[("scrambler", 7), "p_crisis"] - 21 / 36) < 0.02
+
+
+def test_recovery_command_205_D_setting(tmp_path):
+    out = tmp_path / "r.csv"
+    assert cli.main(["recovery", "demons-run", "--tractor", "10", "--velocity", "5", "--distance",
+                     "2", "--terrain", "hell_fire", "--pi", "3", "--trials", "20000",
+                     "--no-progress", "--out", str(out)]) == 0
+    row = pd.read_csv(out).iloc[0]
+    assert row.modifier == -7 and row.p_recover_exact == pytest.approx(5 / 6)
+    assert row.p_recover_lo <= 5 / 6 <= row.p_recover_hi
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["fire", "demons-run", "--laser", "12"], "--laser 12 outside 0-11"),
+    (["fire", "demons-run", "--laser", "0", "--target", "hell_hound"], "only the Laser"),
+    (["fire", "demons-run", "--range", "0-13"], "--range"),
+    (["recovery", "demons-run", "--terrain", "lava"], "--terrain 'lava' unknown"),
+])
+def test_fire_and_recovery_bad_input(argv, needle, capsys):
+    assert cli.main(argv + ["--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and needle in err

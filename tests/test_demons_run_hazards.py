@@ -284,7 +284,8 @@ def test_recovery_and_fire_kernels_match_exact():
               float(oracle.p_scrambler_exact(R, 6, 9, 1, 2)))]
     for sp, p in cases:
         rows = K.outcomes(dice.stream_key(3), 0, n, np.asarray(sp, np.int64), ship, crit, par, vturns)
-        k = rows[:, K.O_EFFECT].sum()
+        col = K.O_DESTROYED if sp[0] == K.K_LASER_MARKER else K.O_EFFECT
+        k = rows[:, col].sum()
         assert g_test([k, n - k], [p, 1 - p]).pvalue > 1e-3
     # Laser at a ship: the joint outcome against the oracle
     sp = np.asarray(spec(K.K_LASER, screens=1, level=9, rng=8, mod=-2), np.int64)

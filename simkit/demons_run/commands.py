@@ -10,7 +10,7 @@ from simkit.core.registry import Command
 from simkit.core.runner import run
 
 from .builds import check_build, cost, parse_build, worked_ship
-from .hazards import HAZARDS, HazardSim, ship_for
+from .hazards import HAZARDS, TARGETS, HazardSim, fire_sim, recovery_sim, ship_for
 from .rules import make_rules
 
 
@@ -121,7 +121,105 @@ def _board_run(args) -> int:
     return 0
 
 
+# --- fire and recovery -------------------------------------------------------------------------
+
+def _fire_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--laser", type=int, default=10, help="Laser Level allocated by the firer (default 10)")
+    p.add_argument("--scrambler", type=int, default=0, help="Scrambler Level allocated (default 0)")
+    p.add_argument("--pi", type=int, default=3, help="the firer's PI Levels bought (default 3)")
+    p.add_argument("--range", default="1-12", help="ranges, e.g. 1-12 or 3,5,7 (default 1-12)")
+    p.add_argument("--modifier", type=int, default=0,
+                   help="sum of the Line-of-Fire modifiers (206 D a-e), e.g. -6 for a Hell3 well hex")
+    p.add_argument("--target", choices=TARGETS, default="ship")
+    p.add_argument("--si", type=int, default=None, help="defender's SI (default: its build's)")
+    p.add_argument("--screens", type=int, default=None, help="defender's Screens allocated")
+    p.add_argument("--build", default=None, metavar="BUILD",
+                   help="the defender's Levels (default: the rulebook's worked ship)")
+    cliutil.add_run_options(p, trials=200_000)
+    cliutil.add_output_options(p, plot=False)
+
+
+def _fire_run(args) -> int:
+    rules = make_rules(cliutil.variants_from(args))
+    base = parse_build(args.build, where="--build") if args.build else worked_ship(rules)
+    defender = ship_for(base, si=args.si, screens=args.screens)
+    problems = _level_problems(defender, rules, 0, 0)
+    for name in ("laser", "scrambler", "pi"):
+        v, hi = getattr(args, name), rules.max_level(name)
+        if not 0 <= v <= hi:
+            problems.append(f"--{name} {v} outside 0-{hi}")
+    if args.laser == 0 and args.scrambler == 0:
+        problems.append("nothing fires: give --laser or --scrambler above 0")
+    if args.target != "ship" and args.laser == 0:
+        problems.append("only the Laser fires at Buoys and Hell Hounds (206 A)")
+    if problems:
+        raise UserInputError("; ".join(problems), where="fire demons-run")
+    ranges = cliutil.parse_int_range(args.range, option="--range", lo=1,
+                                     hi=rules.t("fire")["max_range"])
+    cliutil.positive_int(args.trials, "--trials")
+    sim = fire_sim(rules, defender, laser=args.laser, scrambler=args.scrambler, pi=args.pi,
+                   ranges=ranges, modifier=args.modifier, target=args.target)
+    res = run(sim, args.trials, args.seed, threads=args.threads,
+              progress=False if args.no_progress else None)
+    f = res.frame.rename(columns={"p_effect": "p_hit", "p_effect_exact": "p_hit_exact",
+                                  "p_effect_lo": "p_hit_lo", "p_effect_hi": "p_hit_hi"})
+    cols = ["weapon", "range", "p_hit", "p_hit_exact", "p_destroyed", "p_destroyed_exact"]
+    if args.target == "ship":
+        cols += ["mean_si_loss", "mean_si_loss_exact", "mean_criticals", "mean_criticals_exact",
+                 "p_crisis", "p_crisis_exact"]
+    title = (f"Demon's Run fire at a {args.target}: Laser {args.laser}, Scrambler {args.scrambler}, "
+             f"to-hit modifier {sim.meta[0]['modifier']:+d}; defender SI {defender.si}, Screens "
+             f"{defender.screens}; {args.trials:,} trials, seed {args.seed}")
+    cliutil.emit(f, args, title=title, columns=cols)
+    return 0
+
+
+def _recovery_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tractor", default="1-10", help="Tractor Levels, e.g. 1-10 (default)")
+    p.add_argument("--velocity", type=int, default=3, help="Velocity (-1 a Level over 3)")
+    p.add_argument("--distance", type=int, default=0, help="hexes from the Buoy (-2 each)")
+    p.add_argument("--terrain", default="plain", help="the Buoy's hex: plain, hell_fire, "
+                                                      "hell2_fire, hell3_fire, gravity_well")
+    p.add_argument("--pi", type=int, default=3, help="PI Levels bought (default 3)")
+    p.add_argument("--attempt", type=int, default=1, help="attempt number this Turn (-1 each after the first)")
+    cliutil.add_run_options(p, trials=100_000)
+    cliutil.add_output_options(p, plot=False)
+
+
+def _recovery_run(args) -> int:
+    rules = make_rules(cliutil.variants_from(args))
+    problems = []
+    terrains = rules.t("buoy_recovery")["terrain"]
+    if args.terrain not in terrains:
+        problems.append(f"--terrain {args.terrain!r} unknown (known: {', '.join(terrains)})")
+    if not 0 <= args.pi <= rules.max_level("pi"):
+        problems.append(f"--pi {args.pi} outside 0-{rules.max_level('pi')}")
+    if not 0 <= args.velocity <= rules.max_velocity:
+        problems.append(f"--velocity {args.velocity} outside 0-{rules.max_velocity}")
+    if args.distance < 0 or args.attempt < 1:
+        problems.append("--distance must be 0 or more and --attempt 1 or more")
+    if problems:
+        raise UserInputError("; ".join(problems), where="recovery demons-run")
+    tractors = cliutil.parse_int_range(args.tractor, option="--tractor", lo=0,
+                                       hi=rules.max_level("tractor"))
+    cliutil.positive_int(args.trials, "--trials")
+    sim = recovery_sim(rules, tractors=tractors, velocity=args.velocity, distance=args.distance,
+                       terrain=args.terrain, pi=args.pi, attempt=args.attempt)
+    res = run(sim, args.trials, args.seed, threads=args.threads,
+              progress=False if args.no_progress else None)
+    f = res.frame.rename(columns={c: c.replace("p_effect", "p_recover") for c in res.frame.columns})
+    title = (f"Demon's Run Buoy Recovery (205): modifier {sim.meta[0]['modifier']:+d}; "
+             f"{args.trials:,} trials, seed {args.seed}")
+    cliutil.emit(f, args, title=title, columns=["tractor", "modifier", "p_recover", "p_recover_lo",
+                                                "p_recover_hi", "p_recover_exact"])
+    return 0
+
+
 COMMANDS = {
+    "fire": Command("Laser and Scrambler fire by range (206): hit, damage, criticals, crises",
+                    _fire_args, _fire_run),
+    "recovery": Command("Buoy Recovery odds by Tractor Level (205)", _recovery_args,
+                        _recovery_run),
     "board": Command("show (and --plot) the gameboard file; default the RECONSTRUCTED board",
                      _board_args, _board_run),
     "builds": Command("check a ship build's cost and validity (80 points, 102 A)",

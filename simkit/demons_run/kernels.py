@@ -188,8 +188,8 @@ def hazard_trial(st, script, spec, ship, crit, par, vturns, out):
             out[O_EFFECT] = 1
     elif kind == K_LASER_MARKER:
         if _fire_hits(st, script, spec[SP_RANGE], spec[SP_MOD], par):
+            out[O_EFFECT] = 1
             if _check(st, script, par[P_MARKER_DICE], 6, spec[SP_LEVEL] - par[P_DESTROY_AT_LEAST]):
-                out[O_EFFECT] = 1
                 out[O_DESTROYED] = 1
     elif kind == K_SCRAMBLER:
         if _fire_hits(st, script, spec[SP_RANGE], spec[SP_MOD], par):

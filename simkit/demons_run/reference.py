@@ -222,10 +222,9 @@ def laser_at_marker(dice, rules: Rules, laser: int, rng: int, modifier: int) -> 
     t = rules.t("laser_effect")
     res = Result()
     if fire_hits(dice, rules, rng, modifier):
-        n = t["buoy_screen_dice"]
+        res.effect = True
         # destroyed iff laser - screen >= 2, i.e. screen <= laser - 2
-        res.effect = _check(dice, n, 6, laser - t["destroy_at_least"])
-        res.destroyed = res.effect
+        res.destroyed = _check(dice, t["buoy_screen_dice"], 6, laser - t["destroy_at_least"])
     return res
 
 
