@@ -294,3 +294,11 @@ def test_recovery_and_fire_kernels_match_exact():
     mean_si = sum(float(p) * k[1] for k, p in exact.items())
     sd = rows[:, K.O_SI_LOSS].std() / np.sqrt(n)
     assert abs(rows[:, K.O_SI_LOSS].mean() - mean_si) < 4 * sd
+
+
+def test_contradictory_crises_become_result_7():
+    """208 B / 210 C c: 'must accelerate' (10) with 'must decelerate' (11) -> result 7."""
+    assert ref.resolve_crises(R, [10, 11]) == [7]
+    assert ref.resolve_crises(R, [6, 10, 3]) == [3, 7]      # may not / must accelerate
+    assert ref.resolve_crises(R, [9, 11, 11]) == [7]
+    assert ref.resolve_crises(R, [2, 4, 12]) == [2, 4, 12]  # nothing contradicts

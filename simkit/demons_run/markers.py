@@ -1,0 +1,195 @@
+"""Free Floater, High Roller and Hell Hound movement on the board (204 G-J, 204 O, Reference
+Card 'Free Floater And Hell Hound Movement', 'High Roller Movement').
+
+Modelled, per marker per Turn:
+
+* Easy Buoys never move (204 G).
+* Free Floaters and Hell Hounds (204 H, J): d6 of 1-3 moves that many hexes, 4-6 stays; a second
+  d6 picks the hexside on the Buoy Movement diagram (the board's ``hexsides``). Movement stops in
+  the last hex before it would leave the board (204 H; a marker at an edge therefore moves again
+  only in a direction that leads back onto the board -- the rule's "3, 4 or 5" is this for the
+  top edge). Null, Hell Fire and Hell Hole hexes do not affect it (card).
+* Entering a Gravity Well hex (204 H, O; card): if that used its last hex of movement it becomes a
+  High Roller of that hole; otherwise it is whipped round the hole in its rotation -- three Well
+  hexes including the one entered (variant marker_whip=rules: three more) -- at no cost in
+  movement, then continues in its original direction. A Well of a hole it has already been
+  whipped by (or started in) this move does not whip it again (the rules are silent; this stops
+  a loop).
+* High Rollers (204 I): a Free Floater or Hell Hound in a Well is first checked as a Free Floater;
+  if it does not move that way, it moves d6 Well hexes in the hole's rotation. The Astaroth,
+  Belial and Lucifer Buoys only ever orbit (d6 Well hexes a Turn).
+* A Null Well hex is "in the Null Zone only" (004 A): it does not capture or whip a marker, but
+  a High Roller's orbit passes through all six hexes round the hole.
+
+Not modelled here: a Hell Hound's stop and attack at the closest approach to a ship (207 A) --
+that needs ships, the race engine's work.
+
+:func:`move_marker` is the plain-Python reference; :func:`kernel_move_marker` the compiled
+version; the tests replay the 204 H and 204 I examples and hold the two to each other on random
+scripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.core import dice as cdice
+from simkit.core._numba import jit
+
+from .board import DIRECTIONS, WELL, Board, neighbour
+
+FREE, ORBIT_ONLY, EASY = 0, 1, 2   # marker kinds (hounds move as FREE)
+
+
+def _whip_steps(rules) -> int:
+    per = rules.t("marker_movement")["whip_hexes"]
+    return per - 1 if rules.variants.get("marker_whip", "card") == "card" else per
+
+
+@dataclass
+class BoardArrays:
+    """The board as plain arrays for the kernels."""
+
+    terrain: np.ndarray      # int8[cols+1, rows+1]
+    hole_of: np.ndarray      # int16[cols+1, rows+1] hole index + 1 (well and hole hexes)
+    ring_pos: np.ndarray     # int8[cols+1, rows+1] position 0-5 round its hole, -1 if none
+    ring_hole: np.ndarray    # int16[cols+1, rows+1] hole index + 1 of the ring a hex is on
+    rings: np.ndarray        # int64[n_holes, 6, 2] ring hexes N..NW
+    rotation: np.ndarray     # int64[n_holes] +1 clockwise, -1 counter-clockwise
+    side_dir: np.ndarray     # int64[7] d6 result -> direction index 0-5 (N..NW)
+
+
+def board_arrays(board: Board) -> BoardArrays:
+    shape = board.terrain.shape
+    ring_pos = np.full(shape, -1, dtype=np.int8)
+    ring_hole = np.zeros(shape, dtype=np.int16)
+    rings = np.zeros((len(board.holes), 6, 2), dtype=np.int64)
+    rotation = np.zeros(len(board.holes), dtype=np.int64)
+    for i, h in enumerate(board.holes):
+        rotation[i] = 1 if h.rotation == "cw" else -1
+        for j, d in enumerate(DIRECTIONS):
+            c, r = neighbour(*h.center, d)
+            rings[i, j] = (c, r)
+            ring_pos[c, r] = j
+            ring_hole[c, r] = i + 1
+    side_dir = np.full(7, -1, dtype=np.int64)
+    for j, d in enumerate(DIRECTIONS):
+        side_dir[board.hexsides[d]] = j
+    return BoardArrays(board.terrain, board.hole_of, ring_pos, ring_hole, rings, rotation,
+                       side_dir)
+
+
+# --- reference ---------------------------------------------------------------------------------
+
+def _well_hole(board: Board, h) -> int:
+    """Hole index + 1 if ``h`` is a Gravity Well hex that captures markers, else 0."""
+    return int(board.hole_of[h]) if board.terrain[h] == WELL else 0
+
+
+def _orbit(board: Board, pos, steps):
+    hole = board.holes[_ring_hole(board, pos) - 1]
+    j = hole.well.index(pos)
+    step = 1 if hole.rotation == "cw" else -1
+    return hole.well[(j + step * steps) % 6]
+
+
+def _ring_hole(board, pos):
+    for i, h in enumerate(board.holes):
+        if pos in h.well:
+            return i + 1
+    return 0
+
+
+def move_marker(dice, rules, board: Board, pos, kind: int):
+    """One Turn of one marker: returns its new hex. ``kind`` FREE, ORBIT_ONLY or EASY."""
+    pos = tuple(pos)
+    if kind == EASY:
+        return pos
+    if kind == ORBIT_ONLY:
+        return _orbit(board, pos, dice.roll(1, 6))
+    moves_at_most = rules.t("marker_movement")["moves_at_most"]
+    n = dice.roll(1, 6)
+    if n > moves_at_most:
+        if _well_hole(board, pos):          # a High Roller: orbits instead (204 I NOTE)
+            return _orbit(board, pos, dice.roll(1, 6))
+        return pos
+    direction = DIRECTIONS[list(board.hexsides.values()).index(dice.roll(1, 6))]
+    whipped = {_well_hole(board, pos)} - {0}
+    left = n
+    while left > 0:
+        nxt = neighbour(*pos, direction)
+        if not board.on_board(*nxt):
+            break                           # stops in the last full hex (204 H)
+        pos = nxt
+        left -= 1
+        hole = _well_hole(board, pos)
+        if hole and hole not in whipped:
+            if left == 0:
+                break                       # ends in the first Well hex entered: High Roller
+            pos = _orbit(board, pos, _whip_steps(rules))
+            whipped.add(hole)
+    return pos
+
+
+# --- kernel ------------------------------------------------------------------------------------
+
+@jit(inline="always")
+def _nbr(col, row, d):
+    down = col % 2 == 0
+    if d == 0:
+        return col, row - 1
+    if d == 3:
+        return col, row + 1
+    if d == 1:
+        return col + 1, (row if down else row - 1)
+    if d == 2:
+        return col + 1, (row + 1 if down else row)
+    if d == 4:
+        return col - 1, (row + 1 if down else row)
+    return col - 1, (row if down else row - 1)
+
+
+@jit(inline="always")
+def _k_orbit(col, row, steps, ring_pos, ring_hole, rings, rotation):
+    h = ring_hole[col, row] - 1
+    j = (ring_pos[col, row] + rotation[h] * steps) % 6
+    return rings[h, j, 0], rings[h, j, 1]
+
+
+@jit
+def kernel_move_marker(st, script, col, row, kind, terrain, hole_of, ring_pos, ring_hole, rings,
+                       rotation, side_dir, moves_at_most, whip_steps):
+    """The compiled :func:`move_marker`: returns the new (col, row)."""
+    if kind == EASY:
+        return col, row
+    if kind == ORBIT_ONLY:
+        return _k_orbit(col, row, cdice.roll(st, script, 1, 6), ring_pos, ring_hole, rings,
+                        rotation)
+    n = cdice.roll(st, script, 1, 6)
+    start_well = hole_of[col, row] if terrain[col, row] == WELL else 0
+    if n > moves_at_most:
+        if start_well > 0:
+            return _k_orbit(col, row, cdice.roll(st, script, 1, 6), ring_pos, ring_hole, rings,
+                            rotation)
+        return col, row
+    d = side_dir[cdice.roll(st, script, 1, 6)]
+    cols = terrain.shape[0] - 1
+    rows = terrain.shape[1] - 1
+    whipped = np.zeros(rings.shape[0] + 1, np.bool_)
+    whipped[start_well] = True
+    left = n
+    while left > 0:
+        c2, r2 = _nbr(col, row, d)
+        if c2 < 1 or c2 > cols or r2 < 1 or r2 > rows:
+            break
+        col, row = c2, r2
+        left -= 1
+        hole = hole_of[col, row] if terrain[col, row] == WELL else 0
+        if hole > 0 and not whipped[hole]:
+            if left == 0:
+                break
+            col, row = _k_orbit(col, row, whip_steps, ring_pos, ring_hole, rings, rotation)
+            whipped[hole] = True
+    return col, row
