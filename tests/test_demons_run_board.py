@@ -6,6 +6,7 @@ import pytest
 from simkit import cli, games
 from simkit.core.errors import UserInputError
 from simkit.demons_run import movement
+from simkit.demons_run.movement import whip_velocity_next_turn
 from simkit.demons_run.board import (DIRECTIONS, HOLE, NULL, WELL, default_board_path, distance,
                                      load_board, neighbour)
 
@@ -89,3 +90,88 @@ def test_gravity_whip_example_204_O():
     assert movement.whip_velocity_next_turn(2, 1) == 3
     with pytest.raises(ValueError):
         movement.whip_velocity_next_turn(4, 7)
+
+
+# --- a ship's movement over the board (204 C-F, K-O) --------------------------------------------
+
+from simkit.core.exact import ScriptedDice  # noqa: E402
+from simkit.demons_run.builds import worked_ship  # noqa: E402
+from simkit.demons_run.movement import IllegalMove, ShipMove, move_ship  # noqa: E402
+from simkit.demons_run.reference import ship_from_build  # noqa: E402
+from simkit.demons_run.rules import SI, make_rules  # noqa: E402
+
+RULES = make_rules()
+S = DIRECTIONS.index("S")
+
+
+def ship_at(pos, facing=S, velocity=3, maneuver=8):
+    return ShipMove(pos=pos, facing=facing, velocity=velocity, maneuver=maneuver, screens=4,
+                    pi_modifier=0, ship=ship_from_build(worked_ship()))
+
+
+def go(pos, plan, rolls=(), **kw):
+    d = ScriptedDice(list(rolls))
+    s = move_ship(d, RULES, load_board(), ship_at(pos, **kw), plan)
+    assert d.exhausted
+    return s
+
+
+def test_turning_limits_204_E():
+    """Maneuver Engines '2/3' (Level 8): two turns in one hex, three in the Turn (diagram B)."""
+    assert RULES.maneuver(8) == (2, 3)
+    s = go((10, 20), "RRFLFF", velocity=3)
+    assert s.turning_movements == 3 and s.facing == (S + 1) % 6
+    with pytest.raises(IllegalMove, match="2 turning movements in one hex"):
+        go((10, 20), "RRRFFF", velocity=3)
+    # a Velocity that allows only one turning movement takes priority over the engines
+    assert RULES.turns_allowed(6) == 1
+    go((10, 20), "RFFFFFF", velocity=6)
+    with pytest.raises(IllegalMove, match="only 1 turning movements"):
+        go((10, 20), "RFRFFFFF", velocity=6)
+
+
+def test_every_movement_point_is_used_204_C():
+    with pytest.raises(IllegalMove, match="must enter 3 hexes"):
+        go((10, 20), "FF", velocity=3)
+    with pytest.raises(IllegalMove, match="enters exactly 3"):
+        go((10, 20), "FFFF", velocity=3)
+
+
+def test_null_attack_stops_the_ship_204_K():
+    b = load_board()
+    start = neighbour(12, 16, "N")            # a Null hex lies one hex south
+    assert b.terrain[12, 16] == 2
+    s = go(start, "FFF", rolls=[5], velocity=3)   # 2d6 = 5 + PI 0 <= 5: lost in Null
+    assert s.lost_in_null and s.pos == (12, 16) and s.velocity == 0
+    s = go(start, "FFF", rolls=[6], velocity=3)   # 6: the attack fails, movement goes on
+    assert not s.lost_in_null and s.pos == (12, 18)
+
+
+def test_hell_hole_capture_and_pass_204_M():
+    """V6 through a plain Well hex into the hole: captured, attacked (1d6 = 3), Velocity 0."""
+    s = go((6, 8), "FFFFFF", rolls=[3, 1, 1], velocity=6)
+    assert s.captured and s.pos == (6, 12) and s.velocity == 0
+    assert s.ship[SI] == 14 - 3
+    s = go((6, 8), "FFFFFFFFF", velocity=9)       # 9 or more: moves through unharmed
+    assert not s.captured and s.pos == (6, 17)
+
+
+def test_gravity_whip_example_204_O_on_the_board():
+    """V4: two hexes, into the Well, whipped five Well hexes (no MP), last 2 MPs out; V8 next Turn."""
+    b = load_board()
+    hole = b.holes[3]                              # northwest plain hole, counter-clockwise
+    assert hole.center == (6, 12) and hole.rotation == "ccw"
+    # the whip passes the SW Well hex, which is Null: 2d6 = 7 + 0 > 5, the attack fails
+    s = go((6, 8), "FFFW5FF", rolls=[7], velocity=4)
+    assert ("whip", 5) in s.events and s.whip_gain == 4
+    assert whip_velocity_next_turn(4, 5) == 8
+    assert s.pos == neighbour(*neighbour(*hole.well[2], "S"), "S")
+    with pytest.raises(IllegalMove, match="whips the ship"):
+        go((6, 8), "FFFFF", velocity=4)
+    with pytest.raises(IllegalMove, match="no turning movement in a Gravity Well"):
+        go((6, 9), "FFW1LF", velocity=4)
+
+
+def test_leaving_the_board_disqualifies_211_A():
+    s = go((1, 1), "FFF", velocity=3, facing=DIRECTIONS.index("N"))
+    assert s.off_board

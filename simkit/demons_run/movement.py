@@ -45,3 +45,153 @@ def whip_velocity_next_turn(velocity: int, whip_hexes: int, rules: Rules | None 
     if not m["whip_hexes_min"] <= whip_hexes <= m["whip_hexes_max"]:
         raise ValueError(f"a Gravity Whip moves {m['whip_hexes_min']}-{m['whip_hexes_max']} hexes")
     return velocity + min(whip_hexes, m["whip_gain_max"])
+
+
+# --- one ship's movement over the board (204 C-F, K-O), plain-Python reference ---------------
+
+from dataclasses import dataclass, field  # noqa: E402
+
+from .board import DIRECTIONS, HOLE, NULL, WELL, Board, neighbour  # noqa: E402
+from .reference import hell_fire_attack, hell_hole_attack, null_attack  # noqa: E402
+from .rules import SI  # noqa: E402
+
+
+class IllegalMove(ValueError):
+    """A movement plan the rules do not allow (the message says which rule)."""
+
+
+@dataclass
+class ShipMove:
+    """A ship at the start of its movement; ``ship`` is the Function array of .rules."""
+
+    pos: tuple
+    facing: int                 # 0-5: N, NE, SE, S, SW, NW
+    velocity: int
+    maneuver: int               # Maneuver Engine Level (maximum, 005 E)
+    screens: int                # Screen Level allocated this Turn
+    pi_modifier: int
+    ship: list
+    events: list = field(default_factory=list)
+    turning_movements: int = 0
+    whip_gain: int = 0          # Velocity added next Turn (204 O)
+    captured: bool = False      # by a Hell Hole (204 M)
+    lost_in_null: bool = False  # 204 K, errata
+    off_board: bool = False     # disqualified (211 A)
+
+
+def _plan_tokens(plan: str):
+    out, i = [], 0
+    plan = plan.replace(" ", "").upper()
+    while i < len(plan):
+        c = plan[i]
+        if c in "FLR":
+            out.append(c)
+            i += 1
+        elif c == "W" and i + 1 < len(plan) and plan[i + 1].isdigit():
+            out.append(("W", int(plan[i + 1])))
+            i += 2
+        else:
+            raise IllegalMove(f"plan {plan!r}: unknown step {c!r} (F forward, L/R turn, W<k> whip)")
+    return out
+
+
+def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str) -> ShipMove:
+    """Execute one ship's movement plan: ``F`` forward one hex, ``L``/``R`` one hexside counter-
+    clockwise/clockwise, ``W<k>`` the number of Well hexes (1-6, inclusive of the one entered)
+    chosen for a Gravity Whip when one happens. Hazards strike as each hex is entered: Null
+    (errata), Hell Fire (208), Hell Hole capture (209, 204 M); the Gravity Whip (204 O).
+    Raises :class:`IllegalMove` for a plan the rules forbid."""
+    m = rules.t("movement")
+    per_hex, per_turn = rules.maneuver(s.maneuver)
+    limit = min(per_turn, rules.turns_allowed(s.velocity))   # 204 E: Velocity takes priority
+    tokens = _plan_tokens(plan)
+    mp = s.velocity
+    in_hex = 0
+    whipped: set = set()
+    i = 0
+
+    def enter(pos, through_whip=False):
+        """Hex effects on entering ``pos``; returns True if movement stops."""
+        s.pos = pos
+        t = board.terrain[pos]
+        if t == NULL:
+            res = null_attack(dice, rules, s.pi_modifier)
+            s.events.append(("null", pos, res.effect))
+            if res.effect:
+                s.lost_in_null = True
+                s.velocity = 0      # allocated Functions, Velocity included, go to 0 (errata)
+                return True
+            return False
+        if board.fire_class[pos]:
+            res = hell_fire_attack(dice, rules, s.ship, board.fire_class[pos] - 1, s.velocity,
+                                   screens=s.screens)
+            s.events.append(("hell_fire", pos, list(res.crises)))
+        if t == HOLE and not through_whip:
+            # 204 M covers Velocity 5-8 (captured) and 9+ (through); a slower ship reaching the
+            # hole (after a whip) is taken as captured too -- the rules are silent
+            if s.velocity >= m["pass_min"]:
+                s.events.append(("hole_pass", pos))
+                return False
+            res = hell_hole_attack(dice, rules, s.ship, CLASS_INDEX[board.holes[board.hole_of[pos] - 1].cls])
+            s.events.append(("hole_captured", pos, res.si_loss))
+            s.captured = True
+            s.velocity = 0          # 204 M
+            return True
+        return s.ship[SI] == 0
+
+    while i < len(tokens):
+        tok = tokens[i]
+        i += 1
+        if tok in ("L", "R"):
+            t = board.terrain[s.pos]
+            if t in (NULL, WELL):
+                raise IllegalMove(f"no turning movement in a {'Null' if t == NULL else 'Gravity Well'} hex (204 E)")
+            if in_hex + 1 > per_hex:
+                raise IllegalMove(f"Maneuver Engines {s.maneuver} allow {per_hex} turning movements in one hex")
+            if s.turning_movements + 1 > limit:
+                raise IllegalMove(f"only {limit} turning movements this Turn (Velocity {s.velocity}, "
+                                  f"Maneuver Engines {s.maneuver}; 204 E)")
+            s.facing = (s.facing + (1 if tok == "R" else -1)) % 6
+            in_hex += 1
+            s.turning_movements += 1
+            continue
+        if isinstance(tok, tuple):
+            raise IllegalMove("a W<k> step must follow the F that enters a Gravity Well at Velocity 1-4")
+        if mp == 0:
+            raise IllegalMove(f"Velocity {s.velocity} enters exactly {s.velocity} hexes (204 C)")
+        nxt = neighbour(*s.pos, DIRECTIONS[s.facing])
+        mp -= 1
+        in_hex = 0
+        if not board.on_board(*nxt):
+            s.off_board = True          # 211 A: disqualified
+            s.events.append(("off_board", nxt))
+            return s
+        hole = board.hole_of[nxt] if board.terrain[nxt] == WELL else 0
+        if hole and m["whip_velocity_min"] <= s.velocity <= m["whip_velocity_max"] and hole not in whipped:
+            if i >= len(tokens) or not isinstance(tokens[i], tuple):
+                raise IllegalMove(f"entering the Gravity Well at {list(nxt)} at Velocity {s.velocity} "
+                                  f"whips the ship: say how many Well hexes with W1-W6 (204 O)")
+            k = tokens[i][1]
+            i += 1
+            if not m["whip_hexes_min"] <= k <= m["whip_hexes_max"]:
+                raise IllegalMove(f"a Gravity Whip moves {m['whip_hexes_min']}-{m['whip_hexes_max']} hexes")
+            mp += 1                     # whip hexes cost no MP, the one entered included (204 O)
+            whipped.add(hole)
+            ring = board.holes[hole - 1].well
+            step = 1 if board.holes[hole - 1].rotation == "cw" else -1
+            j = ring.index(nxt)
+            for n in range(k):
+                if enter(ring[(j + step * n) % 6], through_whip=True):
+                    return s
+            s.whip_gain = min(m["whip_gain_max"], s.whip_gain + k)
+            s.events.append(("whip", k))
+            continue
+        if enter(nxt):
+            return s
+    if mp > 0:
+        raise IllegalMove(f"Velocity {s.velocity} must enter {s.velocity} hexes; the plan enters "
+                          f"{s.velocity - mp} (204 C)")
+    return s
+
+
+CLASS_INDEX = {"hell": 0, "hell2": 1, "hell3": 2}
