@@ -175,3 +175,17 @@ def test_gravity_whip_example_204_O_on_the_board():
 def test_leaving_the_board_disqualifies_211_A():
     s = go((1, 1), "FFF", velocity=3, facing=DIRECTIONS.index("N"))
     assert s.off_board
+
+
+def test_hell_hound_detonates_at_closest_approach_207_A():
+    """Distances along the path 2, 1, 1, 2: it detonates on the first hex at one hex (3d6)."""
+    path = [(10, 20), (10, 21), (10, 22), (10, 23)]
+    hound = (11, 22)
+    assert [distance(p, hound) for p in path] == [2, 1, 1, 2]
+    hounds = [hound, (25, 5)]
+    # 3d6 = 10 at one hex: 10 - Screens 4 = 6 hits, SI 14 -> 8: Levels 14, 12, 10 checked
+    d = ScriptedDice([10, 1, 1, 1])
+    s = move_ship(d, RULES, load_board(), ship_at((10, 20), velocity=3), "FFF", hounds=hounds)
+    assert d.exhausted and hounds == [(25, 5)]          # the far hound stays, this one is spent
+    assert ("hell_hound", hound, 1, 6, (10, 21)) in s.events and s.ship[SI] == 8
+    assert s.pos == (10, 23)

@@ -51,8 +51,8 @@ def whip_velocity_next_turn(velocity: int, whip_hexes: int, rules: Rules | None 
 
 from dataclasses import dataclass, field  # noqa: E402
 
-from .board import DIRECTIONS, HOLE, NULL, WELL, Board, neighbour  # noqa: E402
-from .reference import hell_fire_attack, hell_hole_attack, null_attack  # noqa: E402
+from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, neighbour  # noqa: E402
+from .reference import hell_fire_attack, hell_hole_attack, hell_hound_attack, null_attack  # noqa: E402
 from .rules import SI  # noqa: E402
 
 
@@ -95,50 +95,98 @@ def _plan_tokens(plan: str):
     return out
 
 
-def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str) -> ShipMove:
+def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str, hounds=None) -> ShipMove:
     """Execute one ship's movement plan: ``F`` forward one hex, ``L``/``R`` one hexside counter-
     clockwise/clockwise, ``W<k>`` the number of Well hexes (1-6, inclusive of the one entered)
     chosen for a Gravity Whip when one happens. Hazards strike as each hex is entered: Null
     (errata), Hell Fire (208), Hell Hole capture (209, 204 M); the Gravity Whip (204 O).
-    Raises :class:`IllegalMove` for a plan the rules forbid."""
+
+    ``hounds`` (a list of Hell Hound hexes, updated in place) detonate at the ship's closest
+    point of approach within two hexes (207 A): the first hex of the planned path at the
+    smallest distance, after that hex's own hazards; a ship stopped earlier (Null, capture) is
+    attacked when it stops, at the closest distance it reached, if that was within two hexes. Raises
+    :class:`IllegalMove` for a plan the rules forbid (checked before any dice are rolled).
+    """
+    tokens = _plan_tokens(plan)
+    dry = ShipMove(s.pos, s.facing, s.velocity, s.maneuver, s.screens, s.pi_modifier, list(s.ship))
+    path = _execute(None, rules, board, dry, tokens, None)   # validates; no dice
+    targets = {}
+    for h in hounds or []:
+        dists = [distance(p, h) for p in path]
+        best = min(dists)
+        if best <= rules.t("marker_movement")["hound_attack_range"]:
+            targets[h] = dists.index(best)
+    return _execute(dice, rules, board, s, tokens, (targets, hounds))
+
+
+def _execute(dice, rules, board, s, tokens, hound_plan):
+    """Run the plan; with ``dice`` None it is a dry run (no hazards, path returned)."""
     m = rules.t("movement")
     per_hex, per_turn = rules.maneuver(s.maneuver)
     limit = min(per_turn, rules.turns_allowed(s.velocity))   # 204 E: Velocity takes priority
-    tokens = _plan_tokens(plan)
     mp = s.velocity
     in_hex = 0
     whipped: set = set()
+    path = [s.pos]
     i = 0
+
+    def hound_attacks(final=False):
+        if hound_plan is None:
+            return
+        targets, hounds = hound_plan
+        reach = rules.t("marker_movement")["hound_attack_range"]
+        for h, at in list(targets.items()):
+            if at == len(path) - 1 or (final and at > len(path) - 1
+                                       and min(distance(p, h) for p in path) <= reach):
+                d = distance(s.pos, h) if at == len(path) - 1 else min(distance(p, h) for p in path)
+                res = hell_hound_attack(dice, rules, s.ship, d, screens=s.screens)
+                s.events.append(("hell_hound", h, d, res.si_loss, s.pos))
+                del targets[h]
+                hounds.remove(h)
+                if s.ship[SI] == 0:
+                    return
 
     def enter(pos, through_whip=False):
         """Hex effects on entering ``pos``; returns True if movement stops."""
         s.pos = pos
+        path.append(pos)
         t = board.terrain[pos]
+        stop = False
         if t == NULL:
-            res = null_attack(dice, rules, s.pi_modifier)
-            s.events.append(("null", pos, res.effect))
-            if res.effect:
-                s.lost_in_null = True
-                s.velocity = 0      # allocated Functions, Velocity included, go to 0 (errata)
-                return True
-            return False
-        if board.fire_class[pos]:
-            res = hell_fire_attack(dice, rules, s.ship, board.fire_class[pos] - 1, s.velocity,
-                                   screens=s.screens)
-            s.events.append(("hell_fire", pos, list(res.crises)))
-        if t == HOLE and not through_whip:
-            # 204 M covers Velocity 5-8 (captured) and 9+ (through); a slower ship reaching the
-            # hole (after a whip) is taken as captured too -- the rules are silent
-            if s.velocity >= m["pass_min"]:
-                s.events.append(("hole_pass", pos))
-                return False
-            res = hell_hole_attack(dice, rules, s.ship, CLASS_INDEX[board.holes[board.hole_of[pos] - 1].cls])
-            s.events.append(("hole_captured", pos, res.si_loss))
-            s.captured = True
-            s.velocity = 0          # 204 M
+            if dice is not None:
+                res = null_attack(dice, rules, s.pi_modifier)
+                s.events.append(("null", pos, res.effect))
+                if res.effect:
+                    s.lost_in_null = True
+                    s.velocity = 0      # allocated Functions, Velocity included, go to 0 (errata)
+                    stop = True
+        else:
+            if board.fire_class[pos] and dice is not None:
+                res = hell_fire_attack(dice, rules, s.ship, board.fire_class[pos] - 1, s.velocity,
+                                       screens=s.screens)
+                s.events.append(("hell_fire", pos, list(res.crises)))
+            if t == HOLE and not through_whip:
+                # 204 M covers Velocity 5-8 (captured) and 9+ (through); a slower ship reaching
+                # the hole (after a whip) is taken as captured too -- the rules are silent
+                if s.velocity >= m["pass_min"]:
+                    s.events.append(("hole_pass", pos))
+                else:
+                    if dice is not None:
+                        hole = board.holes[board.hole_of[pos] - 1]
+                        res = hell_hole_attack(dice, rules, s.ship, CLASS_INDEX[hole.cls])
+                        s.events.append(("hole_captured", pos, res.si_loss))
+                    s.captured = True
+                    s.velocity = 0      # 204 M
+                    stop = True
+        if s.ship[SI] == 0:
             return True
+        if stop:
+            hound_attacks(final=True)
+            return True
+        hound_attacks()
         return s.ship[SI] == 0
 
+    hound_attacks()                     # a hound already at its closest at the start hex
     while i < len(tokens):
         tok = tokens[i]
         i += 1
@@ -165,7 +213,7 @@ def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str) -> ShipM
         if not board.on_board(*nxt):
             s.off_board = True          # 211 A: disqualified
             s.events.append(("off_board", nxt))
-            return s
+            return path if dice is None else s
         hole = board.hole_of[nxt] if board.terrain[nxt] == WELL else 0
         if hole and m["whip_velocity_min"] <= s.velocity <= m["whip_velocity_max"] and hole not in whipped:
             if i >= len(tokens) or not isinstance(tokens[i], tuple):
@@ -182,16 +230,16 @@ def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str) -> ShipM
             j = ring.index(nxt)
             for n in range(k):
                 if enter(ring[(j + step * n) % 6], through_whip=True):
-                    return s
+                    return path if dice is None else s
             s.whip_gain = min(m["whip_gain_max"], s.whip_gain + k)
             s.events.append(("whip", k))
             continue
         if enter(nxt):
-            return s
+            return path if dice is None else s
     if mp > 0:
         raise IllegalMove(f"Velocity {s.velocity} must enter {s.velocity} hexes; the plan enters "
                           f"{s.velocity - mp} (204 C)")
-    return s
+    return path if dice is None else s
 
 
 CLASS_INDEX = {"hell": 0, "hell2": 1, "hell3": 2}
