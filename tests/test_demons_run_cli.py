@@ -107,3 +107,10 @@ def test_fire_and_recovery_bad_input(argv, needle, capsys):
     assert cli.main(argv + ["--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and needle in err
+
+
+def test_hazards_without_exact_columns(capsys):
+    assert cli.main(["hazards", "demons-run", "--hazard", "null", "--trials", "1000",
+                     "--no-progress", "--no-exact"]) == 0
+    out = capsys.readouterr().out
+    assert "null" in out and "_exact" not in out

@@ -3,6 +3,8 @@ through both the reference and the compiled kernel, the reference's full path en
 against the dynamic-programming oracle, and the kernels against that oracle (G-test, fixed
 seed, alpha 1e-3)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -302,3 +304,13 @@ def test_contradictory_crises_become_result_7():
     assert ref.resolve_crises(R, [6, 10, 3]) == [3, 7]      # may not / must accelerate
     assert ref.resolve_crises(R, [9, 11, 11]) == [7]
     assert ref.resolve_crises(R, [2, 4, 12]) == [2, 4, 12]  # nothing contradicts
+
+
+@pytest.mark.parametrize("hazard", ["hell2_hole", "hell_hound_0", "hell_fire", "null"])
+def test_summary_oracle_equals_full_distribution(hazard):
+    """The CLI's expectation-carrying chain gives exactly the figures of the full distribution."""
+    for rules in (R, make_rules({"fuel_excess": "none"})):
+        ship = ref.ship_from_build(SMALL, buoys=1)
+        a = oracle.hazard_summary(rules, ship, hazard, velocity=2, num=Fraction)
+        b = oracle.summary(oracle.hazard_distribution(rules, ship, hazard, velocity=2))
+        assert a.pop("exact_error") == 0 and a == b

@@ -24,7 +24,7 @@ from simkit.core import stats
 
 from . import kernels as K
 from .builds import Build
-from .oracle import (HAZARDS, hazard_distribution, laser_distribution, p_hit_exact,
+from .oracle import (HAZARDS, hazard_distribution, hazard_summary, laser_distribution, p_hit_exact,
                      p_marker_destroyed_exact,
                      p_recovery_exact, p_scrambler_exact, summary)
 from .reference import recovery_modifier, ship_from_build
@@ -87,6 +87,9 @@ class ProcedureSim:
                 row[col], row[col + "_lo"], row[col + "_hi"] = float(m), float(lo), float(hi)
                 if ex is not None and col in ex:
                     row[col + "_exact"] = float(ex[col])
+            if ex is not None and "exact_error" in ex:
+                # probability mass of the oracle's states too unlikely to follow (< 1e-14 each)
+                row["exact_error"] = float(ex["exact_error"])
             row["trials"] = int(n_trials)
             rows.append(row)
         return pd.DataFrame(rows)
@@ -108,8 +111,7 @@ class HazardSim(ProcedureSim):
                              pi_modifier=self.pi_modifier)
         meta = [{"hazard": n, "si": build.si, "screens": build.screens, "pi": build.pi,
                  "pi_modifier": self.pi_modifier, "velocity": velocity} for n in self.names]
-        ex = [summary(hazard_distribution(rules, ship0, n, velocity=velocity,
-                                          pi_modifier=self.pi_modifier, num=float))
+        ex = [hazard_summary(rules, ship0, n, velocity=velocity, pi_modifier=self.pi_modifier)
               for n in self.names] if exact else None
         super().__init__(rules, ship0, specs, meta, ex)
 

@@ -121,6 +121,92 @@ def chain(rules: Rules, start: dict, si0: int, num=Fraction) -> dict:
     return done
 
 
+def chain_summary(rules: Rules, start: dict, si0: int, num=Fraction, prune: float = 0.0) -> dict:
+    """The reported figures of :func:`chain` without its full distribution: the counts of
+    Critical Hits and crises are carried as expectations (probability-weighted sums) instead of
+    state, which keeps the state space small for long chains (SI 29, four dice)."""
+    max_loss = _max_loss(rules)
+    p_none = _conv(num, p_at_most(1, 6, rules.crit_at_least - 1))
+    p_crit = 1 - p_none
+    table = [(eff, col, amt, _conv(num, p))
+             for (eff, col, amt), (_, p) in zip(rules.critical_rows(), sum_distribution(2, 6))]
+    zero = num(0)
+    out = {"p_destroyed": zero, "mean_si_loss": zero, "mean_criticals": zero,
+           "p_crisis": zero, "mean_crises": zero, "p_effect": zero}
+    active: dict = {}
+
+    def put(ship, pending, any_crisis, effect, p, e_crit, e_crisis):
+        if ship[SI] == 0 or pending == 0:
+            out["p_destroyed"] += p if ship[SI] == 0 else 0
+            out["mean_si_loss"] += p * (si0 - ship[SI])
+            out["mean_criticals"] += e_crit
+            out["mean_crises"] += e_crisis
+            out["p_crisis"] += p if any_crisis else 0
+            out["p_effect"] += p if effect else 0
+            return
+        k = (_saturate(ship, pending, max_loss), pending, any_crisis, effect)
+        v = active.get(k)
+        if v is None:
+            active[k] = [p, e_crit, e_crisis]
+        else:
+            v[0] += p
+            v[1] += e_crit
+            v[2] += e_crisis
+
+    for (ship, pending, crits, crises, effect), p in start.items():
+        put(tuple(ship), pending, crises > 0, effect, p, p * crits, p * crises)
+    dropped = zero
+    while active:
+        current, active = active, {}
+        for (ship, pending, any_crisis, effect), (p, ec, ex) in current.items():
+            if prune and p < prune:
+                # float mode only: a state this unlikely cannot move any reported figure by more
+                # than its mass times the largest count; the total is reported as exact_error
+                dropped += p
+                continue
+            put(ship, pending - 1, any_crisis, effect, p * p_none, ec * p_none, ex * p_none)
+            for eff, col, amt, pr in table:
+                q = p_crit * pr
+                if eff == "crisis":
+                    put(ship, pending - 1, True, effect, p * q, (ec + p) * q, (ex + p) * q)
+                    continue
+                new, excess = _lose(rules, ship, col, amt)
+                extra = 0
+                if excess:
+                    s = new[SI]
+                    new[SI] = max(0, s - excess)
+                    extra = _even_levels_lost(s, new[SI]) if new[SI] > 0 else 0
+                put(tuple(new), pending - 1 + extra, any_crisis, effect, p * q, (ec + p) * q,
+                    ex * q)
+    out["exact_error"] = dropped
+    return out
+
+
+def hazard_summary(rules: Rules, ship, hazard: str, *, velocity: int = 0,
+                   screens: int | None = None, pi_modifier: int = 0, num=float,
+                   prune: float = 1e-14) -> dict:
+    """:func:`summary` of :func:`hazard_distribution`, computed without the full distribution
+    for the hazards with a Critical Hit chain (what the ``hazards`` command shows)."""
+    ship = tuple(ship)
+    kind, arg = HAZARDS[hazard]
+    if kind not in ("hole", "hound"):
+        out = summary(hazard_distribution(rules, ship, hazard, velocity=velocity,
+                                          screens=screens, pi_modifier=pi_modifier, num=num))
+        out["exact_error"] = num(0)
+        return out
+    screens = ship[SCREENS] if screens is None else screens
+    if kind == "hole":
+        hits = _dist(rules.t("hell_hole_attack")["dice"][arg], 6, num)
+    else:
+        t = rules.t("hell_hound_attack")
+        hits = {}
+        for a, p in _dist(t["dice"][t["distance"].index(arg)], 6, num).items():
+            h = a - screens if rules.hound_card else screens - a
+            hits[h] = hits.get(h, 0) + p
+    return chain_summary(rules, _start_from_hits(ship, hits), ship[SI], num,
+                         prune if num is float else 0.0)
+
+
 def _start_from_hits(ship, hits_dist, crises=0):
     """Initial chain states from a distribution of SI hits."""
     start: dict = {}
