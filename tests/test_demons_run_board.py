@@ -189,3 +189,41 @@ def test_hell_hound_detonates_at_closest_approach_207_A():
     assert d.exhausted and hounds == [(25, 5)]          # the far hound stays, this one is spent
     assert ("hell_hound", hound, 1, 6, (10, 21)) in s.events and s.ship[SI] == 8
     assert s.pos == (10, 23)
+
+
+def test_buoy_recovery_during_movement_205():
+    """Tractor 10 at Velocity 5: after two hexes, a Buoy three hexes away in plain space (-2 -6):
+    die 3 -> 10 + 3 - 8 = 5, recovered; a second attempt the same Turn needs another hex first."""
+    board = load_board()
+
+    def tractor_ship(tractor=10):
+        s = ship_at((10, 20), velocity=5)
+        s.tractor = tractor
+        return s
+
+    assert distance((10, 22), (13, 22)) == 3 and board.terrain[13, 22] == 0
+    buoys = [[(13, 22), "free_floater"], [(10, 30), "easy"]]
+    d = ScriptedDice([3])
+    s = move_ship(d, RULES, board, tractor_ship(), "FFT0FFF", buoys=buoys)
+    assert d.exhausted and s.recovered == ["free_floater"] and buoys[0] is None
+    assert s.tractor_uses == 1
+    # a die of 2 fails (10 + 2 - 8 = 4); the next attempt, one hex on, is at -1 more (205 B g)
+    buoys = [[(13, 22), "free_floater"]]
+    d = ScriptedDice([2, 6])
+    s = move_ship(d, RULES, board, tractor_ship(), "FFT0FT0FF", buoys=buoys)
+    assert d.exhausted and s.tractor_uses == 2 and s.recovered == ["free_floater"]
+    with pytest.raises(IllegalMove, match="move at least one hex"):
+        move_ship(ScriptedDice([]), RULES, board, tractor_ship(), "FT0T1FFFF",
+                  buoys=[[(12, 22), "easy"], [(10, 30), "easy"]])
+    with pytest.raises(IllegalMove, match="no Tractor Levels"):
+        move_ship(ScriptedDice([]), RULES, board, tractor_ship(0), "FT0FFFF", buoys=buoys)
+
+
+def test_recovery_terrain_takes_the_most_severe_modifier():
+    from simkit.demons_run.movement import recovery_terrain_modifier
+    b = load_board()
+    lucifer = b.markers["lucifer"][0]
+    assert recovery_terrain_modifier(RULES, b, lucifer) == -6          # Hell3 Fire beats the Well
+    plain_well = next(x for x, t in b.holes[3].well_terrain.items() if t == "plain")
+    assert recovery_terrain_modifier(RULES, b, plain_well) == -2
+    assert recovery_terrain_modifier(RULES, b, (10, 5)) == -1          # a Hell Fire zone hex

@@ -52,7 +52,8 @@ def whip_velocity_next_turn(velocity: int, whip_hexes: int, rules: Rules | None 
 from dataclasses import dataclass, field  # noqa: E402
 
 from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, neighbour  # noqa: E402
-from .reference import hell_fire_attack, hell_hole_attack, hell_hound_attack, null_attack  # noqa: E402
+from .reference import (buoy_recovery, hell_fire_attack, hell_hole_attack,  # noqa: E402
+                        hell_hound_attack, null_attack, recovery_modifier)
 from .rules import SI  # noqa: E402
 
 
@@ -77,6 +78,9 @@ class ShipMove:
     captured: bool = False      # by a Hell Hole (204 M)
     lost_in_null: bool = False  # 204 K, errata
     off_board: bool = False     # disqualified (211 A)
+    tractor: int = 0            # Tractor Levels allocated this Turn (205 A)
+    tractor_uses: int = 0       # Buoy Recovery attempts made (203 C e: Fuel per successive use)
+    recovered: list = field(default_factory=list)   # kinds of Buoys recovered, in order
 
 
 def _plan_tokens(plan: str):
@@ -90,12 +94,20 @@ def _plan_tokens(plan: str):
         elif c == "W" and i + 1 < len(plan) and plan[i + 1].isdigit():
             out.append(("W", int(plan[i + 1])))
             i += 2
+        elif c == "T" and i + 1 < len(plan) and plan[i + 1].isdigit():
+            j = i + 1
+            while j < len(plan) and plan[j].isdigit():
+                j += 1
+            out.append(("T", int(plan[i + 1:j])))
+            i = j
         else:
-            raise IllegalMove(f"plan {plan!r}: unknown step {c!r} (F forward, L/R turn, W<k> whip)")
+            raise IllegalMove(f"plan {plan!r}: unknown step {c!r} (F forward, L/R turn, W<k> whip, "
+                              f"T<n> Tractor at Buoy n)")
     return out
 
 
-def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str, hounds=None) -> ShipMove:
+def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str, hounds=None,
+              buoys=None) -> ShipMove:
     """Execute one ship's movement plan: ``F`` forward one hex, ``L``/``R`` one hexside counter-
     clockwise/clockwise, ``W<k>`` the number of Well hexes (1-6, inclusive of the one entered)
     chosen for a Gravity Whip when one happens. Hazards strike as each hex is entered: Null
@@ -104,22 +116,40 @@ def move_ship(dice, rules: Rules, board: Board, s: ShipMove, plan: str, hounds=N
     ``hounds`` (a list of Hell Hound hexes, updated in place) detonate at the ship's closest
     point of approach within two hexes (207 A): the first hex of the planned path at the
     smallest distance, after that hex's own hazards; a ship stopped earlier (Null, capture) is
-    attacked when it stops, at the closest distance it reached, if that was within two hexes. Raises
+    attacked when it stops, at the closest distance it reached, if that was within two hexes.
+
+    ``buoys`` (a list of ``[hex, kind]``, a recovered Buoy replaced by None) are the targets of
+    ``T<n>`` steps: a Buoy Recovery attempt at Buoy n (205), at most one per hex entered since
+    the last attempt (Reference Card: move at least one hex after each attempt). Raises
     :class:`IllegalMove` for a plan the rules forbid (checked before any dice are rolled).
     """
     tokens = _plan_tokens(plan)
-    dry = ShipMove(s.pos, s.facing, s.velocity, s.maneuver, s.screens, s.pi_modifier, list(s.ship))
-    path = _execute(None, rules, board, dry, tokens, None)   # validates; no dice
+    dry = ShipMove(s.pos, s.facing, s.velocity, s.maneuver, s.screens, s.pi_modifier, list(s.ship),
+                   tractor=s.tractor)
+    path = _execute(None, rules, board, dry, tokens, None, buoys)   # validates; no dice
     targets = {}
     for h in hounds or []:
         dists = [distance(p, h) for p in path]
         best = min(dists)
         if best <= rules.t("marker_movement")["hound_attack_range"]:
             targets[h] = dists.index(best)
-    return _execute(dice, rules, board, s, tokens, (targets, hounds))
+    return _execute(dice, rules, board, s, tokens, (targets, hounds), buoys)
 
 
-def _execute(dice, rules, board, s, tokens, hound_plan):
+def recovery_terrain_modifier(rules: Rules, board: Board, hex_) -> int:
+    """205 B c-f for the Buoy's hex: its single most severe terrain modifier (as 206 E counts a
+    Hell3 well hex at -6 only)."""
+    terr = rules.t("buoy_recovery")["terrain"]
+    mods = [terr["plain"]]
+    fc = board.fire_class[hex_]
+    if fc:
+        mods.append(terr[("hell_fire", "hell2_fire", "hell3_fire")[fc - 1]])
+    if board.terrain[hex_] == WELL:
+        mods.append(terr["gravity_well"])
+    return min(mods)
+
+
+def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
     """Run the plan; with ``dice`` None it is a dry run (no hazards, path returned)."""
     m = rules.t("movement")
     per_hex, per_turn = rules.maneuver(s.maneuver)
@@ -129,6 +159,7 @@ def _execute(dice, rules, board, s, tokens, hound_plan):
     whipped: set = set()
     path = [s.pos]
     i = 0
+    last_attempt_at = 0
 
     def hound_attacks(final=False):
         if hound_plan is None:
@@ -202,6 +233,28 @@ def _execute(dice, rules, board, s, tokens, hound_plan):
             s.facing = (s.facing + (1 if tok == "R" else -1)) % 6
             in_hex += 1
             s.turning_movements += 1
+            continue
+        if isinstance(tok, tuple) and tok[0] == "T":
+            if s.tractor <= 0:
+                raise IllegalMove("no Tractor Levels allocated: no Buoy Recovery attempt (205 A)")
+            if len(path) - 1 <= last_attempt_at:
+                raise IllegalMove("one Buoy Recovery attempt per hex moved: move at least one hex "
+                                  "before each attempt (205 A, Reference Card)")
+            if buoys is None or not 0 <= tok[1] < len(buoys):
+                raise IllegalMove(f"T{tok[1]}: no such Buoy")
+            last_attempt_at = len(path) - 1
+            if dice is None or buoys[tok[1]] is None:
+                continue            # dry run, or that Buoy is already taken
+            bhex, kind = buoys[tok[1]]
+            s.tractor_uses += 1
+            mod = recovery_modifier(rules, velocity=s.velocity, hexes_away=distance(s.pos, bhex),
+                                    attempt=s.tractor_uses, pi_modifier=s.pi_modifier)
+            mod += recovery_terrain_modifier(rules, board, bhex)
+            res = buoy_recovery(dice, rules, s.tractor, mod)
+            s.events.append(("recovery", tok[1], res.effect))
+            if res.effect:
+                s.recovered.append(kind)
+                buoys[tok[1]] = None
             continue
         if isinstance(tok, tuple):
             raise IllegalMove("a W<k> step must follow the F that enters a Gravity Well at Velocity 1-4")
