@@ -74,17 +74,24 @@ def kernel_arrays(rules: Rules):
     return rules.critical_array(), par, rules.velocity_turns.copy()
 
 
-@jit(inline="always")
+@jit
+def _roll(st, script, n, sides):
+    """The one call site of ``dice.roll`` (inlined there): every other roll calls this, which
+    keeps the compile time of the kernels down (each inlined copy costs seconds)."""
+    return dice.roll(st, script, n, sides)
+
+
+@jit
 def _check(st, script, n, sides, target):
     """n d sides <= target, rolling only when the answer is not already certain."""
     if target < n:
         return False
     if target >= n * sides:
         return True
-    return dice.roll(st, script, n, sides) <= target
+    return _roll(st, script, n, sides) <= target
 
 
-@jit(inline="always")
+@jit
 def _lose_si(ship, hits, out):
     """Lose ``hits`` SI Levels; return the number of even Levels lost (0 if destroyed)."""
     s = ship[SI]
@@ -125,9 +132,9 @@ def _lose_function(ship, col, amount, par, out):
     return _lose_si(ship, -new, out)
 
 
-@jit(inline="always")
+@jit
 def _crisis(st, script, out):
-    r = dice.roll(st, script, 2, 6)
+    r = _roll(st, script, 2, 6)
     out[O_CRISES] += 1
     out[O_CRISIS_HIST + r - 2] += 1
 
@@ -143,7 +150,7 @@ def apply_damage(st, script, ship, hits, crit, par, out):
         pending -= 1
         if _check(st, script, 1, 6, par[P_CRIT_AT_LEAST] - 1):
             continue
-        r = dice.roll(st, script, 2, 6)
+        r = _roll(st, script, 2, 6)
         out[O_CRITS] += 1
         if crit[r, 0] == CRIT_CRISIS:
             _crisis(st, script, out)
@@ -151,7 +158,7 @@ def apply_damage(st, script, ship, hits, crit, par, out):
             pending += _lose_function(ship, crit[r, 1], crit[r, 2], par, out)
 
 
-@jit(inline="always")
+@jit
 def _fire_hits(st, script, rng, mod, par):
     if rng < 1 or rng > par[P_MAX_RANGE]:
         return False
@@ -165,10 +172,10 @@ def hazard_trial(st, script, spec, ship, crit, par, vturns, out):
     arg = spec[SP_ARG]
     screens = spec[SP_SCREENS]
     if kind == K_HOLE:
-        hits = dice.roll(st, script, par[P_HOLE_DICE_0 + arg], 6)
+        hits = _roll(st, script, par[P_HOLE_DICE_0 + arg], 6)
         apply_damage(st, script, ship, hits, crit, par, out)
     elif kind == K_FIRE:
-        f = dice.roll(st, script, par[P_FIRE_DICE], 6) + par[P_FIRE_MOD_0 + arg] \
+        f = _roll(st, script, par[P_FIRE_DICE], 6) + par[P_FIRE_MOD_0 + arg] \
             + vturns[spec[SP_VELOCITY]]
         r = f - screens if par[P_FIRE_CARD] == 1 else screens - f
         if r >= par[P_FIRE_THRESHOLD]:
@@ -176,7 +183,7 @@ def hazard_trial(st, script, spec, ship, crit, par, vturns, out):
             for _ in range(r // par[P_FIRE_PER]):
                 _crisis(st, script, out)
     elif kind == K_HOUND:
-        a = dice.roll(st, script, par[P_HOUND_DICE_0 + arg], 6)
+        a = _roll(st, script, par[P_HOUND_DICE_0 + arg], 6)
         hits = a - screens if par[P_HOUND_CARD] == 1 else screens - a
         apply_damage(st, script, ship, hits, crit, par, out)
     elif kind == K_NULL:
@@ -216,15 +223,20 @@ def run_one(st, script, spec, ship0, crit, par, vturns):
     return out, ship
 
 
-@pjit
+@jit
 def outcomes(key, first, n, spec, ship0, crit, par, vturns):
-    """Per-trial outcome rows (tests and small runs): trial i draws from stream (key, first+i)."""
+    """Per-trial outcome rows (tests and small runs): trial i draws from stream (key, first+i).
+    Serial on purpose: a parallel version takes several times longer to compile."""
     res = np.zeros((n, OUT_SIZE), np.int64)
-    for i in prange(n):
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    ship = np.zeros(ship0.shape[0], np.int64)
+    out = np.zeros(OUT_SIZE, np.int64)
+    for i in range(n):
         dice.seed_trial(st, key, first + i)
-        ship = ship0.copy()
-        hazard_trial(st, dice.NO_SCRIPT, spec, ship, crit, par, vturns, res[i])
+        ship[:] = ship0
+        out[:] = 0
+        hazard_trial(st, dice.NO_SCRIPT, spec, ship, crit, par, vturns, out)
+        res[i] = out
     return res
 
 
