@@ -114,3 +114,19 @@ def test_hazards_without_exact_columns(capsys):
                      "--no-progress", "--no-exact"]) == 0
     out = capsys.readouterr().out
     assert "null" in out and "_exact" not in out
+
+
+def test_fire_on_the_board_206_E_setting(tmp_path, capsys):
+    """Range 7 past a Hell3 Well hex with Pilot +2 (PI box 7): hit on 2d6 + 2 - 6 >= 7."""
+    out = tmp_path / "s.csv"
+    assert cli.main(["fire", "demons-run", "--firer", "13,25", "--facing", "NE", "--at", "17,20",
+                     "--pi", "7", "--trials", "5000", "--no-progress", "--out", str(out)]) == 0
+    row = pd.read_csv(out).iloc[0]
+    assert row["range"] == 7 and row["modifier"] == -4
+    assert row.p_hit_exact == pytest.approx(6 / 36)                  # 2d6 >= 11
+    assert "range 7, terrain modifier -6" in capsys.readouterr().out
+    assert cli.main(["fire", "demons-run", "--firer", "12,19", "--facing", "N", "--at", "12,13",
+                     "--no-progress"]) == 0
+    assert "no shot" in capsys.readouterr().out                      # Null on the line
+    assert cli.main(["fire", "demons-run", "--firer", "0,19", "--facing", "N", "--at", "12,13",
+                     "--no-progress"]) == 2

@@ -135,6 +135,13 @@ def _fire_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--modifier", type=int, default=0,
                    help="sum of the Line-of-Fire modifiers (206 D a-e), e.g. -6 for a Hell3 well hex")
     p.add_argument("--target", choices=TARGETS, default="ship")
+    p.add_argument("--firer", default=None, metavar="COL,ROW",
+                   help="fire on the board: the firer's hex (with --facing and --at); the range "
+                        "and Line-of-Fire modifiers come from the board (206 A-D)")
+    p.add_argument("--facing", default=None, choices=["N", "NE", "SE", "S", "SW", "NW"])
+    p.add_argument("--at", default=None, metavar="COL,ROW", help="the target's hex")
+    p.add_argument("--board", default=None, metavar="BOARD.toml",
+                   help="board file for --firer (default: the RECONSTRUCTED board)")
     p.add_argument("--si", type=int, default=None, help="defender's SI (default: its build's)")
     p.add_argument("--screens", type=int, default=None, help="defender's Screens allocated")
     p.add_argument("--build", default=None, metavar="BUILD",
@@ -158,11 +165,19 @@ def _fire_run(args) -> int:
         problems.append("only the Laser fires at Buoys and Hell Hounds (206 A)")
     if problems:
         raise UserInputError("; ".join(problems), where="fire demons-run")
-    ranges = cliutil.parse_int_range(args.range, option="--range", lo=1,
-                                     hi=rules.t("fire")["max_range"])
+    modifier = args.modifier
+    if args.firer is not None or args.at is not None or args.facing is not None:
+        shot = _board_shot(args, rules)
+        if shot is None:
+            return 0
+        ranges, lof = shot
+        modifier += lof
+    else:
+        ranges = cliutil.parse_int_range(args.range, option="--range", lo=1,
+                                         hi=rules.t("fire")["max_range"])
     cliutil.positive_int(args.trials, "--trials")
     sim = fire_sim(rules, defender, laser=args.laser, scrambler=args.scrambler, pi=args.pi,
-                   ranges=ranges, modifier=args.modifier, target=args.target)
+                   ranges=ranges, modifier=modifier, target=args.target)
     res = run(sim, args.trials, args.seed, threads=args.threads,
               progress=False if args.no_progress else None)
     f = res.frame.rename(columns={"p_effect": "p_hit", "p_effect_exact": "p_hit_exact",
@@ -176,6 +191,37 @@ def _fire_run(args) -> int:
              f"{defender.screens}; {args.trials:,} trials, seed {args.seed}")
     cliutil.emit(f, args, title=title, columns=cols)
     return 0
+
+
+def _hex_option(text, option, board):
+    try:
+        col, row = (int(v) for v in str(text).split(","))
+    except ValueError:
+        raise UserInputError(f"expected COL,ROW, got {text!r}", field=option) from None
+    if not board.on_board(col, row):
+        raise UserInputError(f"hex {col},{row} is off the {board.columns}x{board.rows} board",
+                             field=option)
+    return col, row
+
+
+def _board_shot(args, rules):
+    """(ranges, Line-of-Fire modifier) of a shot on the board, or None (printed why not)."""
+    from .board import DIRECTIONS, load_board
+    from .los import fire_solution
+    if not (args.firer and args.at and args.facing):
+        raise UserInputError("a shot on the board needs --firer, --facing and --at together",
+                             field="--firer")
+    board = load_board(args.board)
+    firer = _hex_option(args.firer, "--firer", board)
+    target = _hex_option(args.at, "--at", board)
+    ok, rng, lof, hexes = fire_solution(rules, board, firer, DIRECTIONS.index(args.facing), target)
+    if not ok:
+        print(f"no shot from {list(firer)} facing {args.facing} at {list(target)} (range {rng}): "
+              "outside the Field of Fire, beyond 12 hexes, or through Null (206 A-D)")
+        return None
+    print(f"Line of Fire: {' '.join(f'{c},{r}' for c, r in hexes)}; range {rng}, "
+          f"terrain modifier {lof:+d}")
+    return [rng], lof
 
 
 def _recovery_args(p: argparse.ArgumentParser) -> None:
