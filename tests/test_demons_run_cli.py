@@ -123,7 +123,7 @@ def test_fire_on_the_board_206_E_setting(tmp_path, capsys):
                      "--pi", "7", "--trials", "5000", "--no-progress", "--out", str(out)]) == 0
     row = pd.read_csv(out).iloc[0]
     assert row["range"] == 7 and row["modifier"] == -4
-    assert row.p_hit_exact == pytest.approx(6 / 36)                  # 2d6 >= 11
+    assert row.p_hit_exact == pytest.approx(3 / 36)                  # 2d6 >= 11
     assert "range 7, terrain modifier -6" in capsys.readouterr().out
     assert cli.main(["fire", "demons-run", "--firer", "12,19", "--facing", "N", "--at", "12,13",
                      "--no-progress"]) == 0
