@@ -8,7 +8,7 @@ import pytest
 from simkit.core import dice
 from simkit.core.exact import ScriptedDice
 from simkit.demons_run import markers as M
-from simkit.demons_run.board import DIRECTIONS, load_board, neighbour
+from simkit.demons_run.board import DIRECTIONS, distance, load_board, neighbour
 from simkit.demons_run.rules import make_rules
 
 R = make_rules()
@@ -79,3 +79,26 @@ def test_kernel_equals_reference_on_random_scripts():
         ref = M.move_marker(d, R, B, pos, kind)
         used = rolls[:d.pos]
         assert kernel(pos, kind, used) == ref
+
+
+def test_hell_hound_step_F_stops_at_closest_approach_and_detonates():
+    """204 J / 207 A example shape: the hound moves 1 -> 2 -> 3 towards a ship and detonates
+    at 3, its closest point, though it could have attacked at 2."""
+    from types import SimpleNamespace
+    from simkit.demons_run.builds import worked_ship
+    from simkit.demons_run.reference import ship_from_build
+    start = (10, 20)
+    ship = SimpleNamespace(pos=(10, 25), ship=ship_from_build(worked_ship()), screens=4)
+    # die 3, hexside 4 (S): path 10,21 / 10,22 / 10,23 -- distances 4, 3, 2 -> stops at 10,23
+    # (within two hexes at the end): 2d6 = 9 -> 9 - 4 = 5 hits, then three checks (14, 12, 10)
+    where, attack = M.move_hell_hound(ScriptedDice([3, 4, 9, 1, 1, 1]), R, B, start, [ship])
+    assert where == (10, 23) and attack[0] == 0 and attack[1] == 2 and attack[2].si_loss == 5
+    # a ship it passes: the hound stops at the closest hex, not at the end of its move
+    near = SimpleNamespace(pos=(12, 22), ship=ship_from_build(worked_ship()), screens=4)
+    path = [(10, 20), (10, 21), (10, 22), (10, 23)]
+    assert [distance(h, near.pos) for h in path] == [3, 2, 2, 2]
+    where, attack = M.move_hell_hound(ScriptedDice([3, 4, 10, 1, 1, 1]), R, B, start, [near])
+    assert where == (10, 21) and attack[1] == 2 and attack[2].si_loss == 6
+    # no ship within two hexes: an ordinary Free Floater move
+    far = SimpleNamespace(pos=(25, 5), ship=ship_from_build(worked_ship()), screens=4)
+    assert M.move_hell_hound(ScriptedDice([2, 4]), R, B, start, [far]) == ((10, 22), None)

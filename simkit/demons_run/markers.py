@@ -88,10 +88,12 @@ def _well_hole(board: Board, h) -> int:
     return int(board.hole_of[h]) if board.terrain[h] == WELL else 0
 
 
-def _orbit(board: Board, pos, steps):
+def _orbit(board: Board, pos, steps, path=None):
     hole = board.holes[_ring_hole(board, pos) - 1]
     j = hole.well.index(pos)
     step = 1 if hole.rotation == "cw" else -1
+    if path is not None:
+        path.extend(hole.well[(j + step * n) % 6] for n in range(1, steps + 1))
     return hole.well[(j + step * steps) % 6]
 
 
@@ -102,18 +104,19 @@ def _ring_hole(board, pos):
     return 0
 
 
-def move_marker(dice, rules, board: Board, pos, kind: int):
-    """One Turn of one marker: returns its new hex. ``kind`` FREE, ORBIT_ONLY or EASY."""
+def move_marker(dice, rules, board: Board, pos, kind: int, path=None):
+    """One Turn of one marker: returns its new hex. ``kind`` FREE, ORBIT_ONLY or EASY.
+    ``path``, if a list, receives every hex entered in order (whip and orbit hexes included)."""
     pos = tuple(pos)
     if kind == EASY:
         return pos
     if kind == ORBIT_ONLY:
-        return _orbit(board, pos, dice.roll(1, 6))
+        return _orbit(board, pos, dice.roll(1, 6), path)
     moves_at_most = rules.t("marker_movement")["moves_at_most"]
     n = dice.roll(1, 6)
     if n > moves_at_most:
         if _well_hole(board, pos):          # a High Roller: orbits instead (204 I NOTE)
-            return _orbit(board, pos, dice.roll(1, 6))
+            return _orbit(board, pos, dice.roll(1, 6), path)
         return pos
     direction = DIRECTIONS[list(board.hexsides.values()).index(dice.roll(1, 6))]
     whipped = {_well_hole(board, pos)} - {0}
@@ -123,14 +126,46 @@ def move_marker(dice, rules, board: Board, pos, kind: int):
         if not board.on_board(*nxt):
             break                           # stops in the last full hex (204 H)
         pos = nxt
+        if path is not None:
+            path.append(pos)
         left -= 1
         hole = _well_hole(board, pos)
         if hole and hole not in whipped:
             if left == 0:
                 break                       # ends in the first Well hex entered: High Roller
-            pos = _orbit(board, pos, _whip_steps(rules))
+            pos = _orbit(board, pos, _whip_steps(rules), path)
             whipped.add(hole)
     return pos
+
+
+def move_hell_hound(dice, rules, board: Board, pos, ships):
+    """Step F for one Hell Hound (204 J, 207 A-B): it moves as a Free Floater but stops at its
+    closest point of approach to any ship, if within two hexes, and detonates against that ship.
+
+    ``ships`` are objects with ``pos``, ``ship`` (Function list) and ``screens``. The whole
+    move is rolled first (it is one die roll of distance and one of direction), then the hound
+    stops at the first hex of its path at the smallest distance from any ship; among ships at
+    that distance, the first listed is attacked (the rules do not say). Returns (new hex, None)
+    or (hex where it detonated, (ship index, distance, attack Result)); a hound that detonates
+    is removed by the caller (202 F)."""
+    from .board import distance
+    from .reference import hell_hound_attack
+
+    pos = tuple(pos)
+    path = [pos]
+    end = move_marker(dice, rules, board, pos, FREE, path)
+    reach = rules.t("marker_movement")["hound_attack_range"]
+    best = None
+    for k, h in enumerate(path):
+        for i, sh in enumerate(ships):
+            d = distance(h, sh.pos)
+            if d <= reach and (best is None or d < best[0]):
+                best = (d, k, i)
+    if best is None:
+        return end, None
+    d, k, i = best
+    res = hell_hound_attack(dice, rules, ships[i].ship, d, screens=ships[i].screens)
+    return path[k], (i, d, res)
 
 
 # --- kernel ------------------------------------------------------------------------------------
