@@ -39,3 +39,30 @@ def test_victory_points_211_B():
                           place=1) == 365
     assert victory_points(R, buoys=["easy"], fuel=40, place=None) == 50
     assert victory_points(R, buoys=["lucifer"], fuel=200, place=2, left_board=True) == 0
+
+
+def test_crisis_effects_and_contradictions_210_C():
+    from simkit.demons_run.turn import crisis_effects, crisis_turn
+    e = crisis_effects(R, [2, 12, 12])
+    assert e["no_tractor"] and e["fuel_leaks"] == 2 and not e["systems_failure"]
+    e = crisis_effects(R, [10, 11])            # must accelerate and must decelerate -> No. 7
+    assert e["systems_failure"] and not e["must_accelerate"] and not e["must_decelerate"]
+    assert crisis_turn(True) == "next" and crisis_turn(False) == "current"
+
+
+def test_allocation_under_crisis_effects():
+    from simkit.demons_run.builds import Allocation
+    from simkit.demons_run.turn import allocation_problems, crisis_effects
+    ship = worked_ship()
+    fire = Allocation(laser=6, screens=3, me_mode="A", me=2)          # the 203 B figure
+    assert allocation_problems(R, fire, ship, crisis_effects(R, [])) == []
+    probs = allocation_problems(R, fire, ship, crisis_effects(R, [4, 8, 6]))
+    assert len(probs) == 3 and any("weapon" in p for p in probs) and any("Screens" in p for p in probs)
+    assert allocation_problems(R, Allocation(), ship, crisis_effects(R, [7])) == []
+    assert allocation_problems(R, Allocation(screens=1), ship, crisis_effects(R, [7]))
+    must = crisis_effects(R, [10])
+    assert allocation_problems(R, Allocation(me_mode="A", me=5), ship, must, forced_me=5) == []
+    # the die (6) above the Main Engines maximum (4) is capped at 4 (203 A)
+    small = worked_ship().__class__(**{**worked_ship().levels(), "me": 4})
+    assert allocation_problems(R, Allocation(me_mode="A", me=4), small, must, forced_me=6) == []
+    assert allocation_problems(R, Allocation(me_mode="A", me=3), small, must, forced_me=6)

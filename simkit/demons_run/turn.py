@@ -56,3 +56,59 @@ def victory_points(rules: Rules, *, buoys, fuel: int, place: int | None, left_bo
     if place is not None:
         total += vp["finish_place"][place - 1]
     return total
+
+
+# --- System Crisis effects (210 C, 208 B, Reference Card) -------------------------------------
+
+def crisis_effects(rules: Rules, results) -> dict:
+    """What a Turn's System Crisis results (2d6 totals) forbid or force, after replacing
+    contradictory results by result 7 (208 B, 210 C c). Keys: no_tractor, no_weapons,
+    no_turning, no_accelerate, no_decelerate, no_screens, systems_failure (no allocation at all,
+    one PI Level lost), must_accelerate, must_decelerate (bools), fuel_leaks (count of result 12,
+    each 5 Fuel a Turn for the rest of the game)."""
+    from .reference import resolve_crises
+    keys = rules.t("system_crisis")["key"]
+    out = {k: False for k in ("no_tractor", "no_weapons", "no_turning", "no_accelerate",
+                              "no_decelerate", "no_screens", "systems_failure",
+                              "must_accelerate", "must_decelerate")}
+    out["fuel_leaks"] = 0
+    for r in resolve_crises(rules, list(results)):
+        k = keys[r - 2]
+        if k == "fuel_leak":
+            out["fuel_leaks"] += 1
+        else:
+            out[k] = True
+    return out
+
+
+def crisis_turn(moved_this_turn: bool) -> str:
+    """210 C a-b: a crisis takes effect next Turn if the ship has moved this Turn, else now."""
+    return "next" if moved_this_turn else "current"
+
+
+def allocation_problems(rules: Rules, alloc, maxima, effects: dict, *, forced_me: int = 0):
+    """Every way an allocation breaks 203 A or the Turn's System Crisis effects. ``maxima`` is
+    the ship's current Build (maximum Levels after damage); ``forced_me`` the d6 rolled for a
+    'must accelerate/decelerate' result (capped at the Main Engines maximum, 203 A)."""
+    from .builds import allocation_violations
+    out = allocation_violations(alloc, maxima)
+    if effects.get("systems_failure") and any((alloc.me, alloc.screens, alloc.tractor,
+                                               alloc.laser, alloc.scrambler)):
+        out.append("Systems Failure: no Levels may be allocated this Turn")
+    if effects.get("no_tractor") and alloc.tractor:
+        out.append("System Crisis: the Tractor may not be used this Turn")
+    if effects.get("no_weapons") and (alloc.laser or alloc.scrambler):
+        out.append("System Crisis: no weapon may be used this Turn")
+    if effects.get("no_screens") and alloc.screens:
+        out.append("System Crisis: the Screens may not be used this Turn")
+    if effects.get("no_accelerate") and alloc.me_mode == "A" and alloc.me:
+        out.append("System Crisis: may not accelerate this Turn")
+    if effects.get("no_decelerate") and alloc.me_mode == "D" and alloc.me:
+        out.append("System Crisis: may not decelerate this Turn")
+    for key, mode in (("must_accelerate", "A"), ("must_decelerate", "D")):
+        if effects.get(key):
+            need = min(forced_me, maxima.me)
+            if alloc.me_mode != mode or alloc.me != need:
+                out.append(f"System Crisis: must {'accelerate' if mode == 'A' else 'decelerate'} "
+                           f"{need} Levels this Turn (the die, within the Main Engines maximum)")
+    return out
