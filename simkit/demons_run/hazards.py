@@ -1,4 +1,4 @@
-"""Hazard odds: ``simkit hazards demons-run``.
+"""Hazard, fire and recovery odds: ``simkit hazards|fire|recovery demons-run``.
 
 For one ship (SI, Screens, PI, Velocity; the other Levels from a build, by default the
 rulebook's worked ship) and every hazard of the course -- Hell Hole, Hell2 and Hell3 attacks
@@ -11,6 +11,10 @@ Screens are taken as allocated at the ship's full Screen Level for the Turn, and
 met once (criticals and crises are those of this one attack). ``p_effect`` is the chance the
 hazard takes hold at all: damage done (hole, hound), at least one crisis roll (fire), lost in
 Null.
+
+The same runner simulation (:class:`ProcedureSim`, any list of kernel procedures) serves the
+``fire`` table (206: Laser and Scrambler by range, against a ship, a Buoy or a Hell Hound) and
+the ``recovery`` table (205: one attempt per Tractor Level).
 """
 
 from __future__ import annotations
