@@ -102,3 +102,30 @@ def test_hell_hound_step_F_stops_at_closest_approach_and_detonates():
     # no ship within two hexes: an ordinary Free Floater move
     far = SimpleNamespace(pos=(25, 5), ship=ship_from_build(worked_ship()), screens=4)
     assert M.move_hell_hound(ScriptedDice([2, 4]), R, B, start, [far]) == ((10, 22), None)
+
+
+def test_drift_after_one_turn_matches_exact_means_and_is_reproducible():
+    """One Turn: a Free Floater in open space moves 1-3 hexes with chance 1/6 each (mean 1);
+    an orbiting Buoy is uniform round its hole (ring distances 1, 2, 2, 2, 1, 0: mean 4/3)."""
+    from simkit.core.runner import run
+    sim = M.DriftSim(R, B, 1)
+    a = run(sim, 30_000, 3, chunk_size=7777, progress=False)
+    b = run(sim, 30_000, 3, chunk_size=1000, threads=1, progress=False)
+    assert np.array_equal(a.totals, b.totals)
+    f = a.frame.set_index(["marker", "number"])
+    ff = f.loc[("free_floater", 1)]
+    assert ff.start == "15,4" and ff.mean_hexes_lo <= 1.0 <= ff.mean_hexes_hi
+    ast = f.loc[("astaroth", 1)]
+    assert ast.p_in_well == 1 and ast.mean_hexes_lo <= 4 / 3 <= ast.mean_hexes_hi
+    assert f.loc[("easy", 1)].mean_hexes_from_start == 0
+    assert sim.occupancy.sum() == 30_000 * (len(sim.labels) - len(B.markers["easy"]))
+
+
+def test_board_drift_command(monkeypatch, tmp_path, capsys):
+    from simkit import cli, games
+    monkeypatch.setattr(games, "available", lambda: ["demons-run"])
+    out = tmp_path / "drift.png"
+    assert cli.main(["board", "demons-run", "--drift", "3", "--trials", "2000",
+                     "--plot", str(out)]) == 0
+    assert "lucifer" in capsys.readouterr().out and out.stat().st_size > 10_000
+    assert cli.main(["board", "demons-run", "--drift", "31"]) == 2

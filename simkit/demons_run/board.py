@@ -260,8 +260,9 @@ def _centre(col, row):
     return x, y
 
 
-def plot_board(board: Board, path) -> None:
-    """Draw the board: terrain colours as 004 A describes them, markers, corners, rotation."""
+def plot_board(board: Board, path, occupancy=None) -> None:
+    """Draw the board: terrain colours as 004 A describes them, markers, corners, rotation;
+    ``occupancy`` (int per hex) shades where moving markers ended up."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -280,6 +281,18 @@ def plot_board(board: Board, path) -> None:
     fig, ax = plt.subplots(figsize=(board.columns * 0.42, board.rows * 0.42))
     ax.add_collection(PatchCollection(patches, facecolors=faces, edgecolors="#777777",
                                       linewidths=0.3))
+    if occupancy is not None and occupancy.sum() > 0:
+        occ_patches, occ_vals = [], []
+        for c in range(1, board.columns + 1):
+            for r in range(1, board.rows + 1):
+                if occupancy[c, r]:
+                    occ_patches.append(RegularPolygon(_centre(c, r), 6, radius=1.0,
+                                                      orientation=np.pi / 6))
+                    occ_vals.append(occupancy[c, r] / occupancy.sum())
+        pc = PatchCollection(occ_patches, cmap="Reds", alpha=0.75, edgecolors="none")
+        pc.set_array(np.asarray(occ_vals))
+        ax.add_collection(pc)
+        fig.colorbar(pc, ax=ax, shrink=0.4, label="share of moving markers' final hexes")
     style = {"easy": ("^", "red"), "free_floater": ("^", "orange"), "astaroth": ("^", "yellow"),
              "belial": ("^", "yellow"), "lucifer": ("^", "white"), "hell_hound": ("*", "gold")}
     for kind, hs in board.markers.items():

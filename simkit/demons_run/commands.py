@@ -102,6 +102,14 @@ def _board_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--file", default=None, metavar="BOARD.toml",
                    help="a board file (default: the RECONSTRUCTED board of rules-data.md 2.5)")
     p.add_argument("--plot", default=None, help="draw the board to FILE.png (or .pdf/.svg)")
+    p.add_argument("--drift", type=int, default=None, metavar="TURNS",
+                   help="move every Buoy and Hell Hound for TURNS Turns (204 G-J, no ships) and "
+                        "report where they end up; with --plot, shade the board by occupancy")
+    p.add_argument("--trials", type=int, default=20_000, help="trials for --drift (default 20,000)")
+    p.add_argument("--seed", type=int, default=2026, help="seed for --drift (default 2026)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
+                   help="select a rule variant (e.g. marker_whip=rules)")
+    p.add_argument("--out", default=None, help="write the --drift table to FILE.csv or .parquet")
 
 
 def _board_run(args) -> int:
@@ -119,10 +127,27 @@ def _board_run(args) -> int:
     print("corners: " + ", ".join(f"{k} {list(v)} -> finish {board.finish[k]}"
                                   for k, v in board.corners.items()))
     print("markers: " + ", ".join(f"{k} {len(v)}" for k, v in board.markers.items()))
+    occupancy = None
+    if args.drift is not None:
+        from .markers import DriftSim
+        if not 1 <= args.drift <= rules_turns():
+            raise UserInputError(f"must be 1-{rules_turns()} Turns, got {args.drift}", field="--drift")
+        cliutil.positive_int(args.trials, "--trials")
+        sim = DriftSim(make_rules(cliutil.variants_from(args)), board, args.drift)
+        res = run(sim, args.trials, args.seed, progress=False)
+        occupancy = sim.occupancy
+        cliutil.emit(res.frame, args, title=f"Markers after {args.drift} Turns (no ships); "
+                     f"{args.trials:,} trials, seed {args.seed}",
+                     columns=["marker", "number", "start", "p_in_well", "p_in_well_lo",
+                              "p_in_well_hi", "mean_hexes_from_start"])
     if path:
-        plot_board(board, path)
+        plot_board(board, path, occupancy=occupancy)
         print(f"wrote {path}")
     return 0
+
+
+def rules_turns() -> int:
+    return int(make_rules().t("movement")["turn_limit"])
 
 
 # --- fire and recovery -------------------------------------------------------------------------

@@ -285,7 +285,13 @@ def hazard_stats(key, first, n, specs, ship0, crit, par, vturns):
                     acc[h, S_FUEL] += out[O_FUEL_LOSS]
                     acc[h, S_FUEL2] += out[O_FUEL_LOSS] * out[O_FUEL_LOSS]
                 acc[h, S_BUOYS] += out[O_BUOYS_LOST]
-    return blocks.sum(axis=0)
+    # a plain loop: numba's sum(axis=0) costs seconds of compile time
+    tot = np.zeros((nh, N_STAT), np.int64)
+    for b in range(N_BLOCKS):
+        for h in range(nh):
+            for j in range(N_STAT):
+                tot[h, j] += blocks[b, h, j]
+    return tot
 
 
 @pjit

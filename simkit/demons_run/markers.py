@@ -39,6 +39,7 @@ from simkit.core import dice as cdice
 from simkit.core._numba import jit
 
 from .board import DIRECTIONS, WELL, Board, neighbour
+from .kernels import _roll
 
 FREE, ORBIT_ONLY, EASY = 0, 1, 2   # marker kinds (hounds move as FREE)
 
@@ -200,16 +201,16 @@ def kernel_move_marker(st, script, col, row, kind, terrain, hole_of, ring_pos, r
     if kind == EASY:
         return col, row
     if kind == ORBIT_ONLY:
-        return _k_orbit(col, row, cdice.roll(st, script, 1, 6), ring_pos, ring_hole, rings,
+        return _k_orbit(col, row, _roll(st, script, 1, 6), ring_pos, ring_hole, rings,
                         rotation)
-    n = cdice.roll(st, script, 1, 6)
+    n = _roll(st, script, 1, 6)
     start_well = hole_of[col, row] if terrain[col, row] == WELL else 0
     if n > moves_at_most:
         if start_well > 0:
-            return _k_orbit(col, row, cdice.roll(st, script, 1, 6), ring_pos, ring_hole, rings,
+            return _k_orbit(col, row, _roll(st, script, 1, 6), ring_pos, ring_hole, rings,
                             rotation)
         return col, row
-    d = side_dir[cdice.roll(st, script, 1, 6)]
+    d = side_dir[_roll(st, script, 1, 6)]
     cols = terrain.shape[0] - 1
     rows = terrain.shape[1] - 1
     whipped = np.zeros(rings.shape[0] + 1, np.bool_)
@@ -228,3 +229,101 @@ def kernel_move_marker(st, script, col, row, kind, terrain, hole_of, ring_pos, r
             col, row = _k_orbit(col, row, whip_steps, ring_pos, ring_hole, rings, rotation)
             whipped[hole] = True
     return col, row
+
+
+# --- many Turns, many trials: where the markers drift (no ships on the board) -----------------
+
+@jit
+def _hex_distance(c1, r1, c2, r2):
+    x1, x2 = c1 - 1, c2 - 1
+    z1 = (r1 - 1) - (x1 - (x1 & 1)) // 2
+    z2 = (r2 - 1) - (x2 - (x2 & 1)) // 2
+    y1, y2 = -x1 - z1, -x2 - z2
+    return max(abs(x1 - x2), abs(y1 - y2), abs(z1 - z2))
+
+
+@jit
+def drift_stats(key, first, n, turns, starts, kinds, terrain, hole_of, ring_pos, ring_hole,
+                rings, rotation, side_dir, moves_at_most, whip_steps):
+    """Every marker moved once a Turn (in ``starts`` order) for ``turns`` Turns, trials
+    first..first+n-1, trial i from stream (key, i). Returns (per-marker int64[k, 3]: trials
+    ending in a Gravity Well, sum and sum of squares of the hex distance from the start;
+    occupancy int64[cols+1, rows+1] of the moving markers' final hexes). Serial: a marker
+    move is cheap, and a parallel version compiles several times slower."""
+    k = starts.shape[0]
+    per = np.zeros((k, 3), np.int64)
+    occ = np.zeros((terrain.shape[0], terrain.shape[1]), np.int64)
+    st = np.zeros(cdice.STATE_SIZE, np.uint64)
+    pos = np.zeros((k, 2), np.int64)
+    for i in range(first, first + n):
+        cdice.seed_trial(st, key, i)
+        for m in range(k):
+            pos[m, 0] = starts[m, 0]
+            pos[m, 1] = starts[m, 1]
+        for _ in range(turns):
+            for m in range(k):
+                c, r = kernel_move_marker(st, cdice.NO_SCRIPT, pos[m, 0], pos[m, 1], kinds[m],
+                                          terrain, hole_of, ring_pos, ring_hole, rings,
+                                          rotation, side_dir, moves_at_most, whip_steps)
+                pos[m, 0] = c
+                pos[m, 1] = r
+        for m in range(k):
+            c, r = pos[m, 0], pos[m, 1]
+            if terrain[c, r] == WELL:
+                per[m, 0] += 1
+            d = _hex_distance(c, r, starts[m, 0], starts[m, 1])
+            per[m, 1] += d
+            per[m, 2] += d * d
+            if kinds[m] != EASY:
+                occ[c, r] += 1
+    return per, occ
+
+
+MARKER_KIND = {"easy": EASY, "free_floater": FREE, "hell_hound": FREE, "astaroth": ORBIT_ONLY,
+               "belial": ORBIT_ONLY, "lucifer": ORBIT_ONLY}
+
+
+class DriftSim:
+    """Runner simulation of the board's markers over ``turns`` Turns (no ships)."""
+
+    name = "demons-run marker drift"
+
+    def __init__(self, rules, board: Board, turns: int):
+        self.rules, self.board, self.turns = rules, board, int(turns)
+        self.labels, starts, kinds = [], [], []
+        for kind, hexes in board.markers.items():
+            for j, h in enumerate(hexes):
+                self.labels.append((kind, j + 1, h))
+                starts.append(h)
+                kinds.append(MARKER_KIND[kind])
+        self.starts = np.asarray(starts, dtype=np.int64).reshape(-1, 2)
+        self.kinds = np.asarray(kinds, dtype=np.int64)
+        self.arrays = board_arrays(board)
+        self.shape = board.terrain.shape
+        self.n_stats = len(self.labels) * 3 + self.shape[0] * self.shape[1]
+
+    def chunk(self, key, first, n):
+        a = self.arrays
+        per, occ = drift_stats(key, first, n, self.turns, self.starts, self.kinds, a.terrain,
+                               a.hole_of, a.ring_pos, a.ring_hole, a.rings, a.rotation,
+                               a.side_dir, self.rules.t("marker_movement")["moves_at_most"],
+                               _whip_steps(self.rules))
+        return np.concatenate([per.ravel(), occ.ravel()])
+
+    def summarise(self, totals, n_trials):
+        import pandas as pd
+
+        from simkit.core import stats
+        k = len(self.labels)
+        per = np.asarray(totals[:k * 3]).reshape(k, 3)
+        self.occupancy = np.asarray(totals[k * 3:]).reshape(self.shape)
+        rows = []
+        for (kind, j, h), (w, s1, s2) in zip(self.labels, per):
+            lo, hi = stats.rate_ci(w, n_trials)
+            m, mlo, mhi = stats.mean_ci(s1, s2, n_trials)
+            rows.append({"marker": kind, "number": j, "start": f"{h[0]},{h[1]}",
+                         "turns": self.turns, "p_in_well": w / n_trials, "p_in_well_lo": float(lo),
+                         "p_in_well_hi": float(hi), "mean_hexes_from_start": float(m),
+                         "mean_hexes_lo": float(mlo), "mean_hexes_hi": float(mhi),
+                         "trials": int(n_trials)})
+        return pd.DataFrame(rows)
