@@ -16,7 +16,7 @@ from simkit.demons_run import oracle
 from simkit.demons_run import reference as ref
 from simkit.demons_run.builds import Build, worked_ship
 from simkit.demons_run.hazards import hazard_specs
-from simkit.demons_run.rules import FUEL, LASER, SCREENS, SI, TRACTOR, BUOYS, make_rules
+from simkit.demons_run.rules import BUOYS, FUEL, SCREENS, SI, TRACTOR, make_rules
 
 R = make_rules()
 ARR = K.kernel_arrays(R)

@@ -3,7 +3,6 @@ examples with scripted dice, the Gravity Whip, and the compiled kernel held to t
 random scripts."""
 
 import numpy as np
-import pytest
 
 from simkit.core import dice
 from simkit.core.exact import ScriptedDice

@@ -18,7 +18,7 @@ from simkit.core.errors import UserInputError
 
 from .rules import Rules, make_rules
 
-ALIASES = {"f": "fuel", "me_": "me", "sc": "screens", "t": "tractor", "l": "laser",
+ALIASES = {"f": "fuel", "sc": "screens", "t": "tractor", "l": "laser",
            "s": "scrambler", "scr": "scrambler", "maneuver": "mn", "main": "me"}
 
 

@@ -28,7 +28,7 @@ from simkit.core import stats
 
 from . import kernels as K
 from .builds import Build
-from .oracle import (HAZARDS, hazard_distribution, hazard_summary, laser_distribution, p_hit_exact,
+from .oracle import (HAZARDS, hazard_summary, laser_distribution, p_hit_exact,
                      p_marker_destroyed_exact,
                      p_recovery_exact, p_scrambler_exact, summary)
 from .reference import recovery_modifier, ship_from_build

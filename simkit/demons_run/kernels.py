@@ -23,7 +23,7 @@ import numpy as np
 from simkit.core import dice
 from simkit.core._numba import jit, pjit, prange
 
-from .rules import BUOYS, CRIT_CRISIS, FUEL, SCREENS, SHIP_SIZE, SI, Rules
+from .rules import BUOYS, CRIT_CRISIS, FUEL, SI, Rules
 
 # --- outcome columns ---------------------------------------------------------------------------
 O_DESTROYED, O_SI_LOSS, O_CRITS, O_CRISES, O_EFFECT, O_FUEL_LOSS, O_BUOYS_LOST = range(7)
