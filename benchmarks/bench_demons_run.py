@@ -1,0 +1,105 @@
+"""Throughput of the Demon's Run hazard kernels (run: ``python benchmarks/bench_demons_run.py``).
+
+For each hazard of ``simkit hazards demons-run`` (worked ship, Velocity 4) it prints:
+
+* procedures/s on one core (numba threads = 1), best of a few repeats after a warm-up;
+* the bare random-number bound: a loop that seeds each trial's stream and makes the same number
+  of dice rolls per trial (the hazard's mean roll count, as 2d6 rolls), in the same run; the
+  ratio says how close the kernel is to the cost of its dice alone;
+* the speed-up over the same kernel with ``NUMBA_DISABLE_JIT=1`` (a small N in a subprocess).
+
+Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000).
+Times are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _setup():
+    from simkit.demons_run import kernels as K
+    from simkit.demons_run.builds import worked_ship
+    from simkit.demons_run.hazards import HAZARDS, hazard_specs
+    from simkit.demons_run.reference import ship_from_build
+    from simkit.demons_run.rules import make_rules
+
+    rules = make_rules()
+    build = worked_ship(rules)
+    ship = np.asarray(ship_from_build(build), dtype=np.int64)
+    specs = hazard_specs(list(HAZARDS), screens=build.screens, velocity=4,
+                         pi_modifier=rules.pi_modifier(build.pi))
+    return K, list(HAZARDS), specs, ship, K.kernel_arrays(rules)
+
+
+def _time(fn, repeats=3):
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def nojit_child(n):
+    """Runs under NUMBA_DISABLE_JIT=1: seconds per procedure for each hazard."""
+    from simkit.core.dice import stream_key
+    K, names, specs, ship, (crit, par, vturns) = _setup()
+    out = {}
+    for h, name in enumerate(names):
+        t = time.perf_counter()
+        K.hazard_stats(stream_key(1), 0, n, specs[h:h + 1], ship, crit, par, vturns)
+        out[name] = (time.perf_counter() - t) / n
+    print(json.dumps(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trials", type=int, default=2_000_000)
+    ap.add_argument("--nojit-trials", type=int, default=3_000)
+    ap.add_argument("--_nojit-child", type=int, default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args._nojit_child:
+        return nojit_child(args._nojit_child)
+
+    import numba
+    from simkit.core.dice import stream_key
+
+    K, names, specs, ship, (crit, par, vturns) = _setup()
+    numba.set_num_threads(1)
+    key, n = stream_key(2026), args.trials
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    child = subprocess.run([sys.executable, __file__, "--_nojit-child", str(args.nojit_trials)],
+                           env=env, capture_output=True, text=True, check=True)
+    nojit = json.loads(child.stdout.strip().splitlines()[-1])
+
+    print(f"Demon's Run hazard kernels, one core, {n:,} procedures each "
+          f"(worked ship, Velocity 4)")
+    print(f"{'hazard':14s} {'proc/s':>12s} {'rolls/proc':>10s} {'bare rolls/s':>13s} "
+          f"{'kernel/bare':>11s} {'vs no-JIT':>10s}")
+    for h, name in enumerate(names):
+        sp = specs[h:h + 1]
+        K.hazard_stats(key, 0, 1000, sp, ship, crit, par, vturns)  # warm-up / load cache
+        t = _time(lambda: K.hazard_stats(key, 0, n, sp, ship, crit, par, vturns))
+        rolls = K.count_rolls(key, 0, 200_000, specs[h], ship, crit, par, vturns) / 200_000
+        per = max(1, int(round(rolls)))
+        K.bare_rng(key, 0, 1000, per)
+        tb = _time(lambda: K.bare_rng(key, 0, n, per))
+        speed = n / t
+        print(f"{name:14s} {speed:12,.0f} {rolls:10.2f} {n * per / tb:13,.0f} "
+              f"{t / tb:11.2f} {nojit[name] * speed:9.0f}x")
+
+
+if __name__ == "__main__":
+    main()

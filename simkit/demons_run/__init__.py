@@ -1,0 +1,19 @@
+"""Demon's Run (Yaquinto, 1981): ship design, hazard odds and (later) the race.
+
+Modelled so far: the Set Up Sheet purchase and its variants (005, 102), the Turn's allocation
+arithmetic (203 B-C), and every dice procedure of the hazards and weapons -- Buoy Recovery
+(205), Laser and Scrambler fire (206), Null (206/207 errata), Hell Hounds (207), Hell Fire
+(208), Hell Holes (209) and damage with Excess damage, Critical Hits and System Crises (210) --
+as plain-Python references, an exact oracle and compiled kernels; the board as data, Field and
+Line of Fire, one ship's movement over the board with its hex effects, Buoy and Hell Hound
+movement, and the Turn procedures outside movement. The race loop, pilots and the build search
+are later work. Coverage of every section: docs/rules/demons-run.md.
+"""
+
+from simkit.core.registry import Game
+
+from .commands import COMMANDS
+from .rules import rules_data
+
+GAME = Game(name="demons-run", title="Demon's Run (Yaquinto, 1981)", rules=rules_data,
+            commands=COMMANDS)
