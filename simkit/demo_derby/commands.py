@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..cliutil import (add_output_options, add_run_options, emit, parse_int_range, plot_path,
                        positive_int, variants_from)
 from ..core.errors import UserInputError
@@ -31,6 +33,9 @@ def _crash_run(args) -> int:
             raise UserInputError(f"unknown point of impact {name!r} (known: {', '.join(IMPACTS)})",
                                  field="--impacts")
         impacts.append(IMPACTS.index(name))
+    if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
+        # refuse before a long run rather than after it
+        raise UserInputError("output must end in .csv or .parquet", where=args.out, field="--out")
     plot = plot_path(args)
     res = crash_table(tables, args.trials, args.seed, speeds=speeds, impacts=impacts,
                       reverse=args.reverse, threads=args.threads,

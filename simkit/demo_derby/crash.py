@@ -244,8 +244,9 @@ def _reference_damage(dice_, tables: Tables, row, speed, column, sheet: RecordSh
 
 
 def crash_reference(dice_, tables: Tables, speed: int, impact: int, reverse: bool = False,
-                    sheet_t=None, sheet_r=None):
-    """One crash as the rulebook narrates it; returns (target outcome, rammer outcome)."""
+                    sheet_t=None, sheet_r=None, return_sheets: bool = False):
+    """One crash as the rulebook narrates it; returns (target outcome, rammer outcome)
+    (and the two record sheets as arrays when ``return_sheets``)."""
     target = RecordSheet(tables, sheet_t)
     rammer = RecordSheet(tables, sheet_r)
     deck = Deck(tables)
@@ -254,6 +255,8 @@ def crash_reference(dice_, tables: Tables, speed: int, impact: int, reverse: boo
     target_roll = dice_.roll(1, 6)
     r = _reference_damage(dice_, tables, target_roll - 1, speed,
                           rammer_column(tables, impact, reverse), rammer, deck)
+    if return_sheets:
+        return t, r, target.array(), rammer.array()
     return t, r
 
 
@@ -358,9 +361,9 @@ def _oracle(tables: Tables, num=Fraction) -> _Oracle:
 
 
 def crash_exact(tables: Tables, speed: int, impact: int, reverse: bool = False,
-                sheet_t=None, sheet_r=None) -> dict:
-    """Exact joint distribution {(target outcome, rammer outcome): Fraction} of one crash."""
-    orc = _oracle(tables)
+                sheet_t=None, sheet_r=None, num=Fraction) -> dict:
+    """Exact joint distribution {(target outcome, rammer outcome): probability} of one crash."""
+    orc = _oracle(tables, num)
     st = tuple(int(x) for x in (fresh_sheet() if sheet_t is None else sheet_t))
     sr = tuple(int(x) for x in (fresh_sheet() if sheet_r is None else sheet_r))
     deck0 = tuple(int((tables.deck == c).sum()) for c in range(len(tables.card_names)))
