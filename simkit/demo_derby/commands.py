@@ -81,7 +81,29 @@ def _plot_crash(frame, path):
     plt.close(fig)
 
 
+def _board_arguments(p):
+    p.add_argument("--arena", default=None, help="arena file (default: the built-in "
+                                                  "RECONSTRUCTED arena)")
+    add_output_options(p)
+
+
+def _board_run(args) -> int:
+    from .arena import load_arena, plot_arena, summary
+    arena = load_arena(args.arena)
+    plot = plot_path(args)
+    if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
+        raise UserInputError("output must end in .csv or .parquet", where=args.out, field="--out")
+    emit(summary(arena), args, title=f"Demo Derby arena {arena.path} ({arena.label}): "
+                                     f"{arena.shape[0]} rows x {arena.shape[1]} columns")
+    if plot:
+        plot_arena(arena, plot)
+        print(f"wrote {plot}")
+    return 0
+
+
 COMMANDS = {
+    "board": Command("the arena: terrain counts, and a drawing with --plot", _board_arguments,
+                     _board_run),
     "crash": Command("crash damage per rammer speed and point of impact, Monte Carlo beside exact",
                      _crash_arguments, _crash_run),
 }
