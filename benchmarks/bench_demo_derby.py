@@ -30,7 +30,7 @@ from simkit.demo_derby.rules import build_tables  # noqa: E402
 def _rolls_per_crash(key, n, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow,
                      on_draw, deck0):
     st = np.zeros(dice.STATE_SIZE, np.uint64)
-    out = np.zeros(2 * crash.N_OUT, np.int64)
+    out = np.zeros(crash.OUT_SIZE, np.int64)
     rolls = 0
     for i in range(n):
         for c in range(speeds.shape[0]):
@@ -72,7 +72,7 @@ def main(n_trials: int = 200_000, jit_disabled: bool = False):
     dt = time.perf_counter() - t0
     rate = n_trials * n_cells / dt
 
-    args = (sim._speeds, sim._tcols, sim._rcols, *crash.kernel_args(tables), tables.deck)
+    args = (sim._speeds, sim._tcols, sim._rcols, *crash.kernel_args(tables), crash.new_deck(tables))
     _rolls_per_crash(key, 10, *args)
     n_probe = max(1000, n_trials // 20)
     mean_rolls = _rolls_per_crash(key, n_probe, *args) / (n_probe * n_cells)

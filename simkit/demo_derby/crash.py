@@ -62,23 +62,56 @@ def rammer_column(tables: Tables, impact: int, reverse: bool = False) -> int:
 # ---------------------------------------------------------------------------------------------
 # compiled kernel
 # ---------------------------------------------------------------------------------------------
+def new_deck(tables: Tables) -> np.ndarray:
+    """A freshly shuffled deck as one int64 array: [pool (D) | returned FIFO (D) | n_pool,
+    fifo_head, fifo_count]. The pool holds the never-drawn cards: the top card of a shuffled
+    deck is a uniform pick among them. Cards given back go under the deck (the FIFO) and come
+    up again only once the pool is empty."""
+    d = tables.deck.shape[0]
+    dk = np.zeros(2 * d + 3, np.int64)
+    dk[:d] = tables.deck
+    dk[2 * d] = d
+    return dk
+
+
 @jit
-def _draw_card(st, script, deck, n):
-    """Top card of a shuffled deck == a uniform pick among the ``n`` undrawn cards, which are
-    kept in deck[:n]; the drawn card is swapped behind them."""
-    i = 0
-    if n > 1:  # a one-card deck leaves nothing to roll for
-        i = dice.roll(st, script, 1, n) - 1
-    c = deck[i]
-    deck[i] = deck[n - 1]
-    deck[n - 1] = c
+def draw_card(st, script, dk):
+    """Draw the top card (-1 if every card is held by a car)."""
+    d = (dk.shape[0] - 3) // 2
+    n = dk[2 * d]
+    if n > 0:
+        i = 0
+        if n > 1:  # a one-card pool leaves nothing to roll for
+            i = dice.roll(st, script, 1, n) - 1
+        c = dk[i]
+        dk[i] = dk[n - 1]
+        dk[n - 1] = c
+        dk[2 * d] = n - 1
+        return c
+    cnt = dk[2 * d + 2]
+    if cnt == 0:
+        return -1
+    head = dk[2 * d + 1]
+    c = dk[d + head]
+    dk[2 * d + 1] = (head + 1) % d
+    dk[2 * d + 2] = cnt - 1
     return c
 
 
 @jit
+def return_card(dk, c):
+    """Put a card back at the bottom of the deck."""
+    d = (dk.shape[0] - 3) // 2
+    head = dk[2 * d + 1]
+    cnt = dk[2 * d + 2]
+    dk[d + (head + cnt) % d] = c
+    dk[2 * d + 2] = cnt + 1
+
+
+@jit
 def _damage_car(st, script, row, speed, column, damage, special, hit, capacity, overflow,
-                on_draw, sheet, deck, n_deck, out, off):
-    """Damage one car from a damage-table row; returns the number of undrawn cards left."""
+                on_draw, sheet, dk, out, off, card_off):
+    """Damage one car from a damage-table row; cards drawn go to out[card_off:card_off+2]."""
     dmg = damage[row, speed]
     ns = special[row, speed]
     for _ in range(dmg):
@@ -86,11 +119,16 @@ def _damage_car(st, script, row, speed, column, damage, special, hit, capacity, 
             break
         apply_point(sheet, capacity, overflow, hit[dice.d6(st, script), column])
     cards = 0
+    out[card_off] = -1
+    out[card_off + 1] = -1
     for _ in range(ns):
-        if is_out(sheet, capacity) or n_deck == 0:
+        if is_out(sheet, capacity):
             break
-        c = _draw_card(st, script, deck, n_deck)
-        n_deck -= 1
+        c = draw_card(st, script, dk)
+        if c < 0:
+            break
+        if cards < 2:
+            out[card_off + cards] = c
         cards += 1
         eff = on_draw[c]
         if eff == ON_DRAW_CROSS_RADIATOR:
@@ -106,27 +144,32 @@ def _damage_car(st, script, row, speed, column, damage, special, hit, capacity, 
     out[off + O_FLATS] = flat_tires(sheet, capacity)
     out[off + O_ENGINE] = sheet[ENGINE]
     out[off + O_CARDS] = cards
-    return n_deck
+
+
+#: out array of crash_once: target outcome, rammer outcome, target's cards, rammer's cards
+OUT_SIZE = 2 * N_OUT + 4
+CARDS_T = 2 * N_OUT
+CARDS_R = 2 * N_OUT + 2
 
 
 @jit
 def crash_once(st, script, speed, t_col, r_col, damage, special, hit, capacity, overflow,
-               on_draw, sheet_t, sheet_r, deck, out):
-    """One crash; sheets and deck are updated in place; out[0:7] target, out[7:14] rammer."""
-    n = deck.shape[0]
+               on_draw, sheet_t, sheet_r, dk, out):
+    """One crash; sheets and deck are updated in place; out[0:7] target, out[7:14] rammer,
+    out[14:16] / out[16:18] the card types each drew (-1 none)."""
     row = dice.d6(st, script)
-    n = _damage_car(st, script, row, speed, t_col, damage, special, hit, capacity, overflow,
-                    on_draw, sheet_t, deck, n, out, 0)
+    _damage_car(st, script, row, speed, t_col, damage, special, hit, capacity, overflow,
+                on_draw, sheet_t, dk, out, 0, CARDS_T)
     row = dice.d6(st, script) - 1
     _damage_car(st, script, row, speed, r_col, damage, special, hit, capacity, overflow,
-                on_draw, sheet_r, deck, n, out, N_OUT)
+                on_draw, sheet_r, dk, out, N_OUT, CARDS_R)
 
 
 @jit
 def _outcomes(key, first, n, speed, t_col, r_col, damage, special, hit, capacity, overflow,
               on_draw, sheet_t0, sheet_r0, deck0):
     """Per-trial outcomes of one crash cell (tests hold these to the exact oracle)."""
-    res = np.zeros((n, 2 * N_OUT), np.int64)
+    res = np.zeros((n, OUT_SIZE), np.int64)
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     for i in range(n):
         dice.seed_trial(st, key, first + i)
@@ -153,7 +196,7 @@ def _crash_chunk(key, first, n, speeds, t_cols, r_cols, damage, special, hit, ca
         lo = first + (n * b) // n_blocks
         hi = first + (n * (b + 1)) // n_blocks
         st = np.zeros(dice.STATE_SIZE, np.uint64)
-        o = np.zeros(2 * N_OUT, np.int64)
+        o = np.zeros(OUT_SIZE, np.int64)
         sheet_t = np.empty_like(sheet_t0)
         sheet_r = np.empty_like(sheet_r0)
         deck = np.empty_like(deck0)
@@ -196,9 +239,9 @@ def crash_scripted(tables: Tables, rolls, speed: int, impact: int, *, reverse: b
     script = dice.as_script(rolls)
     st_t = fresh_sheet() if sheet_t is None else np.asarray(sheet_t, np.int64).copy()
     st_r = fresh_sheet() if sheet_r is None else np.asarray(sheet_r, np.int64).copy()
-    out = np.zeros(2 * N_OUT, np.int64)
+    out = np.zeros(OUT_SIZE, np.int64)
     crash_once(st, script, speed, impact, rammer_column(tables, impact, reverse),
-               *kernel_args(tables), st_t, st_r, tables.deck.copy(), out)
+               *kernel_args(tables), st_t, st_r, new_deck(tables), out)
     return out, st_t, st_r, dice.script_position(st)
 
 
@@ -403,7 +446,7 @@ class CrashSimulation:
     def chunk(self, key, first, n):
         return _crash_chunk(np.uint64(key), first, n, self._speeds, self._tcols, self._rcols,
                             *kernel_args(self.tables), np.asarray(self.sheet_t, np.int64),
-                            np.asarray(self.sheet_r, np.int64), self.tables.deck)
+                            np.asarray(self.sheet_r, np.int64), new_deck(self.tables))
 
     def summarise(self, totals, n_trials, exact: bool = True):
         tot = np.asarray(totals).reshape(len(self.cells), N_STATS)
