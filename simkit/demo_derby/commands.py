@@ -101,7 +101,53 @@ def _board_run(args) -> int:
     return 0
 
 
+def _derby_arguments(p):
+    add_run_options(p, trials=20_000)
+    add_output_options(p, plot=False)
+    p.add_argument("--cars", type=int, default=6, help="cars in the derby, 2-6 (default 6)")
+    p.add_argument("--cruise", default="5",
+                   help="hunter policy cruise speed: one value for every car or one per car, "
+                        "comma-separated (default 5)")
+    p.add_argument("--arena", default=None, help="arena file (default: the built-in arena)")
+
+
+def _derby_run(args) -> int:
+    import numpy as np
+
+    from ..core.runner import run
+    from .arena import load_arena
+    from .derby import DerbySimulation
+    tables = build_tables(variants=variants_from(args))
+    positive_int(args.trials, "--trials")
+    if not 2 <= args.cars <= 6:
+        raise UserInputError(f"must be 2-6 (six start spots), got {args.cars}", field="--cars")
+    try:
+        cruise = [int(x) for x in str(args.cruise).split(",")]
+    except ValueError:
+        raise UserInputError(f"expected whole numbers, got {args.cruise!r}", field="--cruise") from None
+    if len(cruise) == 1:
+        cruise = cruise * args.cars
+    if len(cruise) != args.cars or not all(1 <= c <= tables.max_speed for c in cruise):
+        raise UserInputError(f"give 1 or {args.cars} speeds, each 1-{tables.max_speed}",
+                             field="--cruise")
+    if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
+        raise UserInputError("output must end in .csv or .parquet", where=args.out, field="--out")
+    arena = load_arena(args.arena)
+    sim = DerbySimulation(tables, arena, np.array(cruise, np.int64).reshape(-1, 1))
+    res = run(sim, args.trials, args.seed, threads=args.threads,
+              progress=False if args.no_progress else None)
+    r = res.frame.attrs["rounds"]
+    emit(res.frame, args, title=f"Demo Derby, {args.cars} hunter cars, {res.n_trials:,} derbies, "
+                                f"seed {res.seed}: win rate per car with 95% interval, and how "
+                                f"cars went out\nrounds: mean {r['mean']:.2f} "
+                                f"[{r['lo']:.2f}, {r['hi']:.2f}], 5%/50%/95%: "
+                                f"{r['q05']}/{r['median']}/{r['q95']}")
+    return 0
+
+
 COMMANDS = {
+    "derby": Command("whole derbies played by scripted hunter policies: win rates, how cars go "
+                     "out, rounds", _derby_arguments, _derby_run),
     "board": Command("the arena: terrain counts, and a drawing with --plot", _board_arguments,
                      _board_run),
     "crash": Command("crash damage per rammer speed and point of impact, Monte Carlo beside exact",
