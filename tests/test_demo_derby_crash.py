@@ -186,6 +186,19 @@ def test_kernel_joint_outcomes_match_the_exact_oracle(speed, impact, reverse, sh
     assert _g_test_cell(T, speed, impact, reverse, **sheets) > 1e-3
 
 
+def test_kernel_matches_oracle_on_the_extended_table_where_each_car_draws_two_cards():
+    v = build_tables(variants={"collisions": "vector"}).as_vector()
+    assert v.special[6, 12] == 2
+    assert _g_test_cell(v, 12, FRONT, n=100_000) > 1e-3
+
+
+def test_vector_column_follows_the_printed_rule():
+    v = build_tables(variants={"collisions": "vector"})
+    assert v.vector_column(5, REAR, 3) == 2 and v.vector_column(5, FRONT, 3) == 8
+    assert v.vector_column(5, REAR_LEFT, 3) == 4 and v.vector_column(5, FRONT_RIGHT, 3) == 6
+    assert v.vector_column(2, REAR, 6) == 0 and v.vector_column(8, FRONT, 8) == 16
+
+
 def test_kernel_matches_oracle_on_the_small_tables_with_card_coupling():
     assert _g_test_cell(small_tables(), 6, FRONT, n=100_000,
                         sheet_t=sheet_with(engine=7, radiator=2)) > 1e-3
@@ -247,6 +260,7 @@ def test_crash_command_writes_the_table(only_this_game, tmp_path, capsys):
     (["--trials", "0"], "--trials"),
     (["--variant", "rammer_hit_column=both"], "rammer_hit_column"),
     (["--out", "table.xlsx"], "--out"),
+    (["--target-speed", "3"], "--target-speed"),
 ])
 def test_bad_input_exits_2_with_one_line(only_this_game, capsys, argv, needle, tmp_path):
     if "--out" in argv:

@@ -291,3 +291,19 @@ def test_derby_command_bad_input(only_this_game, capsys, argv, needle):
     assert cli.main(["derby", "demo-derby", "--no-progress", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("target_facing, points", [(N, 0), (S, 3)])
+def test_vector_collisions_variant_reads_the_extended_table_by_relative_speed(target_facing,
+                                                                            points):
+    t = build_tables(variants={"collisions": "vector"})
+    g = D.DerbyGame(t, AR, 2, starts=np.array([(12, 12, N), (11, 12, target_facing)], np.int64))
+    g.cars[1, D.C_SPEED], g.cars[1, D.C_DIR] = 2, 1
+    # rear-end: column 3 - 2 = 1 (row 1: ND); head-on: 3 + 2 = 5 (row 1: 3 points).
+    # rammer's d6 1; the target's hits (if any) 3, 3, 3; target's d6 2 -> row 1, hits 3s
+    rolls = [1] + [3] * points + [2] + [3] * int(t.ext_damage[1, 1 if points == 0 else 5])
+    g.scripted(rolls)
+    g.plot(0, 1, 3)
+    g.turn(0)
+    assert g.sheets[1].sum() == points
+    assert g.rolls_used() == len(rolls)

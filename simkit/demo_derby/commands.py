@@ -19,6 +19,8 @@ def _crash_arguments(p):
                    help=f"points of impact on the target, comma-separated (default all: {','.join(IMPACTS)})")
     p.add_argument("--reverse", action="store_true",
                    help="the rammer rams in reverse (its damage is read in its Rear column)")
+    p.add_argument("--target-speed", type=int, default=0,
+                   help="the target's speed, for --variant collisions=vector (default 0)")
 
 
 def _crash_run(args) -> int:
@@ -37,14 +39,20 @@ def _crash_run(args) -> int:
         # refuse before a long run rather than after it
         raise UserInputError("output must end in .csv or .parquet", where=args.out, field="--out")
     plot = plot_path(args)
+    if not 0 <= args.target_speed <= tables.max_speed:
+        raise UserInputError(f"must be 0-{tables.max_speed}, got {args.target_speed}",
+                             field="--target-speed")
+    if args.target_speed and not tables.vector_collisions:
+        raise UserInputError("the target's speed matters only with --variant collisions=vector",
+                             field="--target-speed")
     res = crash_table(tables, args.trials, args.seed, speeds=speeds, impacts=impacts,
-                      reverse=args.reverse, threads=args.threads,
+                      reverse=args.reverse, target_speed=args.target_speed, threads=args.threads,
                       progress=False if args.no_progress else None)
     frame = res.frame
     emit(frame, args, title=f"Demo Derby crash damage: {res.n_trials:,} trials per cell, seed "
                             f"{res.seed} (Monte Carlo beside exact; full table with 95% "
                             "intervals via --out)",
-         columns=["speed", "impact", "rammer_column",
+         columns=["speed", "impact", "rammer_column", "table_column",
                   "mean_damage_target", "mean_damage_target_exact",
                   "mean_damage_rammer", "mean_damage_rammer_exact",
                   "p_special_target", "p_special_target_exact",

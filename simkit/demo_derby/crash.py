@@ -42,7 +42,7 @@ import pandas as pd
 from ..core import dice
 from ..core._numba import jit, pjit, prange
 from ..core.stats import mean_ci, rate_ci
-from .rules import (ENGINE, FRONT, IMPACTS, ON_DRAW_CROSS_RADIATOR, ON_DRAW_FLAT_RANDOM_TIRE,
+from .rules import (ENGINE, FRONT, IMPACTS, ON_DRAW, ON_DRAW_CROSS_RADIATOR, ON_DRAW_FLAT_RANDOM_TIRE,
                     PARTS, RADIATOR, REAR, TRUNK, Tables)
 from .sheet import RecordSheet, apply_point, flat_tires, fresh_sheet, is_out, radiator_full
 
@@ -349,53 +349,64 @@ class _Oracle:
     def _flats(self, s):
         return sum(s[i] >= self.cap[i] for i in range(4))
 
+    def _project(self, s):
+        """What of a sheet can still matter once the hit locations are done: cards touch only
+        the radiator and the tires, and cannot put a car out."""
+        return (int(_out(self.t, s)), int(s[RADIATOR] >= self.cap[RADIATOR]),
+                tuple(int(s[i] >= self.cap[i]) for i in range(4)), int(s[ENGINE]))
+
     @lru_cache(maxsize=None)
     def car(self, sheet: tuple, column: int, speed: int, rows: tuple, deck: tuple):
-        """{(outcome, cards drawn as sorted type tuple): p} for damage rows equally likely."""
+        """{(outcome, deck left by on_draw class): p} for damage rows equally likely."""
         res: dict = {}
         w = self.num(1) / len(rows)
         for row in rows:
             dmg = int(self.t.damage[row, speed])
             ns = int(self.t.special[row, speed])
-            states = {(s, (), deck): p * w for s, p in self.after_points(sheet, column, dmg).items()}
+            states: dict = {}
+            for s, p in self.after_points(sheet, column, dmg).items():
+                key = (self._project(s), 0, deck)
+                states[key] = states.get(key, 0) + p * w
             for _ in range(ns):
                 nxt: dict = {}
-                for (s, drawn, dk), p in states.items():
+                for (k, drawn, dk), p in states.items():
                     n = sum(dk)
-                    if _out(self.t, s) or n == 0:
-                        nxt[(s, drawn, dk)] = nxt.get((s, drawn, dk), 0) + p
+                    if k[0] or n == 0:  # out: no card is drawn
+                        nxt[(k, drawn, dk)] = nxt.get((k, drawn, dk), 0) + p
                         continue
                     for c, cnt in enumerate(dk):
                         if not cnt:
                             continue
                         q = p * (self.num(cnt) / n)
                         dk2 = dk[:c] + (cnt - 1,) + dk[c + 1:]
-                        d2 = tuple(sorted(drawn + (c,)))
-                        for s2, q2 in self._on_draw(s, c):
-                            key = (s2, d2, dk2)
+                        for k2, q2 in self._on_draw(k, c):  # c is the on_draw class
+                            key = (k2, drawn + 1, dk2)
                             nxt[key] = nxt.get(key, 0) + q * q2
                 states = nxt
-            for (s, drawn, dk), p in states.items():
-                o = (dmg, int(ns > 0), int(_out(self.t, s)),
-                     int(s[RADIATOR] >= self.cap[RADIATOR]), self._flats(s), s[ENGINE], len(drawn))
+            for (k, drawn, dk), p in states.items():
+                o = (dmg, int(ns > 0), k[0], k[1], sum(k[2]), k[3], drawn)
                 key = (o, dk)
                 res[key] = res.get(key, 0) + p
         return res
 
-    def _on_draw(self, s, card):
-        eff = int(self.t.card_on_draw[card])
+    def _on_draw(self, k, eff):
+        # the deck is tracked by on_draw class: a card matters to a crash only through it
+        out_, rad, flats, eng = k
         if eff == ON_DRAW_CROSS_RADIATOR:
-            s2 = list(s)
-            s2[RADIATOR] = self.cap[RADIATOR]
-            return [(tuple(s2), self.num(1))]
-        if eff == ON_DRAW_FLAT_RANDOM_TIRE and self._flats(s) < 4:
-            out = []
+            return [((out_, 1, flats, eng), self.num(1))]
+        if eff == ON_DRAW_FLAT_RANDOM_TIRE and sum(flats) < 4:
+            res = []
             for t in range(4):
-                s2 = list(s)
-                s2[t] = self.cap[t]
-                out.append((tuple(s2), self.num(1) / 4))
-            return out
-        return [(s, self.num(1))]
+                f2 = flats[:t] + (1,) + flats[t + 1:]
+                res.append(((out_, rad, f2, eng), self.num(1) / 4))
+            return res
+        return [(k, self.num(1))]
+
+
+def _deck_classes(tables: Tables) -> tuple:
+    """Cards per on_draw class: all the exact oracle needs to know about the deck."""
+    codes = tables.card_on_draw[tables.deck]
+    return tuple(int((codes == k).sum()) for k in range(len(ON_DRAW)))
 
 
 @lru_cache(maxsize=None)
@@ -409,7 +420,7 @@ def crash_exact(tables: Tables, speed: int, impact: int, reverse: bool = False,
     orc = _oracle(tables, num)
     st = tuple(int(x) for x in (fresh_sheet() if sheet_t is None else sheet_t))
     sr = tuple(int(x) for x in (fresh_sheet() if sheet_r is None else sheet_r))
-    deck0 = tuple(int((tables.deck == c).sum()) for c in range(len(tables.card_names)))
+    deck0 = _deck_classes(tables)
     rcol = rammer_column(tables, impact, reverse)
     out: dict = {}
     for (ot, dk), p in orc.car(st, impact, speed, (1, 2, 3, 4, 5, 6), deck0).items():
@@ -432,12 +443,19 @@ class CrashSimulation:
     reverse: bool = False
     sheet_t: np.ndarray = field(default_factory=fresh_sheet)
     sheet_r: np.ndarray = field(default_factory=fresh_sheet)
+    target_speed: int = 0          # used by the Vector Collisions variant only
     name: str = "demo-derby crash"
 
     def __post_init__(self):
         cells = [(s, i) for s in self.speeds for i in self.impacts]
         self.cells = cells
-        self._speeds = np.array([s for s, _ in cells], np.int64)
+        if self.tables.vector_collisions:
+            # the extended table, read in the column the relative speeds give
+            self.columns = [self.tables.vector_column(s, i, self.target_speed) for s, i in cells]
+            self.tables = self.tables.as_vector()
+        else:
+            self.columns = [s for s, _ in cells]
+        self._speeds = np.array(self.columns, np.int64)
         self._tcols = np.array([i for _, i in cells], np.int64)
         self._rcols = np.array([rammer_column(self.tables, i, self.reverse) for _, i in cells],
                                np.int64)
@@ -454,7 +472,8 @@ class CrashSimulation:
         for c, (speed, impact) in enumerate(self.cells):
             t = tot[c]
             row = {"speed": speed, "impact": IMPACTS[impact],
-                   "rammer_column": IMPACTS[int(self._rcols[c])], "trials": n_trials}
+                   "rammer_column": IMPACTS[int(self._rcols[c])],
+                   "table_column": int(self.columns[c]), "trials": n_trials}
             for side, s_sum, s_sq in (("target", S_SUM_DT, S_SQ_DT), ("rammer", S_SUM_DR, S_SQ_DR)):
                 m, lo, hi = mean_ci(t[s_sum], t[s_sq], n_trials)
                 row[f"mean_damage_{side}"] = float(m)
@@ -468,7 +487,7 @@ class CrashSimulation:
                 row[f"{name}_lo"] = float(lo)
                 row[f"{name}_hi"] = float(hi)
             if exact:
-                row.update(exact_row(self.tables, speed, impact, self.reverse,
+                row.update(exact_row(self.tables, int(self.columns[c]), impact, self.reverse,
                                      tuple(int(x) for x in self.sheet_t),
                                      tuple(int(x) for x in self.sheet_r)))
             rows.append(row)
@@ -495,7 +514,7 @@ def exact_row(tables: Tables, speed, impact, reverse=False, sheet_t=None, sheet_
     orc = _oracle(tables, num)
     st = tuple(int(x) for x in (fresh_sheet() if sheet_t is None else sheet_t))
     sr = tuple(int(x) for x in (fresh_sheet() if sheet_r is None else sheet_r))
-    deck0 = tuple(int((tables.deck == c).sum()) for c in range(len(tables.card_names)))
+    deck0 = _deck_classes(tables)
     rcol = rammer_column(tables, impact, reverse)
     target: dict = {}
     decks: dict = {}
@@ -517,9 +536,10 @@ def exact_row(tables: Tables, speed, impact, reverse=False, sheet_t=None, sheet_
 
 
 def crash_table(tables: Tables, n_trials: int, seed: int, *, speeds=None, impacts=None,
-                reverse: bool = False, threads=None, progress=None):
+                reverse: bool = False, target_speed: int = 0, threads=None, progress=None):
     """Monte Carlo (95% intervals) beside the exact figures for every speed x impact."""
     from ..core.runner import run
     sim = CrashSimulation(tables, list(speeds or range(1, tables.max_speed + 1)),
-                          list(impacts if impacts is not None else range(len(IMPACTS))), reverse)
+                          list(impacts if impacts is not None else range(len(IMPACTS))), reverse,
+                          target_speed=target_speed)
     return run(sim, n_trials, seed, threads=threads, progress=progress)

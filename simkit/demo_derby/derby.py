@@ -61,7 +61,7 @@ E_NONE, E_NO_MOVE, E_STRAIGHT, E_FORWARD_ONLY, E_FENDERS, E_SKIP, E_MAX_SPEED = 
 
 # limits vector
 (LIM_ACC_F, LIM_ACC_R, LIM_COLL_F, LIM_COLL_R, LIM_FLAT, LIM_RAD_TURNS, LIM_NO_CRASH,
- LIM_MAX_TURNS, LIM_OBST_MOD, LIM_SAME_COL, LIM_FIRST_ROUND) = range(11)
+ LIM_MAX_TURNS, LIM_OBST_MOD, LIM_SAME_COL, LIM_FIRST_ROUND, LIM_VECTOR) = range(12)
 
 # log events: (round, car, event, a, b)
 EV_MOVE, EV_CRASH, EV_OBSTACLE, EV_STUCK, EV_FREE, EV_OUT, EV_CARD, EV_BLOCKED = range(8)
@@ -82,7 +82,8 @@ def limits_vector(tables: Tables) -> np.ndarray:
                      lim["flat_tire_penalty"], lim["radiator_turns"],
                      lim["rounds_without_crash"], lim["max_turns"], obst,
                      1 if tables.rammer_same_column else 0,
-                     1 if lim["first_round_no_crash"] else 0], np.int64)
+                     1 if lim["first_round_no_crash"] else 0,
+                     1 if tables.vector_collisions else 0], np.int64)
 
 
 @jit
@@ -256,7 +257,8 @@ def _legal_plot(i, cars, sheets, capacity, lim):
 
 @jit
 def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, lim,
+          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
+          ext_special, vec_sign, vec_div, lim,
           cout, log, nlog):
     can_move = True
     straight = False
@@ -372,8 +374,15 @@ def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
                     side = f
             impact = _SIDE_TO_IMPACT[(side - cars[o, C_FACING]) % 6]
             rcol = impact if lim[LIM_SAME_COL] == 1 else (FRONT if pdir > 0 else REAR)
-            crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity, overflow,
-                       on_draw, sheets[o], sheets[i], dk, cout)
+            if lim[LIM_VECTOR] == 1:
+                # Vector Collisions: the column from both speeds, on the extended table
+                col = ps + vec_sign[impact] * (cars[o, C_SPEED] // vec_div[impact])
+                col = min(max(col, 0), ext_damage.shape[1] - 1)
+                crash_once(st, script, col, impact, rcol, ext_damage, ext_special, hit,
+                           capacity, overflow, on_draw, sheets[o], sheets[i], dk, cout)
+            else:
+                crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity,
+                           overflow, on_draw, sheets[o], sheets[i], dk, cout)
             _log(log, nlog, rnd, i, EV_CRASH, o, impact)
             _take_card(o, cout[CARDS_T], i, cars, held, dk, card_light, card_effect, log, nlog, rnd)
             _take_card(o, cout[CARDS_T + 1], i, cars, held, dk, card_light, card_effect, log,
@@ -446,8 +455,8 @@ def setup(cars, sheets, held, occ, starts, n_cars):
 
 @jit
 def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-         capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, lim,
-         log, nlog, first_player):
+         capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
+         ext_special, vec_sign, vec_div, lim, log, nlog, first_player):
     """Play one derby from the set-up state; returns (winner or -1, rounds played)."""
     n = cars.shape[0]
     cout = np.zeros(OUT_SIZE, np.int64)
@@ -465,7 +474,8 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             if cars[i, C_ALIVE] == 1:
                 _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special,
                       hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
-                      card_param, lim, cout, log, nlog)
+                      card_param, ext_damage, ext_special, vec_sign, vec_div, lim, cout, log,
+                      nlog)
             if _alive(cars) <= 1:
                 break
         alive = _alive(cars)
@@ -507,7 +517,8 @@ N_DERBY_STATS = S_REASONS + 36
 
 @pjit
 def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special, hit, capacity,
-                 overflow, on_draw, card_die, card_light, card_effect, card_param, lim, dk0):
+                 overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
+                 ext_special, vec_sign, vec_div, lim, dk0):
     n_blocks = min(n, 64)
     acc = np.zeros((n_blocks, N_DERBY_STATS), np.int64)
     for b in prange(n_blocks):
@@ -528,7 +539,8 @@ def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special
             nlog[0] = 0
             w, rounds = play(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain,
                              damage, special, hit, capacity, overflow, on_draw, card_die,
-                             card_light, card_effect, card_param, lim, log, nlog, -1)
+                             card_light, card_effect, card_param, ext_damage, ext_special,
+                             vec_sign, vec_div, lim, log, nlog, -1)
             if w >= 0:
                 acc[b, S_WINS + w] += 1
             else:
@@ -544,7 +556,8 @@ def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special
 def kernel_tables(tables: Tables):
     return (tables.damage, tables.special, tables.hit, tables.capacity, tables.overflow,
             tables.card_on_draw, tables.card_die, tables.card_light, tables.card_effect,
-            tables.card_param)
+            tables.card_param, tables.ext_damage, tables.ext_special, tables.vec_sign,
+            tables.vec_div)
 
 
 @dataclass

@@ -78,10 +78,23 @@ class Tables:
     phases: np.ndarray        # [speed 0..8, phase 0..15] 1 if that speed moves in that phase
     limits: Mapping[str, int]
     rammer_same_column: bool  # variant rammer_hit_column == same_as_target
+    vector_collisions: bool   # variant collisions == vector
+    vec_sign: np.ndarray      # [impact] +1 / -1 (Vector Collisions)
+    vec_div: np.ndarray       # [impact] 1 or 2
 
     @property
     def max_speed(self) -> int:
         return int(self.damage.shape[1] - 1)
+
+    def vector_column(self, rammer_speed: int, impact: int, target_speed: int) -> int:
+        """Extended-table column of a Vector Collision (0 is the '0-' column)."""
+        s = rammer_speed + int(self.vec_sign[impact]) * (target_speed // int(self.vec_div[impact]))
+        return int(min(max(s, 0), self.ext_damage.shape[1] - 1))
+
+    def as_vector(self) -> "Tables":
+        """The same tables with the extended damage table in place of the basic one."""
+        import dataclasses
+        return dataclasses.replace(self, damage=self.ext_damage, special=self.ext_special)
 
 
 @lru_cache(maxsize=None)
@@ -209,6 +222,17 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
             ext_damage[r, c], ext_special[r, c] = parse_cell(
                 cell, where=w, field=f"table.extended_damage.rows.{r}")
 
+    vec = rules.table("vector_collisions")["impacts"]
+    for i in IMPACTS:
+        if i not in vec or vec[i].get("sign") not in (1, -1) or vec[i].get("divisor", 0) < 1:
+            raise UserInputError("needs sign +1/-1 and a divisor >= 1",
+                                 where=_where(rules, "table.vector_collisions"),
+                                 field=f"table.vector_collisions.impacts.{i}")
+    if ext_damage.shape[1] != 2 * max_speed + 1:
+        raise UserInputError(f"needs columns 0- and 1..{2 * max_speed}",
+                             where=_where(rules, "table.extended_damage"),
+                             field="table.extended_damage.speeds")
+
     # phased moves
     t = rules.table("phased_moves")
     n_phases = int(t["phases"])
@@ -222,7 +246,10 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
                   np.asarray(effect, np.int64), np.asarray(param, np.int64),
                   np.asarray(on_draw, np.int64), ext_damage, ext_special, phases,
                   {k: v for k, v in limits.items()},
-                  selection["rammer_hit_column"] == "same_as_target")
+                  selection["rammer_hit_column"] == "same_as_target",
+                  selection["collisions"] == "vector",
+                  np.array([vec[i]["sign"] for i in IMPACTS], np.int64),
+                  np.array([vec[i]["divisor"] for i in IMPACTS], np.int64))
 
 
 def src_cells(table: str) -> list:
