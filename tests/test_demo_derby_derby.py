@@ -307,3 +307,28 @@ def test_vector_collisions_variant_reads_the_extended_table_by_relative_speed(ta
     g.turn(0)
     assert g.sheets[1].sum() == points
     assert g.rolls_used() == len(rolls)
+
+
+def _hunter_plot(g, i):
+    D._plot_hunter(i, g.params[i], g.cars, g.sheets, T.capacity, g.occ, AR.terrain, g.lim)
+    return int(g.cars[i, D.C_PLDIR]), int(g.cars[i, D.C_PLSPEED])
+
+
+def test_hunter_policy_in_scripted_positions():
+    g = game((1, 4, N), (12, 12, N))         # car 0 noses into the top wall
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 3, 1
+    assert _hunter_plot(g, 0) == (1, 0)       # every hex ahead is wall: stop first
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 0, 0
+    assert _hunter_plot(g, 0) == (-1, 2)      # then back off 2
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 2, -1
+    assert _hunter_plot(g, 0) == (-1, 0)      # and stop before going forward again
+    g.cars[1, D.C_SPEED], g.cars[1, D.C_DIR] = 2, 1
+    assert _hunter_plot(g, 1) == (1, 5)       # open floor: up to the cruise speed (+3 a round)
+    g.sheets[1, ENGINE] = 5
+    assert _hunter_plot(g, 1) == (1, 3)       # ...never above the engine's maximum
+    # steering: from (12, 12) facing N it turns toward the nearest car, right or left
+    g2 = game((12, 12, N), (12, 15, S))
+    assert D._steer(0, 1, False, g2.cars, g2.occ, AR.terrain, 2, g2.lim) == 1
+    assert D._steer(0, 1, True, g2.cars, g2.occ, AR.terrain, 2, g2.lim) == 0  # jammed steering
+    g3 = game((12, 12, N), (12, 9, S))
+    assert D._steer(0, 1, False, g3.cars, g3.occ, AR.terrain, 2, g3.lim) == -1
