@@ -1,10 +1,11 @@
-"""Throughput of the Demo Derby crash kernel (simkit.demo_derby.crash).
+"""Throughput of the Demo Derby crash kernel (simkit.demo_derby.crash), and of whole derbies.
 
 Prints crashes per second per core for the compiled kernel over all 48 cells (rammer speed
 1-8 x six points of impact, fresh record sheets, fresh deck), the ratio to a bare loop that
 seeds the same per-trial streams and makes the same number of dice rolls (the random-number
 bound, measured in this run), and the ratio to the same kernel under NUMBA_DISABLE_JIT=1 (a
-small N in a subprocess). Run: ``python benchmarks/bench_demo_derby.py [N_TRIALS]``.
+small N in a subprocess); then six-car derbies (simkit.demo_derby.derby, hunter policy) per
+second per core. Run: ``python benchmarks/bench_demo_derby.py [N_TRIALS]``.
 """
 
 from __future__ import annotations
@@ -95,6 +96,17 @@ def main(n_trials: int = 200_000, jit_disabled: bool = False):
     print(f"  kernel / bare RNG   : {rate / bare_rate:.2f}")
     print(f"  NUMBA_DISABLE_JIT=1 : {py_rate:,.0f} crashes/s ({n_py} trials x {n_cells} cells)")
     print(f"  speed-up over Python: {rate / py_rate:,.0f}x")
+
+    from simkit.demo_derby.arena import load_arena
+    from simkit.demo_derby.derby import DerbySimulation
+    dsim = DerbySimulation(tables, load_arena(), np.full((6, 1), 5, np.int64))
+    dsim.chunk(key, 0, 10)
+    n_d = max(1000, n_trials // 20)
+    t0 = time.perf_counter()
+    dsim.chunk(key, 0, n_d)
+    d_rate = n_d / (time.perf_counter() - t0)
+    print(f"Six-car derby (hunter policy, default arena), 1 thread, {n_d:,} derbies")
+    print(f"  compiled kernel     : {d_rate:,.0f} derbies/s per core")
 
 
 if __name__ == "__main__":
