@@ -332,3 +332,28 @@ def test_hunter_policy_in_scripted_positions():
     assert D._steer(0, 1, True, g2.cars, g2.occ, AR.terrain, 2, g2.lim) == 0  # jammed steering
     g3 = game((12, 12, N), (12, 9, S))
     assert D._steer(0, 1, False, g3.cars, g3.occ, AR.terrain, 2, g3.lim) == -1
+
+
+# A golden playthrough (STYLE.md habit 7): seed 2026, trial 0, six hunters on the default arena.
+# If a rule, a table or the policy changes on purpose, regenerate these lines and say why in the
+# commit; if nothing was meant to change, this test caught a regression.
+GOLDEN_RESULT = (1, 11)
+GOLDEN_EVENTS = 78
+GOLDEN_HEAD = [(1, 0, "move", 2, 7), (1, 0, "move", 3, 8), (1, 0, "move", 3, 9),
+               (1, 1, "move", 2, 11), (1, 1, "move", 3, 10), (1, 1, "move", 4, 10),
+               (1, 2, "move", 2, 17), (1, 2, "move", 3, 16), (1, 2, "move", 3, 15),
+               (1, 3, "move", 7, 3), (1, 3, "move", 7, 4), (1, 3, "move", 6, 5),
+               (1, 4, "move", 13, 18), (1, 4, "move", 12, 19)]
+GOLDEN_SHEETS = [[3, 3, 0, 0, 2, 6, 8, 0, 2, 0], [3, 3, 0, 0, 1, 6, 7, 4, 1, 0],
+                 [3, 3, 0, 0, 1, 5, 5, 0, 2, 0], [3, 2, 0, 0, 5, 4, 2, 0, 2, 0],
+                 [0, 2, 0, 0, 0, 3, 5, 0, 2, 0], [1, 3, 0, 0, 0, 0, 7, 0, 2, 0]]
+
+
+def test_golden_playthrough():
+    g = D.DerbyGame(T, AR, 6)
+    g.seed(2026, 0)
+    assert g.play() == GOLDEN_RESULT
+    ev = g.events()
+    assert len(ev) == GOLDEN_EVENTS
+    assert [tuple(r) for r in ev.head(len(GOLDEN_HEAD)).itertuples(index=False)] == GOLDEN_HEAD
+    assert g.sheets.tolist() == GOLDEN_SHEETS

@@ -22,7 +22,7 @@ from ..core.data import RulesData, load_rules
 from ..core.errors import UserInputError
 
 DATA = Path(__file__).parent / "data"
-FILES = ("damage.toml", "car.toml", "special_damage.toml", "phased_moves.toml")
+FILES = ("damage.toml", "car.toml", "special_damage.toml", "phased_moves.toml", "arena.toml")
 
 # --- record sheet layout: one int per part = boxes crossed off --------------------------------
 PARTS = ("tire_left_front", "tire_right_front", "tire_left_rear", "tire_right_rear",
