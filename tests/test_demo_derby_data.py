@@ -27,7 +27,7 @@ def test_every_table_has_a_label_and_a_source_and_reconstructions_say_so():
     for name, label, source in data.provenance():
         assert source
         if label == "RECONSTRUCTED":
-            assert source.startswith("reconstructed: shared/rules-data.md 3."), name
+            assert source.startswith("reconstructed: shared/rules-data.md 3"), name
     assert data.table("damage").label == "RECONSTRUCTED"
     assert data.table("damage_overflow").label == "RULE-TEXT"
 
