@@ -48,8 +48,8 @@ from .sheet import flat_tires, is_out, max_speed, radiator_full
 
 # --- car state columns -------------------------------------------------------------------------
 (C_ROW, C_COL, C_FACING, C_SPEED, C_DIR, C_ALIVE, C_OUT, C_RADT, C_STUCK, C_NOCRASH, C_HIT,
- C_MOVED, C_LOCKED, C_CRASHED, C_PLDIR, C_PLSPEED) = range(16)
-N_CAR = 16
+ C_MOVED, C_LOCKED, C_CRASHED, C_PLDIR, C_PLSPEED, C_LEFT, C_STRAIGHT) = range(18)
+N_CAR = 18
 MAX_HELD = 8
 
 OUT_REASONS = ("in_game", "wrecked", "stalled", "left_by_ramp", "disqualified", "red_card")
@@ -256,10 +256,13 @@ def _legal_plot(i, cars, sheets, capacity, lim):
 
 
 @jit
-def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
+def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
           capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
           ext_special, vec_sign, vec_div, lim,
           cout, log, nlog):
+    """The start of a car's turn: card dice, locks, radiator, mud; then its speed and the
+    hexes it has to move (cars[i, C_LEFT])."""
+    cars[i, C_LEFT] = 0
     can_move = True
     straight = False
     fwd_only = False
@@ -353,81 +356,109 @@ def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
     cars[i, C_SPEED] = ps
     cars[i, C_DIR] = pdir
     hexes = ps - lim[LIM_FLAT] * flat_tires(sheets[i], capacity)
-    for _ in range(hexes):
-        turn = _steer(i, pdir, straight, cars, occ, terrain, rnd, lim)
-        nf = (cars[i, C_FACING] + turn) % 6
-        travel = nf if pdir > 0 else (nf + 3) % 6
-        row = cars[i, C_ROW]
-        col = cars[i, C_COL]
-        nr, nc = A.neighbour(row, col, travel)
-        o = occ[nr, nc] - 1
-        ter = terrain[nr, nc]
-        if o >= 0 and cars[o, C_ALIVE] == 1:
-            if rnd == 1 and lim[LIM_FIRST_ROUND] == 1:
-                _log(log, nlog, rnd, i, EV_BLOCKED, o, 0)
-                break  # no crashes in the first round: the car goes no further
-            # the rammer stays on the hex it came from; impact by the target's hexside
-            side = -1
-            for f in range(6):
-                ar, ac = A.neighbour(cars[o, C_ROW], cars[o, C_COL], f)
-                if ar == row and ac == col:
-                    side = f
-            impact = _SIDE_TO_IMPACT[(side - cars[o, C_FACING]) % 6]
-            rcol = impact if lim[LIM_SAME_COL] == 1 else (FRONT if pdir > 0 else REAR)
-            if lim[LIM_VECTOR] == 1:
-                # Vector Collisions: the column from both speeds, on the extended table
-                col = ps + vec_sign[impact] * (cars[o, C_SPEED] // vec_div[impact])
-                col = min(max(col, 0), ext_damage.shape[1] - 1)
-                crash_once(st, script, col, impact, rcol, ext_damage, ext_special, hit,
-                           capacity, overflow, on_draw, sheets[o], sheets[i], dk, cout)
-            else:
-                crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity,
-                           overflow, on_draw, sheets[o], sheets[i], dk, cout)
-            _log(log, nlog, rnd, i, EV_CRASH, o, impact)
-            _take_card(o, cout[CARDS_T], i, cars, held, dk, card_light, card_effect, log, nlog, rnd)
-            _take_card(o, cout[CARDS_T + 1], i, cars, held, dk, card_light, card_effect, log,
-                       nlog, rnd)
-            _take_card(i, cout[CARDS_R], o, cars, held, dk, card_light, card_effect, log, nlog, rnd)
-            _take_card(i, cout[CARDS_R + 1], o, cars, held, dk, card_light, card_effect, log,
-                       nlog, rnd)
-            for k in (i, o):  # each crash stops both cars
-                cars[k, C_SPEED] = 0
-                cars[k, C_DIR] = 0
-                cars[k, C_CRASHED] = 1
-            if cars[o, C_MOVED] == 0:
-                cars[o, C_HIT] = 1
-            _after_damage(o, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
-            _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
-            break
-        if _blocking(ter) or o >= 0:
-            # wall, light pole or wreck: the damage table at the car's own speed, roll unmodified
-            r = dice.d6(st, script) + lim[LIM_OBST_MOD]
-            r = min(max(r, 0), 6)
-            _damage_car(st, script, r, ps, FRONT if pdir > 0 else REAR, damage, special, hit,
-                        capacity, overflow, on_draw, sheets[i], dk, cout, 0, CARDS_T)
-            _log(log, nlog, rnd, i, EV_OBSTACLE, ter, cout[0])
-            _take_card(i, cout[CARDS_T], -1, cars, held, dk, card_light, card_effect, log, nlog, rnd)
-            _take_card(i, cout[CARDS_T + 1], -1, cars, held, dk, card_light, card_effect, log,
-                       nlog, rnd)
-            cars[i, C_SPEED] = 0
-            cars[i, C_DIR] = 0
-            _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
-            break
-        occ[row, col] = 0
-        cars[i, C_ROW] = nr
-        cars[i, C_COL] = nc
-        cars[i, C_FACING] = nf
-        if ter == A.RAMP:
-            _eliminate(i, R_LEFT, cars, held, occ, dk, log, nlog, rnd)
+    cars[i, C_LEFT] = max(hexes, 0)
+    cars[i, C_STRAIGHT] = 1 if straight else 0
+
+
+@jit
+def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
+          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
+          ext_special, vec_sign, vec_div, lim,
+          cout, log, nlog):
+    """One hex of a car's move (decrements cars[i, C_LEFT]; zero once the move ends)."""
+    pdir = cars[i, C_DIR]
+    ps = cars[i, C_SPEED]
+    straight = cars[i, C_STRAIGHT] == 1
+    turn = _steer(i, pdir, straight, cars, occ, terrain, rnd, lim)
+    nf = (cars[i, C_FACING] + turn) % 6
+    travel = nf if pdir > 0 else (nf + 3) % 6
+    row = cars[i, C_ROW]
+    col = cars[i, C_COL]
+    nr, nc = A.neighbour(row, col, travel)
+    o = occ[nr, nc] - 1
+    ter = terrain[nr, nc]
+    if o >= 0 and cars[o, C_ALIVE] == 1:
+        if rnd == 1 and lim[LIM_FIRST_ROUND] == 1:
+            _log(log, nlog, rnd, i, EV_BLOCKED, o, 0)
+            cars[i, C_LEFT] = 0  # no crashes in the first round: the car goes no further
             return
-        occ[nr, nc] = i + 1
-        _log(log, nlog, rnd, i, EV_MOVE, nr, nc)
-        if ter == A.MUD or ter == A.DITCH:
-            cars[i, C_STUCK] = 1
-            cars[i, C_SPEED] = 0
-            cars[i, C_DIR] = 0
-            _log(log, nlog, rnd, i, EV_STUCK, ter, 0)
-            break
+        # the rammer stays on the hex it came from; impact by the target's hexside
+        side = -1
+        for f in range(6):
+            ar, ac = A.neighbour(cars[o, C_ROW], cars[o, C_COL], f)
+            if ar == row and ac == col:
+                side = f
+        impact = _SIDE_TO_IMPACT[(side - cars[o, C_FACING]) % 6]
+        rcol = impact if lim[LIM_SAME_COL] == 1 else (FRONT if pdir > 0 else REAR)
+        if lim[LIM_VECTOR] == 1:
+            # Vector Collisions: the column from both speeds, on the extended table
+            col = ps + vec_sign[impact] * (cars[o, C_SPEED] // vec_div[impact])
+            col = min(max(col, 0), ext_damage.shape[1] - 1)
+            crash_once(st, script, col, impact, rcol, ext_damage, ext_special, hit,
+                       capacity, overflow, on_draw, sheets[o], sheets[i], dk, cout)
+        else:
+            crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity,
+                       overflow, on_draw, sheets[o], sheets[i], dk, cout)
+        _log(log, nlog, rnd, i, EV_CRASH, o, impact)
+        _take_card(o, cout[CARDS_T], i, cars, held, dk, card_light, card_effect, log, nlog, rnd)
+        _take_card(o, cout[CARDS_T + 1], i, cars, held, dk, card_light, card_effect, log,
+                   nlog, rnd)
+        _take_card(i, cout[CARDS_R], o, cars, held, dk, card_light, card_effect, log, nlog, rnd)
+        _take_card(i, cout[CARDS_R + 1], o, cars, held, dk, card_light, card_effect, log,
+                   nlog, rnd)
+        for k in (i, o):  # each crash stops both cars
+            cars[k, C_SPEED] = 0
+            cars[k, C_DIR] = 0
+            cars[k, C_CRASHED] = 1
+        if cars[o, C_MOVED] == 0:
+            cars[o, C_HIT] = 1
+        _after_damage(o, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
+        _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
+        cars[i, C_LEFT] = 0
+        return
+    if _blocking(ter) or o >= 0:
+        # wall, light pole or wreck: the damage table at the car's own speed, roll unmodified
+        r = dice.d6(st, script) + lim[LIM_OBST_MOD]
+        r = min(max(r, 0), 6)
+        _damage_car(st, script, r, ps, FRONT if pdir > 0 else REAR, damage, special, hit,
+                    capacity, overflow, on_draw, sheets[i], dk, cout, 0, CARDS_T)
+        _log(log, nlog, rnd, i, EV_OBSTACLE, ter, cout[0])
+        _take_card(i, cout[CARDS_T], -1, cars, held, dk, card_light, card_effect, log, nlog, rnd)
+        _take_card(i, cout[CARDS_T + 1], -1, cars, held, dk, card_light, card_effect, log,
+                   nlog, rnd)
+        cars[i, C_SPEED] = 0
+        cars[i, C_DIR] = 0
+        _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
+        cars[i, C_LEFT] = 0
+        return
+    occ[row, col] = 0
+    cars[i, C_ROW] = nr
+    cars[i, C_COL] = nc
+    cars[i, C_FACING] = nf
+    if ter == A.RAMP:
+        _eliminate(i, R_LEFT, cars, held, occ, dk, log, nlog, rnd)
+        return
+    occ[nr, nc] = i + 1
+    _log(log, nlog, rnd, i, EV_MOVE, nr, nc)
+    if ter == A.MUD or ter == A.DITCH:
+        cars[i, C_STUCK] = 1
+        cars[i, C_SPEED] = 0
+        cars[i, C_DIR] = 0
+        _log(log, nlog, rnd, i, EV_STUCK, ter, 0)
+        cars[i, C_LEFT] = 0
+        return
+    cars[i, C_LEFT] -= 1
+
+
+@jit
+def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
+          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
+          ext_special, vec_sign, vec_div, lim,
+          cout, log, nlog):
+    """A whole turn in the rulebook's turn order."""
+    _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog)
+    while cars[i, C_ALIVE] == 1 and cars[i, C_LEFT] > 0:
+        _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog)
 
 
 @jit
