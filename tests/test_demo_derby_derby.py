@@ -357,3 +357,24 @@ def test_golden_playthrough():
     assert len(ev) == GOLDEN_EVENTS
     assert [tuple(r) for r in ev.head(len(GOLDEN_HEAD)).itertuples(index=False)] == GOLDEN_HEAD
     assert g.sheets.tolist() == GOLDEN_SHEETS
+
+
+@pytest.mark.parametrize("moves, order", [("turn_order", [0, 0, 0, 1, 1]),
+                                          ("phased", [0, 1, 0, 1, 0])])
+def test_phased_moves_interleave_hexes_by_the_phase_table(moves, order):
+    """Speed 3 moves in phases 3, 8, 13 and speed 2 in 4, 12 (rules-data.md 3.5)."""
+    t = build_tables(variants={"moves": moves})
+    g = D.DerbyGame(t, AR, 2, starts=np.array([(12, 4, N), (12, 20, N)], np.int64),
+                    params=np.array([[3], [2]]))
+    g.lim[D.LIM_MAX_TURNS] = 1
+    g.scripted([])
+    g.play(first_player=0)
+    assert list(g.events().query("event == 'move'")["car"]) == order
+
+
+def test_phased_derbies_run_and_differ_from_turn_order():
+    t = build_tables(variants={"moves": "phased"})
+    a = run(D.DerbySimulation(T, AR, np.full((6, 1), 5, np.int64)), 2000, seed=3, progress=False)
+    b = run(D.DerbySimulation(t, AR, np.full((6, 1), 5, np.int64)), 2000, seed=3, progress=False)
+    assert abs(b.frame["p_win"].sum() - 1) < 1e-12
+    assert not np.array_equal(a.totals, b.totals)

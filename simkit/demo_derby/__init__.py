@@ -5,7 +5,7 @@ data (``rules``; most are RECONSTRUCTED, shared/rules-data.md section 3), the re
 its damage flow (``sheet``), crash damage as a compiled kernel with an exact oracle (``crash``;
 ``simkit crash demo-derby``), the arena as a data file (``arena``; ``simkit board demo-derby``)
 and whole derbies played by scripted policies (``derby``; ``simkit derby demo-derby``).
-Not yet: the Figure-8 race, the combined event and the phased-moves option.
+Not yet: the Figure-8 race and the combined event.
 """
 
 from ..core.registry import Game

@@ -61,7 +61,7 @@ E_NONE, E_NO_MOVE, E_STRAIGHT, E_FORWARD_ONLY, E_FENDERS, E_SKIP, E_MAX_SPEED = 
 
 # limits vector
 (LIM_ACC_F, LIM_ACC_R, LIM_COLL_F, LIM_COLL_R, LIM_FLAT, LIM_RAD_TURNS, LIM_NO_CRASH,
- LIM_MAX_TURNS, LIM_OBST_MOD, LIM_SAME_COL, LIM_FIRST_ROUND, LIM_VECTOR) = range(12)
+ LIM_MAX_TURNS, LIM_OBST_MOD, LIM_SAME_COL, LIM_FIRST_ROUND, LIM_VECTOR, LIM_PHASED) = range(13)
 
 # log events: (round, car, event, a, b)
 EV_MOVE, EV_CRASH, EV_OBSTACLE, EV_STUCK, EV_FREE, EV_OUT, EV_CARD, EV_BLOCKED = range(8)
@@ -83,7 +83,8 @@ def limits_vector(tables: Tables) -> np.ndarray:
                      lim["rounds_without_crash"], lim["max_turns"], obst,
                      1 if tables.rammer_same_column else 0,
                      1 if lim["first_round_no_crash"] else 0,
-                     1 if tables.vector_collisions else 0], np.int64)
+                     1 if tables.vector_collisions else 0,
+                     1 if tables.phased_moves else 0], np.int64)
 
 
 @jit
@@ -487,7 +488,7 @@ def setup(cars, sheets, held, occ, starts, n_cars):
 @jit
 def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, special, hit,
          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-         ext_special, vec_sign, vec_div, lim, log, nlog, first_player):
+         ext_special, vec_sign, vec_div, lim, log, nlog, first_player, phases):
     """Play one derby from the set-up state; returns (winner or -1, rounds played)."""
     n = cars.shape[0]
     cout = np.zeros(OUT_SIZE, np.int64)
@@ -500,15 +501,39 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
         for i in range(n):  # secret, simultaneous plots from the state at the round's start
             if cars[i, C_ALIVE] == 1:
                 _plot_hunter(i, params[i], cars, sheets, capacity, occ, terrain, lim)
-        for k in range(n):
-            i = (first + k) % n
-            if cars[i, C_ALIVE] == 1:
-                _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special,
-                      hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
-                      card_param, ext_damage, ext_special, vec_sign, vec_div, lim, cout, log,
-                      nlog)
-            if _alive(cars) <= 1:
-                break
+        if lim[LIM_PHASED] == 0:
+            for k in range(n):
+                i = (first + k) % n
+                if cars[i, C_ALIVE] == 1:
+                    _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage,
+                          special, hit, capacity, overflow, on_draw, card_die, card_light,
+                          card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div,
+                          lim, cout, log, nlog)
+                if _alive(cars) <= 1:
+                    break
+        else:
+            # Phased Moves: every car's turn starts in turn order, then one hex at a time by
+            # phase, faster speeds first, turn order within a speed
+            for k in range(n):
+                i = (first + k) % n
+                if cars[i, C_ALIVE] == 1:
+                    _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage,
+                                special, hit, capacity, overflow, on_draw, card_die, card_light,
+                                card_effect, card_param, ext_damage, ext_special, vec_sign,
+                                vec_div, lim, cout, log, nlog)
+            for ph in range(1, phases.shape[1]):
+                for sp in range(phases.shape[0] - 1, 0, -1):
+                    if phases[sp, ph] == 0:
+                        continue
+                    for k in range(n):
+                        i = (first + k) % n
+                        if cars[i, C_ALIVE] == 1 and cars[i, C_SPEED] == sp and cars[i, C_LEFT] > 0:
+                            _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain,
+                                  damage, special, hit, capacity, overflow, on_draw, card_die,
+                                  card_light, card_effect, card_param, ext_damage, ext_special,
+                                  vec_sign, vec_div, lim, cout, log, nlog)
+                if _alive(cars) <= 1:
+                    break
         alive = _alive(cars)
         dq = np.zeros(n, np.bool_)
         for i in range(n):
@@ -549,7 +574,7 @@ N_DERBY_STATS = S_REASONS + 36
 @pjit
 def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special, hit, capacity,
                  overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-                 ext_special, vec_sign, vec_div, lim, dk0):
+                 ext_special, vec_sign, vec_div, lim, dk0, phases):
     n_blocks = min(n, 64)
     acc = np.zeros((n_blocks, N_DERBY_STATS), np.int64)
     for b in prange(n_blocks):
@@ -571,7 +596,7 @@ def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special
             w, rounds = play(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain,
                              damage, special, hit, capacity, overflow, on_draw, card_die,
                              card_light, card_effect, card_param, ext_damage, ext_special,
-                             vec_sign, vec_div, lim, log, nlog, -1)
+                             vec_sign, vec_div, lim, log, nlog, -1, phases)
             if w >= 0:
                 acc[b, S_WINS + w] += 1
             else:
@@ -608,7 +633,7 @@ class DerbySimulation:
                             np.ascontiguousarray(self.params, np.int64),
                             np.ascontiguousarray(self.arena.starts[:self.n_cars]),
                             self.arena.terrain, *kernel_tables(self.tables), self.lim,
-                            new_deck(self.tables))
+                            new_deck(self.tables), self.tables.phases)
 
     def summarise(self, totals, n_trials):
         t = np.asarray(totals)
@@ -690,7 +715,7 @@ class DerbyGame:
     def play(self, first_player: int = -1):
         return play(self.st, self.script, self.params, self.cars, self.sheets, self.held,
                     self.occ, self.dk, self.arena.terrain, *kernel_tables(self.tables),
-                    self.lim, self.log, self.nlog, first_player)
+                    self.lim, self.log, self.nlog, first_player, self.tables.phases)
 
     def events(self) -> pd.DataFrame:
         k = min(int(self.nlog[0]), self.log.shape[0])

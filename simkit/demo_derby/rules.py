@@ -81,6 +81,7 @@ class Tables:
     vector_collisions: bool   # variant collisions == vector
     vec_sign: np.ndarray      # [impact] +1 / -1 (Vector Collisions)
     vec_div: np.ndarray       # [impact] 1 or 2
+    phased_moves: bool        # variant moves == phased
 
     @property
     def max_speed(self) -> int:
@@ -249,7 +250,8 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
                   selection["rammer_hit_column"] == "same_as_target",
                   selection["collisions"] == "vector",
                   np.array([vec[i]["sign"] for i in IMPACTS], np.int64),
-                  np.array([vec[i]["divisor"] for i in IMPACTS], np.int64))
+                  np.array([vec[i]["divisor"] for i in IMPACTS], np.int64),
+                  selection["moves"] == "phased")
 
 
 def src_cells(table: str) -> list:
