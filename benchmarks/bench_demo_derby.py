@@ -1,0 +1,114 @@
+"""Throughput of the Demo Derby crash kernel (simkit.demo_derby.crash), and of whole derbies.
+
+Prints crashes per second per core for the compiled kernel over all 48 cells (rammer speed
+1-8 x six points of impact, fresh record sheets, fresh deck), the ratio to a bare loop that
+seeds the same per-trial streams and makes the same number of dice rolls (the random-number
+bound, measured in this run), and the ratio to the same kernel under NUMBA_DISABLE_JIT=1 (a
+small N in a subprocess); then six-car derbies (simkit.demo_derby.derby, hunter policy) per
+second per core. Run: ``python benchmarks/bench_demo_derby.py [N_TRIALS]``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import numba
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from simkit.core import dice  # noqa: E402
+from simkit.core._numba import jit  # noqa: E402
+from simkit.demo_derby import crash  # noqa: E402
+from simkit.demo_derby.rules import build_tables  # noqa: E402
+
+
+@jit
+def _rolls_per_crash(key, n, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow,
+                     on_draw, deck0):
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    out = np.zeros(crash.OUT_SIZE, np.int64)
+    rolls = 0
+    for i in range(n):
+        for c in range(speeds.shape[0]):
+            dice.seed_trial(st, key, i)
+            crash.crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
+                             special, hit, capacity, overflow, on_draw,
+                             np.zeros(10, np.int64), np.zeros(10, np.int64), deck0.copy(), out)
+            rolls += np.int64(st[dice.NROLLS])
+    return rolls
+
+
+@jit
+def _bare(key, n, n_cells, rolls_each):
+    """Seed every (trial, cell) and draw the same number of d6 as the kernel, nothing else."""
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    acc = 0
+    for i in range(n):
+        for c in range(n_cells):
+            dice.seed_trial(st, key, i)
+            for _ in range(rolls_each):
+                acc += dice.d6(st, dice.NO_SCRIPT)
+    return acc
+
+
+def main(n_trials: int = 200_000, jit_disabled: bool = False):
+    tables = build_tables()
+    sim = crash.CrashSimulation(tables)
+    key = dice.stream_key(1)
+    n_cells = len(sim.cells)
+    if jit_disabled:  # child process: time a small N in pure Python
+        t0 = time.perf_counter()
+        sim.chunk(key, 0, n_trials)
+        print(f"{n_trials * n_cells / (time.perf_counter() - t0):.6g}")
+        return
+    numba.set_num_threads(1)
+    sim.chunk(key, 0, 100)  # compile / load cache
+    t0 = time.perf_counter()
+    sim.chunk(key, 0, n_trials)
+    dt = time.perf_counter() - t0
+    rate = n_trials * n_cells / dt
+
+    args = (sim._speeds, sim._tcols, sim._rcols, *crash.kernel_args(tables), crash.new_deck(tables))
+    _rolls_per_crash(key, 10, *args)
+    n_probe = max(1000, n_trials // 20)
+    mean_rolls = _rolls_per_crash(key, n_probe, *args) / (n_probe * n_cells)
+    k = int(round(mean_rolls))
+    _bare(key, 10, n_cells, k)
+    t0 = time.perf_counter()
+    _bare(key, n_trials, n_cells, k)
+    bare_rate = n_trials * n_cells / (time.perf_counter() - t0)
+
+    n_py = 20
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=ROOT)
+    py = subprocess.run([sys.executable, __file__, str(n_py), "--python"], env=env,
+                        capture_output=True, text=True, check=True)
+    py_rate = float(py.stdout.strip().splitlines()[-1])
+
+    print(f"Demo Derby crash kernel, 1 thread, {n_trials:,} trials x {n_cells} cells")
+    print(f"  compiled kernel     : {rate:,.0f} crashes/s per core "
+          f"({mean_rolls:.2f} dice rolls per crash)")
+    print(f"  bare RNG loop       : {bare_rate:,.0f} crashes/s per core (seed + {k} d6 each)")
+    print(f"  kernel / bare RNG   : {rate / bare_rate:.2f}")
+    print(f"  NUMBA_DISABLE_JIT=1 : {py_rate:,.0f} crashes/s ({n_py} trials x {n_cells} cells)")
+    print(f"  speed-up over Python: {rate / py_rate:,.0f}x")
+
+    from simkit.demo_derby.arena import load_arena
+    from simkit.demo_derby.derby import DerbySimulation
+    dsim = DerbySimulation(tables, load_arena(), np.full((6, 1), 5, np.int64))
+    dsim.chunk(key, 0, 10)
+    n_d = max(1000, n_trials // 20)
+    t0 = time.perf_counter()
+    dsim.chunk(key, 0, n_d)
+    d_rate = n_d / (time.perf_counter() - t0)
+    print(f"Six-car derby (hunter policy, default arena), 1 thread, {n_d:,} derbies")
+    print(f"  compiled kernel     : {d_rate:,.0f} derbies/s per core")
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    main(n, jit_disabled="--python" in sys.argv)
