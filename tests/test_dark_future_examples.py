@@ -1,0 +1,139 @@
+"""Dark Future rulebook examples with numbers, replayed with scripted dice.
+
+Each test names the example's page; the compiled kernel and the plain-Python reference replay
+the same script (one entry per roll), and running out of script or leaving rolls unused fails.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from simkit.core import dice
+from simkit.core.errors import ScriptedDiceError
+from simkit.core.exact import ScriptedDice, distribution
+from simkit.dark_future import hazards as H
+from simkit.dark_future import rules as R
+
+HP = R.hazard_params()
+
+
+def scripted(rolls):
+    return dice.scripted_state(), dice.as_script(rolls)
+
+
+def test_speed_factor_table_p12():
+    for lo, hi, sf in [(1, 20, 1), (21, 40, 2), (41, 60, 3), (61, 80, 4), (81, 100, 5), (101, 120, 6)]:
+        assert R.speed_factor(lo) == R.speed_factor(hi) == sf
+    assert R.speed_factor(0) == 0
+    # p12 example: the Interceptor at 15mph (SF 1) moves in phase 1 only, the Renegade at
+    # 30mph (SF 2) in phases 1 and 2; p41: 50mph (SF 3) braking to 35mph (SF 2) loses phase 3
+    assert R.speed_factor(15) == 1 and R.speed_factor(30) == 2
+    assert R.speed_factor(50) == 3 and R.speed_factor(35) == 2
+
+
+def test_interceptor_speed_change_example_p12():
+    # 'an Interceptor has braking 40mph and acceleration 30mph. If it is travelling at 60mph
+    # the player can set its speed anywhere between a minimum of 20mph and a maximum of 90mph.'
+    assert R.speed_range(R.vehicle("interceptor"), 60) == (20, 90)
+
+
+def test_excess_speed_example_p39():
+    # 'a car going at 62mph encounters a hazard with a 50mph safety limit. The modifier for
+    # excess speed is 2.'
+    assert R.excess_modifier(62, 50) == 2
+    assert R.excess_modifier(60, 50) == 1 and R.excess_modifier(50, 50) == 0
+
+
+def test_hazard_roll_example_p39():
+    # 90mph, optimum control 4, +2HE hit (limit 50mph), rolls a 5: 5 + 4 - 4 = 5, control loss
+    limit = R.safety_limit("he_small")
+    assert limit == 50
+    st, script = scripted([5])
+    out, mph = H.hazard_roll(st, script, 90, limit, 4, 40, HP.as_array())
+    assert (out, mph) == (H.LOSS, 0) and dice.script_position(st) == 1
+    sd = ScriptedDice([5])
+    assert H.hazard_roll_ref(sd, 90, limit, 4, 40, HP) == (H.LOSS, 0) and sd.exhausted
+
+
+def test_renegade_panic_brake_example_p41():
+    # Renegade (braking 30, handling 4) at 80mph onto a 50mph curve: 20mph panic brake (a
+    # score of 4: a 5 rolled, +3 excess, -4). Later a 40mm GL hit (+8HE, 30mph limit) at 60mph:
+    # another 20mph panic (a 5: +3 excess, -4) but only 10mph of braking is left: brakes 10mph
+    # and goes out of control.
+    ren = R.vehicle("renegade")
+    oc = R.optimum_control(ren.handling, 3)
+    assert oc == 4
+    hp = HP.as_array()
+    st, script = scripted([5, 5])
+    out, mph = H.hazard_roll(st, script, 80, 50, oc, ren.braking, hp)
+    assert (out, mph) == (H.PANIC, 20)
+    speed, left = 80 - mph, ren.braking - mph
+    assert (speed, left) == (60, 10)
+    limit = R.safety_limit("he_large")
+    assert limit == 30
+    out, mph = H.hazard_roll(st, script, speed, limit, oc, left, hp)
+    assert (out, mph) == (H.LOSS_BRAKES, 10) and speed - mph == 50
+    # the same two tests as one sequence (curve first: higher limit), kernel and reference
+    st, script = scripted([5, 5])
+    outcomes = np.zeros(2, np.int64)
+    res = H.hazard_sequence(st, script, 80, np.array([50, 30]), oc, ren.braking, hp, outcomes)
+    assert res == (50, 0, True) and list(outcomes) == [H.PANIC, H.LOSS_BRAKES]
+    sd = ScriptedDice([5, 5])
+    assert H.hazard_sequence_ref(sd, 80, [(30, False), (50, False)], oc, ren.braking, HP) == \
+        (50, 0, True, (H.PANIC, H.LOSS_BRAKES))
+
+
+def test_optimum_speed_example_p41():
+    # optimum control 4, 60mph limit -> optimum speed 80mph; at 81+ a 6 means control loss
+    assert R.optimum_speed(60, 4) == 80
+    at80 = distribution(H.hazard_roll_ref, 80, 60, 4, 10 ** 6, HP)
+    at81 = distribution(H.hazard_roll_ref, 81, 60, 4, 10 ** 6, HP)
+    assert sum(p for (o, _), p in at80.items() if o >= H.LOSS) == 0
+    assert at80[(H.PANIC, 20)] == Fraction(1, 6)  # the worst roll, a 6: total 4
+    assert sum(p for (o, _), p in at81.items() if o >= H.LOSS) == Fraction(1, 6)
+
+
+def test_multiple_tests_example_p41():
+    # 65mph onto a '60' curve and pattern mines (50mph): curve first; a 20mph panic brake takes
+    # the car to 45mph, so there is no roll for the mines. The book gives no optimum control: a
+    # 20mph panic needs a score of 4 = d6 + 1 - control, so control 3 and a 6 (control 4 cannot
+    # reach it: its worst is 6 + 1 - 4 = 3).
+    mines = R.safety_limit("pattern_mine")
+    assert mines == 50
+    tests = [(mines, False), (60, False)]
+    assert [t[0] for t in H.order_tests(tests)] == [60, 50]
+    assert H.order_tests([(60, True), (30, False)])[-1] == (60, True)  # oil always last
+    st, script = scripted([6])
+    outcomes = np.zeros(2, np.int64)
+    res = H.hazard_sequence(st, script, 65, np.array([60, 50]), 3, 40, HP.as_array(), outcomes)
+    assert res == (45, 20, False) and list(outcomes) == [H.PANIC, H.OK]
+    assert dice.script_position(st) == 1  # one roll only: no test for the mines
+    sd = ScriptedDice([6])
+    assert H.hazard_sequence_ref(sd, 65, tests, 3, 40, HP) == (45, 20, False, (H.PANIC, H.OK))
+    assert sd.exhausted
+    curve = distribution(H.hazard_roll_ref, 65, 60, 4, 40, HP)
+    assert (H.PANIC, 20) not in curve and max(m for _, m in curve) == 15
+
+
+def test_spin_example_p44():
+    # control loss -> spin: skid test even (straight ahead), direction 4 (clockwise), rotation
+    # 2 + speed factor 2 = 4. The template position is RECONSTRUCTED (rules-data 4.1): 90, -20mph.
+    template = np.array(R.base_rules().table("spin_template")["rows"], dtype=np.int64)
+    skid = R.base_rules().table("skid_test")
+    st, script = scripted([2, 4, 2])
+    assert H.skid_test(st, script, False, skid["straight_mph"], skid["drift_mph"]) == (0, 0, 5)
+    assert H.spin_test(st, script, 2, True, 0, template) == (1, 90, 20)
+    assert dice.script_position(st) == 3
+    sd = ScriptedDice([2, 4, 2])
+    assert H.skid_test_ref(sd, False, 5, 10) == (0, 0, 5)
+    assert H.spin_ref(sd, 2, True, 0, template.tolist()) == (1, 90, 20) and sd.exhausted
+
+
+def test_scripts_that_do_not_fit_the_procedure_fail():
+    st, script = scripted([])
+    with pytest.raises(ScriptedDiceError):
+        H.hazard_roll(st, script, 90, 50, 4, 40, HP.as_array())
+    st, script = scripted([7])
+    with pytest.raises(ScriptedDiceError):
+        H.hazard_roll(st, script, 90, 50, 4, 40, HP.as_array())
