@@ -94,7 +94,81 @@ def argparse_ns_without_out(args):
     return ns
 
 
+# --- weapons -----------------------------------------------------------------------------------
+def _weapons_args(p):
+    from .shooting import FACINGS, MOUNTS
+    p.add_argument("--target", default="renegade", choices=R.VEHICLES, help="target vehicle")
+    p.add_argument("--mount", default="hood", choices=MOUNTS,
+                   help="firer's mount: hood/turret +1 to hit; wings take no heavy weapons, "
+                        "turrets no missile pods, bike fairings only lightweight weapons")
+    p.add_argument("--firer-mph", type=int, default=60, help="firer's speed (81+: -1 to hit)")
+    p.add_argument("--target-mph", type=int, default=60,
+                   help="target's speed (81+: -1 to hit; sets which hazard rolls a hit forces)")
+    p.add_argument("--smoke", type=int, default=0, help="smoke markers in the fire corridor")
+    p.add_argument("--ranges", default="1-30", help="ranges in spaces (default 1-30)")
+    p.add_argument("--bike-lanes", type=int, default=2,
+                   help="bike target: its lanes inside the fire corridor, 2 (-1) or 1 (-2)")
+    p.add_argument("--facing", default="rear",
+                   choices=(*FACINGS, "oblique-front", "oblique-rear"),
+                   help="facing the criticals strike (default rear: a chase)")
+    p.add_argument("--target-skill", type=int, default=3, help="target driver's drive skill")
+    p.add_argument("--target-damage", type=int, default=None,
+                   help="target's damage points left (default: undamaged)")
+    p.add_argument("--weapons", default=None, help="comma-separated weapon keys (default all)")
+    cliutil.add_run_options(p, trials=100_000)
+    cliutil.add_output_options(p)
+
+
+def _weapons_run(args) -> int:
+    from .shooting import weapon_table_sim
+
+    chosen = cliutil.variants_from(args)
+    cliutil.positive_int(args.trials, "--trials")
+    keys = [k.strip() for k in args.weapons.split(",")] if args.weapons else None
+    sim = weapon_table_sim(args.target, args.mount, _int_list(args.ranges, "--ranges", 1, 60),
+                           firer_mph=args.firer_mph, target_mph=args.target_mph, smoke=args.smoke,
+                           bike_lanes=args.bike_lanes, facing=args.facing,
+                           target_skill=args.target_skill, target_damage=args.target_damage,
+                           weapon_keys=keys, chosen=chosen)
+    plot = cliutil.plot_path(args)
+    res = run(sim, args.trials, args.seed, threads=args.threads,
+              progress=not args.no_progress and None)
+    frame = res.frame
+    cliutil.emit(frame, args, title=(
+        f"One shot from a {args.mount} mount at a {args.target} ({args.facing} facing), firer "
+        f"{args.firer_mph}mph, target {args.target_mph}mph, smoke {args.smoke}; "
+        f"{args.trials:,} trials, seed {args.seed}"),
+        columns=["weapon", "range", "p_hit", "p_hit_exact", "mean_damage_exact", "p_critical_exact",
+                 "p_hazard_exact", "p_control_loss_exact", "damage_per_shot",
+                 "damage_per_shot_exact", "damage_per_kilodollar"])
+    if plot:
+        _plot_weapons(frame, plot)
+    return 0
+
+
+def _plot_weapons(frame, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for w, g in frame.groupby("weapon", sort=False):
+        axes[0].plot(g["range"], g["p_hit_exact"], marker=".", label=w)
+        axes[1].errorbar(g["range"], g["damage_per_shot"],
+                         yerr=[g["damage_per_shot"] - g["damage_per_shot_lo"],
+                               g["damage_per_shot_hi"] - g["damage_per_shot"]], marker=".", label=w)
+    axes[0].set(xlabel="range (spaces)", ylabel="P(hit), exact")
+    axes[1].set(xlabel="range (spaces)", ylabel="damage points per shot (95% CI)")
+    axes[1].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    print(f"wrote {path}", file=sys.stderr)
+
+
 COMMANDS = {
+    "weapons": Command("per weapon and range: hit chance, damage, criticals, forced hazards",
+                       _weapons_args, _weapons_run),
     "hazards": Command("exact and simulated odds of hazard rolls and control-loss tests",
                        _hazards_args, _hazards_run),
 }

@@ -1,0 +1,226 @@
+"""Dark Future shots: weapon data, the hit and damage rolls, critical chains, forced hazards.
+
+The compiled shot kernel is held to the plain-Python reference on the same dice (random
+scripts), to the exact distribution (G-test), and the exact oracle's stage-by-stage composition
+is held to a whole-shot enumeration.
+"""
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import cli, games
+from simkit.core import dice
+from simkit.core._numba import jit
+from simkit.core.exact import ScriptedDice, distribution
+from simkit.core.runner import run
+from simkit.core.stats import g_test
+from simkit.dark_future import rules as R
+from simkit.dark_future import shooting as S
+
+
+@pytest.fixture
+def only_dark_future(monkeypatch):
+    monkeypatch.setattr(games, "PACKAGES", {"dark-future": "simkit.dark_future"})
+
+
+def one_cell(target, weapon, rng, **kw):
+    sim = S.weapon_table_sim(target, kw.pop("mount", "hood"), [rng], weapon_keys=[weapon], **kw)
+    return sim, sim.shots[0]
+
+
+def test_weapon_characteristics_p83_to_p86():
+    w = S.weapons()
+    assert (w["chain_gun"].range, w["chain_gun"].accuracy, w["chain_gun"].damage,
+            w["chain_gun"].shots, w["chain_gun"].cost, w["chain_gun"].weight) == (16, 3, 5, 6, 22000, 300)
+    assert (w["gl40"].damage, w["gl40"].he, w["missile_pod"].range, w["heavy_laser"].range) == (8, True, 24, 30)
+    assert (w["mg"].range, w["mg"].accuracy, w["mg"].damage, w["mg"].shots) == (16, 2, 1, 12)
+    assert (w["lw_mg"].range, w["lw_gl20"].shots, w["lw_laser"].damage, w["rag40"].cost) == (8, 4, 1, 6000)
+    assert S.weapons(chosen={"chain_gun_shots": "three"})["chain_gun"].shots == 3
+    assert S.weapons(chosen={"rag_cost": "text"})["rag40"].cost == 5000
+    assert S.weapons(chosen={"gl20_cost": "text"})["gl20"].cost == 5000
+    assert S.weapons(chosen={"lightweight_laser_damage": "flat_one"})["lw_laser"].flat
+    assert not S.weapons()["lw_laser"].flat
+
+
+def test_ranges_and_tactical_factors_p26_p30_p64():
+    rules = R.base_rules()
+    # 'a machine gun is firing at a target 8 squares away. The range is counted as six'
+    assert S.effective_range(rules, 8) == 6
+    # 'three smoke markers ... the shot takes place with a -3 modifier'; four still -3
+    assert S.tactical_modifier(rules, "wing", 60, 60, 3, False, 2) == -3
+    assert S.tactical_modifier(rules, "wing", 60, 60, 4, False, 2) == -3
+    assert S.tactical_modifier(rules, "hood", 81, 81, 0, False, 2) == -1
+    assert S.tactical_modifier(rules, "turret", 80, 80, 0, True, 2) == 0
+    assert S.tactical_modifier(rules, "side", 60, 60, 1, True, 1) == -3
+
+
+def test_hit_roll_by_hand():
+    # hood MG (+2, +1) at range 6 on a Renegade: d6 + 3 >= 6 -> 3-6
+    sim, s = one_cell("renegade", "mg", 6)
+    assert distribution(S.hit_roll_ref, s) == {(True, False): Fraction(1, 2),
+                                               (True, True): Fraction(1, 6),
+                                               (False, False): Fraction(1, 3)}
+    # a natural 1 misses at range 1 whatever the modifiers
+    sim, s = one_cell("renegade", "chain_gun", 1)
+    assert sum(p for (h, _), p in distribution(S.hit_roll_ref, s).items() if h) == Fraction(5, 6)
+    # beyond the weapon's range: wasted, and no die is rolled
+    sim, s = one_cell("renegade", "lw_mg", 9, mount="wing")
+    assert not s.in_range and S.hit_roll_ref(ScriptedDice([]), s) == (False, False)
+    # bike target with one lane in the corridor: -2
+    sim, s = one_cell("bike", "mg", 3, mount="wing", bike_lanes=1)
+    assert s.modifier == 0
+
+
+def test_fuel_tank_explosion_chain_replayed_on_kernel_and_reference():
+    # MG hits a Renegade's rear (4), damage 6 (6+1-3 = 4 points and a critical), target matrix 5
+    # -> roll again 3 -> fuel; fuel 4 -> explodes: a +8HE hit on the rear, damage roll 2 (7
+    # points); the HE hit forces a 30mph hazard roll at 60mph: 1 + 3 - 4 = 0, OK.
+    sim, s = one_cell("renegade", "mg", 3)
+    script = [4, 6, 5, 3, 4, 2, 1]
+    expect = (True, 11, 1, True, False, False, False)
+    sd = ScriptedDice(script)
+    assert S.shot_ref(sd, s, sim.ct) == expect and sd.exhausted
+    st = dice.scripted_state()
+    out = np.zeros(7, np.int64)
+    S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
+           sim.ct.effects, sim.hp, out)
+    assert tuple(out) == tuple(int(x) for x in expect) and dice.script_position(st) == len(script)
+
+
+def test_natural_six_is_a_critical_even_through_armour_p28():
+    # hits_ref -> (damage, criticals, forced limits, direct loss, terminal)
+    # lightweight MG on an Interceptor: d6 + 1 - 4 -> faces 1-3 do nothing, a 6 also crits
+    sim, s = one_cell("interceptor", "lw_mg", 1)
+    d = distribution(S.hits_ref, s, sim.ct, False)
+    assert sum(p for o, p in d.items() if o[0] == 0) == Fraction(1, 2)
+    assert sum(p for o, p in d.items() if o[1] >= 1) == Fraction(1, 6)
+    # flat-one variant: 1 - 2 armour never damages a bike, yet a six is still a critical (and
+    # any damage then comes only from the explosions a critical sets off)
+    sim, s = one_cell("bike", "lw_laser", 1, chosen={"lightweight_laser_damage": "flat_one"})
+    d = distribution(S.hits_ref, s, sim.ct, False)
+    assert sum(p for o, p in d.items() if o[1] >= 1) == Fraction(1, 6)
+    assert sum(p for o, p in d.items() if o[0] > 0 and o[1] == 0) == 0
+    # hit-roll variant: the damage roll's six no longer matters, the hit roll's does
+    sim, s = one_cell("renegade", "mg", 1, chosen={"critical_trigger": "hit_roll"})
+    d = distribution(S.hits_ref, s, sim.ct, False)
+    assert sum(p for o, p in d.items() if o[1] >= 1) == 0
+    d = distribution(S.hits_ref, s, sim.ct, True)
+    assert sum(p for o, p in d.items() if o[1] >= 1) == 1
+
+
+class RecordingDice:
+    """Random dice that remember every roll, to replay the same shot on the kernel."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.rolls = []
+
+    def roll(self, n, sides):
+        v = sum(self.rng.randint(1, sides) for _ in range(n))
+        self.rolls.append(v)
+        return v
+
+    def at_most(self, n, sides, t):
+        return self.roll(n, sides) <= t
+
+
+CASES = [
+    dict(target="renegade", weapon="mg", rng=3),
+    dict(target="interceptor", weapon="gl40", rng=2, facing="oblique-rear", target_mph=90),
+    dict(target="bike", weapon="gl40", rng=1, target_mph=70, facing="front"),
+    dict(target="bike", weapon="rag40", rng=1, facing="side", chosen={"bike_fuel_explosion": "plus_four"}),
+    dict(target="renegade", weapon="missile_pod", rng=4, target_damage=5, facing="floor"),
+    dict(target="interceptor", weapon="chain_gun", rng=2, facing="roof",
+         chosen={"critical_trigger": "hit_roll"}),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_kernel_replays_the_reference_on_the_same_dice(case):
+    case = dict(case)
+    sim, s = one_cell(case.pop("target"), case.pop("weapon"), case.pop("rng"), **case)
+    out = np.zeros(7, np.int64)
+    for seed in range(1500):
+        rec = RecordingDice(seed)
+        expect = S.shot_ref(rec, s, sim.ct)
+        st = dice.scripted_state()
+        S.shot(st, dice.as_script(rec.rolls), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
+               sim.ct.effects, sim.hp, out)
+        assert tuple(out) == tuple(int(x) for x in expect), (seed, rec.rolls)
+        assert dice.script_position(st) == len(rec.rolls)
+
+
+@pytest.mark.parametrize("case", [CASES[0], CASES[1]])
+def test_exact_composition_equals_whole_shot_enumeration(case):
+    case = dict(case)
+    sim, s = one_cell(case.pop("target"), case.pop("weapon"), case.pop("rng"), **case)
+    assert S.exact_shot(s, sim.ct) == distribution(S.shot_ref, s, sim.ct)
+
+
+@jit
+def _outcomes(key, n, sp, matrix, rerolls, effects, hp):
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    res = np.zeros((n, 7), np.int64)
+    o = np.zeros(7, np.int64)
+    for t in range(n):
+        dice.seed_trial(st, key, t)
+        S.shot(st, dice.NO_SCRIPT, sp, matrix, rerolls, effects, hp, o)
+        res[t] = o
+    return res
+
+
+@pytest.mark.parametrize("case", CASES[1:4])
+def test_kernel_matches_exact_distribution(case):
+    case = dict(case)
+    sim, s = one_cell(case.pop("target"), case.pop("weapon"), case.pop("rng"), **case)
+    ex = S.exact_shot(s, sim.ct)
+    res = _outcomes(dice.stream_key(99), 200_000, s.as_array(), sim.ct.matrix, sim.ct.rerolls,
+                    sim.ct.effects, sim.hp)
+    keys = [tuple(int(x) for x in k) for k in ex]
+    index = {k: i for i, k in enumerate(keys)}
+    counts = np.zeros(len(keys))
+    for row, c in zip(*np.unique(res, axis=0, return_counts=True)):
+        counts[index[tuple(int(x) for x in row)]] += c  # KeyError = an impossible outcome
+    assert g_test(counts, [float(p) for p in ex.values()]).pvalue > 1e-3
+
+
+def test_weapon_table_is_reproducible_across_chunks_and_threads():
+    sim = S.weapon_table_sim("interceptor", "turret", [2, 7], weapon_keys=["gl40", "mg"])
+    a = run(sim, 20_000, 4, chunk_size=1000, threads=1, progress=False).totals
+    b = run(sim, 20_000, 4, chunk_size=7777, threads=2, progress=False).totals
+    assert np.array_equal(a, b)
+
+
+def test_weapons_cli_columns_and_values(tmp_path, only_dark_future):
+    out = tmp_path / "w.csv"
+    rc = cli.main(["weapons", "dark-future", "--target", "renegade", "--mount", "wing",
+                   "--ranges", "1-3,6,17", "--weapons", "mg,gl20", "--trials", "20000",
+                   "--out", str(out), "--no-progress"])
+    assert rc == 0
+    f = pd.read_csv(out)
+    for col in ("weapon", "range", "p_hit", "p_hit_exact", "mean_damage", "mean_damage_exact",
+                "p_critical", "p_critical_exact", "damage_per_kilodollar"):
+        assert col in f.columns
+    mg6 = f[(f.weapon == "mg") & (f.range == 6)].iloc[0]
+    assert mg6.p_hit_exact == pytest.approx(0.5)  # wing MG: d6 + 2 >= 6
+    assert f[(f.weapon == "mg") & (f.range == 17)].iloc[0].p_hit_exact == 0  # beyond 16
+    assert mg6.p_hit_lo <= mg6.p_hit_exact <= mg6.p_hit_hi
+    assert mg6.damage_per_kilodollar == pytest.approx(mg6.damage_per_shot / 5.0)
+
+
+@pytest.mark.parametrize("argv, where", [
+    (["--weapons", "ray_gun"], "--weapons"),
+    (["--mount", "wing", "--weapons", "chain_gun"], "--mount"),
+    (["--target-damage", "99"], "--target-damage"),
+    (["--ranges", "0-3"], "--ranges"),
+    (["--smoke", "-1"], "--smoke"),
+    (["--target", "tank"], "--target"),
+])
+def test_weapons_cli_bad_input(argv, where, only_dark_future, capsys):
+    rc = cli.main(["weapons", "dark-future", *argv, "--trials", "100", "--no-progress"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and len(err.splitlines()) == 1 and where in err, err
