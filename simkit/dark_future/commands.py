@@ -166,7 +166,44 @@ def _plot_weapons(frame, path):
     print(f"wrote {path}", file=sys.stderr)
 
 
+# --- builds ------------------------------------------------------------------------------------
+def _builds_args(p):
+    p.add_argument("--check", action="append", default=[], metavar="CAR", required=True,
+                   help="a car as a compact string ('renegade: hood=mg, passive=oil') or a "
+                        ".toml file; repeatable")
+    p.add_argument("--budget", type=int, default=None, help="spending limit in dollars")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
+                   help="select a rule variant (costs: rag_cost, gl20_cost)")
+    cliutil.add_output_options(p, plot=False)
+
+
+def _builds_run(args) -> int:
+    import pandas as pd
+
+    from .design import car_from, check
+
+    chosen = cliutil.variants_from(args)
+    R.selection(chosen)  # names validated before any car is read
+    if args.budget is not None and args.budget < 0:
+        raise UserInputError(f"must be 0 or more dollars, got {args.budget!r}", field="--budget")
+    reports = [check(car_from(text), args.budget, chosen) for text in args.check]
+    frame = pd.DataFrame([{
+        "car": r.car.source.removeprefix("car ").strip("'"), "vehicle": r.car.vehicle,
+        "cost": r.cost, "weight": r.weight, "payload": r.payload, "budget": r.budget,
+        "valid": r.valid, "violations": len(r.violations)} for r in reports])
+    cliutil.emit(frame, args, title="Vehicle design check (p81-86)")
+    bad = [r for r in reports if not r.valid]
+    if bad:
+        # one line, every violation of every car (the CLI exits 2)
+        raise UserInputError(" | ".join(
+            f"{r.car.source}: " + "; ".join(f"({i}) {x}" for i, x in enumerate(r.violations, 1))
+            for r in bad))
+    return 0
+
+
 COMMANDS = {
+    "builds": Command("check a car's cost, payload and mounts against the design rules",
+                      _builds_args, _builds_run),
     "weapons": Command("per weapon and range: hit chance, damage, criticals, forced hazards",
                        _weapons_args, _weapons_run),
     "hazards": Command("exact and simulated odds of hazard rolls and control-loss tests",
