@@ -137,3 +137,73 @@ def test_scripts_that_do_not_fit_the_procedure_fail():
     st, script = scripted([7])
     with pytest.raises(ScriptedDiceError):
         H.hazard_roll(st, script, 90, 50, 4, 40, HP.as_array())
+
+
+def _shot(target, weapon, rng, **kw):
+    from simkit.dark_future import shooting as S
+    sim = S.weapon_table_sim(target, kw.pop("mount", "hood"), [rng], weapon_keys=[weapon], **kw)
+    return S, sim, sim.shots[0]
+
+
+def _replay_shot(S, sim, s, script):
+    """Run one shot on the kernel and on the reference with the same script; both must agree
+    and use every roll."""
+    st = dice.scripted_state()
+    out = np.zeros(7, np.int64)
+    S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
+           sim.ct.effects, sim.hp, out)
+    assert dice.script_position(st) == len(script)
+    sd = ScriptedDice(script)
+    ref = S.shot_ref(sd, s, sim.ct)
+    assert sd.exhausted and tuple(out) == tuple(int(x) for x in ref)
+    return ref
+
+
+def test_renegade_panic_brake_example_p41_with_the_40mm_gl_shot():
+    # The second half of the p41 example as a shot: the Renegade at 60mph with 10mph of braking
+    # left is hit by a 40mm GL (hit roll 5 at range 3, damage roll 3: 3 + 8 - 3 = 8 points);
+    # the +8HE hit forces a 30mph hazard roll, 5 + 3 - 4 = 4, a 20mph panic brake it cannot
+    # make: control loss.
+    from dataclasses import replace
+    S, sim, s = _shot("renegade", "gl40", 3, target_mph=60)
+    s = replace(s, braking=10)
+    assert s.optimum == 4
+    assert _replay_shot(S, sim, s, [5, 3, 5]) == (True, 8, 0, True, False, True, False)
+
+
+def test_panic_brake_costs_a_move_example_p41():
+    # a car at 50mph hit by a 40mm GL panic brakes 15mph (a score of 3: with optimum control 4,
+    # a 5 rolled, +2 for 20mph over the 30mph limit); in phase 3 it has lost its move
+    st, script = scripted([5])
+    out, mph = H.hazard_roll(st, script, 50, R.safety_limit("he_large"), 4, 30, HP.as_array())
+    assert (out, mph) == (H.PANIC, 15)
+    assert R.speed_factor(50 - mph) == 2 < 3 <= R.speed_factor(50)
+
+
+def test_terminal_damage_example_p35():
+    # 'a car with only 2 points of damage left takes a hit which causes 4 points': engine
+    # disabled, handling zero (control lost), weapons dead; the explosion roll scores 2: no
+    # explosion. An autocannon (+3) on a Renegade (armour 3): damage roll 4 -> 4 points.
+    S, sim, s = _shot("renegade", "autocannon", 2, target_damage=2)
+    out = _replay_shot(S, sim, s, [4, 4, 2])
+    assert out == (True, 2, 0, False, True, True, True)
+    # an explosion roll of 1 blows the car up: a driver critical (here 3: injured, 20mph test
+    # not taken because control is already lost)
+    out = _replay_shot(S, sim, s, [4, 4, 1, 3])
+    assert out == (True, 2, 0, False, True, True, True)
+
+
+def test_bike_overlap_example_p64():
+    # a bike at 70mph passes one at 30mph going the other way (opposed, 40mph limit): the fast
+    # rider rolls, the slow one does not
+    limit = R.safety_limit("bike_overlap_opposed")
+    st, script = scripted([])
+    assert H.hazard_roll(st, script, 30, limit, 6, 40, HP.as_array()) == (H.OK, 0)
+    st, script = scripted([1])
+    H.hazard_roll(st, script, 70, limit, 6, 40, HP.as_array())
+    assert dice.script_position(st) == 1
+
+
+def test_road_damage_example_p68():
+    # 'an out of control bike rolls at 35mph, which is speed factor 2 ... subtracts two'
+    assert R.base_rules().table("road_damage")["rows"][R.speed_factor(35) - 1] == -2
