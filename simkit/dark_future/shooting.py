@@ -371,9 +371,18 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
     return nlim, qn
 
 
+SCRATCH = 4 + MAX_TESTS + MAX_HITS * 4
+
+
 @jit
 def shot(st, script, sp, matrix, rerolls, effects, hp, out):
     """Kernel twin of :func:`shot_ref`; writes the outcome into ``out`` (7 ints)."""
+    shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, np.zeros(SCRATCH, np.int64))
+
+
+@jit
+def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
+    """:func:`shot` with caller-owned scratch space (no allocation in the trial loop)."""
     for i in range(7):
         out[i] = 0
     if sp[S_IN_RANGE] == 0:
@@ -383,10 +392,11 @@ def shot(st, script, sp, matrix, rerolls, effects, hp, out):
         return
     six = r == 6
     out[0] = 1
-    flags = np.zeros(4, np.int64)
-    limits = np.zeros(MAX_TESTS, np.int64)
+    flags = ws[:4]
+    flags[:] = 0
+    limits = ws[4:4 + MAX_TESTS]
     nlim = 0
-    q = np.zeros((MAX_HITS, 4), np.int64)
+    q = ws[4 + MAX_TESTS:].reshape((MAX_HITS, 4))
     q[0, 0] = sp[S_DAMAGE]
     q[0, 1] = sp[S_HE]
     q[0, 2] = -1 if sp[S_OBLIQUE] else sp[S_FACING]
@@ -473,10 +483,11 @@ def _shots_chunk(key, first, n, sps, matrix, rerolls, effects, hp, script):
     for b in prange(nb):
         st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
         o = np.zeros(7, np.int64)
+        ws = np.zeros(SCRATCH, np.int64)
         for t in range(first + b * n // nb, first + (b + 1) * n // nb):
             dice.seed_trial(st, key, t)
             for c in range(ncell):
-                shot(st, script, sps[c], matrix, rerolls, effects, hp, o)
+                shot_ws(st, script, sps[c], matrix, rerolls, effects, hp, o, ws)
                 base = c * N_SHOT_STATS
                 acc[b, base] += o[0]
                 acc[b, base + 1] += o[1]
