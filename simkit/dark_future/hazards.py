@@ -109,7 +109,7 @@ def spin_ref(dice_, sf, first_spin, direction, template):
 
 
 # --- compiled kernels --------------------------------------------------------------------------
-@jit(inline="always")
+@jit
 def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
     """Kernel twin of :func:`hazard_roll_ref`; returns (outcome, mph braked)."""
     if speed <= limit:
@@ -145,7 +145,7 @@ def hazard_sequence(st, script, speed, limits, optimum, braking_left, hp, outcom
     return speed, braking_left, lost
 
 
-@jit(inline="always")
+@jit
 def control_loss_test(st, script, sf, adverse, penalty, lows, codes):
     score = dice.roll(st, script, 1, 6) + sf - adverse + penalty
     out = codes[0]
@@ -178,45 +178,54 @@ def spin_test(st, script, sf, first_spin, direction, template):
 N_HAZARD_STATS = 7  # ok, panic 5/10/15/20, loss, loss because the braking ran out
 
 
+@jit
+def _hazard_block(key, lo, hi, speeds, limits, controls, braking, hp, script, acc):
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    for t in range(lo, hi):
+        dice.seed_trial(st, key, t)
+        for c in range(speeds.shape[0]):
+            out, mph = hazard_roll(st, script, speeds[c], limits[c], controls[c], braking, hp)
+            base = c * N_HAZARD_STATS
+            if out == OK:
+                acc[base] += 1
+            elif out == PANIC:
+                acc[base + mph // hp[_PANIC]] += 1
+            else:
+                acc[base + 5] += 1
+                if out == LOSS_BRAKES:
+                    acc[base + 6] += 1
+
+
 @pjit
 def _hazard_chunk(key, first, n, speeds, limits, controls, braking, hp, script):
-    ncell = speeds.shape[0]
+    # the parallel loop only hands out blocks of trials: a small parfor body compiles fast
     nb = min(n, 64)
-    acc = np.zeros((nb, ncell * N_HAZARD_STATS), dtype=np.int64)
+    acc = np.zeros((nb, speeds.shape[0] * N_HAZARD_STATS), dtype=np.int64)
     for b in prange(nb):
-        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
-        for t in range(first + b * n // nb, first + (b + 1) * n // nb):
-            dice.seed_trial(st, key, t)
-            for c in range(ncell):
-                out, mph = hazard_roll(st, script, speeds[c], limits[c], controls[c], braking, hp)
-                base = c * N_HAZARD_STATS
-                if out == OK:
-                    acc[b, base] += 1
-                elif out == PANIC:
-                    acc[b, base + mph // hp[_PANIC]] += 1
-                else:
-                    acc[b, base + 5] += 1
-                    if out == LOSS_BRAKES:
-                        acc[b, base + 6] += 1
+        _hazard_block(key, first + b * n // nb, first + (b + 1) * n // nb, speeds, limits,
+                      controls, braking, hp, script, acc[b])
     return acc.sum(axis=0)
+
+
+@jit
+def _control_block(key, lo, hi, sfs, adverse, penalty, kinds, lows, codes, script, acc):
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    for t in range(lo, hi):
+        dice.seed_trial(st, key, t)
+        for c in range(sfs.shape[0]):
+            k = kinds[c]
+            out = control_loss_test(st, script, sfs[c], adverse[c], penalty[c], lows[k], codes[k])
+            acc[c * 5 + out] += 1
 
 
 @pjit
 def _control_chunk(key, first, n, sfs, adverse, penalty, kinds, lows, codes, script):
     """kinds[c] indexes rows of lows/codes (0 car, 1 bike); lows/codes padded per kind."""
-    ncell = sfs.shape[0]
-    nout = 5
     nb = min(n, 64)
-    acc = np.zeros((nb, ncell * nout), dtype=np.int64)
+    acc = np.zeros((nb, sfs.shape[0] * 5), dtype=np.int64)
     for b in prange(nb):
-        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
-        for t in range(first + b * n // nb, first + (b + 1) * n // nb):
-            dice.seed_trial(st, key, t)
-            for c in range(ncell):
-                k = kinds[c]
-                out = control_loss_test(st, script, sfs[c], adverse[c], penalty[c], lows[k],
-                                        codes[k])
-                acc[b, c * nout + out] += 1
+        _control_block(key, first + b * n // nb, first + (b + 1) * n // nb, sfs, adverse,
+                       penalty, kinds, lows, codes, script, acc[b])
     return acc.sum(axis=0)
 
 

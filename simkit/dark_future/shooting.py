@@ -330,6 +330,13 @@ def _tests_exact(s, limits):
 
 # --- compiled kernel ---------------------------------------------------------------------------
 @jit
+def _d6(st, script):
+    # one out-of-line d6: the core roll is inlined wherever it is called, and a dozen inlined
+    # copies made this kernel take most of a minute to compile
+    return dice.roll(st, script, 1, 6)
+
+
+@jit
 def _disable_k(flags, what):
     if what == 1:
         flags[0] = 1
@@ -347,14 +354,14 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
         return nlim, qn
     if (loc == ENGINE and flags[0]) or (loc == FUEL and flags[1]) or (loc == DRIVER and flags[2]):
         return nlim, qn
-    f = dice.roll(st, script, 1, 6) - 1
+    f = _d6(st, script) - 1
     if effects[loc, f, F_HAZARD] > 0:
         limits[nlim] = effects[loc, f, F_HAZARD]
         nlim += 1
     if effects[loc, f, F_CONTROL]:
         flags[3] = 1
     if effects[loc, f, F_CHECK] > 0:
-        if dice.roll(st, script, 1, 6) + hit_damage >= effects[loc, f, F_CHECK]:  # at_most twin
+        if _d6(st, script) + hit_damage >= effects[loc, f, F_CHECK]:  # at_most twin
             if effects[loc, f, F_THEN_HAZARD] > 0:
                 limits[nlim] = effects[loc, f, F_THEN_HAZARD]
                 nlim += 1
@@ -387,7 +394,7 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
         out[i] = 0
     if sp[S_IN_RANGE] == 0:
         return
-    r = dice.roll(st, script, 1, 6)
+    r = _d6(st, script)
     if r == 1 or r + sp[S_MOD] < sp[S_RANGE]:
         return
     six = r == 6
@@ -415,7 +422,7 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
         if he:
             limits[nlim] = sp[S_HE_SMALL] if dmg <= sp[S_HE_SMALL_MAX] else sp[S_HE_LARGE]
             nlim += 1
-        rd = dice.roll(st, script, 1, 6)
+        rd = _d6(st, script)
         base = dmg if (sp[S_FLAT] and from_shot) else rd + dmg
         points = max(0, base - sp[S_ARMOUR])
         was_terminal = terminal
@@ -427,17 +434,17 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
         if crit:
             out[2] += 1
             if facing < 0:
-                facing = sp[S_FACING] if dice.roll(st, script, 1, 6) % 2 == 0 else 2
-            code = matrix[facing, dice.roll(st, script, 1, 6) - 1]
+                facing = sp[S_FACING] if _d6(st, script) % 2 == 0 else 2
+            code = matrix[facing, _d6(st, script) - 1]
             while code >= REROLL:
-                code = rerolls[code - REROLL, dice.roll(st, script, 1, 6) - 1]
+                code = rerolls[code - REROLL, _d6(st, script) - 1]
             nlim, qn = _result_k(st, script, effects, code, dmg, flags, limits, nlim, q, qn)
         if not was_terminal and remaining == 0:
             terminal = True
             flags[0] = 1
             flags[3] = 1
         if terminal and not exploded:
-            if dice.roll(st, script, 1, 6) == sp[S_EXPLODE]:
+            if _d6(st, script) == sp[S_EXPLODE]:
                 exploded = True
                 nlim, qn = _result_k(st, script, effects, DRIVER, dmg, flags, limits, nlim, q, qn)
     direct = flags[3] == 1
@@ -475,28 +482,34 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
 N_SHOT_STATS = 8  # shots hit, damage sum, damage^2 sum, shots with a critical, forced, direct, lost, terminal
 
 
+@jit
+def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, script, acc):
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    o = np.zeros(7, np.int64)
+    ws = np.zeros(SCRATCH, np.int64)
+    for t in range(lo, hi):
+        dice.seed_trial(st, key, t)
+        for c in range(sps.shape[0]):
+            shot_ws(st, script, sps[c], matrix, rerolls, effects, hp, o, ws)
+            base = c * N_SHOT_STATS
+            acc[base] += o[0]
+            acc[base + 1] += o[1]
+            acc[base + 2] += o[1] * o[1]
+            acc[base + 3] += 1 if o[2] > 0 else 0
+            acc[base + 4] += o[3]
+            acc[base + 5] += o[4]
+            acc[base + 6] += o[5]
+            acc[base + 7] += o[6]
+
+
 @pjit
 def _shots_chunk(key, first, n, sps, matrix, rerolls, effects, hp, script):
-    ncell = sps.shape[0]
+    # the parallel loop only hands out blocks of trials: a small parfor body compiles fast
     nb = min(n, 64)
-    acc = np.zeros((nb, ncell * N_SHOT_STATS), dtype=np.int64)
+    acc = np.zeros((nb, sps.shape[0] * N_SHOT_STATS), dtype=np.int64)
     for b in prange(nb):
-        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
-        o = np.zeros(7, np.int64)
-        ws = np.zeros(SCRATCH, np.int64)
-        for t in range(first + b * n // nb, first + (b + 1) * n // nb):
-            dice.seed_trial(st, key, t)
-            for c in range(ncell):
-                shot_ws(st, script, sps[c], matrix, rerolls, effects, hp, o, ws)
-                base = c * N_SHOT_STATS
-                acc[b, base] += o[0]
-                acc[b, base + 1] += o[1]
-                acc[b, base + 2] += o[1] * o[1]
-                acc[b, base + 3] += 1 if o[2] > 0 else 0
-                acc[b, base + 4] += o[3]
-                acc[b, base + 5] += o[4]
-                acc[b, base + 6] += o[5]
-                acc[b, base + 7] += o[6]
+        _shots_block(key, first + b * n // nb, first + (b + 1) * n // nb, sps, matrix, rerolls,
+                     effects, hp, script, acc[b])
     return acc.sum(axis=0)
 
 
