@@ -109,7 +109,7 @@ def spin_ref(dice_, sf, first_spin, direction, template):
 
 
 # --- compiled kernels --------------------------------------------------------------------------
-@jit
+@jit(inline="always")
 def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
     """Kernel twin of :func:`hazard_roll_ref`; returns (outcome, mph braked)."""
     if speed <= limit:
@@ -145,7 +145,7 @@ def hazard_sequence(st, script, speed, limits, optimum, braking_left, hp, outcom
     return speed, braking_left, lost
 
 
-@jit
+@jit(inline="always")
 def control_loss_test(st, script, sf, adverse, penalty, lows, codes):
     score = dice.roll(st, script, 1, 6) + sf - adverse + penalty
     out = codes[0]

@@ -387,7 +387,7 @@ def shot(st, script, sp, matrix, rerolls, effects, hp, out):
     shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, np.zeros(SCRATCH, np.int64))
 
 
-@jit
+@jit(inline="always")
 def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
     """:func:`shot` with caller-owned scratch space (no allocation in the trial loop)."""
     for i in range(7):
