@@ -224,3 +224,49 @@ def test_weapons_cli_bad_input(argv, where, only_dark_future, capsys):
     rc = cli.main(["weapons", "dark-future", *argv, "--trials", "100", "--no-progress"])
     err = capsys.readouterr().err.strip()
     assert rc == 2 and len(err.splitlines()) == 1 and where in err, err
+
+
+def _decode(ct, facing):
+    """Target matrix row as names, re-rolls expanded one level."""
+    out = []
+    for code in ct.matrix[S.FACINGS.index(facing)]:
+        if code >= S.REROLL:
+            out.append([S.LOCATIONS[c] if c < S.REROLL else ct.reroll_names[c - S.REROLL]
+                        for c in ct.rerolls[code - S.REROLL]])
+        else:
+            out.append(S.LOCATIONS[code])
+    return out
+
+
+def test_target_matrices_spot_checks_p32_p68():
+    car = S.crit_tables("car")
+    # Rear facing: 1,2 bodywork; 3 rear wheels; 4 weapons; 5,6 roll again 1,2 engine 3,4 fuel 5,6 driver
+    rear = _decode(car, "rear")
+    assert rear[:3] == ["bodywork", "bodywork", "rear_wheels"]
+    assert rear[4] == rear[5] == ["engine", "engine", "fuel", "fuel", "driver", "driver"]
+    # Floor facing 5,6: roll again 1 weapons (roll again), 2,3 engine, 4 fuel, 5,6 driver
+    assert _decode(car, "floor")[4] == ["floor_weapons", "engine", "engine", "fuel", "driver", "driver"]
+    # Side facing 5: roll again 1-4 engine, 5-6 fuel
+    assert _decode(car, "side")[4] == ["engine"] * 4 + ["fuel"] * 2
+    bike = S.crit_tables("bike")
+    # Bike front 6: roll again 1-2 fuel, 3-6 rider; roof 1-3 bodywork, 4-6 rider
+    assert _decode(bike, "front")[5] == ["fuel", "fuel"] + ["driver"] * 4
+    assert _decode(bike, "roof") == ["bodywork"] * 3 + ["driver"] * 3
+
+
+def test_critical_result_spot_checks_p34_p69():
+    car = S.crit_tables("car")
+    eff = lambda ct, loc, face: ct.effects[S.LOCATIONS.index(loc), face - 1]  # noqa: E731
+    assert eff(car, "driver", 1)[S.F_HAZARD] == 40 and eff(car, "driver", 3)[S.F_HAZARD] == 20
+    assert eff(car, "driver", 6)[S.F_CONTROL] == 1
+    assert (eff(car, "engine", 6)[S.F_EXPLOSION], eff(car, "engine", 6)[S.F_EXPL_FACING]) == (2, S.FACINGS.index("side"))
+    assert (eff(car, "fuel", 4)[S.F_EXPLOSION], eff(car, "fuel", 4)[S.F_EXPL_FACING]) == (8, S.FACINGS.index("rear"))
+    assert (eff(car, "rear_wheels", 2)[S.F_CHECK], eff(car, "rear_wheels", 2)[S.F_THEN_HAZARD]) == (7, 40)
+    assert (eff(car, "front_wheels", 3)[S.F_CHECK], eff(car, "front_wheels", 3)[S.F_THEN_CONTROL]) == (6, 1)
+    assert eff(car, "bodywork", 6)[S.F_HAZARD] == 30 and eff(car, "front_wheels", 5)[S.F_HAZARD] == 20
+    assert car.names[S.LOCATIONS.index("bodywork")][1] == "vdu_destroyed"
+    bike = S.crit_tables("bike")
+    assert eff(bike, "engine", 1)[S.F_CHECK] == 6 and eff(bike, "bodywork", 1)[S.F_CHECK] == 6
+    assert eff(bike, "fuel", 5)[S.F_EXPLOSION] == 8
+    four = S.crit_tables("bike", {"bike_fuel_explosion": "plus_four"})
+    assert eff(four, "fuel", 5)[S.F_EXPLOSION] == 4 and eff(four, "fuel", 1)[S.F_EXPLOSION] == 0
