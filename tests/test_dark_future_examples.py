@@ -77,7 +77,8 @@ def test_renegade_panic_brake_example_p41():
     # the same two tests as one sequence (curve first: higher limit), kernel and reference
     st, script = scripted([5, 5])
     outcomes = np.zeros(2, np.int64)
-    res = H.hazard_sequence(st, script, 80, np.array([50, 30]), oc, ren.braking, hp, outcomes)
+    res = H.hazard_sequence(st, script, 80, np.array([50, 30]), np.zeros(2, np.int64), 30, oc,
+                            ren.braking, hp, outcomes)
     assert res == (50, 0, True) and list(outcomes) == [H.PANIC, H.LOSS_BRAKES]
     sd = ScriptedDice([5, 5])
     assert H.hazard_sequence_ref(sd, 80, [(30, False), (50, False)], oc, ren.braking, HP) == \
@@ -106,7 +107,8 @@ def test_multiple_tests_example_p41():
     assert H.order_tests([(60, True), (30, False)])[-1] == (60, True)  # oil always last
     st, script = scripted([6])
     outcomes = np.zeros(2, np.int64)
-    res = H.hazard_sequence(st, script, 65, np.array([60, 50]), 3, 40, HP.as_array(), outcomes)
+    res = H.hazard_sequence(st, script, 65, np.array([60, 50]), np.zeros(2, np.int64), 30, 3, 40,
+                            HP.as_array(), outcomes)
     assert res == (45, 20, False) and list(outcomes) == [H.PANIC, H.OK]
     assert dice.script_position(st) == 1  # one roll only: no test for the mines
     sd = ScriptedDice([6])
@@ -114,6 +116,26 @@ def test_multiple_tests_example_p41():
     assert sd.exhausted
     curve = distribution(H.hazard_roll_ref, 65, 60, 4, 40, HP)
     assert (H.PANIC, 20) not in curve and max(m for _, m in curve) == 15
+
+
+def test_oil_on_a_curve_example_p30():
+    # 80mph onto oil on a 50mph curve: the curve is tested first (oil always last); its panic
+    # brake means the oil is tested against 30mph. Optimum control 4, braking 40 (Interceptor):
+    # curve 5 + 3 - 4 = 4, 20mph -> 60mph; oil at 60 against 30: 2 + 3 - 4 = 1, 5mph -> 55mph.
+    tests = [(R.safety_limit("oil_straight"), True), (50, False)]
+    assert H.order_tests(tests) == [(50, False), (60, True)]
+    st, script = scripted([5, 2])
+    outcomes = np.zeros(2, np.int64)
+    res = H.hazard_sequence(st, script, 80, np.array([50, 60]), np.array([0, 1]),
+                            R.safety_limit("oil_other"), 4, 40, HP.as_array(), outcomes)
+    assert res == (55, 15, False) and list(outcomes) == [H.PANIC, H.PANIC]
+    sd = ScriptedDice([5, 2])
+    assert H.hazard_sequence_ref(sd, 80, tests, 4, 40, HP) == (55, 15, False, (H.PANIC, H.PANIC))
+    # without the panic brake the straight-ahead oil limit (60mph) would have spared the roll
+    st, script = scripted([1])
+    res = H.hazard_sequence(st, script, 60, np.array([50, 60]), np.array([0, 1]), 30, 4, 40,
+                            HP.as_array(), outcomes)
+    assert res == (60, 40, False) and dice.script_position(st) == 1
 
 
 def test_spin_example_p44():

@@ -63,10 +63,18 @@ def order_tests(tests):
     return sorted(tests, key=lambda t: (bool(t[1]), -t[0]))
 
 
-def hazard_sequence_ref(dice_, speed, tests, optimum, braking_left, hp: R.HazardParams):
-    """Several tests in one move (p41) -> (final speed, braking left, lost control, outcomes)."""
+def hazard_sequence_ref(dice_, speed, tests, optimum, braking_left, hp: R.HazardParams,
+                        oil_panic_limit=None):
+    """Several tests in one move (p41) -> (final speed, braking left, lost control, outcomes).
+
+    ``tests`` are (limit, is_oil). Oil is tested last, and against ``oil_panic_limit`` (the
+    30mph 'any other move' limit) once another test of the move forced a panic brake (p30)."""
+    if oil_panic_limit is None:
+        oil_panic_limit = R.safety_limit("oil_other")
     outcomes = []
-    for limit, _oil in order_tests(tests):
+    for limit, oil in order_tests(tests):
+        if oil and PANIC in outcomes:
+            limit = min(limit, oil_panic_limit)
         out, mph = hazard_roll_ref(dice_, speed, limit, optimum, braking_left, hp)
         speed -= mph
         braking_left -= mph
@@ -128,14 +136,22 @@ def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
 
 
 @jit
-def hazard_sequence(st, script, speed, limits, optimum, braking_left, hp, outcomes):
-    """Kernel twin of :func:`hazard_sequence_ref` on limits already in test order; writes each
-    outcome into ``outcomes`` (-1 = not taken) and returns (speed, braking left, lost)."""
+def hazard_sequence(st, script, speed, limits, oil, oil_panic_limit, optimum, braking_left, hp,
+                    outcomes):
+    """Kernel twin of :func:`hazard_sequence_ref` on tests already in order (``oil[i]`` = 1 for
+    an oil test); writes each outcome into ``outcomes`` (-1 = not taken) and returns (speed,
+    braking left, lost)."""
     lost = False
+    panicked = False
     for i in range(limits.shape[0]):
         outcomes[i] = -1
     for i in range(limits.shape[0]):
-        out, mph = hazard_roll(st, script, speed, limits[i], optimum, braking_left, hp)
+        limit = limits[i]
+        if oil[i] and panicked:
+            limit = min(limit, oil_panic_limit)
+        out, mph = hazard_roll(st, script, speed, limit, optimum, braking_left, hp)
+        if out == PANIC:
+            panicked = True
         speed -= mph
         braking_left -= mph
         outcomes[i] = out
