@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from simkit import cli, games
-from simkit.core import dice
 from simkit.core.exact import distribution
 from simkit.core.runner import run
 from simkit.core.stats import g_test

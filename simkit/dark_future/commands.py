@@ -78,7 +78,7 @@ def _hazards_run(args) -> int:
         cols = [c for c in cols if c in frame.columns]
         title = ("Hazard roll (p39): d6 + excess - optimum control" if what == "hazard" else
                  "Control-loss test (p42, bikes p70): d6 + speed factor - adverse control")
-        cliutil.emit(frame, argparse_ns_without_out(args), title=title, columns=cols)
+        cliutil.emit(frame, _without_out(args), title=title, columns=cols)
         if args.out:
             path = Path(args.out)
             if len(frames) > 1 and i > 0:
@@ -87,7 +87,7 @@ def _hazards_run(args) -> int:
     return 0
 
 
-def argparse_ns_without_out(args):
+def _without_out(args):
     import argparse
     ns = argparse.Namespace(**vars(args))
     ns.out = None
