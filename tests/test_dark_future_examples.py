@@ -183,14 +183,19 @@ def _replay_shot(S, sim, s, script):
 
 def test_renegade_panic_brake_example_p41_with_the_40mm_gl_shot():
     # The second half of the p41 example as a shot: the Renegade at 60mph with 10mph of braking
-    # left is hit by a 40mm GL (hit roll 5 at range 3, damage roll 3: 3 + 8 - 3 = 8 points);
-    # the +8HE hit forces a 30mph hazard roll, 5 + 3 - 4 = 4, a 20mph panic brake it cannot
-    # make: control loss.
+    # left is hit by a 40mm GL (hit roll 5 at range 3, damage roll 1: 1 + 8 - 3 = 6 points,
+    # 18 -> 12, not below the 12 level); the +8HE hit forces a 30mph hazard roll,
+    # 5 + 3 - 4 = 4, a 20mph panic brake it cannot make: control loss.
     from dataclasses import replace
     S, sim, s = _shot("renegade", "gl40", 3, target_mph=60)
     s = replace(s, braking=10)
-    assert s.optimum == 4
-    assert _replay_shot(S, sim, s, [5, 3, 5]) == (True, 8, 0, True, False, True, False)
+    assert (s.handling, s.skill) == (4, 3)
+    assert _replay_shot(S, sim, s, [5, 1, 5]) == (True, 6, 0, True, False, True, False)
+    # the hazard roll comes after the damage (p40): a damage roll of 3 (8 points, 18 -> 10)
+    # passes the 12 level, handling 4 -> 3, optimum control 3, and even a 3 on the hazard roll
+    # (3 + 3 - 3 = 3, 15mph) is more than the 10mph left
+    assert _replay_shot(S, sim, s, [5, 3, 3]) == (True, 8, 0, True, False, True, False)
+    assert _replay_shot(S, sim, s, [5, 1, 3]) == (True, 6, 0, True, False, False, False)
 
 
 def test_panic_brake_costs_a_move_example_p41():

@@ -49,8 +49,9 @@ REROLL = 100  # matrix codes >= REROLL name a re-roll list
 DISABLES = {"": 0, "engine": 1, "fuel": 2, "driver": 3}
 # effect columns
 (F_HAZARD, F_CONTROL, F_CHECK, F_THEN_HAZARD, F_THEN_CONTROL, F_THEN_DISABLES, F_EXPLOSION,
- F_EXPL_HE, F_EXPL_FACING, F_DISABLES, F_ROLLS, F_WEAPON) = range(12)
-N_FIELDS = 12
+ F_EXPL_HE, F_EXPL_FACING, F_DISABLES, F_ROLLS, F_WEAPON, F_HANDLING, F_SKILL, F_THEN_HANDLING,
+ F_ELSE_HANDLING) = range(16)
+N_FIELDS = 16
 MAX_HITS = 8
 MAX_TESTS = 16
 NO_HAZARD = 10 ** 6
@@ -106,6 +107,10 @@ def _crit_tables(kind: str, sel: tuple) -> CritTables:
             v[F_DISABLES] = DISABLES[e.get("disables", "")]
             v[F_ROLLS] = e.get("rolls", 0)
             v[F_WEAPON] = int(e.get("weapon", False))
+            v[F_HANDLING] = e.get("handling", 0)
+            v[F_SKILL] = e.get("skill", 0)
+            v[F_THEN_HANDLING] = e.get("then_handling", 0)
+            v[F_ELSE_HANDLING] = e.get("else_handling", 0)
     return CritTables(matrix, rerolls, effects, tuple(names), rer_names)
 
 
@@ -129,7 +134,11 @@ class Shot:
     oblique: bool          # roll: even = facing, odd = side
     crit_on_hit_roll: bool
     target_mph: int
-    optimum: int           # the target's optimum control for the hazard rolls this shot forces
+    handling: int          # the target's handling before the shot (after damage levels passed)
+    skill: int             # the target driver's drive skill before the shot
+    reduced: int           # handling lost for these tests (bikes: 3, p70)
+    levels: tuple          # the target's incremental damage levels (p28), 0-padded to three
+    level_loss: int        # handling lost per level passed (p28)
     braking: int           # braking allowance the target has left
     he_small_max: int
     he_small_limit: int
@@ -140,13 +149,14 @@ class Shot:
         return np.array([int(self.in_range), self.range_eff, self.modifier, self.damage,
                          int(self.he), int(self.flat), self.armour, self.target_damage,
                          self.facing, int(self.oblique), int(self.crit_on_hit_roll),
-                         self.target_mph, self.optimum, self.braking, self.he_small_max,
+                         self.target_mph, self.handling, self.skill, self.reduced,
+                         *self.levels, self.level_loss, self.braking, self.he_small_max,
                          self.he_small_limit, self.he_large_limit, self.explode_face], np.int64)
 
 
 (S_IN_RANGE, S_RANGE, S_MOD, S_DAMAGE, S_HE, S_FLAT, S_ARMOUR, S_TDAMAGE, S_FACING, S_OBLIQUE,
- S_CRIT_HIT, S_MPH, S_OPTIMUM, S_BRAKING, S_HE_SMALL_MAX, S_HE_SMALL, S_HE_LARGE,
- S_EXPLODE) = range(18)
+ S_CRIT_HIT, S_MPH, S_HANDLING, S_SKILL, S_REDUCED, S_L1, S_L2, S_L3, S_LEVEL_LOSS, S_BRAKING,
+ S_HE_SMALL_MAX, S_HE_SMALL, S_HE_LARGE, S_EXPLODE) = range(24)
 
 # outcome of a shot: (hit, damage points, criticals, forced hazard roll, control lost directly,
 # control lost (directly or by the forced hazard rolls), terminal damage)
@@ -197,13 +207,19 @@ def _result_ref(dice_, ct, loc, hit_damage, st, pending):
         st["limits"].append(int(e[F_HAZARD]))
     if e[F_CONTROL]:
         st["loss"] = True
+    st["handling"] += int(e[F_HANDLING])
+    st["skill"] += int(e[F_SKILL])
     # e[F_ROLLS] (which limb) changes nothing one shot reports, so those dice are not rolled
-    if e[F_CHECK] and not dice_.at_most(1, 6, int(e[F_CHECK]) - hit_damage - 1):
-        if e[F_THEN_HAZARD]:
-            st["limits"].append(int(e[F_THEN_HAZARD]))
-        if e[F_THEN_CONTROL]:
-            st["loss"] = True
-        _disable(st, int(e[F_THEN_DISABLES]))
+    if e[F_CHECK]:
+        if not dice_.at_most(1, 6, int(e[F_CHECK]) - hit_damage - 1):
+            if e[F_THEN_HAZARD]:
+                st["limits"].append(int(e[F_THEN_HAZARD]))
+            if e[F_THEN_CONTROL]:
+                st["loss"] = True
+            st["handling"] += int(e[F_THEN_HANDLING])
+            _disable(st, int(e[F_THEN_DISABLES]))
+        else:
+            st["handling"] += int(e[F_ELSE_HANDLING])
     _disable(st, int(e[F_DISABLES]))
     if e[F_EXPLOSION]:
         pending.append((int(e[F_EXPLOSION]), bool(e[F_EXPL_HE]), int(e[F_EXPL_FACING]), False))
@@ -230,7 +246,8 @@ def _disable(st, what):
 def hits_ref(dice_, s: Shot, ct: CritTables, natural_six_on_hit: bool):
     """The hit and every hit it sets off (p29 Multiple Hits), then the forced hazard rolls."""
     st = {"engine": False, "fuel": False, "driver": False, "loss": False, "limits": [],
-          "remaining": s.target_damage, "terminal": False, "exploded": False}
+          "remaining": s.target_damage, "terminal": False, "exploded": False,
+          "handling": 0, "skill": 0}
     damage_total = 0
     crits = 0
     pending = [(s.damage, s.he, -1 if s.oblique else s.facing, True)]
@@ -260,18 +277,26 @@ def hits_ref(dice_, s: Shot, ct: CritTables, natural_six_on_hit: bool):
             if dice_.at_most(1, 6, s.explode_face):
                 st["exploded"] = True
                 _result_ref(dice_, ct, DRIVER, dmg, st, pending)
+    # hazard rolls come after the damage is recorded, so they see the handling lost to damage
+    # levels passed (p28), to tyres and axles, and the drive skill lost to injury (p38, p40)
+    passed = sum(1 for lv in s.levels if lv and st["remaining"] < lv <= s.target_damage)
+    handling = s.handling + st["handling"] - passed * s.level_loss
+    skill = s.skill + st["skill"]
+    if handling <= 0 or skill <= 0:
+        st["loss"] = True  # zero handling or no (conscious) driver: control lost (p34, p40)
     direct = st["loss"]
     limits = tuple(sorted((x for x in st["limits"] if x < s.target_mph), reverse=True))
     if direct:
         limits = ()  # out of control: no hazard rolls (p42)
-    return damage_total, crits, limits, direct, st["terminal"]
+    optimum = max(handling - s.reduced, skill)
+    return damage_total, crits, limits, direct, st["terminal"], optimum
 
 
-def forced_tests_ref(dice_, s: Shot, limits):
+def forced_tests_ref(dice_, s: Shot, limits, optimum):
     """The hazard rolls a shot forces, highest limit first (p41) -> control lost?"""
     speed, left = s.target_mph, s.braking
     for lim in limits:
-        out, mph = H.hazard_roll_ref(dice_, speed, lim, s.optimum, left, _HP)
+        out, mph = H.hazard_roll_ref(dice_, speed, lim, optimum, left, _HP)
         speed -= mph
         left -= mph
         if out >= H.LOSS:
@@ -287,8 +312,8 @@ def shot_ref(dice_, s: Shot, ct: CritTables):
     hit, six = hit_roll_ref(dice_, s)
     if not hit:
         return MISS
-    damage, crits, limits, direct, terminal = hits_ref(dice_, s, ct, six)
-    lost = direct or forced_tests_ref(dice_, s, limits)
+    damage, crits, limits, direct, terminal, optimum = hits_ref(dice_, s, ct, six)
+    lost = direct or forced_tests_ref(dice_, s, limits, optimum)
     return True, damage, crits, bool(limits), direct, lost, terminal
 
 
@@ -305,9 +330,9 @@ def exact_shot(s: Shot, ct: CritTables) -> dict:
             out[MISS] = out.get(MISS, 0) + p
             continue
         base = s.__class__(**{**s.__dict__, "range_eff": 0, "modifier": 0})
-        for (damage, crits, limits, direct, terminal), q in _hits_exact(
+        for (damage, crits, limits, direct, terminal, optimum), q in _hits_exact(
                 base, ct, bool(six and s.crit_on_hit_roll)).items():
-            for lost, r in _tests_exact(base, limits).items():
+            for lost, r in _tests_exact(base, limits, optimum).items():
                 k = (True, damage, crits, bool(limits), direct, direct or lost, terminal)
                 out[k] = out.get(k, 0) + p * q * r
     return out
@@ -324,8 +349,8 @@ def _hits_exact(s, ct, six):
 
 
 @lru_cache(maxsize=None)
-def _tests_exact(s, limits):
-    return distribution(forced_tests_ref, s, limits)
+def _tests_exact(s, limits, optimum):
+    return distribution(forced_tests_ref, s, limits, optimum)
 
 
 # --- compiled kernel ---------------------------------------------------------------------------
@@ -349,7 +374,8 @@ def _disable_k(flags, what):
 
 @jit
 def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
-    """Kernel twin of :func:`_result_ref`; flags = [engine, fuel, driver, loss]."""
+    """Kernel twin of :func:`_result_ref`; flags = [engine, fuel, driver, loss, handling
+    change, skill change]."""
     if loc == WEAPONS:
         return nlim, qn
     if (loc == ENGINE and flags[0]) or (loc == FUEL and flags[1]) or (loc == DRIVER and flags[2]):
@@ -360,6 +386,8 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
         nlim += 1
     if effects[loc, f, F_CONTROL]:
         flags[3] = 1
+    flags[4] += effects[loc, f, F_HANDLING]
+    flags[5] += effects[loc, f, F_SKILL]
     if effects[loc, f, F_CHECK] > 0:
         if _d6(st, script) + hit_damage >= effects[loc, f, F_CHECK]:  # at_most twin
             if effects[loc, f, F_THEN_HAZARD] > 0:
@@ -367,7 +395,10 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
                 nlim += 1
             if effects[loc, f, F_THEN_CONTROL]:
                 flags[3] = 1
+            flags[4] += effects[loc, f, F_THEN_HANDLING]
             _disable_k(flags, effects[loc, f, F_THEN_DISABLES])
+        else:
+            flags[4] += effects[loc, f, F_ELSE_HANDLING]
     _disable_k(flags, effects[loc, f, F_DISABLES])
     if effects[loc, f, F_EXPLOSION] > 0:
         q[qn, 0] = effects[loc, f, F_EXPLOSION]
@@ -378,7 +409,8 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
     return nlim, qn
 
 
-SCRATCH = 4 + MAX_TESTS + MAX_HITS * 4
+NFLAGS = 6
+SCRATCH = NFLAGS + MAX_TESTS + MAX_HITS * 4
 
 
 @jit
@@ -399,11 +431,11 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
         return
     six = r == 6
     out[0] = 1
-    flags = ws[:4]
+    flags = ws[:NFLAGS]
     flags[:] = 0
-    limits = ws[4:4 + MAX_TESTS]
+    limits = ws[NFLAGS:NFLAGS + MAX_TESTS]
     nlim = 0
-    q = ws[4 + MAX_TESTS:].reshape((MAX_HITS, 4))
+    q = ws[NFLAGS + MAX_TESTS:].reshape((MAX_HITS, 4))
     q[0, 0] = sp[S_DAMAGE]
     q[0, 1] = sp[S_HE]
     q[0, 2] = -1 if sp[S_OBLIQUE] else sp[S_FACING]
@@ -447,6 +479,16 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
             if _d6(st, script) == sp[S_EXPLODE]:
                 exploded = True
                 nlim, qn = _result_k(st, script, effects, DRIVER, dmg, flags, limits, nlim, q, qn)
+    passed = 0
+    for i in range(S_L1, S_L3 + 1):
+        lv = sp[i]
+        if lv > 0 and remaining < lv <= sp[S_TDAMAGE]:
+            passed += 1
+    handling = sp[S_HANDLING] + flags[4] - passed * sp[S_LEVEL_LOSS]
+    skill = sp[S_SKILL] + flags[5]
+    if handling <= 0 or skill <= 0:
+        flags[3] = 1
+    optimum = max(handling - sp[S_REDUCED], skill)
     direct = flags[3] == 1
     # forced tests: limits below the target's speed, highest first (p41)
     m = 0
@@ -467,7 +509,7 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
         speed = sp[S_MPH]
         left = sp[S_BRAKING]
         for i in range(m):
-            o, mph = H.hazard_roll(st, script, speed, limits[i], sp[S_OPTIMUM], left, hp)
+            o, mph = H.hazard_roll(st, script, speed, limits[i], optimum, left, hp)
             speed -= mph
             left -= mph
             if o >= H.LOSS:
@@ -666,7 +708,11 @@ def weapon_table_sim(target: str, mount: str = "hood", ranges=range(1, 31), *, f
     if not chosen_w:
         raise UserInputError(f"no chosen weapon may be fitted on a {mount} mount", field="--mount")
     mod_tac = tactical_modifier(rules, mount, firer_mph, target_mph, smoke, prof.is_bike, bike_lanes)
-    handling = prof.handling - (rules.table("bike_hazards")["reduced_handling"] if prof.is_bike else 0)
+    reduced = rules.table("bike_hazards")["reduced_handling"] if prof.is_bike else 0
+    levels = tuple(prof.increments) + (0,) * (3 - len(prof.increments))
+    # levels the target has already fallen below cost it handling before the shot (p28)
+    level_loss = rules.table("damage_increments")["handling_loss"]
+    handling = prof.handling - sum(1 for lv in prof.increments if target_damage < lv) * level_loss
     sl = rules.table("safety_limits")
     cells, shots = [], []
     for w in chosen_w:
@@ -678,7 +724,8 @@ def weapon_table_sim(target: str, mount: str = "hood", ranges=range(1, 31), *, f
                 armour=prof.armour, target_damage=int(target_damage),
                 facing=FACINGS.index(base_facing), oblique=oblique,
                 crit_on_hit_roll=sel["critical_trigger"] == "hit_roll",
-                target_mph=int(target_mph), optimum=max(handling, int(target_skill)),
+                target_mph=int(target_mph), handling=handling, skill=int(target_skill),
+                reduced=reduced, levels=levels, level_loss=level_loss,
                 braking=prof.braking, he_small_max=sl["he_small_max_damage"],
                 he_small_limit=sl["limits"]["he_small"], he_large_limit=sl["limits"]["he_large"],
                 explode_face=rules.table("terminal_damage")["explode_face"]))
