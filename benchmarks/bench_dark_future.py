@@ -41,21 +41,22 @@ def _bare(key, first, n, draws_per_trial):
 
 
 @jit
-def _count_shot_draws(key, n, sps, matrix, rerolls, effects, hp):
+def _count_shot_draws(key, n, sps, matrix, rerolls, effects, hp, fit, groups):
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     o = np.zeros(7, np.int64)
     total = 0
     for t in range(n):
         dice.seed_trial(st, key, t)
         for c in range(sps.shape[0]):
-            S.shot(st, dice.NO_SCRIPT, sps[c], matrix, rerolls, effects, hp, o)
+            S.shot(st, dice.NO_SCRIPT, sps[c], matrix, rerolls, effects, hp, fit, groups, o)
         total += np.int64(st[dice.NROLLS])
     return total
 
 
 def make_sims():
     hz = H.HazardSim(list(range(10, 90, 10)), list(range(1, 7)), braking=30)
-    sh = S.weapon_table_sim("renegade", "hood", range(1, 7))
+    sh = S.weapon_table_sim("renegade", "hood", range(1, 7),
+                            target_build="renegade: hood=gl40, wings=mg, passive=mines")
     return hz, sh
 
 
@@ -75,7 +76,8 @@ def measure(n):
     dt = timed(hz.chunk, key, 0, n)
     out["hazard"] = {"procs": n * cells, "seconds": dt, "draws_per_trial": cells}
     # shots: measure the draws they make, then time them
-    draws = _count_shot_draws(key, n, sh.sps, sh.ct.matrix, sh.ct.rerolls, sh.ct.effects, sh.hp)
+    draws = _count_shot_draws(key, n, sh.sps, sh.ct.matrix, sh.ct.rerolls, sh.ct.effects, sh.hp,
+                              sh.fit, sh.groups)
     dt = timed(sh.chunk, key, 0, n)
     out["shot"] = {"procs": n * len(sh.cells), "seconds": dt,
                    "draws_per_trial": int(round(draws / n))}

@@ -173,7 +173,7 @@ def _replay_shot(S, sim, s, script):
     st = dice.scripted_state()
     out = np.zeros(7, np.int64)
     S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
-           sim.ct.effects, sim.hp, out)
+           sim.ct.effects, sim.hp, sim.fit, sim.groups, out)
     assert dice.script_position(st) == len(script)
     sd = ScriptedDice(script)
     ref = S.shot_ref(sd, s, sim.ct)

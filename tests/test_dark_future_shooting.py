@@ -18,6 +18,7 @@ from simkit.core._numba import jit
 from simkit.core.exact import ScriptedDice, distribution
 from simkit.core.runner import run
 from simkit.core.stats import g_test
+from simkit.dark_future import design as D
 from simkit.dark_future import rules as R
 from simkit.dark_future import shooting as S
 
@@ -87,8 +88,49 @@ def test_fuel_tank_explosion_chain_replayed_on_kernel_and_reference():
     st = dice.scripted_state()
     out = np.zeros(7, np.int64)
     S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
-           sim.ct.effects, sim.hp, out)
+           sim.ct.effects, sim.hp, sim.fit, sim.groups, out)
     assert tuple(out) == tuple(int(x) for x in expect) and dice.script_position(st) == len(script)
+
+
+def test_hood_grenade_launcher_explodes_p35():
+    # MG hits an armed Renegade's front (4); damage 6 (4 points and a critical); matrix 4 ->
+    # weapons, roll again 4 -> hood: the 40mm GL; weapons result 5: destroyed; it is HE, the
+    # explosion roll is odd (3): a +8HE hit, damage roll 2 (7 points). 11 points take the car
+    # from 18 to 7, past the 12 and 8 levels: handling 4 -> 2, optimum control 3 (the driver);
+    # the 30mph hazard roll at 60mph: 1 + 3 - 3 = 1, a 5mph panic brake.
+    sim, s = one_cell(None, "mg", 3, facing="front", target_build="renegade: hood=gl40, wings=mg")
+    script = [4, 6, 4, 4, 5, 3, 2, 1]
+    sd = ScriptedDice(script)
+    assert S.shot_ref(sd, s, sim.ct) == (True, 11, 1, True, False, False, False) and sd.exhausted
+    st = dice.scripted_state()
+    out = np.zeros(7, np.int64)
+    S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
+           sim.ct.effects, sim.hp, sim.fit, sim.groups, out)
+    assert tuple(out) == (1, 11, 1, 1, 0, 0, 0) and dice.script_position(st) == len(script)
+    # an unarmed target wastes the same critical after the matrix rolls
+    sim, s = one_cell("renegade", "mg", 3, facing="front")
+    sd = ScriptedDice([4, 6, 4, 4])
+    assert S.shot_ref(sd, s, sim.ct) == (True, 4, 1, False, False, False, False) and sd.exhausted
+
+
+def test_too_large_to_enumerate_leaves_exact_columns_empty():
+    sim = S.weapon_table_sim(None, "hood", [2], weapon_keys=["missile_pod"], target_build=(
+        "interceptor: turret=lw_gl20+lw_mg, side_left=gl40, wings=lw_gl20, passive_left=mines"))
+    with pytest.raises(S.TooLargeToEnumerate):
+        S.exact_shot(sim.shots[0], sim.ct, max_paths=2_000)
+
+
+def test_station_layout():
+    fit, groups = S.station_layout("interceptor", D.car_from(
+        "interceptor: turret=gl20+mg, hood=heavy_laser, passive_left=mines"))
+    ix = S.STATIONS.index
+    assert fit[ix("turret_a")] == 2 and fit[ix("turret_b")] == 1 and fit[ix("hood")] == 1
+    assert fit[ix("passive_left")] == 2 and fit[ix("passive_right")] == 0
+    g = dict(zip(S.WEAPON_GROUPS, groups))
+    assert g["weapon_roof"] == (ix("turret_a"), ix("turret_b"))
+    assert g["weapon_passives"] == (ix("passive_left"), ix("passive_right"))
+    _, groups = S.station_layout("renegade")
+    assert dict(zip(S.WEAPON_GROUPS, groups))["weapon_passives"] == (ix("passive"), -1)
 
 
 def test_natural_six_is_a_critical_even_through_armour_p28():
@@ -136,6 +178,13 @@ CASES = [
     dict(target="renegade", weapon="missile_pod", rng=4, target_damage=5, facing="floor"),
     dict(target="interceptor", weapon="chain_gun", rng=2, facing="roof",
          chosen={"critical_trigger": "hit_roll"}),
+    # armed targets: weapons criticals find stations, HE weapons can explode
+    dict(target=None, weapon="missile_pod", rng=2, facing="rear",
+         target_build="renegade: hood=gl40, wings=lw_gl20, passive=mines"),
+    dict(target=None, weapon="gl40", rng=1, facing="oblique-front", target_mph=80,
+         target_build="interceptor: turret=lw_gl20+lw_mg, side_left=gl40, wings=lw_gl20, passive_left=mines"),
+    dict(target=None, weapon="lw_gl20", rng=1, facing="floor", mount="fairing",
+         target_build="bike: fairings=lw_gl20, passive=lw_mines"),
 ]
 
 
@@ -149,7 +198,7 @@ def test_kernel_replays_the_reference_on_the_same_dice(case):
         expect = S.shot_ref(rec, s, sim.ct)
         st = dice.scripted_state()
         S.shot(st, dice.as_script(rec.rolls), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
-               sim.ct.effects, sim.hp, out)
+               sim.ct.effects, sim.hp, sim.fit, sim.groups, out)
         assert tuple(out) == tuple(int(x) for x in expect), (seed, rec.rolls)
         assert dice.script_position(st) == len(rec.rolls)
 
@@ -162,24 +211,31 @@ def test_exact_composition_equals_whole_shot_enumeration(case):
 
 
 @jit
-def _outcomes(key, n, sp, matrix, rerolls, effects, hp):
+def _outcomes(key, n, sp, matrix, rerolls, effects, hp, fit, groups):
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     res = np.zeros((n, 7), np.int64)
     o = np.zeros(7, np.int64)
     for t in range(n):
         dice.seed_trial(st, key, t)
-        S.shot(st, dice.NO_SCRIPT, sp, matrix, rerolls, effects, hp, o)
+        S.shot(st, dice.NO_SCRIPT, sp, matrix, rerolls, effects, hp, fit, groups, o)
         res[t] = o
     return res
 
 
-@pytest.mark.parametrize("case", CASES[1:4])
+ARMED_SMALL = [
+    dict(target=None, weapon="mg", rng=1, facing="front", target_build="renegade: hood=gl40"),
+    dict(target=None, weapon="gl40", rng=1, facing="oblique-front", target_mph=80,
+         target_build="interceptor: hood=gl40, wings=lw_mg"),
+]
+
+
+@pytest.mark.parametrize("case", CASES[1:4] + ARMED_SMALL)
 def test_kernel_matches_exact_distribution(case):
     case = dict(case)
     sim, s = one_cell(case.pop("target"), case.pop("weapon"), case.pop("rng"), **case)
     ex = S.exact_shot(s, sim.ct)
     res = _outcomes(dice.stream_key(99), 200_000, s.as_array(), sim.ct.matrix, sim.ct.rerolls,
-                    sim.ct.effects, sim.hp)
+                    sim.ct.effects, sim.hp, sim.fit, sim.groups)
     keys = [tuple(int(x) for x in k) for k in ex]
     index = {k: i for i, k in enumerate(keys)}
     counts = np.zeros(len(keys))
@@ -219,6 +275,8 @@ def test_weapons_cli_columns_and_values(tmp_path, only_dark_future):
     (["--ranges", "0-3"], "--ranges"),
     (["--smoke", "-1"], "--smoke"),
     (["--target", "tank"], "--target"),
+    (["--target-build", "renegade: wings=chain_gun"], "wing_left"),
+    (["--target", "bike", "--target-build", "renegade: hood=mg"], "--target"),
 ])
 def test_weapons_cli_bad_input(argv, where, only_dark_future, capsys):
     rc = cli.main(["weapons", "dark-future", *argv, "--trials", "100", "--no-progress"])
@@ -226,15 +284,22 @@ def test_weapons_cli_bad_input(argv, where, only_dark_future, capsys):
     assert rc == 2 and len(err.splitlines()) == 1 and where in err, err
 
 
+def _name(ct, c):
+    if c >= S.REROLL:
+        return ct.reroll_names[c - S.REROLL]
+    if c >= S.GROUP_BASE:
+        return S.WEAPON_GROUPS[c - S.GROUP_BASE]
+    return S.LOCATIONS[c]
+
+
 def _decode(ct, facing):
     """Target matrix row as names, re-rolls expanded one level."""
     out = []
     for code in ct.matrix[S.FACINGS.index(facing)]:
         if code >= S.REROLL:
-            out.append([S.LOCATIONS[c] if c < S.REROLL else ct.reroll_names[c - S.REROLL]
-                        for c in ct.rerolls[code - S.REROLL]])
+            out.append([_name(ct, c) for c in ct.rerolls[code - S.REROLL]])
         else:
-            out.append(S.LOCATIONS[code])
+            out.append(_name(ct, code))
     return out
 
 
@@ -244,6 +309,9 @@ def test_target_matrices_spot_checks_p32_p68():
     rear = _decode(car, "rear")
     assert rear[:3] == ["bodywork", "bodywork", "rear_wheels"]
     assert rear[4] == rear[5] == ["engine", "engine", "fuel", "fuel", "driver", "driver"]
+    assert rear[3] == ["weapon_passives"] * 3 + ["weapon_sides"] + ["weapon_roof"] * 2
+    assert _decode(car, "front")[3] == ["weapon_wings", "weapon_wings", "weapon_sides",
+                                        "weapon_hood", "weapon_roof", "weapon_roof"]
     # Floor facing 5,6: roll again 1 weapons (roll again), 2,3 engine, 4 fuel, 5,6 driver
     assert _decode(car, "floor")[4] == ["floor_weapons", "engine", "engine", "fuel", "driver", "driver"]
     # Side facing 5: roll again 1-4 engine, 5-6 fuel

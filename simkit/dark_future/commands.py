@@ -97,7 +97,11 @@ def _without_out(args):
 # --- weapons -----------------------------------------------------------------------------------
 def _weapons_args(p):
     from .shooting import FACINGS, MOUNTS
-    p.add_argument("--target", default="renegade", choices=R.VEHICLES, help="target vehicle")
+    p.add_argument("--target", default=None, choices=R.VEHICLES,
+                   help="target vehicle (default renegade, or the --target-build's)")
+    p.add_argument("--target-build", default=None, metavar="CAR",
+                   help="arm the target (compact string or .toml) so weapons criticals can "
+                        "strike its weapons (default: it carries none)")
     p.add_argument("--mount", default="hood", choices=MOUNTS,
                    help="firer's mount: hood/turret +1 to hit; wings take no heavy weapons, "
                         "turrets no missile pods, bike fairings only lightweight weapons")
@@ -111,7 +115,8 @@ def _weapons_args(p):
     p.add_argument("--facing", default="rear",
                    choices=(*FACINGS, "oblique-front", "oblique-rear"),
                    help="facing the criticals strike (default rear: a chase)")
-    p.add_argument("--target-skill", type=int, default=3, help="target driver's drive skill")
+    p.add_argument("--target-skill", type=int, default=None,
+                   help="target driver's drive skill (default 3, or the --target-build's)")
     p.add_argument("--target-damage", type=int, default=None,
                    help="target's damage points left (default: undamaged)")
     p.add_argument("--weapons", default=None, help="comma-separated weapon keys (default all)")
@@ -129,13 +134,13 @@ def _weapons_run(args) -> int:
                            firer_mph=args.firer_mph, target_mph=args.target_mph, smoke=args.smoke,
                            bike_lanes=args.bike_lanes, facing=args.facing,
                            target_skill=args.target_skill, target_damage=args.target_damage,
-                           weapon_keys=keys, chosen=chosen)
+                           weapon_keys=keys, chosen=chosen, target_build=args.target_build)
     plot = cliutil.plot_path(args)
     res = run(sim, args.trials, args.seed, threads=args.threads,
               progress=not args.no_progress and None)
     frame = res.frame
     cliutil.emit(frame, args, title=(
-        f"One shot from a {args.mount} mount at a {args.target} ({args.facing} facing), firer "
+        f"One shot from a {args.mount} mount at a {sim.target_name} ({args.facing} facing), firer "
         f"{args.firer_mph}mph, target {args.target_mph}mph, smoke {args.smoke}; "
         f"{args.trials:,} trials, seed {args.seed}"),
         columns=["weapon", "range", "p_hit", "p_hit_exact", "mean_damage_exact", "p_critical_exact",

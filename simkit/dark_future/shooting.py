@@ -46,12 +46,17 @@ FACINGS = ("front", "rear", "side", "floor", "roof")
 LOCATIONS = ("bodywork", "front_wheels", "rear_wheels", "engine", "fuel", "driver", "weapons")
 BODYWORK, FRONT_WHEELS, REAR_WHEELS, ENGINE, FUEL, DRIVER, WEAPONS = range(7)
 REROLL = 100  # matrix codes >= REROLL name a re-roll list
+GROUP_BASE = 20  # matrix codes GROUP_BASE + g name weapon group g (the station is found from it)
+WEAPON_GROUPS = ("weapon_wings", "weapon_sides", "weapon_side_near", "weapon_passives",
+                 "weapon_hood", "weapon_roof", "weapon_fairings", "weapon_fairing_near")
+STATIONS = ("hood", "roof", "wing_left", "wing_right", "side_left", "side_right", "passive_left",
+            "passive_right", "passive", "fairing_left", "fairing_right", "turret_a", "turret_b")
 DISABLES = {"": 0, "engine": 1, "fuel": 2, "driver": 3}
 # effect columns
 (F_HAZARD, F_CONTROL, F_CHECK, F_THEN_HAZARD, F_THEN_CONTROL, F_THEN_DISABLES, F_EXPLOSION,
  F_EXPL_HE, F_EXPL_FACING, F_DISABLES, F_ROLLS, F_WEAPON, F_HANDLING, F_SKILL, F_THEN_HANDLING,
- F_ELSE_HANDLING) = range(16)
-N_FIELDS = 16
+ F_ELSE_HANDLING, F_DESTROYS, F_HE_EXPLOSION) = range(18)
+N_FIELDS = 18
 MAX_HITS = 8
 MAX_TESTS = 16
 NO_HAZARD = 10 ** 6
@@ -69,8 +74,8 @@ class CritTables:
 
 
 def _loc_code(name, reroll_index):
-    if name.startswith("weapon"):
-        return WEAPONS
+    if name in WEAPON_GROUPS:
+        return GROUP_BASE + WEAPON_GROUPS.index(name)
     if name in LOCATIONS:
         return LOCATIONS.index(name)
     if name in reroll_index:
@@ -111,6 +116,8 @@ def _crit_tables(kind: str, sel: tuple) -> CritTables:
             v[F_SKILL] = e.get("skill", 0)
             v[F_THEN_HANDLING] = e.get("then_handling", 0)
             v[F_ELSE_HANDLING] = e.get("else_handling", 0)
+            v[F_DESTROYS] = int(e.get("destroys", False))
+            v[F_HE_EXPLOSION] = e.get("he_explosion", 0)
     return CritTables(matrix, rerolls, effects, tuple(names), rer_names)
 
 
@@ -144,6 +151,8 @@ class Shot:
     he_small_limit: int
     he_large_limit: int
     explode_face: int
+    fit: tuple = (0,) * len(STATIONS)   # per station: 0 empty, 1 a weapon, 2 an HE weapon
+    groups: tuple = ()                  # per weapon group: (station, second station or -1)
 
     def as_array(self) -> np.ndarray:
         return np.array([int(self.in_range), self.range_eff, self.modifier, self.damage,
@@ -192,12 +201,34 @@ def _critical_ref(dice_, s, ct, facing, hit_damage, st, pending):
     code = d6_lookup(dice_, lambda r: int(ct.matrix[facing, r - 1]))
     while code >= REROLL:
         code = d6_lookup(dice_, lambda r, c=code: int(ct.rerolls[c - REROLL, r - 1]))
-    _result_ref(dice_, ct, code, hit_damage, st, pending)
+    if code >= GROUP_BASE:
+        _weapon_ref(dice_, s, ct, code - GROUP_BASE, facing, st, pending)
+    else:
+        _result_ref(dice_, ct, code, hit_damage, st, pending)
+
+
+def _weapon_ref(dice_, s, ct, group, facing, st, pending):
+    """A Weapons result (p32, p35): find the station, then roll on the Weapons table."""
+    a, b = s.groups[group]
+    fit = st["fit"]
+    if b >= 0:  # a pair of stations: odd = the first (left), even = the second (right)
+        if not fit[a] and not fit[b]:
+            return  # nothing fitted there: wasted, and no roll can change that
+        station = d6_lookup(dice_, lambda r: a if r % 2 == 1 else b)
+    else:
+        station = a
+    if not fit[station]:
+        return  # not fitted, or already destroyed: wasted (p32)
+    he = fit[station] == 2
+    e = ct.effects[WEAPONS, d6_lookup(dice_, lambda r: _first_face(ct, WEAPONS, r)) - 1]
+    if e[F_DESTROYS]:
+        fit[station] = 0
+        if he and e[F_HE_EXPLOSION] and d6_lookup(dice_, lambda r: r % 2 == 1):
+            # its criticals strike the same facing (the rulebook names none)
+            pending.append((int(e[F_HE_EXPLOSION]), True, facing, False))
 
 
 def _result_ref(dice_, ct, loc, hit_damage, st, pending):
-    if loc == WEAPONS:
-        return  # the analysed target carries no weapons: wasted (p32)
     if (loc == ENGINE and st["engine"]) or (loc == FUEL and st["fuel"]) or \
             (loc == DRIVER and st["driver"]):
         return  # already disabled: wasted (p32)
@@ -247,7 +278,7 @@ def hits_ref(dice_, s: Shot, ct: CritTables, natural_six_on_hit: bool):
     """The hit and every hit it sets off (p29 Multiple Hits), then the forced hazard rolls."""
     st = {"engine": False, "fuel": False, "driver": False, "loss": False, "limits": [],
           "remaining": s.target_damage, "terminal": False, "exploded": False,
-          "handling": 0, "skill": 0}
+          "handling": 0, "skill": 0, "fit": list(s.fit)}
     damage_total = 0
     crits = 0
     pending = [(s.damage, s.he, -1 if s.oblique else s.facing, True)]
@@ -320,10 +351,23 @@ def shot_ref(dice_, s: Shot, ct: CritTables):
 MISS = (False, 0, 0, False, False, False, False)
 
 
-def exact_shot(s: Shot, ct: CritTables) -> dict:
+# A target with several HE weapons can chain explosions (each may strike another weapon): its
+# shots have too many dice paths to enumerate quickly, so only Monte Carlo figures are given.
+MAX_HE_STATIONS_EXACT = 1
+EXACT_MAX_PATHS = 5_000  # unarmed targets need at most ~1,100 (a bike, oblique 40mm GL hit)
+
+
+class TooLargeToEnumerate(RuntimeError):
+    """The shot's chain of hits has too many dice paths to enumerate in reasonable time."""
+
+
+def exact_shot(s: Shot, ct: CritTables, max_paths: int = EXACT_MAX_PATHS) -> dict:
     """Exact outcome distribution of :func:`shot_ref`, by composing its independent stages:
     the hit roll, the chain of hits it sets off, and the hazard rolls that chain forces (each
-    stage enumerated exactly; tests check the composition against whole-shot enumeration)."""
+    stage enumerated exactly; tests check the composition against whole-shot enumeration).
+
+    Raises :class:`TooLargeToEnumerate` when the chain of hits needs more than ``max_paths``
+    dice paths (heavily armed targets whose HE weapons can set each other off)."""
     out: dict = {}
     for (hit, six), p in distribution(hit_roll_ref, s).items():
         if not hit:
@@ -331,7 +375,7 @@ def exact_shot(s: Shot, ct: CritTables) -> dict:
             continue
         base = s.__class__(**{**s.__dict__, "range_eff": 0, "modifier": 0})
         for (damage, crits, limits, direct, terminal, optimum), q in _hits_exact(
-                base, ct, bool(six and s.crit_on_hit_roll)).items():
+                base, ct, bool(six and s.crit_on_hit_roll), max_paths).items():
             for lost, r in _tests_exact(base, limits, optimum).items():
                 k = (True, damage, crits, bool(limits), direct, direct or lost, terminal)
                 out[k] = out.get(k, 0) + p * q * r
@@ -341,10 +385,20 @@ def exact_shot(s: Shot, ct: CritTables) -> dict:
 _HITS_CACHE: dict = {}
 
 
-def _hits_exact(s, ct, six):
+@lru_cache(maxsize=None)
+def _hit_exact(s):
+    return distribution(hit_roll_ref, s)
+
+
+def _hits_exact(s, ct, six, max_paths):
     key = (s, id(ct), six)
     if key not in _HITS_CACHE:
-        _HITS_CACHE[key] = distribution(hits_ref, s, ct, six)
+        try:
+            _HITS_CACHE[key] = distribution(hits_ref, s, ct, six, max_paths=max_paths)
+        except RuntimeError as e:
+            _HITS_CACHE[key] = TooLargeToEnumerate(str(e))
+    if isinstance(_HITS_CACHE[key], Exception):
+        raise _HITS_CACHE[key]
     return _HITS_CACHE[key]
 
 
@@ -373,11 +427,36 @@ def _disable_k(flags, what):
 
 
 @jit
+def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn):
+    """Kernel twin of :func:`_weapon_ref`."""
+    a = groups[group, 0]
+    b = groups[group, 1]
+    if b >= 0:
+        if fit[a] == 0 and fit[b] == 0:
+            return qn
+        station = a if _d6(st, script) % 2 == 1 else b
+    else:
+        station = a
+    if fit[station] == 0:
+        return qn
+    he = fit[station] == 2
+    f = _d6(st, script) - 1
+    if effects[WEAPONS, f, F_DESTROYS]:
+        fit[station] = 0
+        if he and effects[WEAPONS, f, F_HE_EXPLOSION] > 0:
+            if _d6(st, script) % 2 == 1:
+                q[qn, 0] = effects[WEAPONS, f, F_HE_EXPLOSION]
+                q[qn, 1] = 1
+                q[qn, 2] = facing
+                q[qn, 3] = 0
+                qn += 1
+    return qn
+
+
+@jit
 def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
     """Kernel twin of :func:`_result_ref`; flags = [engine, fuel, driver, loss, handling
     change, skill change]."""
-    if loc == WEAPONS:
-        return nlim, qn
     if (loc == ENGINE and flags[0]) or (loc == FUEL and flags[1]) or (loc == DRIVER and flags[2]):
         return nlim, qn
     f = _d6(st, script) - 1
@@ -410,17 +489,19 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
 
 
 NFLAGS = 6
-SCRATCH = NFLAGS + MAX_TESTS + MAX_HITS * 4
+NSTATIONS = len(STATIONS)
+SCRATCH = NFLAGS + MAX_TESTS + MAX_HITS * 4 + NSTATIONS
 
 
 @jit
-def shot(st, script, sp, matrix, rerolls, effects, hp, out):
+def shot(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out):
     """Kernel twin of :func:`shot_ref`; writes the outcome into ``out`` (7 ints)."""
-    shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, np.zeros(SCRATCH, np.int64))
+    shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out,
+            np.zeros(SCRATCH, np.int64))
 
 
 @jit(inline="always")
-def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
+def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws):
     """:func:`shot` with caller-owned scratch space (no allocation in the trial loop)."""
     for i in range(7):
         out[i] = 0
@@ -435,7 +516,9 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
     flags[:] = 0
     limits = ws[NFLAGS:NFLAGS + MAX_TESTS]
     nlim = 0
-    q = ws[NFLAGS + MAX_TESTS:].reshape((MAX_HITS, 4))
+    q = ws[NFLAGS + MAX_TESTS:NFLAGS + MAX_TESTS + MAX_HITS * 4].reshape((MAX_HITS, 4))
+    fit = ws[NFLAGS + MAX_TESTS + MAX_HITS * 4:]
+    fit[:] = fit0
     q[0, 0] = sp[S_DAMAGE]
     q[0, 1] = sp[S_HE]
     q[0, 2] = -1 if sp[S_OBLIQUE] else sp[S_FACING]
@@ -470,7 +553,10 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, out, ws):
             code = matrix[facing, _d6(st, script) - 1]
             while code >= REROLL:
                 code = rerolls[code - REROLL, _d6(st, script) - 1]
-            nlim, qn = _result_k(st, script, effects, code, dmg, flags, limits, nlim, q, qn)
+            if code >= GROUP_BASE:
+                qn = _weapon_k(st, script, effects, code - GROUP_BASE, facing, fit, groups, q, qn)
+            else:
+                nlim, qn = _result_k(st, script, effects, code, dmg, flags, limits, nlim, q, qn)
         if not was_terminal and remaining == 0:
             terminal = True
             flags[0] = 1
@@ -525,14 +611,14 @@ N_SHOT_STATS = 8  # shots hit, damage sum, damage^2 sum, shots with a critical, 
 
 
 @jit
-def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, script, acc):
+def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, fit0, groups, script, acc):
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
     o = np.zeros(7, np.int64)
     ws = np.zeros(SCRATCH, np.int64)
     for t in range(lo, hi):
         dice.seed_trial(st, key, t)
         for c in range(sps.shape[0]):
-            shot_ws(st, script, sps[c], matrix, rerolls, effects, hp, o, ws)
+            shot_ws(st, script, sps[c], matrix, rerolls, effects, hp, fit0, groups, o, ws)
             base = c * N_SHOT_STATS
             acc[base] += o[0]
             acc[base + 1] += o[1]
@@ -545,13 +631,13 @@ def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, script, acc):
 
 
 @pjit
-def _shots_chunk(key, first, n, sps, matrix, rerolls, effects, hp, script):
+def _shots_chunk(key, first, n, sps, matrix, rerolls, effects, hp, fit0, groups, script):
     # the parallel loop only hands out blocks of trials: a small parfor body compiles fast
     nb = min(n, 64)
     acc = np.zeros((nb, sps.shape[0] * N_SHOT_STATS), dtype=np.int64)
     for b in prange(nb):
         _shots_block(key, first + b * n // nb, first + (b + 1) * n // nb, sps, matrix, rerolls,
-                     effects, hp, script, acc[b])
+                     effects, hp, fit0, groups, script, acc[b])
     return acc.sum(axis=0)
 
 
@@ -626,20 +712,32 @@ class ShotSim:
         self.ct = crit_tables(kind, chosen)
         self.sps = np.array([s.as_array() for s in shots], dtype=np.int64)
         self.hp = R.hazard_params(R.rules_for(chosen)).as_array()
+        self.fit = np.array(shots[0].fit, dtype=np.int64)
+        self.groups = np.array(shots[0].groups, dtype=np.int64).reshape(len(WEAPON_GROUPS), 2)
         self.n_stats = len(cells) * N_SHOT_STATS
 
     def chunk(self, key, first, n):
         return _shots_chunk(key, first, n, self.sps, self.ct.matrix, self.ct.rerolls,
-                            self.ct.effects, self.hp, dice.NO_SCRIPT)
+                            self.ct.effects, self.hp, self.fit, self.groups, dice.NO_SCRIPT)
 
     def summarise(self, totals, n_trials):
         t = totals.reshape(len(self.cells), N_SHOT_STATS)
         rows = []
         for (w, rng), s, k in zip(self.cells, self.shots, t):
-            ex = exact_shot(s, self.ct)
-            p = lambda pred: float(sum(q for o, q in ex.items() if pred(o)))  # noqa: E731
-            p_hit_x = p(lambda o: o[0])
-            dmg_x = float(sum(q * o[1] for o, q in ex.items()))
+            ex = None  # None: Monte Carlo only, the *_exact columns are left empty (NaN)
+            if sum(1 for f in s.fit if f == 2) <= MAX_HE_STATIONS_EXACT:
+                try:
+                    ex = exact_shot(s, self.ct)
+                except TooLargeToEnumerate:
+                    pass
+            # the hit roll alone is always exact
+            p_hit_x = float(sum(q for (h, _), q in _hit_exact(s).items() if h))
+            if ex is None:
+                p = lambda pred: np.nan  # noqa: E731
+                dmg_x = np.nan
+            else:
+                p = lambda pred, ex=ex: float(sum(q for o, q in ex.items() if pred(o)))  # noqa: E731
+                dmg_x = float(sum(q * o[1] for o, q in ex.items()))
             n_hit = int(k[0])
             lo, hi = stats.rate_ci(n_hit, n_trials)
             mean_hit, mh_lo, mh_hi = stats.mean_ci(k[1], k[2], max(n_hit, 1))
@@ -652,7 +750,7 @@ class ShotSim:
                    "mean_damage": float(mean_hit) if n_hit else np.nan,
                    "mean_damage_lo": float(mh_lo) if n_hit > 1 else np.nan,
                    "mean_damage_hi": float(mh_hi) if n_hit > 1 else np.nan,
-                   "mean_damage_exact": dmg_x / p_hit_x if p_hit_x else np.nan,
+                   "mean_damage_exact": dmg_x / p_hit_x if p_hit_x and p_hit_x == p_hit_x else np.nan,
                    "damage_per_shot": float(per_shot), "damage_per_shot_lo": float(ps_lo),
                    "damage_per_shot_hi": float(ps_hi), "damage_per_shot_exact": dmg_x}
             for col, idx, pred in (("p_critical", 3, lambda o: o[2] > 0),
@@ -670,12 +768,66 @@ class ShotSim:
         return pd.DataFrame(rows)
 
 
-def weapon_table_sim(target: str, mount: str = "hood", ranges=range(1, 31), *, firer_mph=60,
-                     target_mph=60, smoke=0, bike_lanes=2, facing="rear", target_skill=3,
-                     target_damage=None, weapon_keys=None, chosen=None) -> ShotSim:
-    """Validate the options and build the simulation of every legal weapon at every range."""
+def station_layout(vehicle: str, car=None, chosen=None):
+    """(fit, groups) of a target: which weapon stations carry a weapon (2 = an HE one: GLs,
+    missiles, RAGs, mines, p35) and which stations each target-matrix weapons entry names.
+    A 'side*' hit strikes the side nearest the firer (p33); with no geometry, the left."""
+    rules = R.rules_for(chosen)
+    fit = [0] * len(STATIONS)
+    turret_n = 0
+    if car is not None:
+        w = rules.table("weapons")["rows"]
+        explosive = set(rules.table("passives")["explosive"])
+        from .design import catalogue
+        cat = catalogue(chosen)
+        for mount, value in car.mounts.items():
+            keys = value if isinstance(value, list) else [value]
+            for i, k in enumerate(keys):
+                item = cat[str(k).lower()]
+                he = (item.key in w and w[item.key][4]) or item.key in explosive
+                station = f"turret_{'ab'[i]}" if mount == "turret" else mount
+                fit[STATIONS.index(station)] = 2 if he else 1
+            if mount == "turret":
+                turret_n = len(keys)
+    ix = STATIONS.index
+    groups = {
+        "weapon_wings": (ix("wing_left"), ix("wing_right")),
+        "weapon_sides": (ix("side_left"), ix("side_right")),
+        "weapon_side_near": (ix("side_left"), -1),
+        "weapon_passives": ((ix("passive_left"), ix("passive_right")) if vehicle == "interceptor"
+                            else (ix("passive"), -1)),
+        "weapon_hood": (ix("hood"), -1),
+        "weapon_roof": ((ix("turret_a"), ix("turret_b")) if turret_n == 2 else
+                        (ix("turret_a"), -1) if turret_n == 1 else (ix("roof"), -1)),
+        "weapon_fairings": (ix("fairing_left"), ix("fairing_right")),
+        "weapon_fairing_near": (ix("fairing_left"), -1),
+    }
+    return tuple(fit), tuple(groups[g] for g in WEAPON_GROUPS)
+
+
+def weapon_table_sim(target: str | None = None, mount: str = "hood", ranges=range(1, 31), *,
+                     firer_mph=60, target_mph=60, smoke=0, bike_lanes=2, facing="rear",
+                     target_skill=None, target_damage=None, weapon_keys=None, chosen=None,
+                     target_build: str | None = None) -> ShotSim:
+    """Validate the options and build the simulation of every legal weapon at every range.
+
+    ``target_build`` (a car as a compact string or .toml file) arms the target, so Weapons
+    criticals can strike its weapons; without it the target carries none."""
     rules = R.rules_for(chosen)
     sel = R.selection(chosen)
+    car = None
+    if target_build is not None:
+        from .design import car_from, validate
+        car = car_from(target_build)
+        validate(car, chosen=chosen)
+        if target is not None and target != car.vehicle:
+            raise UserInputError(f"the target build is a {car.vehicle}, not a {target}",
+                                 field="--target")
+        target = car.vehicle
+        if target_skill is None:
+            target_skill = car.skill
+    target = target or "renegade"
+    target_skill = 3 if target_skill is None else target_skill
     prof = R.vehicle(target, rules, option="--target")
     if mount not in MOUNTS:
         raise UserInputError(f"unknown mount {mount!r} (known: {', '.join(MOUNTS)})", field="--mount")
@@ -714,6 +866,7 @@ def weapon_table_sim(target: str, mount: str = "hood", ranges=range(1, 31), *, f
     level_loss = rules.table("damage_increments")["handling_loss"]
     handling = prof.handling - sum(1 for lv in prof.increments if target_damage < lv) * level_loss
     sl = rules.table("safety_limits")
+    fit, groups = station_layout(prof.name, car, chosen)
     cells, shots = [], []
     for w in chosen_w:
         for rng in ranges:
@@ -728,5 +881,8 @@ def weapon_table_sim(target: str, mount: str = "hood", ranges=range(1, 31), *, f
                 reduced=reduced, levels=levels, level_loss=level_loss,
                 braking=prof.braking, he_small_max=sl["he_small_max_damage"],
                 he_small_limit=sl["limits"]["he_small"], he_large_limit=sl["limits"]["he_large"],
-                explode_face=rules.table("terminal_damage")["explode_face"]))
-    return ShotSim(cells, shots, "bike" if prof.is_bike else "car", chosen)
+                explode_face=rules.table("terminal_damage")["explode_face"],
+                fit=fit, groups=groups))
+    sim = ShotSim(cells, shots, "bike" if prof.is_bike else "car", chosen)
+    sim.target_name = prof.name if car is None else f"{prof.name} ({target_build})"
+    return sim
