@@ -56,7 +56,7 @@ def _count_shot_draws(key, n, sps, matrix, rerolls, effects, hp, fit, groups):
 def make_sims():
     hz = H.HazardSim(list(range(10, 90, 10)), list(range(1, 7)), braking=30)
     sh = S.weapon_table_sim("renegade", "hood", range(1, 7),
-                            target_build="renegade: hood=gl40, wings=mg, passive=mines")
+                            target_build="renegade: hood=gl40, wings=lw_mg, passive=mines")
     return hz, sh
 
 
