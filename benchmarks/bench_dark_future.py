@@ -1,0 +1,116 @@
+"""Throughput of the Dark Future hazard-roll and shot kernels (per core).
+
+Run: ``python benchmarks/bench_dark_future.py [--n N]``. Prints, for each kernel, procedures per
+second on one thread, the ratio to a bare loop making the same dice draws with the same
+per-trial streams in the same run (the random-number bound), and the ratio to the same kernel
+under ``NUMBA_DISABLE_JIT=1`` (a small N run in a subprocess). Nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from simkit.core import dice  # noqa: E402
+from simkit.core._numba import jit  # noqa: E402
+from simkit.dark_future import hazards as H  # noqa: E402
+from simkit.dark_future import shooting as S  # noqa: E402
+
+
+@jit
+def _bare(key, first, n, draws_per_trial):
+    """The same number of d6 per trial from the same streams, and nothing else."""
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    acc = 0
+    for t in range(first, first + n):
+        dice.seed_trial(st, key, t)
+        for _ in range(draws_per_trial):
+            acc += dice.roll(st, dice.NO_SCRIPT, 1, 6)
+    return acc
+
+
+@jit
+def _count_shot_draws(key, n, sps, matrix, rerolls, effects, hp, fit, groups):
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    o = np.zeros(7, np.int64)
+    total = 0
+    for t in range(n):
+        dice.seed_trial(st, key, t)
+        for c in range(sps.shape[0]):
+            S.shot(st, dice.NO_SCRIPT, sps[c], matrix, rerolls, effects, hp, fit, groups, o)
+        total += np.int64(st[dice.NROLLS])
+    return total
+
+
+def make_sims():
+    hz = H.HazardSim(list(range(10, 90, 10)), list(range(1, 7)), braking=30)
+    sh = S.weapon_table_sim("renegade", "hood", range(1, 7),
+                            target_build="renegade: hood=gl40, wings=lw_mg, passive=mines")
+    return hz, sh
+
+
+def timed(fn, *a):
+    fn(*a)  # compile / warm
+    t0 = time.perf_counter()
+    fn(*a)
+    return time.perf_counter() - t0
+
+
+def measure(n):
+    hz, sh = make_sims()
+    key = dice.stream_key(1)
+    out = {}
+    # hazard rolls: one d6 per cell per trial (every cell is over its limit)
+    cells = len(hz.cells)
+    dt = timed(hz.chunk, key, 0, n)
+    out["hazard"] = {"procs": n * cells, "seconds": dt, "draws_per_trial": cells}
+    # shots: measure the draws they make, then time them
+    draws = _count_shot_draws(key, n, sh.sps, sh.ct.matrix, sh.ct.rerolls, sh.ct.effects, sh.hp,
+                              sh.fit, sh.groups)
+    dt = timed(sh.chunk, key, 0, n)
+    out["shot"] = {"procs": n * len(sh.cells), "seconds": dt,
+                   "draws_per_trial": int(round(draws / n))}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=200_000, help="trials per kernel (default 200,000)")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    numba.set_num_threads(1)
+    if args.child:  # runs under NUMBA_DISABLE_JIT=1
+        print(json.dumps(measure(args.n)))
+        return
+    res = measure(args.n)
+    key = dice.stream_key(1)
+    small = max(200, args.n // 2000)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    child = subprocess.run([sys.executable, __file__, "--child", "--n", str(small)], env=env,
+                           capture_output=True, text=True, check=True)
+    nojit = json.loads(child.stdout.strip().splitlines()[-1])
+    print(f"Dark Future kernels, 1 thread, {args.n:,} trials (pure Python: {small:,})")
+    for name, r in res.items():
+        bare = timed(_bare, key, 0, args.n, r["draws_per_trial"])
+        rate = r["procs"] / r["seconds"]
+        py_rate = nojit[name]["procs"] / nojit[name]["seconds"]
+        print(f"  {name:7s} {rate:14,.0f} procedures/s  "
+              f"({r['draws_per_trial'] / (r['procs'] / args.n):.2f} d6 each); "
+              f"bare RNG loop {bare:.3f}s vs kernel {r['seconds']:.3f}s = "
+              f"{r['seconds'] / bare:.2f}x the random-number bound; "
+              f"{rate / py_rate:,.0f}x NUMBA_DISABLE_JIT")
+
+
+if __name__ == "__main__":
+    main()
