@@ -67,3 +67,45 @@ def test_library_call_returns_the_same_frame():
     b = weapon_table("starfire", target="CT - S S A H R L I I", ranges=[2, 5], trials=5000, seed=1,
                      progress=False)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_scenario_run_prints_win_rates_and_writes_outputs(tmp_path, capsys):
+    out, png, log = tmp_path / "w.csv", tmp_path / "w.png", tmp_path / "g.log"
+    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "400",
+                 "--out", str(out), "--plot", str(png), "--log", str(log), "--no-progress"]) == 0
+    df = pd.read_csv(out)
+    for col in ["side", "policy", "trials", "wins", "draws", "win_rate", "win_lo", "win_hi",
+                "mean_turns"]:
+        assert col in df
+    assert (df.wins.sum() + df.draws[0]) == 400
+    assert png.stat().st_size > 5_000 and log.read_text().startswith("# Mirror")
+
+
+def test_scenario_run_all_policy_pairings(tmp_path):
+    out = tmp_path / "m.csv"
+    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "60",
+                 "--policies", "all", "--out", str(out), "--no-progress"]) == 0
+    df = pd.read_csv(out)
+    assert df.pairing.nunique() == 9 and len(df) == 18
+
+
+@pytest.mark.parametrize("content,needle", [
+    ('game = "chess"\n', "game: unknown game 'chess'"),
+    ('name = "x"\n', "game: missing"),
+    ('game = "starfire"\nlabel = "ORIGINAL"\nsource = "t"\nturns = "ten"\n',
+     "turns: has the wrong type"),
+    ('game = "starfire"\nlabel = "GUESS"\n', "label: must be one of"),
+    ("game = [", "not valid TOML"),
+])
+def test_scenario_file_errors_name_file_and_field(tmp_path, capsys, content, needle):
+    p = tmp_path / "bad.toml"
+    p.write_text(content)
+    assert main(["scenario", "run", str(p), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert str(p) in err and needle in err and len(err.splitlines()) == 1
+
+
+def test_unknown_policy_is_named(capsys):
+    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--policy", "blue=bold",
+                 "--no-progress"]) == 2
+    assert "unknown policy 'bold'" in capsys.readouterr().err

@@ -197,3 +197,39 @@ def _sys_char(tok, h):
     if h == 0:
         return "x"
     return ("[" + tok + "]") if h == 1 else tok
+
+
+# --- a policy's decision in a scripted position (for tests and for explaining choices) -------
+
+def decide(scenario: Scenario, ship: str, *, damage: dict | None = None):
+    """What the side's policy wants for ``ship`` in the scenario's opening position.
+
+    ``damage`` maps ship names to system indices already destroyed. Returns
+    dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
+    """
+    from .battle import ON_MAP, _plan, _target_score, _can_target
+
+    sim = BattleSim(scenario)
+    a = sim.a
+    n = len(scenario.ships)
+    hp = np.zeros(a.codes.shape, dtype=np.int64)
+    for i in range(n):
+        hp[i, :a.nsys[i]] = 2
+    for name, idx in (damage or {}).items():
+        hp[scenario.ship_index(name), list(idx)] = 0
+    status = np.array([ON_MAP if s.arrives == 1 else 0 for s in scenario.ships], dtype=np.int64)
+    col = a.ship_int[:, 1].copy()
+    row = a.ship_int[:, 2].copy()
+    fac = a.ship_int[:, 3].copy()
+    s = scenario.ship_index(ship)
+    scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
+    goal = np.zeros(3, dtype=np.int64)
+    _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, sim.ev, a.obj, a.scan,
+          scanned, status, col, row, s, goal)
+    best, target = 0.0, None
+    for t in range(n):
+        if _can_target(a.ship_int, a.opt, a.obj, status, col, row, fac, s, t):
+            sc = _target_score(a.codes, hp, a.nsys, sim.ev, a.ship_int, col, row, s, t)
+            if sc > best:
+                best, target = sc, scenario.ships[t].name
+    return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}

@@ -78,7 +78,7 @@ def _req(d, key, where, fld, types):
     if key not in d:
         raise UserInputError("missing", where=where, field=fld)
     v = d[key]
-    if not isinstance(v, types) or isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+    if not isinstance(v, types) or (isinstance(v, bool) and types is not bool):
         raise UserInputError(f"has the wrong type ({type(v).__name__})", where=where, field=fld)
     return v
 
