@@ -9,7 +9,10 @@ Reports, in one run on this machine:
 * wall time of the full default table (6 families x 21 ranges, 10^6 trials per cell) on all
   cores, kernels already compiled.
 
-Usage: ``python benchmarks/bench_starfire.py [--n 20000000] [--skip-table]``
+and for whole battles (issue 3), per scenario file: battles per second on one core, the ratio to
+``NUMBA_DISABLE_JIT=1``, and two-thread efficiency (2-thread rate / twice the 1-thread rate).
+
+Usage: ``python benchmarks/bench_starfire.py [--n 20000000] [--skip-table] [--skip-battles]``
 """
 
 from __future__ import annotations
@@ -92,8 +95,20 @@ def main():
     ap.add_argument("--n", type=int, default=20_000_000)
     ap.add_argument("--nojit-n", type=int, default=20_000)
     ap.add_argument("--skip-table", action="store_true")
+    ap.add_argument("--skip-battles", action="store_true")
+    ap.add_argument("--battles", type=int, default=4000)
+    ap.add_argument("--_nojit_battle", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--_nojit", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a._nojit_battle:  # child process under NUMBA_DISABLE_JIT=1
+        from simkit.starfire.battles import BattleSim
+        from simkit.starfire.scenario import load_scenario
+
+        sim = BattleSim(load_scenario(a._nojit_battle))
+        t = time.perf_counter()
+        sim.chunk(dice.stream_key(1), 0, 3)
+        print(json.dumps(3 / (time.perf_counter() - t)))
+        return
     if a._nojit:  # child process under NUMBA_DISABLE_JIT=1
         args = setup(a._nojit)
         t = time.perf_counter()
@@ -121,6 +136,34 @@ def main():
         weapon_table(trials=1_000_000, progress=False)
         print(f"full default table, 10^6 trials x 120 cells, {numba.get_num_threads()} threads: "
               f"{time.perf_counter() - t:.2f} s wall")
+    if not a.skip_battles:
+        bench_battles(a.battles)
+
+
+def bench_battles(n):
+    from pathlib import Path
+
+    from simkit.starfire.battles import BattleSim
+    from simkit.starfire.scenario import load_scenario
+
+    root = Path(__file__).resolve().parent.parent / "scenarios" / "starfire"
+    print(f"{'scenario':28s} {'battles/s/core':>15s} {'vs no-JIT':>10s} {'2-thread eff.':>14s}")
+    key = dice.stream_key(1)
+    for path in sorted(root.glob("*.toml")):
+        sim = BattleSim(load_scenario(path))
+        sim.chunk(key, 0, 8)  # compile or load
+        rates = {}
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            t = time.perf_counter()
+            sim.chunk(key, 0, n)
+            rates[threads] = n / (time.perf_counter() - t)
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+        out = subprocess.run([sys.executable, __file__, "--_nojit_battle", str(path)], env=env,
+                             capture_output=True, text=True, check=True)
+        nojit = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{path.stem:28s} {rates[1]:15,.0f} {rates[1] / nojit:9,.0f}x "
+              f"{rates[2] / (2 * rates[1]):14.2f}")
 
 
 if __name__ == "__main__":

@@ -59,16 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def scenario_game(path: str) -> str:
     """The game a scenario file is for (its ``game`` field), with errors naming the file."""
-    import tomllib
-    from pathlib import Path
+    from .core.data import read_toml
 
-    p = Path(path)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserInputError("file not found", where=path) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise UserInputError(f"not valid TOML ({e})", where=path) from None
+    raw = read_toml(path)
     game = raw.get("game")
     if not isinstance(game, str):
         raise UserInputError("missing: which game the scenario is for", where=path, field="game")

@@ -106,3 +106,33 @@ def test_malformed_scenarios_name_file_and_field(tmp_path, bad, needle):
     with pytest.raises(UserInputError) as e:
         load_scenario(p)
     assert str(p) in str(e.value)
+
+
+def test_three_sides_and_stars(tmp_path):
+    """Three-player initiative (10.1) plays; a scripted move within four hexes of a Star is
+    refused (9.3), and a ship may not start there."""
+    text = MOVEMENT.read_text().replace("turns = 1", "turns = 3").replace(
+        'initiative = "terran"', 'initiative = "roll"')
+    text += """
+[sides.ophiuchi]
+policy = "closer"
+[[sides.ophiuchi.ships]]
+name = "oph"
+sheet = "ES - (2) - S A L L I I I I"
+hex = "2505"
+facing = "down-left"
+"""
+    p = tmp_path / "three.toml"
+    p.write_text(text.replace('moves = ["M M M RM M M"]', 'moves = ["M M M RM M M", "S S S S S S", "S S S S S S"]')
+                 .replace('moves = ["M S S LM M M"]', 'moves = ["M S S LM M M", "S S S S S S", "S S S S S S"]')
+                 .replace('moves = ["M M LM M M"]', 'moves = ["M M LM M M", "S S S S S", "S S S S S"]'))
+    lines, res = playthrough(p, seed=3)
+    firsts = [l for l in lines if "initiative" in l]
+    assert len(firsts) >= 1 and all(l.count(">") == 2 for l in firsts)  # three sides in order
+    star = p.read_text().replace('[sides.terran]', '[[objects]]\nkind = "star"\nname = "sol"\nhex = "1112"\n\n[sides.terran]')
+    p.write_text(star)
+    with pytest.raises(UserInputError, match="moves off the map or within four hexes of a Star"):
+        playthrough(p, seed=3)
+    p.write_text(star.replace('hex = "1112"', 'hex = "0909"'))
+    with pytest.raises(UserInputError, match="within four hexes of star sol"):
+        load_scenario(p)

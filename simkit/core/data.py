@@ -126,18 +126,33 @@ def _apply_patch(tables, patch, where):
         raise UserInputError("patch needs 'values', 'index' or 'from'", where=where, field="patch")
 
 
+def read_toml(path: str | Path) -> dict:
+    """Read a user's TOML file; every failure is one :class:`UserInputError` naming the file.
+
+    Only parses: nothing in the file is executed.
+    """
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserInputError("file not found", where=str(path)) from None
+    except IsADirectoryError:
+        raise UserInputError("is a folder, not a file", where=str(path)) from None
+    except PermissionError:
+        raise UserInputError("cannot be read (permission denied)", where=str(path)) from None
+    except UnicodeDecodeError:
+        raise UserInputError("not a UTF-8 text file", where=str(path)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserInputError(f"not valid TOML ({e})", where=str(path)) from None
+
+
 def load_rules(*paths: str | Path) -> RulesData:
     """Load and validate one or more rules-data TOML files into a :class:`RulesData`."""
     tables: dict[str, Table] = {}
     variants: dict[str, Variant] = {}
     for path in paths:
         path = Path(path)
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UserInputError("file not found", where=str(path)) from None
-        except tomllib.TOMLDecodeError as e:
-            raise UserInputError(f"not valid TOML ({e})", where=str(path)) from None
+        raw = read_toml(path)
         for name, body in raw.get("table", {}).items():
             tables[name] = _table(path, name, body)
         for name, body in raw.get("variant", {}).items():

@@ -28,11 +28,11 @@ fill both mounts of a pair). :func:`validate` checks every rule and raises one
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import UserInputError
+from ..core.data import read_toml
 from . import rules as R
 
 PAIRS = {"wings": ("wing_left", "wing_right"), "sides": ("side_left", "side_right"),
@@ -124,12 +124,7 @@ def parse_compact(text: str) -> Car:
 
 def load_car(path: str | Path) -> Car:
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserInputError("file not found", where=str(path)) from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserInputError(f"not valid TOML ({e})", where=str(path)) from None
+    raw = read_toml(path)
     if "vehicle" not in raw:
         raise UserInputError("missing vehicle = \"renegade|interceptor|bike\"", where=str(path),
                              field="vehicle")

@@ -13,7 +13,6 @@ codes and do their own neighbour arithmetic with ``neighbour``.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import numpy as np
 
 from ..core._numba import jit
 from ..core.errors import UserInputError
+from ..core.data import read_toml
 
 DEFAULT = Path(__file__).parent / "data" / "arena.toml"
 
@@ -81,12 +81,7 @@ def load_arena(path: str | Path | None = None) -> Arena:
     """Read and validate an arena file; errors name the file and the field."""
     path = Path(path) if path is not None else DEFAULT
     where = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserInputError("file not found", where=where) from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserInputError(f"not valid TOML ({e})", where=where) from None
+    raw = read_toml(path)
     t = raw.get("table", {}).get("arena")
     if not isinstance(t, dict):
         raise UserInputError("needs a [table.arena] section", where=where, field="table.arena")

@@ -16,13 +16,13 @@ that leave the top edge, as 204 H b implies).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from simkit.core.errors import UserInputError
+from simkit.core.data import read_toml
 
 from .rules import DATA
 
@@ -101,12 +101,7 @@ def load_board(path: str | Path | None = None) -> Board:
     """Load and validate a board file; every problem found is listed in one error."""
     path = Path(path) if path else default_board_path()
     where = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserInputError("file not found", where=where) from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserInputError(f"not valid TOML ({e})", where=where) from None
+    raw = read_toml(path)
     b = raw.get("board")
     if not isinstance(b, dict):
         raise UserInputError("needs a [board] table", where=where, field="board")

@@ -10,11 +10,11 @@ Function"). PI is the number of PI Levels bought (box 1 carries the -2 modifier,
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 from simkit.core.errors import UserInputError
+from simkit.core.data import read_toml
 
 from .rules import Rules, make_rules
 
@@ -67,12 +67,7 @@ def _parse(text, where):
     text = str(text).strip()
     if text.lower().endswith(".toml"):
         path = Path(text)
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UserInputError("file not found", where=str(path)) from None
-        except tomllib.TOMLDecodeError as e:
-            raise UserInputError(f"not valid TOML ({e})", where=str(path)) from None
+        raw = read_toml(path)
         body = raw.get("build", raw)
         if not isinstance(body, dict):
             raise UserInputError("[build] must be a table", where=str(path), field="build")

@@ -7,13 +7,13 @@ scenario file is executed.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..core.errors import UserInputError
+from ..core.data import read_toml
 from .hexmap import distance, parse_facing, parse_hex
 from .policies import N_PARAMS, POLICIES, SCRIPTED, default_params
 from .rules import CODE, DATALINK, rules_data
@@ -95,14 +95,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
     """Read and validate a Starfire scenario; ``policies`` overrides side policies by name."""
     path = Path(path)
     where = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserInputError("file not found", where=where) from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserInputError(f"not valid TOML ({e})", where=where) from None
-    except UnicodeDecodeError:
-        raise UserInputError("not a UTF-8 text file", where=where) from None
+    raw = read_toml(path)
     _known(raw, {"game", "name", "label", "source", "notes", "turns", "initiative", "map",
                  "objects", "sides", "options", "variants"}, where, "")
     if raw.get("game") != "starfire":
