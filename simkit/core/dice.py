@@ -145,9 +145,10 @@ def _script_error(st, script, n, sides):
     raise ScriptedDiceError("scripted roll is outside the range the dice can show")
 
 
-@jit
-def roll(st, script, n, sides):
-    """Roll ``n`` dice of ``sides`` faces and return the sum (one script entry when scripted)."""
+@jit(inline="always")
+def roll_inline(st, script, n, sides):
+    """:func:`roll` inlined into the caller: for the few hot loops where a call per roll shows
+    (inlining it everywhere multiplies compile time, so :func:`roll` is the default)."""
     st[NROLLS] += _U1
     if st[MODE] == MODE_SCRIPTED:
         pos = np.int64(st[POS])
@@ -167,6 +168,12 @@ def roll(st, script, n, sides):
             script[pos] = total
         st[POS] = np.uint64(pos + 1)
     return total
+
+
+@jit
+def roll(st, script, n, sides):
+    """Roll ``n`` dice of ``sides`` faces and return the sum (one script entry when scripted)."""
+    return roll_inline(st, script, n, sides)
 
 
 @jit

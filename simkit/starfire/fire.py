@@ -50,7 +50,7 @@ def _destroy(codes, hp, run_end, i, st, script):
             if hp[j] > 0:
                 more += 1
         if more > 0:
-            extra = dice.roll(st, script, 1, 6) - 1
+            extra = dice.roll_inline(st, script, 1, 6) - 1
             j = i + 1
             while extra > 0 and j <= end:
                 if hp[j] > 0:
@@ -158,7 +158,7 @@ def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, 
         if auto_hit or hit_number >= 12:
             hits += 1
         elif hit_number >= 2:
-            if dice.roll(st, script, 2, 6) <= hit_number:
+            if dice.roll_inline(st, script, 2, 6) <= hit_number:  # the hot roll of every shot
                 hits += 1
     out[R_HITS] = hits
     if hits == 0 or effect == 0:
