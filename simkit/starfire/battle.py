@@ -687,6 +687,7 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
                     if em < 0 or km == 0:
                         continue
                     mspent[m] = 1  # its launchers fired in this volley; the rest fire later
+                    k += km  # the log counts every missile of the group's volley
                     for _ in range(km):
                         if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
                             hits += 1
