@@ -168,8 +168,16 @@ def _open_scan(codes, hp, nsys, si, scan, scanned, status, s):
 
 
 @jit
-def _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan, scanned, status, pcol, prow,
-          s, goal):
+def _fill_ship_ev(codes, hp, nsys, ev, shipev):
+    """shipev[s, r] = _ship_ev(s, r): fixed through a movement phase (no damage is taken)."""
+    for s in range(shipev.shape[0]):
+        for r in range(MAX_RANGE + 1):
+            shipev[s, r] = _ship_ev(codes, hp, nsys, ev, s, r)
+
+
+@jit
+def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, status, pcol,
+          prow, s, goal):
     """Policy: goal hex and desired distance for ship s, from positions (pcol, prow)."""
     side = si[s, SI_SIDE]
     pid = side_int[side, 3]
@@ -206,13 +214,13 @@ def _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan, scanned, statu
         best = 0
         bscore = -1e18
         for r in range(MAX_RANGE + 1):
-            mine = _ship_ev(codes, hp, nsys, ev, s, r)
-            theirs = _ship_ev(codes, hp, nsys, ev, t, r)
+            mine = shipev[s, r]
+            theirs = shipev[t, r]
             sc = mine - theirs
             if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > 0 and r < best):
                 bscore = sc
                 best = r
-        if _ship_ev(codes, hp, nsys, ev, s, best) <= 0.0:
+        if shipev[s, best] <= 0.0:
             best = MAX_RANGE  # nothing to shoot with: keep away
         if pid == P_CLOSER:
             best = max(0, best + int(par[1]))
@@ -314,8 +322,9 @@ def _linked(link, s):
 @jit
 def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
                 scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
-                goal, moves, result, log, logn):
+                goal, moves, result, shipev, log, logn):
     n = status.shape[0]
+    _fill_ship_ev(codes, hp, nsys, ev, shipev)
     # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
     for s in range(n):
         pcol[s] = col[s]
@@ -341,7 +350,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 _log(log, logn, EV_PIVOT, turn, s, col[s], row[s], fac[s], mp[s], 0, 0)
             continue
         # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
-        if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan, scanned,
+        if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned,
                                status, pcol, prow, s, goal):
             d = distance(col[s], row[s], goal[0], goal[1])
             b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
@@ -392,7 +401,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                             _script_fault(result, s, turn, 3)
                             return
                 else:
-                    has_goal = _plan(si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
+                    has_goal = _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan,
                                      scanned, status, pcol, prow, s, goal)
                 for dt in (0, 1, -1):
                     if scripted:
@@ -766,6 +775,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     pivoted = np.zeros(n, dtype=np.int64)
     comp = np.zeros(n, dtype=np.int64)
     goal = np.zeros(3, dtype=np.int64)
+    shipev = np.zeros((n, MAX_RANGE + 1), dtype=np.float64)
     pd_fired = np.zeros(codes0.shape[1], dtype=np.int64)
     out = np.zeros(3, dtype=np.int64)
     chosen = np.zeros(8, dtype=np.int64)
@@ -811,7 +821,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         # 3. movement
         _move_phase(turn, order, nsides, si, side_int, side_par, codes0, hp, nsys, ev, obj,
                     scan, scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp,
-                    pivoted, comp, goal, moves, result, log, logn)
+                    pivoted, comp, goal, moves, result, shipev, log, logn)
         if result[3] != 0:
             return
         _pull(si, status, col, row, link, opt, obj, turn, log, logn)

@@ -207,7 +207,7 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None):
     ``damage`` maps ship names to system indices already destroyed. Returns
     dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
     """
-    from .battle import ON_MAP, _plan, _target_score, _can_target
+    from .battle import ON_MAP, _can_target, _fill_ship_ev, _plan, _target_score
 
     sim = BattleSim(scenario)
     a = sim.a
@@ -224,7 +224,9 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None):
     s = scenario.ship_index(ship)
     scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
     goal = np.zeros(3, dtype=np.int64)
-    _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, sim.ev, a.obj, a.scan,
+    shipev = np.zeros((n, 21), dtype=np.float64)
+    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev)
+    _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
           scanned, status, col, row, s, goal)
     best, target = 0.0, None
     for t in range(n):
