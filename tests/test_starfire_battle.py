@@ -136,3 +136,43 @@ facing = "down-left"
     p.write_text(star.replace('hex = "1112"', 'hex = "0909"'))
     with pytest.raises(UserInputError, match="within four hexes of star sol"):
         load_scenario(p)
+
+
+def test_point_defense_starts_every_volley_fresh(tmp_path):
+    """Regression: Point Defense counts are per volley (7.3). Every missile volley at the ship
+    makes one to-hit roll per missile plus one Point Defense roll per missile that hit (at most
+    five per Point Defense), however many volleys came before it."""
+    text = """
+game = "starfire"
+name = "pd"
+label = "ORIGINAL"
+source = "test"
+turns = 6
+initiative = "roll"
+[sides.a]
+policy = "scripted"
+[[sides.a.ships]]
+name = "target"
+sheet = "S S S S S S S S S S S S S S S S S S S S D I"
+hex = "1010"
+moves = ["S", "S", "S", "S", "S", "S"]
+[sides.b]
+policy = "scripted"
+"""
+    for i, h in enumerate(("1013", "0713", "1307")):
+        text += f"""[[sides.b.ships]]
+name = "m{i}"
+sheet = "S R R R I"
+hex = "{h}"
+moves = ["S", "S", "S", "S", "S", "S"]
+"""
+    p = tmp_path / "pd.toml"
+    p.write_text(text)
+    lines, _ = playthrough(p, seed=4)
+    fires = [l for l in lines if "-> target:" in l and "missile" in l]
+    assert len(fires) >= 6
+    for line in fires:
+        k = int(re.search(r"(\d+) x missile", line).group(1))
+        hits = int(re.search(r"(\d+) hit", line).group(1))
+        rolls = len(re.search(r"dice ([\d ]+)", line).group(1).split())
+        assert rolls == k + min(hits, 5), line

@@ -651,8 +651,7 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         if eff < 0:
             continue
         first_roll = np.int64(st[dice.POS])
-        for j in range(n):
-            pd_fired[j] = 0
+        pd_fired[:] = 0  # every Point Defense of the target starts the volley fresh (7.3)
         hp_t = hp[t]
         pdf = pd_fired[:nsys[t]]
         if fam == PRIMARY and link[s, t] == 1 and r <= 1:
@@ -778,7 +777,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     shipev = np.zeros((n, MAX_RANGE + 1), dtype=np.float64)
     pd_fired = np.zeros(codes0.shape[1], dtype=np.int64)
     out = np.zeros(3, dtype=np.int64)
-    chosen = np.zeros(8, dtype=np.int64)
+    chosen = np.zeros(n + 1, dtype=np.int64)  # distinct targets of one ship: at most n
     init_roll = np.zeros(nsides, dtype=np.int64)
     turn = 0
     for turn in range(1, turns + 1):
