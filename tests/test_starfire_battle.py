@@ -176,3 +176,19 @@ moves = ["S", "S", "S", "S", "S", "S"]
         hits = int(re.search(r"(\d+) hit", line).group(1))
         rolls = len(re.search(r"dice ([\d ]+)", line).group(1).split())
         assert rolls == k + min(hits, 5), line
+
+
+@pytest.mark.parametrize("option", ["damage_control", "planets_block_fire", "simultaneous_movement",
+                                    "restricted_field_of_fire", "unbounded_map"])
+def test_each_optional_rule_plays_and_changes_only_what_it_should(tmp_path, option):
+    base = (ROOT / "scenarios/starfire/mirror.toml").read_text()
+    text = base.replace("[sides.blue]", f"[[objects]]\nkind = \"planet\"\nname = \"p\"\n"
+                                        f"hex = \"1513\"\n\n[options]\n{option} = true\n\n[sides.blue]")
+    p = tmp_path / "opt.toml"
+    p.write_text(text)
+    lines, res = playthrough(p, seed=9)
+    assert lines[-1].startswith("END after turn")
+    again, _ = playthrough(p, seed=9)
+    assert again == lines  # deterministic for a seed
+    df = scenario_table(p, trials=200, seed=2, progress=False)
+    assert (df.wins.sum() + df.draws.iloc[0]) == 200
