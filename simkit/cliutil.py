@@ -60,7 +60,7 @@ def positive_int(value: int, option: str) -> int:
 def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | None = None,
          float_format: str = "{:.4f}") -> None:
     """Print the frame (selected columns) and write --out if asked."""
-    show = frame[columns] if columns else frame
+    show = frame[with_intervals(frame, columns)] if columns else frame
     if title:
         print(title)
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50,
@@ -70,6 +70,20 @@ def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | Non
     if out:
         path = write_frame(frame, out)
         print(f"wrote {path}", file=sys.stderr)
+
+
+def with_intervals(frame: pd.DataFrame, columns: list[str]) -> list[str]:
+    """The columns to print, each Monte Carlo figure followed by its 95% interval
+    (``<col>_lo``, ``<col>_hi``) when the frame has one: no printed estimate without it."""
+    out: list[str] = []
+    for c in columns:
+        if c in out:
+            continue
+        out.append(c)
+        for bound in (f"{c}_lo", f"{c}_hi"):
+            if bound in frame.columns and bound not in out:
+                out.append(bound)
+    return out
 
 
 def plot_path(args) -> Path | None:
