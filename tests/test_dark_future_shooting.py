@@ -5,7 +5,6 @@ scripts), to the exact distribution (G-test), and the exact oracle's stage-by-st
 is held to a whole-shot enumeration.
 """
 
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -15,7 +14,7 @@ import pytest
 from simkit import cli, games
 from simkit.core import dice
 from simkit.core._numba import jit
-from simkit.core.exact import ScriptedDice, distribution
+from simkit.core.exact import RecordingDice, ScriptedDice, distribution
 from simkit.core.runner import run
 from simkit.core.stats import g_test
 from simkit.dark_future import design as D
@@ -153,21 +152,6 @@ def test_natural_six_is_a_critical_even_through_armour_p28():
     d = distribution(S.hits_ref, s, sim.ct, True)
     assert sum(p for o, p in d.items() if o[1] >= 1) == 1
 
-
-class RecordingDice:
-    """Random dice that remember every roll, to replay the same shot on the kernel."""
-
-    def __init__(self, seed):
-        self.rng = random.Random(seed)
-        self.rolls = []
-
-    def roll(self, n, sides):
-        v = sum(self.rng.randint(1, sides) for _ in range(n))
-        self.rolls.append(v)
-        return v
-
-    def at_most(self, n, sides, t):
-        return self.roll(n, sides) <= t
 
 
 CASES = [

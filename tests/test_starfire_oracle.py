@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from simkit.core import exact, runner, stats
+from simkit.core.exact import RecordingDice
 from simkit.starfire import reference
 from simkit.starfire.fire import Target, fire_volley, hit_lookup
 from simkit.starfire.rules import FAMILIES, combat_tables, family_index
@@ -26,18 +27,6 @@ SHEETS = {
     "bare": "H W Z I D I",
 }
 
-
-class RecordingDice:
-    def __init__(self, rng):
-        self.rng, self.rolls = rng, []
-
-    def roll(self, n, sides):
-        v = sum(self.rng.randint(1, sides) for _ in range(n))
-        self.rolls.append(v)
-        return v
-
-    def at_most(self, n, sides, t):
-        return self.roll(n, sides) <= t
 
 
 @pytest.mark.parametrize("sheet", sorted(SHEETS))

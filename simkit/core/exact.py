@@ -60,6 +60,26 @@ class ScriptedDice:
         return self.pos == len(self.rolls)
 
 
+class RecordingDice:
+    """Random dice for pure-Python procedures that remember every roll (one entry per roll),
+    so the same dice can be replayed through a compiled kernel as a script: the differential
+    test between a reference and its kernel. ``rng`` is a seed or a ``random.Random``."""
+
+    def __init__(self, rng):
+        import random
+
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self.rolls: list[int] = []
+
+    def roll(self, n: int, sides: int) -> int:
+        v = sum(self.rng.randint(1, sides) for _ in range(n))
+        self.rolls.append(v)
+        return v
+
+    def at_most(self, n: int, sides: int, target: int) -> bool:
+        return self.roll(n, sides) <= target
+
+
 class EnumeratingDice:
     """A dice source that follows a prescribed path and records where the path branches."""
 
