@@ -13,7 +13,7 @@ import sys
 
 from . import games
 from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
-                      variants_from)
+                      run_options, variants_from)
 from .core.errors import UserInputError
 
 
@@ -85,14 +85,19 @@ def _scenario_run(args) -> int:
     frame = g.analyses["scenario"](args.file, trials=positive_int(args.trials, "--trials"),
                                    seed=args.seed, policies=policies,
                                    all_policies=args.policies == "all",
-                                   variants=variants_from(args), threads=args.threads,
-                                   progress=False if args.no_progress else None)
-    shown = [c for c in ("pairing", "side", "policy", "trials", "wins", "draws", "win_rate",
-                         "win_lo", "win_hi", "decisive_wins", "mean_turns",
-                         "mean_surviving_ships", "mean_surviving_systems") if c in frame]
-    emit(frame, args, columns=shown,
+                                   variants=variants_from(args), **run_options(args))
+    # A game may name its own columns and add tables (survival curves, per start spot...)
+    # through the frame's attrs: "columns" and "extra" = {title: frame}.
+    shown = frame.attrs.get("columns") or [
+        c for c in ("pairing", "side", "policy", "trials", "wins", "draws", "win_rate",
+                    "win_lo", "win_hi", "decisive_wins", "mean_turns",
+                    "mean_surviving_ships", "mean_surviving_systems") if c in frame]
+    emit(frame, args, columns=[c for c in shown if c in frame],
          title=f"{frame['scenario'].iloc[0]}: {frame['trials'].iloc[0]:,} games, seed {args.seed}"
                " (win rates with 95% Wilson intervals)")
+    for title, extra in frame.attrs.get("extra", {}).items():
+        print()
+        emit(extra, argparse.Namespace(), title=title)
     if args.log:
         from pathlib import Path
 

@@ -23,6 +23,16 @@ def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> N
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
 
 
+def run_options(args) -> dict:
+    """The keyword arguments for ``simkit.core.runner.run`` chosen on the command line.
+
+    Every command passes these straight through (``run(sim, n, seed, **run_options(args))``),
+    so an option added to ``add_run_options`` reaches every game's long runs at once.
+    """
+    return {"threads": getattr(args, "threads", None),
+            "progress": False if getattr(args, "no_progress", False) else None}
+
+
 def add_output_options(p: argparse.ArgumentParser, *, plot: bool = True) -> None:
     p.add_argument("--out", default=None, help="write the table to FILE.csv or FILE.parquet")
     if plot:

@@ -58,8 +58,7 @@ def _hazards_run(args) -> int:
         excess = _int_list(args.excess, "--excess", 0, 200)
         excess = [e for e in excess if (e - excess[0]) % args.step == 0]
         sim = HazardSim(excess, controls, args.braking, rules)
-        res = run(sim, args.trials, args.seed, threads=args.threads,
-                  progress=not args.no_progress and None)
+        res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
         frames.append(("hazard", res.frame, [
             "excess_mph", "control", "p_ok", "p_ok_exact", "p_panic", "p_panic_exact",
             "p_loss", "p_loss_exact", "mean_panic_mph_exact"]))
@@ -68,8 +67,7 @@ def _hazards_run(args) -> int:
         sim = ControlLossSim(kinds, _int_list(args.speed_factors, "--speed-factors", 0, 12),
                              _int_list(args.adverse, "--adverse", 0, 12),
                              (False, True) if args.plus_two else (False,), rules)
-        res = run(sim, args.trials, args.seed, threads=args.threads,
-                  progress=not args.no_progress and None)
+        res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
         frames.append(("control-loss", res.frame, [
             "vehicle", "speed_factor", "adverse_control", "no_control_plus_2",
             "p_regain_exact", "p_skid_regain_exact", "p_skid_out_exact", "p_spin_exact",
@@ -136,8 +134,7 @@ def _weapons_run(args) -> int:
                            target_skill=args.target_skill, target_damage=args.target_damage,
                            weapon_keys=keys, chosen=chosen, target_build=args.target_build)
     plot = cliutil.plot_path(args)
-    res = run(sim, args.trials, args.seed, threads=args.threads,
-              progress=not args.no_progress and None)
+    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
     frame = res.frame
     cliutil.emit(frame, args, title=(
         f"One shot from a {args.mount} mount at a {sim.target_name} ({args.facing} facing), firer "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..cliutil import (add_output_options, add_run_options, emit, parse_int_range, plot_path,
-                       positive_int, variants_from)
+                       positive_int, run_options, variants_from)
 from ..core.errors import UserInputError
 from ..core.registry import Command
 from .rules import IMPACTS, build_tables
@@ -46,8 +46,7 @@ def _crash_run(args) -> int:
         raise UserInputError("the target's speed matters only with --variant collisions=vector",
                              field="--target-speed")
     res = crash_table(tables, args.trials, args.seed, speeds=speeds, impacts=impacts,
-                      reverse=args.reverse, target_speed=args.target_speed, threads=args.threads,
-                      progress=False if args.no_progress else None)
+                      reverse=args.reverse, target_speed=args.target_speed, **run_options(args))
     frame = res.frame
     emit(frame, args, title=f"Demo Derby crash damage: {res.n_trials:,} trials per cell, seed "
                             f"{res.seed} (Monte Carlo beside exact; full table with 95% "
@@ -142,8 +141,7 @@ def _derby_run(args) -> int:
         raise UserInputError("output must end in .csv or .parquet", where=args.out, field="--out")
     arena = load_arena(args.arena)
     sim = DerbySimulation(tables, arena, np.array(cruise, np.int64).reshape(-1, 1))
-    res = run(sim, args.trials, args.seed, threads=args.threads,
-              progress=False if args.no_progress else None)
+    res = run(sim, args.trials, args.seed, **run_options(args))
     r = res.frame.attrs["rounds"]
     emit(res.frame, args, title=f"Demo Derby, {args.cars} hunter cars, {res.n_trials:,} derbies, "
                                 f"seed {res.seed}: win rate per car with 95% interval, and how "

@@ -536,10 +536,10 @@ def exact_row(tables: Tables, speed, impact, reverse=False, sheet_t=None, sheet_
 
 
 def crash_table(tables: Tables, n_trials: int, seed: int, *, speeds=None, impacts=None,
-                reverse: bool = False, target_speed: int = 0, threads=None, progress=None):
+                reverse: bool = False, target_speed: int = 0, **run_opts):
     """Monte Carlo (95% intervals) beside the exact figures for every speed x impact."""
     from ..core.runner import run
     sim = CrashSimulation(tables, list(speeds or range(1, tables.max_speed + 1)),
                           list(impacts if impacts is not None else range(len(IMPACTS))), reverse,
                           target_speed=target_speed)
-    return run(sim, n_trials, seed, threads=threads, progress=progress)
+    return run(sim, n_trials, seed, **run_opts)

@@ -82,8 +82,7 @@ def _hazards_run(args) -> int:
     names = args.hazard or list(HAZARDS)
     sim = HazardSim(rules, build, velocity=args.velocity, buoys=args.buoys, names=names,
                     exact=not args.no_exact)
-    res = run(sim, args.trials, args.seed, threads=args.threads,
-              progress=False if args.no_progress else None)
+    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
     f = res.frame
     title = (f"Demon's Run hazards: SI {build.si}, Screens {build.screens}, PI {build.pi} "
              f"(modifier {sim.pi_modifier:+d}), Velocity {args.velocity}; {args.trials:,} trials, "
@@ -203,8 +202,7 @@ def _fire_run(args) -> int:
     cliutil.positive_int(args.trials, "--trials")
     sim = fire_sim(rules, defender, laser=args.laser, scrambler=args.scrambler, pi=args.pi,
                    ranges=ranges, modifier=modifier, target=args.target)
-    res = run(sim, args.trials, args.seed, threads=args.threads,
-              progress=False if args.no_progress else None)
+    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
     f = res.frame.rename(columns={"p_effect": "p_hit", "p_effect_exact": "p_hit_exact",
                                   "p_effect_lo": "p_hit_lo", "p_effect_hi": "p_hit_hi"})
     cols = ["weapon", "range", "p_hit", "p_hit_exact", "p_destroyed", "p_destroyed_exact"]
@@ -280,8 +278,7 @@ def _recovery_run(args) -> int:
     cliutil.positive_int(args.trials, "--trials")
     sim = recovery_sim(rules, tractors=tractors, velocity=args.velocity, distance=args.distance,
                        terrain=args.terrain, pi=args.pi, attempt=args.attempt)
-    res = run(sim, args.trials, args.seed, threads=args.threads,
-              progress=False if args.no_progress else None)
+    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
     f = res.frame.rename(columns={c: c.replace("p_effect", "p_recover") for c in res.frame.columns})
     title = (f"Demon's Run Buoy Recovery (205): modifier {sim.meta[0]['modifier']:+d}; "
              f"{args.trials:,} trials, seed {args.seed}")

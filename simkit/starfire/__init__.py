@@ -8,19 +8,19 @@ range). Rule coverage: ``docs/rules/starfire.md``.
 from __future__ import annotations
 
 from ..cliutil import (add_output_options, add_run_options, emit, parse_int_range, plot_path,
-                       positive_int, variants_from)
+                       positive_int, run_options, variants_from)
 from ..core.registry import Command, Game
 from ..core.runner import run
 from .rules import FAMILIES, rules_data
 
 
 def weapon_table(target=None, ranges=range(0, 21), trials=1_000_000, seed=2026, volley=1,
-                 variants=None, tractor="none", families=FAMILIES, threads=None,
-                 chunk_size=None, progress=None):
+                 variants=None, tractor="none", families=FAMILIES, **run_opts):
     """Weapon value by range against ``target`` (a ship name or control sheet): a DataFrame.
 
     Monte Carlo figures carry 95% intervals (``*_lo``, ``*_hi``); ``*_exact`` columns hold the
     exact values where the dice tree is small enough to enumerate (NaN otherwise).
+    ``run_opts`` go to ``simkit.core.runner.run`` (threads, chunk_size, progress, ...).
     """
     from .weapons import WeaponTable, resolve_target
 
@@ -32,7 +32,7 @@ def weapon_table(target=None, ranges=range(0, 21), trials=1_000_000, seed=2026, 
                              field="--weapons")
     sim = WeaponTable(sheet, list(ranges), positive_int(volley, "--volley"), dict(variants or {}),
                       tractor, tuple(families))
-    res = run(sim, trials, seed, threads=threads, chunk_size=chunk_size, progress=progress)
+    res = run(sim, trials, seed, **run_opts)
     return res.frame
 
 
@@ -63,7 +63,7 @@ def _weapons_run(args) -> int:
                          trials=positive_int(args.trials, "--trials"), seed=args.seed,
                          volley=args.volley, variants=variants_from(args), tractor=args.tractor,
                          families=[w.strip() for w in args.weapons.split(",") if w.strip()],
-                         threads=args.threads, progress=False if args.no_progress else None)
+                         **run_options(args))
     sel = rules_data().resolve(variants_from(args))
     emit(frame, args, columns=_SHOWN,
          title=f"Starfire weapon value vs {args.target} (volley {args.volley}, "

@@ -100,18 +100,16 @@ class BattleSim:
 
 
 def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
-                   variants=None, threads=None, chunk_size=None, progress=None):
+                   variants=None, **run_opts):
     """Win rates per side (one row per side; with ``all_policies`` one block per pairing)."""
     base = load_scenario(path, policies=policies, variants=variants)
     if not all_policies:
-        return run(BattleSim(base), trials, seed, threads=threads, chunk_size=chunk_size,
-                   progress=progress).frame
+        return run(BattleSim(base), trials, seed, **run_opts).frame
     frames = []
     for combo in itertools.product(POLICIES, repeat=len(base.sides)):
         chosen = dict(zip(base.sides, combo))
         sc = load_scenario(path, policies=chosen, variants=variants)
-        f = run(BattleSim(sc), trials, seed, threads=threads, chunk_size=chunk_size,
-                progress=progress).frame
+        f = run(BattleSim(sc), trials, seed, **run_opts).frame
         f.insert(1, "pairing", " vs ".join(f"{s}={p}" for s, p in chosen.items()))
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
