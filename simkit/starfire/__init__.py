@@ -93,11 +93,18 @@ def _playthrough(path, seed=2026, trial=0):
     return playthrough(path, seed=seed, trial=trial)
 
 
+def _policy_names():
+    from .policies import POLICIES
+
+    return list(POLICIES)
+
+
 GAME = Game(
     name="starfire",
     title="Starfire (Task Force Games, 1979)",
     rules=rules_data,
     commands={"weapons": Command("hit chance, damage and kills per weapon family and range",
                                  _weapons_args, _weapons_run)},
-    analyses={"weapons": weapon_table, "scenario": _scenario, "playthrough": _playthrough},
+    analyses={"weapons": weapon_table, "scenario": _scenario, "playthrough": _playthrough,
+              "policies": _policy_names()},
 )
