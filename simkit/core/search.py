@@ -243,7 +243,7 @@ class IntBoxSpace:
         self._lim = tuple(int(x) for x in self.limit)
         floor = self._spent([0] * len(self.fields))
         if any(a > b for a, b in zip(floor, self._lim)):
-            raise ValueError(f"even the lowest value of every field costs {floor.tolist()}, "
+            raise ValueError(f"even the lowest value of every field costs {floor}, "
                              f"over the budgets {self.budgets}")
         # cheapest value of each field per resource, to keep room for fields still to choose
         self._cheapest = np.stack([p.min(axis=1) for p in self.price])  # (n_fields, n_res)
