@@ -77,11 +77,16 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
       ``r`` = racing trials ``0 .. min_trials*eta**r - 1`` of the racing stream; a candidate
       is promoted to rung ``r+1`` while it is in the top ``1/eta`` of all candidates that
       reached rung ``r``, compared on exactly the same trials. Rungs stop at ``max_trials``.
+      When the space runs dry (every candidate raced, nobody to promote), each rung promotes
+      a larger share (up to all of it), then, unless ``max_trials`` was given, deeper rungs
+      (x ``eta``) are added, until the budget is spent.
     * stops when ``trials_budget`` (candidate-trials, racing AND finals) is spent, after
       ``generations``, or when the space is exhausted and nothing is left to promote.
     * finals: the ``finalists`` best (deepest rung, then score) are re-run for
-      ``final_trials`` trials each (default: 20% of the budget shared out) on a FRESH stream
-      (a key independent of the racing key), and the leaderboard reports those figures.
+      ``final_trials`` trials each on a FRESH stream (a key independent of the racing key;
+      trial ``t`` the same for every finalist), and the leaderboard reports those figures.
+      Unset, ``final_trials`` is whatever the racing left of the budget shared out equally
+      (at least 20% of the budget is kept for it).
     * deterministic given ``seed``: the same leaderboard, bit for bit, for any thread count
       and any ``chunk_size`` (candidate-trials per ``evaluate`` call; it only cuts work).
     * ``**run_opts`` are the CLI run flags (``cliutil.run_options(args)``); ``threads`` and
@@ -92,9 +97,14 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
     ``StatEvaluator`` e.g. ``win_rate, win_lo, win_hi, mean_vp, vp_lo, vp_hi,
     destroyed_rate, destroyed_lo, destroyed_hi``), ``trials`` (final trials, fresh seeds),
     ``search_trials`` and ``search_score`` (racing trials and score on the racing stream).
-    ``board.attrs``: ``"progress"`` (a DataFrame, one row per generation: ``generation,
-    trials_used, candidates, best_score, best_build, best_trials``), ``"seed"``,
-    ``"racing_key"``, ``"final_key"``, ``"trials_used"``, ``"objective"``, ``"candidates"``.
+    ``board.attrs`` (plain data only: pandas compares attrs when it concatenates or groups
+    frames, and a DataFrame there makes that raise): ``"progress"`` (a dict of lists, one
+    entry per generation: ``generation, trials_used, candidates, best_score, best_build,
+    best_trials, best_lo, best_hi``; ``progress_frame(board)`` gives it as a DataFrame),
+    ``"seed"``, ``"racing_key"``, ``"final_key"``, ``"trials_used"``, ``"trials_budget"``,
+    ``"objective"``, ``"candidates"`` (how many were raced), ``"rungs"``.
+
+``progress_frame(board) -> DataFrame``   the search's progress, one row per generation.
 
 ``versus(space, evaluator_against, opponent, **search_kwargs) -> DataFrame``
     The strongest answer to a given build: ``evaluator_against(opponent)`` must return an
@@ -104,18 +114,19 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
 
 ``plot_leaderboard(board, path, *, figure=None) -> Path``
     Left: the leaderboard's objective with 95% interval bars per build; right: the search's
-    best-so-far score against trials spent (``board.attrs["progress"]``).
+    best-so-far score against trials spent (``progress_frame(board)``).
 
 ``efficiency(space, evaluator, *, budgets, top=5, truth_trials=..., repeats=3, seed=0,
-truth=None, **search_kwargs) -> DataFrame``
+truth=None, progress=False, **search_kwargs) -> DataFrame``
     On a small space whose every candidate can be evaluated (``space.enumerate()``), the
     ground truth is every candidate evaluated with ``truth_trials`` trials on its own stream
     (or ``truth``: exact scores aligned with ``enumerate()``). For each trials budget, rows
     for ``method="search"`` (this module) and ``method="exhaustive"`` (every candidate given
-    budget/len(space) trials, same rules for finals): ``method, trials_budget, repeat,
+    budget//len(space) trials on the racing stream, ranked by that): ``method, trials_budget, repeat,
     trials_used, top_recall`` (share of the true top ``top`` in the method's top ``top``),
     ``found_all`` (bool), ``best_found`` (true best is ranked first). ``attrs["summary"]``:
-    per method the smallest budget at which every repeat found the whole true top.
+    ``{method: smallest budget at which every repeat found the whole true top, or None}``;
+    ``attrs["true_top"]`` (their descriptions), ``attrs["truth_scores"]``.
 """
 
 from __future__ import annotations
@@ -138,7 +149,8 @@ from .dice import _mix64_py, stream_key
 from .errors import UserInputError
 
 __all__ = ["DesignSpace", "IntField", "IntBoxSpace", "Evaluator", "Rate", "Mean",
-           "StatEvaluator", "search", "versus", "efficiency", "plot_leaderboard", "ToyRace", "toy_table"]
+           "StatEvaluator", "search", "progress_frame", "versus", "efficiency",
+           "plot_leaderboard", "evaluate_batch", "ToyRace", "toy_table"]
 
 Candidate = tuple
 
@@ -661,7 +673,8 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
         if not space.is_legal(c):
             raise UserInputError(f"{space.describe(c)} is not a legal candidate", field="include")
     n_final = finalists + len(include)
-    if final_trials is None:
+    spread = final_trials is None
+    if spread:
         final_trials = max(min_trials, budget // 5 // n_final)
     final_trials = _check_int(final_trials, "final_trials", 1)
     racing_budget = budget - n_final * final_trials
@@ -692,6 +705,8 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
             for c in include:
                 if led.index[c] not in chosen:
                     chosen.append(led.index[c])
+            if spread:  # what racing left (a small space runs dry) sharpens the finals
+                final_trials = (budget - led.used) // len(chosen)
             final = evaluate_batch(evaluator, [led.cands[i] for i in chosen], 0, final_trials,
                                    final_key, chunk_size, bar)
     finally:
@@ -711,8 +726,9 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
                    search_score=racing_score[i], included=c in include)
         rows.append(row)
     board = pd.DataFrame(rows)
-    board.attrs.update(progress=pd.DataFrame(history), seed=seed, racing_key=int(racing_key),
-                       final_key=int(final_key), trials_used=led.used + len(chosen) * final_trials,
+    board.attrs.update(progress=pd.DataFrame(history).to_dict("list"), seed=seed,
+                       racing_key=int(racing_key), final_key=int(final_key),
+                       trials_used=led.used + len(chosen) * final_trials,
                        trials_budget=budget, objective=_objective_name(evaluator),
                        candidates=len(led.cands), rungs=list(led.rungs))
     return board
@@ -729,6 +745,7 @@ def _race(space, evaluator, led, rng, racing_budget, population, eta, generation
     history = []
     interval = getattr(evaluator, "objective_interval", None)
     gen = 0
+    lenient = 0  # promotions per rung: (1 + lenient) / eta of its candidates
     while generations is None or gen < generations:
         left = racing_budget - led.used
         if left < led.rungs[0]:
@@ -742,7 +759,7 @@ def _race(space, evaluator, led, rng, racing_budget, population, eta, generation
             if exhausted:
                 break
             at = [i for i in range(len(led.cands)) if led.depth(i) > r]
-            k = len(at) // eta
+            k = min(len(at), len(at) * (1 + lenient) // eta)
             if k == 0:
                 continue
             sc = led.scores_at(at, r)
@@ -766,12 +783,17 @@ def _race(space, evaluator, led, rng, racing_budget, population, eta, generation
         if exhausted:
             break
         if raced == 0 and promoted == 0:
-            # nothing new to propose (a small space, all raced) and nobody left to promote:
-            # a deeper rung spends the rest of the racing budget separating the leaders
-            if not grow or len([i for i in range(len(led.cands))
-                                if led.depth(i) == len(led.rungs)]) < eta:
+            # Nothing new to propose (a small space, all raced) and nobody left to promote.
+            # The rest of the racing budget first gives a second look to candidates that one
+            # unlucky rung dropped (promote more of each rung), then, once every rung promotes
+            # all, races the leaders on a deeper rung.
+            if lenient < eta - 1:
+                lenient += 1
+            elif grow:
+                led.rungs.append(led.rungs[-1] * eta)
+                lenient = 0
+            else:
                 break
-            led.rungs.append(led.rungs[-1] * eta)
     return history
 
 
@@ -807,6 +829,11 @@ def _propose(space, led, rng, m, include):
     return out
 
 
+def progress_frame(board: pd.DataFrame) -> pd.DataFrame:
+    """The search's progress (``board.attrs["progress"]``), one row per generation."""
+    return pd.DataFrame(board.attrs.get("progress", {}))
+
+
 def versus(space, evaluator_against: Callable, opponent, **search_kwargs) -> pd.DataFrame:
     """The strongest answer to ``opponent``: :func:`search` with the evaluator
     ``evaluator_against(opponent)`` (the game's kernel racing each candidate against the fixed
@@ -828,7 +855,7 @@ def plot_leaderboard(board: pd.DataFrame, path, *, figure: str | None = None,
     figure = figure or board.attrs.get("objective", "score")
     name = figure[:-5] if figure.endswith("_rate") else figure.removeprefix("mean_")
     lo, hi = f"{name}_lo", f"{name}_hi"
-    prog = board.attrs.get("progress")
+    prog = progress_frame(board)
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(13, 0.38 * len(board) + 2.5),
                                   gridspec_kw={"width_ratios": [3, 2]})
     y = np.arange(len(board))
@@ -900,13 +927,12 @@ def efficiency(space, evaluator, *, budgets: Sequence[int], top: int = 5,
                 ex = [cands[i] for i in np.lexsort((np.arange(n), -sc))[:top]]
                 rows.append(_eff_row("exhaustive", b, rep, per * n, ex, true_top, best, top))
     frame = pd.DataFrame(rows)
-    summary = []
+    summary = {}
     for method, g in frame.groupby("method", sort=False):
         ok = g.groupby("trials_budget")["found_all"].all()
         ok = ok[ok]
-        summary.append({"method": method,
-                        "min_budget_all_repeats": int(ok.index.min()) if len(ok) else None})
-    frame.attrs.update(summary=pd.DataFrame(summary), candidates=n, top=top,
+        summary[method] = int(ok.index.min()) if len(ok) else None
+    frame.attrs.update(summary=summary, candidates=n, top=top,
                        true_top=[space.describe(cands[i]) for i in order[:top]],
                        truth_scores=truth[order[:top]].tolist())
     return frame
