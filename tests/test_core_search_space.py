@@ -78,7 +78,10 @@ def test_a_demons_run_shaped_space_spends_its_80_points():
     c = space.sample(rng)
     seen = {c}
     for _ in range(300):
-        c = space.mutate(c, rng) if rng.random() < 0.7 else space.crossover(c, space.sample(rng), rng)
+        if rng.random() < 0.7:
+            c = space.mutate(c, rng)
+        else:
+            c = space.crossover(c, space.sample(rng), rng)
         seen.add(c)
         assert space.is_maximal(c)
         assert 78 <= space.cost(c)["cost"] <= 80  # only PI's 3-point steps can leave change
