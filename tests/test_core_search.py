@@ -211,3 +211,42 @@ def test_bad_search_settings_are_user_errors():
 def test_plot_leaderboard_writes_a_figure(board, tmp_path):
     path = S.plot_leaderboard(board[0], tmp_path / "board.png")
     assert path.exists() and path.stat().st_size > 10_000
+
+
+def test_paired_gaps_to_the_leader_are_sharper_than_two_intervals(board):
+    b, ev = board
+    ex = ev.exact(cands_of(b, small_space())).win_rate.to_numpy()
+    assert b.gap[0] == 0 and (b.gap[1:] >= 0).all()
+    exact_gap = ex[0] - ex
+    covered = ((b.gap_lo <= exact_gap) & (exact_gap <= b.gap_hi))[1:]
+    assert covered.sum() >= len(covered) - 2
+    paired = (b.gap_hi - b.gap_lo)[1:].mean()
+    unpaired = np.sqrt(((b.win_hi - b.win_lo) ** 2)[1:] + (b.win_hi[0] - b.win_lo[0]) ** 2).mean()
+    assert paired < 0.7 * unpaired  # common random numbers at work
+
+
+def test_trial_scores_are_the_same_trials_as_evaluate():
+    ev = ToyRace(TABLE, need=3)
+    cands = np.array([(4, 6, 6, 4), (10, 10, 0, 0), (2, 2, 8, 8)])
+    key = np.uint64(77)
+    tot = ev.evaluate(cands, 123, 5_000, key)
+    assert np.array_equal(ev.trial_scores(cands, 123, 5_000, key).sum(axis=1), tot[:, 0])
+    ev.objective = "mean_vp"
+    assert np.array_equal(ev.trial_scores(cands, 123, 5_000, key).sum(axis=1), tot[:, 1])
+    ev.objective = "-destroyed_rate"
+    assert np.array_equal(ev.trial_scores(cands, 123, 5_000, key).sum(axis=1), -tot[:, 3])
+
+
+def test_command_line_search_options():
+    import argparse
+
+    p = argparse.ArgumentParser()
+    S.add_search_options(p)
+    args = p.parse_args(["--trials-budget", "50000", "--finalists", "3", "--population", "8"])
+    kw = S.search_options(args)
+    assert kw["trials_budget"] == 50_000 and kw["finalists"] == 3 and kw["final_trials"] is None
+    b = S.search(small_space(), ToyRace(TABLE, need=3), seed=1, progress=False, threads=1, **kw)
+    assert len(b) == 3
+    args = p.parse_args(["--finalists", "0"])
+    with pytest.raises(UserInputError, match="--finalists"):
+        S.search(small_space(), ToyRace(TABLE, need=3), **S.search_options(args))

@@ -49,6 +49,12 @@ batch of candidates as an ``int64`` array of shape ``(k, n_fields)``.
         identical races; never mix the candidate index into the stream).
     ``summarise(totals_row, n_trials) -> dict[str, float]``  figures with 95% intervals
     ``score(totals, n_trials) -> float array (k,)``           what the search maximises
+    optional ``trial_scores(candidates, first_trial, n_trials, key) -> int64 (k, n_trials)``
+        the objective's value in every single trial (same streams as ``evaluate``; its mean
+        times optional ``trial_scale`` (default 1) is ``score``). With it the leaderboard
+        gains ``gap, gap_lo, gap_hi``: the leader's score minus each row's, with a PAIRED
+        95% interval over the finals' common trials (DESIGN.md: comparisons use common
+        random numbers; report paired intervals for differences).
 
 ``StatEvaluator`` (base class implementing ``summarise`` and ``score``)
     Subclass it, set ``name``, ``stats`` and ``objective``, implement ``evaluate``::
@@ -106,7 +112,18 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
     ``"seed"``, ``"racing_key"``, ``"final_key"``, ``"trials_used"``, ``"trials_budget"``,
     ``"objective"``, ``"candidates"`` (how many were raced), ``"rungs"``.
 
+    ``"columns"``: the columns to print (``cliutil.emit(board, args, columns=...)``).
+
 ``progress_frame(board) -> DataFrame``   the search's progress, one row per generation.
+
+``add_search_options(parser)`` / ``search_options(args) -> dict``
+    The command-line flags every ``simkit builds GAME`` search shares (``--trials-budget``,
+    ``--population``, ``--generations``, ``--min-trials``, ``--finalists``,
+    ``--final-trials``), and the matching keyword arguments for :func:`search`; with
+    ``cliutil.add_run_options`` for ``--seed``/``--threads``/``--no-progress``::
+
+        board = search(space, ev, seed=args.seed, **search_options(args),
+                       **cliutil.run_options(args))
 
 ``versus(space, evaluator_against, opponent, **search_kwargs) -> DataFrame``
     The strongest answer to a given build: ``evaluator_against(opponent)`` must return an
@@ -155,13 +172,14 @@ from tqdm.auto import tqdm
 
 from . import stats
 from . import dice
-from ._numba import pjit, prange
+from ._numba import jit, pjit, prange
 from .dice import _mix64_py, stream_key
 from .errors import UserInputError
 
 __all__ = ["DesignSpace", "IntField", "IntBoxSpace", "Evaluator", "Rate", "Mean",
            "StatEvaluator", "search", "progress_frame", "versus", "efficiency",
-           "plot_leaderboard", "evaluate_batch", "ToyRace", "toy_table"]
+           "plot_leaderboard", "evaluate_batch", "add_search_options", "search_options",
+           "ToyRace", "toy_table"]
 
 Candidate = tuple
 
@@ -673,12 +691,12 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
     progress = progress if progress is not None else p_opt
     budget = _check_int(trials_budget, "--trials-budget", 1)
     seed = _check_int(seed, "--seed", 0)
-    population = _check_int(population, "population", 2)
-    min_trials = _check_int(min_trials, "min_trials", 1)
+    population = _check_int(population, "--population", 2)
+    min_trials = _check_int(min_trials, "--min-trials", 1)
     eta = _check_int(eta, "eta", 2)
-    finalists = _check_int(finalists, "finalists", 1)
+    finalists = _check_int(finalists, "--finalists", 1)
     if generations is not None:
-        generations = _check_int(generations, "generations", 1)
+        generations = _check_int(generations, "--generations", 1)
     chunk_size = DEFAULT_CHUNK if chunk_size is None else _check_int(chunk_size, "chunk_size", 1)
     grow = max_trials is None
     max_trials = (min_trials * eta ** 4 if max_trials is None
@@ -691,7 +709,7 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
     spread = final_trials is None
     if spread:
         final_trials = max(min_trials, budget // 5 // n_final)
-    final_trials = _check_int(final_trials, "final_trials", 1)
+    final_trials = _check_int(final_trials, "--final-trials", 1)
     racing_budget = budget - n_final * final_trials
     if racing_budget < population * min_trials:
         need = n_final * final_trials + population * min_trials
@@ -724,6 +742,9 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
                 final_trials = (budget - led.used) // len(chosen)
             final = evaluate_batch(evaluator, [led.cands[i] for i in chosen], 0, final_trials,
                                    final_key, chunk_size, bar)
+            paired = (_paired_sums(evaluator, [led.cands[i] for i in chosen], final_trials,
+                                   final_key, chunk_size)
+                      if hasattr(evaluator, "trial_scores") else None)
     finally:
         if threads is not None:
             numba.set_num_threads(old_threads)
@@ -731,6 +752,8 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
     racing_score = dict(zip(order, score))
     final_score = np.asarray(evaluator.score(final, final_trials), dtype=float)
     rank = np.lexsort((np.arange(len(chosen)), -final_score))
+    gaps = (_gaps(paired, rank[0], final_trials, float(getattr(evaluator, "trial_scale", 1.0)))
+            if paired is not None else None)
     rows = []
     for r, j in enumerate(rank, start=1):
         i = chosen[j]
@@ -739,14 +762,46 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
         row.update(evaluator.summarise(final[j], final_trials))
         row.update(trials=final_trials, search_trials=led.rungs[led.depth(i) - 1],
                    search_score=racing_score[i], included=c in include)
+        if gaps is not None:
+            row.update(gap=gaps[0][j], gap_lo=gaps[1][j], gap_hi=gaps[2][j])
         rows.append(row)
     board = pd.DataFrame(rows)
     board.attrs.update(progress=pd.DataFrame(history).to_dict("list"), seed=seed,
                        racing_key=int(racing_key), final_key=int(final_key),
                        trials_used=led.used + len(chosen) * final_trials,
                        trials_budget=budget, objective=_objective_name(evaluator),
-                       candidates=len(led.cands), rungs=list(led.rungs))
+                       candidates=len(led.cands), rungs=list(led.rungs),
+                       columns=[c for c in board.columns if c not in ("build", "included")])
     return board
+
+
+def _paired_sums(evaluator, candidates, n, key, chunk_size):
+    """Sums of each finalist's per-trial objective and of every pair's products, over the
+    finals' trials: enough for a paired interval of any difference (common random numbers
+    make a difference far sharper than two independent intervals suggest)."""
+    arr = np.asarray(candidates, dtype=np.int64)
+    k = len(arr)
+    s1 = np.zeros(k, dtype=np.int64)
+    cross = np.zeros((k, k), dtype=np.int64)
+    piece = max(1, chunk_size // k)
+    for t in range(0, n, piece):
+        m = min(piece, n - t)
+        ts = np.asarray(evaluator.trial_scores(arr, t, m, key), dtype=np.int64)
+        if ts.shape != (k, m):
+            raise TypeError(f"{evaluator.name}: trial_scores() must return shape {(k, m)}, "
+                            f"got {ts.shape}")
+        s1 += ts.sum(axis=1)
+        cross += ts @ ts.T
+    return s1, cross
+
+
+def _gaps(paired, lead, n, scale):
+    """Leader minus each finalist, with a paired t interval, in per-trial objective units."""
+    s1, cross = paired
+    d = s1[lead] - s1
+    d2 = cross[lead, lead] + np.diag(cross) - 2 * cross[lead]
+    mean, lo, hi = stats.mean_ci(d, d2, n)
+    return mean * scale, lo * scale, hi * scale
 
 
 def _objective_name(evaluator) -> str:
@@ -842,6 +897,30 @@ def _propose(space, led, rng, m, include):
         if child not in seen and child not in out:
             out.append(child)
     return out
+
+
+def add_search_options(p, *, trials_budget: int = 1_000_000) -> None:
+    """The flags of a build search (see the module docstring)."""
+    g = p.add_argument_group("build search")
+    g.add_argument("--trials-budget", type=int, default=trials_budget,
+                   help=f"candidate-trials to spend, racing and finals (default {trials_budget:,})")
+    g.add_argument("--population", type=int, default=32,
+                   help="new candidates per generation (default 32)")
+    g.add_argument("--generations", type=int, default=None,
+                   help="stop after this many generations (default: when the budget is spent)")
+    g.add_argument("--min-trials", type=int, default=100,
+                   help="trials of a new candidate's first race-off (default 100)")
+    g.add_argument("--finalists", type=int, default=10,
+                   help="builds re-run on fresh seeds for the leaderboard (default 10)")
+    g.add_argument("--final-trials", type=int, default=None,
+                   help="fresh trials per finalist (default: what racing left, >= 20%% of budget)")
+
+
+def search_options(args) -> dict:
+    """Keyword arguments for :func:`search` from :func:`add_search_options` flags."""
+    return {"trials_budget": args.trials_budget, "population": args.population,
+            "generations": args.generations, "min_trials": args.min_trials,
+            "finalists": args.finalists, "final_trials": args.final_trials}
 
 
 def progress_frame(board: pd.DataFrame) -> pd.DataFrame:
@@ -961,9 +1040,19 @@ def _eff_row(method, budget, rep, used, found, true_top, best, top):
 
 
 # --- a synthetic evaluator with a known answer ----------------------------------------------------
+@jit
+def _toy_events(st, table, cands, c):
+    """One trial of one candidate: how many of its events happen (one d1000 per field)."""
+    events = 0
+    for j in range(cands.shape[1]):
+        if dice.roll(st, dice.NO_SCRIPT, 1, 1000) <= table[j, cands[c, j]]:
+            events += 1
+    return events
+
+
 @pjit
 def _toy_kernel(cands, table, need, key, first, n):
-    k, n_fields = cands.shape
+    k = cands.shape[0]
     n_blocks = min(n, 16)
     part = np.zeros((k * n_blocks, 4), dtype=np.int64)
     for job in prange(k * n_blocks):
@@ -980,10 +1069,7 @@ def _toy_kernel(cands, table, need, key, first, n):
         wrecked = 0
         for t in range(lo, hi):
             dice.seed_trial(st, key, t)  # the candidate is not in the stream: common random numbers
-            events = 0
-            for j in range(n_fields):
-                if dice.roll(st, dice.NO_SCRIPT, 1, 1000) <= table[j, cands[c, j]]:
-                    events += 1
+            events = _toy_events(st, table, cands, c)
             wins += events >= need
             vp += events
             vp_sq += events * events
@@ -995,6 +1081,25 @@ def _toy_kernel(cands, table, need, key, first, n):
     out = np.zeros((k, 4), dtype=np.int64)
     for job in range(k * n_blocks):  # fixed merge order
         out[job // n_blocks] += part[job]
+    return out
+
+
+@pjit
+def _toy_trials(cands, table, need, which, key, first, n):
+    """Per-trial objective values (``which``: 0 win, 1 events, 2 minus destroyed)."""
+    k = cands.shape[0]
+    out = np.empty((k, n), dtype=np.int64)
+    for c in prange(k):
+        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+        for i in range(n):
+            dice.seed_trial(st, key, first + i)
+            events = _toy_events(st, table, cands, c)
+            if which == 0:
+                out[c, i] = events >= need
+            elif which == 1:
+                out[c, i] = events
+            else:
+                out[c, i] = -(events == 0)
     return out
 
 
@@ -1034,6 +1139,15 @@ class ToyRace(StatEvaluator):
         self.calls.append((int(key), int(first_trial), int(n_trials), len(cands)))
         return _toy_kernel(cands, self.table, self.need, np.uint64(key), np.int64(first_trial),
                            np.int64(n_trials))
+
+    def trial_scores(self, candidates, first_trial, n_trials, key) -> np.ndarray:
+        """Per-trial values of the objective (for paired gaps in the finals)."""
+        which = {"win_rate": 0, "mean_vp": 1, "-destroyed_rate": 2}.get(self.objective)
+        if which is None:
+            raise ValueError(f"ToyRace has no per-trial values for {self.objective!r}")
+        cands = np.ascontiguousarray(candidates, dtype=np.int64)
+        return _toy_trials(cands, self.table, self.need, which, np.uint64(key),
+                           np.int64(first_trial), np.int64(n_trials))
 
     def chances(self, candidates) -> np.ndarray:
         x = np.atleast_2d(np.asarray(candidates, dtype=np.int64))
