@@ -109,7 +109,7 @@ def main(argv=None):
     print(f"\nefficiency: share of {a.repeats} repeats whose top {TOP} is the true top {TOP}"
           f" ({elapsed:.0f} s)")
     print(per.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
-    print("\nsmallest budget at which every repeat found the true top 5:")
+    print("\nsmallest budget from which on every repeat found the true top 5:")
     for method, b in frame.attrs["summary"].items():
         print(f"  {method}: {b:,}" if b else f"  {method}: not reached within {budgets[-1]:,}")
 
