@@ -29,8 +29,11 @@ def spaces(draw):
                 cost[r] = draw(st.lists(st.integers(0, 9), min_size=n_vals, max_size=n_vals))
         fields.append(IntField(f"f{i}", lo, vals[-1], step, cost=cost))
     # what the lowest value of every field costs: a budget below it is refused
-    floor = {r: sum(f.cost[r][0] if isinstance(f.cost.get(r), list) else 0 for f in fields)
-             for r in resources}
+    def first_price(f, r):
+        spec = f.cost.get(r, 0)
+        return spec[0] if isinstance(spec, list) else spec * -(-f.lo // f.step)
+
+    floor = {r: sum(first_price(f, r) for f in fields) for r in resources}
     budgets = {r: floor[r] + draw(st.integers(0, 25)) for r in resources}
     return IntBoxSpace(fields, budgets, fill=draw(st.booleans()))
 
@@ -109,6 +112,14 @@ def test_catalogue_fields_two_budgets_and_an_extra_rule():
         assert spent["dollars"] <= 10_000 and spent["weight"] <= 700
     assert not space.is_legal((4, 4, 0))
     assert (4, 4, 0) not in space.enumerate()
+
+
+def test_int_prices_count_steps_from_zero():
+    # a Function pinned at one Level (a reduced space) still pays for it
+    space = IntBoxSpace([IntField("si", 14, 14), IntField("fuel", 0, 300, 10, cost=1),
+                         IntField("pi", 0, 9, cost=3)], 80)
+    assert space.cost((14, 210, 3)) == {"cost": 14 + 21 + 9}
+    assert IntBoxSpace([IntField("odd", 3, 7, 2, cost=5)], 99).cost((5,)) == {"cost": 15}
 
 
 def test_bad_spaces_are_refused():

@@ -27,9 +27,11 @@ batch of candidates as an ``int64`` array of shape ``(k, n_fields)``.
 ``IntBoxSpace(fields, budgets, *, legal=None, fill=True, describe=None)``
     Integer fields, each ``IntField(name, lo, hi, step=1, cost=...)``; its allowed values are
     ``lo, lo+step, ..., hi`` or an explicit ``values=(...)`` tuple (e.g. catalogue indices).
-    ``cost`` is the price of a VALUE: an int per step above ``lo`` (``cost=3``: PI at 3 points
-    per Level; Fuel ``step=10, cost=1``), a sequence aligned with the values, a callable
-    ``value -> int``, or a dict ``{resource: any of those}`` when there are several budgets
+    ``cost`` is the price of a VALUE: an int is the price of every started ``step`` counted
+    from 0 (``cost * ceil(value / step)``: ``cost=3`` PI at 3 points per Level; Fuel
+    ``step=10, cost=1``; a field pinned with ``lo == hi`` pays for its value), a sequence
+    aligned with the values, a callable ``value -> int``, or a dict ``{resource: any of
+    those}`` when there are several budgets
     (Dark Future: ``{"dollars": ..., "weight": ...}``). ``budgets`` is ``{resource: limit}``
     (or one int for a single resource named ``"cost"``). ``legal(c) -> bool`` is an optional
     extra rule (turret combinations, links...). Sampling, mutation and crossover repair every
@@ -234,8 +236,10 @@ def _price_table(spec, field: IntField, values: list[int]) -> np.ndarray:
     if callable(spec):
         out = [int(spec(v)) for v in values]
     elif isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
-        # an int is the price of one step above the first value
-        out = [int(spec) * i for i in range(len(values))]
+        # an int prices every started step counted from 0, as 102 A prices Fuel by the 10
+        # Levels; a field pinned to one value (lo == hi) still pays for it
+        step = max(1, int(field.step))
+        out = [int(spec) * -(-v // step) for v in values]
     else:
         out = [int(x) for x in spec]
         if len(out) != len(values):
