@@ -86,10 +86,10 @@ N_PARAMS = 8
 PARAM_NAMES = ("cruise", "policy", "player", "race_speed", "margin", "reach", "weak", "safe")
 #: defaults per policy; "policy" and "player" are filled in per car
 DEFAULTS = {
-    "hunter": {"cruise": 5, "race_speed": 4, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
-    "rammer": {"cruise": 8, "race_speed": 4, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
-    "survivor": {"cruise": 6, "race_speed": 4, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
-    "opportunist": {"cruise": 7, "race_speed": 4, "margin": 6, "reach": 4, "weak": 8, "safe": 2},
+    "hunter": {"cruise": 5, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
+    "rammer": {"cruise": 8, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
+    "survivor": {"cruise": 6, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
+    "opportunist": {"cruise": 7, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 2},
 }
 M_HUNT, M_EVADE, M_RACE = range(3)
 
@@ -276,8 +276,9 @@ def _centre(row, col):
 
 @jit
 def _expected(k, p0, s):
-    """(symbol, sign) of the crossing that continues a chain at count k: 0 L, 1 G, 2 R."""
-    pos = (p0 + k) % 4
+    """(symbol, sign) of crossing number k + 1 after the start (0 L, 1 G, 2 R): the chain runs
+    L G R G L ... from the starting ray p0, rays crossed with sign s and the gap with -s."""
+    pos = (p0 + k + 1) % 4
     if pos % 2 == 1:
         return 1, -s
     return pos, s
@@ -357,7 +358,7 @@ def _race_aim(i, cars, lim):
             return ax - rad, ay - side * SQRT3
         return bx + rad, by - side * SQRT3
     s = float(cars[i, C_LAPSGN])
-    pos = (cars[i, C_LAPST] + k) % 4
+    pos = (cars[i, C_LAPST] + k + 1) % 4
     if pos == 1:    # after L: over pole A, then down through the gap
         if x < ax:
             return ax, ay + s * rad
