@@ -42,7 +42,8 @@ from ..core import dice
 from ..core._numba import jit, pjit, prange
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
 from . import arena as A
-from .crash import CARDS_R, CARDS_T, OUT_SIZE, _damage_car, crash_once, new_deck, return_card
+from .crash import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, _damage_car, crash_once, new_deck,
+                    return_card)
 from .rules import (FRONT, FRONT_LEFT, FRONT_RIGHT, LAPS, REAR, REAR_LEFT, REAR_RIGHT, Tables,
                     rules_data)
 from .sheet import flat_tires, is_out, max_speed, radiator_full
@@ -68,8 +69,10 @@ E_NONE, E_NO_MOVE, E_STRAIGHT, E_FORWARD_ONLY, E_FENDERS, E_SKIP, E_MAX_SPEED = 
 N_LIM = 21
 
 # log events: (round, car, event, a, b)
-EV_MOVE, EV_CRASH, EV_OBSTACLE, EV_STUCK, EV_FREE, EV_OUT, EV_CARD, EV_BLOCKED, EV_LAP, EV_PLOT = range(10)
-EVENTS = ("move", "crash", "obstacle", "stuck", "free", "out", "card", "blocked", "lap", "plot")
+(EV_MOVE, EV_CRASH, EV_OBSTACLE, EV_STUCK, EV_FREE, EV_OUT, EV_CARD, EV_BLOCKED, EV_LAP, EV_PLOT,
+ EV_DAMAGE) = range(11)
+EVENTS = ("move", "crash", "obstacle", "stuck", "free", "out", "card", "blocked", "lap", "plot",
+          "damage")
 
 #: the target's point of impact by the hexside (relative to its facing) the rammer comes through
 _SIDE_TO_IMPACT = np.array([FRONT, FRONT_RIGHT, REAR_RIGHT, REAR, REAR_LEFT, FRONT_LEFT],
@@ -426,9 +429,12 @@ def _step_score(i, target, row, col, nr, nc, cars, sheets, capacity, params, occ
         return 10.0
     if pol == POL_HUNTER:
         return 10.0 + A.distance(nr, nc, cars[target, C_ROW], cars[target, C_COL])
-    # go for the target's rear: a ram from any side but its front
-    rr, rc = A.neighbour(cars[target, C_ROW], cars[target, C_COL], (cars[target, C_FACING] + 3) % 6)
-    return 10.0 + A.distance(nr, nc, rr, rc)
+    # go for the target's rear (a ram from any side but its front), and keep out of the hex in
+    # front of it, from where the only ram is head-on
+    tf = cars[target, C_FACING]
+    rr, rc = A.neighbour(cars[target, C_ROW], cars[target, C_COL], (tf + 3) % 6)
+    fr, fc = A.neighbour(cars[target, C_ROW], cars[target, C_COL], tf)
+    return 10.0 + A.distance(nr, nc, rr, rc) + (3.0 if nr == fr and nc == fc else 0.0)
 
 
 @jit
@@ -712,6 +718,7 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
             crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity,
                        overflow, on_draw, sheets[o], sheets[i], dk, cout)
         _log(log, nlog, rnd, i, EV_CRASH, o, impact)
+        _log(log, nlog, rnd, i, EV_DAMAGE, cout[0], cout[N_OUT])  # points to target, rammer
         _take_card(o, cout[CARDS_T], i, cars, held, dk, card_light, card_effect, log, nlog, rnd)
         _take_card(o, cout[CARDS_T + 1], i, cars, held, dk, card_light, card_effect, log,
                    nlog, rnd)

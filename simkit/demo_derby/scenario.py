@@ -290,7 +290,8 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
                      "hi": float(hi)})
     m, mlo, mhi = mean_ci(t[D.S_ROUNDS], t[D.S_ROUNDS_SQ], n)
     q = quantiles_from_histogram(t[D.S_HIST:D.S_HIST + D.MAX_ROUNDS + 1])[0]
-    ends.append({"outcome": f"rounds played (5/50/95%: {q[0]}/{q[1]}/{q[2]})", "games": n,
+    ends.append({"outcome": f"rounds played (5/50/95%: {q[0]:.0f}/{q[1]:.0f}/{q[2]:.0f})",
+                 "games": n,
                  "share": float(m), "lo": float(mlo), "hi": float(mhi)})
     if sc.event == "combined":
         m, mlo, mhi = mean_ci(t[D.S_RACE_ROUNDS], t[D.S_RACE_ROUNDS_SQ], n)
@@ -417,6 +418,8 @@ def render(sc, sim, g, spot_of, rolls) -> list[str]:
             out.append(f"{tag} plot    {names[car]} {plot} ({('hunt', 'evade', 'race')[b]})")
         elif ev == D.EV_CRASH:
             out.append(f"{tag} CRASH   {names[car]} rams {names[a]} ({IMPACTS[b]})")
+        elif ev == D.EV_DAMAGE:
+            out.append(f"{tag} damage  {a} points to the target, {b} to the rammer")
         elif ev == D.EV_OBSTACLE:
             what = {1: "wall", 7: "light pole", 8: "Figure-8 pole"}.get(a, "wreck")
             out.append(f"{tag} hits    {names[car]} hits a {what}: {b} points")
@@ -436,6 +439,6 @@ def render(sc, sim, g, spot_of, rolls) -> list[str]:
     for i, c in enumerate(sc.cars):
         sheet = " ".join(f"{p}={int(v)}" for p, v in zip(PARTS, g.sheets[i]) if v)
         out.append(f"sheet   {c.name}: {sheet or 'no damage'}")
-    for s in range(0, len(rolls), 60):
-        out.append("dice    " + "".join(str(int(x)) for x in rolls[s:s + 60]))
+    for s in range(0, len(rolls), 30):  # every roll in order (card draws pick 1-28)
+        out.append("dice    " + " ".join(str(int(x)) for x in rolls[s:s + 30]))
     return out
