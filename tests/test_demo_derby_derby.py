@@ -381,3 +381,21 @@ def test_phased_derbies_run_and_differ_from_turn_order():
     b = run(D.DerbySimulation(t, AR, np.full((6, 1), 5, np.int64)), 2000, seed=3, progress=False)
     assert abs(b.frame["p_win"].sum() - 1) < 1e-12
     assert not np.array_equal(a.totals, b.totals)
+
+
+def test_held_cards_are_rolled_every_round_before_moving_in_a_whole_game():
+    """Special Damage Cards: 'roll the die each round before moving'; a green result ends the
+    card (back under the deck) and the car moves that same round; the other card holds."""
+    g = D.DerbyGame(T, AR, 2, starts=np.array([(2, 2, S), (2, 12, S)], np.int64))
+    g.give_card(0, "Stalled")            # die 4-6, green: ends the card
+    g.give_card(1, "Stalled")
+    g.lim[D.LIM_MAX_TURNS] = 3
+    g.scripted([1, 2, 3, 1, 5, 2])       # rounds 1-2 both fail; round 3 car 0 rolls 5
+    g.play(first_player=0)
+    assert g.rolls_used() == 6           # one roll per held card per round, nothing else
+    ev = g.events()
+    assert set(ev.query("event == 'move'")["round"]) == {3}
+    assert set(ev.query("event == 'move'")["car"]) == {0}
+    assert (g.held[0] < 0).all() and (g.held[1] >= 0).sum() == 1
+    d = (g.dk.shape[0] - 3) // 2
+    assert g.dk[2 * d + 2] == 1          # one card returned under the deck
