@@ -156,6 +156,11 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
     cars_raw = raw.get("cars")
     if not isinstance(cars_raw, list) or not 2 <= len(cars_raw) <= 6:
         raise UserInputError("needs 2-6 [[cars]] (six start spots)", where=where, field="cars")
+    placed = [isinstance(c, dict) and "spot" in c for c in cars_raw]
+    if spots == "fixed" and any(placed) and not all(placed):
+        k = placed.index(False)
+        raise UserInputError("with spots = \"fixed\" give every car a spot, or none (cars in "
+                             "file order on spots 1, 2, ...)", where=where, field=f"cars[{k}].spot")
     cars, names, used = [], set(), set()
     for k, c in enumerate(cars_raw):
         f = f"cars[{k}]"
@@ -342,9 +347,11 @@ def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policie
         if len(chosen) < len(base.players):
             label += " (others as in the file)"
         f.insert(1, "pairing", label)
+        f.attrs = {}  # per-pairing extra tables are not kept (run a pairing alone to see them)
         frames.append(f)
     out = pd.concat(frames, ignore_index=True)
-    out.attrs["columns"] = frames[0].attrs["columns"]
+    out.attrs["columns"] = ["pairing", "side", "policy", "cars", "trials", "wins", "win_rate",
+                            "win_lo", "win_hi"]
     return out
 
 
@@ -373,7 +380,8 @@ def playthrough(path_or_scenario, seed=2026, trial=0):
                  *D.kernel_tables(sim.tables), sim.lim, sim.lim2.copy(), g.log, g.nlog, -1,
                  sim.tables.phases, starts2, out)
     used = int(dice.script_position(st))
-    lines = render(sc, sim, g, spot_of[:n], rolls[:used])
+    lines = render(sc, sim, g, spot_of[:n], rolls[:used],
+                   race_rounds=int(out[5]) if sc.event == "combined" else -1, starts2=starts2)
     w = int(out[0])
     lines.append(f"END after {int(out[1])} rounds: "
                  + (f"{sc.players[w]} wins ({sc.cars[int(out[2])].name} "
@@ -386,7 +394,7 @@ def playthrough(path_or_scenario, seed=2026, trial=0):
                    else None, "rolls": used}
 
 
-def render(sc, sim, g, spot_of, rolls) -> list[str]:
+def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str]:
     names = [c.name for c in sc.cars]
     labels = "abcdef" if sc.event != "derby" else "123456"
     pool_labels = list(labels) if sc.random_spots else [labels[c.spot] for c in sc.cars]
@@ -403,8 +411,17 @@ def render(sc, sim, g, spot_of, rolls) -> list[str]:
     log = g.log[:k]
     j = 0
     cards = sim.tables.card_names
+    regrouped = race_rounds < 0
     while j < k:
         rnd, car, ev, a, b = (int(x) for x in log[j])
+        if not regrouped and rnd > race_rounds:
+            regrouped = True
+            out.append(f"--- the race is over after {race_rounds} rounds; the cars still in line "
+                       "up for the derby with their damage:")
+            for i, c in enumerate(sc.cars):
+                if g.cars[i, D.C_OUTRND] == 0 or g.cars[i, D.C_OUTRND] > race_rounds:
+                    r, col, f = (int(x) for x in starts2[i])
+                    out.append(f"start   {c.name} on derby spot ({r},{col}) facing {FACINGS[f]}")
         tag = f"R{rnd:03d}"
         if ev == D.EV_MOVE:
             hexes = []
