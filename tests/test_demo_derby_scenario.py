@@ -72,7 +72,7 @@ def test_policy_override_and_all_policies(only_this_game, capsys):
     text = capsys.readouterr().out
     assert text.count("red=") >= 16 and "blue=opportunist" in text     # 4 x 4 pairings
     # six players: each tries every policy against the file's field (6 x 4 blocks)
-    big = scenario_table(SCEN / "mirror-six.toml", trials=50, seed=1, all_policies=True,
+    big = scenario_table(SCEN / "mirror-six.toml", trials=20, seed=1, all_policies=True,
                          progress=False)
     assert big["pairing"].nunique() == 24 and "(others as in the file)" in big["pairing"].iloc[0]
 
@@ -80,16 +80,16 @@ def test_policy_override_and_all_policies(only_this_game, capsys):
 def test_mirror_scenario_is_fair_between_players_and_spots():
     """Six identical hunters, spots dealt and starting player rolled: wins spread evenly over
     players and over start spots (G-test, alpha 1e-3)."""
-    f = scenario_table(SCEN / "mirror-six.toml", trials=6000, seed=5, progress=False)
+    f = scenario_table(SCEN / "mirror-six.toml", trials=4000, seed=5, progress=False)
     wins = f["wins"].to_numpy()
     p = g_test(wins, np.full(6, 1 / 6)).pvalue
     assert p > 1e-3, (wins, p)
     # the test can fail: one player driving another policy is found out
-    slow = scenario_table(SCEN / "mirror-six.toml", trials=6000, seed=5, progress=False,
+    slow = scenario_table(SCEN / "mirror-six.toml", trials=4000, seed=5, progress=False,
                           policies={"c1": "survivor"})
     assert g_test(slow["wins"].to_numpy(), np.full(6, 1 / 6)).pvalue < 1e-3
     spots = next(v for k, v in f.attrs["extra"].items() if k.startswith("per start spot"))
-    assert (spots["games"] == 6000).all()
+    assert (spots["games"] == 4000).all()
 
 
 def test_fixed_spots_put_each_car_on_its_spot():
