@@ -1,17 +1,18 @@
-"""A whole Demo Derby (demo-derby.txt: Game Flow, Record Your Move, Move and Crash, Record
-Sheet, Special Damage Cards, Winning the Game), as one compiled kernel driven by scripted
-policies.
+"""A whole Demo Derby, Figure-8 race or combined event (demo-derby.txt: Game Flow, Record Your
+Move, Move and Crash, Record Sheet, Special Damage Cards, Winning the Game, Figure-8 Race,
+Variants), as one compiled kernel driven by parameterised driver policies.
 
-Each round every car still in the game plots a direction and speed (all plots are made from the
-state at the start of the round, so they are secret and simultaneous), then cars move in turn
-order from the starting player. The rules enforced on a plot: a car starts stopped; it may gain
-up to 3 hexes of speed a round forward or 2 in reverse; lowering the speed is braking; it must
-stop before changing direction; its speed is capped by its highest uncrossed engine box. On its
-turn a car first rolls for each special damage card with a die (green listed result: the card
-ends and goes under the deck; red: the car is out; otherwise its effect holds), counts down a
-full radiator (two more turns, then it stalls), and rolls 5-6 to get out of mud or the ditch.
-It then moves its speed less one hex per flat tire, hex by hex, each hex straight ahead (behind
-when reversing) or to either side of its path, turning one hexside as it moves. Entering:
+Each round every car still in the game plots a direction and speed (``plot_policy``: all plots
+are made from the state at the start of the round, so they are secret and simultaneous), then
+cars move in turn order from the starting player. The rules enforced on a plot: a car starts
+stopped; it may gain up to 3 hexes of speed a round forward or 2 in reverse; lowering the speed
+is braking; it must stop before changing direction; its speed is capped by its highest uncrossed
+engine box. On its turn a car first rolls for each special damage card with a die (green listed
+result: the card ends and goes under the deck; red: the car is out; otherwise its effect holds),
+counts down a full radiator (two more turns, then it stalls), and rolls 5-6 to get out of mud or
+the ditch. It then moves its speed less one hex per flat tire, hex by hex, each hex straight
+ahead (behind when reversing) or to either side of its path (the policy steers), turning one
+hexside as it moves. Entering:
 
 * a car's hex (after the first round): a crash (``crash.crash_once``); the rammer stays on the
   hex it came from; both cars stop; a target that has not moved yet this round is "hit before
@@ -24,11 +25,16 @@ when reversing) or to either side of its path, turning one hexside as it moves. 
 * mud or ditch: the car enters and is stuck.
 
 After each round a car that has neither crashed into a car nor been crashed into for eight
-rounds in a row is disqualified, unless only two cars remain. The last car that can move wins;
-after 64 rounds with more than one car left, or if the last cars go out together, it is a tie.
+rounds in a row is disqualified, unless only two players have cars left (never in a race). The
+last player with a car that can move wins; after 64 rounds with more than one player left, or if
+the last cars go out together, it is a tie. In a Figure-8 race (``lim[LIM_LAPS]`` > 0) laps are
+counted from the crossings of the line through the two poles (``_lap_step``) and the first car
+to complete its laps wins at once. The combined event (``play_event``) plays a race, regroups
+the survivors on the derby spots with their damage (``regroup``) and plays a derby.
 
-Starting player: a uniform pick (a roll-off among equal dice is uniform). Car k takes start spot
-k. Policies are numba functions chosen by id with a parameter vector per car.
+Starting player: a uniform pick (a roll-off among equal dice is uniform). Start spots: car k on
+spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba functions chosen by
+id with a parameter vector per car; a player (team) id per car lets a player field several cars.
 """
 
 from __future__ import annotations
