@@ -35,19 +35,22 @@ def test_golden_playthrough(path):
 
 
 def test_playthrough_is_trial_t_of_the_monte_carlo():
-    """The logged game is the one the Monte Carlo plays as trial t: same deal, same winner."""
+    """The logged game is the one the Monte Carlo plays as trial t: same deal, same winner,
+    same number of rounds (for a derby and for the combined event)."""
     import numpy as np
 
-    from simkit.core.runner import run
+    from simkit.core.dice import stream_key
     from simkit.demo_derby import derby as D
     from simkit.demo_derby.scenario import build_sim, load_scenario
 
-    sc = load_scenario(ROOT / "scenarios/demo-derby/six-car-derby.toml")
-    for trial in range(3):
-        _, info = playthrough(sc, seed=11, trial=trial)
+    for name in ("six-car-derby", "combined-event"):
+        sc = load_scenario(ROOT / f"scenarios/demo-derby/{name}.toml")
         sim = build_sim(sc)
-        t = sim.chunk(np.uint64(__import__("simkit.core.dice", fromlist=["x"]).stream_key(11)),
-                      trial, 1)
-        w = int(np.flatnonzero(t[D.S_WINS:D.S_WINS + 6])[0]) if t[D.S_WINS:D.S_WINS + 6].any() else None
-        assert (sc.players[w] if w is not None else None) == info["winner"]
-        assert int(t[D.S_ROUNDS]) == info["rounds"]
+        for trial in range(3):
+            _, info = playthrough(sc, seed=11, trial=trial)
+            t = sim.chunk(stream_key(11), trial, 1)
+            won = np.flatnonzero(t[D.S_WINS:D.S_WINS + D.MAXC])
+            assert (sc.players[won[0]] if len(won) else None) == info["winner"]
+            assert int(t[D.S_ROUNDS]) == info["rounds"]
+            if name == "combined-event":
+                assert 0 < int(t[D.S_RACE_ROUNDS]) <= info["rounds"]

@@ -54,8 +54,11 @@ def test_every_shipped_scenario_runs(path):
 def test_scenario_command_prints_every_table(only_this_game, capsys, tmp_path):
     out = tmp_path / "r.csv"
     log = tmp_path / "g.log"
+    png = tmp_path / "w.png"
     assert cli.main(["scenario", "run", str(SCEN / "team-derby.toml"), "--trials", "300",
-                     "--no-progress", "--out", str(out), "--log", str(log)]) == 0
+                     "--no-progress", "--out", str(out), "--log", str(log),
+                     "--plot", str(png)]) == 0
+    assert png.stat().st_size > 5_000
     text = capsys.readouterr().out
     for needle in ("win_rate", "per car", "per start spot", "survival by round",
                    "tie: more than one player left after 64 rounds", "red-1, red-2"):
