@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from simkit import cli, games
 from simkit.core.errors import UserInputError
 from simkit.core.stats import g_test
-from simkit.demo_derby import derby as D
 from simkit.demo_derby.scenario import load_scenario, scenario_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +39,8 @@ def test_every_shipped_scenario_runs(path):
     f = scenario_table(path, trials=200, seed=1, progress=False)
     sc = load_scenario(path)
     assert list(f["side"]) == sc.players
-    assert f["wins"].sum() <= 200 and ((f["win_lo"] <= f["win_rate"]) & (f["win_rate"] <= f["win_hi"])).all()
+    assert f["wins"].sum() <= 200
+    assert ((f["win_lo"] <= f["win_rate"]) & (f["win_rate"] <= f["win_hi"])).all()
     extra = f.attrs["extra"]
     ends = next(v for k, v in extra.items() if k.startswith("how games end"))
     shares = ends["share"].iloc[:3]
@@ -197,8 +197,10 @@ top = st.fixed_dictionaries(
               "cars": st.lists(car, max_size=7) | values, "extra": values})
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                    HealthCheck.function_scoped_fixture])
+FUZZ = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=FUZZ)
 @given(doc=top)
 def test_fuzz_the_scenario_loader(tmp_path, doc):
     lines = [f"{json.dumps(k)} = {_toml_value(v)}" for k, v in doc.items()]
@@ -211,7 +213,7 @@ def test_fuzz_the_scenario_loader(tmp_path, doc):
     assert 2 <= len(sc.cars) <= 6 and len(sc.players) >= 2
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=FUZZ)
 @given(text=st.text(max_size=200))
 def test_fuzz_the_scenario_loader_with_garbage(tmp_path, text):
     p = tmp_path / "junk.toml"
