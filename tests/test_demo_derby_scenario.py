@@ -164,6 +164,10 @@ def test_broken_scenario_exits_2_with_one_line(only_this_game, tmp_path, capsys)
                      "green=rammer", "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--policy" in err and len(err.splitlines()) == 1
+    assert cli.main(["scenario", "run", str(SCEN / "two-car-duel.toml"), "--variant",
+                     "moves=warp", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--variant: moves" in err and len(err.splitlines()) == 1
 
 
 # --- fuzz: random TOML at the loader, no tracebacks ----------------------------------------------

@@ -147,11 +147,15 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
                                                       for v in file_variants.values()):
         raise UserInputError("must be a table of name = \"choice\"", where=where,
                              field="variants")
+    try:
+        build_tables(variants=file_variants)
+    except UserInputError as e:
+        raise UserInputError(e.detail, where=where, field=f"variants.{e.field}") from None
     chosen = {**file_variants, **(variants or {})}
     try:
         build_tables(variants=chosen)
     except UserInputError as e:
-        raise UserInputError(e.detail, where=where, field=f"variants.{e.field}") from None
+        raise UserInputError(f"{e.field}: {e.detail}", field="--variant") from None
 
     cars_raw = raw.get("cars")
     if not isinstance(cars_raw, list) or not 2 <= len(cars_raw) <= 6:
