@@ -39,7 +39,7 @@ id with a parameter vector per car; a player (team) id per car lets a player fie
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -540,8 +540,10 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim):
         best = -1
         bw = 0
         for j in range(cars.shape[0]):
-            if _enemy(i, j, cars, params) and A.distance(cars[i, C_ROW], cars[i, C_COL],
-                                                         cars[j, C_ROW], cars[j, C_COL]) <= p[P_REACH]:
+            if not _enemy(i, j, cars, params):
+                continue
+            d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
+            if d <= p[P_REACH]:
                 w = _weakness(j, cars, sheets, capacity, p)
                 if w > bw:
                     bw = w
