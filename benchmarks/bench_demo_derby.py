@@ -4,8 +4,10 @@ Prints crashes per second per core for the compiled kernel over all 48 cells (ra
 1-8 x six points of impact, fresh record sheets, fresh deck), the ratio to a bare loop that
 seeds the same per-trial streams and makes the same number of dice rolls (the random-number
 bound, measured in this run), and the ratio to the same kernel under NUMBA_DISABLE_JIT=1 (a
-small N in a subprocess); then six-car derbies (simkit.demo_derby.derby, hunter policy) per
-second per core. Run: ``python benchmarks/bench_demo_derby.py [N_TRIALS]``.
+small N in a subprocess); then whole games per second per core for three scenario files (a
+six-car derby with mixed policies, a four-car Figure-8 race, the six-car combined event), each
+beside the same games under NUMBA_DISABLE_JIT=1. Run:
+``python benchmarks/bench_demo_derby.py [N_TRIALS]``.
 """
 
 from __future__ import annotations
@@ -54,6 +56,24 @@ def _bare(key, n, n_cells, rolls_each):
             for _ in range(rolls_each):
                 acc += dice.d6(st, dice.NO_SCRIPT)
     return acc
+
+
+GAMES = ("six-car-derby", "figure8-race", "combined-event")
+
+
+def _scenario_sim(name):
+    from simkit.demo_derby.scenario import build_sim, load_scenario
+    return build_sim(load_scenario(os.path.join(ROOT, "scenarios", "demo-derby", name + ".toml")))
+
+
+def games_python(n_games: int):
+    """Child process (NUMBA_DISABLE_JIT=1): games per second for each scenario."""
+    key = dice.stream_key(1)
+    for name in GAMES:
+        sim = _scenario_sim(name)
+        t0 = time.perf_counter()
+        sim.chunk(key, 0, n_games)
+        print(f"{name} {n_games / (time.perf_counter() - t0):.6g}")
 
 
 def main(n_trials: int = 200_000, jit_disabled: bool = False):
@@ -108,7 +128,27 @@ def main(n_trials: int = 200_000, jit_disabled: bool = False):
     print(f"Six-car derby (hunter policy, default arena), 1 thread, {n_d:,} derbies")
     print(f"  compiled kernel     : {d_rate:,.0f} derbies/s per core")
 
+    n_g = max(500, n_trials // 100)
+    n_gpy = 2
+    py = subprocess.run([sys.executable, __file__, str(n_gpy), "--python-games"], env=env,
+                        capture_output=True, text=True, check=True)
+    py_rates = dict(line.split() for line in py.stdout.strip().splitlines())
+    print(f"Scenario games (simkit scenario run), 1 thread, {n_g:,} games each; "
+          f"NUMBA_DISABLE_JIT=1: {n_gpy} games each")
+    for name in GAMES:
+        sim = _scenario_sim(name)
+        sim.chunk(key, 0, 5)
+        t0 = time.perf_counter()
+        sim.chunk(key, 0, n_g)
+        g_rate = n_g / (time.perf_counter() - t0)
+        p_rate = float(py_rates[name])
+        print(f"  {name:<16}: {g_rate:>9,.0f} games/s per core; un-jitted {p_rate:,.2f} games/s;"
+              f" ratio {g_rate / p_rate:,.0f}x")
+
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
-    main(n, jit_disabled="--python" in sys.argv)
+    if "--python-games" in sys.argv:
+        games_python(n)
+    else:
+        main(n, jit_disabled="--python" in sys.argv)

@@ -96,3 +96,39 @@ def test_board_command_bad_arena_exits_2(only_this_game, tmp_path, capsys):
     assert cli.main(["board", "demo-derby", "--arena", str(tmp_path / "nope.toml")]) == 2
     err = capsys.readouterr().err.strip()
     assert "nope.toml: file not found" in err and len(err.splitlines()) == 1
+
+
+def test_the_default_arena_has_a_starting_grid_behind_the_line():
+    a = A.load_arena()
+    assert a.race_starts is not None and len(a.race_starts) == 6
+    (ar, ac), (br, bc) = a.poles()
+    assert ac < bc
+    for r, c, f in a.race_starts:
+        assert a.terrain[r, c] == A.FIGURE8 and f == 0               # facing N, toward the line
+        assert a.terrain[A.neighbour(int(r), int(c), 0)] in (A.LINE, A.FIGURE8)
+    # the line lies on the ray from the left pole away from the right one
+    for r, c in zip(*np.nonzero(a.terrain == A.LINE)):
+        assert r == ar and c < ac
+
+
+GRID = ["#######", "#1.2.3#", "#4O5O6#", "#abc..#", "#def.S#", "###R###"]
+
+
+@pytest.mark.parametrize("rows, extra, message", [
+    (GRID, "", "grid spot a needs a facing"),
+    ([*GRID[:3], "#abb..#", *GRID[4:]], "", "grid spot b appears twice"),
+    ([*GRID[:3], "#ab...#", *GRID[4:]], "", "starting grid needs spots a-f"),
+    (GRID, "race_facing = 3", "race_facing"),
+])
+def test_a_broken_starting_grid_is_refused(tmp_path, rows, extra, message):
+    with pytest.raises(UserInputError) as e:
+        A.load_arena(write(tmp_path, rows, extra=extra))
+    assert message in str(e.value)
+
+
+def test_a_grid_with_facings_loads(tmp_path):
+    p = write(tmp_path, GRID)
+    p.write_text(p.read_text() + "\n[table.arena.race_facing]\n"
+                 + "\n".join(f'{k} = "N"' for k in "abcdef"))
+    a = A.load_arena(p)
+    assert a.race_starts[0].tolist() == [3, 1, 0]

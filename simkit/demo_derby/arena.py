@@ -45,6 +45,12 @@ class Arena:
     label: str
     source: str
     path: str
+    race_starts: np.ndarray | None = None   # [grid spot a..f, (row, col, facing)] or None
+
+    def poles(self):
+        """The two Figure-8 poles as (row, col), the left one (smaller x) first."""
+        rc = sorted(zip(*np.nonzero(self.terrain == F8_POLE)), key=lambda x: (x[1], x[0]))
+        return [(int(r), int(c)) for r, c in rc]
 
     @property
     def shape(self):
@@ -89,11 +95,15 @@ def load_arena(path: str | Path | None = None) -> Arena:
         if not t.get(key):
             raise UserInputError(f"missing {key}", where=where, field=f"table.arena.{key}")
     rows = t["map"]
+    if not isinstance(rows, list) or not all(isinstance(x, str) and x for x in rows):
+        raise UserInputError("must be a list of non-empty strings, one per row", where=where,
+                             field="table.arena.map")
     width = len(rows[0])
     if len(rows) < 3 or width < 3:
         raise UserInputError("the map must be at least 3x3", where=where, field="table.arena.map")
     terrain = np.zeros((len(rows), width), np.int64)
     starts = {}
+    grid = {}
     for r, line in enumerate(rows):
         if len(line) != width:
             raise UserInputError(f"row {r} has {len(line)} hexes, row 0 has {width}", where=where,
@@ -105,11 +115,17 @@ def load_arena(path: str | Path | None = None) -> Arena:
                                          field="table.arena.map")
                 starts[ch] = (r, c)
                 terrain[r, c] = FLOOR
+            elif ch in "abcdef":
+                if ch in grid:
+                    raise UserInputError(f"starting grid spot {ch} appears twice", where=where,
+                                         field="table.arena.map")
+                grid[ch] = (r, c)
+                terrain[r, c] = FIGURE8
             elif ch in LEGEND:
                 terrain[r, c] = LEGEND[ch]
             else:
                 raise UserInputError(f"unknown map symbol {ch!r} at row {r}, column {c} "
-                                     f"(legend: {''.join(LEGEND)}123456)", where=where,
+                                     f"(legend: {''.join(LEGEND)}123456abcdef)", where=where,
                                      field="table.arena.map")
     if sorted(starts) != list("123456"):
         raise UserInputError("the arena needs start spots 1-6 (the yellow dots)", where=where,
@@ -131,6 +147,9 @@ def load_arena(path: str | Path | None = None) -> Arena:
         raise UserInputError("the Figure-8 area needs a start/finish line ('S')", where=where,
                              field="table.arena.map")
     facing = t.get("start_facing", {})
+    if not isinstance(facing, dict):
+        raise UserInputError("must be a table of spot = facing", where=where,
+                             field="table.arena.start_facing")
     out = np.zeros((6, 3), np.int64)
     for i, ch in enumerate("123456"):
         f = facing.get(ch)
@@ -138,7 +157,23 @@ def load_arena(path: str | Path | None = None) -> Arena:
             raise UserInputError(f"start spot {ch} needs a facing among {', '.join(FACINGS)}",
                                  where=where, field=f"table.arena.start_facing.{ch}")
         out[i] = (*starts[ch], FACINGS.index(f))
-    return Arena(terrain, out, t["label"], t["source"], where)
+    race = None
+    if grid:  # the Figure-8 starting grid is optional; races need all six spots
+        if sorted(grid) != list("abcdef"):
+            raise UserInputError("the Figure-8 starting grid needs spots a-f (or none)",
+                                 where=where, field="table.arena.map")
+        rf = t.get("race_facing", {})
+        if not isinstance(rf, dict):
+            raise UserInputError("must be a table of grid spot = facing", where=where,
+                                 field="table.arena.race_facing")
+        race = np.zeros((6, 3), np.int64)
+        for i, ch in enumerate("abcdef"):
+            f = rf.get(ch)
+            if f not in FACINGS:
+                raise UserInputError(f"grid spot {ch} needs a facing among {', '.join(FACINGS)}",
+                                     where=where, field=f"table.arena.race_facing.{ch}")
+            race[i] = (*grid[ch], FACINGS.index(f))
+    return Arena(terrain, out, t["label"], t["source"], where, race)
 
 
 def hex_centre(row: int, col: int, size: float = 1.0):
@@ -177,6 +212,10 @@ def plot_arena(arena: Arena, path, title: str | None = None):
         x2, y2 = hex_centre(nr, nc)
         ax.annotate("", xy=(x + 0.6 * (x2 - x), y + 0.6 * (y2 - y)), xytext=(x, y),
                     arrowprops=dict(arrowstyle="->", lw=1))
+    for i, (r, c, f) in enumerate(arena.race_starts if arena.race_starts is not None else []):
+        x, y = hex_centre(int(r), int(c))
+        ax.plot(x, y, "s", color="white", ms=8, mec="black")
+        ax.text(x, y, "abcdef"[i], ha="center", va="center", fontsize=6)
     ax.set_aspect("equal")
     ax.autoscale_view()
     ax.axis("off")
@@ -185,7 +224,9 @@ def plot_arena(arena: Arena, path, title: str | None = None):
              F8_POLE: "Figure-8 pole"}
     ax.legend(handles=[Patch(facecolor=COLOURS[k], label=v) for k, v in names.items()]
               + [plt.Line2D([], [], marker="o", color="w", markerfacecolor="#ffd700",
-                            mec="black", ms=9, label="start spot (arrow: facing)")],
+                            mec="black", ms=9, label="start spot (arrow: facing)"),
+                 plt.Line2D([], [], marker="s", color="w", markerfacecolor="white",
+                            mec="black", ms=8, label="Figure-8 starting grid a-f")],
               loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     ax.set_title(title or f"Demo Derby arena ({arena.label}): {Path(arena.path).name}")
     fig.tight_layout()

@@ -1,17 +1,18 @@
-"""A whole Demo Derby (demo-derby.txt: Game Flow, Record Your Move, Move and Crash, Record
-Sheet, Special Damage Cards, Winning the Game), as one compiled kernel driven by scripted
-policies.
+"""A whole Demo Derby, Figure-8 race or combined event (demo-derby.txt: Game Flow, Record Your
+Move, Move and Crash, Record Sheet, Special Damage Cards, Winning the Game, Figure-8 Race,
+Variants), as one compiled kernel driven by parameterised driver policies.
 
-Each round every car still in the game plots a direction and speed (all plots are made from the
-state at the start of the round, so they are secret and simultaneous), then cars move in turn
-order from the starting player. The rules enforced on a plot: a car starts stopped; it may gain
-up to 3 hexes of speed a round forward or 2 in reverse; lowering the speed is braking; it must
-stop before changing direction; its speed is capped by its highest uncrossed engine box. On its
-turn a car first rolls for each special damage card with a die (green listed result: the card
-ends and goes under the deck; red: the car is out; otherwise its effect holds), counts down a
-full radiator (two more turns, then it stalls), and rolls 5-6 to get out of mud or the ditch.
-It then moves its speed less one hex per flat tire, hex by hex, each hex straight ahead (behind
-when reversing) or to either side of its path, turning one hexside as it moves. Entering:
+Each round every car still in the game plots a direction and speed (``plot_policy``: all plots
+are made from the state at the start of the round, so they are secret and simultaneous), then
+cars move in turn order from the starting player. The rules enforced on a plot: a car starts
+stopped; it may gain up to 3 hexes of speed a round forward or 2 in reverse; lowering the speed
+is braking; it must stop before changing direction; its speed is capped by its highest uncrossed
+engine box. On its turn a car first rolls for each special damage card with a die (green listed
+result: the card ends and goes under the deck; red: the car is out; otherwise its effect holds),
+counts down a full radiator (two more turns, then it stalls), and rolls 5-6 to get out of mud or
+the ditch. It then moves its speed less one hex per flat tire, hex by hex, each hex straight
+ahead (behind when reversing) or to either side of its path (the policy steers), turning one
+hexside as it moves. Entering:
 
 * a car's hex (after the first round): a crash (``crash.crash_once``); the rammer stays on the
   hex it came from; both cars stop; a target that has not moved yet this round is "hit before
@@ -24,16 +25,21 @@ when reversing) or to either side of its path, turning one hexside as it moves. 
 * mud or ditch: the car enters and is stuck.
 
 After each round a car that has neither crashed into a car nor been crashed into for eight
-rounds in a row is disqualified, unless only two cars remain. The last car that can move wins;
-after 64 rounds with more than one car left, or if the last cars go out together, it is a tie.
+rounds in a row is disqualified, unless only two players have cars left (never in a race). The
+last player with a car that can move wins; after 64 rounds with more than one player left, or if
+the last cars go out together, it is a tie. In a Figure-8 race (``lim[LIM_LAPS]`` > 0) laps are
+counted from the crossings of the line through the two poles (``_lap_step``) and the first car
+to complete its laps wins at once. The combined event (``play_event``) plays a race, regroups
+the survivors on the derby spots with their damage (``regroup``) and plays a derby.
 
-Starting player: a uniform pick (a roll-off among equal dice is uniform). Car k takes start spot
-k. Policies are numba functions chosen by id with a parameter vector per car.
+Starting player: a uniform pick (a roll-off among equal dice is uniform). Start spots: car k on
+spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba functions chosen by
+id with a parameter vector per car; a player (team) id per car lets a player field several cars.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -42,14 +48,17 @@ from ..core import dice
 from ..core._numba import jit, pjit, prange
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
 from . import arena as A
-from .crash import CARDS_R, CARDS_T, OUT_SIZE, _damage_car, crash_once, new_deck, return_card
-from .rules import FRONT, FRONT_LEFT, FRONT_RIGHT, REAR, REAR_LEFT, REAR_RIGHT, Tables, rules_data
+from .crash import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, _damage_car, crash_once, new_deck,
+                    return_card)
+from .rules import (FRONT, FRONT_LEFT, FRONT_RIGHT, LAPS, REAR, REAR_LEFT, REAR_RIGHT, Tables,
+                    rules_data)
 from .sheet import flat_tires, is_out, max_speed, radiator_full
 
 # --- car state columns -------------------------------------------------------------------------
 (C_ROW, C_COL, C_FACING, C_SPEED, C_DIR, C_ALIVE, C_OUT, C_RADT, C_STUCK, C_NOCRASH, C_HIT,
- C_MOVED, C_LOCKED, C_CRASHED, C_PLDIR, C_PLSPEED, C_LEFT, C_STRAIGHT) = range(18)
-N_CAR = 18
+ C_MOVED, C_LOCKED, C_CRASHED, C_PLDIR, C_PLSPEED, C_LEFT, C_STRAIGHT, C_MODE, C_TARGET,
+ C_LAPK, C_LAPSGN, C_LAPST, C_FIN, C_OUTRND, C_SPOT) = range(26)
+N_CAR = 26
 MAX_HELD = 8
 
 OUT_REASONS = ("in_game", "wrecked", "stalled", "left_by_ramp", "disqualified", "red_card")
@@ -61,22 +70,65 @@ E_NONE, E_NO_MOVE, E_STRAIGHT, E_FORWARD_ONLY, E_FENDERS, E_SKIP, E_MAX_SPEED = 
 
 # limits vector
 (LIM_ACC_F, LIM_ACC_R, LIM_COLL_F, LIM_COLL_R, LIM_FLAT, LIM_RAD_TURNS, LIM_NO_CRASH,
- LIM_MAX_TURNS, LIM_OBST_MOD, LIM_SAME_COL, LIM_FIRST_ROUND, LIM_VECTOR, LIM_PHASED) = range(13)
+ LIM_MAX_TURNS, LIM_OBST_MOD, LIM_SAME_COL, LIM_FIRST_ROUND, LIM_VECTOR, LIM_PHASED,
+ LIM_LAPS, LIM_CRASHES, LIM_DQ, LIM_ROUND0, LIM_PA_R, LIM_PA_C, LIM_PB_R, LIM_PB_C) = range(21)
+N_LIM = 21
 
 # log events: (round, car, event, a, b)
-EV_MOVE, EV_CRASH, EV_OBSTACLE, EV_STUCK, EV_FREE, EV_OUT, EV_CARD, EV_BLOCKED = range(8)
-EVENTS = ("move", "crash", "obstacle", "stuck", "free", "out", "card", "blocked")
+(EV_MOVE, EV_CRASH, EV_OBSTACLE, EV_STUCK, EV_FREE, EV_OUT, EV_CARD, EV_BLOCKED, EV_LAP, EV_PLOT,
+ EV_DAMAGE) = range(11)
+EVENTS = ("move", "crash", "obstacle", "stuck", "free", "out", "card", "blocked", "lap", "plot",
+          "damage")
 
 #: the target's point of impact by the hexside (relative to its facing) the rammer comes through
 _SIDE_TO_IMPACT = np.array([FRONT, FRONT_RIGHT, REAR_RIGHT, REAR, REAR_LEFT, FRONT_LEFT],
                            np.int64)
 
-POLICIES = ("hunter",)
+# --- driver policies: id and parameter vector per car (DESIGN.md "Policies are data too") ------
+POLICIES = ("hunter", "rammer", "survivor", "opportunist")
+POL_HUNTER, POL_RAMMER, POL_SURVIVOR, POL_OPPORTUNIST = range(4)
+#: params[car, k]: attack speed, policy id, player (cars of one player are a team), speed in a
+#: race, rounds without a crash before a cautious driver goes looking for one, the opportunist's
+#: reach (hexes) and the crossed boxes that make a car "weak" to it, the cautious speed
+(P_CRUISE, P_POLICY, P_PLAYER, P_RACE_SPEED, P_MARGIN, P_REACH, P_WEAK, P_SAFE) = range(8)
+N_PARAMS = 8
+PARAM_NAMES = ("cruise", "policy", "player", "race_speed", "margin", "reach", "weak", "safe")
+#: defaults per policy; "policy" and "player" are filled in per car
+DEFAULTS = {
+    "hunter": {"cruise": 5, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
+    "rammer": {"cruise": 8, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
+    "survivor": {"cruise": 6, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3},
+    "opportunist": {"cruise": 7, "race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 2},
+}
+M_HUNT, M_EVADE, M_RACE = range(3)
 
 
-def limits_vector(tables: Tables) -> np.ndarray:
+def policy_params(policy: str, player: int, **overrides) -> np.ndarray:
+    """One car's parameter vector (defaults of its policy, then ``overrides``)."""
+    vals = dict(DEFAULTS[policy], **overrides)
+    vals.update(policy=POLICIES.index(policy), player=player)
+    return np.array([int(vals[k]) for k in PARAM_NAMES], np.int64)
+
+
+def expand_params(params) -> np.ndarray:
+    """Full parameter rows; a short row (e.g. just a cruise speed) is a hunter on its own team."""
+    p = np.asarray(params, np.int64)
+    p = p.reshape(p.shape[0], -1)
+    if p.shape[1] >= N_PARAMS:
+        return np.ascontiguousarray(p[:, :N_PARAMS])
+    out = np.stack([policy_params("hunter", i) for i in range(p.shape[0])])
+    out[:, :p.shape[1]] = p
+    if p.shape[1] <= P_PLAYER:
+        out[:, P_PLAYER] = np.arange(p.shape[0])
+    return out
+
+
+def limits_vector(tables: Tables, arena=None, *, laps: int = 0, crashes: bool = True,
+                  dq: bool = True) -> np.ndarray:
+    """Rule switches and limits for the kernels; ``laps`` > 0 makes the game a Figure-8 race."""
     lim = tables.limits
     obst = int(rules_data().table("obstacle_crash")["roll_modifier"])
+    (ar, ac), (br, bc) = arena.poles() if arena is not None else ((0, 0), (0, 0))
     return np.array([lim["accelerate_forward"], lim["accelerate_reverse"],
                      lim["collision_forward"], lim["collision_reverse"],
                      lim["flat_tire_penalty"], lim["radiator_turns"],
@@ -84,7 +136,8 @@ def limits_vector(tables: Tables) -> np.ndarray:
                      1 if tables.rammer_same_column else 0,
                      1 if lim["first_round_no_crash"] else 0,
                      1 if tables.vector_collisions else 0,
-                     1 if tables.phased_moves else 0], np.int64)
+                     1 if tables.phased_moves else 0,
+                     laps, 1 if crashes else 0, 1 if dq else 0, 0, ar, ac, br, bc], np.int64)
 
 
 @jit
@@ -149,13 +202,19 @@ def _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
         _eliminate(i, R_WRECKED, cars, held, occ, dk, log, nlog, rnd)
 
 
-# --- the hunter policy -------------------------------------------------------------------------
+# --- what every driver sees: the board at the start of the round --------------------------------
 @jit
-def _nearest(i, cars):
+def _enemy(i, j, cars, params):
+    return j != i and cars[j, C_ALIVE] == 1 and params[j, P_PLAYER] != params[i, P_PLAYER]
+
+
+@jit
+def _nearest(i, cars, params):
+    """The nearest car of another player (-1 if none)."""
     best = -1
     bd = 1 << 30
     for j in range(cars.shape[0]):
-        if j != i and cars[j, C_ALIVE] == 1:
+        if _enemy(i, j, cars, params):
             d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
             if d < bd:
                 bd = d
@@ -164,49 +223,256 @@ def _nearest(i, cars):
 
 
 @jit
-def _step_score(i, target, nr, nc, cars, occ, terrain, rnd, first_round_rule):
-    o = occ[nr, nc] - 1
-    if o >= 0:
-        if cars[o, C_ALIVE] == 1:
-            if rnd == 1 and first_round_rule == 1:
-                return 10000
-            return 0 if o == target else 1
-        return 3000  # a wreck is an obstacle
-    ter = terrain[nr, nc]
-    if _blocking(ter):
-        return 3000
-    if ter == A.RAMP:
-        return 5000
-    if ter == A.MUD or ter == A.DITCH:
-        return 2000
-    if target < 0:
-        return 10
-    return 10 + A.distance(nr, nc, cars[target, C_ROW], cars[target, C_COL])
+def _players_alive(cars, params):
+    """How many players still have a car in the game, and the last one found."""
+    seen = np.zeros(cars.shape[0] + 1, np.bool_)
+    k = 0
+    last = -1
+    for i in range(cars.shape[0]):
+        if cars[i, C_ALIVE] == 1:
+            p = params[i, P_PLAYER]
+            if not seen[p]:
+                seen[p] = True
+                k += 1
+                last = p
+    return k, last
 
 
 @jit
-def _steer(i, pdir, straight, cars, occ, terrain, rnd, lim):
-    """Hunter: the step (0 straight, -1 left, +1 right) that best closes on the nearest car,
-    ramming it (or any car) when it can, avoiding walls, poles, the ramp, mud and wrecks."""
-    target = _nearest(i, cars)
+def _impact_from(o, row, col, cars):
+    """The point of impact on car ``o`` of a car entering its hex from (row, col)."""
+    side = 0
+    for f in range(6):
+        ar, ac = A.neighbour(cars[o, C_ROW], cars[o, C_COL], f)
+        if ar == row and ac == col:
+            side = f
+    return _SIDE_TO_IMPACT[(side - cars[o, C_FACING]) % 6]
+
+
+@jit
+def _weakness(j, cars, sheets, capacity, params_i):
+    """How tempting car j is to an opportunist: stuck, stopped, stalling or badly damaged."""
+    w = 0
+    if cars[j, C_STUCK] == 1 or cars[j, C_LOCKED] > 0:
+        w += 100
+    if cars[j, C_SPEED] == 0:
+        w += 50
+    if cars[j, C_RADT] >= 0:
+        w += 40
+    dmg = 0
+    for k in range(capacity.shape[0] - 1):  # every part but the laps
+        dmg += sheets[j, k]
+    if dmg >= params_i[P_WEAK]:
+        w += 20 + dmg
+    return w
+
+
+# --- Figure-8 lap counting -----------------------------------------------------------------------
+# A lap is read from the two poles alone. The line through them splits into the left ray (L, away
+# from the right pole), the gap between them (G) and the right ray (R). A figure 8 crosses that
+# line L, G, R, G, L... and every ray crossing goes the same way (say upward) while every gap
+# crossing goes the other way; an oval round both poles (L up, R down) or a loop round one pole
+# (L, G, L) never makes that sequence. Each crossing that continues the sequence counts; crossing
+# straight back over the last counted one undoes it; any other crossing is ignored. Four counted
+# crossings after the first ray crossing (the start/finish line of the default arena) make a lap.
+SQRT3 = np.sqrt(3.0)
+
+
+@jit
+def _centre(row, col):
+    return 1.5 * col, -SQRT3 * (row + 0.5 * (col & 1))
+
+
+@jit
+def _expected(k, p0, s):
+    """(symbol, sign) of crossing number k + 1 after the start (0 L, 1 G, 2 R): the chain runs
+    L G R G L ... from the starting ray p0, rays crossed with sign s and the gap with -s."""
+    pos = (p0 + k + 1) % 4
+    if pos % 2 == 1:
+        return 1, -s
+    return pos, s
+
+
+@jit
+def lap_crossing(r0, c0, r1, c1, lim):
+    """Which part of the pole line a step from (r0, c0) to (r1, c1) crosses, and which way:
+    (symbol 0 L / 1 G / 2 R, sign +1 to the left of the A->B direction), or (-1, 0)."""
+    ax, ay = _centre(lim[LIM_PA_R], lim[LIM_PA_C])
+    bx, by = _centre(lim[LIM_PB_R], lim[LIM_PB_C])
+    ux = bx - ax
+    uy = by - ay
+    px, py = _centre(r0, c0)
+    qx, qy = _centre(r1, c1)
+    sp = ux * (py - ay) - uy * (px - ax)
+    sq = ux * (qy - ay) - uy * (qx - ax)
+    a = 1 if sp >= 0 else -1
+    b = 1 if sq >= 0 else -1
+    if a == b:
+        return -1, 0
+    f = sp / (sp - sq) if sp != sq else 0.0
+    ix = px + f * (qx - px)
+    iy = py + f * (qy - py)
+    t = ((ix - ax) * ux + (iy - ay) * uy) / (ux * ux + uy * uy)
+    if t < 0:
+        return 0, b
+    if t > 1:
+        return 2, b
+    return 1, b
+
+
+@jit
+def _lap_step(i, r0, c0, r1, c1, cars, lim):
+    sym, sgn = lap_crossing(r0, c0, r1, c1, lim)
+    if sym < 0:
+        return
+    k = cars[i, C_LAPK]
+    if k < 0:
+        if sym != 1:  # the first ray crossing starts the race and fixes its sense
+            cars[i, C_LAPK] = 0
+            cars[i, C_LAPSGN] = sgn
+            cars[i, C_LAPST] = sym
+        return
+    s = cars[i, C_LAPSGN]
+    p0 = cars[i, C_LAPST]
+    es, eg = _expected(k, p0, s)
+    if sym == es and sgn == eg:
+        cars[i, C_LAPK] = k + 1
+    elif k > 0:
+        ls, lg = _expected(k - 1, p0, s)
+        if sym == ls and sgn == -lg:
+            cars[i, C_LAPK] = k - 1
+    elif sym == p0 and sgn == -s:  # back behind the line: not started after all
+        cars[i, C_LAPK] = -1
+
+
+@jit
+def laps_done(cars, i):
+    k = cars[i, C_LAPK]
+    return k // 4 if k > 0 else 0
+
+
+@jit
+def _race_aim(i, cars, lim):
+    """Where a racing car steers: round the pole it must go round next, then across the line."""
+    ax, ay = _centre(lim[LIM_PA_R], lim[LIM_PA_C])
+    bx, by = _centre(lim[LIM_PB_R], lim[LIM_PB_C])
+    mx = 0.5 * (ax + bx)
+    my = 0.5 * (ay + by)
+    x, y = _centre(cars[i, C_ROW], cars[i, C_COL])
+    rad = 2.0 * SQRT3       # two hexes out from the pole
+    k = cars[i, C_LAPK]
+    if k < 0:  # not started: across the nearer outer ray, away from the car's side of the line
+        side = 1.0 if (bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0 else -1.0
+        if abs(x - ax) <= abs(x - bx):
+            return ax - rad, ay - side * SQRT3
+        return bx + rad, by - side * SQRT3
+    s = float(cars[i, C_LAPSGN])
+    pos = (cars[i, C_LAPST] + k + 1) % 4
+    if pos == 1:    # after L: over pole A, then down through the gap
+        if x < ax:
+            return ax, ay + s * rad
+        return mx, my - s * SQRT3
+    if pos == 2:    # under pole B, then up across R
+        if x < bx:
+            return bx, by - s * rad
+        return bx + rad, by + s * SQRT3
+    if pos == 3:    # over pole B, then back through the gap
+        if x > bx:
+            return bx, by + s * rad
+        return mx, my - s * SQRT3
+    if x > ax:      # under pole A, then up across L
+        return ax, ay - s * rad
+    return ax - rad, ay + s * SQRT3
+
+
+# --- steering, hex by hex ----------------------------------------------------------------------
+@jit
+def _step_score(i, target, row, col, nr, nc, cars, sheets, capacity, params, occ, terrain, rnd,
+                lim, ax, ay):
+    """Lower is better. Hunters ram anything; the other policies never ram a car head-on on
+    purpose, nor a team mate; evading cars keep away from cars; racing cars follow the 8."""
+    pol = params[i, P_POLICY]
+    mode = cars[i, C_MODE]
+    o = occ[nr, nc] - 1
+    if o >= 0:
+        if cars[o, C_ALIVE] == 1:
+            if (rnd == lim[LIM_ROUND0] + 1 and lim[LIM_FIRST_ROUND] == 1) or lim[LIM_CRASHES] == 0:
+                return 10000.0
+            if params[o, P_PLAYER] == params[i, P_PLAYER]:
+                return 3500.0
+            if pol == POL_HUNTER:
+                return 0.0 if o == target else 1.0
+            if mode == M_EVADE:
+                return 2500.0
+            if _impact_from(o, row, col, cars) == FRONT:
+                return 2500.0
+            if mode == M_RACE:
+                if pol == POL_RAMMER:
+                    return 0.0
+                if pol == POL_OPPORTUNIST and _weakness(o, cars, sheets, capacity,
+                                                        params[i]) >= 50:
+                    return 0.0
+                return 2500.0
+            return 0.0 if o == target else 1.0
+        return 3000.0  # a wreck is an obstacle
+    ter = terrain[nr, nc]
+    if _blocking(ter):
+        return 3000.0
+    if ter == A.RAMP:
+        return 5000.0
+    if ter == A.MUD or ter == A.DITCH:
+        return 2000.0
+    if mode == M_RACE:
+        x, y = _centre(nr, nc)
+        return 10.0 + np.sqrt((x - ax) ** 2 + (y - ay) ** 2)
+    if mode == M_EVADE:
+        near = 1 << 30
+        for j in range(cars.shape[0]):
+            if j != i and cars[j, C_ALIVE] == 1:
+                near = min(near, A.distance(nr, nc, cars[j, C_ROW], cars[j, C_COL]))
+        return 10.0 + max(0, 12 - near)
+    if target < 0:
+        return 10.0
+    if pol == POL_HUNTER:
+        return 10.0 + A.distance(nr, nc, cars[target, C_ROW], cars[target, C_COL])
+    # go for the target's rear (a ram from any side but its front), and keep out of the hex in
+    # front of it, from where the only ram is head-on
+    tf = cars[target, C_FACING]
+    rr, rc = A.neighbour(cars[target, C_ROW], cars[target, C_COL], (tf + 3) % 6)
+    fr, fc = A.neighbour(cars[target, C_ROW], cars[target, C_COL], tf)
+    return 10.0 + A.distance(nr, nc, rr, rc) + (3.0 if nr == fr and nc == fc else 0.0)
+
+
+@jit
+def _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capacity):
+    """The step (0 straight, -1 left, +1 right) the car's policy prefers for its next hex."""
+    target = cars[i, C_TARGET]
+    if target < 0 or cars[target, C_ALIVE] == 0 or cars[i, C_MODE] != M_HUNT:
+        target = _nearest(i, cars, params)
+    ax = 0.0
+    ay = 0.0
+    if cars[i, C_MODE] == M_RACE:
+        ax, ay = _race_aim(i, cars, lim)
     best = 0
-    best_score = 1 << 30
+    best_score = 1e18
     for k in range(1 if straight else 3):
         turn = 0 if k == 0 else (-1 if k == 1 else 1)
         nf = (cars[i, C_FACING] + turn) % 6
         travel = nf if pdir > 0 else (nf + 3) % 6
         nr, nc = A.neighbour(cars[i, C_ROW], cars[i, C_COL], travel)
-        s = _step_score(i, target, nr, nc, cars, occ, terrain, rnd, lim[LIM_FIRST_ROUND])
+        s = _step_score(i, target, cars[i, C_ROW], cars[i, C_COL], nr, nc, cars, sheets,
+                        capacity, params, occ, terrain, rnd, lim, ax, ay)
         if s < best_score:
             best_score = s
             best = turn
     return best
 
 
+# --- plotting: direction and speed, from the state at the start of the round -------------------
 @jit
-def _plot_hunter(i, params, cars, sheets, capacity, occ, terrain, lim):
-    """Forward at the cruise speed ``params[0]`` (as fast as acceleration and engine allow);
-    if every hex ahead is wall, pole or wreck: stop, then back off 2; stop after reversing."""
+def _plot_speed(i, speed, cars, sheets, capacity, occ, terrain, lim):
+    """Forward at ``speed`` (as fast as acceleration and engine allow); if every hex ahead is
+    wall, pole, ramp or wreck: stop, then back off 2; stop after reversing."""
     cur_dir = cars[i, C_DIR]
     cur = cars[i, C_SPEED]
     maxs = max_speed(sheets[i], capacity)
@@ -231,7 +497,69 @@ def _plot_hunter(i, params, cars, sheets, capacity, occ, terrain, lim):
             cars[i, C_PLSPEED] = min(lim[LIM_ACC_R], maxs)
     else:
         cars[i, C_PLDIR] = 1
-        cars[i, C_PLSPEED] = min(params[0], maxs, cur + lim[LIM_ACC_F])
+        cars[i, C_PLSPEED] = min(speed, maxs, cur + lim[LIM_ACC_F])
+
+
+@jit
+def _plot_hunter(i, params_i, cars, sheets, capacity, occ, terrain, lim):
+    """Hunter: forward at its cruise speed ``params_i[0]``, closing on the nearest car."""
+    _plot_speed(i, params_i[P_CRUISE], cars, sheets, capacity, occ, terrain, lim)
+
+
+@jit
+def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim):
+    """Car i's secret plot (direction, speed) and its intent for the round (hunt a target, keep
+    away, race). Reads only positions, speeds, facings and record sheets as they stand at the
+    start of the round, never another car's plot for this round.
+
+    * hunter: hunts the nearest car at its cruise speed, any point of impact;
+    * rammer: hunts the nearest car at its cruise speed, going for its sides and rear and never
+      ramming head-on on purpose;
+    * survivor: keeps away from every car at its safe speed, until it has gone ``margin`` rounds
+      without a crash while the eight-round disqualification applies: then it hunts like the
+      rammer;
+    * opportunist: prowls at its safe speed and pounces (cruise speed, sides and rear) on the
+      weakest car within ``reach`` hexes that is stuck, locked, stopped, stalling or has
+      ``weak`` boxes crossed; otherwise as the survivor.
+    In a Figure-8 race every policy drives the 8 at its race speed; on its path the hunter rams
+    any car, the rammer takes side and rear rams, the opportunist those on a weak car, the
+    survivor none.
+    """
+    p = params[i]
+    pol = p[P_POLICY]
+    cars[i, C_TARGET] = -1
+    if lim[LIM_LAPS] > 0:
+        cars[i, C_MODE] = M_RACE
+        _plot_speed(i, p[P_RACE_SPEED], cars, sheets, capacity, occ, terrain, lim)
+        return
+    if pol == POL_HUNTER or pol == POL_RAMMER:
+        cars[i, C_MODE] = M_HUNT
+        _plot_speed(i, p[P_CRUISE], cars, sheets, capacity, occ, terrain, lim)
+        return
+    if pol == POL_OPPORTUNIST:
+        best = -1
+        bw = 0
+        for j in range(cars.shape[0]):
+            if not _enemy(i, j, cars, params):
+                continue
+            d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
+            if d <= p[P_REACH]:
+                w = _weakness(j, cars, sheets, capacity, p)
+                if w > bw:
+                    bw = w
+                    best = j
+        if best >= 0:
+            cars[i, C_MODE] = M_HUNT
+            cars[i, C_TARGET] = best
+            _plot_speed(i, p[P_CRUISE], cars, sheets, capacity, occ, terrain, lim)
+            return
+    n_players, _ = _players_alive(cars, params)
+    if lim[LIM_DQ] == 1 and n_players > 2 and cars[i, C_NOCRASH] >= p[P_MARGIN]:
+        cars[i, C_MODE] = M_HUNT  # the eight-round rule is closing in: go and hit somebody
+        _plot_speed(i, p[P_CRUISE], cars, sheets, capacity, occ, terrain, lim)
+        return
+    cars[i, C_MODE] = M_EVADE
+    _plot_speed(i, p[P_SAFE], cars, sheets, capacity, occ, terrain, lim)
 
 
 # --- one turn ----------------------------------------------------------------------------------
@@ -260,7 +588,7 @@ def _legal_plot(i, cars, sheets, capacity, lim):
 def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
           capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
           ext_special, vec_sign, vec_div, lim,
-          cout, log, nlog):
+          cout, log, nlog, params):
     """The start of a car's turn: card dice, locks, radiator, mud; then its speed and the
     hexes it has to move (cars[i, C_LEFT])."""
     cars[i, C_LEFT] = 0
@@ -365,12 +693,12 @@ def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage
 def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
           capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
           ext_special, vec_sign, vec_div, lim,
-          cout, log, nlog):
+          cout, log, nlog, params):
     """One hex of a car's move (decrements cars[i, C_LEFT]; zero once the move ends)."""
     pdir = cars[i, C_DIR]
     ps = cars[i, C_SPEED]
     straight = cars[i, C_STRAIGHT] == 1
-    turn = _steer(i, pdir, straight, cars, occ, terrain, rnd, lim)
+    turn = _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capacity)
     nf = (cars[i, C_FACING] + turn) % 6
     travel = nf if pdir > 0 else (nf + 3) % 6
     row = cars[i, C_ROW]
@@ -379,17 +707,14 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
     o = occ[nr, nc] - 1
     ter = terrain[nr, nc]
     if o >= 0 and cars[o, C_ALIVE] == 1:
-        if rnd == 1 and lim[LIM_FIRST_ROUND] == 1:
+        if (rnd == lim[LIM_ROUND0] + 1 and lim[LIM_FIRST_ROUND] == 1) or lim[LIM_CRASHES] == 0:
+            # no crashes in the first round (or in a race played without crashes): the car
+            # goes no further
             _log(log, nlog, rnd, i, EV_BLOCKED, o, 0)
-            cars[i, C_LEFT] = 0  # no crashes in the first round: the car goes no further
+            cars[i, C_LEFT] = 0
             return
         # the rammer stays on the hex it came from; impact by the target's hexside
-        side = -1
-        for f in range(6):
-            ar, ac = A.neighbour(cars[o, C_ROW], cars[o, C_COL], f)
-            if ar == row and ac == col:
-                side = f
-        impact = _SIDE_TO_IMPACT[(side - cars[o, C_FACING]) % 6]
+        impact = _impact_from(o, row, col, cars)
         rcol = impact if lim[LIM_SAME_COL] == 1 else (FRONT if pdir > 0 else REAR)
         if lim[LIM_VECTOR] == 1:
             # Vector Collisions: the column from both speeds, on the extended table
@@ -401,6 +726,7 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
             crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity,
                        overflow, on_draw, sheets[o], sheets[i], dk, cout)
         _log(log, nlog, rnd, i, EV_CRASH, o, impact)
+        _log(log, nlog, rnd, i, EV_DAMAGE, cout[0], cout[N_OUT])  # points to target, rammer
         _take_card(o, cout[CARDS_T], i, cars, held, dk, card_light, card_effect, log, nlog, rnd)
         _take_card(o, cout[CARDS_T + 1], i, cars, held, dk, card_light, card_effect, log,
                    nlog, rnd)
@@ -441,6 +767,17 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
         return
     occ[nr, nc] = i + 1
     _log(log, nlog, rnd, i, EV_MOVE, nr, nc)
+    if lim[LIM_LAPS] > 0:
+        before = laps_done(cars, i)
+        _lap_step(i, row, col, nr, nc, cars, lim)
+        done = laps_done(cars, i)
+        if done != before:
+            sheets[i, LAPS] = min(done, capacity[LAPS])  # laps are marked on the record sheet
+            _log(log, nlog, rnd, i, EV_LAP, done, 0)
+        if done >= lim[LIM_LAPS]:
+            cars[i, C_FIN] = 1   # first to complete the laps: the race is over at once
+            cars[i, C_LEFT] = 0
+            return
     if ter == A.MUD or ter == A.DITCH:
         cars[i, C_STUCK] = 1
         cars[i, C_SPEED] = 0
@@ -455,11 +792,15 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
 def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
           capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
           ext_special, vec_sign, vec_div, lim,
-          cout, log, nlog):
+          cout, log, nlog, params):
     """A whole turn in the rulebook's turn order."""
-    _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog)
+    _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
+                capacity, overflow, on_draw, card_die, card_light, card_effect, card_param,
+                ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog, params)
     while cars[i, C_ALIVE] == 1 and cars[i, C_LEFT] > 0:
-        _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog)
+        _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
+              capacity, overflow, on_draw, card_die, card_light, card_effect, card_param,
+              ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog, params)
 
 
 @jit
@@ -482,34 +823,77 @@ def setup(cars, sheets, held, occ, starts, n_cars):
         cars[i, C_FACING] = starts[i, 2]
         cars[i, C_ALIVE] = 1
         cars[i, C_RADT] = -1
+        cars[i, C_TARGET] = -1
+        cars[i, C_LAPK] = -1
         occ[starts[i, 0], starts[i, 1]] = i + 1
+
+
+@jit
+def regroup(cars, held, occ, dk, starts, card_effect):
+    """Between the two parts of the combined event: the survivors line up on the derby start
+    spots, stopped, with the damage and cards they carry; wrecks are cleared; a Fenders Locked
+    pair is separated (the card has ceased to have an effect)."""
+    occ[:] = 0
+    for i in range(cars.shape[0]):
+        if cars[i, C_LOCKED] > 0:
+            cars[i, C_LOCKED] = 0
+            for h in range(MAX_HELD):
+                c = held[i, h]
+                if c >= 0 and card_effect[c] == E_FENDERS:
+                    held[i, h] = -1
+                    return_card(dk, c)
+        if cars[i, C_ALIVE] == 1:
+            cars[i, C_ROW] = starts[i, 0]
+            cars[i, C_COL] = starts[i, 1]
+            cars[i, C_FACING] = starts[i, 2]
+            occ[starts[i, 0], starts[i, 1]] = i + 1
+        for k in (C_SPEED, C_DIR, C_STUCK, C_NOCRASH, C_HIT, C_MOVED, C_CRASHED, C_FIN):
+            cars[i, k] = 0
+        cars[i, C_LAPK] = -1
 
 
 @jit
 def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, special, hit,
          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
          ext_special, vec_sign, vec_div, lim, log, nlog, first_player, phases):
-    """Play one derby from the set-up state; returns (winner or -1, rounds played)."""
+    """Play one derby (or, with lim[LIM_LAPS] > 0, one Figure-8 race) from the set-up state.
+
+    Returns (winning player or -1 for a tie, rounds played, winning car or -1, tie at the round
+    limit 0/1). Rounds are numbered from lim[LIM_ROUND0] + 1 in the log."""
     n = cars.shape[0]
     cout = np.zeros(OUT_SIZE, np.int64)
     first = first_player
     if first < 0:
         first = dice.roll(st, script, 1, n) - 1 if n > 1 else 0
+    r0 = lim[LIM_ROUND0]
     rnd = 0
-    while rnd < lim[LIM_MAX_TURNS] and _alive(cars) > 1:
+    before = np.zeros(n, np.int64)
+    finished = -1
+    while rnd < lim[LIM_MAX_TURNS] and _players_alive(cars, params)[0] > 1:
         rnd += 1
+        R = r0 + rnd
+        for i in range(n):
+            before[i] = cars[i, C_ALIVE]
         for i in range(n):  # secret, simultaneous plots from the state at the round's start
             if cars[i, C_ALIVE] == 1:
-                _plot_hunter(i, params[i], cars, sheets, capacity, occ, terrain, lim)
+                plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim)
+        for i in range(n):  # logged after all plots: no plot can have seen another
+            if cars[i, C_ALIVE] == 1:
+                _log(log, nlog, R, i, EV_PLOT, cars[i, C_PLDIR] * cars[i, C_PLSPEED],
+                     cars[i, C_MODE])
+        over = False
         if lim[LIM_PHASED] == 0:
             for k in range(n):
                 i = (first + k) % n
                 if cars[i, C_ALIVE] == 1:
-                    _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage,
+                    _turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
                           special, hit, capacity, overflow, on_draw, card_die, card_light,
                           card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div,
-                          lim, cout, log, nlog)
-                if _alive(cars) <= 1:
+                          lim, cout, log, nlog, params)
+                if cars[i, C_FIN] == 1:
+                    finished = i
+                if finished >= 0 or _players_alive(cars, params)[0] <= 1:
+                    over = True
                     break
         else:
             # Phased Moves: every car's turn starts in turn order, then one hex at a time by
@@ -517,10 +901,10 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             for k in range(n):
                 i = (first + k) % n
                 if cars[i, C_ALIVE] == 1:
-                    _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage,
+                    _start_turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
                                 special, hit, capacity, overflow, on_draw, card_die, card_light,
                                 card_effect, card_param, ext_damage, ext_special, vec_sign,
-                                vec_div, lim, cout, log, nlog)
+                                vec_div, lim, cout, log, nlog, params)
             for ph in range(1, phases.shape[1]):
                 for sp in range(phases.shape[0] - 1, 0, -1):
                     if phases[sp, ph] == 0:
@@ -528,13 +912,19 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
                     for k in range(n):
                         i = (first + k) % n
                         if cars[i, C_ALIVE] == 1 and cars[i, C_SPEED] == sp and cars[i, C_LEFT] > 0:
-                            _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain,
+                            _step(st, script, i, R, cars, sheets, held, occ, dk, terrain,
                                   damage, special, hit, capacity, overflow, on_draw, card_die,
                                   card_light, card_effect, card_param, ext_damage, ext_special,
-                                  vec_sign, vec_div, lim, cout, log, nlog)
-                if _alive(cars) <= 1:
+                                  vec_sign, vec_div, lim, cout, log, nlog, params)
+                            if cars[i, C_FIN] == 1:
+                                finished = i
+                                break
+                    if finished >= 0:
+                        break
+                if finished >= 0 or _players_alive(cars, params)[0] <= 1:
+                    over = True
                     break
-        alive = _alive(cars)
+        n_players = _players_alive(cars, params)[0]
         dq = np.zeros(n, np.bool_)
         for i in range(n):
             if cars[i, C_ALIVE] == 1:
@@ -542,39 +932,108 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
                     cars[i, C_NOCRASH] = 0
                 else:
                     cars[i, C_NOCRASH] += 1
-                if alive > 2 and cars[i, C_NOCRASH] >= lim[LIM_NO_CRASH]:
+                if (not over and lim[LIM_DQ] == 1 and n_players > 2
+                        and cars[i, C_NOCRASH] >= lim[LIM_NO_CRASH]):
                     dq[i] = True
             cars[i, C_CRASHED] = 0
             cars[i, C_HIT] = 0
             cars[i, C_MOVED] = 0
         for i in range(n):  # disqualifications at the end of the round, all at once
             if dq[i]:
-                _eliminate(i, R_DQ, cars, held, occ, dk, log, nlog, rnd)
-    winner = -1
-    if _alive(cars) == 1:
+                _eliminate(i, R_DQ, cars, held, occ, dk, log, nlog, R)
+        for i in range(n):
+            if before[i] == 1 and cars[i, C_ALIVE] == 0:
+                cars[i, C_OUTRND] = R
+        if over:
+            break
+    if finished >= 0:
+        return params[finished, P_PLAYER], rnd, finished, 0
+    k, last = _players_alive(cars, params)
+    if k == 1:
+        car = -1
         for i in range(n):
             if cars[i, C_ALIVE] == 1:
-                winner = i
-    return winner, rnd
+                car = i if car < 0 else car
+        return last, rnd, car, 0
+    return -1, rnd, -1, 1 if k > 1 else 0
+
+
+@jit
+def play_event(st, script, params, cars, sheets, held, occ, dk, terrain, damage, special, hit,
+               capacity, overflow, on_draw, card_die, card_light, card_effect, card_param,
+               ext_damage, ext_special, vec_sign, vec_div, lim, lim2, log, nlog, first_player,
+               phases, derby_starts, out):
+    """A whole event: a derby or a race (lim), or, when lim2[LIM_MAX_TURNS] > 0, the combined
+    event: the race under ``lim``, then a derby under ``lim2`` for the cars still in the game,
+    from ``derby_starts`` with the damage and cards they carry. Fills ``out``: winning player,
+    total rounds, winning car, tie at the round limit, race winner car, race rounds."""
+    n = cars.shape[0]
+    first = first_player
+    if first < 0:
+        first = dice.roll(st, script, 1, n) - 1 if n > 1 else 0
+    w, rounds, car, tie64 = play(st, script, params, cars, sheets, held, occ, dk, terrain,
+                                 damage, special, hit, capacity, overflow, on_draw, card_die,
+                                 card_light, card_effect, card_param, ext_damage, ext_special,
+                                 vec_sign, vec_div, lim, log, nlog, first, phases)
+    out[4] = car
+    out[5] = rounds
+    if lim2[LIM_MAX_TURNS] > 0:
+        regroup(cars, held, occ, dk, derby_starts, card_effect)
+        lim2[LIM_ROUND0] = rounds
+        w, r2, car, tie64 = play(st, script, params, cars, sheets, held, occ, dk, terrain,
+                                 damage, special, hit, capacity, overflow, on_draw, card_die,
+                                 card_light, card_effect, card_param, ext_damage, ext_special,
+                                 vec_sign, vec_div, lim2, log, nlog, first, phases)
+        rounds += r2
+    out[0] = w
+    out[1] = rounds
+    out[2] = car
+    out[3] = tie64
 
 
 # --- Monte Carlo -------------------------------------------------------------------------------
-MAX_ROUNDS = 64
-# stats: wins[6], ties, sum rounds, sum rounds^2, hist rounds[65], out reasons [6 cars x 6],
-# crashes (car-car) sum
+MAX_ROUNDS = 128     # a combined event: up to 64 rounds of race, then 64 of derby
+MAXC = 6
+# stats (integers): wins per player, ties at the round limit, ties with every car out, rounds
+# sum / sum of squares / histogram, out reasons per car, the round each car went out (0 = never),
+# games with a car on each start spot and games its player won, race winner per car, race rounds
 S_WINS = 0
-S_TIES = 6
-S_ROUNDS = 7
-S_ROUNDS_SQ = 8
-S_HIST = 9
+S_TIES = MAXC
+S_TIE64 = S_TIES + 1
+S_ROUNDS = S_TIE64 + 1
+S_ROUNDS_SQ = S_ROUNDS + 1
+S_HIST = S_ROUNDS_SQ + 1
 S_REASONS = S_HIST + MAX_ROUNDS + 1
-N_DERBY_STATS = S_REASONS + 36
+S_OUTRND = S_REASONS + MAXC * 6
+S_SPOTN = S_OUTRND + MAXC * (MAX_ROUNDS + 1)
+S_SPOTWIN = S_SPOTN + MAXC
+S_CARWIN = S_SPOTWIN + MAXC
+S_RACEWIN = S_CARWIN + MAXC
+S_RACE_ROUNDS = S_RACEWIN + MAXC
+S_RACE_ROUNDS_SQ = S_RACE_ROUNDS + 1
+N_DERBY_STATS = S_RACE_ROUNDS_SQ + 1
+
+
+@jit
+def deal_spots(st, script, pool, n_cars, random_spots, spot_of):
+    """Which spot of ``pool`` each car starts on: car k on spot k, or a uniform draw of n_cars
+    of the pool's spots (the rulebook's players choose their spots in turn; a uniform deal
+    stands in for that choice)."""
+    m = pool.shape[0]
+    for k in range(m):
+        spot_of[k] = k
+    if random_spots == 1:
+        for k in range(n_cars):
+            j = k + dice.roll(st, script, 1, m - k) - 1 if m - k > 1 else k
+            t = spot_of[k]
+            spot_of[k] = spot_of[j]
+            spot_of[j] = t
 
 
 @pjit
-def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special, hit, capacity,
-                 overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-                 ext_special, vec_sign, vec_div, lim, dk0, phases):
+def _event_chunk(key, first, n, n_cars, params, pool, pool2, random_spots, terrain, damage,
+                 special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
+                 card_param, ext_damage, ext_special, vec_sign, vec_div, lim, lim2, dk0, phases):
     n_blocks = min(n, 64)
     acc = np.zeros((n_blocks, N_DERBY_STATS), np.int64)
     for b in prange(n_blocks):
@@ -588,24 +1047,47 @@ def _derby_chunk(key, first, n, n_cars, params, starts, terrain, damage, special
         dk = dk0.copy()
         log = np.zeros((1, 5), np.int64)
         nlog = np.zeros(1, np.int64)
+        spot_of = np.zeros(pool.shape[0], np.int64)
+        starts = np.zeros((n_cars, 3), np.int64)
+        starts2 = np.zeros((n_cars, 3), np.int64)
+        out = np.zeros(6, np.int64)
+        lim2c = lim2.copy()
         for t in range(lo, hi):
             dice.seed_trial(st, key, t)
+            deal_spots(st, dice.NO_SCRIPT, pool, n_cars, random_spots, spot_of)
+            for i in range(n_cars):
+                starts[i] = pool[spot_of[i]]
+                starts2[i] = pool2[spot_of[i]]
             setup(cars, sheets, held, occ, starts, n_cars)
             dk[:] = dk0
             nlog[0] = 0
-            w, rounds = play(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain,
-                             damage, special, hit, capacity, overflow, on_draw, card_die,
-                             card_light, card_effect, card_param, ext_damage, ext_special,
-                             vec_sign, vec_div, lim, log, nlog, -1, phases)
+            lim2c[:] = lim2
+            play_event(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain, damage,
+                       special, hit, capacity, overflow, on_draw, card_die, card_light,
+                       card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim,
+                       lim2c, log, nlog, -1, phases, starts2, out)
+            w = out[0]
+            rounds = out[1]
             if w >= 0:
                 acc[b, S_WINS + w] += 1
+                acc[b, S_CARWIN + out[2]] += 1
+            elif out[3] == 1:
+                acc[b, S_TIE64] += 1
             else:
                 acc[b, S_TIES] += 1
             acc[b, S_ROUNDS] += rounds
             acc[b, S_ROUNDS_SQ] += rounds * rounds
             acc[b, S_HIST + rounds] += 1
+            if out[4] >= 0:
+                acc[b, S_RACEWIN + out[4]] += 1
+            acc[b, S_RACE_ROUNDS] += out[5]
+            acc[b, S_RACE_ROUNDS_SQ] += out[5] * out[5]
             for i in range(n_cars):
                 acc[b, S_REASONS + 6 * i + cars[i, C_OUT]] += 1
+                acc[b, S_OUTRND + (MAX_ROUNDS + 1) * i + cars[i, C_OUTRND]] += 1
+                acc[b, S_SPOTN + spot_of[i]] += 1
+                if w >= 0 and params[i, P_PLAYER] == w:
+                    acc[b, S_SPOTWIN + spot_of[i]] += 1
     return acc.sum(axis=0)
 
 
@@ -617,40 +1099,78 @@ def kernel_tables(tables: Tables):
 
 
 @dataclass
-class DerbySimulation:
+class EventSimulation:
+    """Many seeded derbies, races or combined events for the runner (integer statistics only).
+
+    ``pool`` holds the start spots (row, col, facing) the cars are dealt from (car k on spot k
+    unless ``random_spots``); ``pool2`` the derby spots of the combined event's second part."""
     tables: Tables
     arena: A.Arena
-    params: np.ndarray                 # [car, k] policy parameters (hunter: cruise speed)
+    params: np.ndarray
+    pool: np.ndarray
+    lim: np.ndarray
+    lim2: np.ndarray
+    pool2: np.ndarray | None = None
+    random_spots: bool = False
+    name: str = "demo-derby event"
+
+    def __post_init__(self):
+        self.params = expand_params(self.params)
+        self.n_cars = int(self.params.shape[0])
+        self.n_stats = N_DERBY_STATS
+        self.pool = np.ascontiguousarray(self.pool, np.int64)
+        self.pool2 = np.ascontiguousarray(self.pool if self.pool2 is None else self.pool2,
+                                          np.int64)
+
+    def chunk(self, key, first, n):
+        return _event_chunk(np.uint64(key), first, n, self.n_cars, self.params, self.pool,
+                            self.pool2, 1 if self.random_spots else 0, self.arena.terrain,
+                            *kernel_tables(self.tables), self.lim, self.lim2,
+                            new_deck(self.tables), self.tables.phases)
+
+    def summarise(self, totals, n_trials):
+        return pd.DataFrame({"statistic": np.arange(len(totals)), "total": np.asarray(totals)})
+
+
+@dataclass
+class DerbySimulation:
+    """Derbies with every car on its own start spot (car k on spot k); the ``simkit derby``
+    command and the benchmark. ``params`` rows: at least the cruise speed (a hunter)."""
+    tables: Tables
+    arena: A.Arena
+    params: np.ndarray
     name: str = "demo-derby derby"
 
     def __post_init__(self):
+        self.params = expand_params(self.params)
         self.n_cars = int(self.params.shape[0])
         self.n_stats = N_DERBY_STATS
-        self.lim = limits_vector(self.tables)
+        self.lim = limits_vector(self.tables, self.arena)
+        self._sim = EventSimulation(self.tables, self.arena, self.params,
+                                    self.arena.starts[:self.n_cars], self.lim,
+                                    np.zeros(N_LIM, np.int64))
 
     def chunk(self, key, first, n):
-        return _derby_chunk(np.uint64(key), first, n, self.n_cars,
-                            np.ascontiguousarray(self.params, np.int64),
-                            np.ascontiguousarray(self.arena.starts[:self.n_cars]),
-                            self.arena.terrain, *kernel_tables(self.tables), self.lim,
-                            new_deck(self.tables), self.tables.phases)
+        return self._sim.chunk(key, first, n)
 
     def summarise(self, totals, n_trials):
         t = np.asarray(totals)
         rows = []
         for i in range(self.n_cars):
-            k = int(t[S_WINS + i])
+            k = int(t[S_WINS + self.params[i, P_PLAYER]])
             lo, hi = rate_ci(k, n_trials)
             reasons = t[S_REASONS + 6 * i: S_REASONS + 6 * i + 6]
-            row = {"car": i + 1, "start_spot": i + 1, "policy": "hunter",
-                   "cruise_speed": int(self.params[i, 0]), "p_win": k / n_trials,
+            row = {"car": i + 1, "start_spot": i + 1,
+                   "policy": POLICIES[self.params[i, P_POLICY]],
+                   "cruise_speed": int(self.params[i, P_CRUISE]), "p_win": k / n_trials,
                    "p_win_lo": float(lo), "p_win_hi": float(hi)}
             for r, name in enumerate(OUT_REASONS[1:], start=1):
                 row[f"p_{name}"] = reasons[r] / n_trials
             rows.append(row)
-        lo, hi = rate_ci(int(t[S_TIES]), n_trials)
+        ties = int(t[S_TIES] + t[S_TIE64])
+        lo, hi = rate_ci(ties, n_trials)
         rows.append({"car": 0, "start_spot": 0, "policy": "tie", "cruise_speed": 0,
-                     "p_win": t[S_TIES] / n_trials, "p_win_lo": float(lo), "p_win_hi": float(hi)})
+                     "p_win": ties / n_trials, "p_win_lo": float(lo), "p_win_hi": float(hi)})
         frame = pd.DataFrame(rows)
         m, mlo, mhi = mean_ci(t[S_ROUNDS], t[S_ROUNDS_SQ], n_trials)
         q = quantiles_from_histogram(t[S_HIST:S_HIST + MAX_ROUNDS + 1])[0]
@@ -660,17 +1180,17 @@ class DerbySimulation:
 
 
 class DerbyGame:
-    """One derby's state as arrays, for scripted positions, replays and golden playthroughs."""
+    """One game's state as arrays, for scripted positions, replays and golden playthroughs."""
 
     def __init__(self, tables: Tables, arena: A.Arena, n_cars: int = 6, starts=None, params=None,
-                 log_size: int = 20_000):
+                 log_size: int = 20_000, lim=None):
         self.tables, self.arena = tables, arena
         self.n = n_cars
         self.starts = np.ascontiguousarray(arena.starts[:n_cars] if starts is None else starts,
                                            dtype=np.int64)
-        self.params = (np.full((n_cars, 1), 5, np.int64) if params is None
-                       else np.ascontiguousarray(params, dtype=np.int64).reshape(n_cars, -1))
-        self.lim = limits_vector(tables)
+        self.params = expand_params(np.full((n_cars, 1), 5, np.int64) if params is None
+                                    else np.asarray(params, np.int64).reshape(n_cars, -1))
+        self.lim = limits_vector(tables, arena) if lim is None else np.array(lim, np.int64)
         self.cars = np.zeros((n_cars, N_CAR), np.int64)
         self.sheets = np.zeros((n_cars, tables.capacity.shape[0]), np.int64)
         self.held = np.full((n_cars, MAX_HELD), -1, np.int64)
@@ -707,15 +1227,30 @@ class DerbyGame:
         self.cars[car, C_PLDIR] = direction
         self.cars[car, C_PLSPEED] = speed
 
+    def policy_plot(self, car: int):
+        """What car's policy plots in the current position: (direction, speed, mode)."""
+        plot_policy(car, self.params, self.cars, self.sheets, self.tables.capacity, self.occ,
+                    self.arena.terrain, self.lim)
+        return (int(self.cars[car, C_PLDIR]), int(self.cars[car, C_PLSPEED]),
+                ("hunt", "evade", "race")[self.cars[car, C_MODE]])
+
+    def steer(self, car: int, direction: int = 1, rnd: int = 2) -> int:
+        """The next hex the car's policy picks: -1 left of its path, 0 straight on, +1 right."""
+        return int(_steer(car, direction, False, self.cars, self.occ, self.arena.terrain, rnd,
+                          self.lim, self.params, self.sheets, self.tables.capacity))
+
     def turn(self, car: int, rnd: int = 2):
         _turn(self.st, self.script, car, rnd, self.cars, self.sheets, self.held, self.occ,
               self.dk, self.arena.terrain, *kernel_tables(self.tables), self.lim, self.cout,
-              self.log, self.nlog)
+              self.log, self.nlog, self.params)
 
     def play(self, first_player: int = -1):
-        return play(self.st, self.script, self.params, self.cars, self.sheets, self.held,
-                    self.occ, self.dk, self.arena.terrain, *kernel_tables(self.tables),
-                    self.lim, self.log, self.nlog, first_player, self.tables.phases)
+        """Play to the end; (winning player or -1, rounds)."""
+        w, rounds, _, _ = play(self.st, self.script, self.params, self.cars, self.sheets,
+                               self.held, self.occ, self.dk, self.arena.terrain,
+                               *kernel_tables(self.tables), self.lim, self.log, self.nlog,
+                               first_player, self.tables.phases)
+        return w, rounds
 
     def events(self) -> pd.DataFrame:
         k = min(int(self.nlog[0]), self.log.shape[0])
