@@ -185,6 +185,18 @@ def test_each_simulation_of_a_command_has_its_own_subdirectory(tmp_path):
         runner.run(table((1,)), 8_000, seed=3, progress=False, run_dir=tmp_path)
 
 
+def test_a_longer_run_reuses_the_chunks_of_a_shorter_one(tmp_path):
+    """Chunk statistics depend only on (simulation, seed, first, n)."""
+    runner.run(table((1,)), 6_000, seed=4, chunk_size=2_000, progress=False, run_dir=tmp_path)
+    old = {p: p.stat().st_mtime_ns for p in tmp_path.glob("*/chunk-*.npy")}
+    longer = runner.run(table((1,)), 10_000, seed=4, chunk_size=2_000, progress=False,
+                        run_dir=tmp_path)
+    assert np.array_equal(longer.totals,
+                          runner.run(table((1,)), 10_000, seed=4, progress=False).totals)
+    assert len(old) == 3 and all(p.stat().st_mtime_ns == t for p, t in old.items())
+    assert len(list(tmp_path.glob("*/chunk-*.npy"))) == 5
+
+
 def test_fingerprint_tells_simulations_apart_and_ignores_object_addresses():
     """(Stability across processes is shown by the kill-and-resume test: the resumed run, in
     another interpreter with another hash seed, finds the killed run's subdirectory.)"""

@@ -20,10 +20,11 @@ Checkpoints (``run_dir``): every finished chunk is written atomically to
 simulation's identity (:func:`fingerprint`: its class and every attribute, arrays by content),
 so a command that does several runs (one per policy pairing, per variant...) keeps each in its
 own subdirectory. ``manifest.json`` beside the chunks records the run (simulation, seed,
-trials, target) and the chunk plan. Running the same call again with the same ``run_dir``
-loads the finished chunks and computes only the missing ones, so an interrupted run ends with
-the numbers of an uninterrupted one; a different seed, trial count or target in the same
-directory is refused. (``simkit resume DIR`` re-runs the saved command line: see ``cli``.)
+seed) and the chunk plan. Running the same call again with the same ``run_dir`` loads the
+finished chunks and computes only the missing ones, so an interrupted run ends with the
+numbers of an uninterrupted one. Since a chunk's statistics depend only on (simulation, seed,
+first trial, count), a later run of the same simulation with more trials or another
+``target_ci`` reuses them too; another seed in the same directory is refused. (``simkit resume DIR`` re-runs the saved command line: see ``cli``.)
 
 Adaptive stopping (``target_ci=W``): ``n_trials`` becomes the *cap*. Trials are added in blocks
 ending at checkpoints; at each checkpoint the frame is summarised and the run stops once every
@@ -389,9 +390,10 @@ class _ChunkStore:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.manifest = self.dir / "manifest.json"
         self.n_stats = int(sim.n_stats)
-        self.ident = {"sim": sim.name, "fingerprint": fp, "n_trials": int(n_trials),
-                      "seed": int(seed), "n_stats": self.n_stats,
-                      "target_ci": None if target_ci is None else float(target_ci)}
+        # A chunk's statistics depend only on (simulation, seed, first, n): trial counts and
+        # targets may differ between runs sharing the directory, so they are not part of it.
+        self.ident = {"sim": sim.name, "fingerprint": fp, "seed": int(seed),
+                      "n_stats": self.n_stats}
         self.plan: list[tuple[int, int]] = []
         self.chunk_size = None
         if self.manifest.exists():
