@@ -175,6 +175,9 @@ class DaskBackend:
     def run_chunks(self, sim, key, chunks) -> Iterator:
         from distributed import as_completed
 
+        chunks = list(chunks)
+        if not chunks:  # everything came from a run dir: no need to start a cluster
+            return
         client = self.client
         # The simulation goes to the cluster once, as the result of a task: tasks that need it
         # fetch it from a peer, and if its holder dies the scheduler recomputes it.
