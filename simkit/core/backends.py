@@ -41,6 +41,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import sys
 import time
 from typing import Iterable, Iterator
 
@@ -156,7 +157,22 @@ class DaskBackend:
                 except (OSError, TimeoutError) as e:
                     raise UserInputError(f"cannot reach a Dask scheduler at {self.address} "
                                          f"({type(e).__name__})", field="--cluster") from None
+            self._warn_if_multithreaded()
         return self._client
+
+    def _warn_if_multithreaded(self):
+        """Say so once if a worker's numba pool is not single-threaded (numba imported before
+        the environment arrived, or a worker started without it); tasks still use 1 thread."""
+        try:
+            views = self._client.run(worker_threads)
+        except Exception:  # a worker without simkit/numba shows itself on the first task
+            return
+        wide = sorted({v["pool"] for v in views.values() if v["pool"] != 1})
+        if wide:
+            print(f"simkit: note: Dask workers' numba pools have {wide} threads, not 1 (start "
+                  "workers with NUMBA_NUM_THREADS=1, and keep numba out of your main script's "
+                  "top-level imports); each task still runs numba on one thread",
+                  file=sys.stderr)
 
     @property
     def n_workers(self) -> int:
