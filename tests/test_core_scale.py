@@ -140,7 +140,7 @@ def test_bad_scale_flags_exit_2_naming_the_option(flags, field, capsys):
 
 def test_real_kill_then_resume_writes_the_uninterrupted_bytes(tmp_path):
     run_dir, out, full = tmp_path / "run", tmp_path / "out.csv", tmp_path / "full.csv"
-    args = ["weapons", "starfire", "--ranges", "1-3", "--trials", "300000", "--chunk-size",
+    args = ["weapons", "starfire", "--ranges", "1-6", "--trials", "300000", "--chunk-size",
             "10000", "--seed", "7", "--no-progress"]
     proc = subprocess.Popen([sys.executable, "-m", "simkit.cli", *args, "--run-dir", str(run_dir),
                              "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
