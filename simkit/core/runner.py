@@ -19,12 +19,13 @@ Checkpoints (``run_dir``): every finished chunk is written atomically to
 ``run_dir/<sim name>-<hash>/chunk-<first>-<n>.npy``, where ``<hash>`` is a hash of the
 simulation's identity (:func:`fingerprint`: its class and every attribute, arrays by content),
 so a command that does several runs (one per policy pairing, per variant...) keeps each in its
-own subdirectory. ``manifest.json`` beside the chunks records the run (simulation, seed,
-seed) and the chunk plan. Running the same call again with the same ``run_dir`` loads the
-finished chunks and computes only the missing ones, so an interrupted run ends with the
+own subdirectory. ``manifest.json`` beside the chunks records the run (simulation
+fingerprint, seed) and the chunk plan. Running the same call again with the same ``run_dir``
+loads the finished chunks and computes only the missing ones, so an interrupted run ends with the
 numbers of an uninterrupted one. Since a chunk's statistics depend only on (simulation, seed,
 first trial, count), a later run of the same simulation with more trials or another
-``target_ci`` reuses them too; another seed in the same directory is refused. (``simkit resume DIR`` re-runs the saved command line: see ``cli``.)
+``target_ci`` reuses them too; another seed in the same directory is refused.
+(``simkit resume DIR`` re-runs the saved command line: see ``cli``.)
 
 Adaptive stopping (``target_ci=W``): ``n_trials`` becomes the *cap*. Trials are added in blocks
 ending at checkpoints; at each checkpoint the frame is summarised and the run stops once every
@@ -66,7 +67,7 @@ from tqdm.auto import tqdm
 from . import backends
 from .dice import stream_key
 from .errors import UserInputError
-from .files import atomic_path, atomic_write, write_frame  # noqa: F401  (write_frame: public here too)
+from .files import atomic_path, atomic_write, write_frame  # noqa: F401  (write_frame is API)
 
 
 @runtime_checkable
@@ -272,7 +273,8 @@ def rate_columns(sim, frame: pd.DataFrame) -> list[tuple[str, str, str]]:
     """(rate, lo, hi) column names of the reported rates (module docstring)."""
     named = getattr(sim, "reported_rates", None)
     cols = list(named) if named is not None else [
-        c for c in frame.columns if isinstance(c, str) and (c.startswith("p_") or c.endswith("_rate"))]
+        c for c in frame.columns
+        if isinstance(c, str) and (c.startswith("p_") or c.endswith("_rate"))]
     out = []
     for c in cols:
         pairs = [(f"{c}_lo", f"{c}_hi")]
