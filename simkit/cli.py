@@ -15,6 +15,7 @@ from . import games
 from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
                       run_options, variants_from)
 from .core.errors import UserInputError
+from .core.files import atomic_write
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
         mp = sub.add_parser(meta, help=helptext)
         mp.add_argument("game", choices=games.available())
         mp.set_defaults(_run=_variants if meta == "variants" else _tables)
+    rs = sub.add_parser("resume", help="finish a run started with --run-dir DIR (same numbers)")
+    rs.add_argument("dir", help="the --run-dir of the interrupted command")
+    rs.set_defaults(_run=_resume)
     return parser
 
 
@@ -99,10 +103,8 @@ def _scenario_run(args) -> int:
         print()
         emit(extra, argparse.Namespace(), title=title)
     if args.log:
-        from pathlib import Path
-
         lines, _ = g.analyses["playthrough"](args.file, seed=args.seed)
-        Path(args.log).write_text("\n".join(lines) + "\n")
+        atomic_write(args.log, "\n".join(lines) + "\n")
         print(f"wrote {args.log}")
     path = plot_path(args)
     if path:
@@ -128,10 +130,29 @@ def _tables(args) -> int:
     return 0
 
 
+def _resume(args) -> int:
+    """Re-run the command saved in DIR from the directory it was started in: finished chunks
+    are loaded from DIR, the rest computed, and the outputs written as if never interrupted."""
+    from .cliutil import load_command
+
+    argv, cwd = load_command(args.dir)
+    if not os.path.isdir(cwd):
+        raise UserInputError(f"the command's working directory {cwd} no longer exists",
+                             where=args.dir, field="command.json")
+    old = os.getcwd()
+    os.chdir(cwd)  # its relative paths (scenario, --out, --run-dir) are relative to there
+    try:
+        return main(argv)
+    finally:
+        os.chdir(old)
+
+
 def main(argv=None) -> int:
     try:
         parser = build_parser()
+        argv = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(argv)
+        args._argv = argv  # saved by --run-dir for `simkit resume`
         if not getattr(args, "_run", None):
             parser.print_help()
             return 2

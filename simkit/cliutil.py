@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -11,26 +13,106 @@ import pandas as pd
 
 from .core.data import parse_variant_options
 from .core.errors import UserInputError
-from .core.runner import write_frame
+from .core.files import atomic_write, write_frame
 
 
 def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> None:
-    p.add_argument("--trials", type=int, default=trials, help=f"trials per cell (default {trials:,})")
+    p.add_argument("--trials", type=int, default=trials,
+                   help=f"trials per cell (default {trials:,}); with --target-ci, the most to run")
     p.add_argument("--seed", type=int, default=2026, help="seed of the run (default 2026)")
-    p.add_argument("--threads", type=int, default=None, help="numba threads (default: all cores)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="numba threads of a local run (default: all cores)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
                    help="select a rule variant; repeatable (see `simkit variants GAME`)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    scale = p.add_argument_group("scale-out, checkpoints, adaptive stopping")
+    scale.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="run chunks on a local Dask cluster of N single-threaded processes "
+                            "(needs simkit[dask])")
+    scale.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT",
+                       help="run chunks on the Dask scheduler at this address (needs simkit[dask])")
+    scale.add_argument("--run-dir", default=None, metavar="DIR",
+                       help="record finished chunks and this command in DIR; "
+                            "`simkit resume DIR` finishes an interrupted run")
+    scale.add_argument("--target-ci", type=float, default=None, metavar="W",
+                       help="add trials until every rate's 95%% interval is at most +/-W "
+                            "(--trials is then the cap)")
+    scale.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                       help="trials per chunk (default: sized to run ~0.5 s)")
 
 
 def run_options(args) -> dict:
     """The keyword arguments for ``simkit.core.runner.run`` chosen on the command line.
 
     Every command passes these straight through (``run(sim, n, seed, **run_options(args))``),
-    so an option added to ``add_run_options`` reaches every game's long runs at once.
+    so an option added to ``add_run_options`` reaches every game's long runs at once. Keys
+    for the scale-out options appear only when they are given.
+
+    ``--workers N`` / ``--cluster ADDR``: ``backend`` = the process-wide Dask backend
+    (``simkit.core.backends.dask_backend``; one cluster however many runs the command does).
+    ``--run-dir DIR``: ``run_dir``; the command line is saved in ``DIR/command.json`` (when
+    the command came through ``simkit.cli.main``) for ``simkit resume DIR``.
+    ``--target-ci W``: ``target_ci``. ``--chunk-size N``: ``chunk_size``.
     """
-    return {"threads": getattr(args, "threads", None),
+    opts = {"threads": getattr(args, "threads", None),
             "progress": False if getattr(args, "no_progress", False) else None}
+    workers, cluster = getattr(args, "workers", None), getattr(args, "cluster", None)
+    if workers is not None or cluster is not None:
+        from .core import backends
+
+        if workers is not None and cluster is not None:
+            raise UserInputError("give --workers or --cluster, not both", field="--workers")
+        opts["backend"] = backends.dask_backend(workers=workers, address=cluster)
+    target = getattr(args, "target_ci", None)
+    if target is not None:
+        if not 0 < target <= 0.5:
+            raise UserInputError(f"must be a half-width in (0, 0.5], got {target!r}",
+                                 field="--target-ci")
+        opts["target_ci"] = float(target)
+    chunk = getattr(args, "chunk_size", None)
+    if chunk is not None:
+        opts["chunk_size"] = positive_int(chunk, "--chunk-size")
+    run_dir = getattr(args, "run_dir", None)
+    if run_dir:
+        save_command(run_dir, getattr(args, "_argv", None))
+        opts["run_dir"] = run_dir
+    return opts
+
+
+COMMAND_FILE = "command.json"
+
+
+def save_command(run_dir, argv) -> None:
+    """Record the command line in ``run_dir`` (or check it is the one already there)."""
+    path = Path(run_dir) / COMMAND_FILE
+    if argv is None:
+        return
+    argv = [str(a) for a in argv]
+    if path.exists():
+        saved, _ = load_command(run_dir)
+        if saved != argv:
+            raise UserInputError("holds a different command (" + " ".join(["simkit", *saved])
+                                 + "); resume it with `simkit resume DIR` or use a new directory",
+                                 where=str(run_dir), field="--run-dir")
+        return
+    atomic_write(path, json.dumps({"argv": argv, "cwd": os.getcwd()}, indent=1) + "\n")
+
+
+def load_command(run_dir) -> tuple[list[str], str]:
+    """(argv, working directory) saved by :func:`save_command`."""
+    path = Path(run_dir) / COMMAND_FILE
+    if not path.is_file():
+        raise UserInputError("no saved command here (was it run with --run-dir?)",
+                             where=str(run_dir), field=COMMAND_FILE)
+    try:
+        data = json.loads(path.read_text())
+        argv, cwd = data["argv"], data["cwd"]
+        if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv)
+                and isinstance(cwd, str)):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise UserInputError("is not a saved simkit command", where=str(path)) from None
+    return argv, cwd
 
 
 def add_output_options(p: argparse.ArgumentParser, *, plot: bool = True) -> None:

@@ -50,7 +50,7 @@ def test_run_dir_resume_gives_the_uninterrupted_numbers(tmp_path):
     full = runner.run(sim(), 20_000, seed=4, chunk_size=3_000, progress=False)
     d = tmp_path / "run"
     runner.run(sim(), 20_000, seed=4, chunk_size=3_000, progress=False, run_dir=d)
-    chunks = sorted(d.glob("chunk-*.npy"))
+    chunks = sorted(d.glob("*/chunk-*.npy"))
     assert len(chunks) == 7
     for p in chunks[3:]:  # as if the process died after three chunks
         p.unlink()

@@ -9,6 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .files import save_figure  # noqa: E402
+
 
 def plot_by_x(frame, figures, path: str | Path, *, x: str = "range", group: str = "weapon",
               title: str = "") -> Path:
@@ -38,7 +40,7 @@ def plot_by_x(frame, figures, path: str | Path, *, x: str = "range", group: str 
         fig.suptitle(title + "\nlines: Monte Carlo with 95% band; open circles: exact")
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -58,6 +60,6 @@ def plot_win_rates(frame, path: str | Path) -> Path:
     ax.invert_yaxis()
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path

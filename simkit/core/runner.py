@@ -1,38 +1,81 @@
-"""The trial runner: chunks of trials on numba threads, merged in a fixed order.
+"""The trial runner: chunks of trials on numba threads or a Dask cluster, merged in a fixed order.
 
 A :class:`Simulation` turns (run key, first trial, count) into a vector of ``int64`` sufficient
 statistics (counts, sums of integer-valued outcomes and of their squares, histograms). Integer
 sums are associative, so merging chunks in any grouping gives the same totals: together with
-per-trial random streams this makes a seeded run bit-identical for any thread count and any
-chunk size. Floating-point accumulation would not be (its rounding depends on the grouping), so
-kernels count half-points or other integer units and the summary converts at the end.
+per-trial random streams this makes a seeded run bit-identical for any thread count, any chunk
+size and any backend. Floating-point accumulation would not be (its rounding depends on the
+grouping), so kernels count half-points or other integer units and the summary converts at the
+end.
 
-Chunks are sized to run ~0.1-1 s (DESIGN.md), a progress bar appears for runs longer than a
-couple of seconds, and with ``run_dir`` every finished chunk is written atomically so an
-interrupted run resumes to the same final numbers.
+Where chunks run (``backend``, see :mod:`simkit.core.backends`): ``"local"`` (this process,
+``threads`` numba threads) or a Dask cluster (``backends.dask_backend(workers=N)`` for a local
+cluster of N single-threaded processes, ``"tcp://HOST:PORT"`` for a running scheduler).
+
+Chunks are sized to run ~0.1-1 s (DESIGN.md) from two short calibration chunks, whose
+statistics are kept; a progress bar appears for runs longer than a couple of seconds.
+
+Checkpoints (``run_dir``): every finished chunk is written atomically to
+``run_dir/<sim name>-<hash>/chunk-<first>-<n>.npy``, where ``<hash>`` is a hash of the
+simulation's identity (:func:`fingerprint`: its class and every attribute, arrays by content),
+so a command that does several runs (one per policy pairing, per variant...) keeps each in its
+own subdirectory. ``manifest.json`` beside the chunks records the run (simulation
+fingerprint, seed) and the chunk plan. Running the same call again with the same ``run_dir``
+loads the finished chunks and computes only the missing ones, so an interrupted run ends with the
+numbers of an uninterrupted one. Since a chunk's statistics depend only on (simulation, seed,
+first trial, count), a later run of the same simulation with more trials or another
+``target_ci`` reuses them too; another seed in the same directory is refused.
+(``simkit resume DIR`` re-runs the saved command line: see ``cli``.)
+
+Adaptive stopping (``target_ci=W``): ``n_trials`` becomes the *cap*. Trials are added in blocks
+ending at checkpoints; at each checkpoint the frame is summarised and the run stops once every
+reported rate's 95% interval has half-width ``(hi - lo) / 2 <= W`` (or the cap is reached).
+The first checkpoint is ``max(2000, 0.25 / W^2)`` trials (a quarter of what a rate of 1/2
+needs), rounded up to a multiple of 1000; each next one is the current count times
+``1.1 * (widest half-width / W)^2`` (half-widths shrink as 1/sqrt(n)), clamped to 1.25x-16x,
+rounded up to a multiple of 1000 and to the cap. Checkpoints depend only on the merged
+integer totals, never on timing, chunk sizes, threads or backend, so the stopping point and
+the result are reproducible for a seed (chunks are cut inside blocks). Rows whose rate is
+undefined (a NaN interval, e.g. a conditional rate whose condition never happened) do not
+hold the run open.
+
+Which columns are "reported rates": the simulation may list them in an optional attribute
+``reported_rates`` (column names); otherwise every column named ``p_*`` or ``*_rate`` that
+has a 95% interval in the frame. A rate's interval columns are ``<col>_lo``/``<col>_hi``, or
+for ``<x>_rate`` also ``<x>_lo``/``<x>_hi`` (the scenario frames' ``win_rate``,
+``win_lo``, ``win_hi``). Means (``mean_*``) are not rates: their interval width is in the
+figure's own units, which one W cannot bound across figures.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import os
+import math
+import re
+import sys
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-import numba
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from . import backends
 from .dice import stream_key
 from .errors import UserInputError
+from .files import atomic_path, atomic_write, write_frame  # noqa: F401  (write_frame is API)
 
 
 @runtime_checkable
 class Simulation(Protocol):
-    """What the runner needs from a game's simulation."""
+    """What the runner needs from a game's simulation (and what Dask needs: it must pickle).
+
+    Optional: ``reported_rates`` (column names the ``target_ci`` rule watches) and
+    ``identity()`` (what :func:`fingerprint` hashes instead of the attributes)."""
 
     name: str
     n_stats: int
@@ -52,158 +95,349 @@ class RunResult:
     seed: int
     elapsed: float
     chunks: list = field(default_factory=list)
+    #: with ``target_ci``: the widest rate half-width at the end, and whether it met the target
+    half_width: float | None = None
+    target_met: bool | None = None
 
 
 TARGET_CHUNK_SECONDS = 0.5
 MIN_CHUNK = 1_000
+MAX_CHUNK = 50_000_000
+CHECK_STEP = 1_000
+TASKS_PER_WORKER = (4, 64)  # Dask: chunks per worker per block, at least / at most
 
 
-def plan_chunks(n_trials: int, chunk_size: int) -> list[tuple[int, int]]:
-    """(first, n) pairs covering ``0 .. n_trials-1`` in order."""
-    return [(s, min(chunk_size, n_trials - s)) for s in range(0, n_trials, chunk_size)]
+
+def plan_chunks(n_trials: int, chunk_size: int, start: int = 0) -> list[tuple[int, int]]:
+    """(first, n) pairs covering ``start .. n_trials-1`` in order."""
+    return [(s, min(chunk_size, n_trials - s)) for s in range(start, n_trials, chunk_size)]
 
 
-def _validate(n_trials, seed, chunk_size):
-    if not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
+def _validate(n_trials, seed, chunk_size, target_ci=None):
+    if not isinstance(n_trials, (int, np.integer)) or isinstance(n_trials, bool) or n_trials < 1:
         raise UserInputError(f"must be a positive whole number, got {n_trials!r}",
                              field="--trials")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise UserInputError(f"must be a non-negative whole number, got {seed!r}", field="--seed")
     if chunk_size is not None and chunk_size < 1:
         raise UserInputError(f"must be a positive whole number, got {chunk_size!r}",
                              field="chunk_size")
+    if target_ci is not None and not (isinstance(target_ci, (int, float, np.floating))
+                                      and 0 < target_ci <= 0.5):
+        raise UserInputError(f"must be a half-width in (0, 0.5], got {target_ci!r}",
+                             field="--target-ci")
 
 
 def run(sim: Simulation, n_trials: int, seed: int = 0, *, chunk_size: int | None = None,
-        backend: str = "local", threads: int | None = None, progress: bool | None = None,
-        run_dir: str | Path | None = None) -> RunResult:
+        backend="local", threads: int | None = None, progress: bool | None = None,
+        run_dir: str | Path | None = None, target_ci: float | None = None) -> RunResult:
     """Run ``n_trials`` trials of ``sim`` with ``seed`` and return the summarised frame.
 
     ``chunk_size=None`` sizes chunks from a short calibration chunk; it changes how work is
-    cut, never the result. ``threads`` sets numba's thread count for this run.
-    ``progress=None`` shows a bar only when the run lasts more than ~2 s.
+    cut, never the result. ``backend``: ``"local"``, ``"tcp://HOST:PORT"`` or a backend object
+    (:mod:`simkit.core.backends`). ``threads`` sets numba's thread count of the local backend.
+    ``progress=None`` shows a bar only when the run lasts more than ~2 s. ``run_dir``: keep
+    finished chunks there and reuse them (module docstring). ``target_ci``: stop once every
+    reported rate's 95% half-width is at most this; ``n_trials`` is then the cap.
     """
-    _validate(n_trials, seed, chunk_size)
-    if backend != "local":
-        raise UserInputError(f"unknown backend {backend!r} (available: local)", field="backend")
+    _validate(n_trials, seed, chunk_size, target_ci)
+    be = backends.resolve(backend, threads)
     key = stream_key(int(seed))
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     t0 = time.perf_counter()
-    try:
-        store = _ChunkStore(run_dir, sim, n_trials, seed) if run_dir is not None else None
-        done: dict[int, np.ndarray] = {} if store is None else store.load()
-        first_result = None
-        if store is not None and store.chunks is not None:
-            chunks = store.chunks  # resuming: keep the interrupted run's plan
-        elif chunk_size is None:
-            # Calibrate on two small chunks (the first may include compilation); their
-            # statistics are kept, so nothing is wasted and the result does not depend on it.
-            n0 = min(n_trials, MIN_CHUNK)
-            first_result = [np.asarray(sim.chunk(key, 0, n0), dtype=np.int64)]
-            n1 = min(n_trials - n0, MIN_CHUNK)
-            dt = 1.0
-            if n1 > 0:
-                tc = time.perf_counter()
-                first_result.append(np.asarray(sim.chunk(key, n0, n1), dtype=np.int64))
-                dt = max(time.perf_counter() - tc, 1e-6)
-            chunk_size = int(np.clip(n1 * TARGET_CHUNK_SECONDS / dt, MIN_CHUNK, 50_000_000))
-            head = [(0, n0)] + ([(n0, n1)] if n1 else [])
-            rest = plan_chunks(n_trials - n0 - n1, chunk_size) if n_trials > n0 + n1 else []
-            chunks = head + [(s + n0 + n1, n) for s, n in rest]
-        else:
-            chunks = plan_chunks(n_trials, chunk_size)
-        if store is not None:
-            store.save_plan(chunks)
-        totals = np.zeros(sim.n_stats, dtype=np.int64)
-        show = progress if progress is not None else True
-        with tqdm(total=n_trials, unit="trial", unit_scale=True, delay=0 if progress else 2.0,
-                  disable=not show, desc=sim.name, leave=False) as bar:
-            results: list[np.ndarray] = []
-            for i, (first, n) in enumerate(chunks):
-                if i in done:
-                    res = done[i]
-                elif first_result is not None and i < len(first_result):
-                    res = first_result[i]
+    store = _ChunkStore(run_dir, sim, n_trials, seed, target_ci) if run_dir is not None else None
+    stored = store.load() if store is not None else {}
+    ready: dict[tuple[int, int], np.ndarray] = {}  # computed while calibrating
+    size = [chunk_size if chunk_size is not None else (store.chunk_size if store else None)]
+
+    def plan_block(a: int, b: int) -> list[tuple[int, int]]:
+        out, pos = [], a
+        for f, n in (store.plan if store is not None else []):  # resuming: the saved cuts
+            if f == pos and f + n <= b:
+                out.append((f, n))
+                pos += n
+        if pos < b:
+            if size[0] is None:
+                size[0] = calibrate(pos, b)
+                for c in sorted(ready):  # the calibration chunks open the plan
+                    if c[0] == pos:
+                        out.append(c)
+                        pos += c[1]
+            cs = size[0]
+            if chunk_size is None and be.n_workers > 1:
+                # calibrated: enough tasks to share, not so many that overhead dominates
+                lo = math.ceil((b - pos) / (TASKS_PER_WORKER[1] * be.n_workers))
+                hi = math.ceil((b - pos) / (TASKS_PER_WORKER[0] * be.n_workers))
+                cs = min(max(cs, lo), max(hi, MIN_CHUNK))
+            out += plan_chunks(b, cs, start=pos) if pos < b else []
+            if store is not None:
+                store.extend_plan(out, size[0])
+        return out
+
+    def calibrate(pos: int, b: int) -> int:
+        # Two small chunks (the first may include compilation); their statistics are kept,
+        # so nothing is wasted and the result does not depend on the timing.
+        n0 = min(b - pos, MIN_CHUNK)
+        n1 = min(b - pos - n0, MIN_CHUNK)
+        cal = [(0, pos, n0)] + ([(1, pos + n0, n1)] if n1 else [])
+        secs = {}
+        for i, res, dt in be.run_chunks(sim, key, cal):
+            _, f, n = cal[i]
+            ready[(f, n)] = _checked(sim, res)
+            secs[i] = dt
+            if store is not None:
+                store.save_chunk(f, n, ready[(f, n)])
+        if not n1:
+            return MIN_CHUNK
+        dt = max(min(secs.values()) if be.n_workers > 1 else secs[1], 1e-6)
+        return int(np.clip(n1 * TARGET_CHUNK_SECONDS / dt, MIN_CHUNK, MAX_CHUNK))
+
+    totals = np.zeros(sim.n_stats, dtype=np.int64)
+    all_chunks: list[tuple[int, int]] = []
+    done = 0
+    end = n_trials if target_ci is None else _first_check(target_ci, n_trials)
+    frame, hw = None, None
+    show = progress if progress is not None else True
+    with tqdm(total=end, unit="trial", unit_scale=True, delay=0 if progress else 2.0,
+              disable=not show, desc=sim.name, leave=False) as bar:
+        while True:
+            block = plan_block(done, end)
+            results: dict[tuple[int, int], np.ndarray] = {}
+            todo = []
+            for idx, c in enumerate(block):
+                got = stored.get(c)
+                if got is None:
+                    got = ready.pop(c, None)
+                if got is not None:
+                    results[c] = got
+                    bar.update(c[1])
                 else:
-                    res = np.asarray(sim.chunk(key, first, n), dtype=np.int64)
-                if store is not None and i not in done:
-                    store.save_chunk(i, res)
-                results.append(res)
-                bar.update(n)
-        for res in results:  # fixed merge order
-            totals += res
-        frame = sim.summarise(totals, n_trials)
-        return RunResult(frame, totals, n_trials, int(seed), time.perf_counter() - t0, chunks)
-    finally:
-        if threads is not None:
-            numba.set_num_threads(old_threads)
+                    todo.append((idx, c[0], c[1]))
+            for idx, res, _ in be.run_chunks(sim, key, todo):
+                c = block[idx]
+                results[c] = _checked(sim, res)
+                if store is not None:
+                    store.save_chunk(c[0], c[1], results[c])
+                bar.update(c[1])
+            for c in block:  # fixed merge order
+                totals += results[c]
+            all_chunks += block
+            done = end
+            if target_ci is None:
+                break
+            frame = sim.summarise(totals, done)
+            hw = max_rate_half_width(sim, frame)
+            if hw <= target_ci or done >= n_trials:
+                break
+            end = _next_check(done, hw, target_ci, n_trials)
+            bar.total = end
+            bar.refresh()
+    if frame is None:
+        frame = sim.summarise(totals, done)
+    met = None
+    if target_ci is not None:
+        met = bool(hw <= target_ci)
+        frame.attrs["target_ci"] = {"target": float(target_ci), "half_width": float(hw),
+                                    "met": met, "trials": int(done)}
+        if not met:
+            print(f"simkit: note: {sim.name}: widest rate interval is +/-{hw:.4g} after "
+                  f"{done:,} trials (the --trials cap), above --target-ci {target_ci:g}",
+                  file=sys.stderr)
+    return RunResult(frame, totals, done, int(seed), time.perf_counter() - t0, all_chunks,
+                     half_width=hw, target_met=met)
+
+
+def _checked(sim, res) -> np.ndarray:
+    res = np.asarray(res)
+    if res.shape != (sim.n_stats,) or res.dtype != np.int64:
+        raise RuntimeError(f"{sim.name}: chunk returned {res.dtype} {res.shape}, "
+                           f"expected int64 ({sim.n_stats},)")
+    return res
+
+
+# --- adaptive stopping -----------------------------------------------------------------------
+
+def _round_up(x: float) -> int:
+    return int(math.ceil(x / CHECK_STEP) * CHECK_STEP)
+
+
+def _first_check(target: float, cap: int) -> int:
+    return min(cap, max(2 * MIN_CHUNK, _round_up(0.25 / (target * target))))
+
+
+def _next_check(n: int, hw: float, target: float, cap: int) -> int:
+    want = n * 1.1 * (hw / target) ** 2
+    return min(cap, _round_up(min(max(want, 1.25 * n), 16.0 * n)))
+
+
+def rate_columns(sim, frame: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """(rate, lo, hi) column names of the reported rates (module docstring)."""
+    named = getattr(sim, "reported_rates", None)
+    cols = list(named) if named is not None else [
+        c for c in frame.columns
+        if isinstance(c, str) and (c.startswith("p_") or c.endswith("_rate"))]
+    out = []
+    for c in cols:
+        pairs = [(f"{c}_lo", f"{c}_hi")]
+        if c.endswith("_rate"):
+            pairs.append((f"{c[:-5]}_lo", f"{c[:-5]}_hi"))
+        for lo, hi in pairs:
+            if lo in frame.columns and hi in frame.columns:
+                out.append((c, lo, hi))
+                break
+        else:
+            if named is not None:
+                raise RuntimeError(f"{sim.name}: reported rate {c!r} has no _lo/_hi columns")
+    return out
+
+
+def max_rate_half_width(sim, frame: pd.DataFrame) -> float:
+    """The widest 95% half-width ``(hi - lo) / 2`` over every reported rate and row."""
+    cols = rate_columns(sim, frame)
+    if not cols:
+        raise UserInputError(f"{sim.name} reports no rates with intervals to aim at",
+                             field="--target-ci")
+    widest = 0.0
+    for _, lo, hi in cols:
+        w = (frame[hi].to_numpy(dtype=float) - frame[lo].to_numpy(dtype=float)) / 2
+        w = w[~np.isnan(w)]
+        if w.size:
+            widest = max(widest, float(w.max()))
+    return widest
+
+
+# --- checkpoints -----------------------------------------------------------------------------
+
+def fingerprint(sim) -> str:
+    """A hex digest of a simulation's identity, stable across processes and sessions.
+
+    Hashes ``sim.identity()`` when the simulation defines it, else its class and attributes
+    recursively (arrays by dtype, shape and bytes; functions and numba kernels by qualified
+    name; other objects by class and attributes; last resort ``repr`` without addresses).
+    ``pickle`` bytes would not do: they vary with set order and string hashing per process.
+    """
+    h = hashlib.sha256()
+    ident = getattr(sim, "identity", None)
+    _feed(h, ident() if callable(ident) else sim, set(), 0)
+    return h.hexdigest()
+
+
+_ADDR = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _feed(h, x, seen: set, depth: int):
+    put = h.update
+    if x is None or isinstance(x, (bool, int, float, complex, str, bytes, np.generic)):
+        put(f"{type(x).__name__}:{x!r};".encode())
+        return
+    if depth > 50 or id(x) in seen:
+        put(b"<cycle>;")
+        return
+    seen = seen | {id(x)}
+    if isinstance(x, np.ndarray):
+        put(f"nd:{x.dtype.str}:{x.shape}:".encode())
+        put(np.ascontiguousarray(x).tobytes() if x.dtype != object else repr(x.tolist()).encode())
+    elif isinstance(x, (pd.DataFrame, pd.Series)):
+        put(f"pd:{type(x).__name__}:".encode())
+        _feed(h, x.to_dict() if isinstance(x, pd.Series) else x.to_dict("list"), seen, depth + 1)
+    elif isinstance(x, dict):
+        put(b"{")
+        items = sorted(x.items(), key=lambda kv: _sub(kv[0]))
+        for k, v in items:
+            _feed(h, k, seen, depth + 1)
+            _feed(h, v, seen, depth + 1)
+        put(b"}")
+    elif isinstance(x, (list, tuple)):
+        put(f"{type(x).__name__}[".encode())
+        for v in x:
+            _feed(h, v, seen, depth + 1)
+        put(b"]")
+    elif isinstance(x, (set, frozenset)):
+        put(b"set[" + "".join(sorted(_sub(v) for v in x)).encode() + b"]")
+    elif hasattr(x, "py_func"):  # a numba dispatcher
+        _feed(h, x.py_func, seen, depth + 1)
+    elif isinstance(x, (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+                        types.ModuleType)):
+        put(f"fn:{getattr(x, '__module__', '')}.{getattr(x, '__qualname__', x.__name__)};"
+            .encode())
+    elif hasattr(x, "__dict__") or hasattr(x, "__slots__"):
+        put(f"obj:{type(x).__module__}.{type(x).__qualname__}".encode())
+        attrs = dict(getattr(x, "__dict__", {}))
+        for s in getattr(type(x), "__slots__", ()):
+            if hasattr(x, s):
+                attrs[s] = getattr(x, s)
+        _feed(h, attrs, seen, depth + 1)
+    else:
+        put(f"repr:{type(x).__qualname__}:{_ADDR.sub('', repr(x))};".encode())
+
+
+def _sub(x) -> str:
+    h = hashlib.sha256()
+    _feed(h, x, set(), 0)
+    return h.hexdigest()
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(name)).strip("-")[:40] or "sim"
 
 
 class _ChunkStore:
-    """Finished chunks on disk, each written atomically (write then rename)."""
+    """Finished chunks of one run on disk, each written atomically (write, fsync, rename).
 
-    def __init__(self, run_dir, sim, n_trials, seed):
-        self.dir = Path(run_dir)
+    Lives in ``run_dir/<sim name>-<hash of fingerprint>/``; chunk files are keyed by their
+    trial range, so a plan cut differently on resume still finds every finished range."""
+
+    def __init__(self, run_dir, sim, n_trials, seed, target_ci=None):
+        fp = fingerprint(sim)
+        self.dir = Path(run_dir) / f"{_slug(sim.name)}-{fp[:12]}"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.manifest = self.dir / "manifest.json"
-        self.ident = {"sim": sim.name, "n_trials": int(n_trials), "seed": int(seed),
-                      "n_stats": int(sim.n_stats)}
-        self.chunks = None
+        self.n_stats = int(sim.n_stats)
+        # A chunk's statistics depend only on (simulation, seed, first, n): trial counts and
+        # targets may differ between runs sharing the directory, so they are not part of it.
+        self.ident = {"sim": sim.name, "fingerprint": fp, "seed": int(seed),
+                      "n_stats": self.n_stats}
+        self.plan: list[tuple[int, int]] = []
+        self.chunk_size = None
         if self.manifest.exists():
-            m = json.loads(self.manifest.read_text())
-            if m.get("ident") != self.ident:
-                raise UserInputError("holds a different run (simulation, trials or seed differ)",
+            try:
+                m = json.loads(self.manifest.read_text())
+                ident, plan, cs = m["ident"], m["plan"], m.get("chunk_size")
+            except (ValueError, KeyError, TypeError):
+                raise UserInputError("is not a simkit run manifest", where=str(self.manifest))
+            if ident != self.ident:
+                diff = sorted(k for k in self.ident if ident.get(k) != self.ident[k])
+                raise UserInputError(f"holds a different run ({', '.join(diff)} differ)",
                                      where=str(self.dir), field="manifest.json")
-            self.chunks = [tuple(c) for c in m["chunks"]]
+            self.plan = [(int(f), int(n)) for f, n in plan]
+            self.chunk_size = cs
 
-    def save_plan(self, chunks):
-        if self.chunks is None:
-            self.chunks = [tuple(c) for c in chunks]
-            _atomic_write(self.manifest, json.dumps({"ident": self.ident,
-                                                     "chunks": self.chunks}).encode())
+    def extend_plan(self, chunks, chunk_size):
+        known = set(self.plan)
+        new = [c for c in chunks if c not in known]
+        if new or self.chunk_size != chunk_size:
+            self.plan = sorted(set(self.plan) | set(new))
+            self.chunk_size = chunk_size
+            atomic_write(self.manifest, json.dumps({"ident": self.ident,
+                                                    "chunk_size": chunk_size,
+                                                    "plan": self.plan}))
 
-    def load(self):
+    def _path(self, first, n) -> Path:
+        return self.dir / f"chunk-{first:012d}-{n:010d}.npy"
+
+    def load(self) -> dict[tuple[int, int], np.ndarray]:
         out = {}
         for p in self.dir.glob("chunk-*.npy"):
-            out[int(p.stem.split("-")[1])] = np.load(p)
+            parts = p.stem.split("-")
+            try:
+                first, n = int(parts[1]), int(parts[2])
+                arr = np.load(p, allow_pickle=False)
+            except (ValueError, IndexError, OSError):
+                continue  # not one of ours: recomputed rather than trusted
+            if arr.shape == (self.n_stats,) and arr.dtype == np.int64:
+                out[(first, n)] = arr
         return out
 
-    def save_chunk(self, i, res):
-        tmp = self.dir / f".chunk-{i:06d}.npy.tmp"
-        with open(tmp, "wb") as f:
-            np.save(f, res)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.dir / f"chunk-{i:06d}.npy")
-
-
-def _atomic_write(path: Path, data: bytes):
-    tmp = path.with_name("." + path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def write_frame(frame: pd.DataFrame, path: str | Path) -> Path:
-    """Write a result frame as CSV or Parquet (by extension), atomically."""
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".csv", ".parquet"):
-        raise UserInputError("output must end in .csv or .parquet", where=str(path),
-                             field="--out")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name("." + path.name + ".tmp")
-    if suffix == ".csv":
-        frame.to_csv(tmp, index=False)
-    else:
-        try:
-            frame.to_parquet(tmp, index=False)
-        except ImportError:
-            raise UserInputError("Parquet output needs pyarrow (pip install 'simkit[parquet]')",
-                                 where=str(path), field="--out") from None
-    os.replace(tmp, path)
-    return path
+    def save_chunk(self, first, n, res):
+        with atomic_path(self._path(first, n)) as tmp:
+            with open(tmp, "wb") as f:
+                np.save(f, res)

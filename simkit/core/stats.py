@@ -8,15 +8,24 @@ Student's t interval from the running sums of x and x^2 that kernels return.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 LEVEL = 0.95
 
 
 def rate_ci(k, n, level: float = LEVEL, method: str = "wilson"):
-    """Interval for a binomial rate ``k/n``; vectorised over array-like ``k`` (and ``n``)."""
+    """Interval for a binomial rate ``k/n``; vectorised over array-like ``k`` (and ``n``).
+
+    ``method="wilson"`` evaluates scipy's own Wilson formula (``scipy.stats._binomtest.
+    _binom_wilson_conf_int``) on whole arrays, operation for operation, so the bounds are
+    bit-identical to ``binomtest(k, n).proportion_ci(method="wilson")`` (tested) without
+    building a ``binomtest`` per cell, which also computes an unused p-value and cost ~5 ms a
+    cell: summaries are re-done at every ``--target-ci`` checkpoint.
+    """
     k = np.asarray(k, dtype=np.int64)
     n = np.broadcast_to(np.asarray(n, dtype=np.int64), k.shape)
+    if method == "wilson":
+        return _wilson(k, n, level)
     lo = np.empty(k.shape, dtype=float)
     hi = np.empty(k.shape, dtype=float)
     for idx in np.ndindex(k.shape):
@@ -27,6 +36,25 @@ def rate_ci(k, n, level: float = LEVEL, method: str = "wilson"):
             confidence_level=level, method=method)
         lo[idx], hi[idx] = ci.low, ci.high
     return lo, hi
+
+
+def _wilson(k, n, level):
+    if np.any((k < 0) | (k > n)):
+        raise ValueError("rate_ci needs 0 <= k <= n")
+    ok = n > 0
+    nn = np.where(ok, n, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / nn
+        z = special.ndtri(0.5 + 0.5 * level)
+        denom = 2 * (nn + z ** 2)
+        center = (2 * nn * p + z ** 2) / denom
+        q = 1 - p
+        delta = z / denom * np.sqrt(4 * nn * p * q + z ** 2)
+        lo = np.where(k == 0, 0.0, center - delta)
+        hi = np.where(k == nn, 1.0, center + delta)
+    lo = np.where(ok, lo, np.nan)
+    hi = np.where(ok, hi, np.nan)
+    return lo.astype(float), hi.astype(float)
 
 
 def mean_ci(total, total_sq, n, level: float = LEVEL):
