@@ -182,6 +182,7 @@ from . import dice
 from ._numba import jit, pjit, prange
 from .dice import _mix64_py, stream_key
 from .errors import UserInputError
+from .files import save_figure
 
 __all__ = ["DesignSpace", "IntField", "IntBoxSpace", "Evaluator", "Rate", "Mean",
            "StatEvaluator", "search", "progress_frame", "versus", "efficiency",
@@ -1012,7 +1013,7 @@ def plot_leaderboard(board: pd.DataFrame, path, *, figure: str | None = None,
                            f"{board.attrs.get('trials_used', 0):,} trials"))
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 

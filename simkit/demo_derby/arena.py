@@ -21,6 +21,7 @@ import numpy as np
 from ..core._numba import jit
 from ..core.errors import UserInputError
 from ..core.data import read_toml
+from ..core.files import save_figure
 
 DEFAULT = Path(__file__).parent / "data" / "arena.toml"
 
@@ -230,5 +231,5 @@ def plot_arena(arena: Arena, path, title: str | None = None):
               loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     ax.set_title(title or f"Demo Derby arena ({arena.label}): {Path(arena.path).name}")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)

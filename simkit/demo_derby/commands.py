@@ -9,6 +9,7 @@ from ..cliutil import (add_output_options, add_run_options, emit, parse_int_rang
 from ..core.errors import UserInputError
 from ..core.registry import Command
 from .rules import IMPACTS, build_tables
+from ..core.files import save_figure
 
 
 def _crash_arguments(p):
@@ -84,7 +85,7 @@ def _plot_crash(frame, path):
                 title="target's radiator full (stalls in two turns)")
     axes[1].legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
 
 
