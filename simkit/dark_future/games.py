@@ -499,9 +499,11 @@ def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policie
         label = " vs ".join(f"{s}={p}" for s, p in chosen.items())
         f.insert(1, "pairing", label)
         extra[f"{label}: by role"] = f.attrs["extra"]["win rates by role (lead car / chase car)"]
+        columns = f.attrs["columns"]
+        f.attrs = {}   # frames holding frames in attrs cannot be concatenated
         frames.append(f)
     out = pd.concat(frames, ignore_index=True)
-    out.attrs["columns"] = frames[0].attrs["columns"]
+    out.attrs["columns"] = columns
     out.attrs["extra"] = extra
     return out
 
