@@ -7,7 +7,15 @@ hot loops (our kernels never divide by a value that can be zero).
 
 from __future__ import annotations
 
-import numba
+import os
+
+# numba's OpenMP threads spin while waiting for work; on a machine with other busy processes
+# (a laptop, a shared CI box) two threads then ran 10-50x slower than one. Passive waiting costs
+# little on an idle machine. libgomp reads this when the first parallel kernel loads it, so
+# setting it here (before any kernel runs) is enough; a user's own setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numba  # noqa: E402
 
 _OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
 
