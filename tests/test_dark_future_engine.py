@@ -177,9 +177,17 @@ def test_drivers_in_scripted_positions():
     w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
     act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp, par_std, w.tbuf)
     assert act == PO.A_SHOOT and w.WS[1, arg, VH.W_MOUNT] == VH.M_HOOD
-    # the lead car with the chase car close behind in its lanes: it drops its oil
+    # the lead car below its cruising speed, the pursuer not on its tail: the escaping driver
+    # speeds up, the careful one drops its oil
     act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)
+    assert (act, arg) == (PO.A_ACCEL, 20)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp,
+                         PO.policy_vector("careful"), w.tbuf)
     assert act == PO.A_PASSIVE and w.WS[0, arg, VH.W_KIND] == VH.WK_PASSIVE
+    # at its cruising speed the escaping driver drops oil too
+    w.V[0, VH.V_MPH] = 100
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)
+    assert act == PO.A_PASSIVE
     # out of passives, the lead car drifts out of the chase car's corridor
     w.WS[0, arg, VH.W_AMMO] = 0
     act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)

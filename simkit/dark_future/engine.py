@@ -744,6 +744,8 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
 @jit
 def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
+    # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
+    # leaves this module's cached kernels with the old driver linked in (edit both)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:

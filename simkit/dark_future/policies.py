@@ -15,7 +15,8 @@ Parameters (columns of the policy vector): ``P_CURVE`` mph over a curve's limit 
 the optimum speed, p41), ``P_CRUISE`` cruising mph (0: the car's maximum), ``P_SWIPE`` sideswipe
 (0/1), ``P_PASSIVE`` spaces behind within which passives are dropped, ``P_SHOOT`` lowest hit
 chance to shoot, in sixths, ``P_DODGE`` drift out of an enemy's corridor (0/1), ``P_CLOSE`` mph
-above the enemy's speed the chaser drives at.
+above the enemy's speed the chaser drives at, ``P_ESCAPE`` a lead car below its cruising
+speed accelerates before laying passives unless the pursuer is on its tail (0/1).
 """
 
 from __future__ import annotations
@@ -30,16 +31,17 @@ from .vehicle import (ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, 
                       W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target,
                       lanes_of, on_road, v_front, v_rear, zone_hits)
 
-P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE = range(7)
+P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 P_W = 8
 
 POLICIES = {
     # the rulebook's advice (p41: 'always hit corners travelling at the optimum speed')
-    "standard": (-1, 0, 1, 4, 2, 1, 20),
-    # safety limit into curves, no sideswipes, only good shots, a cruising speed
-    "careful": (0, 80, 0, 3, 3, 1, 10),
+    "standard": (-1, 0, 1, 4, 2, 1, 20, 1),
+    # safety limit into curves, no sideswipes, only good shots, a cruising speed, a lead car
+    # that lays passives before it speeds up
+    "careful": (0, 80, 0, 3, 3, 1, 10, 0),
     # 20mph over every limit, sideswipes, any shot that can hit
-    "reckless": (20, 0, 1, 6, 1, 0, 30),
+    "reckless": (20, 0, 1, 6, 1, 0, 30, 1),
 }
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
@@ -279,6 +281,11 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
         else:
             target = cruise
     else:
+        if moves and par[P_ESCAPE] and mph < cruise and V[v, V_ACC] > 0:
+            u, g = _nearest_enemy(T, V, n, v, True)
+            up = min(V[v, V_ACC], cruise - mph)
+            if (u < 0 or g >= 1) and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
+                return A_ACCEL, up
         if moves:
             u, g = _nearest_enemy(T, V, n, v, True)
             if u >= 0 and g <= par[P_PASSIVE]:
