@@ -1,4 +1,4 @@
-"""Throughput of the Dark Future hazard-roll and shot kernels (per core).
+"""Throughput of the Dark Future hazard-roll and shot kernels and of whole games (per core).
 
 Run: ``python benchmarks/bench_dark_future.py [--n N]``. Prints, for each kernel, procedures per
 second on one thread, the ratio to a bare loop making the same dice draws with the same
@@ -67,7 +67,12 @@ def timed(fn, *a):
     return time.perf_counter() - t0
 
 
-def measure(n):
+def _game_sim():
+    from simkit.dark_future import games as G
+    return G.GameSim(G.load_scenario(ROOT / "scenarios" / "dark-future" / "game-2.toml"))
+
+
+def measure(n, games):
     hz, sh = make_sims()
     key = dice.stream_key(1)
     out = {}
@@ -81,32 +86,61 @@ def measure(n):
     dt = timed(sh.chunk, key, 0, n)
     out["shot"] = {"procs": n * len(sh.cells), "seconds": dt,
                    "draws_per_trial": int(round(draws / n))}
+    # whole games of Game Two (two Renegades, standard drivers)
+    gs = _game_sim()
+    dt = timed(gs.chunk, key, 0, games)
+    out["game"] = {"procs": games, "seconds": dt, "draws_per_trial": _rolls_per_game(gs, key, 200)}
     return out
+
+
+def _rolls_per_game(gs, key, n):
+    """Dice rolls per game, counted in recording mode on n games."""
+    from simkit.dark_future import engine as EG
+    from simkit.dark_future import road as RD
+    from simkit.dark_future.vehicle import MAXW, V_W, W_W
+    a = gs.a
+    nv = a.G[EG.G_NV]
+    total = 0
+    for t in range(n):
+        st = dice.new_state()
+        dice.seed_trial(st, key, t)
+        args = [np.zeros((RD.MAXSEC, RD.T_W), np.int64), np.zeros(RD.TM_W, np.int64),
+                np.zeros((RD.MAXM, RD.MK_W), np.int64), np.zeros(1, np.int64),
+                np.zeros((nv, V_W), np.int64), np.zeros((nv, MAXW, W_W), np.int64),
+                np.zeros((nv, a.LFIT.shape[2]), np.int64)]
+        EG.play_game(st, dice.NO_SCRIPT, *args, *gs.args(), np.zeros((0, EG.LOG_W), np.int64),
+                     np.zeros(1, np.int64), np.zeros(EG.R_W, np.int64))
+        total += int(st[dice.NROLLS])
+    return max(1, round(total / n))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200_000, help="trials per kernel (default 200,000)")
+    ap.add_argument("--games", type=int, default=20_000, help="games of Game Two (default 20,000)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     numba.set_num_threads(1)
     if args.child:  # runs under NUMBA_DISABLE_JIT=1
-        print(json.dumps(measure(args.n)))
+        print(json.dumps(measure(args.n, args.games)))
         return
-    res = measure(args.n)
+    res = measure(args.n, args.games)
     key = dice.stream_key(1)
     small = max(200, args.n // 2000)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    child = subprocess.run([sys.executable, __file__, "--child", "--n", str(small)], env=env,
+    small_games = max(5, args.games // 2000)
+    child = subprocess.run([sys.executable, __file__, "--child", "--n", str(small), "--games",
+                            str(small_games)], env=env,
                            capture_output=True, text=True, check=True)
     nojit = json.loads(child.stdout.strip().splitlines()[-1])
     print(f"Dark Future kernels, 1 thread, {args.n:,} trials (pure Python: {small:,})")
     for name, r in res.items():
-        bare = timed(_bare, key, 0, args.n, r["draws_per_trial"])
+        per = args.games if name == "game" else args.n
+        bare = timed(_bare, key, 0, per, r["draws_per_trial"])
         rate = r["procs"] / r["seconds"]
         py_rate = nojit[name]["procs"] / nojit[name]["seconds"]
         print(f"  {name:7s} {rate:14,.0f} procedures/s  "
-              f"({r['draws_per_trial'] / (r['procs'] / args.n):.2f} d6 each); "
+              f"({r['draws_per_trial'] / (r['procs'] / per):.2f} rolls each); "
               f"bare RNG loop {bare:.3f}s vs kernel {r['seconds']:.3f}s = "
               f"{r['seconds'] / bare:.2f}x the random-number bound; "
               f"{rate / py_rate:,.0f}x NUMBA_DISABLE_JIT")

@@ -1,10 +1,13 @@
 """Dark Future (Games Workshop, 1988): road combat between armed cars and bikes.
 
-What is modelled so far (docs/rules/dark-future.md maps every rulebook section):
-rules tables as data (``data/*.toml``); the hazard roll, panic braking, several tests in one move,
-control-loss tests, skids and spins (:mod:`.hazards`); the shot: hit roll, damage roll, critical
-hits through the target matrices and result tables (:mod:`.shooting`); vehicle design
-validation (:mod:`.design`).
+What is modelled (docs/rules/dark-future.md maps every rulebook section): rules tables as data
+(``data/*.toml``); the hazard roll, panic braking, several tests in one move, control-loss
+tests, skids and spins (:mod:`.hazards`); the shot: hit roll, damage roll, critical hits through
+the target matrices and result tables (:mod:`.shooting`); vehicle design validation
+(:mod:`.design`); the road, its generation and random hazards (:mod:`.road`); the compiled game
+of cars on the road (:mod:`.engine`, :mod:`.vehicle`) played by parameterised drivers
+(:mod:`.policies`); Games One-Eight as scenario files run by ``simkit scenario run``
+(:mod:`.games`).
 """
 
 from __future__ import annotations
@@ -13,5 +16,26 @@ from ..core.registry import Game
 from . import rules as _rules
 from .commands import COMMANDS
 
+
+def _scenario(path, **options):
+    from .games import scenario_table
+
+    return scenario_table(path, **options)
+
+
+def _playthrough(path, seed=2026, trial=0):
+    from .games import playthrough
+
+    return playthrough(path, seed=seed, trial=trial)
+
+
+def _policy_names():
+    from .policies import POLICIES
+
+    return list(POLICIES)
+
+
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
-            rules=_rules.base_rules, commands=COMMANDS)
+            rules=_rules.base_rules, commands=COMMANDS,
+            analyses={"scenario": _scenario, "playthrough": _playthrough,
+                      "policies": _policy_names()})

@@ -170,13 +170,41 @@ def _plot_weapons(frame, path):
 
 # --- builds ------------------------------------------------------------------------------------
 def _builds_args(p):
-    p.add_argument("--check", action="append", default=[], metavar="CAR", required=True,
+    from ..core.search import add_search_options
+
+    p.add_argument("--check", action="append", default=[], metavar="CAR",
                    help="a car as a compact string ('renegade: hood=mg, passive=oil') or a "
                         ".toml file; repeatable")
     p.add_argument("--budget", type=int, default=None, help="spending limit in dollars")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
-                   help="select a rule variant (costs: rag_cost, gl20_cost)")
-    cliutil.add_output_options(p, plot=False)
+    p.add_argument("--scenario", default=None, metavar="FILE",
+                   help="search legal designs for a side of this Game (scenarios/dark-future/)")
+    p.add_argument("--vehicle", default="renegade", help="vehicle searched (default renegade)")
+    p.add_argument("--side", default=None, help="the side that drives the searched car "
+                                                "(default: the scenario's first side)")
+    p.add_argument("--include", action="append", default=[], metavar="CAR",
+                   help="a design always raced and shown on the leaderboard; repeatable")
+    add_search_options(p, trials_budget=200_000)
+    cliutil.add_run_options(p, trials=0)   # --seed, --threads, --variant, --no-progress
+    cliutil.add_output_options(p, plot=True)
+
+
+def _search_run(args, chosen) -> int:
+    from ..core.search import plot_leaderboard, search_options
+    from .budget import budget_search
+
+    if args.budget is None:
+        raise UserInputError("a search needs --budget (dollars)", field="--budget")
+    board = budget_search(args.scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
+                          include=args.include, chosen=chosen, seed=args.seed,
+                          **search_options(args), **cliutil.run_options(args))
+    cliutil.emit(board, args, columns=[c for c in board.attrs["columns"] if c in board],
+                 title=f"Best {args.vehicle} designs within ${args.budget:,} for "
+                       f"{args.side or 'the first side'} of {args.scenario} (95% intervals, fresh seeds)")
+    path = cliutil.plot_path(args)
+    if path:
+        plot_leaderboard(board, path)
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
 
 
 def _builds_run(args) -> int:
@@ -185,6 +213,12 @@ def _builds_run(args) -> int:
     from .design import car_from, check
 
     chosen = cliutil.variants_from(args)
+    if args.scenario is not None:
+        R.selection(chosen)
+        return _search_run(args, chosen)
+    if not args.check:
+        raise UserInputError("give --check CAR (a design check) or --scenario FILE --budget $ "
+                             "(a design search)", field="--check")
     R.selection(chosen)  # names validated before any car is read
     if args.budget is not None and args.budget < 0:
         raise UserInputError(f"must be 0 or more dollars, got {args.budget!r}", field="--budget")
@@ -204,7 +238,8 @@ def _builds_run(args) -> int:
 
 
 COMMANDS = {
-    "builds": Command("check a car's cost, payload and mounts against the design rules",
+    "builds": Command("check a car against the design rules, or search the best designs on a "
+                      "budget for a Game",
                       _builds_args, _builds_run),
     "weapons": Command("per weapon and range: hit chance, damage, criticals, forced hazards",
                        _weapons_args, _weapons_run),

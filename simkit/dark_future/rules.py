@@ -19,7 +19,8 @@ from ..core.data import RulesData, load_rules
 from ..core.errors import UserInputError
 
 DATA_DIR = Path(__file__).with_name("data")
-FILES = ("vehicles.toml", "weapons.toml", "hazards.toml", "criticals.toml", "track.toml")
+FILES = ("vehicles.toml", "weapons.toml", "hazards.toml", "criticals.toml", "track.toml",
+         "engine.toml")
 
 VEHICLES = ("renegade", "interceptor", "bike")
 

@@ -490,7 +490,12 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
 
 NFLAGS = 6
 NSTATIONS = len(STATIONS)
-SCRATCH = NFLAGS + MAX_TESTS + MAX_HITS * 4 + NSTATIONS
+# the last two cells report, for the road engine, the mph the forced hazard rolls braked off and
+# whether one of them was a panic brake (a panicked driver loses the phase's action, p41)
+SCRATCH = NFLAGS + MAX_TESTS + MAX_HITS * 4 + NSTATIONS + 2
+WS_BRAKED = SCRATCH - 2
+WS_PANIC = SCRATCH - 1
+AUTO_HIT = 2  # sp[S_IN_RANGE] == AUTO_HIT: a hit without a hit roll (mines, rams, crashes, rolls)
 
 
 @jit
@@ -505,11 +510,16 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
     """:func:`shot` with caller-owned scratch space (no allocation in the trial loop)."""
     for i in range(7):
         out[i] = 0
+    ws[WS_BRAKED] = 0
+    ws[WS_PANIC] = 0
     if sp[S_IN_RANGE] == 0:
         return
-    r = _d6(st, script)
-    if r == 1 or r + sp[S_MOD] < sp[S_RANGE]:
-        return
+    if sp[S_IN_RANGE] == AUTO_HIT:
+        r = 0
+    else:
+        r = _d6(st, script)
+        if r == 1 or r + sp[S_MOD] < sp[S_RANGE]:
+            return
     six = r == 6
     out[0] = 1
     flags = ws[:NFLAGS]
@@ -517,7 +527,7 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
     limits = ws[NFLAGS:NFLAGS + MAX_TESTS]
     nlim = 0
     q = ws[NFLAGS + MAX_TESTS:NFLAGS + MAX_TESTS + MAX_HITS * 4].reshape((MAX_HITS, 4))
-    fit = ws[NFLAGS + MAX_TESTS + MAX_HITS * 4:]
+    fit = ws[NFLAGS + MAX_TESTS + MAX_HITS * 4:NFLAGS + MAX_TESTS + MAX_HITS * 4 + NSTATIONS]
     fit[:] = fit0
     q[0, 0] = sp[S_DAMAGE]
     q[0, 1] = sp[S_HE]
@@ -598,6 +608,9 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
             o, mph = H.hazard_roll(st, script, speed, limits[i], optimum, left, hp)
             speed -= mph
             left -= mph
+            ws[WS_BRAKED] += mph
+            if o == H.PANIC:
+                ws[WS_PANIC] = 1
             if o >= H.LOSS:
                 lost = True
                 break

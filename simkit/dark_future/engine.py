@@ -1,0 +1,1125 @@
+"""The compiled road game: turns, phases, actions, hazards, shooting, passives and rams.
+
+Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
+
+* Turn sequence (p8-9, p12): a turn has as many phases as the fastest vehicle's speed factor
+  (at least one); in each phase vehicles act in descending order of mph fixed by the caller at
+  the phase's start (ties: the one in front first; neck and neck, a d6 each, the lower moves
+  first); a vehicle moves one space when its speed factor is at least the phase number.
+* Actions (p11-17), one per phase: steady, accelerate, brake, drift (p13; outward only on a
+  curve; 80mph limit), shoot a direct-fire weapon (p22-27) or drop a passive (p22-24), sideswipe
+  (p54), re-align after a spin (p46). Vehicles too slow to move may only shoot direct-fire
+  weapons or lay smoke (p9). Panic-braked or out-of-control drivers lose the action (p41-42).
+* Hazards (p38-41): curves (every move ending on a curve over the pair's limit), drifts over
+  80mph, passives and road hazards moved onto, HE hits and criticals (inside the shot kernel),
+  rams; several tests in one move via :func:`hazards.hazard_sequence` (higher limits first, oil
+  last, none once control is lost); the phase's braking allowance (the rest of the turn for a
+  vehicle that no longer moves).
+* Control loss (p42-46): a control-loss test before each move; skids (the sideswipe's forced
+  direction, p57), spins by the spin template (RECONSTRUCTED) with four-lane contact zones and
+  crashes off the road or when rotating on a curve (p58), rolls (speed-factor hits at +speed
+  factor on the roof, then a wreck); no driver or zero handling: +2, 5mph lost per move, a crash
+  after a move ending on a curve (p34, p58); a stationary angled car re-aligns (p46).
+* Shooting (p25-29): the fire corridor and closest target of :mod:`.vehicle`; the hit roll,
+  damage, criticals, terminal damage and the hazard rolls they force by the shot kernel
+  (:func:`shooting.shot_ws`, reused); lasting effects applied to the target: damage levels
+  (-10mph maximum, -3mph acceleration, -1 handling each, p28), handling and drive skill lost to
+  criticals, disabled engines and fuel tanks, no driver, destroyed weapons (the kernel's fit).
+* Passives (p22-31): oil (handling -1 to -2; 60mph straight and steady, else 30mph; tested
+  last; 30mph after a panic brake), pattern mines (one +3 hit, 50mph, removed), spikes (base
+  damage, a 6 a destroyed tyre; none at 20mph or less), smoke (60mph, -1 per marker in a fire
+  corridor, persistent); tail-gating (an odd d6 fails; a marker laid under a pursuer hits it
+  after its next move).
+* Rams (p52-57): shunt (relative SF damage, speeds meet halfway, 40mph tests, the target
+  ignores panic results), head-on into wrecks, obstacles and angled cars (combined SF damage,
+  both halt), sideswipes neck and neck (test, relative SF hit to the loser or both, -10mph,
+  40mph for the loser, the loser skids away from the rammer).
+
+Not modelled (see the coverage doc): U-turns and reversing, vehicles going against the direction
+of play (Game Eight's intercept), bikes as movers, linked weapons firing together, jams and
+damaged weapons, split tyres, fuel leaks, brake criticals, the rammer finishing its move after
+a shunt (it stays where it was), cutting up, dummies, locked-on layers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dice
+from ..core._numba import jit, pjit, prange
+from . import hazards as H
+from . import road as RD
+from . import shooting as SH
+from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
+                       decide)
+from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
+                      M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
+                      V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
+                      V_LEVELS, V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH, V_NEEDALIGN, V_NODRIVER, V_OIL,
+                      V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE, V_SKIDDIR, V_SKILL, V_SP, V_SPINDIR,
+                      V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG, W_FIRED, W_FLAT, W_HE,
+                      W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT,
+                      WK_PASSIVE, WRECK, find_target, lanes_of, marker_in_zone, on_road,
+                      smoke_between, v_front, v_rear, zone_hits)
+
+# --- the global constants array G ---------------------------------------------------------------
+(G_MAXTURNS, G_NV, G_MODE, G_WINDOW, G_SIGHT, G_HAZARDS, G_VICTORY, G_SPEEDMODE, G_START_MPH,
+ G_REROLL_MAX, G_ANY_VETO, G_LEAD_VETO, G_NLAYOUT, G_CRIT_HIT, G_PENALTY, G_SKID_S, G_SKID_D,
+ G_L_DRIFT, G_L_OIL_S, G_L_OIL_O, G_L_MINE, G_L_SMOKE, G_L_SAND, G_L_DEBRIS, G_L_RAIL, G_L_SHUNT,
+ G_L_SS_NN, G_L_TYRE, G_HE_SMALL_MAX, G_HE_SMALL, G_HE_LARGE, G_EXPLODE, G_T_HOOD, G_T_TURRET,
+ G_T_SMOKE, G_T_SMOKE_MAX, G_T_FAST, G_T_FAST_F, G_T_FAST_T, G_RANGE_CAP, G_I_SPEED, G_I_ACC,
+ G_I_HAND, G_MIN_BRK, G_OIL_MAX, G_MINE_DMG, G_SPIKE_MPH, G_COAST, G_TYRE_LOSS, G_TYRE_CAP,
+ G_REALIGN, G_SS_LOSS, G_RAM_BONUS, G_MPH_PIP, G_SPEED_STEP, G_ROLEMODE, G_FINISH_SEC,
+ G_OIL_HAND, G_SPIKE_DMG) = range(59)
+G_W = 64
+
+MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
+VICTORY_FINISH, VICTORY_DESTROY = 0, 1
+
+# --- per-vehicle set-up VC[v] -------------------------------------------------------------------
+(VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE) = range(9)
+VC_W = 10
+
+# --- game log events ------------------------------------------------------------------------------
+(EV_TRACK, EV_ROLES, EV_START, EV_MOVE, EV_ACTION, EV_HAZARD, EV_CONTROL, EV_SKID, EV_SPIN,
+ EV_ROLL, EV_CRASH, EV_SHOT, EV_PASSIVE, EV_MARKER, EV_RAM, EV_SWIPE, EV_FINISH, EV_LEFT,
+ EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE) = range(25)
+LOG_W = 9
+
+# --- results R[] of one game ----------------------------------------------------------------------
+R_WINNER, R_REASON, R_TURNS, R_LEAD_SIDE, R_LEAD_FINISHED = range(5)
+R_W = 8
+REASON_FINISH, REASON_LEAD_OUT, REASON_SIDE_OUT, REASON_TIME, REASON_TRACK_END = range(5)
+REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was taken out",
+                "turn limit", "the track ran out")
+
+CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
+
+
+@jit
+def _log(E, EN, turn, phase, v, code, a, b, c, d):
+    i = EN[0]
+    if i < E.shape[0]:
+        E[i, 0] = turn
+        E[i, 1] = phase
+        E[i, 2] = v
+        E[i, 3] = code
+        E[i, 4] = a
+        E[i, 5] = b
+        E[i, 6] = c
+        E[i, 7] = d
+        EN[0] = i + 1
+
+
+@jit
+def speed_factor(mph, step):
+    if mph <= 0:
+        return 0
+    return (mph + step - 1) // step
+
+
+@jit
+def _handling(V, v, G):
+    return V[v, V_HAND]
+
+
+@jit
+def _no_control(V, v):
+    return V[v, V_NODRIVER] == 1 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0
+
+
+@jit
+def _lose_control(V, v):
+    if V[v, V_OOC] == IN_CONTROL:
+        V[v, V_OOC] = OUT_OF_CONTROL
+
+
+@jit
+def _apply_levels(V, v, G, PROF):
+    """Handling, maximum speed and acceleration lost to damage levels passed (p28)."""
+    k = V[v, V_KIND]
+    passed = 0
+    for i in range(3):
+        lv = PROF[k, 6 + i]
+        if lv > 0 and V[v, V_DMG] < lv:
+            passed += 1
+    d = passed - V[v, V_LEVELS]
+    if d > 0:
+        V[v, V_LEVELS] = passed
+        V[v, V_HAND] -= d * G[G_I_HAND]
+        V[v, V_MAXSPD] -= d * G[G_I_SPEED]
+        V[v, V_ACC] = max(0, V[v, V_ACC] - d * G[G_I_ACC])
+
+
+@jit
+def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, G,
+              PROF, crit, hp, ws, sp, o, E, EN, turn, phase, shooter):
+    """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
+    Returns True when it hit."""
+    matrix, rerolls, effects, groups = crit
+    k = V[v, V_KIND]
+    sp[SH.S_IN_RANGE] = SH.AUTO_HIT if auto else 1
+    sp[SH.S_RANGE] = rng_eff
+    sp[SH.S_MOD] = mod
+    sp[SH.S_DAMAGE] = damage
+    sp[SH.S_HE] = he
+    sp[SH.S_FLAT] = flat
+    sp[SH.S_ARMOUR] = V[v, V_ARM]
+    sp[SH.S_TDAMAGE] = max(V[v, V_DMG], 0)
+    sp[SH.S_FACING] = facing
+    sp[SH.S_OBLIQUE] = 0
+    sp[SH.S_CRIT_HIT] = G[G_CRIT_HIT]
+    sp[SH.S_MPH] = V[v, V_MPH] if V[v, V_OOC] == IN_CONTROL else 0
+    sp[SH.S_HANDLING] = V[v, V_HAND]
+    sp[SH.S_SKILL] = V[v, V_SKILL]
+    sp[SH.S_REDUCED] = 0
+    sp[SH.S_L1] = 0
+    sp[SH.S_L2] = 0
+    sp[SH.S_L3] = 0   # levels: applied here, so the kernel is told none remain
+    sp[SH.S_LEVEL_LOSS] = G[G_I_HAND]
+    sp[SH.S_BRAKING] = V[v, V_BRKLEFT]
+    sp[SH.S_HE_SMALL_MAX] = G[G_HE_SMALL_MAX]
+    sp[SH.S_HE_SMALL] = G[G_HE_SMALL]
+    sp[SH.S_HE_LARGE] = G[G_HE_LARGE]
+    sp[SH.S_EXPLODE] = G[G_EXPLODE]
+    if V[v, V_TERMINAL]:
+        sp[SH.S_TDAMAGE] = 0
+    _shot(st, script, sp, matrix, rerolls, effects, hp, FIT[v], groups[v], o, ws)
+    if o[0] == 0:
+        return False
+    before = V[v, V_DMG]
+    V[v, V_DMG] = max(0, V[v, V_DMG] - o[1])
+    _log(E, EN, turn, phase, v, EV_DAMAGE, shooter, o[1], V[v, V_DMG], o[2])
+    _apply_levels(V, v, G, PROF)
+    flags = ws[:SH.NFLAGS]
+    if flags[0] or flags[1]:
+        V[v, V_ENGOFF] = 1
+        V[v, V_ACC] = 0
+    if flags[2]:
+        V[v, V_NODRIVER] = 1
+    V[v, V_HAND] += flags[4]
+    V[v, V_SKILL] += flags[5]
+    base = SH.NFLAGS + SH.MAX_TESTS + SH.MAX_HITS * 4
+    for s in range(FIT.shape[1]):
+        FIT[v, s] = ws[base + s]
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] != 0 and WS[v, w, W_STATION] >= 0 and FIT[v, WS[v, w, W_STATION]] == 0:
+            WS[v, w, W_AMMO] = 0   # destroyed (p35)
+    if o[6] and not V[v, V_TERMINAL]:
+        V[v, V_TERMINAL] = 1
+        V[v, V_ENGOFF] = 1
+        V[v, V_ACC] = 0
+        V[v, V_HAND] = 0
+        for w in range(MAXW):
+            WS[v, w, W_AMMO] = 0   # all weapons cease functioning (p35)
+    braked = ws[SH.WS_BRAKED]
+    if braked > 0:
+        V[v, V_MPH] = max(0, V[v, V_MPH] - braked)
+        V[v, V_BRKLEFT] -= braked
+    if ws[SH.WS_PANIC]:
+        V[v, V_PANIC] = 1
+    if o[5] or o[4] or _no_control(V, v):
+        _lose_control(V, v)
+    return True
+
+
+@jit
+def _shot(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws):
+    # one out-of-line copy of the inlined shot kernel for the whole engine
+    SH.shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
+
+
+@jit
+def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
+    """Hazard rolls of one move in the book's order (p41); oil tests come last."""
+    if nl == 0 or V[v, V_OOC] != IN_CONTROL:
+        return
+    # order: non-oil tests by descending limit, then oil
+    for i in range(1, nl):
+        x = limits[i]
+        xo = oil[i]
+        j = i - 1
+        while j >= 0 and (oil[j] > xo or (oil[j] == xo and limits[j] < x)):
+            limits[j + 1] = limits[j]
+            oil[j + 1] = oil[j]
+            j -= 1
+        limits[j + 1] = x
+        oil[j + 1] = xo
+    speed0 = V[v, V_MPH]
+    opt = max(V[v, V_HAND], V[v, V_SKILL])
+    speed, left, lost = H.hazard_sequence(st, script, speed0, limits[:nl], oil[:nl],
+                                          G[G_L_OIL_O], opt, V[v, V_BRKLEFT], hp, outcomes)
+    for i in range(nl):
+        # a test at or under its limit is no roll (p41): only the rolls made are logged
+        if outcomes[i] > 0 or (outcomes[i] == 0 and limits[i] < speed0):
+            _log(E, EN, turn, phase, v, EV_HAZARD, limits[i], outcomes[i], speed, oil[i])
+            if outcomes[i] == H.PANIC:
+                V[v, V_PANIC] = 1
+    V[v, V_MPH] = speed
+    V[v, V_BRKLEFT] = left
+    if lost:
+        _lose_control(V, v)
+
+
+@jit
+def _crash(V, v, why, E, EN, turn, phase):
+    V[v, V_STATUS] = CRASHED
+    V[v, V_MPH] = 0
+    _log(E, EN, turn, phase, v, EV_CRASH, why, 0, 0, 0)
+
+
+@jit
+def _next_space(T, TM, sec, lane, sp):
+    sp += 1
+    if sp >= RD.pair_spaces(T, sec, lane):
+        sec += 1
+        sp = 0
+    return sec, sp
+
+
+@jit
+def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, ws, sp, o,
+                E, EN, turn, phase, source):
+    for _ in range(n_hits):
+        if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
+            break
+        _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
+                  ws, sp, o, E, EN, turn, phase, source)
+
+
+@jit
+def _wreck_if_needed(V, v, E, EN, turn, phase):
+    if V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and (V[v, V_TERMINAL] or V[v, V_AXLE]):
+        V[v, V_STATUS] = WRECK
+        _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
+
+
+@jit
+def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
+         turn, phase):
+    """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77)."""
+    step = G[G_SPEED_STEP]
+    sfv = speed_factor(V[v, V_MPH], step)
+    if u < 0:
+        # an obstacle: a head-on ram into a wreck (p77)
+        _log(E, EN, turn, phase, v, EV_RAM, -1, 0, sfv, 0)
+        _speed_hits(st, script, T, V, WS, FIT, v, sfv, sfv, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+                    turn, phase, -2)
+        V[v, V_MPH] = 0
+        return
+    sfu = speed_factor(V[u, V_MPH], step)
+    head_on = V[u, V_STATUS] == WRECK or V[u, V_TERMINAL] or V[u, V_ATT] % 180 != 0 \
+        or V[u, V_OOC] == SPINNING or V[v, V_OOC] == SPINNING
+    if head_on:
+        c = sfv + sfu
+        _log(E, EN, turn, phase, v, EV_RAM, u, 0, c, 0)
+        _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+                    turn, phase, u)
+        _speed_hits(st, script, T, V, WS, FIT, u, c, c, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+                    turn, phase, v)
+        V[v, V_MPH] = 0
+        V[u, V_MPH] = 0
+        _wreck_if_needed(V, u, E, EN, turn, phase)
+        return
+    # shunt (p55-57)
+    rel = max(sfv - sfu, 0)
+    _log(E, EN, turn, phase, v, EV_RAM, u, 1, rel, 0)
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+                turn, phase, u)
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+                turn, phase, v)
+    diff = V[v, V_MPH] - V[u, V_MPH]
+    if diff > 0:
+        half = (diff + 1) // 2
+        V[u, V_MPH] = min(V[u, V_MPH] + half, max(V[u, V_MAXSPD], V[u, V_MPH]))
+        V[v, V_MPH] -= half
+    lim[0] = G[G_L_SHUNT]
+    oil[0] = 0
+    _hazards(st, script, V, v, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+    if V[u, V_OOC] == IN_CONTROL and V[u, V_MPH] > G[G_L_SHUNT]:
+        # the target ignores panic results (p41): give it an allowance nothing can exhaust and
+        # restore its speed
+        keep_mph = V[u, V_MPH]
+        keep_left = V[u, V_BRKLEFT]
+        V[u, V_BRKLEFT] = 1 << 20
+        lim[0] = G[G_L_SHUNT]
+        oil[0] = 0
+        _hazards(st, script, V, u, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        V[u, V_MPH] = keep_mph
+        V[u, V_BRKLEFT] = keep_left
+        V[u, V_PANIC] = 0
+
+
+@jit
+def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, lim,
+                 oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase):
+    """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
+    limits added to the move's list. Returns the new list length."""
+    on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
+    for i in range(NM[0]):
+        if not M[i, RD.MK_ACTIVE]:
+            continue
+        hit = M[i, RD.MK_UNDER] == v
+        if not hit:
+            if M[i, RD.MK_LHI] < llo or M[i, RD.MK_LLO] > lhi:
+                continue
+            if not (M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]):
+                continue
+            hit = True
+        if M[i, RD.MK_UNDER] >= 0 and M[i, RD.MK_UNDER] != v:
+            continue   # laid under another car: it hits that car after its next move
+        M[i, RD.MK_UNDER] = -1
+        kind = M[i, RD.MK_KIND]
+        M[i, RD.MK_FACEUP] = 1
+        _log(E, EN, turn, phase, v, EV_MARKER, kind, i, 0, 0)
+        if kind == RD.OBSTACLE:
+            continue   # handled as a collision before the move
+        if kind == RD.OIL:
+            if V[v, V_OIL] < G[G_OIL_MAX]:
+                V[v, V_OIL] += 1
+                V[v, V_HAND] += G[G_OIL_HAND]
+                if V[v, V_HAND] <= 0:
+                    _lose_control(V, v)
+            if nl < lim.shape[0]:
+                lim[nl] = G[G_L_OIL_S] if (straight_steady and not on_curve) else G[G_L_OIL_O]
+                oil[nl] = 1
+                nl += 1
+        elif kind == RD.MINES:
+            M[i, RD.MK_ACTIVE] = 0
+            _take_hit(st, script, T, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, G, PROF,
+                      crit, hp, ws, sp, o, E, EN, turn, phase, -3)
+            if nl < lim.shape[0]:
+                lim[nl] = G[G_L_MINE]
+                oil[nl] = 0
+                nl += 1
+        elif kind == RD.SPIKES:
+            if V[v, V_MPH] > G[G_SPIKE_MPH]:
+                r = dice.roll(st, script, 1, 6)
+                pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
+                V[v, V_DMG] = max(0, V[v, V_DMG] - pts)
+                _log(E, EN, turn, phase, v, EV_DAMAGE, -4, pts, V[v, V_DMG], 1 if r == 6 else 0)
+                _apply_levels(V, v, G, PROF)
+                if r == 6:
+                    # a destroyed tyre (p34): handling -2, maximum speed down, a 20mph test
+                    V[v, V_HAND] -= 2
+                    V[v, V_TYRE] = 1
+                    V[v, V_MAXSPD] = min(V[v, V_MAXSPD] - G[G_TYRE_LOSS], G[G_TYRE_CAP])
+                    if nl < lim.shape[0]:
+                        lim[nl] = G[G_L_TYRE]
+                        oil[nl] = 0
+                        nl += 1
+                if V[v, V_DMG] == 0 and not V[v, V_TERMINAL]:
+                    V[v, V_TERMINAL] = 1
+                    V[v, V_ENGOFF] = 1
+                    V[v, V_HAND] = 0
+                if _no_control(V, v):
+                    _lose_control(V, v)
+        elif kind == RD.SMOKE or kind == RD.SAND or kind == RD.DEBRIS or kind == RD.RAIL:
+            if nl < lim.shape[0]:
+                lim[nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND] if kind == RD.SAND
+                           else G[G_L_DEBRIS] if kind == RD.DEBRIS else G[G_L_RAIL])
+                oil[nl] = 0
+                nl += 1
+            if kind == RD.RAIL:
+                a = dice.roll(st, script, 1, 6)
+                b = dice.roll(st, script, 1, 6)
+                if a == 1 and b == 1:
+                    _log(E, EN, turn, phase, v, EV_TRAIN, 0, 0, 0, 0)
+                    _crash(V, v, CRASH_TRAIN, E, EN, turn, phase)
+                    return nl
+    return nl
+
+
+@jit
+def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
+    """What the move's contact zone runs into: a vehicle index, -2 an obstacle, -1 nothing."""
+    u = zone_hits(T, V, n, v, sec, llo, lhi, xlo, xhi)
+    if u >= 0:
+        return u
+    if marker_in_zone(M, NM, RD.OBSTACLE, llo, lhi, xlo, xhi) >= 0:
+        return -2
+    return -1
+
+
+@jit
+def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp, o,
+             lim, oil, outc, E, EN, turn, phase, steady, forced_drift):
+    """One move: straight ahead, then an optional drift (a manoeuvre, or a skid when
+    ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
+    hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    nsec, nsp = _next_space(T, TM, sec, lane, V[v, V_SP])
+    if nsec >= TM[RD.TM_NSEC]:
+        # off the end of the road
+        V[v, V_SEC] = nsec
+        V[v, V_SP] = 0
+        if TM[RD.TM_ENDED] and V[v, V_ROLE] == LEAD or G[G_MODE] != MODE_CONTINUOUS:
+            V[v, V_STATUS] = FINISHED
+            _log(E, EN, turn, phase, v, EV_FINISH, 0, 0, 0, 0)
+        else:
+            V[v, V_STATUS] = LEFT
+            _log(E, EN, turn, phase, v, EV_LEFT, 0, 0, 0, 0)
+        return -1
+    llo, lhi = lanes_of(V, v)
+    if llo < 0 or lhi > 5:
+        _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+        return -1
+    xlo = RD.rear_x(T, nsec, lane, nsp)
+    xhi = RD.front_x(T, nsec, lane, nsp)
+    u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
+    if u != -1:
+        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
+             turn, phase)
+        return -1
+    V[v, V_SEC] = nsec
+    V[v, V_SP] = nsp
+    zlo = llo
+    zhi = lhi
+    moved_drift = False
+    if drift != 0:
+        nl2 = lane + drift
+        curve = T[nsec, RD.T_KIND] != RD.STRAIGHT
+        outward = 1 if T[nsec, RD.T_DIR] < 0 else -1
+        legal = forced_drift or not curve or drift == outward
+        if legal:
+            if nl2 < 0 or nl2 > 4:
+                if forced_drift:
+                    _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+                    return -1
+            else:
+                nsp2 = RD.remap_space(T, nsec, lane, nl2, nsp)
+                x2lo = RD.rear_x(T, nsec, nl2, nsp2)
+                x2hi = RD.front_x(T, nsec, nl2, nsp2)
+                u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
+                if u == -1:
+                    V[v, V_LANE] = nl2
+                    V[v, V_SP] = nsp2
+                    zlo = min(llo, nl2)
+                    zhi = max(lhi, nl2 + 1)
+                    xlo = min(xlo, x2lo)
+                    xhi = max(xhi, x2hi)
+                    moved_drift = True
+                elif forced_drift:
+                    # a skid into another vehicle: treated as a sideswipe-like collision (p58)
+                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil,
+                         outc, E, EN, turn, phase)
+    _log(E, EN, turn, phase, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
+    nl = 0
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
+        lim_c = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
+        lim[nl] = lim_c
+        oil[nl] = 0
+        nl += 1
+    if moved_drift and not forced_drift:
+        lim[nl] = G[G_L_DRIFT]
+        oil[nl] = 0
+        nl += 1
+    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
+                      steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
+                      turn, phase)
+    if V[v, V_STATUS] != ACTIVE:
+        return -1
+    return nl
+
+
+@jit
+def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc):
+    """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
+    with no driver (p58)."""
+    if V[v, V_ENGOFF] or V[v, V_NODRIVER]:
+        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
+    if V[v, V_MPH] > V[v, V_MAXSPD]:
+        if V[v, V_TYRE] and nl < lim.shape[0]:
+            # a destroyed tyre: a test against the new maximum after each move (p34)
+            lim[nl] = max(V[v, V_MAXSPD], 0)
+            oil[nl] = 0
+            nl += 1
+        else:
+            # damage levels lower the maximum (p28); the book sets no test: the car slows to it
+            V[v, V_MPH] = max(V[v, V_MAXSPD], 0)
+    _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+    if V[v, V_NODRIVER] and T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT and V[v, V_STATUS] == ACTIVE:
+        _crash(V, v, CRASH_NODRIVER_CURVE, E, EN, turn, phase)
+
+
+@jit
+def _spin(st, script, T, V, v, first, G, spin_t, E, EN, turn, phase, rolling):
+    """The rotation of a spin (p44); a rotation on a curve, or a four-lane zone off the road,
+    is a crash (p44, p58). Returns False when the car crashed."""
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
+        _crash(V, v, CRASH_CURVE_SPIN, E, EN, turn, phase)
+        return False
+    sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
+    d, rot, ded = H.spin_test(st, script, sf, first, V[v, V_SPINDIR], spin_t)
+    V[v, V_SPINDIR] = d
+    V[v, V_ATT] = (V[v, V_ATT] + d * rot + 720) % 360
+    if not rolling:
+        V[v, V_MPH] = max(0, V[v, V_MPH] - ded)
+    V[v, V_OOC] = SPINNING
+    _log(E, EN, turn, phase, v, EV_SPIN, d, rot, ded, V[v, V_MPH])
+    if V[v, V_LANE] - 1 < 0 or V[v, V_LANE] + 2 > 5:
+        _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+        return False
+    if V[v, V_MPH] == 0:
+        V[v, V_OOC] = IN_CONTROL
+        V[v, V_NEEDALIGN] = 1 if V[v, V_ATT] != 0 else 0
+    return True
+
+
+@jit
+def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp,
+                         o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
+    """The control-loss test and its compulsory move (p42-46)."""
+    step = G[G_SPEED_STEP]
+    if V[v, V_OOC] == SPINNING:
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
+                      lim, oil, outc, E, EN, turn, phase, False, False)
+        if nl < 0 or V[v, V_STATUS] != ACTIVE:
+            return
+        if V[v, V_MPH] > 0:
+            _spin(st, script, T, V, v, False, G, spin_t, E, EN, turn, phase, False)
+        return
+    sf = speed_factor(V[v, V_MPH], step)
+    adverse = min(V[v, V_HAND], V[v, V_SKILL])
+    pen = G[G_PENALTY] if _no_control(V, v) else 0
+    res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
+    _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
+    if res == 0:
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
+                      lim, oil, outc, E, EN, turn, phase, True, False)
+        V[v, V_OOC] = IN_CONTROL
+        V[v, V_SKIDDIR] = 0
+        if nl >= 0:
+            _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        return
+    # skid first (skid_regain, skid_out, spin, roll)
+    on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
+    if V[v, V_SKIDDIR] != 0:
+        drift, ddir, loss = 1, V[v, V_SKIDDIR], G[G_SKID_D]   # after a sideswipe (p57)
+    else:
+        drift, ddir, loss = H.skid_test(st, script, on_curve, G[G_SKID_S], G[G_SKID_D])
+    if ddir == 2:
+        ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
+    _log(E, EN, turn, phase, v, EV_SKID, drift, ddir, loss, 0)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, ddir if drift else 0, G, PROF, crit,
+                  hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, False, drift == 1)
+    V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
+    if nl < 0 or V[v, V_STATUS] != ACTIVE:
+        return
+    if res == 1:
+        V[v, V_OOC] = IN_CONTROL
+        V[v, V_SKIDDIR] = 0
+    elif res >= 3:
+        rolling = res == 4
+        sf_now = speed_factor(V[v, V_MPH], step)
+        if not _spin(st, script, T, V, v, True, G, spin_t, E, EN, turn, phase, rolling):
+            if rolling:
+                pass
+            return
+        if rolling:
+            # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
+            _log(E, EN, turn, phase, v, EV_ROLL, sf_now, 0, 0, 0)
+            _speed_hits(st, script, T, V, WS, FIT, v, sf_now, sf_now, 4, G, PROF, crit, hp, ws, sp,
+                        o, E, EN, turn, phase, -5)
+            V[v, V_MPH] = 0
+            V[v, V_STATUS] = WRECK
+            _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
+            return
+    if V[v, V_STATUS] == ACTIVE and V[v, V_OOC] != SPINNING:
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, 0, hp, outc)
+
+
+@jit
+def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
+    """Drop a passive marker in the two lanes behind the car (p23-24); tail-gating (p24)."""
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    sp = V[v, V_SP]
+    if sp > 0:
+        bsec, bsp = sec, sp - 1
+    else:
+        bsec = sec - 1
+        if bsec < TM[RD.TM_FIRST]:
+            return   # nothing behind: the marker would be off the table
+        bsp = RD.pair_spaces(T, bsec, lane) - 1
+    xlo = RD.rear_x(T, bsec, lane, bsp)
+    xhi = RD.front_x(T, bsec, lane, bsp)
+    kind = WS[v, w, W_PTYPE]
+    WS[v, w, W_AMMO] -= 1
+    under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
+    if under >= 0 and kind != RD.SMOKE:
+        if dice.roll(st, script, 1, 6) % 2 == 1:
+            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
+            return
+    i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
+    if i >= 0 and under >= 0 and kind != RD.SMOKE:
+        M[i, RD.MK_UNDER] = under
+    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+
+
+@jit
+def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
+          turn, phase):
+    mount = WS[v, w, W_MOUNT]
+    u = find_target(T, V, n, v, mount, tbuf)
+    if u < 0:
+        return
+    if WS[v, w, W_AMMO] > 0:
+        WS[v, w, W_AMMO] -= 1
+    if WS[v, w, W_LASER]:
+        WS[v, w, W_FIRED] = 1
+    rng = tbuf[1]
+    in_range = rng <= WS[v, w, W_RANGE]
+    smoke = smoke_between(M, NM, tbuf[3], tbuf[4], tbuf[5], tbuf[6])
+    mod = WS[v, w, W_ACC]
+    if mount == M_HOOD:
+        mod += G[G_T_HOOD]
+    elif mount == M_TURRET:
+        mod += G[G_T_TURRET]
+    mod += max(G[G_T_SMOKE_MAX], G[G_T_SMOKE] * smoke)
+    if V[v, V_MPH] >= G[G_T_FAST]:
+        mod += G[G_T_FAST_F]
+    if V[u, V_MPH] >= G[G_T_FAST]:
+        mod += G[G_T_FAST_T]
+    facing = tbuf[2]
+    if not in_range:
+        _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, -1)
+        return
+    hit = _take_hit(st, script, T, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
+                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], G, PROF, crit, hp, ws, sp, o,
+                    E, EN, turn, phase, v)
+    _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, 1 if hit else 0)
+
+
+@jit
+def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
+               E, EN, turn, phase):
+    """A neck-and-neck sideswipe after a straight move (p54-57)."""
+    lane = V[v, V_LANE]
+    xlo = v_rear(T, V, v)
+    xhi = v_front(T, V, v)
+    tgt = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE:
+            continue
+        a, b = lanes_of(V, u)
+        if not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
+            continue
+        if (d > 0 and a == lane + 2) or (d < 0 and b == lane - 1):
+            tgt = u
+            break
+    if tgt < 0:
+        return
+    u = tgt
+    sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
+        max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
+    su = dice.roll(st, script, 1, 6) + (
+        max(V[u, V_HAND], V[u, V_SKILL]) if V[u, V_OOC] == IN_CONTROL else min(V[u, V_HAND], V[u, V_SKILL]))
+    step = G[G_SPEED_STEP]
+    rel = abs(speed_factor(V[v, V_MPH], step) - speed_factor(V[u, V_MPH], step))
+    winner = v if sv > su else (u if su > sv else -1)
+    _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
+    if winner != v:
+        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
+                  o, E, EN, turn, phase, u)
+    if winner != u:
+        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
+                  o, E, EN, turn, phase, v)
+    V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
+    V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
+    for k in range(2):
+        x = v if k == 0 else u
+        if winner == x:
+            continue
+        lim[0] = G[G_L_SS_NN]
+        oil[0] = 0
+        was = V[x, V_OOC]
+        _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
+            # the loser skids away from the car that hit it (p57)
+            V[x, V_SKIDDIR] = d if x == u else -d
+
+
+@jit
+def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
+         tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
+    # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
+    # leaves this module's cached kernels with the old driver linked in (edit both)
+    step = G[G_SPEED_STEP]
+    moves = speed_factor(V[v, V_MPH], step) >= phase
+    if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
+        _lose_control(V, v)
+    if V[v, V_OOC] != IN_CONTROL:
+        if moves:
+            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
+                                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
+                                 phase)
+        return
+    if V[v, V_PANIC] or V[v, V_NODRIVER]:
+        act, arg = A_NONE, 0
+    elif V[v, V_NEEDALIGN]:
+        act, arg = A_REALIGN, 0
+    else:
+        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf)
+    if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
+        if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
+            # moving off (p15): the action sets the speed; the car moves from the next phase
+            V[v, V_MPH] = min(arg, V[v, V_ACC], V[v, V_MAXSPD])
+            _log(E, EN, turn, phase, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
+        elif act == A_REALIGN:
+            V[v, V_NEEDALIGN] = 0
+            V[v, V_ATT] = 0
+            V[v, V_MPH] = min(G[G_REALIGN], V[v, V_ACC])
+            _log(E, EN, turn, phase, v, EV_ACTION, A_REALIGN, 0, V[v, V_MPH], 0)
+        return
+    if act != A_NONE:
+        _log(E, EN, turn, phase, v, EV_ACTION, act, arg, V[v, V_MPH], 0)
+    if moves:
+        drift = arg if act == A_DRIFT else 0
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp,
+                      o, lim, oil, outc, E, EN, turn, phase, act == A_NONE or act >= A_SHOOT, False)
+        if nl < 0:
+            return
+        if act == A_ACCEL and not V[v, V_ENGOFF]:
+            V[v, V_MPH] = min(V[v, V_MPH] + min(arg, V[v, V_ACC]), max(V[v, V_MAXSPD], 0))
+        elif act == A_BRAKE:
+            b = min(arg, V[v, V_BRKLEFT], V[v, V_MPH])
+            V[v, V_MPH] -= b
+            V[v, V_BRKLEFT] -= b
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        if V[v, V_STATUS] != ACTIVE or V[v, V_OOC] != IN_CONTROL or V[v, V_PANIC]:
+            return
+    if act == A_SHOOT:
+        _fire(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+              EN, turn, phase)
+    elif act == A_PASSIVE and WS[v, arg, W_AMMO] != 0:
+        _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, arg, E, EN, turn, phase)
+    elif act == A_SWIPE and moves:
+        _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, lim, oil,
+                   outc, E, EN, turn, phase)
+
+
+@jit
+def _is_out(V, v):
+    """Out of the fight: off the road, wrecked, or stopped for good (p34-35, p40, Game Six)."""
+    if V[v, V_STATUS] != ACTIVE:
+        return True
+    if V[v, V_MPH] == 0 and (V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_HAND] <= 0
+                             or V[v, V_TERMINAL] or V[v, V_AXLE]):
+        return True
+    return False
+
+
+@jit
+def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
+    """Continuous generation (p75) for the lead vehicle; removes the back section past the
+    window with the cars and markers on it."""
+    lead = -1
+    best = -1
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE:
+            x = v_front(T, V, v)
+            if x > best:
+                best = x
+                lead = v
+    if lead < 0:
+        return
+    while RD.sight_needs_more(T, TM, V[lead, V_SEC], G[G_SIGHT]):
+        if TM[RD.TM_NSEC] - TM[RD.TM_FIRST] >= G[G_WINDOW]:
+            RD.remove_back(T, TM)
+            gone = TM[RD.TM_FIRST] - 1
+            for u in range(n):
+                if on_road(V, u) and V[u, V_SEC] <= gone:
+                    if V[u, V_STATUS] == ACTIVE:
+                        _log(E, EN, turn, phase, u, EV_LEFT, 1, 0, 0, 0)
+                    V[u, V_STATUS] = LEFT
+            for i in range(NM[0]):
+                if M[i, RD.MK_SEC] <= gone:
+                    M[i, RD.MK_ACTIVE] = 0
+        if not RD.gen_section(st, script, T, TM, curves, box):
+            break
+        s = TM[RD.TM_NSEC] - 1
+        _log(E, EN, turn, phase, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        if G[G_HAZARDS]:
+            k0 = NM[0]
+            RD.road_hazards(st, script, T, M, NM, s)
+            for i in range(k0, NM[0]):
+                _log(E, EN, turn, phase, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
+
+
+# --- one game -------------------------------------------------------------------------------------
+@jit
+def _order(st, script, T, V, n, order):
+    """Phase order (p12): descending mph; the one in front first; neck and neck, a d6 each and
+    the lower moves first (re-rolled on a tie)."""
+    k = 0
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE:
+            order[k] = v
+            k += 1
+    for i in range(1, k):
+        x = order[i]
+        j = i - 1
+        while j >= 0:
+            y = order[j]
+            if V[y, V_MPH] > V[x, V_MPH]:
+                break
+            if V[y, V_MPH] == V[x, V_MPH]:
+                fy = v_front(T, V, y)
+                fx = v_front(T, V, x)
+                if fy > fx:
+                    break
+                if fy == fx and V[x, V_MPH] > 0:
+                    a = dice.roll(st, script, 1, 6)
+                    b = dice.roll(st, script, 1, 6)
+                    while a == b:
+                        a = dice.roll(st, script, 1, 6)
+                        b = dice.roll(st, script, 1, 6)
+                    if a < b:   # y (already ahead in the order) rolled lower: it moves first
+                        break
+                elif fy == fx:
+                    break
+            order[j + 1] = y
+            j -= 1
+        order[j + 1] = x
+    return k
+
+
+@jit
+def _side_out(V, n, side):
+    for v in range(n):
+        if V[v, V_SIDE] == side and not _is_out(V, v):
+            return False
+    return True
+
+
+@jit
+def _verdict(V, n, G, res, lead_side):
+    """Has the game ended? Fills res (winner side, reason) and returns True when it has."""
+    chase_side = 1 - lead_side
+    if G[G_VICTORY] == VICTORY_FINISH:
+        for v in range(n):
+            if V[v, V_SIDE] == lead_side and V[v, V_STATUS] == FINISHED:
+                res[R_WINNER] = lead_side
+                res[R_REASON] = REASON_FINISH
+                res[R_LEAD_FINISHED] = 1
+                return True
+        if _side_out(V, n, lead_side):
+            res[R_WINNER] = chase_side
+            res[R_REASON] = REASON_LEAD_OUT
+            return True
+        return False
+    a = _side_out(V, n, 0)
+    b = _side_out(V, n, 1)
+    if a or b:
+        res[R_WINNER] = -1 if (a and b) else (1 if a else 0)
+        res[R_REASON] = REASON_SIDE_OUT
+        return True
+    return False
+
+
+@jit
+def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
+               curves, box, E, EN, res):
+    n = G[G_NV]
+    RD.reset_track(TM, G[G_WINDOW])
+    NM[0] = 0
+    for i in range(res.shape[0]):
+        res[i] = 0
+    res[R_WINNER] = -1
+    # 1. who leads (p87): a d6, odd -> side 0's driver is the lead car
+    lead_side = 0
+    if G[G_ROLEMODE] == 0:
+        lead_side = 0 if dice.roll(st, script, 1, 6) % 2 == 1 else 1
+    res[R_LEAD_SIDE] = lead_side
+    _log(E, EN, 0, 0, -1, EV_ROLES, lead_side, 0, 0, 0)
+    # 2. the track
+    if G[G_MODE] == MODE_FIXED:
+        li = 0
+        if G[G_NLAYOUT] > 1:
+            li = dice.roll(st, script, 1, G[G_NLAYOUT]) - 1
+        RD.lay_fixed(T, TM, LAY[li], curves, box)
+        _log(E, EN, 0, 0, -1, EV_TRACK, -1, li + 1, 0, 0)
+    elif G[G_MODE] == MODE_INITIAL:
+        RD.generate_initial(st, script, T, TM, curves, box, G[G_WINDOW])
+        TM[RD.TM_ENDED] = 1
+    else:
+        for i in range(3):
+            RD.place(T, TM, RD.STRAIGHT, 0, curves, box)
+    for s in range(TM[RD.TM_NSEC]):
+        _log(E, EN, 0, 0, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+    # 3. the vehicles: loadout (Game Three rolls it), drive skill (Game Four's table)
+    for v in range(n):
+        for c in range(V.shape[1]):
+            V[v, c] = 0
+        side = VC[v, VC_SIDE]
+        role = LEAD if side == lead_side else CHASE
+        if G[G_ROLEMODE] == 1:
+            role = VC[v, VC_ROLE]
+        k = VC[v, VC_KIND]
+        V[v, V_SIDE] = side
+        V[v, V_ROLE] = role
+        V[v, V_KIND] = k
+        V[v, V_SEC] = VPOS[v, role, 0]
+        V[v, V_LANE] = VPOS[v, role, 1]
+        V[v, V_SP] = VPOS[v, role, 2]
+        V[v, V_DMG] = PROF[k, 0]
+        V[v, V_MAXDMG] = PROF[k, 0]
+        V[v, V_ARM] = PROF[k, 1]
+        V[v, V_MAXSPD] = PROF[k, 2]
+        V[v, V_ACC] = PROF[k, 3]
+        V[v, V_BRK] = PROF[k, 4]
+        V[v, V_BRKLEFT] = PROF[k, 4]
+        V[v, V_HAND] = PROF[k, 5]
+        lo = 0
+        if VC[v, VC_NLOAD] > 1:
+            lo = dice.roll(st, script, 1, VC[v, VC_NLOAD]) - 1
+        V[v, V_LOAD] = lo
+        for w in range(MAXW):
+            for c in range(WS.shape[2]):
+                WS[v, w, c] = LOAD[v, lo, w, c]
+        for s in range(FIT.shape[1]):
+            FIT[v, s] = LFIT[v, lo, s]
+        if VC[v, VC_SKILLMODE] == 1:
+            V[v, V_SKILL] = SKILLS[dice.roll(st, script, 1, 6) - 1]
+        else:
+            V[v, V_SKILL] = VC[v, VC_SKILL]
+    # 4. start speed (Game Three): 2d6 x 10, re-rolled on 2-4 and on the vetoes
+    mph = G[G_START_MPH]
+    if G[G_SPEEDMODE] == 1:
+        while True:
+            score = dice.roll(st, script, 2, 6)
+            if score <= G[G_REROLL_MAX] or score >= G[G_ANY_VETO]:
+                continue
+            if G[G_LEAD_VETO] > 0 and score >= G[G_LEAD_VETO]:
+                continue
+            break
+        mph = score * G[G_MPH_PIP]
+    for v in range(n):
+        V[v, V_MPH] = min(mph, V[v, V_MAXSPD])
+        _log(E, EN, 0, 0, v, EV_START, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
+        _log(E, EN, 0, 0, v, EV_SPEED, V[v, V_SKILL], V[v, V_LOAD], V[v, V_ROLE], 0)
+    if G[G_MODE] == MODE_CONTINUOUS:
+        _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, 0, 0)
+    return lead_side
+
+
+@jit
+def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
+              curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL, E, EN, res):
+    """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
+    n = G[G_NV]
+    lead_side = setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF,
+                           SKILLS, LAY, curves, box, E, EN, res)
+    ws = np.zeros(SH.SCRATCH, np.int64)
+    sp = np.zeros(32, np.int64)
+    o = np.zeros(8, np.int64)
+    lim = np.zeros(SH.MAX_TESTS, np.int64)
+    oil = np.zeros(SH.MAX_TESTS, np.int64)
+    outc = np.zeros(SH.MAX_TESTS, np.int64)
+    tbuf = np.zeros(8, np.int64)
+    order = np.zeros(n, np.int64)
+    late = np.zeros(n, np.int64)
+    step = G[G_SPEED_STEP]
+    for turn in range(1, G[G_MAXTURNS] + 1):
+        res[R_TURNS] = turn
+        nph = 1
+        for v in range(n):
+            if V[v, V_STATUS] == ACTIVE:
+                nph = max(nph, speed_factor(V[v, V_MPH], step))
+            late[v] = 0
+            for w in range(MAXW):
+                WS[v, w, W_FIRED] = 0
+        phase = 1
+        while phase <= nph:
+            _log(E, EN, turn, phase, -1, EV_PHASE, 0, 0, 0, 0)
+            k = _order(st, script, T, V, n, order)
+            for v in range(n):
+                V[v, V_PANIC] = 0
+                if speed_factor(V[v, V_MPH], step) >= phase:
+                    V[v, V_BRKLEFT] = V[v, V_BRK]
+                elif late[v] == 0:
+                    # no move now: one allowance for the rest of the turn (p41)
+                    V[v, V_BRKLEFT] = V[v, V_BRK]
+                    late[v] = 1
+            for i in range(k):
+                v = order[i]
+                if V[v, V_STATUS] != ACTIVE:
+                    continue
+                _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o,
+                     lim, oil, outc, tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase)
+                _wreck_if_needed(V, v, E, EN, turn, phase)
+                if G[G_MODE] == MODE_CONTINUOUS:
+                    _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn,
+                                  phase)
+                if _verdict(V, n, G, res, lead_side):
+                    _log(E, EN, turn, phase, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
+                    return
+            # the turn lasts while anything is fast enough to move in the next phase (p9)
+            more = False
+            for v in range(n):
+                if V[v, V_STATUS] == ACTIVE and speed_factor(V[v, V_MPH], step) > phase:
+                    more = True
+            if not more:
+                break
+            phase += 1
+    res[R_WINNER] = -1
+    res[R_REASON] = REASON_TIME
+    _log(E, EN, G[G_MAXTURNS], 0, -1, EV_END, -1, REASON_TIME, 0, 0)
+
+
+# --- many games -----------------------------------------------------------------------------------
+ST_DRAWS, ST_TURNS, ST_TURNS_SQ, ST_LEAD_WINS, ST_CHASE_WINS = range(5)
+ST_REASON = 5            # 5 reasons
+ST_SIDE = 10             # per side: wins, times lead, wins as lead
+N_SIDE = 3
+N_STATS = ST_SIDE + 2 * N_SIDE
+
+
+@jit
+def _games_block(key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp,
+                 cl_lows, cl_codes, spin_t, POL, script, acc):
+    n = G[G_NV]
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    T = np.zeros((RD.MAXSEC, RD.T_W), np.int64)
+    TM = np.zeros(RD.TM_W, np.int64)
+    M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
+    NM = np.zeros(1, np.int64)
+    V = np.zeros((n, V_W), np.int64)
+    WS = np.zeros((n, MAXW, W_W), np.int64)
+    FIT = np.zeros((n, LFIT.shape[2]), np.int64)
+    E = np.zeros((0, LOG_W), np.int64)
+    EN = np.zeros(1, np.int64)
+    res = np.zeros(R_W, np.int64)
+    for t in range(lo, hi):
+        dice.seed_trial(st, key, t)
+        play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS,
+                  LAY, curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL, E, EN, res)
+        w = res[R_WINNER]
+        ls = res[R_LEAD_SIDE]
+        acc[ST_TURNS] += res[R_TURNS]
+        acc[ST_TURNS_SQ] += res[R_TURNS] * res[R_TURNS]
+        acc[ST_REASON + res[R_REASON]] += 1
+        acc[ST_SIDE + ls * N_SIDE + 1] += 1
+        if w < 0:
+            acc[ST_DRAWS] += 1
+        else:
+            acc[ST_SIDE + w * N_SIDE] += 1
+            if w == ls:
+                acc[ST_LEAD_WINS] += 1
+                acc[ST_SIDE + w * N_SIDE + 2] += 1
+            else:
+                acc[ST_CHASE_WINS] += 1
+
+
+@pjit
+def games_chunk(key, first, n, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp,
+                cl_lows, cl_codes, spin_t, POL, script):
+    nb = min(n, 64)
+    acc = np.zeros((nb, N_STATS), dtype=np.int64)
+    for b in prange(nb):
+        _games_block(key, first + b * n // nb, first + (b + 1) * n // nb, G, VC, VPOS, LOAD, LFIT,
+                     PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL,
+                     script, acc[b])
+    return acc.sum(axis=0)

@@ -1,0 +1,653 @@
+"""Who wins a Dark Future Game, and how often? Scenario files, the simulation over trials, and
+readable seeded game logs.
+
+A scenario (``scenarios/dark-future/game-N.toml``) names the track (``straights``: seven in a
+line, Game One; ``layouts``: a d6 picks one of Game Two's six layouts, RECONSTRUCTED;
+``initial``: Initial Track Generation, p74; ``continuous``: p75 with random road hazards), the
+start speed (a number, or ``"roll"``: Game Three's 2d6 x 10 with its re-rolls and vetoes), who
+leads (``roles = "die"``: a d6, odd = the first side leads, p87; or ``"fixed"``), the victory
+condition (``finish``: the lead car crosses the line / moves off the last section, the chase car
+wins by stopping it; ``destroy``: Game Six, a side loses when all its vehicles are wrecked,
+crashed, off the table or stopped for good), and the sides: each with its policy, its cars
+(compact strings or a Game Three ``car_table`` rolled by d6), drive skill (a number, or
+``"roll"``: Game Four's table) and an optional ``budget`` every car (or the side's cars
+together, ``budget_scope = "side"``) must meet.
+
+Games whose rules need what the engine lacks are refused with the reason (``refuse`` in the
+file, or a bike in a side: bikes as movers are not modelled).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core import dice, stats
+from ..core.data import read_toml
+from ..core.errors import UserInputError
+from ..core.runner import run
+from . import engine as EG
+from . import policies as PO
+from . import road as RD
+from . import rules as R
+from . import shooting as SH
+from .design import car_from, validate
+from .vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L, M_WING_R,
+                      MAXW, MOUNT_NAMES, W_ACC, W_AMMO, W_DMG, W_FLAT, W_HE, W_KEY, W_KIND, W_LASER,
+                      W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE)
+
+TRACKS = ("straights", "layouts", "initial", "continuous")
+MAX_VEHICLES = 6
+_MOUNT_CODE = {"hood": M_HOOD, "roof": M_ROOF, "wing_left": M_WING_L, "wing_right": M_WING_R,
+               "side_left": M_SIDE_L, "side_right": M_SIDE_R, "turret": M_TURRET,
+               "passive": M_PASSIVE, "passive_left": M_PASSIVE, "passive_right": M_PASSIVE}
+_PASSIVE_TYPE = {"oil": RD.OIL, "mines": RD.MINES, "spikes": RD.SPIKES, "smoke": RD.SMOKE}
+
+
+@dataclass
+class Side:
+    name: str
+    policy: str
+    cars: list            # per vehicle: list of Car loadouts (6 for a rolled table)
+    skill: object         # int or "roll"
+    role: str | None
+
+
+@dataclass
+class Scenario:
+    name: str
+    path: str
+    label: str
+    track: str
+    start: object
+    roles: str
+    victory: str
+    max_turns: int
+    road_hazards: bool
+    layouts: list
+    sides: list = field(default_factory=list)
+    variants: dict = field(default_factory=dict)
+
+
+def _err(msg, path, fieldname):
+    return UserInputError(msg, where=str(path), field=fieldname)
+
+
+def _get(raw, key, kinds, path, fieldname, default=None, required=False):
+    if key not in raw:
+        if required:
+            raise _err("missing", path, fieldname)
+        return default
+    v = raw[key]
+    if isinstance(v, bool) and bool not in kinds:
+        raise _err(f"expected {'/'.join(k.__name__ for k in kinds)}, got {v!r}", path, fieldname)
+    if not isinstance(v, kinds):
+        raise _err(f"expected {'/'.join(k.__name__ for k in kinds)}, got {v!r}", path, fieldname)
+    return v
+
+
+def load_scenario(path, policies=None, variants=None) -> Scenario:
+    """Read and check a Dark Future scenario file; every bad value is a UserInputError."""
+    path = str(path)
+    raw = read_toml(path)
+    if not isinstance(raw, dict):
+        raise _err("expected a table", path, "")
+    refuse = raw.get("refuse")
+    if refuse is not None:
+        raise _err(f"this Game is not modelled: {refuse}", path, "refuse")
+    name = _get(raw, "name", (str,), path, "name", default=Path(path).stem)
+    label = _get(raw, "label", (str,), path, "label", default="")
+    track = _get(raw, "track", (str,), path, "track", required=True)
+    if track not in TRACKS:
+        raise _err(f"unknown track {track!r} (known: {', '.join(TRACKS)})", path, "track")
+    start = raw.get("start_mph", 60)
+    if isinstance(start, bool) or not (isinstance(start, int) and 0 <= start <= 120
+                                       or start == "roll"):
+        raise _err(f"expected mph 0-120 or \"roll\", got {start!r}", path, "start_mph")
+    roles = _get(raw, "roles", (str,), path, "roles", default="die")
+    if roles not in ("die", "fixed"):
+        raise _err(f"expected \"die\" or \"fixed\", got {roles!r}", path, "roles")
+    victory = _get(raw, "victory", (str,), path, "victory", default="finish")
+    if victory not in ("finish", "destroy"):
+        raise _err(f"expected \"finish\" or \"destroy\", got {victory!r}", path, "victory")
+    max_turns = _get(raw, "max_turns", (int,), path, "max_turns", default=60)
+    if not 1 <= max_turns <= 500:
+        raise _err(f"must be 1-500, got {max_turns}", path, "max_turns")
+    hazards = _get(raw, "road_hazards", (bool,), path, "road_hazards", default=track == "continuous")
+    chosen = dict(variants or {})
+    file_variants = _get(raw, "variants", (dict,), path, "variants", default={})
+    for k, v in file_variants.items():
+        if not isinstance(v, str):
+            raise _err(f"expected a choice name, got {v!r}", path, f"variants.{k}")
+        chosen.setdefault(k, v)
+    try:
+        rules = R.rules_for(chosen)
+    except UserInputError as e:
+        raise _err(e.detail if hasattr(e, "detail") else str(e), path, "variants") from None
+    layouts = []
+    if track == "layouts":
+        raw_l = raw.get("layouts", rules.table("game_two_layouts")["layouts"])
+        if not isinstance(raw_l, list) or not 1 <= len(raw_l) <= 6:
+            raise _err("expected a list of 1-6 layouts", path, "layouts")
+        for i, lay in enumerate(raw_l):
+            if not isinstance(lay, list) or not 1 <= len(lay) <= 10:
+                raise _err("expected a list of 1-10 sections", path, f"layouts[{i}]")
+            try:
+                RD.layout_codes(lay)
+            except (ValueError, TypeError):
+                raise _err(f"sections are S, BL, BR, CL or CR; got {lay!r}", path,
+                           f"layouts[{i}]") from None
+            layouts.append([str(x).upper() for x in lay])
+    elif track == "straights":
+        n = _get(raw, "sections", (int,), path, "sections", default=7)
+        if not 1 <= n <= 8:
+            raise _err(f"the box holds 8 straights; got {n}", path, "sections")
+        layouts.append(["S"] * n)
+    raw_sides = raw.get("side")
+    if not isinstance(raw_sides, list) or len(raw_sides) != 2:
+        raise _err("expected two [[side]] tables", path, "side")
+    sides = []
+    total = 0
+    for i, rs in enumerate(raw_sides):
+        f = f"side[{i}]"
+        if not isinstance(rs, dict):
+            raise _err("expected a table", path, f)
+        sname = _get(rs, "name", (str,), path, f"{f}.name", default=f"side-{i + 1}")
+        pol = (policies or {}).get(sname) or _get(rs, "policy", (str,), path, f"{f}.policy",
+                                                   default="standard")
+        if pol not in PO.POLICIES:
+            raise _err(f"unknown policy {pol!r} (known: {', '.join(PO.POLICIES)})", path,
+                       f"{f}.policy")
+        skill = rs.get("skill", 3)
+        if isinstance(skill, bool) or not (isinstance(skill, int) and 0 <= skill <= 9
+                                           or skill == "roll"):
+            raise _err(f"expected a drive skill 0-9 or \"roll\", got {skill!r}", path, f"{f}.skill")
+        role = rs.get("role")
+        if roles == "fixed" and role not in ("lead", "chase"):
+            raise _err("with roles = \"fixed\" each side needs role = \"lead\" or \"chase\"",
+                       path, f"{f}.role")
+        budget = _get(rs, "budget", (int,), path, f"{f}.budget")
+        scope = _get(rs, "budget_scope", (str,), path, f"{f}.budget_scope", default="car")
+        if scope not in ("car", "side"):
+            raise _err(f"expected \"car\" or \"side\", got {scope!r}", path, f"{f}.budget_scope")
+        table = rs.get("car_table")
+        cars_raw = rs.get("cars")
+        vehicles = []
+        if table is not None:
+            if table not in ("offensive", "defensive"):
+                raise _err(f"expected \"offensive\" or \"defensive\", got {table!r}", path,
+                           f"{f}.car_table")
+            vehicles.append([car_from(c) for c in rules.table("game_three_cars")[table]])
+        else:
+            if not isinstance(cars_raw, list) or not 1 <= len(cars_raw) <= MAX_VEHICLES // 2 \
+                    or not all(isinstance(c, str) for c in cars_raw):
+                raise _err(f"expected a list of 1-{MAX_VEHICLES // 2} cars (compact strings)",
+                           path, f"{f}.cars")
+            for j, c in enumerate(cars_raw):
+                try:
+                    car = car_from(c) if not c.endswith(".toml") else car_from(
+                        str(Path(path).parent / c))
+                except UserInputError as e:
+                    raise _err(str(e), path, f"{f}.cars[{j}]") from None
+                vehicles.append([car])
+        cost = 0
+        for j, loads in enumerate(vehicles):
+            for car in loads:
+                if car.vehicle == "bike":
+                    raise _err("bikes as movers are not modelled yet (docs/rules/dark-future.md)",
+                               path, f"{f}.cars[{j}]")
+                try:
+                    rep = validate(car, budget if scope == "car" else None, chosen)
+                except UserInputError as e:
+                    raise _err(str(e), path, f"{f}.cars[{j}]") from None
+                if not any(True for _ in car.mounts):
+                    raise _err("each vehicle needs at least one weapon (Games Four-Six)", path,
+                               f"{f}.cars[{j}]")
+                cost += rep.cost if len(loads) == 1 else 0
+        if budget is not None and scope == "side" and cost > budget:
+            raise _err(f"the side costs ${cost:,}, over its budget of ${budget:,}", path,
+                       f"{f}.budget")
+        sides.append(Side(sname, pol, vehicles, skill, role))
+        total += len(vehicles)
+    if policies:
+        unknown = set(policies) - {s.name for s in sides}
+        if unknown:
+            raise UserInputError(f"no side named {', '.join(sorted(unknown))} (sides: "
+                                 f"{', '.join(s.name for s in sides)})", field="--policy")
+        for side_name, pol in policies.items():
+            if pol not in PO.POLICIES:
+                raise UserInputError(f"unknown policy {pol!r} (known: {', '.join(PO.POLICIES)})",
+                                     field="--policy")
+    if roles == "fixed" and {s.role for s in sides} != {"lead", "chase"}:
+        raise _err("one side must lead and the other chase", path, "side")
+    return Scenario(name, path, label, track, start, roles, victory, max_turns, hazards, layouts,
+                    sides, chosen)
+
+
+# --- arrays for the kernel -------------------------------------------------------------------------
+@dataclass
+class Arrays:
+    G: np.ndarray
+    VC: np.ndarray
+    VPOS: np.ndarray
+    LOAD: np.ndarray
+    LFIT: np.ndarray
+    PROF: np.ndarray
+    SKILLS: np.ndarray
+    LAY: np.ndarray
+    curves: np.ndarray
+    box: np.ndarray
+    crit: tuple
+    hp: np.ndarray
+    cl_lows: np.ndarray
+    cl_codes: np.ndarray
+    spin_t: np.ndarray
+    POL: np.ndarray
+    names: list          # vehicle labels
+    loadouts: list       # per vehicle: compact descriptions
+
+
+def _weapon_rows(car, chosen):
+    rules = R.rules_for(chosen)
+    ws = SH.weapons(chosen)
+    passives = rules.table("passives")
+    rows = np.zeros((MAXW, W_W), np.int64)
+    fit, groups = SH.station_layout(car.vehicle, car, chosen)
+    slot = 0
+    for mount, value in car.mounts.items():
+        keys = value if isinstance(value, list) else [value]
+        for i, key in enumerate(keys):
+            key = str(key).lower()
+            key = rules.table("weapons").get("aliases", {}).get(key, key)
+            key = passives.get("aliases", {}).get(key, key)
+            r = rows[slot]
+            r[W_MOUNT] = _MOUNT_CODE[mount]
+            station = f"turret_{'ab'[i]}" if mount == "turret" else mount
+            r[W_STATION] = SH.STATIONS.index(station)
+            if key in ws:
+                w = ws[key]
+                r[W_KIND] = WK_DIRECT
+                r[W_RANGE] = w.range
+                r[W_ACC] = w.accuracy
+                r[W_DMG] = w.damage
+                r[W_HE] = int(w.he)
+                r[W_FLAT] = int(w.flat)
+                r[W_AMMO] = w.shots if w.shots > 0 else -1
+                r[W_LASER] = int("laser" in key)
+                r[W_KEY] = list(ws).index(key)
+            else:
+                r[W_KIND] = WK_PASSIVE
+                r[W_AMMO] = passives["rows"][key][1]
+                r[W_PTYPE] = _PASSIVE_TYPE[key.replace("lw_", "")]
+                r[W_KEY] = 100 + list(passives["rows"]).index(key)
+            slot += 1
+    return rows, np.array(fit, np.int64), np.array(groups, np.int64).reshape(-1, 2)
+
+
+def _compact(car) -> str:
+    parts = []
+    for m, v in car.mounts.items():
+        parts.append(f"{m}={'+'.join(v) if isinstance(v, list) else v}")
+    return f"{car.vehicle}: {', '.join(parts)}"
+
+
+def to_arrays(sc: Scenario) -> Arrays:
+    rules = R.rules_for(sc.variants)
+    sel = R.selection(sc.variants)
+    vehicles = [(si, loads) for si, s in enumerate(sc.sides) for loads in s.cars]
+    n = len(vehicles)
+    G = np.zeros(EG.G_W, np.int64)
+    G[EG.G_MAXTURNS] = sc.max_turns
+    G[EG.G_NV] = n
+    G[EG.G_MODE] = {"straights": EG.MODE_FIXED, "layouts": EG.MODE_FIXED,
+                    "initial": EG.MODE_INITIAL, "continuous": EG.MODE_CONTINUOUS}[sc.track]
+    stretch = rules.variants["track_stretch"].choices[sel["track_stretch"]]["sections"]
+    G[EG.G_WINDOW] = stretch
+    G[EG.G_SIGHT] = rules.table("track_generation")["sight_straights"]
+    G[EG.G_HAZARDS] = int(sc.road_hazards)
+    G[EG.G_VICTORY] = EG.VICTORY_FINISH if sc.victory == "finish" else EG.VICTORY_DESTROY
+    setup = rules.table("game_setup")
+    G[EG.G_SPEEDMODE] = 1 if sc.start == "roll" else 0
+    G[EG.G_START_MPH] = 0 if sc.start == "roll" else sc.start
+    G[EG.G_REROLL_MAX] = setup["reroll_max"]
+    G[EG.G_ANY_VETO] = setup["either_veto_min"]
+    G[EG.G_LEAD_VETO] = rules.variants["lead_start_veto"].choices[sel["lead_start_veto"]]["min_score"]
+    G[EG.G_MPH_PIP] = setup["start_mph_per_pip"]
+    G[EG.G_NLAYOUT] = max(1, len(sc.layouts))
+    G[EG.G_ROLEMODE] = 0 if sc.roles == "die" else 1
+    G[EG.G_CRIT_HIT] = int(sel["critical_trigger"] == "hit_roll")
+    G[EG.G_PENALTY] = R.control_loss_penalty(rules)
+    sk = rules.table("skid_test")
+    G[EG.G_SKID_S] = sk["straight_mph"]
+    G[EG.G_SKID_D] = sk["drift_mph"]
+    sl = rules.table("safety_limits")
+    lim = sl["limits"]
+    G[EG.G_L_DRIFT] = lim["drift"]
+    G[EG.G_L_OIL_S] = lim["oil_straight"]
+    G[EG.G_L_OIL_O] = lim["oil_other"]
+    G[EG.G_L_MINE] = lim["pattern_mine"]
+    G[EG.G_L_SMOKE] = lim["smoke"]
+    G[EG.G_L_SAND] = lim["sand"]
+    G[EG.G_L_DEBRIS] = lim["debris"]
+    G[EG.G_L_RAIL] = lim["railroad"]
+    G[EG.G_L_SHUNT] = lim["shunt"]
+    G[EG.G_L_SS_NN] = lim["sideswipe_neck_and_neck_loser"]
+    G[EG.G_L_TYRE] = lim["tyre_destroyed"]
+    G[EG.G_HE_SMALL_MAX] = sl["he_small_max_damage"]
+    G[EG.G_HE_SMALL] = lim["he_small"]
+    G[EG.G_HE_LARGE] = lim["he_large"]
+    G[EG.G_EXPLODE] = rules.table("terminal_damage")["explode_face"]
+    tf = rules.table("tactical_factors")
+    G[EG.G_T_HOOD] = tf["hood"]
+    G[EG.G_T_TURRET] = tf["turret"]
+    G[EG.G_T_SMOKE] = tf["smoke_per_marker"]
+    G[EG.G_T_SMOKE_MAX] = tf["smoke_max"]
+    G[EG.G_T_FAST] = tf["fast_mph"]
+    G[EG.G_T_FAST_F] = tf["fast_firer"]
+    G[EG.G_T_FAST_T] = tf["fast_target"]
+    G[EG.G_RANGE_CAP] = rules.table("hit_roll")["range_cap"]
+    di = rules.table("damage_increments")
+    G[EG.G_I_SPEED] = di["max_speed_loss"]
+    G[EG.G_I_ACC] = di["acc_loss"]
+    G[EG.G_I_HAND] = di["handling_loss"]
+    G[EG.G_MIN_BRK] = di["min_braking"]
+    pe = rules.table("passive_effects")
+    G[EG.G_OIL_MAX] = pe["oil_max"]
+    G[EG.G_OIL_HAND] = pe["oil_handling"]
+    G[EG.G_MINE_DMG] = pe["mine_damage"]
+    G[EG.G_SPIKE_MPH] = pe["spike_immune_mph"]
+    G[EG.G_SPIKE_DMG] = pe["spike_damage"]
+    mo = rules.table("motion")
+    G[EG.G_COAST] = mo["coast_loss_mph"]
+    G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]
+    G[EG.G_TYRE_CAP] = mo["tyre_max_speed_cap"]
+    G[EG.G_REALIGN] = mo["realign_max_mph"]
+    rm = rules.table("rams")
+    G[EG.G_SS_LOSS] = rm["neck_and_neck_loss_mph"]
+    G[EG.G_RAM_BONUS] = rm["rammer_bonus"]
+    G[EG.G_SPEED_STEP] = rules.table("speed_factor")["mph_per_factor"]
+
+    kinds = list(R.VEHICLES)
+    PROF = np.zeros((3, 9), np.int64)
+    for k, name in enumerate(kinds):
+        p = R.vehicle(name, rules)
+        PROF[k, :6] = (p.damage, p.armour, p.speed, p.acc, p.braking, p.handling)
+        for i, lv in enumerate(p.increments):
+            PROF[k, 6 + i] = lv
+    VC = np.zeros((n, EG.VC_W), np.int64)
+    VPOS = np.zeros((n, 2, 3), np.int64)
+    LOAD = np.zeros((n, 6, MAXW, W_W), np.int64)
+    LFIT = np.zeros((n, 6, len(SH.STATIONS)), np.int64)
+    groups = np.zeros((n, len(SH.WEAPON_GROUPS), 2), np.int64)
+    POL = np.zeros((n, PO.P_W), np.int64)
+    names, loadouts = [], []
+    count = [0, 0]
+    for v, (si, loads) in enumerate(vehicles):
+        side = sc.sides[si]
+        j = count[si]
+        count[si] += 1
+        VC[v, EG.VC_SIDE] = si
+        VC[v, EG.VC_KIND] = kinds.index(loads[0].vehicle)
+        VC[v, EG.VC_SKILLMODE] = 1 if side.skill == "roll" else 0
+        VC[v, EG.VC_SKILL] = 0 if side.skill == "roll" else side.skill
+        VC[v, EG.VC_NLOAD] = len(loads)
+        VC[v, EG.VC_ROLE] = 0 if side.role == "lead" else 1
+        for role in (0, 1):
+            # the chase car on the first section, the lead car on the one in front (p87),
+            # both at the front of their section; a gang spreads across the lanes
+            VPOS[v, role] = (1 if role == 0 else 0, (2 + 2 * j) % 6 if j < 3 else (2 * j) % 6,
+                             2 - j // 3)
+        for li, car in enumerate(loads):
+            rows, fit, grp = _weapon_rows(car, sc.variants)
+            LOAD[v, li] = rows
+            LFIT[v, li] = fit
+            if li == 0:
+                groups[v] = grp
+        POL[v] = PO.policy_vector(side.policy)
+        names.append(f"{side.name}#{j + 1}" if len(side.cars) > 1 else side.name)
+        loadouts.append([_compact(c) for c in loads])
+    SKILLS = np.array(rules.table("drive_skill_game_four")["rows"], np.int64)
+    LAY = np.zeros((max(1, len(sc.layouts)), 10, 2), np.int64)
+    nlay = max((len(x) for x in sc.layouts), default=0)
+    if sc.layouts:
+        LAY = np.zeros((len(sc.layouts), nlay, 2), np.int64)
+        for i, lay in enumerate(sc.layouts):
+            if len(lay) != nlay:
+                raise UserInputError("every layout must have the same number of sections",
+                                     where=sc.path, field="layouts")
+            LAY[i] = RD.layout_codes(lay)
+    ct = SH.crit_tables("car", sc.variants)
+    lows, codes = R.control_loss_table("car", rules)
+    spin_t = np.array(rules.table("spin_template")["rows"], np.int64)
+    return Arrays(G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, RD.curve_array(rules),
+                  RD.box_array(rules), (ct.matrix, ct.rerolls, ct.effects, groups),
+                  R.hazard_params(rules).as_array(), lows, codes, spin_t, POL, names, loadouts)
+
+
+class GameSim:
+    """Games over trials for the runner; integer statistics only (bit-identical across
+    threads and chunk sizes)."""
+
+    def __init__(self, sc: Scenario):
+        self.scenario = sc
+        self.a = to_arrays(sc)
+        self.name = f"dark-future {sc.name}"
+        self.n_stats = EG.N_STATS
+
+    def args(self):
+        a = self.a
+        return (a.G, a.VC, a.VPOS, a.LOAD, a.LFIT, a.PROF, a.SKILLS, a.LAY, a.curves, a.box,
+                a.crit, a.hp, a.cl_lows, a.cl_codes, a.spin_t, a.POL)
+
+    def chunk(self, key, first, n):
+        return EG.games_chunk(np.uint64(key), first, n, *self.args(), dice.NO_SCRIPT)
+
+    def summarise(self, totals, n_trials):
+        t = np.asarray(totals)
+        sc = self.scenario
+        n = n_trials
+        turns, t_lo, t_hi = stats.mean_ci(t[EG.ST_TURNS], t[EG.ST_TURNS_SQ], n)
+        rows = []
+        for i, side in enumerate(sc.sides):
+            b = EG.ST_SIDE + i * EG.N_SIDE
+            wins = int(t[b])
+            lo, hi = stats.rate_ci(wins, n)
+            led = int(t[b + 1])
+            wl = int(t[b + 2])
+            rows.append({
+                "scenario": sc.name, "side": side.name, "policy": side.policy, "trials": n,
+                "wins": wins, "draws": int(t[EG.ST_DRAWS]), "win_rate": wins / n,
+                "win_lo": float(lo), "win_hi": float(hi),
+                "games_as_lead": led, "wins_as_lead": wl,
+                "wins_as_chase": wins - wl,
+                "mean_turns": float(turns), "turns_lo": float(t_lo), "turns_hi": float(t_hi),
+            })
+        frame = pd.DataFrame(rows)
+        lead_w = int(t[EG.ST_LEAD_WINS])
+        chase_w = int(t[EG.ST_CHASE_WINS])
+        role_rows = []
+        for role, w in (("lead", lead_w), ("chase", chase_w)):
+            lo, hi = stats.rate_ci(w, n)
+            role_rows.append({"role": role, "wins": w, "win_rate": w / n, "win_lo": float(lo),
+                              "win_hi": float(hi)})
+        reasons = pd.DataFrame({"how the game ended": EG.REASON_NAMES,
+                                "games": [int(t[EG.ST_REASON + i]) for i in range(5)]})
+        frame.attrs["columns"] = ["pairing", "side", "policy", "trials", "wins", "draws",
+                                  "win_rate", "win_lo", "win_hi", "wins_as_lead", "wins_as_chase",
+                                  "mean_turns"]
+        frame.attrs["extra"] = {"win rates by role (lead car / chase car)": pd.DataFrame(role_rows),
+                                "how games ended": reasons}
+        return frame
+
+
+def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
+                   variants=None, **run_opts):
+    """Win rates per side (one row per side; with ``all_policies`` one block per pairing)."""
+    base = load_scenario(path, policies=policies, variants=variants)
+    if not all_policies:
+        return run(GameSim(base), trials, seed, **run_opts).frame
+    frames = []
+    extra = {}
+    for combo in itertools.product(PO.POLICIES, repeat=len(base.sides)):
+        chosen = dict(zip((s.name for s in base.sides), combo))
+        sc = load_scenario(path, policies=chosen, variants=variants)
+        f = run(GameSim(sc), trials, seed, **run_opts).frame
+        label = " vs ".join(f"{s}={p}" for s, p in chosen.items())
+        f.insert(1, "pairing", label)
+        extra[f"{label}: by role"] = f.attrs["extra"]["win rates by role (lead car / chase car)"]
+        columns = f.attrs["columns"]
+        f.attrs = {}   # frames holding frames in attrs cannot be concatenated
+        frames.append(f)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["columns"] = columns
+    out.attrs["extra"] = extra
+    return out
+
+
+# --- one game, logged -----------------------------------------------------------------------------
+def play_one(sc: Scenario, seed=2026, trial=0, script=None, max_events=20_000):
+    """Play one game (seeded and recorded, or on scripted dice); returns (events, result,
+    (track, meta, markers, marker count, vehicles, weapons, the rolls made), sim)."""
+    sim = GameSim(sc)
+    a = sim.a
+    st = dice.new_state()
+    if script is None:
+        dice.seed_trial(st, dice.stream_key(seed), trial)
+        dice.set_recording(st)
+        rolls = np.zeros(200_000, dtype=np.int64)
+    else:
+        rolls = np.asarray(script, dtype=np.int64)
+        dice.set_scripted(st)
+    n = a.G[EG.G_NV]
+    T = np.zeros((RD.MAXSEC, RD.T_W), np.int64)
+    TM = np.zeros(RD.TM_W, np.int64)
+    M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
+    NM = np.zeros(1, np.int64)
+    V = np.zeros((n, EG.V_W), np.int64)
+    WS = np.zeros((n, MAXW, W_W), np.int64)
+    FIT = np.zeros((n, a.LFIT.shape[2]), np.int64)
+    E = np.zeros((max_events, EG.LOG_W), np.int64)
+    EN = np.zeros(1, np.int64)
+    res = np.zeros(EG.R_W, np.int64)
+    EG.play_game(st, rolls, T, TM, M, NM, V, WS, FIT, *sim.args()[:10], a.crit, a.hp, a.cl_lows,
+                 a.cl_codes, a.spin_t, a.POL, E, EN, res)
+    used = rolls[:int(st[dice.POS])].copy()
+    return E[:EN[0]], res, (T, TM, M, NM, V, WS, used), sim
+
+
+_KIND = ("straight", "corner", "bend")
+_CTRL = ("regains control", "skids, then regains control", "skids, still out of control",
+         "spins", "rolls")
+_HAZ = ("OK", "panic brake", "control lost", "control lost (out of braking)")
+_CRASH = ("off the road", "spinning on a curve", "no driver on a curve", "hit by a train")
+
+
+def render(sc: Scenario, events, res, sim) -> list[str]:
+    a = sim.a
+    names = a.names
+    side_names = [s.name for s in sc.sides]
+    out = [f"# {sc.name}; sides: " + ", ".join(f"{s.name} ({s.policy})" for s in sc.sides)]
+
+    def nm(v):
+        return names[v] if 0 <= v < len(names) else "?"
+
+    for ev in events:
+        turn, phase, v, code, x, y, z, w = (int(q) for q in ev[:8])
+        if code == EG.EV_ROLES:
+            out.append(f"lead car: {side_names[x]}; chase car: {side_names[1 - x]}")
+        elif code == EG.EV_TRACK:
+            if x < 0:
+                out.append(f"track: layout {y}")
+            else:
+                d = "" if z == 0 else (" left" if z < 0 else " right")
+                prefix = "new section" if turn > 0 or phase > 0 else "section"
+                out.append(f"{prefix} {x}: {_KIND[y]}{d}")
+        elif code == EG.EV_START:
+            out.append(f"{nm(v)}: starts on section {x}, lanes {y}-{y + 1}, space {z}, {w}mph")
+        elif code == EG.EV_SPEED:
+            out.append(f"{nm(v)}: drive skill {x}, car {a.loadouts[v][y]}, "
+                       f"{'lead' if z == 0 else 'chase'} car")
+        elif code == EG.EV_PHASE:
+            out.append(f"-- turn {turn} phase {phase}")
+        elif code == EG.EV_ACTION:
+            what = PO.ACTION_NAMES[x]
+            if x == PO.A_ACCEL:
+                detail = f" +{y}mph"
+            elif x == PO.A_BRAKE:
+                detail = f" -{y}mph"
+            elif x in (PO.A_DRIFT, PO.A_SWIPE):
+                detail = " left" if y < 0 else " right"
+            elif x in (PO.A_SHOOT, PO.A_PASSIVE):
+                detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, 1]]})"
+            else:
+                detail = ""
+            out.append(f"{nm(v)} declares {what}{detail} at {z}mph")
+        elif code == EG.EV_MOVE:
+            out.append(f"{nm(v)} moves to section {x}, lanes {y}-{y + 1}, space {z} ({w}mph)")
+        elif code == EG.EV_HAZARD:
+            out.append(f"{nm(v)}: hazard roll against {x}mph{' (oil)' if w else ''}: {_HAZ[y]}"
+                       f", now {z}mph")
+        elif code == EG.EV_CONTROL:
+            out.append(f"{nm(v)}: control-loss test (SF {y}, adverse {z}{', +2' if w else ''}): "
+                       f"{_CTRL[x]}")
+        elif code == EG.EV_SKID:
+            out.append(f"{nm(v)}: {'drift skid ' + ('left' if y < 0 else 'right') if x else 'straight skid'}"
+                       f", -{z}mph")
+        elif code == EG.EV_SPIN:
+            out.append(f"{nm(v)}: spins {y} degrees {'clockwise' if x > 0 else 'anticlockwise'}"
+                       f", -{z}mph, now {w}mph")
+        elif code == EG.EV_ROLL:
+            out.append(f"{nm(v)}: rolls: {x} hits at +{x}")
+        elif code == EG.EV_CRASH:
+            out.append(f"{nm(v)} CRASHES ({_CRASH[x]})")
+        elif code == EG.EV_SHOT:
+            res_s = "out of range" if w < 0 else ("hit" if w else "miss")
+            out.append(f"{nm(v)} fires its {MOUNT_NAMES[a.LOAD[v, 0, y, 1]]} weapon at {nm(x)}, "
+                       f"range {z}: {res_s}")
+        elif code == EG.EV_DAMAGE:
+            src = {-2: "obstacle", -3: "mines", -4: "spikes", -5: "roll"}.get(x, nm(x))
+            out.append(f"  {nm(v)} takes {y} damage ({src}), {z} left"
+                       f"{', critical' if w else ''}")
+        elif code == EG.EV_PASSIVE:
+            if y < 0:
+                out.append(f"{nm(v)}: {RD.MARKER_NAMES[x]} fails (tail-gated)")
+            else:
+                under = f" under {nm(z)}" if z >= 0 else ""
+                out.append(f"{nm(v)} drops {RD.MARKER_NAMES[x]}{under}")
+        elif code == EG.EV_MARKER:
+            out.append(f"{nm(v)} runs onto {RD.MARKER_NAMES[x]}")
+        elif code == EG.EV_ROADHAZ:
+            out.append(f"road hazard on section {y}: {RD.MARKER_NAMES[x]} "
+                       f"({'left' if z == 0 else 'right' if z == 3 else 'across'})")
+        elif code == EG.EV_RAM:
+            kind = "an obstacle" if x < 0 else nm(x)
+            t = "head-on" if y == 0 else "shunt"
+            out.append(f"{nm(v)} rams {kind} ({t}, {z} hits at +{z})")
+        elif code == EG.EV_SWIPE:
+            win = "draw" if w < 0 else nm(w)
+            out.append(f"{nm(v)} sideswipes {nm(x)}: {y} vs {z}, winner {win}")
+        elif code == EG.EV_TRAIN:
+            out.append(f"{nm(v)} is hit by a train")
+        elif code == EG.EV_WRECK:
+            out.append(f"{nm(v)} is a wreck")
+        elif code == EG.EV_FINISH:
+            out.append(f"{nm(v)} crosses the finish")
+        elif code == EG.EV_LEFT:
+            out.append(f"{nm(v)} leaves play")
+        elif code == EG.EV_END:
+            who = "draw" if x < 0 else side_names[x]
+            out.append(f"END after {turn} turns: {who} ({EG.REASON_NAMES[y]})")
+    return out
+
+
+def playthrough(path_or_scenario, seed=2026, trial=0):
+    sc = path_or_scenario if isinstance(path_or_scenario, Scenario) else load_scenario(path_or_scenario)
+    events, res, _, sim = play_one(sc, seed=seed, trial=trial)
+    winner = int(res[EG.R_WINNER])
+    return render(sc, events, res, sim), {
+        "winner": sc.sides[winner].name if winner >= 0 else None,
+        "reason": EG.REASON_NAMES[int(res[EG.R_REASON])], "turns": int(res[EG.R_TURNS])}

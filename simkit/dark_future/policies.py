@@ -1,0 +1,320 @@
+"""Drivers as parameterised policies (DESIGN.md 'Policies are data too').
+
+One compiled function :func:`decide` plays every driver; a policy is a name for a parameter
+vector. It reads the car's role (lead or chase car, p87) and returns one action per phase (p11):
+
+* lead car: brake for the next curve down to its planned speed (the optimum speed of p41, or
+  the safety limit plus a margin), steer round markers, wrecks and obstacles ahead, drop passives
+  when an enemy is close behind in its lanes, drift out of a pursuer's fire corridor, shoot what
+  its corridor holds, otherwise accelerate to its cruising speed;
+* chase car: the same curve and obstacle driving, shoot when a weapon's hit chance reaches the
+  policy's threshold, sideswipe an enemy it will be level with, drift into the enemy's lanes to
+  bring a fixed weapon to bear, close to the enemy's speed plus a margin.
+
+Parameters (columns of the policy vector): ``P_CURVE`` mph over a curve's limit accepted (-1:
+the optimum speed, p41), ``P_CRUISE`` cruising mph (0: the car's maximum), ``P_SWIPE`` sideswipe
+(0/1), ``P_PASSIVE`` spaces behind within which passives are dropped, ``P_SHOOT`` lowest hit
+chance to shoot, in sixths, ``P_DODGE`` drift out of an enemy's corridor (0/1), ``P_CLOSE`` mph
+above the enemy's speed the chaser drives at, ``P_ESCAPE`` a lead car below its cruising
+speed accelerates before laying passives unless the pursuer is on its tail (0/1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core._numba import jit
+from . import road as RD
+from .vehicle import (ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, M_TURRET, MAXW,
+                      V_ACC, V_BRK, V_HAND, V_LANE, V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE,
+                      V_SKILL, V_SP, V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE,
+                      W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target,
+                      lanes_of, on_road, v_front, v_rear, zone_hits)
+
+P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
+P_W = 8
+
+POLICIES = {
+    # the rulebook's advice (p41: 'always hit corners travelling at the optimum speed')
+    "standard": (-1, 0, 1, 4, 2, 1, 20, 1),
+    # safety limit into curves, no sideswipes, only good shots, a cruising speed, a lead car
+    # that lays passives before it speeds up
+    "careful": (0, 80, 0, 3, 3, 1, 10, 0),
+    # 20mph over every limit, sideswipes, any shot that can hit
+    "reckless": (20, 0, 1, 6, 1, 0, 30, 1),
+}
+
+A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
+ACTION_NAMES = ("steady", "accelerate", "brake", "drift", "shoot", "passive", "sideswipe",
+                "re-align")
+
+
+def policy_vector(name: str) -> np.ndarray:
+    v = np.zeros(P_W, np.int64)
+    v[:len(POLICIES[name])] = POLICIES[name]
+    return v
+
+
+@jit
+def planned_speed(T, V, v, sec, hp, par):
+    """The speed the driver means to take curve ``sec`` at (p41 optimum speed, or a margin)."""
+    limit = RD.pair_limit(T, sec, V[v, V_LANE])
+    if par[P_CURVE] >= 0:
+        return limit + par[P_CURVE]
+    optimum = max(V[v, V_HAND], V[v, V_SKILL])
+    pts = (hp[3] - 1) - hp[0] + optimum
+    if pts < 0:
+        return limit
+    return limit + hp[1] * pts
+
+
+@jit
+def curve_plan(T, TM, V, v, hp, par):
+    """(speed wanted now or soon, spaces until it is needed) for the next curve in sight."""
+    sec = V[v, V_SEC]
+    if T[sec, RD.T_KIND] != RD.STRAIGHT:
+        return planned_speed(T, V, v, sec, hp, par), 0
+    fx = v_front(T, V, v)
+    for s in range(sec + 1, TM[RD.TM_NSEC]):
+        if T[s, RD.T_KIND] != RD.STRAIGHT:
+            gap = RD.along(T, V[v, V_LANE], fx, s * RD.UNITS) // RD.UNITS
+            return planned_speed(T, V, v, s, hp, par), gap
+    return 1 << 20, 1 << 20
+
+
+@jit
+def _blocked_ahead(T, M, NM, V, n, v, lane, markers, ahead):
+    """Is the space ``ahead`` spaces in front, on ``lane``'s pair, occupied by a vehicle or an
+    obstacle (and, with ``markers``, by a passive marker or road hazard other than smoke)?"""
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    for _ in range(ahead):
+        sp += 1
+        if sp >= RD.pair_spaces(T, sec, V[v, V_LANE]):
+            sec += 1
+            sp = 0
+    if sec >= TM_LIMIT:
+        return False
+    if lane < 0 or lane > 4:
+        return True
+    sp = min(sp, RD.pair_spaces(T, sec, lane) - 1)
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    if zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) >= 0:
+        return True
+    for i in range(NM[0]):
+        k = M[i, RD.MK_KIND]
+        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) and not (
+                M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
+                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+            return True
+    return False
+
+
+TM_LIMIT = RD.MAXSEC - 1
+
+
+@jit
+def _drift_dir(T, M, NM, V, n, v, prefer):
+    """A legal drift direction (-1, +1) that clears the way, or 0."""
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    d = T[sec, RD.T_DIR]
+    for k in range(2):
+        dd = prefer if k == 0 else -prefer
+        if dd == 0:
+            dd = 1 if lane <= 2 else -1
+            if k == 1:
+                dd = -dd
+        if d != 0 and dd != (1 if d < 0 else -1):
+            continue   # on a curve a drift may only go outwards (p13)
+        if 0 <= lane + dd <= 4 and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 1) \
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 2):
+            return dd
+    return 0
+
+
+@jit
+def _hit_sixths(rng, mod):
+    """Faces of a d6 that hit at this range and modifier (a natural 1 misses, p26)."""
+    need = max(2, min(rng, 6) - mod)
+    return max(0, 7 - need)
+
+
+@jit
+def best_shot(T, V, WS, n, v, par, tbuf):
+    """(slot, target) of the direct-fire weapon with the most expected damage, or (-1, -1)."""
+    best = -1.0
+    slot = -1
+    tgt = -1
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] != WK_DIRECT or WS[v, w, W_AMMO] == 0:
+            continue
+        if WS[v, w, W_LASER] and WS[v, w, W_FIRED]:
+            continue
+        u = find_target(T, V, n, v, WS[v, w, W_MOUNT], tbuf)
+        if u < 0 or tbuf[1] > WS[v, w, W_RANGE]:
+            continue
+        mod = WS[v, w, W_ACC] + (1 if WS[v, w, W_MOUNT] == M_TURRET or WS[v, w, W_MOUNT] == 0 else 0)
+        h = _hit_sixths(tbuf[1], mod)
+        if h < par[P_SHOOT]:
+            continue
+        value = h * (WS[v, w, W_DMG] + 3.5)
+        if value > best:
+            best = value
+            slot = w
+            tgt = u
+    return slot, tgt
+
+
+@jit
+def _passive_slot(V, WS, v):
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] == WK_PASSIVE and WS[v, w, W_AMMO] != 0:
+            return w
+    return -1
+
+
+@jit
+def _nearest_enemy(T, V, n, v, behind):
+    """Nearest active enemy ahead (behind=False) or behind, and its gap in spaces."""
+    best = 1 << 20
+    who = -1
+    fx = v_front(T, V, v)
+    rx = v_rear(T, V, v)
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        if behind:
+            uf = v_front(T, V, u)
+            if uf > rx:
+                continue
+            g = RD.along(T, V[v, V_LANE], uf, rx) // RD.UNITS
+        else:
+            ur = v_rear(T, V, u)
+            if ur < fx:
+                continue
+            g = RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS
+        if g < best:
+            best = g
+            who = u
+    return who, best
+
+
+@jit
+def _swipe_dir(T, V, n, v):
+    """Direction of an enemy that will be level in the adjacent lanes after a straight move."""
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP] + 1
+    lane = V[v, V_LANE]
+    if sp >= RD.pair_spaces(T, sec, lane):
+        sec += 1
+        sp = 0
+    if sec >= 255:
+        return 0
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        a, b = lanes_of(V, u)
+        if not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
+            continue
+        if a == lane + 2:
+            return 1
+        if b == lane - 1:
+            return -1
+    return 0
+
+
+@jit
+def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
+    """One action for driver ``v`` this phase: (action, argument)."""
+    mph = V[v, V_MPH]
+    cruise = V[v, V_MAXSPD] if par[P_CRUISE] <= 0 else min(par[P_CRUISE], V[v, V_MAXSPD])
+    want, gap = curve_plan(T, TM, V, v, hp, par)
+    brk = max(V[v, V_BRK], 1)
+    if moves:
+        # 1. curves: brake early enough to be at the planned speed on arrival
+        if mph > want:
+            phases_needed = (mph - want + brk - 1) // brk
+            if gap <= phases_needed:
+                return A_BRAKE, min(brk, mph - want)
+        # 2. a vehicle or an obstacle two spaces ahead: drift now (the straight-ahead move
+        # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
+        # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
+        # straight ahead and, in most cases, don't brake')
+        if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
+            d = _drift_dir(T, M, NM, V, n, v, 0)
+            if d != 0:
+                return A_DRIFT, d
+            return A_BRAKE, min(brk, mph)
+        if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], True, 2):
+            d = _drift_dir(T, M, NM, V, n, v, 0)
+            if d != 0:
+                return A_DRIFT, d
+    if V[v, V_ROLE] == CHASE:
+        u, g = _nearest_enemy(T, V, n, v, False)
+        # falling behind (or stopped): speed before shooting
+        if u >= 0 and mph + 10 < V[u, V_MPH] and V[v, V_ACC] > 0 and mph < cruise:
+            up = min(V[v, V_ACC], cruise - mph)
+            if want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap:
+                return A_ACCEL, up
+        slot, u = best_shot(T, V, WS, n, v, par, tbuf)
+        if slot >= 0:
+            return A_SHOOT, slot
+        if moves and par[P_SWIPE]:
+            d = _swipe_dir(T, V, n, v)
+            if d != 0:
+                return A_SWIPE, d
+        if not moves:
+            return A_NONE, 0
+        u, g = _nearest_enemy(T, V, n, v, False)
+        if u >= 0:
+            ul = V[u, V_LANE]
+            mine = V[v, V_LANE]
+            if ul != mine and abs(ul - mine) >= 1 and g >= 1:
+                d = _drift_dir(T, M, NM, V, n, v, 1 if ul > mine else -1)
+                if d != 0 and abs(mine + d - ul) < abs(mine - ul):
+                    return A_DRIFT, d
+            target = min(cruise, V[u, V_MPH] + par[P_CLOSE])
+        else:
+            target = cruise
+    else:
+        if moves and par[P_ESCAPE] and mph < cruise and V[v, V_ACC] > 0:
+            u, g = _nearest_enemy(T, V, n, v, True)
+            up = min(V[v, V_ACC], cruise - mph)
+            if (u < 0 or g >= 1) and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
+                return A_ACCEL, up
+        if moves:
+            u, g = _nearest_enemy(T, V, n, v, True)
+            if u >= 0 and g <= par[P_PASSIVE]:
+                a, b = lanes_of(V, u)
+                if not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1):
+                    w = _passive_slot(V, WS, v)
+                    if w >= 0:
+                        return A_PASSIVE, w
+                    if par[P_DODGE]:
+                        d = _drift_dir(T, M, NM, V, n, v, 1 if V[v, V_LANE] < V[u, V_LANE] else -1)
+                        if d == 0:
+                            d = _drift_dir(T, M, NM, V, n, v, -1 if V[v, V_LANE] < V[u, V_LANE] else 1)
+                        if d != 0:
+                            return A_DRIFT, d
+        slot, u = best_shot(T, V, WS, n, v, par, tbuf)
+        if slot >= 0:
+            return A_SHOOT, slot
+        if not moves:
+            return A_NONE, 0
+        target = cruise
+    # speed: towards the target speed, never so fast the next curve cannot be braked for
+    if mph < target:
+        up = min(V[v, V_ACC], target - mph)
+        if up > 0:
+            if want < (1 << 19):
+                if (mph + up - want + brk - 1) // brk >= gap:
+                    up = 0
+            if up > 0:
+                return A_ACCEL, up
+    elif mph > target + 10:
+        return A_BRAKE, min(brk, mph - target)
+    return A_NONE, 0

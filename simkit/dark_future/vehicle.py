@@ -1,0 +1,188 @@
+"""Vehicle and weapon state of the road engine (struct-of-arrays columns) and the queries the
+engine and the drivers share: contact zones, fire corridors with the closest-target rule (p25),
+turret target choice (p26-27), ranges (p26) and smoke in the corridor (p30).
+
+See :mod:`.road` for the lane/space geometry these queries stand on.
+"""
+
+from __future__ import annotations
+
+from ..core._numba import jit
+from . import road as RD
+from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, front_x,
+                   range_between, rear_x, sight_clear)
+
+# --- vehicle columns V[v] ------------------------------------------------------------------------
+(V_SIDE, V_ROLE, V_KIND, V_SEC, V_LANE, V_SP, V_MPH, V_STATUS, V_DMG, V_HAND, V_OIL, V_SKILL,
+ V_ACC, V_BRK, V_MAXSPD, V_ARM, V_OOC, V_SPINDIR, V_ATT, V_ENGOFF, V_NODRIVER, V_BRKLEFT,
+ V_SKIDDIR, V_LEVELS, V_TERMINAL, V_AXLE, V_PANIC, V_LOAD, V_NEEDALIGN, V_ACTED, V_MAXDMG,
+ V_LOCKOIL, V_LOCKSMOKE, V_TYRE) = range(34)
+V_W = 36
+
+# status
+ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
+STATUS_NAMES = ("active", "wreck", "crashed", "left play", "finished")
+# control
+IN_CONTROL, OUT_OF_CONTROL, SPINNING = 0, 1, 2
+# roles
+LEAD, CHASE = 0, 1
+
+# --- weapon columns WS[v, slot] -------------------------------------------------------------------
+(W_KIND, W_MOUNT, W_STATION, W_RANGE, W_ACC, W_DMG, W_HE, W_FLAT, W_AMMO, W_LASER, W_PTYPE,
+ W_FIRED, W_KEY) = range(13)
+W_W = 14
+MAXW = 8
+WK_NONE, WK_DIRECT, WK_PASSIVE = 0, 1, 2
+M_HOOD, M_ROOF, M_WING_L, M_WING_R, M_SIDE_L, M_SIDE_R, M_TURRET, M_PASSIVE = range(8)
+MOUNT_NAMES = ("hood", "roof", "wing_left", "wing_right", "side_left", "side_right", "turret",
+               "passive")
+
+
+@jit
+def on_road(V, u):
+    """A vehicle still on the road surface: active, or a wreck left in place (p46, p57)."""
+    return V[u, V_STATUS] == ACTIVE or V[u, V_STATUS] == WRECK
+
+
+@jit
+def lanes_of(V, u):
+    """Lanes covered by a vehicle's contact zone: four when at an angle to the grid (p44, p52)."""
+    lo = V[u, V_LANE]
+    if V[u, V_ATT] % 180 != 0 or V[u, V_OOC] == SPINNING:
+        return lo - 1, lo + 2
+    return lo, lo + 1
+
+
+@jit
+def v_rear(T, V, u):
+    return rear_x(T, V[u, V_SEC], V[u, V_LANE], V[u, V_SP])
+
+
+@jit
+def v_front(T, V, u):
+    return front_x(T, V[u, V_SEC], V[u, V_LANE], V[u, V_SP])
+
+
+@jit
+def zone_hits(T, V, n, me, sec, llo, lhi, xlo, xhi):
+    """The vehicle (other than ``me``) whose contact zone overlaps the zone given, or -1."""
+    for u in range(n):
+        if u == me or not on_road(V, u):
+            continue
+        a, b = lanes_of(V, u)
+        if b < llo or a > lhi:
+            continue
+        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
+            return u
+    return -1
+
+
+@jit
+def marker_in_zone(M, NM, kind, llo, lhi, xlo, xhi):
+    for i in range(NM[0]):
+        if M[i, MK_ACTIVE] and M[i, MK_KIND] == kind and not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) \
+                and M[i, MK_XLO] < xhi and xlo < M[i, MK_XHI]:
+            return i
+    return -1
+
+
+@jit
+def smoke_between(M, NM, llo, lhi, xa, xb):
+    """Smoke markers in a corridor of lanes between two longitudinal points (p26, p30)."""
+    k = 0
+    for i in range(NM[0]):
+        if M[i, MK_ACTIVE] and M[i, MK_KIND] == SMOKE and not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) \
+                and M[i, MK_XLO] < xb and xa < M[i, MK_XHI]:
+            k += 1
+    return k
+
+
+@jit
+def corridor_lanes(V, v, mount):
+    lo = V[v, V_LANE]
+    if mount == M_WING_L:
+        return lo, lo
+    if mount == M_WING_R:
+        return lo + 1, lo + 1
+    return lo, lo + 1
+
+
+@jit
+def find_target(T, V, n, v, mount, out):
+    """Target of a weapon on ``mount`` (p25-27): out = [target, range, facing, smoke lanes lo,
+    hi, x from, x to]; target -1 when nothing may be shot. Fixed mounts shoot the closest
+    vehicle in their corridor, friend or foe (a friend blocks); turrets the nearest enemy,
+    the one behind on a tie; side mounts a vehicle level with the car on that side."""
+    out[0] = -1
+    best = 1 << 30
+    fx = v_front(T, V, v)
+    rx = v_rear(T, V, v)
+    for u in range(n):
+        if u == v or not on_road(V, u):
+            continue
+        if mount == M_TURRET and (V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE):
+            continue
+        a, b = lanes_of(V, u)
+        ur = v_rear(T, V, u)
+        uf = v_front(T, V, u)
+        rng = -1
+        facing = 1  # rear
+        if mount == M_SIDE_L or mount == M_SIDE_R:
+            if not (ur < fx and rx < uf):
+                continue
+            if mount == M_SIDE_L and b < V[v, V_LANE]:
+                rng = 1 + (V[v, V_LANE] - b - 1) // 2
+            elif mount == M_SIDE_R and a > V[v, V_LANE] + 1:
+                rng = 1 + (a - V[v, V_LANE] - 2) // 2
+            else:
+                continue
+            facing = 2
+        else:
+            if ur >= fx:                      # ahead
+                if mount != M_TURRET:
+                    clo, chi = corridor_lanes(V, v, mount)
+                    if b < clo or a > chi:
+                        continue
+                if not sight_clear(T, V[v, V_SEC], V[u, V_SP] == 0, V[u, V_SEC]):
+                    continue
+                rng = range_between(T, V[v, V_LANE], fx, ur)
+                facing = 1
+            elif mount == M_TURRET and uf <= rx:  # behind: turrets only
+                if not sight_clear(T, V[u, V_SEC], V[v, V_SP] == 0, V[v, V_SEC]):
+                    continue
+                rng = range_between(T, V[v, V_LANE], uf, rx)
+                facing = 0
+            elif mount == M_TURRET:               # level with the car
+                rng = 1
+                facing = 2
+            else:
+                continue
+        # closest; a turret prefers the target behind on a tie (p27)
+        if rng < best or (rng == best and mount == M_TURRET and facing == 0):
+            best = rng
+            out[0] = u
+            out[1] = rng
+            out[2] = facing
+            if facing == 1:
+                out[5] = fx
+                out[6] = ur
+            else:
+                out[5] = uf
+                out[6] = rx
+            out[3] = min(a, V[v, V_LANE])
+            out[4] = max(b, V[v, V_LANE] + 1)
+    if out[0] >= 0 and mount != M_TURRET:
+        u = out[0]
+        if V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE:
+            out[0] = -1   # the closest vehicle in the corridor is a friend or a wreck: no shot
+    return out[0]
+
+
+@jit
+def longitudinal_gap(T, V, v, u):
+    """Spaces from v's front to u's rear along v's lanes (negative: u is not ahead)."""
+    fx = v_front(T, V, v)
+    ur = v_rear(T, V, u)
+    if ur < fx:
+        return -(RD.along(T, V[v, V_LANE], ur, fx) + RD.UNITS - 1) // RD.UNITS
+    return (RD.along(T, V[v, V_LANE], fx, ur) + RD.UNITS - 1) // RD.UNITS

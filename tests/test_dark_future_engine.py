@@ -1,0 +1,364 @@
+"""The road engine: rulebook examples replayed on its pieces with scripted dice, drivers in
+scripted positions, golden seeded game logs, reproducibility, and the scenario loader (fuzzed).
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit.core import dice
+from simkit.core.errors import UserInputError
+from simkit.core.runner import run
+from simkit.dark_future import engine as EG
+from simkit.dark_future import games as GM
+from simkit.dark_future import policies as PO
+from simkit.dark_future import road as RD
+from simkit.dark_future import vehicle as VH
+
+ROOT = Path(__file__).resolve().parents[1]
+SCEN = ROOT / "scenarios" / "dark-future"
+GOLDEN = Path(__file__).with_name("golden")
+
+
+class World:
+    """A scenario's arrays with the vehicles placed by hand, for calling engine pieces."""
+
+    def __init__(self, layout=("S",) * 7, scenario="game-1.toml"):
+        self.sc = GM.load_scenario(SCEN / scenario)
+        self.sim = GM.GameSim(self.sc)
+        a = self.a = self.sim.a
+        n = a.G[EG.G_NV]
+        self.T, self.TM = RD.track_from_layout(list(layout))
+        self.M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
+        self.NM = np.zeros(1, np.int64)
+        self.V = np.zeros((n, VH.V_W), np.int64)
+        self.WS = np.zeros((n, VH.MAXW, VH.W_W), np.int64)
+        self.FIT = np.zeros((n, a.LFIT.shape[2]), np.int64)
+        self.E = np.zeros((500, EG.LOG_W), np.int64)
+        self.EN = np.zeros(1, np.int64)
+        self.ws = np.zeros(EG.SH.SCRATCH, np.int64)
+        self.sp = np.zeros(32, np.int64)
+        self.o = np.zeros(8, np.int64)
+        self.lim = np.zeros(EG.SH.MAX_TESTS, np.int64)
+        self.oil = np.zeros(EG.SH.MAX_TESTS, np.int64)
+        self.outc = np.zeros(EG.SH.MAX_TESTS, np.int64)
+        self.tbuf = np.zeros(8, np.int64)
+        for v in range(n):
+            self.place(v, sec=0, lane=2, sp=0, mph=60, side=v, role=v)
+            self.WS[v] = a.LOAD[v, 0]
+            self.FIT[v] = a.LFIT[v, 0]
+
+    def place(self, v, sec, lane, sp, mph, side=None, role=None, skill=3, kind=0):
+        V, P = self.V, self.a.PROF[kind:kind + 1]
+        V[v, :] = 0
+        V[v, VH.V_KIND] = kind
+        V[v, VH.V_SIDE] = v if side is None else side
+        V[v, VH.V_ROLE] = v if role is None else role
+        V[v, VH.V_SEC], V[v, VH.V_LANE], V[v, VH.V_SP], V[v, VH.V_MPH] = sec, lane, sp, mph
+        V[v, VH.V_DMG] = V[v, VH.V_MAXDMG] = P[0, 0]
+        V[v, VH.V_ARM], V[v, VH.V_MAXSPD], V[v, VH.V_ACC] = P[0, 1], P[0, 2], P[0, 3]
+        V[v, VH.V_BRK] = V[v, VH.V_BRKLEFT] = P[0, 4]
+        V[v, VH.V_HAND] = P[0, 5]
+        V[v, VH.V_SKILL] = skill
+
+    def script(self, rolls):
+        st = dice.new_state()
+        dice.set_scripted(st)
+        return st, np.array(rolls, np.int64)
+
+    def common(self):
+        a = self
+        return (a.G, a.PROF, a.crit, a.hp, self.ws, self.sp, self.o)
+
+    def __getattr__(self, k):
+        return getattr(self.a, k)
+
+
+def test_shunt_example_p56():
+    """60mph shunts 40mph: one hit at +1 each (SF 3 - SF 2), both end at 50mph, 40mph tests."""
+    w = World()
+    w.place(0, 0, 2, 0, 60)
+    w.place(1, 0, 2, 1, 40)
+    st, s = w.script([2, 2, 1, 1])  # damage rolls rammer, target; hazard rolls at 50mph
+    EG._ram(st, s, w.T, w.V, w.WS, w.FIT, 0, 1, *w.common(), w.lim, w.oil, w.outc, w.E, w.EN, 1, 1)
+    assert w.V[0, VH.V_MPH] == 50 and w.V[1, VH.V_MPH] == 50
+    assert w.V[0, VH.V_DMG] == 18 and w.V[1, VH.V_DMG] == 18   # 2 + 1 - 3 armour = 0
+    assert st[dice.POS] == 4
+
+
+def test_head_on_example_p56_six_hits_at_plus_six():
+    """Two cars at 57mph (SF 3 each) meet head-on: 6 hits at +6 on each; both halt.
+    Interceptors (24 points, armour 4) so that no hit is terminal."""
+    w = World()
+    w.place(0, 0, 2, 0, 57, kind=1)
+    w.place(1, 0, 2, 1, 57, kind=1)
+    w.V[1, VH.V_ATT] = 90      # at an angle to the grid: any collision is head-on (p57)
+    st, s = w.script([1] * 12)
+    EG._ram(st, s, w.T, w.V, w.WS, w.FIT, 0, 1, *w.common(), w.lim, w.oil, w.outc, w.E, w.EN, 1, 1)
+    assert w.V[0, VH.V_DMG] == 24 - 6 * (1 + 6 - 4) and w.V[1, VH.V_DMG] == 24 - 6 * (1 + 6 - 4)
+    assert w.V[0, VH.V_MPH] == 0 and w.V[1, VH.V_MPH] == 0
+    assert st[dice.POS] == 12
+
+
+def test_sideswipe_relative_hit_example_p56():
+    """Neck and neck at SF 4 and SF 3: the loser of the test takes one hit at +1, both -10mph,
+    the loser tests at 40mph and, losing control, skids away from the rammer."""
+    w = World()
+    w.place(0, 1, 0, 1, 70)     # rammer, lanes 0-1
+    w.place(1, 1, 2, 1, 55)     # target, lanes 2-3, level with it
+    # test: rammer 1 + 1 + 4 = 6, target 6 + 4 = 10: the rammer loses; its damage roll 4
+    # (+1 - 3 = 2 points); its hazard roll at 60mph vs 40: 6 + 2 - 4 = 4: 20mph panic brake
+    st, s = w.script([1, 6, 4, 6])
+    EG._sideswipe(st, s, w.T, w.V, w.WS, w.FIT, 2, 0, 1, *w.common(), w.lim, w.oil, w.outc,
+                  w.E, w.EN, 1, 1)
+    assert w.V[0, VH.V_DMG] == 16 and w.V[1, VH.V_DMG] == 18
+    assert w.V[0, VH.V_MPH] == 40 and w.V[1, VH.V_MPH] == 45
+    assert w.V[0, VH.V_PANIC] == 1 and w.V[0, VH.V_OOC] == VH.IN_CONTROL
+
+
+def test_rolling_example_p46_three_hits_at_plus_three():
+    """A car out of control at 60mph (SF 3) with adverse control 1 rolls a 6: 6 + 3 - 1 = 8, a
+    roll: it skids (straight, -5mph: still SF 3), spins, then takes 3 hits at +3 on the roof
+    and is a wreck."""
+    w = World()
+    w.place(0, 1, 2, 0, 60)
+    w.place(1, 5, 2, 0, 60)
+    w.V[0, VH.V_HAND] = 1
+    w.V[0, VH.V_OOC] = VH.OUT_OF_CONTROL
+    # control-loss test 6; skid test 2 (even: straight); spin: direction 2, rotation 3; three
+    # damage rolls 2, 3, 4 (no criticals)
+    st, s = w.script([6, 2, 2, 3, 2, 3, 4])
+    EG._out_of_control_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(),
+                            w.lim, w.oil, w.outc, w.cl_lows, w.cl_codes, w.spin_t, w.E, w.EN, 1, 1)
+    assert w.V[0, VH.V_STATUS] == VH.WRECK and w.V[0, VH.V_MPH] == 0
+    assert w.V[0, VH.V_DMG] == 18 - sum(r + 3 - 3 for r in (2, 3, 4))
+    assert st[dice.POS] == 7
+
+
+def test_skid_off_the_road_is_a_crash_p58():
+    w = World()
+    w.place(0, 1, 4, 0, 50)      # lanes 4-5, the right edge
+    w.place(1, 5, 0, 0, 50)
+    w.V[0, VH.V_OOC] = VH.OUT_OF_CONTROL
+    # control-loss 6 + 3 - 3 = 6: spin -> skid test 1 (odd: drift skid), 2 (even: right) -> off
+    st, s = w.script([6, 1, 2])
+    EG._out_of_control_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(),
+                            w.lim, w.oil, w.outc, w.cl_lows, w.cl_codes, w.spin_t, w.E, w.EN, 1, 1)
+    assert w.V[0, VH.V_STATUS] == VH.CRASHED
+
+
+def test_oil_tested_last_and_at_30mph_after_a_panic_brake_p30():
+    """80mph onto oil on a 50mph curve: the curve first; a panic brake makes the oil test 30mph."""
+    w = World(layout=("S", "CR", "S"))
+    w.place(0, 0, 2, 2, 80)
+    w.place(1, 2, 0, 2, 0)
+    lane = 2
+    x0, x1 = RD.rear_x(w.T, 1, lane, 0), RD.front_x(w.T, 1, lane, 0)
+    RD._add_marker(w.M, w.NM, RD.OIL, 1, 2, 3, x0, x1, 0, 1)
+    lim_curve = RD.pair_limit(w.T, 1, 2)
+    # the oil costs a handling point first (optimum control 3); the curve: 1 + 3 - 3 = 1, a 5mph
+    # panic brake; then the oil against 30mph (not 60: a curve, and after a panic brake)
+    st, s = w.script([1, 1])
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert nl == 2 and w.V[0, VH.V_HAND] == 3    # oil: handling -1
+    EG._after_move(st, s, w.T, w.V, 0, w.G, w.E, w.EN, 1, 1, w.lim, w.oil, nl, w.hp, w.outc)
+    ev = [tuple(e[4:8]) for e in w.E[:w.EN[0]] if e[3] == EG.EV_HAZARD]
+    assert ev[0][0] == lim_curve and ev[0][1] == 1          # the curve, a panic brake
+    assert ev[1][3] == 1                                     # then the oil
+
+
+def test_drivers_in_scripted_positions():
+    w = World(layout=("S", "S", "S", "CL", "S", "S", "S"))
+    par_std = PO.policy_vector("standard")
+    # the chase car (1) 3 spaces behind the lead car (0) in its lanes: it shoots its hood MG
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp, par_std, w.tbuf)
+    assert act == PO.A_SHOOT and w.WS[1, arg, VH.W_MOUNT] == VH.M_HOOD
+    # the lead car below its cruising speed, the pursuer not on its tail: the escaping driver
+    # speeds up, the careful one drops its oil
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)
+    assert (act, arg) == (PO.A_ACCEL, 20)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp,
+                         PO.policy_vector("careful"), w.tbuf)
+    assert act == PO.A_PASSIVE and w.WS[0, arg, VH.W_KIND] == VH.WK_PASSIVE
+    # at its cruising speed the escaping driver drops oil too
+    w.V[0, VH.V_MPH] = 100
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)
+    assert act == PO.A_PASSIVE
+    # out of passives, the lead car drifts out of the chase car's corridor
+    w.WS[0, arg, VH.W_AMMO] = 0
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)
+    assert act == PO.A_DRIFT
+    # 90mph one space short of a corner: brake towards the optimum speed (p41)
+    w.place(0, 2, 2, 1, 90, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 30, side=1, role=VH.CHASE)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf)
+    want = PO.planned_speed(w.T, w.V, 0, 3, w.hp, par_std)
+    assert act == PO.A_BRAKE and arg == min(30, 90 - want)
+    # the optimum speed of p41: limit + 10 x (control - 2) with control 4 -> limit + 20
+    assert want == RD.pair_limit(w.T, 3, 2) + 20
+    # careful drivers take the limit itself
+    assert PO.planned_speed(w.T, w.V, 0, 3, w.hp, PO.policy_vector("careful")) == RD.pair_limit(w.T, 3, 2)
+    # the chase car level with an enemy in the adjacent lanes sideswipes it
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 60, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp, par_std, w.tbuf)
+    assert (act, arg) == (PO.A_SWIPE, 1)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp,
+                         PO.policy_vector("careful"), w.tbuf)
+    assert act != PO.A_SWIPE
+
+
+def test_closest_target_rule_and_turrets_p25_p27():
+    w = World(scenario="game-6.toml")
+    # gang cars 0, 1 (side 0), Interceptor 2 (side 1)
+    w.place(2, 0, 2, 0, 60, side=1)
+    w.place(0, 0, 2, 2, 60, side=0)    # directly ahead, 2 spaces
+    w.place(1, 1, 2, 1, 60, side=0)
+    assert VH.find_target(w.T, w.V, 3, 2, VH.M_HOOD, w.tbuf) == 0 and w.tbuf[1] == 2
+    # a friend in front blocks the corridor: gang car 0 cannot shoot through gang car 1
+    w.place(0, 1, 2, 0, 60, side=0)
+    w.place(1, 1, 2, 1, 60, side=0)
+    w.place(2, 1, 2, 2, 60, side=1)
+    assert VH.find_target(w.T, w.V, 3, 0, VH.M_HOOD, w.tbuf) == -1
+    # a wing's corridor is its own lane: the left wing misses a car on lanes 3-4
+    w.place(1, 5, 0, 0, 60, side=0)
+    w.place(2, 1, 3, 2, 60, side=1)
+    assert VH.find_target(w.T, w.V, 3, 0, VH.M_WING_L, w.tbuf) == -1
+    assert VH.find_target(w.T, w.V, 3, 0, VH.M_WING_R, w.tbuf) == 2
+    # a turret picks the nearest enemy, behind on a tie
+    w.place(2, 1, 2, 1, 60, side=1)
+    w.place(0, 0, 2, 1, 60, side=0)   # 2 spaces behind
+    w.place(1, 2, 2, 1, 60, side=0)   # as far ahead
+    assert VH.find_target(w.T, w.V, 3, 2, VH.M_TURRET, w.tbuf) == 0 and w.tbuf[2] == 0
+
+
+def test_golden_playthroughs():
+    """Seeded game logs kept in tests/golden; a change in them must be a deliberate one."""
+    for name in ("game-1", "game-6"):
+        lines, _ = GM.playthrough(SCEN / f"{name}.toml", seed=2026)
+        golden = GOLDEN / f"dark-future-{name}.log"
+        assert "\n".join(lines) + "\n" == golden.read_text(), name
+
+
+def test_recorded_dice_replay_the_same_game():
+    """Every roll goes through the dice source: the recorded rolls of a seeded game, replayed
+    as a script, give the same game."""
+    sc = GM.load_scenario(SCEN / "game-3.toml")
+    ev, res, world, _ = GM.play_one(sc, seed=5, trial=3)
+    rolls = world[-1]
+    ev2, res2, world2, _ = GM.play_one(sc, script=rolls)
+    assert np.array_equal(ev, ev2) and np.array_equal(res, res2)
+    assert len(world2[-1]) == len(rolls)
+
+
+@pytest.mark.parametrize("name", ["game-2.toml", "game-6.toml"])
+def test_results_do_not_depend_on_threads_or_chunks(name):
+    sim = GM.GameSim(GM.load_scenario(SCEN / name))
+    a = run(sim, 3000, 11, chunk_size=1000, threads=1, progress=False).totals
+    b = run(sim, 3000, 11, chunk_size=777, threads=2, progress=False).totals
+    assert np.array_equal(a, b)
+
+
+def test_every_game_plays_or_is_refused():
+    for n in range(1, 9):
+        sc = GM.load_scenario(SCEN / f"game-{n}.toml")
+        f = run(GM.GameSim(sc), 400, 1, progress=False).frame
+        assert f["wins"].sum() + f["draws"].iloc[0] == 400
+    with pytest.raises(UserInputError, match="intercept"):
+        GM.load_scenario(SCEN / "game-8-intercept.toml")
+
+
+def test_scenario_cli(capsys, tmp_path):
+    from simkit.cli import main
+
+    log = tmp_path / "g1.log"
+    assert main(["scenario", "run", str(SCEN / "game-1.toml"), "--trials", "2000",
+                 "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "win_rate" in out and "lead" in out and "chase" in out
+    assert log.read_text().startswith("# Game One")
+    assert main(["scenario", "run", str(SCEN / "game-8-intercept.toml")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not modelled" in err[0]
+    bike = tmp_path / "bikes.toml"
+    bike.write_text((SCEN / "game-6.toml").read_text().replace(
+        '"renegade: hood=mg, passive=mines"', '"bike: fairings=lw_mg"'))
+    assert main(["scenario", "run", str(bike)]) == 2
+    assert "bikes" in capsys.readouterr().err
+
+
+def test_scenario_policies_and_pairings():
+    f = GM.scenario_table(SCEN / "game-1.toml", trials=500, seed=3, all_policies=True,
+                          progress=False)
+    assert len(f) == 2 * len(PO.POLICIES) ** 2 and set(f["policy"]) == set(PO.POLICIES)
+    with pytest.raises(UserInputError):
+        GM.scenario_table(SCEN / "game-1.toml", trials=10, policies={"player-1": "nosuch"})
+
+
+def test_budget_is_enforced(tmp_path):
+    p = tmp_path / "g4.toml"
+    p.write_text((SCEN / "game-4.toml").read_text().replace(
+        '"renegade: hood=autocannon, passive=mines"', '"renegade: hood=chain_gun, passive=mines"'))
+    with pytest.raises(UserInputError, match="budget"):
+        GM.load_scenario(p)
+
+
+def _tv(x):
+    import json
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, str):
+        return json.dumps(x)
+    return "[" + ", ".join(_tv(y) for y in x) + "]"
+
+
+def _toml(d):
+    """A small TOML writer for the fuzz documents (scalars, lists, [[side]] tables)."""
+    out = [f"{k} = {_tv(v)}" for k, v in d.items() if k != "side"]
+    for sd in d.get("side", []):
+        out.append("[[side]]")
+        out += [f"{k} = {_tv(v)}" for k, v in sd.items()]
+    return "\n".join(out) + "\n"
+
+
+def test_loader_fuzz(tmp_path):
+    """Random TOML thrown at the scenario loader: a UserInputError or a scenario, never a
+    traceback."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(st.integers(-5, 200), st.text(max_size=12), st.booleans(),
+                        st.sampled_from(["roll", "die", "fixed", "finish", "destroy", "layouts",
+                                         "continuous", "initial", "straights", "standard",
+                                         "renegade: hood=mg", "bike: fairings=lw_mg",
+                                         "offensive", "S", "CL", "lead", "chase"]))
+    values = st.one_of(scalars, st.lists(scalars, max_size=4),
+                       st.lists(st.lists(scalars, max_size=8), max_size=3))
+    keys = st.sampled_from(["game", "name", "track", "start_mph", "roles", "victory", "max_turns",
+                            "road_hazards", "layouts", "sections", "variants", "refuse"])
+    side_keys = st.sampled_from(["name", "policy", "cars", "skill", "role", "budget",
+                                 "budget_scope", "car_table"])
+    side = st.dictionaries(side_keys, values, max_size=6)
+    doc = st.fixed_dictionaries({"game": st.just("dark-future"), "track": st.sampled_from(
+        ["straights", "layouts", "initial", "continuous", "bogus"]),
+        "side": st.lists(side, min_size=0, max_size=3)}).flatmap(
+        lambda base: st.dictionaries(keys, values, max_size=5).map(lambda extra: {**extra, **base}))
+
+    @settings(max_examples=100, deadline=None)
+    @given(doc)
+    def check(d):
+        path = tmp_path / "fuzz.toml"
+        path.write_text(_toml(d))
+        try:
+            GM.load_scenario(path)
+        except UserInputError:
+            pass
+
+    check()
