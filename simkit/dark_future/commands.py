@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from .. import cliutil
+from ..core.files import save_figure
 from ..core.errors import UserInputError
 from ..core.registry import Command
 from ..core.runner import run, write_frame
@@ -163,7 +164,7 @@ def _plot_weapons(frame, path):
     axes[1].set(xlabel="range (spaces)", ylabel="damage points per shot (95% CI)")
     axes[1].legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     print(f"wrote {path}", file=sys.stderr)
 
