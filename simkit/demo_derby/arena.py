@@ -82,13 +82,17 @@ def load_arena(path: str | Path | None = None) -> Arena:
     path = Path(path) if path is not None else DEFAULT
     where = str(path)
     raw = read_toml(path)
-    t = raw.get("table", {}).get("arena")
+    t = raw.get("table")
+    t = t.get("arena") if isinstance(t, dict) else None
     if not isinstance(t, dict):
         raise UserInputError("needs a [table.arena] section", where=where, field="table.arena")
     for key in ("label", "source", "map"):
         if not t.get(key):
             raise UserInputError(f"missing {key}", where=where, field=f"table.arena.{key}")
     rows = t["map"]
+    if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        raise UserInputError("must be a list of strings, one per row of hexes", where=where,
+                             field="table.arena.map")
     width = len(rows[0])
     if len(rows) < 3 or width < 3:
         raise UserInputError("the map must be at least 3x3", where=where, field="table.arena.map")
@@ -131,6 +135,9 @@ def load_arena(path: str | Path | None = None) -> Arena:
         raise UserInputError("the Figure-8 area needs a start/finish line ('S')", where=where,
                              field="table.arena.map")
     facing = t.get("start_facing", {})
+    if not isinstance(facing, dict):
+        raise UserInputError("must be a table: spot = facing", where=where,
+                             field="table.arena.start_facing")
     out = np.zeros((6, 3), np.int64)
     for i, ch in enumerate("123456"):
         f = facing.get(ch)
