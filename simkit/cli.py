@@ -128,6 +128,11 @@ def _tables(args) -> int:
     return 0
 
 
+def _one_line(text: str) -> str:
+    """Messages quote user text (a file name, a token) that may hold line breaks."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def main(argv=None) -> int:
     try:
         parser = build_parser()
@@ -137,14 +142,18 @@ def main(argv=None) -> int:
             return 2
         return int(args._run(args) or 0)
     except UserInputError as e:
-        print(f"simkit: error: {e}", file=sys.stderr)
+        print(f"simkit: error: {_one_line(str(e))}", file=sys.stderr)
+        return 2
+    except OSError as e:   # a file the user named cannot be written or read: not a crash
+        if isinstance(e, BrokenPipeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        name = e.filename if e.filename is not None else ""
+        print(f"simkit: error: {_one_line(f'{name}: {e.strerror or e}')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("simkit: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":
