@@ -321,6 +321,30 @@ def _dark_future_compact(text):
     return validate(parse_compact(text))
 
 
+def _variant_options(text):
+    from simkit import games
+    from simkit.core.data import parse_variant_options
+
+    chosen = parse_variant_options(text.split(";"))      # as from repeated --variant options
+    for g in games.all_games():
+        try:
+            g.rules().resolve(chosen)
+        except UserInputError as e:
+            if "unknown variant" not in str(e):
+                raise
+    return chosen
+
+
+def _variant_samples():
+    from simkit import games
+
+    out = []
+    for g in games.all_games():
+        for v in g.rules().variants.values():
+            out.append(";".join(f"{v.name}={c}" for c in list(v.choices)[:1]))
+    return tuple(out) or ("x=y",)
+
+
 FILE_LOADERS = [
     FileLoader("core.read_toml", _read_toml, _glob("scenarios/*/*.toml")),
     FileLoader("core.load_rules", _rules_file, _glob("simkit/*/data/*.toml")),
@@ -358,6 +382,9 @@ STRING_LOADERS = [
                                     "roof", "mg", "heavy_laser", "link", "skill", "mines", "-1",
                                     "99999999999999999999", "wing_left", "passive_left"),
                  "car", (",", "=", ":", "+")),
+    StringLoader("core.variant-options", _variant_options, _variant_samples(),
+                 tuple("=;_ ") + ("missile_max_range", "twenty", "seventeen", "x", "==", "-"),
+                 "--variant", (";", "=")),
     # New string parsers: one line here.
 ]
 
