@@ -17,7 +17,20 @@ from .cliutil import (add_output_options, add_run_options, emit, plot_path, posi
 from .core.errors import UserInputError
 
 
+def _int64(text: str) -> int:
+    """``type=int`` options: whole numbers that fit the kernels' int64 (else argparse's usual
+    "invalid int value" error, not an overflow deep in a kernel)."""
+    value = int(text)
+    if not -2**63 <= value < 2**63:
+        raise ValueError(text)
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("type", int, _int64)   # every game's type=int options, at once
+
     def error(self, message):  # one line, status 2, no usage dump
         raise UserInputError(message, where=self.prog)
 

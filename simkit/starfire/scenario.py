@@ -250,6 +250,9 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
                                      "spent facing this way, 4.4)", where=where,
                                      field=g + ".progress")
             moves = _parse_moves(sh.get("moves", []), where, g + ".moves", pol == "scripted")
+            if len(moves) > turns:
+                raise UserInputError(f"{len(moves)} turns of moves for a {turns}-turn scenario",
+                                     where=where, field=g + ".moves")
             names[shname] = ("ship", len(ships))
             escort = sh.get("escort", False)
             if not isinstance(escort, bool):
