@@ -124,26 +124,61 @@ def main():
     if args.child:  # runs under NUMBA_DISABLE_JIT=1
         print(json.dumps(measure(args.n, args.games)))
         return
-    res = measure(args.n, args.games)
-    key = dice.stream_key(1)
     small = max(200, args.n // 2000)
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    small_games = max(5, args.games // 2000)
-    child = subprocess.run([sys.executable, __file__, "--child", "--n", str(small), "--games",
-                            str(small_games)], env=env,
-                           capture_output=True, text=True, check=True)
-    nojit = json.loads(child.stdout.strip().splitlines()[-1])
-    print(f"Dark Future kernels, 1 thread, {args.n:,} trials (pure Python: {small:,})")
-    for name, r in res.items():
-        per = args.games if name == "game" else args.n
-        bare = timed(_bare, key, 0, per, r["draws_per_trial"])
-        rate = r["procs"] / r["seconds"]
-        py_rate = nojit[name]["procs"] / nojit[name]["seconds"]
-        print(f"  {name:7s} {rate:14,.0f} procedures/s  "
-              f"({r['draws_per_trial'] / (r['procs'] / per):.2f} rolls each); "
-              f"bare RNG loop {bare:.3f}s vs kernel {r['seconds']:.3f}s = "
-              f"{r['seconds'] / bare:.2f}x the random-number bound; "
-              f"{rate / py_rate:,.0f}x NUMBA_DISABLE_JIT")
+    print(f"Dark Future kernels, 1 thread, {args.n:,} trials, {args.games:,} games "
+          f"(pure Python: {small:,})")
+    for r in rows(args.n, args.games):
+        print(f"  {r['name']:7s} {r['per_core']:14,.0f} procedures/s  "
+              f"({r['draws_per_proc']:.2f} rolls each); "
+              f"bare RNG loop {r['bare_seconds']:.3f}s vs kernel {r['seconds']:.3f}s = "
+              f"{r['seconds'] / r['bare_seconds']:.2f}x the random-number bound; "
+              f"{r['nojit_speedup']:,.0f}x NUMBA_DISABLE_JIT; "
+              f"two-thread efficiency {r['two_thread_eff']:.2f}")
+
+
+_KERNELS = {"hazard": "hazard rolls (8 excesses x 6 control levels)",
+            "shot": "shots (renegade hood, 6 weapons x ranges)",
+            "game": "whole games of Game Two (two Renegades, standard drivers)"}
+
+
+def rows(n, games=None):
+    """One row per kernel (hazard rolls, shots, whole games): procedures per second on one
+    thread, ratio to the bare random-number bound, speed-up over NUMBA_DISABLE_JIT=1, and
+    two-thread efficiency of the kernel's chunk (2-thread rate / twice the 1-thread rate)."""
+    games = games or max(200, n // 10)
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        res = measure(n, games)
+        key = dice.stream_key(1)
+        small = max(200, n // 2000)
+        small_games = max(5, games // 2000)
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+        child = subprocess.run([sys.executable, __file__, "--child", "--n", str(small),
+                                "--games", str(small_games)], env=env,
+                               capture_output=True, text=True, check=True)
+        nojit = json.loads(child.stdout.strip().splitlines()[-1])
+        hz, sh = make_sims()
+        sims = {"hazard": hz, "shot": sh, "game": _game_sim()}
+        out = []
+        for name, r in res.items():
+            per = games if name == "game" else n
+            bare = timed(_bare, key, 0, per, r["draws_per_trial"])
+            rate = r["procs"] / r["seconds"]
+            py_rate = nojit[name]["procs"] / nojit[name]["seconds"]
+            numba.set_num_threads(2)
+            two = timed(sims[name].chunk, key, 0, per)
+            numba.set_num_threads(1)
+            out.append({"game": "dark-future", "name": name, "kernel": _KERNELS[name],
+                        "unit": "games" if name == "game" else "procedures",
+                        "per_core": rate, "seconds": r["seconds"],
+                        "bare_seconds": bare, "bare_ratio": bare / r["seconds"],
+                        "draws_per_proc": r["draws_per_trial"] / (r["procs"] / per),
+                        "nojit_speedup": rate / py_rate,
+                        "two_thread_eff": r["seconds"] / (2 * two)})
+        return out
+    finally:
+        numba.set_num_threads(old)
 
 
 if __name__ == "__main__":

@@ -77,15 +77,46 @@ def games_python(n_games: int):
 
 
 def main(n_trials: int = 200_000, jit_disabled: bool = False):
+    if jit_disabled:  # child process: time a small N in pure Python
+        tables = build_tables()
+        sim = crash.CrashSimulation(tables)
+        t0 = time.perf_counter()
+        sim.chunk(dice.stream_key(1), 0, n_trials)
+        print(f"{n_trials * len(sim.cells) / (time.perf_counter() - t0):.6g}")
+        return
+    crash_row, derby_row = rows(n_trials)
+    r = crash_row
+    print(f"Demo Derby crash kernel, 1 thread, {n_trials:,} trials x {r['cells']} cells")
+    print(f"  compiled kernel     : {r['per_core']:,.0f} crashes/s per core "
+          f"({r['mean_rolls']:.2f} dice rolls per crash)")
+    print(f"  bare RNG loop       : {r['bare_per_core']:,.0f} crashes/s per core "
+          f"(seed + {r['k']} d6 each)")
+    print(f"  kernel / bare RNG   : {r['bare_ratio']:.2f}")
+    print(f"  NUMBA_DISABLE_JIT=1 : {r['nojit_per_core']:,.0f} crashes/s "
+          f"({r['nojit_n']} trials x {r['cells']} cells)")
+    print(f"  speed-up over Python: {r['nojit_speedup']:,.0f}x")
+    print(f"  two-thread efficiency: {r['two_thread_eff']:.2f}")
+    print(f"Six-car derby (hunter policy, default arena), 1 thread, {derby_row['n']:,} derbies")
+    print(f"  compiled kernel     : {derby_row['per_core']:,.0f} derbies/s per core "
+          f"(two-thread efficiency {derby_row['two_thread_eff']:.2f})")
+
+
+def rows(n_trials: int = 200_000, n_py: int = 20):
+    """Two rows: the crash kernel (throughput per core, bare random-number bound, speed-up over
+    NUMBA_DISABLE_JIT=1, two-thread efficiency) and whole six-car derbies (throughput per core,
+    two-thread efficiency)."""
+    old = numba.get_num_threads()
+    try:
+        return _rows(n_trials, n_py)
+    finally:
+        numba.set_num_threads(old)
+
+
+def _rows(n_trials, n_py):
     tables = build_tables()
     sim = crash.CrashSimulation(tables)
     key = dice.stream_key(1)
     n_cells = len(sim.cells)
-    if jit_disabled:  # child process: time a small N in pure Python
-        t0 = time.perf_counter()
-        sim.chunk(key, 0, n_trials)
-        print(f"{n_trials * n_cells / (time.perf_counter() - t0):.6g}")
-        return
     numba.set_num_threads(1)
     sim.chunk(key, 0, 100)  # compile / load cache
     t0 = time.perf_counter()
@@ -103,30 +134,36 @@ def main(n_trials: int = 200_000, jit_disabled: bool = False):
     _bare(key, n_trials, n_cells, k)
     bare_rate = n_trials * n_cells / (time.perf_counter() - t0)
 
-    n_py = 20
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=ROOT)
     py = subprocess.run([sys.executable, __file__, str(n_py), "--python"], env=env,
                         capture_output=True, text=True, check=True)
     py_rate = float(py.stdout.strip().splitlines()[-1])
-
-    print(f"Demo Derby crash kernel, 1 thread, {n_trials:,} trials x {n_cells} cells")
-    print(f"  compiled kernel     : {rate:,.0f} crashes/s per core "
-          f"({mean_rolls:.2f} dice rolls per crash)")
-    print(f"  bare RNG loop       : {bare_rate:,.0f} crashes/s per core (seed + {k} d6 each)")
-    print(f"  kernel / bare RNG   : {rate / bare_rate:.2f}")
-    print(f"  NUMBA_DISABLE_JIT=1 : {py_rate:,.0f} crashes/s ({n_py} trials x {n_cells} cells)")
-    print(f"  speed-up over Python: {rate / py_rate:,.0f}x")
+    numba.set_num_threads(2)
+    t0 = time.perf_counter()
+    sim.chunk(key, 0, n_trials)
+    eff = (n_trials * n_cells / (time.perf_counter() - t0)) / (2 * rate)
+    crash_row = {"game": "demo-derby", "kernel": f"crash ({n_cells} cells: speed x impact)",
+                 "unit": "crashes", "per_core": rate, "bare_per_core": bare_rate,
+                 "bare_ratio": rate / bare_rate, "nojit_speedup": rate / py_rate,
+                 "nojit_per_core": py_rate, "two_thread_eff": eff, "cells": n_cells,
+                 "mean_rolls": mean_rolls, "k": k, "nojit_n": n_py}
 
     from simkit.demo_derby.arena import load_arena
     from simkit.demo_derby.derby import DerbySimulation
     dsim = DerbySimulation(tables, load_arena(), np.full((6, 1), 5, np.int64))
+    numba.set_num_threads(1)
     dsim.chunk(key, 0, 10)
     n_d = max(1000, n_trials // 20)
-    t0 = time.perf_counter()
-    dsim.chunk(key, 0, n_d)
-    d_rate = n_d / (time.perf_counter() - t0)
-    print(f"Six-car derby (hunter policy, default arena), 1 thread, {n_d:,} derbies")
-    print(f"  compiled kernel     : {d_rate:,.0f} derbies/s per core")
+    rates = {}
+    for threads in (1, 2):
+        numba.set_num_threads(threads)
+        t0 = time.perf_counter()
+        dsim.chunk(key, 0, n_d)
+        rates[threads] = n_d / (time.perf_counter() - t0)
+    derby_row = {"game": "demo-derby", "kernel": "derby: six cars, hunter policy",
+                 "unit": "derbies", "per_core": rates[1], "bare_ratio": None,
+                 "nojit_speedup": None, "two_thread_eff": rates[2] / (2 * rates[1]), "n": n_d}
+    return [crash_row, derby_row]
 
     n_g = max(500, n_trials // 100)
     n_gpy = 2

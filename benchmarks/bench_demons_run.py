@@ -73,32 +73,56 @@ def main():
     if args._nojit_child:
         return nojit_child(args._nojit_child)
 
-    import numba
-    from simkit.core.dice import stream_key
-
-    K, names, specs, ship, (crit, par, vturns) = _setup()
-    numba.set_num_threads(1)
-    key, n = stream_key(2026), args.trials
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    child = subprocess.run([sys.executable, __file__, "--_nojit-child", str(args.nojit_trials)],
-                           env=env, capture_output=True, text=True, check=True)
-    nojit = json.loads(child.stdout.strip().splitlines()[-1])
-
+    n = args.trials
     print(f"Demon's Run hazard kernels, one core, {n:,} procedures each "
           f"(worked ship, Velocity 4)")
     print(f"{'hazard':14s} {'proc/s':>12s} {'rolls/proc':>10s} {'bare rolls/s':>13s} "
           f"{'kernel/bare':>11s} {'vs no-JIT':>10s}")
-    for h, name in enumerate(names):
-        sp = specs[h:h + 1]
-        K.hazard_stats(key, 0, 1000, sp, ship, crit, par, vturns)  # warm-up / load cache
-        t = _time(lambda: K.hazard_stats(key, 0, n, sp, ship, crit, par, vturns))
-        rolls = K.count_rolls(key, 0, 200_000, specs[h], ship, crit, par, vturns) / 200_000
-        per = max(1, int(round(rolls)))
-        K.bare_rng(key, 0, 1000, per)
-        tb = _time(lambda: K.bare_rng(key, 0, n, per))
-        speed = n / t
-        print(f"{name:14s} {speed:12,.0f} {rolls:10.2f} {n * per / tb:13,.0f} "
-              f"{t / tb:11.2f} {nojit[name] * speed:9.0f}x")
+    for r in rows(n, args.nojit_trials):
+        print(f"{r['name']:14s} {r['per_core']:12,.0f} {r['rolls']:10.2f} "
+              f"{r['bare_rolls_per_s']:13,.0f} {r['seconds'] / r['bare_seconds']:11.2f} "
+              f"{r['nojit_speedup']:9.0f}x")
+
+
+def rows(n, nojit_trials, *, two_thread=True):
+    """One row per hazard: procedures/s on one core, the bare random-number bound, speed-up over
+    NUMBA_DISABLE_JIT=1, and two-thread efficiency (2-thread rate / twice the 1-thread rate)."""
+    import numba
+    from simkit.core.dice import stream_key
+
+    K, names, specs, ship, (crit, par, vturns) = _setup()
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    key = stream_key(2026)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    child = subprocess.run([sys.executable, __file__, "--_nojit-child", str(nojit_trials)],
+                           env=env, capture_output=True, text=True, check=True)
+    nojit = json.loads(child.stdout.strip().splitlines()[-1])
+    out = []
+    try:
+        for h, name in enumerate(names):
+            sp = specs[h:h + 1]
+            K.hazard_stats(key, 0, 1000, sp, ship, crit, par, vturns)  # warm-up / load cache
+            t = _time(lambda: K.hazard_stats(key, 0, n, sp, ship, crit, par, vturns))
+            rolls = K.count_rolls(key, 0, 200_000, specs[h], ship, crit, par, vturns) / 200_000
+            per = max(1, int(round(rolls)))
+            K.bare_rng(key, 0, 1000, per)
+            tb = _time(lambda: K.bare_rng(key, 0, n, per))
+            eff = None
+            if two_thread:
+                numba.set_num_threads(2)
+                t2 = _time(lambda: K.hazard_stats(key, 0, n, sp, ship, crit, par, vturns))
+                numba.set_num_threads(1)
+                eff = t / (2 * t2)
+            speed = n / t
+            out.append({"game": "demons-run", "name": name, "kernel": f"hazard: {name}",
+                        "unit": "procedures", "per_core": speed, "rolls": rolls,
+                        "seconds": t, "bare_seconds": tb, "bare_rolls_per_s": n * per / tb,
+                        "bare_ratio": tb / t, "nojit_speedup": nojit[name] * speed,
+                        "two_thread_eff": eff})
+    finally:
+        numba.set_num_threads(old)
+    return out
 
 
 if __name__ == "__main__":

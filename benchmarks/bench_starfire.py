@@ -115,18 +115,12 @@ def main():
         shots(*args, dice.stream_key(1), a.nojit_n)
         print(json.dumps(a.nojit_n / (time.perf_counter() - t)))
         return
-    numba.set_num_threads(1)
     print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, numpy {np.__version__}")
     print(f"{'family (range 4)':18s} {'resolutions/s/core':>20s} {'bare RNG/s':>14s} "
           f"{'ratio':>7s} {'vs no-JIT':>10s}")
-    for family in FAMILIES:
-        kernel, bound = measure(a.n, family)
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-        out = subprocess.run([sys.executable, __file__, "--_nojit", family, "--nojit-n",
-                              str(a.nojit_n)], env=env, capture_output=True, text=True, check=True)
-        nojit = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{family:18s} {kernel:20,.0f} {bound:14,.0f} {kernel / bound:7.2f} "
-              f"{kernel / nojit:9,.0f}x")
+    for r in fire_rows(a.n, a.nojit_n):
+        print(f"{r['family']:18s} {r['per_core']:20,.0f} {r['bare_per_core']:14,.0f} "
+              f"{r['bare_ratio']:7.2f} {r['nojit_speedup']:9,.0f}x")
     if not a.skip_table:
         from simkit.starfire import weapon_table
 
@@ -140,30 +134,69 @@ def main():
         bench_battles(a.battles)
 
 
-def bench_battles(n):
+def fire_rows(n, nojit_n, families=FAMILIES):
+    """One row per weapon family: single-shot resolutions per second on one core, the bare
+    random-number bound in the same run, and the speed-up over NUMBA_DISABLE_JIT=1."""
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    rows = []
+    try:
+        for family in families:
+            kernel, bound = measure(n, family)
+            env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+            out = subprocess.run([sys.executable, __file__, "--_nojit", family, "--nojit-n",
+                                  str(nojit_n)], env=env, capture_output=True, text=True,
+                                 check=True)
+            nojit = json.loads(out.stdout.strip().splitlines()[-1])
+            rows.append({"game": "starfire", "kernel": f"fire: {family} at range 4",
+                         "family": family, "unit": "resolutions", "per_core": kernel,
+                         "bare_per_core": bound, "bare_ratio": kernel / bound,
+                         "nojit_speedup": kernel / nojit, "two_thread_eff": None})
+    finally:
+        numba.set_num_threads(old)
+    return rows
+
+
+def battle_rows(n, paths=None):
+    """One row per scenario file: battles per second on one core, speed-up over
+    NUMBA_DISABLE_JIT=1 (3 battles), two-thread efficiency (2-thread rate / twice 1-thread)."""
     from pathlib import Path
 
     from simkit.starfire.battles import BattleSim
     from simkit.starfire.scenario import load_scenario
 
     root = Path(__file__).resolve().parent.parent / "scenarios" / "starfire"
-    print(f"{'scenario':28s} {'battles/s/core':>15s} {'vs no-JIT':>10s} {'2-thread eff.':>14s}")
     key = dice.stream_key(1)
-    for path in sorted(root.glob("*.toml")):
-        sim = BattleSim(load_scenario(path))
-        sim.chunk(key, 0, 8)  # compile or load
-        rates = {}
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            t = time.perf_counter()
-            sim.chunk(key, 0, n)
-            rates[threads] = n / (time.perf_counter() - t)
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-        out = subprocess.run([sys.executable, __file__, "--_nojit_battle", str(path)], env=env,
-                             capture_output=True, text=True, check=True)
-        nojit = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{path.stem:28s} {rates[1]:15,.0f} {rates[1] / nojit:9,.0f}x "
-              f"{rates[2] / (2 * rates[1]):14.2f}")
+    old = numba.get_num_threads()
+    rows = []
+    try:
+        for path in paths or sorted(root.glob("*.toml")):
+            sim = BattleSim(load_scenario(path))
+            sim.chunk(key, 0, 8)  # compile or load
+            rates = {}
+            for threads in (1, 2):
+                numba.set_num_threads(threads)
+                t = time.perf_counter()
+                sim.chunk(key, 0, n)
+                rates[threads] = n / (time.perf_counter() - t)
+            env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+            out = subprocess.run([sys.executable, __file__, "--_nojit_battle", str(path)],
+                                 env=env, capture_output=True, text=True, check=True)
+            nojit = json.loads(out.stdout.strip().splitlines()[-1])
+            rows.append({"game": "starfire", "kernel": f"battle: {Path(path).stem}",
+                         "unit": "battles", "per_core": rates[1], "bare_ratio": None,
+                         "nojit_speedup": rates[1] / nojit,
+                         "two_thread_eff": rates[2] / (2 * rates[1])})
+    finally:
+        numba.set_num_threads(old)
+    return rows
+
+
+def bench_battles(n):
+    print(f"{'scenario':28s} {'battles/s/core':>15s} {'vs no-JIT':>10s} {'2-thread eff.':>14s}")
+    for r in battle_rows(n):
+        print(f"{r['kernel'][8:]:28s} {r['per_core']:15,.0f} {r['nojit_speedup']:9,.0f}x "
+              f"{r['two_thread_eff']:14.2f}")
 
 
 if __name__ == "__main__":

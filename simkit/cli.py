@@ -18,7 +18,20 @@ from .core.errors import UserInputError
 from .core.files import atomic_write
 
 
+def _int64(text: str) -> int:
+    """``type=int`` options: whole numbers that fit the kernels' int64 (else argparse's usual
+    "invalid int value" error, not an overflow deep in a kernel)."""
+    value = int(text)
+    if not -2**63 <= value < 2**63:
+        raise ValueError(text)
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("type", int, _int64)   # every game's type=int options, at once
+
     def error(self, message):  # one line, status 2, no usage dump
         raise UserInputError(message, where=self.prog)
 
@@ -147,6 +160,11 @@ def _resume(args) -> int:
         os.chdir(old)
 
 
+def _one_line(text: str) -> str:
+    """Messages quote user text (a file name, a token) that may hold line breaks."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def main(argv=None) -> int:
     try:
         parser = build_parser()
@@ -158,14 +176,18 @@ def main(argv=None) -> int:
             return 2
         return int(args._run(args) or 0)
     except UserInputError as e:
-        print(f"simkit: error: {e}", file=sys.stderr)
+        print(f"simkit: error: {_one_line(str(e))}", file=sys.stderr)
+        return 2
+    except OSError as e:   # a file the user named cannot be written or read: not a crash
+        if isinstance(e, BrokenPipeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        name = e.filename if e.filename is not None else ""
+        print(f"simkit: error: {_one_line(f'{name}: {e.strerror or e}')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("simkit: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":

@@ -97,8 +97,10 @@ class RulesData:
         tables = {k: Table(t.name, t.label, t.source, copy.deepcopy(dict(t.data)), t.notes,
                            t.row_labels) for k, t in self.tables.items()}
         for vname, choice in selection.items():
-            for patch in self.variants[vname].choices[choice].get("patch", []):
-                _apply_patch(tables, patch, f"variant {vname}={choice}")
+            patches = self.variants[vname].choices[choice].get("patch", [])
+            for patch in patches if isinstance(patches, list) else [patches]:
+                _apply_patch(tables, patch, f"{', '.join(self.files) or 'rules'}: variant "
+                                            f"{vname}={choice}")
         return RulesData(tables, self.variants, self.files)
 
     def provenance(self):
@@ -107,23 +109,33 @@ class RulesData:
 
 
 def _apply_patch(tables, patch, where):
+    if not isinstance(patch, Mapping):
+        raise UserInputError("a patch must be a table {table=, row=, ...}", where=where,
+                             field="patch")
     tname = patch.get("table")
-    if tname not in tables:
+    if not isinstance(tname, str) or tname not in tables:
         raise UserInputError(f"patch names unknown table {tname!r}", where=where, field="table")
     data = tables[tname].data
     rows = data.get("rows")
     row = patch.get("row")
-    if rows is None or row not in rows:
+    if not isinstance(rows, Mapping) or not isinstance(row, str) or row not in rows:
         raise UserInputError(f"patch names unknown row {row!r}", where=where, field="row")
-    if "values" in patch:
-        rows[row] = list(patch["values"])
-    elif "index" in patch:
-        rows[row][int(patch["index"])] = patch["value"]
-    elif "from" in patch:
-        start = int(patch["from"])
-        rows[row][start:] = [patch["value"]] * (len(rows[row]) - start)
-    else:
-        raise UserInputError("patch needs 'values', 'index' or 'from'", where=where, field="patch")
+    try:
+        if "values" in patch:
+            rows[row] = list(patch["values"])
+        elif "index" in patch:
+            rows[row][int(patch["index"])] = patch["value"]
+        elif "from" in patch:
+            start = int(patch["from"])
+            rows[row][start:] = [patch["value"]] * (len(rows[row]) - start)
+        else:
+            raise UserInputError("patch needs 'values', 'index' or 'from'", where=where,
+                                 field="patch")
+    except UserInputError:
+        raise
+    except (TypeError, ValueError, IndexError, KeyError) as e:   # a cell the row does not have
+        raise UserInputError(f"patch cannot be applied to row {row!r} ({e})", where=where,
+                             field="patch") from None
 
 
 def read_toml(path: str | Path) -> dict:
@@ -153,6 +165,9 @@ def load_rules(*paths: str | Path) -> RulesData:
     for path in paths:
         path = Path(path)
         raw = read_toml(path)
+        for section in ("table", "variant"):
+            if not isinstance(raw.get(section, {}), dict):
+                raise UserInputError("must be a TOML table", where=str(path), field=section)
         for name, body in raw.get("table", {}).items():
             tables[name] = _table(path, name, body)
         for name, body in raw.get("variant", {}).items():
@@ -173,7 +188,10 @@ def _table(path: Path, name: str, body: Mapping[str, Any]) -> Table:
     if not isinstance(source, str) or not source.strip():
         raise UserInputError("missing source: every table must say where it comes from",
                              where=where, field=f"table.{name}.source")
-    row_labels = dict(body.get("row_labels", {}))
+    row_labels = body.get("row_labels", {})
+    if not isinstance(row_labels, Mapping):
+        raise UserInputError("must be a table of row = label", where=where,
+                             field=f"table.{name}.row_labels")
     for row, rl in row_labels.items():
         if rl not in LABELS:
             raise UserInputError(f"unknown label {rl!r}", where=where,
@@ -184,9 +202,13 @@ def _table(path: Path, name: str, body: Mapping[str, Any]) -> Table:
 
 def _variant(path: Path, name: str, body: Mapping[str, Any]) -> Variant:
     where = str(path)
+    if not isinstance(body, Mapping):
+        raise UserInputError("a variant must be a TOML table", where=where,
+                             field=f"variant.{name}")
     choices = body.get("choice", {})
     default = body.get("default")
-    if not choices or default not in choices:
+    if (not isinstance(choices, Mapping) or not isinstance(default, str) or default not in choices
+            or not all(isinstance(c, Mapping) for c in choices.values())):
         raise UserInputError("a variant needs choices and a default among them",
                              where=where, field=f"variant.{name}")
     if not body.get("doc"):

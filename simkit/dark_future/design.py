@@ -139,8 +139,12 @@ def load_car(path: str | Path) -> Car:
     if not isinstance(skill, int):
         raise UserInputError(f"drive skill must be a whole number, got {skill!r}",
                              where=str(path), field="skill")
-    return Car(str(raw["vehicle"]).lower(), expanded, [list(x) for x in raw.get("links", [])],
-               skill, str(path))
+    links = raw.get("links", [])
+    if not isinstance(links, list) or not all(
+            isinstance(x, list) and all(isinstance(m, str) for m in x) for x in links):
+        raise UserInputError('must be a list of lists of mount names, e.g. [["wing_left", '
+                             '"wing_right"]]', where=str(path), field="links")
+    return Car(str(raw["vehicle"]).lower(), expanded, [list(x) for x in links], skill, str(path))
 
 
 def car_from(text: str) -> Car:

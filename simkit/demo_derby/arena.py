@@ -89,7 +89,8 @@ def load_arena(path: str | Path | None = None) -> Arena:
     path = Path(path) if path is not None else DEFAULT
     where = str(path)
     raw = read_toml(path)
-    t = raw.get("table", {}).get("arena")
+    t = raw.get("table")
+    t = t.get("arena") if isinstance(t, dict) else None
     if not isinstance(t, dict):
         raise UserInputError("needs a [table.arena] section", where=where, field="table.arena")
     for key in ("label", "source", "map"):

@@ -115,6 +115,8 @@ def load_board(path: str | Path | None = None) -> Board:
 
     label, source = need("label", str), need("source", str)
     cols, rows = need("columns", int), need("rows", int)
+    if not problems and not (1 <= cols <= 200 and 1 <= rows <= 200):
+        problems.append("board.columns and board.rows must be 1-200")
     if problems:
         raise UserInputError("; ".join(problems), where=where)
     if label not in ("RULE-TEXT", "VERIFIED", "SOURCED", "RECONSTRUCTED"):
@@ -123,7 +125,8 @@ def load_board(path: str | Path | None = None) -> Board:
     if layout != "flat-topped, even columns down":
         problems.append(f"board.layout {layout!r}: only 'flat-topped, even columns down' is supported")
     numbers = b.get("hexsides", [1, 2, 3, 4, 5, 6])
-    if sorted(numbers) != [1, 2, 3, 4, 5, 6]:
+    if not isinstance(numbers, list) or sorted(map(str, numbers)) != list("123456") \
+            or not all(isinstance(n, int) for n in numbers):
         problems.append("board.hexsides must number N, NE, SE, S, SW, NW with 1-6 once each")
     hexsides = dict(zip(DIRECTIONS, numbers))
 
@@ -158,7 +161,10 @@ def load_board(path: str | Path | None = None) -> Board:
         hole_of[h] = hole
 
     holes = []
-    for i, hb in enumerate(raw.get("hole", [])):
+    for i, hb in enumerate(_listed(raw, "hole", problems)):
+        if not isinstance(hb, dict):
+            problems.append(f"hole[{i}]: expected a table ([[hole]])")
+            continue
         what = f"hole[{i}] {hb.get('name', '')}".strip()
         cls, rot = hb.get("class"), hb.get("rotation")
         if cls not in CLASSES:
@@ -174,7 +180,7 @@ def load_board(path: str | Path | None = None) -> Board:
         claim(hole.center, HOLE, what, 0, i + 1)
         side_terrain = {}
         for key, t in (("fire_sides", "hell_fire"), ("null_sides", "null")):
-            for s in hb.get(key, []):
+            for s in _listed(hb, key, problems, what):
                 if s not in DIRECTIONS:
                     problems.append(f"{what}.{key}: {s!r} is not one of {', '.join(DIRECTIONS)}")
                 elif s in side_terrain:
@@ -197,13 +203,13 @@ def load_board(path: str | Path | None = None) -> Board:
                   0 if t == "null" else i + 1)
         holes.append(hole)
 
-    zones = raw.get("zones", {})
+    zones = _table(raw, "zones", problems)
     for h in hexes(zones.get("hell_fire", []), "zones.hell_fire"):
         claim(h, HELL_FIRE, "Hell Fire zone", 1)
     for h in hexes(zones.get("null", []), "zones.null"):
         claim(h, NULL, "Null zone")
 
-    corners_raw = raw.get("corners", {})
+    corners_raw = _table(raw, "corners", problems)
     corners = {}
     for letter in "ABCD":
         hs = hexes(corners_raw.get(letter, []), f"corners.{letter}")
@@ -214,7 +220,7 @@ def load_board(path: str | Path | None = None) -> Board:
     finish = {"A": "D", "D": "A", "B": "C", "C": "B"}   # 211 A: diagonally opposite
 
     markers = {}
-    mraw = raw.get("markers", {})
+    mraw = _table(raw, "markers", problems)
     for kind in MARKERS:
         markers[kind] = hexes(mraw.get(kind, []), f"markers.{kind}")
     for kind in mraw:
@@ -245,6 +251,22 @@ def load_board(path: str | Path | None = None) -> Board:
         raise UserInputError("; ".join(problems), where=where)
     return Board(cols, rows, label, source, hexsides, holes, terrain, fire_class, hole_of,
                  corners, finish, markers)
+
+
+def _table(raw, key, problems):
+    v = raw.get(key, {})
+    if not isinstance(v, dict):
+        problems.append(f"{key}: expected a table")
+        return {}
+    return v
+
+
+def _listed(raw, key, problems, what=""):
+    v = raw.get(key, [])
+    if not isinstance(v, list):
+        problems.append(f"{what + '.' if what else ''}{key}: expected a list")
+        return []
+    return v
 
 
 # --- plotting ------------------------------------------------------------------------------

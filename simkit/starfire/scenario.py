@@ -141,7 +141,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
         if not isinstance(o, dict):
             raise UserInputError("must be a table", where=where, field=f)
         _known(o, {"kind", "name", "hex"}, where, f + ".")
-        kind = o.get("kind")
+        kind = _name(o.get("kind"))
         if kind not in OBJECT_KINDS:
             raise UserInputError(f"kind must be one of {', '.join(OBJECT_KINDS)}", where=where,
                                  field=f + ".kind")
@@ -165,12 +165,15 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
             raise UserInputError("must be a table", where=where, field=f)
         _known(sd, {"policy", "params", "objective", "scan", "exit", "holds_fire", "ships"},
                where, f + ".")
-        pol = (policies or {}).get(sname, sd.get("policy", "closer"))
+        pol = _name((policies or {}).get(sname, sd.get("policy", "closer")))
         if pol not in POLICIES and not (pol in SCRIPTED and sname not in (policies or {})):
             raise UserInputError(f"unknown policy {pol!r} (known: {', '.join(POLICIES)})",
                                  where=where if sname not in (policies or {}) else "--policy",
                                  field=f + ".policy")
         params = default_params(pol)
+        if not isinstance(sd.get("params", {}), dict):
+            raise UserInputError("must be a table of name = number", where=where,
+                                 field=f + ".params")
         for k, v in (sd.get("params", {}) or {}).items():
             if k not in params:
                 raise UserInputError(f"unknown parameter for policy {pol} (known: "
@@ -180,7 +183,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
             params[k] = float(v)
         side_policy.append(pol)
         side_params.append(params)
-        obj = sd.get("objective", "destroy")
+        obj = _name(sd.get("objective", "destroy"))
         if obj not in OBJECTIVES:
             raise UserInputError(f"must be one of {', '.join(OBJECTIVES)}", where=where,
                                  field=f + ".objective")
@@ -190,8 +193,10 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
             raise UserInputError("must be 'never' or 'until_fired_upon'", where=where,
                                  field=f + ".holds_fire")
         holds.append(1 if hf == "until_fired_upon" else 0)
-        exit_obj.append(sd.get("exit"))
-        scan_raw.append(sd.get("scan", []))
+        exit_obj.append(None if sd.get("exit") is None else _name(sd["exit"]))
+        if not isinstance(sd.get("scan", []), list):
+            raise UserInputError("must be a list of names", where=where, field=f + ".scan")
+        scan_raw.append([_name(t) for t in sd.get("scan", [])])
         ships_raw = sd.get("ships")
         if not isinstance(ships_raw, list) or not ships_raw:
             raise UserInputError("each side needs at least one ship ([[...ships]])", where=where,
@@ -214,7 +219,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
             if not isinstance(arrives, int) or not 1 <= arrives <= turns:
                 raise UserInputError(f"must be a turn 1-{turns}", where=where, field=g + ".arrives")
             if "warp" in sh:
-                wn = sh["warp"]
+                wn = _name(sh["warp"])
                 if names.get(wn, ("", -1))[0] != "object" or objects[names[wn][1]][0] != 2:
                     raise UserInputError(f"no warp point named {wn!r}", where=where,
                                          field=g + ".warp")
@@ -245,6 +250,9 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
                                      "spent facing this way, 4.4)", where=where,
                                      field=g + ".progress")
             moves = _parse_moves(sh.get("moves", []), where, g + ".moves", pol == "scripted")
+            if len(moves) > turns:
+                raise UserInputError(f"{len(moves)} turns of moves for a {turns}-turn scenario",
+                                     where=where, field=g + ".moves")
             names[shname] = ("ship", len(ships))
             escort = sh.get("escort", False)
             if not isinstance(escort, bool):
@@ -277,7 +285,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
         if objective[si] == 1 and exit_idx[si] < 0:
             raise UserInputError("objective scan_and_exit needs an exit warp point",
                                  where=where, field=f"sides.{sname}.exit")
-    ini = raw.get("initiative", "roll")
+    ini = _name(raw.get("initiative", "roll"))
     if ini == "roll":
         initiative = -1
     elif ini in side_names:
@@ -294,6 +302,11 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
     return Scenario(where, name, label, source, turns, initiative, columns, rows, side_names,
                     side_policy, side_params, objective, holds, exit_idx, scans, ships, objects,
                     options, var)
+
+
+def _name(value):
+    """A name from the file, as a string (a list or table given as a name cannot match one)."""
+    return value if isinstance(value, str) else repr(value)
 
 
 def _on_map(c, r, columns, rows, options, where, fld):

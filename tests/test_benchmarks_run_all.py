@@ -1,0 +1,59 @@
+"""``benchmarks/run_all.py`` works end to end (``--smoke``: tiny counts, one game), and puts its
+table between the README markers without touching the rest. No time is asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "run_all.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("run_all", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_smoke_run_writes_the_table(tmp_path):
+    out = tmp_path / "results.md"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--smoke", "--games", "starfire",
+                           "--skip-search", "--out", str(out)], env=env, capture_output=True,
+                          text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = out.read_text()
+    assert "| game | kernel | per core (/s) |" in text
+    rows = [line for line in text.splitlines() if line.startswith("| starfire |")]
+    assert len(rows) == 2                      # one fire family and one battle scenario
+    assert "cores" in text and "numba" in text  # the machine it ran on
+    assert "Traceback" not in proc.stderr
+
+
+def test_readme_section_is_replaced_between_markers(tmp_path):
+    mod = _module()
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\nintro\n\n## Benchmarks\n\n{mod.START}\nold\n{mod.END}\n\nafter\n")
+    mod.update_readme(readme, "new table\n")
+    text = readme.read_text()
+    assert "old" not in text and "new table" in text
+    assert text.startswith("# x\n\nintro") and text.rstrip().endswith("after")
+    plain = tmp_path / "PLAIN.md"
+    plain.write_text("# y\n")
+    mod.update_readme(plain, "t\n")
+    assert mod.START in plain.read_text() and "## Benchmarks" in plain.read_text()
+
+
+def test_render_handles_missing_figures():
+    mod = _module()
+    info = {"date": "d", "cpu": "c", "cores": 2, "load": "1.0", "python": "3", "numba": "n",
+            "numpy": "np"}
+    rows = [{"game": "g", "kernel": "k", "unit": "u", "per_core": 10.0, "bare_ratio": None,
+             "nojit_speedup": None, "two_thread_eff": None}]
+    text = mod.render(rows, None, info, "smoke")
+    assert "| g | k | 10 u | n/a | n/a | n/a |" in text and "not measured" in text
