@@ -190,11 +190,13 @@ def test_pilot_plans_round_the_hell3_ring_not_through_it(sim):
 
 
 def test_pilot_decelerates_to_finish_and_raider_fires(sim):
-    # worked two hexes from its Finish D (30, 40), facing it, at Velocity 3: it must come down
-    state = position(sim, worked={"pos": (30, 38), "facing": 3, "velocity": 3, "fuel": 150},
+    # worked, flown by the safe runner, two hexes from its Finish D (30, 40), facing it, at
+    # Velocity 3: it must come down (at 3 it would fly past the corner and off the board)
+    safe = RaceSim(load_scenario(DUEL, policies={"worked": "safe_runner"}))
+    state = position(safe, worked={"pos": (30, 38), "facing": 3, "velocity": 3, "fuel": 150},
                      runner={"pos": (1, 1), "status": FINISHED})
-    d = decide(sim, "worked", state)
-    assert d["me"] < 0 and d["velocity"] <= 2
+    d = decide(safe, "worked", state)
+    assert d["me"] < 0 and d["velocity"] <= 2, d
     sc = load_scenario(SCEN / "raid.toml")
     rs = RaceSim(sc)
     names = sc.sides

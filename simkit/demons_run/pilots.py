@@ -80,7 +80,7 @@ PARAMS = {
                         **_COMMON),
     "buoy_hunter": dict(risk=1.0, cruise=6, hunt_class=1, vp_per_turn=8.0, screens=0.3,
                         screens_hazard=1.0, fire_ships=0, fire_hounds=1, min_p_hit=0.4,
-                        tractor_p=0.3, fuel_margin=40, attack_bonus=0.0, time_margin=4,
+                        tractor_p=0.3, fuel_margin=50, attack_bonus=0.0, time_margin=4,
                         **_COMMON),
     "raider": dict(risk=1.5, cruise=7, hunt_class=-1, vp_per_turn=30.0, screens=0.5,
                    screens_hazard=1.0, fire_ships=1, fire_hounds=0, min_p_hit=0.25,
@@ -218,7 +218,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     (cost, tokens). ``J`` is the target's route field, ``tb`` the target Buoy (-1 none)."""
     C, R = terrain.shape[0], terrain.shape[1]
     nh = hd.shape[0]
-    D = V + 1                                 # rotation slots: before each hex and at the end
+    D = V + 8                                 # rotation slots: before each hex and at the end
+    #                                           (a Gravity Whip refunds its MP: one more hex)
     nrot = 2 * per_hex + 1
     # per-depth state
     pc = np.zeros(D + 1, np.int64)
@@ -229,6 +230,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     pw = np.zeros(D + 1, np.int64)              # whipped holes bitmask
     pcost = np.zeros(D + 1, np.float64)
     pbd = np.zeros(D + 1, np.int64)             # closest approach to the target Buoy
+    pm = np.zeros(D + 1, np.int64)              # MPs left before the slot
+    best_pm = np.zeros(D + 1, np.int64)
     phd = np.zeros((D + 1, max(nh, 1)), np.int64)
     choice = np.full(D + 1, -1, np.int64)
     best_choice = np.full(D + 1, -1, np.int64)
@@ -237,6 +240,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     fin_c, fin_r = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
     pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     pbd[0] = 99
+    pm[0] = V
     for k in range(nh):
         phd[0, k] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) if hd[k, 2] else 99
     vmax_f = J.shape[3] - 1
@@ -261,7 +265,9 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         cost = pcost[d] + abs(rot) * pp[PP_W_FUEL]
         g, w, bd = pg[d], pw[d], pbd[d]
         terminal = False
-        if d == V:                               # the last slot: turning only
+        mleft = pm[d]
+        last = mleft == 0 or d >= D - 1
+        if last:                                 # the last slot: turning only
             if k > 1:
                 continue
         else:
@@ -279,6 +285,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                     if k < rp[RP_WHIP_KMIN] or k > rp[RP_WHIP_KMAX]:
                         continue
                     w |= 1 << hole
+                    mleft += 1                   # the whip's hexes cost no MP (204 O)
                     j = ring_pos[c2, r2]
                     step = rotation[hole - 1]
                     for n in range(k):
@@ -298,6 +305,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                         terminal = True          # finished
                 if tb >= 0:
                     bd = min(bd, dist(c, r, bu[tb, BU_COL], bu[tb, BU_ROW]))
+            mleft -= 1
         # store the state at depth d+1 (or evaluate)
         pc[d + 1], pr[d + 1], pf[d + 1], pu[d + 1] = c, r, f, u
         pg[d + 1], pw[d + 1], pbd[d + 1] = g, w, bd
@@ -306,7 +314,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
             if hd[q, 2] and 1 <= c < C and 1 <= r < R:
                 phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[q, 0], hd[q, 1]))
         pcost[d + 1] = cost
-        if d == V or terminal:
+        pm[d + 1] = mleft
+        if last or terminal:
             total = cost
             for q in range(nh):
                 if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
@@ -332,6 +341,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                 best_depth = d
                 for q in range(d + 1):
                     best_choice[q] = choice[q]
+                    best_pm[q] = pm[q]
             continue
         d += 1
         choice[d] = -1
@@ -348,7 +358,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
             out_plan[n] = 2 if rot > 0 else 1
             n += 1
         f = (f + rot) % 6
-        if q < V:
+        if best_pm[q] > 0 and q < D - 1:
             out_plan[n] = 0
             n += 1
             c2, r2 = nbr(c, r, f)
@@ -436,10 +446,16 @@ def choose_target(s, turn, sv, ships, bu, J, easy_field, ring_field, hole_cls, f
                   ring_hole, rp, pp, fin_field):
     """The route field the pilot follows this Turn: its Finish or a Buoy (returns field, Buoy)."""
     c, r, f, v = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], min(sv[s, V_VEL], NV - 1)
-    if pp[PP_HUNT] < 0 or ships[s, TRACTOR] <= 0 or ships[s, FUEL] < pp[PP_FUEL_MARGIN]:
+    if pp[PP_HUNT] < 0 or ships[s, TRACTOR] <= 0:
         return fin_field, -1
     tleft = rp[RP_TURN_LIMIT] - turn + 1
     jfin = J[fin_field, c, r, f, v]
+    # Fuel for the way home: the margin, Screens at the base level for each Turn, and a
+    # deceleration from the Velocity of the moment
+    home = pp[PP_FUEL_MARGIN] + rp[RP_F_DEC] * max(0, sv[s, V_VEL] - 1) \
+        + min(jfin, 30.0) * pp[PP_SCREENS] * ships[s, SCREENS] * rp[RP_F_SCREENS]
+    if ships[s, FUEL] < home + 2 * ships[s, TRACTOR]:
+        return fin_field, -1
     best, bf, bb = 0.0, fin_field, -1
     for b in range(bu.shape[0]):
         if bu[b, BU_STATE] != ON_BOARD:

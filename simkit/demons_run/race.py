@@ -555,6 +555,8 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
                              F[fld], tb, plan, terrain, fire_class, hole_of, ring_pos,
                              ring_hole, rings, rotation, vturns, par, rp, pp)
             c += pp[PP_W_FUEL] * fcost
+            if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
+                continue            # never accelerate beyond the Fuel to come back down
             if fuel - fcost < reserve:
                 c += 0.05 * (reserve - (fuel - fcost))
             if c < best_c:

@@ -181,3 +181,12 @@ def stat_evaluator(field=None, pilot="buoy_hunter", variants=None, objective="wi
             return RaceEvaluator.evaluate(self, candidates, first_trial, n_trials, key)
 
     return _Eval()
+
+
+#: the reduced design space of the efficiency measurement: the worked ship with only Fuel,
+#: Screens and Laser free (every candidate spends the 80 points), small enough to race them all
+REDUCED_FIXED = {"si": 14, "pi": 3, "me": 6, "mn": 6, "tractor": 10, "scrambler": 0}
+
+
+def reduced_space(rules: Rules | None = None):
+    return design_space(rules, fixed=REDUCED_FIXED)
