@@ -221,6 +221,14 @@ def route_fields(board_path, variants_key, pp: np.ndarray):
     key = (board_path, variants_key, tuple(np.round(pp, 9)))
     if key in _FIELD_CACHE:
         return _FIELD_CACHE[key]
+    disk = _field_file(board_path, variants_key, pp)
+    if disk is not None and disk.exists():
+        try:
+            with np.load(disk) as z:
+                _FIELD_CACHE[key] = (z["fields"], z["fin_from"])
+                return _FIELD_CACHE[key]
+        except (OSError, ValueError, KeyError):
+            pass
     board = _board(board_path)
     rules = make_rules(dict(variants_key))
     ra = race_arrays(rules, board)
@@ -235,7 +243,37 @@ def route_fields(board_path, variants_key, pp: np.ndarray):
         for j in range(4):
             fin_from[i, j] = float(fields[j][m][:, :, lo:hi + 1].min())
     _FIELD_CACHE[key] = (fields, fin_from)
+    if disk is not None:
+        try:
+            disk.parent.mkdir(parents=True, exist_ok=True)
+            tmp = disk.with_suffix(".tmp.npz")
+            np.savez(tmp, fields=fields, fin_from=fin_from)
+            tmp.replace(disk)
+        except OSError:
+            pass
     return fields, fin_from
+
+
+FIELD_VERSION = "1"   # bump when route_field or its costs change
+
+
+def _field_file(board_path, variants_key, pp):
+    """Where the fields of (board, variants, pilot) are kept between runs (they take seconds to
+    build and never change for the same inputs): ~/.cache/simkit/demons-run-fields/<hash>.npz,
+    or $SIMKIT_FIELD_CACHE; None (no disk cache) if that is set to an empty string."""
+    import hashlib
+    import os
+    root = os.environ.get("SIMKIT_FIELD_CACHE", str(Path.home() / ".cache/simkit/demons-run-fields"))
+    if not root:
+        return None
+    from . import pilots
+    h = hashlib.sha1()
+    board_file = Path(board_path) if board_path else (Path(__file__).parent / "data/board.toml")
+    for part in (FIELD_VERSION, board_file.read_bytes(), repr(variants_key).encode(),
+                 np.asarray(pp, np.float64).tobytes(), Path(pilots.__file__).read_bytes(),
+                 *(p.read_bytes() for p in sorted((Path(__file__).parent / "data").glob("*.toml")))):
+        h.update(part if isinstance(part, bytes) else part.encode())
+    return Path(root) / f"{h.hexdigest()[:20]}.npz"
 
 
 # --- the runner simulation ----------------------------------------------------------------------
