@@ -26,16 +26,12 @@ def _builds_args(p: argparse.ArgumentParser) -> None:
                         "default the rulebook's worked ship flown by the buoy hunter")
     p.add_argument("--pilot", default="buoy_hunter",
                    help="search: the pilot flying every candidate (safe_runner, buoy_hunter, raider)")
-    p.add_argument("--trials-budget", type=int, default=20_000,
-                   help="search: races to spend in all (candidates x races)")
     p.add_argument("--objective", default="win_rate", choices=["win_rate", "mean_vp"])
     p.add_argument("--versus", default=None, metavar="BUILD",
                    help="search: the strongest answer to this build (it is the whole field)")
-    p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
-                   help="select a rule variant (e.g. max_si=card)")
+    from simkit.core.search import add_search_options
+    add_search_options(p, trials_budget=20_000)
+    cliutil.add_run_options(p, trials=0)
     cliutil.add_output_options(p)
 
 
@@ -59,7 +55,7 @@ def _builds_run(args) -> int:
     if not 1 <= budget <= rules.budget:
         raise UserInputError(f"must be 1-{rules.budget} (102 A)", field="--budget")
     cliutil.positive_int(args.trials_budget, "--trials-budget")
-    run_opts = cliutil.run_options(args)
+    run_opts = dict(cs.search_options(args), **cliutil.run_options(args))
     space = design_space(rules, budget)
     if args.versus:
         opp = check_build(args.versus, rules, where="--versus")
@@ -67,14 +63,13 @@ def _builds_run(args) -> int:
         from .search import candidate_of
         board = cs.versus(space, lambda o: stat_evaluator(field, args.pilot, rules.variants,
                                                           args.objective),
-                          candidate_of(opp), trials_budget=args.trials_budget, seed=args.seed,
-                          **run_opts)
+                          candidate_of(opp), seed=args.seed, **run_opts)
         title = f"strongest answers to {opp} ({args.pilot} flies both)"
     else:
         field = load_field(args.field, rules)
         board = cs.search(space, stat_evaluator(field, args.pilot, rules.variants,
                                                 args.objective),
-                          trials_budget=args.trials_budget, seed=args.seed, **run_opts)
+                          seed=args.seed, **run_opts)
         title = (f"Demon's Run build search: {budget} points, pilot {args.pilot}, field "
                  + ", ".join(f"{s.pilot} [{s.build}]" for s in field))
     cliutil.emit(board, args, columns=[c for c in LEADERBOARD if c in board],

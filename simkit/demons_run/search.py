@@ -73,6 +73,7 @@ class RaceEvaluator:
     """Races candidates against a field on common random numbers (see module doc)."""
 
     name = "demons-run race"
+    n_stats = N_EVAL
 
     def __init__(self, field=None, pilot="buoy_hunter", variants=None, board_path=None,
                  rules: Rules | None = None):
@@ -84,7 +85,6 @@ class RaceEvaluator:
         self.pilot = pilot
         self.variants = dict(self.rules.variants)
         self.board_path = board_path
-        self.n_stats = N_EVAL
         self._sims: dict = {}
 
     def scenario(self, build: Build) -> RaceScenario:
@@ -138,7 +138,8 @@ def _core_search():
 
 def design_space(rules: Rules | None = None, budget: int | None = None, *, fixed=None):
     """Every legal build of at most ``budget`` points (102 A), as the shared search's
-    IntBoxSpace; ``fixed`` {function: level} pins Functions (a reduced space)."""
+    IntBoxSpace (maximal builds: no Function can go one Level up within the budget);
+    ``fixed`` {function: level or tuple of levels} narrows Functions (a reduced space)."""
     cs = _core_search()
     rules = rules or make_rules()
     budget = rules.budget if budget is None else int(budget)
@@ -148,17 +149,16 @@ def design_space(rules: Rules | None = None, budget: int | None = None, *, fixed
         row = rules.function_row(name)
         step = int(row["levels_per_purchase"])
         hi = int(row["max_level"]) // step * step
+        pts = int(row["points_per_purchase"])
         if name in fixed:
-            values = (int(fixed[name]),)
-            fields.append(cs.IntField(name, values[0], values[0], step=step,
-                                      cost=int(row["points_per_purchase"]), values=values))
+            vals = fixed[name] if isinstance(fixed[name], tuple) else (int(fixed[name]),)
+            fields.append(cs.IntField(name, min(vals), max(vals), step=step,
+                                      cost=[v // step * pts for v in vals], values=tuple(vals)))
         else:
-            fields.append(cs.IntField(name, 0, hi, step=step, cost=int(row["points_per_purchase"])))
+            fields.append(cs.IntField(name, 0, hi, step=step, cost=pts))
 
     def legal(c):
-        return not violations(build_of(c), rules) and sum(
-            -(-v // int(rules.function_row(k)["levels_per_purchase"]))
-            * int(rules.function_row(k)["points_per_purchase"]) for k, v in zip(FIELDS, c)) <= budget
+        return not violations(build_of(c), rules)
 
     return cs.IntBoxSpace(fields, budget, legal=legal, fill=True,
                           describe=lambda c: str(build_of(c)))
@@ -183,9 +183,11 @@ def stat_evaluator(field=None, pilot="buoy_hunter", variants=None, objective="wi
     return _Eval()
 
 
-#: the reduced design space of the efficiency measurement: the worked ship with only Fuel,
-#: Screens and Laser free (every candidate spends the 80 points), small enough to race them all
-REDUCED_FIXED = {"si": 14, "pi": 3, "me": 6, "mn": 6, "tractor": 10, "scrambler": 0}
+#: the reduced design space of the efficiency measurement: the worked ship's PI, engines,
+#: Tractor and weapons, with SI (8-20 by 2) and Screens (0-10 by 2) chosen and Fuel taking the
+#: rest of the 80 points: 42 builds, few enough to race them all for a ground truth
+REDUCED_FIXED = {"si": (8, 10, 12, 14, 16, 18, 20), "screens": (0, 2, 4, 6, 8, 10), "pi": 3,
+                 "me": 6, "mn": 6, "tractor": 10, "laser": 10, "scrambler": 0}
 
 
 def reduced_space(rules: Rules | None = None):
