@@ -120,7 +120,8 @@ def test_builds_search_command(capsys, tmp_path):
         assert err.count("\n") == 1 and "simkit.core.search" in err
         return
     out = tmp_path / "board.csv"
-    assert main(["builds", "demons-run", "--trials-budget", "600", "--seed", "1",
+    assert main(["builds", "demons-run", "--trials-budget", "300", "--population", "4",
+                 "--min-trials", "20", "--finalists", "2", "--seed", "1",
                  "--out", str(out), "--no-progress"]) == 0
     import pandas as pd
     f = pd.read_csv(out)
@@ -128,3 +129,18 @@ def test_builds_search_command(capsys, tmp_path):
                 "scrambler", "win_rate", "win_lo", "win_hi", "mean_vp", "vp_lo", "vp_hi",
                 "destroyed_rate", "trials"):
         assert col in f
+
+
+def test_design_space_hands_out_legal_full_builds():
+    import importlib.util
+    if importlib.util.find_spec("simkit.core.search") is None:
+        pytest.skip("simkit.core.search not in this checkout")
+    from simkit.demons_run.builds import cost, violations
+    from simkit.demons_run.search import build_of, design_space, reduced_space
+    space = design_space()
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        b = build_of(space.sample(rng))
+        assert not violations(b) and cost(b) >= 78, b   # legal and (almost) the whole budget
+    small = reduced_space().enumerate()
+    assert len(small) == 41 and all(cost(build_of(c)) == 80 for c in small)

@@ -185,7 +185,8 @@ def stat_evaluator(field=None, pilot="buoy_hunter", variants=None, objective="wi
 
 #: the reduced design space of the efficiency measurement: the worked ship's PI, engines,
 #: Tractor and weapons, with SI (8-20 by 2) and Screens (0-10 by 2) chosen and Fuel taking the
-#: rest of the 80 points: 42 builds, few enough to race them all for a ground truth
+#: rest of the 80 points: 41 builds (SI 8 with no Screens would need Fuel 310), few enough
+#: to race them all for a ground truth
 REDUCED_FIXED = {"si": (8, 10, 12, 14, 16, 18, 20), "screens": (0, 2, 4, 6, 8, 10), "pi": 3,
                  "me": 6, "mn": 6, "tractor": 10, "laser": 10, "scrambler": 0}
 
