@@ -386,6 +386,7 @@ class RaceSim:
             rows.append(row)
         f = pd.DataFrame(rows)
         f.attrs["columns"] = ["pairing", "side", "policy", "corner", "trials", "wins", "win_rate",
+                              "win_lo", "win_hi",
                               "finish_rate", "destroyed_rate", "off_board_rate", "mean_vp",
                               "mean_buoys", "mean_turns"]
         return f
