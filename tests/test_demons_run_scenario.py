@@ -144,3 +144,21 @@ def test_design_space_hands_out_legal_full_builds():
         assert not violations(b) and cost(b) >= 78, b   # legal and (almost) the whole budget
     small = reduced_space().enumerate()
     assert len(small) == 41 and all(cost(build_of(c)) == 80 for c in small)
+
+
+def test_racing_season_212(capsys):
+    from simkit.demons_run.season import play_season
+    from simkit.demons_run.builds import cost
+    sc = load_scenario(DUEL)
+    log = []
+    pv, rosters = play_season(sc, races=5, seed=4, season=0, entries_log=log)
+    assert len(log) == 5
+    for prev, now in zip(log, log[1:]):          # 212 D: no ship races twice in a row
+        assert not set(prev) & set(now)
+    for i, roster in enumerate(rosters):
+        assert sum(s.vp_total for s in roster) == pv[i]
+        for s in roster:
+            if s.vp_total >= 75 and not s.destroyed:  # 212 A-B: experience beyond 80 points
+                assert cost(s.build) > cost(sc.ships[i].build)
+    assert main(["season", "demons-run", str(DUEL), "--seasons", "2", "--races", "3"]) == 0
+    assert "team_wins" in capsys.readouterr().out

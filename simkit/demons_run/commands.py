@@ -334,7 +334,29 @@ def _recovery_run(args) -> int:
     return 0
 
 
+def _season_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a race scenario: each [[ship]] is a player and its design")
+    p.add_argument("--seasons", type=int, default=50, help="seasons to play (default 50)")
+    p.add_argument("--races", type=int, default=None,
+                   help="races per season (default the rules' recommended 12)")
+    p.add_argument("--seed", type=int, default=2026)
+    cliutil.add_output_options(p, plot=False)
+
+
+def _season_run(args) -> int:
+    from .season import season_table
+    frame = season_table(args.file, seasons=cliutil.positive_int(args.seasons, "--seasons"),
+                         races=args.races, seed=args.seed)
+    cliutil.emit(frame, args, columns=["side", "policy", "seasons", "races", "team_wins",
+                                       "win_rate", "win_lo", "win_hi", "mean_season_vp"],
+                 title=f"Racing Season (212): {args.seasons} seasons of {frame['races'].iloc[0]} "
+                       f"races, seed {args.seed} (95% intervals)")
+    return 0
+
+
 COMMANDS = {
+    "season": Command("the Racing Season (212): seasons of races with experience and rosters",
+                      _season_args, _season_run),
     "fire": Command("Laser and Scrambler fire by range (206): hit, damage, criticals, crises",
                     _fire_args, _fire_run),
     "recovery": Command("Buoy Recovery odds by Tractor Level (205)", _recovery_args,
