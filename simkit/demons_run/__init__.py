@@ -8,7 +8,8 @@ as plain-Python references, an exact oracle and compiled kernels; the board as d
 Line of Fire, one ship's movement over the board with its hex effects, Buoy and Hell Hound
 movement, and the Turn procedures outside movement; the whole race as one compiled kernel
 (``race.py``) flown by parameterised pilots (``pilots.py``), race scenarios (``races.py``) and
-the race evaluator for the shared build search (``search.py``). Coverage of every section:
+the race evaluator for the shared build search (``search.py``) and the Racing Season
+(``season.py``). Coverage of every section:
 docs/rules/demons-run.md.
 """
 
