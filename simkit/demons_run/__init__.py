@@ -1,6 +1,6 @@
-"""Demon's Run (Yaquinto, 1981): ship design, hazard odds and (later) the race.
+"""Demon's Run (Yaquinto, 1981): ship design, hazard odds, the race, pilots and build search.
 
-Modelled so far: the Set Up Sheet purchase and its variants (005, 102), the Turn's allocation
+Modelled: the Set Up Sheet purchase and its variants (005, 102), the Turn's allocation
 arithmetic (203 B-C), and every dice procedure of the hazards and weapons -- Buoy Recovery
 (205), Laser and Scrambler fire (206), Null (206/207 errata), Hell Hounds (207), Hell Fire
 (208), Hell Holes (209) and damage with Excess damage, Critical Hits and System Crises (210) --
