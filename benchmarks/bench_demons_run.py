@@ -8,7 +8,16 @@ For each hazard of ``simkit hazards demons-run`` (worked ship, Velocity 4) it pr
   ratio says how close the kernel is to the cost of its dice alone;
 * the speed-up over the same kernel with ``NUMBA_DISABLE_JIT=1`` (a small N in a subprocess).
 
-Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000).
+Then, for each race scenario in ``scenarios/demons-run/``, whole races (``race.race_stats``):
+
+* races/s on one core, after a warm-up;
+* the bare random-number bound for the same mean number of rolls per race (counted by
+  replaying recorded races), in the same run;
+* the speed-up over the same races with ``NUMBA_DISABLE_JIT=1`` (the route fields, which are
+  built once per board and pilot, are handed to the child precomputed; only races are timed).
+
+Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
+(default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.
 Times are reported, never asserted.
 """
 
@@ -64,15 +73,88 @@ def nojit_child(n):
     print(json.dumps(out))
 
 
+def _race_sims():
+    from simkit.demons_run.races import RaceSim, load_scenario
+    return [(p.stem, RaceSim(load_scenario(p)))
+            for p in sorted((ROOT / "scenarios/demons-run").glob("*.toml"))]
+
+
+def nojit_race_child(n, fields_file):
+    """Runs under NUMBA_DISABLE_JIT=1: seconds per race for each scenario (fields preloaded)."""
+    import pickle
+
+    from simkit.core.dice import stream_key
+    from simkit.demons_run import race as RK
+    from simkit.demons_run import races
+    with open(fields_file, "rb") as f:
+        races._FIELD_CACHE.update(pickle.load(f))
+    out = {}
+    for name, sim in _race_sims():
+        t = time.perf_counter()
+        RK.race_stats(stream_key(1), 0, n, *sim.args())
+        out[name] = (time.perf_counter() - t) / n
+    print(json.dumps(out))
+
+
+def bench_races(args):
+    import pickle
+    import tempfile
+
+    import numba
+
+    from simkit.core.dice import stream_key
+    from simkit.demons_run import race as RK
+    from simkit.demons_run import races
+    from simkit.demons_run import kernels as K
+
+    numba.set_num_threads(1)
+    sims = _race_sims()
+    with tempfile.NamedTemporaryFile("wb", suffix=".pkl", delete=False) as f:
+        pickle.dump(races._FIELD_CACHE, f)
+        fields_file = f.name
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    child = subprocess.run([sys.executable, __file__, "--_nojit-races", str(args.nojit_races),
+                            "--_fields", fields_file], env=env, capture_output=True, text=True,
+                           check=True)
+    nojit = json.loads(child.stdout.strip().splitlines()[-1])
+    os.unlink(fields_file)
+    key, n = stream_key(2026), args.races
+    print(f"\nDemon's Run whole races, one core, {n:,} races each")
+    print(f"{'scenario':14s} {'races/s':>10s} {'rolls/race':>10s} {'kernel/bare':>11s} "
+          f"{'vs no-JIT':>10s}")
+    for name, sim in sims:
+        RK.race_stats(key, 0, 20, *sim.args())            # warm-up / load cache
+        t = _time(lambda: RK.race_stats(key, 0, n, *sim.args()), repeats=2)
+        rolls = np.mean([len(races.play_one(sim, 2026, i)[3]) for i in range(30)])
+        per = max(1, int(round(rolls)))
+        K.bare_rng(key, 0, 100, per)
+        tb = _time(lambda: K.bare_rng(key, 0, n, per))
+        speed = n / t
+        print(f"{name:14s} {speed:10,.0f} {rolls:10.1f} {t / tb:11.1f} "
+              f"{nojit[name] * speed:9.0f}x")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=2_000_000)
     ap.add_argument("--nojit-trials", type=int, default=3_000)
+    ap.add_argument("--races", type=int, default=3_000)
+    ap.add_argument("--nojit-races", type=int, default=3)
+    ap.add_argument("--skip-hazards", action="store_true")
     ap.add_argument("--_nojit-child", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--_nojit-races", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--_fields", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._nojit_child:
         return nojit_child(args._nojit_child)
+    if args._nojit_races:
+        return nojit_race_child(args._nojit_races, args._fields)
+    if not args.skip_hazards:
+        bench_hazards(args)
+    bench_races(args)
 
+
+def bench_hazards(args):
     n = args.trials
     print(f"Demon's Run hazard kernels, one core, {n:,} procedures each "
           f"(worked ship, Velocity 4)")

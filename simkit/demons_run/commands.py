@@ -19,19 +19,66 @@ from .rules import make_rules
 def _builds_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--check", metavar="BUILD",
                    help="a build 'fuel=210,si=14,pi=3,...' or a .toml file: print cost and validity")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
-                   help="select a rule variant (e.g. max_si=card)")
+    p.add_argument("--budget", type=int, default=None,
+                   help="search: points to spend (default the rules' 80)")
+    p.add_argument("--field", default=None, metavar="FILE",
+                   help="search: the opponents, a TOML of 1-3 [[ship]] tables (build, pilot); "
+                        "default the rulebook's worked ship flown by the buoy hunter")
+    p.add_argument("--pilot", default="buoy_hunter",
+                   help="search: the pilot flying every candidate (safe_runner, buoy_hunter, raider)")
+    p.add_argument("--objective", default="win_rate", choices=["win_rate", "mean_vp"])
+    p.add_argument("--versus", default=None, metavar="BUILD",
+                   help="search: the strongest answer to this build (it is the whole field)")
+    from simkit.core.search import add_search_options
+    add_search_options(p, trials_budget=20_000)
+    cliutil.add_run_options(p, trials=0)
+    cliutil.add_output_options(p)
+
+
+LEADERBOARD = ["rank", "fuel", "si", "pi", "me", "mn", "tractor", "screens", "laser",
+               "scrambler", "win_rate", "win_lo", "win_hi", "mean_vp", "vp_lo", "vp_hi",
+               "destroyed_rate", "destroyed_lo", "destroyed_hi", "trials"]
 
 
 def _builds_run(args) -> int:
     rules = make_rules(cliutil.variants_from(args))
-    if not args.check:
-        raise UserInputError("nothing to do: give --check BUILD (build search is not yet "
-                             "implemented)", field="--check")
-    build = check_build(args.check, rules, where="--check")  # invalid: one line, exit 2
-    print(f"build: {build}")
-    print(f"cost: {cost(build, rules)} of {rules.budget} points")
-    print("valid: yes")
+    if args.check:
+        build = check_build(args.check, rules, where="--check")  # invalid: one line, exit 2
+        print(f"build: {build}")
+        print(f"cost: {cost(build, rules)} of {rules.budget} points")
+        print("valid: yes")
+        return 0
+    from .search import _core_search, design_space, load_field, stat_evaluator
+    from .races import ShipEntry
+    cs = _core_search()
+    budget = rules.budget if args.budget is None else args.budget
+    if not 1 <= budget <= rules.budget:
+        raise UserInputError(f"must be 1-{rules.budget} (102 A)", field="--budget")
+    cliutil.positive_int(args.trials_budget, "--trials-budget")
+    run_opts = dict(cs.search_options(args), **cliutil.run_options(args))
+    space = design_space(rules, budget)
+    if args.versus:
+        opp = check_build(args.versus, rules, where="--versus")
+        field = [ShipEntry("versus", "D", opp, args.pilot)]
+        from .search import candidate_of
+        board = cs.versus(space, lambda o: stat_evaluator(field, args.pilot, rules.variants,
+                                                          args.objective),
+                          candidate_of(opp), seed=args.seed, **run_opts)
+        title = f"strongest answers to {opp} ({args.pilot} flies both)"
+    else:
+        field = load_field(args.field, rules)
+        board = cs.search(space, stat_evaluator(field, args.pilot, rules.variants,
+                                                args.objective),
+                          seed=args.seed, **run_opts)
+        title = (f"Demon's Run build search: {budget} points, pilot {args.pilot}, field "
+                 + ", ".join(f"{s.pilot} [{s.build}]" for s in field))
+    cliutil.emit(board, args, columns=[c for c in LEADERBOARD if c in board],
+                 title=title + f"; {board.attrs.get('trials_used', '?')} races, seed {args.seed}"
+                       " (finalists re-raced on fresh seeds; 95% intervals)")
+    path = cliutil.plot_path(args)
+    if path:
+        cs.plot_leaderboard(board, path)
+        print(f"wrote {path}")
     return 0
 
 
@@ -287,14 +334,37 @@ def _recovery_run(args) -> int:
     return 0
 
 
+def _season_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a race scenario: each [[ship]] is a player and its design")
+    p.add_argument("--seasons", type=int, default=50, help="seasons to play (default 50)")
+    p.add_argument("--races", type=int, default=None,
+                   help="races per season (default the rules' recommended 12)")
+    p.add_argument("--seed", type=int, default=2026)
+    cliutil.add_output_options(p, plot=False)
+
+
+def _season_run(args) -> int:
+    from .season import season_table
+    frame = season_table(args.file, seasons=cliutil.positive_int(args.seasons, "--seasons"),
+                         races=args.races, seed=args.seed)
+    cliutil.emit(frame, args, columns=["side", "policy", "seasons", "races", "team_wins",
+                                       "win_rate", "win_lo", "win_hi", "mean_season_vp"],
+                 title=f"Racing Season (212): {args.seasons} seasons of {frame['races'].iloc[0]} "
+                       f"races, seed {args.seed} (95% intervals)")
+    return 0
+
+
 COMMANDS = {
+    "season": Command("the Racing Season (212): seasons of races with experience and rosters",
+                      _season_args, _season_run),
     "fire": Command("Laser and Scrambler fire by range (206): hit, damage, criticals, crises",
                     _fire_args, _fire_run),
     "recovery": Command("Buoy Recovery odds by Tractor Level (205)", _recovery_args,
                         _recovery_run),
     "board": Command("show (and --plot) the gameboard file; default the RECONSTRUCTED board",
                      _board_args, _board_run),
-    "builds": Command("check a ship build's cost and validity (80 points, 102 A)",
+    "builds": Command("check a build's cost (--check), or search for strong 80-point ships "
+                      "by racing them (102 A, 211)",
                       _builds_args, _builds_run),
     "hazards": Command("hazard odds: Hell Hole, Hell Fire, Hell Hound, Null (207-210), "
                        "Monte Carlo beside exact", _hazards_args, _hazards_run),

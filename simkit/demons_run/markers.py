@@ -21,8 +21,9 @@ Modelled, per marker per Turn:
 * A Null Well hex is "in the Null Zone only" (004 A): it does not capture or whip a marker, but
   a High Roller's orbit passes through all six hexes round the hole.
 
-Not modelled here: a Hell Hound's stop and attack at the closest approach to a ship (207 A) --
-that needs ships, the race engine's work.
+A Hell Hound's stop and attack at the closest approach to a ship (207 A) is
+:func:`move_hell_hound` here and, compiled, in the race engine (``race.py``), which reads the
+hound's path from :func:`kernel_marker_path`.
 
 :func:`move_marker` is the plain-Python reference; :func:`kernel_move_marker` the compiled
 version; the tests replay the 204 H and 204 I examples and hold the two to each other on random
@@ -198,37 +199,69 @@ def _k_orbit(col, row, steps, ring_pos, ring_hole, rings, rotation):
 def kernel_move_marker(st, script, col, row, kind, terrain, hole_of, ring_pos, ring_hole, rings,
                        rotation, side_dir, moves_at_most, whip_steps):
     """The compiled :func:`move_marker`: returns the new (col, row)."""
+    c, r, _ = kernel_marker_path(st, script, col, row, kind, terrain, hole_of, ring_pos,
+                                 ring_hole, rings, rotation, side_dir, moves_at_most, whip_steps,
+                                 np.zeros((0, 2), np.int64))
+    return c, r
+
+
+@jit
+def _record(path, n, col, row):
+    if n < path.shape[0]:
+        path[n, 0] = col
+        path[n, 1] = row
+    return n + 1
+
+
+@jit
+def _k_orbit_path(col, row, steps, ring_pos, ring_hole, rings, rotation, path, n):
+    h = ring_hole[col, row] - 1
+    for s in range(1, steps + 1):
+        j = (ring_pos[col, row] + rotation[h] * s) % 6
+        n = _record(path, n, rings[h, j, 0], rings[h, j, 1])
+    c, r = _k_orbit(col, row, steps, ring_pos, ring_hole, rings, rotation)
+    return c, r, n
+
+
+@jit
+def kernel_marker_path(st, script, col, row, kind, terrain, hole_of, ring_pos, ring_hole, rings,
+                       rotation, side_dir, moves_at_most, whip_steps, path):
+    """:func:`move_marker` with its ``path``: every hex occupied, the start first, written into
+    ``path`` (int64[k, 2]; a 0-row array records nothing). Returns (col, row, hexes in path)."""
+    n = _record(path, 0, col, row)
     if kind == EASY:
-        return col, row
+        return col, row, n
     if kind == ORBIT_ONLY:
-        return _k_orbit(col, row, _roll(st, script, 1, 6), ring_pos, ring_hole, rings,
-                        rotation)
-    n = _roll(st, script, 1, 6)
+        return _k_orbit_path(col, row, _roll(st, script, 1, 6), ring_pos, ring_hole, rings,
+                             rotation, path, n)
+    k = _roll(st, script, 1, 6)
     start_well = hole_of[col, row] if terrain[col, row] == WELL else 0
-    if n > moves_at_most:
+    if k > moves_at_most:
         if start_well > 0:
-            return _k_orbit(col, row, _roll(st, script, 1, 6), ring_pos, ring_hole, rings,
-                            rotation)
-        return col, row
+            return _k_orbit_path(col, row, _roll(st, script, 1, 6), ring_pos, ring_hole, rings,
+                                 rotation, path, n)
+        return col, row, n
     d = side_dir[_roll(st, script, 1, 6)]
     cols = terrain.shape[0] - 1
     rows = terrain.shape[1] - 1
     whipped = np.zeros(rings.shape[0] + 1, np.bool_)
     whipped[start_well] = True
-    left = n
+    left = k
     while left > 0:
         c2, r2 = _nbr(col, row, d)
         if c2 < 1 or c2 > cols or r2 < 1 or r2 > rows:
             break
         col, row = c2, r2
+        n = _record(path, n, col, row)
         left -= 1
         hole = hole_of[col, row] if terrain[col, row] == WELL else 0
         if hole > 0 and not whipped[hole]:
             if left == 0:
                 break
-            col, row = _k_orbit(col, row, whip_steps, ring_pos, ring_hole, rings, rotation)
+            col, row, n = _k_orbit_path(col, row, whip_steps, ring_pos, ring_hole, rings,
+                                        rotation, path, n)
             whipped[hole] = True
-    return col, row
+    return col, row, n
 
 
 # --- many Turns, many trials: where the markers drift (no ships on the board) -----------------

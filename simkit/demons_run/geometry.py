@@ -1,0 +1,142 @@
+"""Compiled board geometry for the race: neighbours, distance, Field of Fire and Line of Fire
+(206 A-D). The plain-Python originals are ``board.neighbour``/``board.distance`` and
+``los.in_field_of_fire``/``los.fire_solution``; the tests hold these to them hex for hex.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simkit.core._numba import jit
+
+from .markers import _hex_distance, _nbr
+
+SQ3 = math.sqrt(3.0)
+# facing angle in degrees (N, NE, SE, S, SW, NW), as los._ANGLE
+ANGLE = np.array([90.0, 30.0, -30.0, -90.0, -150.0, 150.0])
+
+
+@jit
+def nbr(col, row, d):
+    """The hex across hexside ``d`` (0-5 = N..NW); one call site of the inlined markers._nbr."""
+    return _nbr(col, row, d)
+
+
+@jit
+def dist(c1, r1, c2, r2):
+    return _hex_distance(c1, r1, c2, r2)
+
+
+@jit
+def centre(col, row):
+    y = (row - 1) + (0.5 if col % 2 == 0 else 0.0)
+    return 1.5 * (col - 1), -SQ3 * y
+
+
+@jit
+def in_field_of_fire(c0, r0, facing, c1, r1):
+    """206 A: the target hex's centre within 30 degrees of the facing (los.in_field_of_fire)."""
+    if c0 == c1 and r0 == r1:
+        return False
+    x0, y0 = centre(c0, r0)
+    x1, y1 = centre(c1, r1)
+    ang = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    diff = (ang - ANGLE[facing] + 180.0) % 360.0 - 180.0
+    return abs(diff) <= 30.0 + 1e-9
+
+
+@jit
+def _round_half_even(x):
+    f = math.floor(x)
+    d = x - f
+    if d > 0.5:
+        return f + 1.0
+    if d < 0.5:
+        return f
+    return f if f % 2.0 == 0.0 else f + 1.0
+
+
+@jit
+def pixel_to_hex(x, y):
+    """los._pixel_to_hex (cube rounding; Python's round is half-to-even, kept here)."""
+    cx = x / 1.5
+    cz = (-y / SQ3) - cx / 2.0
+    cy = -cx - cz
+    rx, ry, rz = _round_half_even(cx), _round_half_even(cy), _round_half_even(cz)
+    dx, dy, dz = abs(rx - cx), abs(ry - cy), abs(rz - cz)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    col0 = np.int64(rx)
+    row0 = np.int64(rz) + (col0 - (col0 & 1)) // 2
+    return col0 + 1, row0 + 1
+
+
+@jit
+def hex_fire_mod(c, r, terrain, fire_class, rp_lof_fire, lof_well, lof_hole):
+    """206 D for one hex: its single most severe modifier; 1 marks a Null hex (no fire)."""
+    t = terrain[c, r]
+    if t == 2:                       # NULL
+        return 1
+    m = 0
+    fc = fire_class[c, r]
+    if fc > 0 and rp_lof_fire[fc] < m:
+        m = rp_lof_fire[fc]
+    if t == 3 and lof_well < m:      # WELL
+        m = lof_well
+    if t == 4 and lof_hole < m:      # HOLE
+        m = lof_hole
+    return m
+
+
+@jit
+def line_mod(c0, r0, c1, r1, side, terrain, fire_class, rp_lof_fire, lof_well, lof_hole):
+    """Summed Line-of-Fire modifier along the ruler offset to ``side``; (False, 0) if a Null
+    hex is on the line (los.line_of_fire + hex_fire_modifier)."""
+    n = dist(c0, r0, c1, r1)
+    x0, y0 = centre(c0, r0)
+    x1, y1 = centre(c1, r1)
+    dx, dy = x1 - x0, y1 - y0
+    norm = math.hypot(dx, dy)
+    if norm == 0.0:
+        norm = 1.0
+    ox, oy = -dy / norm * 1e-6 * side, dx / norm * 1e-6 * side
+    total = 0
+    pc, pr = -1, -1
+    for k in range(1, n + 1):
+        t = k / n
+        hc, hr = pixel_to_hex(x0 + dx * t + ox, y0 + dy * t + oy)
+        if hc == pc and hr == pr:
+            continue
+        pc, pr = hc, hr
+        if hc < 1 or hr < 1 or hc >= terrain.shape[0] or hr >= terrain.shape[1]:
+            continue
+        m = hex_fire_mod(hc, hr, terrain, fire_class, rp_lof_fire, lof_well, lof_hole)
+        if m == 1:
+            return False, 0
+        total += m
+    return True, total
+
+
+@jit
+def fire_solution(c0, r0, facing, c1, r1, max_range, terrain, fire_class, rp_lof_fire,
+                  lof_well, lof_hole):
+    """(allowed, range, modifier) as los.fire_solution: Field of Fire, range <= 12, Null
+    blocks; the firer takes the better side of a ruler along a hexside."""
+    rng = dist(c0, r0, c1, r1)
+    if rng > max_range or not in_field_of_fire(c0, r0, facing, c1, r1):
+        return False, rng, 0
+    ok1, m1 = line_mod(c0, r0, c1, r1, 1, terrain, fire_class, rp_lof_fire, lof_well, lof_hole)
+    ok2, m2 = line_mod(c0, r0, c1, r1, -1, terrain, fire_class, rp_lof_fire, lof_well, lof_hole)
+    if ok1 and ok2:
+        return True, rng, max(m1, m2)
+    if ok1:
+        return True, rng, m1
+    if ok2:
+        return True, rng, m2
+    return False, rng, 0

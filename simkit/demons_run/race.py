@@ -1,0 +1,947 @@
+"""The whole race as one compiled kernel (202 Sequence of Play, 203-211, Reference Card).
+
+One race, Turn by Turn until every ship has finished, been destroyed or left the board, or
+the Turn limit (30) is done:
+
+* Step A: every Buoy moves (204 G-I: Easy Buoys stay; Free Floaters d6 1-3 hexes, else a High
+  Roller orbits; Astaroth/Belial/Lucifer orbit) through ``markers.kernel_marker_path``; the
+  Initiative draw (204 B: a random order of the ships still racing); every ship's System Crises
+  due this Turn take effect (contradictions become No. 7, 210 C c) and its pilot allocates
+  (203: Main Engines A/D, Screens, Tractor, Laser, Scrambler within the current maxima, the
+  crises and the Fuel; the Fuel is spent at once, 203 C). A ship with no Fuel allocates
+  nothing (005 L). Systems Failure: no allocation, one PI Level lost. Must accelerate or
+  decelerate: one die of Levels, within the Main Engines maximum, not below Velocity 0.
+* Steps B-E, each ship in Initiative order: Laser and Scrambler fire (206: Field of Fire, Line
+  of Fire with every modifier, Null blocks, range 12; a ship, or a Hell Hound with 2d6 Screens);
+  the Null escape (errata: the Null attack again; escaped ships face a random hexside); the
+  Hell Hole escape (204 M: Velocity 4+ escapes moving at V-3, else attacked again at
+  Velocity 0); movement (:func:`move_plan`, the compiled twin of ``movement.move_ship``: one hex
+  per MP, turning limits, Null and Hell Fire attacks as each hex is entered, Hell Hole capture
+  at 5-8, the Gravity Whip, Hell Hounds at the closest approach, Buoy Recovery attempts, the
+  Finish hex entered at Velocity 1, leaving the board). Turning movements cost their Fuel at
+  the end of the move (203 C c); the Whip's Velocity is added at the end of the move (204 O).
+* Step F: each Hell Hound moves as a Free Floater and detonates at its closest approach within
+  two hexes of a ship (207 A). Step G: 5 Fuel for a ship in a Null hex, 5 per Fuel-leak crisis.
+* Damage goes through the hazard kernels (``kernels.hazard_trial``: 209, 208, 207, 206, 205,
+  210); a crisis takes effect this Turn if the ship has not moved yet, else next Turn (210 C a-b);
+  a Buoy cast loose (210 C c) is put back in the ship's hex (an Easy one stays; any other moves
+  again as a Free Floater).
+* End (211 B): Victory Points = Buoys carried + 1 per Fuel Level (at most 100) + the finishing
+  place (50/25/10/0 by order of finishing); a destroyed ship or one that left the board scores
+  0. The winner has the most VP; a tie goes to the ship that finished first, else nobody wins.
+
+Rules readings are listed in docs/rules/demons-run.md. Dice are drawn through
+``simkit.core.dice`` via the hazard kernels' ``_roll``: a race replays exactly from a script.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.core import dice
+from simkit.core._numba import jit, pjit, prange
+
+from . import kernels as K
+from .geometry import dist, nbr
+from .layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
+                     BU_SIZE, BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
+                     OFF_BOARD, ON_BOARD, RACING, RP_CAP_MIN, RP_CRISIS_REPL, RP_ESC_PEN,
+                     RP_ESC_V, RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS,
+                     RP_F_TRACTOR, RP_F_TURN, RP_FIN_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
+                     RP_MAX_RANGE, RP_MOVES_AT_MOST, RP_NULL_FUEL, RP_PASS_MIN, RP_PLACE0,
+                     RP_REC_FIRE0, RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_VOVER,
+                     RP_REC_WELL, RP_SCR_LASER, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_VP_FUEL_MAX,
+                     RP_VP_FUEL_PER, RP_WHIP_GAIN, RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_STEPS,
+                     RP_WHIP_VMAX, RP_WHIP_VMIN, SV_SIZE, V_CAPTURED, V_COL, V_CR_NEXT,
+                     V_CR_NOW, V_FACING, V_FIN_COL, V_FIN_ROW, V_FIN_FIELD, V_FIN_TURN, V_FORCED, V_LEAKS,
+                     V_MOVED, V_NCARRY, V_NULL, V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS,
+                     V_TARGET, V_TURNS, V_TUSES, V_VEL, V_WHIP, VP_EASY)
+from .markers import EASY, FREE, kernel_marker_path
+from .pilots import (MAX_PLAN, NV, PP_CRUISE, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
+                     PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
+                     choose_target, fire_choice, p_2d6_at_least, p_recover)
+from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
+
+# crisis effect indices (layout.CRISIS_KEYS)
+C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_NO_DEC, \
+    C_MUST_ACC, C_MUST_DEC, C_LEAK = range(10)
+
+# --- event log: int64[cap, LOG_W] = turn, kind, ship, a, b, c, d, e ---------------------------
+LOG_W = 8
+(EV_TURN, EV_ALLOC, EV_FIRE, EV_NULL, EV_FIRE_HEX, EV_HOLE, EV_HOUND, EV_RECOVER, EV_WHIP,
+ EV_MOVE, EV_DESTROYED, EV_FINISH, EV_OFF, EV_NULL_ESC, EV_HOLE_ESC, EV_CRISIS, EV_LOOSE,
+ EV_STEP_G, EV_END, EV_HOUND_F, EV_SCRAMBLE, EV_HOLE_PASS, EV_HOUND_SHOT) = range(23)
+
+# --- per-ship statistics (int64 sums) ----------------------------------------------------------
+(S_WINS, S_FINISHED, S_DESTROYED, S_OFF, S_VP, S_VP2, S_BUOYS, S_FUEL, S_PLACE1, S_PLACE2,
+ S_PLACE3, S_PLACE4, S_FIN_TURN, S_SI_LOST, S_CRISES) = range(15)
+N_SHIP_STATS = 15
+G_TURNS, G_TURNS2, G_NO_WINNER = range(3)
+N_GLOBAL = 3
+RES_W = 6
+
+
+@jit
+def _log(log, logn, turn, kind, s, a, b, c, d, e):
+    i = logn[0]
+    if i < log.shape[0]:
+        log[i, 0], log[i, 1], log[i, 2], log[i, 3] = turn, kind, s, a
+        log[i, 4], log[i, 5], log[i, 6], log[i, 7] = b, c, d, e
+    logn[0] = i + 1
+
+
+@jit
+def _resolve(mask, contra, repl):
+    """210 C c: contradictory results in one Turn become result No. 7."""
+    for i in range(contra.shape[0]):
+        a, b = contra[i, 0], contra[i, 1]
+        if (mask >> a) & 1 and (mask >> b) & 1:
+            mask &= ~((1 << a) | (1 << b))
+            mask |= 1 << repl
+    return mask
+
+
+@jit
+def _has(mask, code, ccode):
+    for r in range(2, 13):
+        if (mask >> r) & 1 and ccode[r] == code:
+            return True
+    return False
+
+
+@jit
+def _apply_now(st, script, s, new, sv, ships, RT, turn, log, logn):
+    """Crises arriving before the ship has moved take effect on what is left of this Turn."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    if _has(new, C_FAILURE, ccode):
+        ships[s, PI] = max(0, ships[s, PI] - 1)
+        sv[s, A_SCREENS] = 0
+        sv[s, A_LASER] = 0
+        sv[s, A_SCR] = 0
+        sv[s, A_TRACTOR] = 0
+    if _has(new, C_NO_SCREENS, ccode):
+        sv[s, A_SCREENS] = 0
+    if _has(new, C_NO_WEAPONS, ccode):
+        sv[s, A_LASER] = 0
+        sv[s, A_SCR] = 0
+    if _has(new, C_NO_TRACTOR, ccode):
+        sv[s, A_TRACTOR] = 0
+    if _has(new, C_NO_ACC, ccode) and sv[s, A_ME] > 0:
+        sv[s, V_VEL] = max(0, sv[s, V_VEL] - sv[s, A_ME])
+        sv[s, A_ME] = 0
+    if _has(new, C_NO_DEC, ccode) and sv[s, A_ME] < 0:
+        sv[s, V_VEL] = min(rp[RP_VMAX], sv[s, V_VEL] - sv[s, A_ME])
+        sv[s, A_ME] = 0
+    if _has(new, C_MUST_ACC, ccode) or _has(new, C_MUST_DEC, ccode):
+        k = min(K._roll(st, script, 1, 6), ships[s, ME])
+        if _has(new, C_MUST_ACC, ccode):
+            sv[s, V_VEL] = min(rp[RP_VMAX], sv[s, V_VEL] + k)
+        else:
+            sv[s, V_VEL] = max(0, sv[s, V_VEL] - k)
+
+
+@jit
+def _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn):
+    """Book what one hazard procedure did to ship ``s``: destruction, System Crises (with
+    their timing), Buoys cast loose."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    new = 0
+    for j in range(11):
+        if out[K.O_CRISIS_HIST + j] > 0:
+            r = j + 2
+            if ccode[r] == C_LEAK:
+                sv[s, V_LEAKS] += out[K.O_CRISIS_HIST + j]
+            else:
+                new |= 1 << r
+            _log(log, logn, turn, EV_CRISIS, s, r, sv[s, V_MOVED], 0, 0, 0)
+    if new:
+        if sv[s, V_MOVED]:
+            sv[s, V_CR_NEXT] = _resolve(sv[s, V_CR_NEXT] | new, contra, rp[RP_CRISIS_REPL])
+        else:
+            before = sv[s, V_CR_NOW]
+            now = _resolve(before | new, contra, rp[RP_CRISIS_REPL])
+            sv[s, V_CR_NOW] = now
+            _apply_now(st, script, s, now & ~before, sv, ships, RT, turn, log, logn)
+    for _ in range(out[K.O_BUOYS_LOST]):
+        n = sv[s, V_NCARRY]
+        if n > 0:
+            b = carry[s, n - 1]
+            sv[s, V_NCARRY] = n - 1
+            bu[b, BU_STATE] = ON_BOARD
+            bu[b, BU_COL], bu[b, BU_ROW] = sv[s, V_COL], sv[s, V_ROW]
+            if bu[b, BU_VP] != VP_EASY:
+                bu[b, BU_MKIND] = FREE
+            _log(log, logn, turn, EV_LOOSE, s, b, sv[s, V_COL], sv[s, V_ROW], 0, 0)
+    if out[K.O_DESTROYED] and sv[s, V_STATUS] == RACING:
+        sv[s, V_STATUS] = DESTROYED
+        _log(log, logn, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
+
+
+@jit
+def _hazard(st, script, kind, arg, screens, vel, pi, level, rng, mod, s, ships, spec, out, RT):
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    spec[:] = 0
+    spec[K.SP_KIND], spec[K.SP_ARG], spec[K.SP_SCREENS] = kind, arg, screens
+    spec[K.SP_VELOCITY], spec[K.SP_PI], spec[K.SP_LEVEL] = min(vel, vturns.shape[0] - 1), pi, level
+    spec[K.SP_RANGE], spec[K.SP_MOD] = rng, mod
+    out[:] = 0
+    K.hazard_trial(st, script, spec, ships[s], crit, par, vturns, out)
+
+
+@jit
+def _screens(s, sv, ships):
+    return min(sv[s, A_SCREENS], ships[s, SCREENS])
+
+
+# --- movement (the compiled twin of movement.move_ship) ---------------------------------------
+
+@jit
+def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_at, path, spec,
+              out, RT, BT, turn, log, logn):
+    """Execute ship ``s``'s plan (tokens 0 F, 1 L, 2 R, 10+k whip k hexes, 100+n Tractor at
+    Buoy n). ``wet`` False is the dry run: no dice, no state change, the path in ``path``.
+    Returns (code, hexes in path): code 0 moved, 1 stopped (Null, capture), 2 destroyed,
+    3 off the board, 4 finished, -1..-6 an illegal plan (which rule, see PLAN_ERRORS)."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    C, R = terrain.shape[0], terrain.shape[1]
+    col, row, facing, vel = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL]
+    per_hex = mn_hex[ships[s, MN]]
+    limit = min(mn_turn[ships[s, MN]], vturns[min(vel, vturns.shape[0] - 1)])
+    if _has(sv[s, V_CR_NOW], C_NO_TURNING, ccode):
+        limit = 0
+    screens = _screens(s, sv, ships)
+    tractor = sv[s, A_TRACTOR]
+    pim = pi_mod[ships[s, PI]]
+    mp = vel
+    in_hex = 0
+    turns = 0
+    whipped = 0
+    gain = 0
+    npath = 1
+    path[0, 0], path[0, 1] = col, row
+    last_attempt = 0
+    tuses = 0
+    reach = rp[RP_HOUND_RANGE]
+    nh = hd.shape[0]
+    code = 0
+    i = 0
+    # hounds: at the start hex already?
+    if wet:
+        code = _hounds(st, script, s, col, row, npath, False, sv, ships, bu, hd, carry,
+                       hound_at, path, spec, out, RT, screens, turn, log, logn)
+        if code:
+            return code, npath
+    while i < nplan:
+        tok = plan[i]
+        i += 1
+        if tok == 1 or tok == 2:
+            t = terrain[col, row]
+            if t == 2 or t == 3:
+                return -1, npath
+            if in_hex + 1 > per_hex:
+                return -2, npath
+            if turns + 1 > limit:
+                return -3, npath
+            facing = (facing + (1 if tok == 2 else 5)) % 6
+            in_hex += 1
+            turns += 1
+            continue
+        if tok >= 100:
+            b = tok - 100
+            if tractor <= 0:
+                return -4, npath
+            if npath - 1 <= last_attempt:
+                return -5, npath
+            last_attempt = npath - 1
+            if not wet or bu[b, BU_STATE] != ON_BOARD:
+                continue
+            if tuses >= 1:                       # 203 C e: each further use costs again
+                cost = tractor * rp[RP_F_TRACTOR]
+                if ships[s, FUEL] < cost:
+                    continue
+                ships[s, FUEL] -= cost
+            tuses += 1
+            bc, br = bu[b, BU_COL], bu[b, BU_ROW]
+            mod = rp[RP_REC_PER_V] * max(0, vel - rp[RP_REC_VOVER])
+            mod += rp[RP_REC_PER_HEX] * dist(col, row, bc, br) + rp[RP_REC_SUCC] * (tuses - 1) + pim
+            tm = rp[RP_REC_FIRE0 + fire_class[bc, br]]
+            if terrain[bc, br] == 3 and rp[RP_REC_WELL] < tm:
+                tm = rp[RP_REC_WELL]
+            _hazard(st, script, K.K_RECOVERY, 0, 0, vel, pim, tractor, 0, mod + tm, s, ships,
+                    spec, out, RT)
+            ok = out[K.O_EFFECT]
+            _log(log, logn, turn, EV_RECOVER, s, b, ok, dist(col, row, bc, br), mod + tm, 0)
+            if ok:
+                n = sv[s, V_NCARRY]
+                if n < MAX_CARRY:
+                    carry[s, n] = b
+                    sv[s, V_NCARRY] = n + 1
+                    bu[b, BU_STATE] = CARRIED
+                    ships[s, BUOYS] += 1
+                    sv[s, V_RECOVERED] += 1
+            continue
+        if tok >= 10:
+            return -6, npath                     # a whip step where no whip happens
+        if mp == 0:
+            return -7, npath
+        c2, r2 = _step(col, row, facing)
+        mp -= 1
+        in_hex = 0
+        if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
+            if wet:
+                sv[s, V_STATUS] = OFF_BOARD
+                _log(log, logn, turn, EV_OFF, s, c2, r2, 0, 0, 0)
+                _store(s, sv, col, row, facing, vel, turns, gain, tuses)
+            return 3, npath
+        hole = hole_of[c2, r2] if terrain[c2, r2] == 3 else 0
+        if hole > 0 and rp[RP_WHIP_VMIN] <= vel <= rp[RP_WHIP_VMAX] and not (whipped >> hole) & 1:
+            if i >= nplan or plan[i] < 10 or plan[i] >= 100:
+                return -8, npath
+            k = plan[i] - 10
+            i += 1
+            if k < rp[RP_WHIP_KMIN] or k > rp[RP_WHIP_KMAX]:
+                return -9, npath
+            mp += 1
+            whipped |= 1 << hole
+            j = ring_pos[c2, r2]
+            step = rotation[hole - 1]
+            for n in range(k):
+                col = rings[hole - 1, (j + step * n) % 6, 0]
+                row = rings[hole - 1, (j + step * n) % 6, 1]
+                path[npath, 0], path[npath, 1] = col, row
+                npath += 1
+                code, vel = _enter(wet, st, script, s, col, row, vel, True, npath, sv, ships,
+                                   bu, hd, carry, hound_at, path, spec, out, RT, BT, turn, log,
+                                   logn)
+                if code:
+                    if wet:
+                        _store(s, sv, col, row, facing, vel, turns, gain, tuses)
+                    return code, npath
+            gain = min(rp[RP_WHIP_GAIN], gain + k)
+            if wet:
+                _log(log, logn, turn, EV_WHIP, s, k, col, row, 0, 0)
+            continue
+        col, row = c2, r2
+        path[npath, 0], path[npath, 1] = col, row
+        npath += 1
+        code, vel = _enter(wet, st, script, s, col, row, vel, False, npath, sv, ships, bu, hd,
+                           carry, hound_at, path, spec, out, RT, BT, turn, log, logn)
+        if code:
+            if wet:
+                _store(s, sv, col, row, facing, vel, turns, gain, tuses)
+            return code, npath
+    if mp > 0:
+        return -10, npath
+    if wet:
+        _store(s, sv, col, row, facing, vel, turns, gain, tuses)
+    return 0, npath
+
+
+PLAN_ERRORS = {-1: "no turning movement in a Null or Gravity Well hex (204 E)",
+               -2: "more turning movements in one hex than the Maneuver Engines allow (204 E)",
+               -3: "more turning movements this Turn than allowed (204 E)",
+               -4: "no Tractor Levels allocated: no Buoy Recovery attempt (205 A)",
+               -5: "one Buoy Recovery attempt per hex moved (205 A, Reference Card)",
+               -6: "a whip step where no Gravity Whip happens",
+               -7: "more hexes than the Velocity (204 C)",
+               -8: "a Gravity Whip needs its number of Well hexes (204 O)",
+               -9: "a Gravity Whip moves 1-6 hexes (204 O)",
+               -10: "fewer hexes than the Velocity (204 C)"}
+
+
+@jit
+def _step(col, row, facing):
+    return nbr(col, row, facing)
+
+
+@jit
+def _store(s, sv, col, row, facing, vel, turns, gain, tuses):
+    sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL] = col, row, facing, vel
+    sv[s, V_TURNS], sv[s, V_WHIP], sv[s, V_TUSES] = turns, gain, tuses
+
+
+@jit
+def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu, hd, carry,
+           hound_at, path, spec, out, RT, BT, turn, log, logn):
+    """Hex effects on entering (col, row) (movement._execute.enter). Returns (code, Velocity)."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    t = terrain[col, row]
+    stop = False
+    screens = _screens(s, sv, ships)
+    if t == 2:
+        if wet:
+            _hazard(st, script, K.K_NULL, 0, 0, vel, pi_mod[ships[s, PI]], 0, 0, 0, s, ships,
+                    spec, out, RT)
+            _log(log, logn, turn, EV_NULL, s, col, row, out[K.O_EFFECT], 0, 0)
+            if out[K.O_EFFECT]:
+                sv[s, V_NULL] = 1
+                vel = 0
+                sv[s, A_SCREENS] = 0
+                sv[s, A_LASER] = 0
+                sv[s, A_SCR] = 0
+                sv[s, A_TRACTOR] = 0
+                stop = True
+    else:
+        if fire_class[col, row] > 0 and wet:
+            _hazard(st, script, K.K_FIRE, fire_class[col, row] - 1, screens, vel, 0, 0, 0, 0, s,
+                    ships, spec, out, RT)
+            _log(log, logn, turn, EV_FIRE_HEX, s, col, row, fire_class[col, row], out[K.O_CRISES], 0)
+            sv[s, V_COL], sv[s, V_ROW] = col, row
+            _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+        if t == 4 and not through_whip:
+            if vel >= rp[RP_PASS_MIN]:
+                if wet:
+                    _log(log, logn, turn, EV_HOLE_PASS, s, col, row, 0, 0, 0)
+            else:
+                if wet:
+                    h = hole_of[col, row] - 1
+                    _hazard(st, script, K.K_HOLE, hole_cls[h], 0, vel, 0, 0, 0, 0, s, ships,
+                            spec, out, RT)
+                    _log(log, logn, turn, EV_HOLE, s, col, row, out[K.O_SI_LOSS], 0, 0)
+                    sv[s, V_COL], sv[s, V_ROW] = col, row
+                    _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+                    sv[s, V_CAPTURED] = 1
+                vel = 0
+                stop = True
+    if wet and sv[s, V_STATUS] == DESTROYED:
+        return 2, vel
+    if stop:
+        if wet:
+            sv[s, V_COL], sv[s, V_ROW] = col, row
+            c = _hounds(st, script, s, col, row, npath, True, sv, ships, bu, hd, carry, hound_at,
+                        path, spec, out, RT, screens, turn, log, logn)
+            if c:
+                return c, vel
+        return 1, vel
+    if wet:
+        sv[s, V_COL], sv[s, V_ROW] = col, row
+        c = _hounds(st, script, s, col, row, npath, False, sv, ships, bu, hd, carry, hound_at,
+                    path, spec, out, RT, screens, turn, log, logn)
+        if c:
+            return c, vel
+    if col == sv[s, V_FIN_COL] and row == sv[s, V_FIN_ROW] and vel == rp[RP_FIN_V] \
+            and not through_whip:
+        if wet:
+            sv[s, V_STATUS] = FINISHED
+        return 4, vel
+    return 0, vel
+
+
+@jit
+def _hounds(st, script, s, col, row, npath, final, sv, ships, bu, hd, carry, hound_at, path,
+            spec, out, RT, screens, turn, log, logn):
+    """207 A during a ship's move: a hound detonates at the first hex of the planned path at
+    its closest approach; a ship stopped earlier is attacked where it stops at the closest
+    distance it reached (movement.move_ship.hound_attacks)."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    for q in range(hd.shape[0]):
+        at = hound_at[q]
+        if at < 0 or not hd[q, 2]:
+            continue
+        d = -1
+        if at == npath - 1:
+            d = dist(col, row, hd[q, 0], hd[q, 1])
+        elif final and at > npath - 1:
+            m = 99
+            for p in range(npath):
+                m = min(m, dist(path[p, 0], path[p, 1], hd[q, 0], hd[q, 1]))
+            if m <= rp[RP_HOUND_RANGE]:
+                d = m
+        if d < 0:
+            continue
+        _hazard(st, script, K.K_HOUND, d, screens, 0, 0, 0, 0, 0, s, ships, spec, out, RT)
+        _log(log, logn, turn, EV_HOUND, s, q, d, out[K.O_SI_LOSS], 0, 0)
+        hound_at[q] = -1
+        hd[q, 2] = 0
+        _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+        if sv[s, V_STATUS] == DESTROYED:
+            return 2
+    return 0
+
+
+@jit
+def hound_targets(s, sv, ships, plan, nplan, bu, hd, carry, hound_at, path, spec, out, RT, BT):
+    """Dry-run the plan and mark, per live hound within reach, the first path index at its
+    smallest distance (movement.move_ship)."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    log = np.zeros((0, LOG_W), np.int64)
+    logn = np.zeros(1, np.int64)
+    sv2 = sv.copy()
+    code, npath = move_plan(False, st, dice.NO_SCRIPT, s, sv2, ships, plan, nplan, bu, hd, carry,
+                            hound_at, path, spec, out, RT, BT, 0, log, logn)
+    for q in range(hd.shape[0]):
+        hound_at[q] = -1
+        if not hd[q, 2]:
+            continue
+        best, at = 99, -1
+        for p in range(npath):
+            dd = dist(path[p, 0], path[p, 1], hd[q, 0], hd[q, 1])
+            if dd < best:
+                best, at = dd, p
+        if best <= rp[RP_HOUND_RANGE]:
+            hound_at[q] = at
+    return code
+
+
+# --- the pilot's allocation (Step A D) --------------------------------------------------------
+
+@jit
+def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field, fin_from,
+             pp, plan, RT, BT, log, logn):
+    """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    now = _resolve(sv[s, V_CR_NEXT], contra, rp[RP_CRISIS_REPL])
+    sv[s, V_CR_NOW] = now
+    sv[s, V_CR_NEXT] = 0
+    sv[s, A_ME] = 0
+    sv[s, A_SCREENS] = 0
+    sv[s, A_LASER] = 0
+    sv[s, A_SCR] = 0
+    sv[s, A_TRACTOR] = 0
+    fin_field = sv[s, V_FIN_FIELD]
+    if _has(now, C_FAILURE, ccode):
+        ships[s, PI] = max(0, ships[s, PI] - 1)
+        _log(log, logn, turn, EV_ALLOC, s, 0, 0, 0, 0, -1)
+        return
+    fuel = ships[s, FUEL]
+    if fuel <= 0:
+        _log(log, logn, turn, EV_ALLOC, s, 0, 0, 0, 0, -2)
+        return
+    V = sv[s, V_VEL]
+    me_max = ships[s, ME]
+    forced = 0
+    if _has(now, C_MUST_ACC, ccode) or _has(now, C_MUST_DEC, ccode):
+        k = min(K._roll(st, script, 1, 6), me_max)
+        forced = k if _has(now, C_MUST_ACC, ccode) else -min(k, V)
+    F = fields[sv[s, V_PILOT]]
+    fld, tb = choose_target(s, turn, sv, ships, bu, F, easy_field, ring_field, hole_cls,
+                            fin_from[sv[s, V_PILOT]], ring_hole, rp, pp, fin_field)
+    sv[s, V_TARGET] = fld
+    sv[s, V_FORCED] = tb
+    per_hex = mn_hex[ships[s, MN]]
+    pim = pi_mod[ships[s, PI]]
+    tractor = ships[s, TRACTOR] if not _has(now, C_NO_TRACTOR, ccode) else 0
+    scr_max = ships[s, SCREENS] if not _has(now, C_NO_SCREENS, ccode) else 0
+    best_a, best_c = 0, 1e18
+    if forced != 0:
+        best_a = forced
+    elif sv[s, V_CAPTURED]:
+        # 204 M: only Velocity 4+ escapes; accelerate all out if that reaches it, else wait
+        a = min(me_max, rp[RP_VMAX] - V, fuel // rp[RP_F_ACC])
+        best_a = a if V + a >= rp[RP_ESC_V] else 0
+    else:
+        cruise = np.int64(pp[PP_CRUISE])
+        for a in range(-me_max, me_max + 1):
+            V2 = V + a
+            if V2 < 0 or V2 > rp[RP_VMAX] or V2 >= NV:
+                continue
+            if a > 0 and (V2 > cruise or _has(now, C_NO_ACC, ccode)):
+                continue
+            if a < 0 and _has(now, C_NO_DEC, ccode):
+                continue
+            fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
+            if fcost > fuel:
+                continue
+            # Fuel still needed to come down to Velocity 1 at the Finish
+            reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
+            limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
+            if _has(now, C_NO_TURNING, ccode):
+                limit = 0
+            c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, sv, bu, hd,
+                             F[fld], tb, plan, terrain, fire_class, hole_of, ring_pos,
+                             ring_hole, rings, rotation, vturns, par, rp, pp)
+            c += pp[PP_W_FUEL] * fcost
+            if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
+                continue            # never accelerate beyond the Fuel to come back down
+            if fuel - fcost < reserve:
+                c += 0.05 * (reserve - (fuel - fcost))
+            if c < best_c:
+                best_c, best_a = c, a
+    fcost = (rp[RP_F_ACC] if best_a > 0 else rp[RP_F_DEC]) * abs(best_a)
+    fcost = min(fcost, fuel)
+    fuel -= fcost
+    sv[s, A_ME] = best_a
+    V2 = min(rp[RP_VMAX], max(0, V + best_a))
+    sv[s, V_VEL] = V2
+    # Screens: more when the ship's surroundings hold hazards
+    haz = False
+    c0, r0 = sv[s, V_COL], sv[s, V_ROW]
+    for q in range(hd.shape[0]):
+        if hd[q, 2] and dist(c0, r0, hd[q, 0], hd[q, 1]) <= V2 + 3:
+            haz = True
+    for dc in range(-V2 - 1, V2 + 2):
+        for dr in range(-V2 - 1, V2 + 2):
+            cc, rr = c0 + dc, r0 + dr
+            if 1 <= cc < terrain.shape[0] and 1 <= rr < terrain.shape[1] and fire_class[cc, rr] > 0:
+                haz = True
+    frac = pp[PP_SCREENS_HAZ] if haz else pp[PP_SCREENS]
+    # Fuel held back: coming down to Velocity 1, the margin, and a Turn's base Screens for each
+    # Turn the route field says the Finish is away
+    est = min(np.float64(F[fin_field, c0, r0, sv[s, V_FACING], min(V2, NV - 1)]), 30.0)
+    reserve = rp[RP_F_DEC] * max(0, V2 - 1) + np.int64(pp[PP_FUEL_MARGIN]) \
+        + np.int64(est * pp[PP_SCREENS] * scr_max * rp[RP_F_SCREENS])
+    spare = max(0, fuel - reserve)
+    want = min(scr_max, np.int64(frac * scr_max + 0.5))
+    sc = min(want, spare // max(1, rp[RP_F_SCREENS]))
+    if haz:     # a hazard ahead: Screens come before the reserve
+        sc = min(want, fuel // max(1, rp[RP_F_SCREENS]))
+    fuel -= sc * rp[RP_F_SCREENS]
+    sv[s, A_SCREENS] = sc
+    spare = max(0, fuel - reserve)
+    # weapons: a target in the Field of Fire now (fire comes before this ship's movement)
+    if not _has(now, C_NO_WEAPONS, ccode):
+        lz = ships[s, LASER]
+        if lz > 0 and lz * rp[RP_F_LASER] <= spare:
+            kind, idx, rng, mod, val = fire_choice(s, sv, ships, hd, lz, terrain, fire_class, rp,
+                                                   pp, pim, True)
+            if kind >= 0:
+                sv[s, A_LASER] = lz
+                fuel -= lz * rp[RP_F_LASER]
+                spare -= lz * rp[RP_F_LASER]
+        sz = ships[s, SCRAMBLER]
+        if sz > 0 and sz * rp[RP_F_SCR] <= spare:
+            kind, idx, rng, mod, val = fire_choice(s, sv, ships, hd, sz, terrain, fire_class,
+                                                   rp, pp, pim, True)
+            if kind == 0:
+                lvl = sv[s, A_LASER] if rp[RP_SCR_LASER] else sz
+                if lvl - min(sv[idx, A_SCREENS], ships[idx, SCREENS]) > par[K.P_SCR_ABOVE]:
+                    sv[s, A_SCR] = sz
+                    fuel -= sz * rp[RP_F_SCR]
+                    spare -= sz * rp[RP_F_SCR]
+    # Tractor: a Buoy within reach of this Turn's move; only the Levels that make an attempt
+    # from an adjacent hex sure (205 B), since every Level costs Fuel (203 C e)
+    spare = max(0, fuel - reserve)
+    if tractor > 0:
+        for b in range(bu.shape[0]):
+            if bu[b, BU_STATE] != ON_BOARD or dist(c0, r0, bu[b, BU_COL], bu[b, BU_ROW]) > V2 + 2:
+                continue
+            lvl = tractor
+            for t in range(1, tractor + 1):
+                if p_recover(t, V2, 1, 1, pim, bu[b, BU_COL], bu[b, BU_ROW], terrain, fire_class,
+                             rp) >= 5.0 / 6.0:
+                    lvl = t
+                    break
+            if p_recover(lvl, V2, 1, 1, pim, bu[b, BU_COL], bu[b, BU_ROW], terrain, fire_class,
+                         rp) < pp[PP_TRACTOR_P]:
+                continue
+            if lvl * rp[RP_F_TRACTOR] <= spare:
+                sv[s, A_TRACTOR] = max(sv[s, A_TRACTOR], lvl)
+    fuel -= sv[s, A_TRACTOR] * rp[RP_F_TRACTOR]
+    ships[s, FUEL] = fuel
+    _log(log, logn, turn, EV_ALLOC, s, best_a, sv[s, A_SCREENS], sv[s, A_LASER], sv[s, A_TRACTOR],
+         sv[s, A_SCR])
+
+
+# --- one ship's phase (Steps B-E) --------------------------------------------------------------
+
+@jit
+def _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT, BT, log, logn):
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    pim = pi_mod[ships[s, PI]]
+    lz = min(sv[s, A_LASER], ships[s, LASER])
+    if lz > 0:
+        kind, t, rng, mod, val = fire_choice(s, sv, ships, hd, lz, terrain, fire_class, rp, pp,
+                                             pim, True)
+        if kind == 0:
+            _hazard(st, script, K.K_LASER, 0, _screens(t, sv, ships), 0, 0, lz, rng, mod + pim, t,
+                    ships, spec, out, RT)
+            _log(log, logn, turn, EV_FIRE, s, t, rng, out[K.O_EFFECT], out[K.O_SI_LOSS], 0)
+            _after(st, script, t, out, sv, ships, bu, carry, RT, turn, log, logn)
+        elif kind == 1:
+            _hazard(st, script, K.K_LASER_MARKER, 0, 0, 0, 0, lz, rng, mod + pim, s, ships, spec,
+                    out, RT)
+            _log(log, logn, turn, EV_HOUND_SHOT, s, t, rng, out[K.O_EFFECT], out[K.O_DESTROYED], 0)
+            if out[K.O_DESTROYED]:
+                hd[t, 2] = 0
+    sz = min(sv[s, A_SCR], ships[s, SCRAMBLER])
+    if sz > 0 and sv[s, V_STATUS] == RACING:
+        lvl = lz if rp[RP_SCR_LASER] else sz
+        kind, t, rng, mod, val = fire_choice(s, sv, ships, hd, lvl, terrain, fire_class, rp, pp,
+                                             pim, True)
+        if kind == 0:
+            _hazard(st, script, K.K_SCRAMBLER, 0, _screens(t, sv, ships), 0, 0, lvl, rng,
+                    mod + pim, t, ships, spec, out, RT)
+            _log(log, logn, turn, EV_SCRAMBLE, s, t, rng, out[K.O_EFFECT], out[K.O_CRISES], 0)
+            _after(st, script, t, out, sv, ships, bu, carry, RT, turn, log, logn)
+
+
+@jit
+def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, plan2,
+               hound_at, path, spec, out, RT, BT, log, logn, place):
+    """Steps B-E for one ship: fire, Null and Hell Hole escapes, movement. Returns the next
+    finishing place."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT, BT, log, logn)
+    if sv[s, V_STATUS] != RACING:
+        return place
+    pim = pi_mod[ships[s, PI]]
+    if sv[s, V_NULL]:
+        _hazard(st, script, K.K_NULL, 0, 0, 0, pim, 0, 0, 0, s, ships, spec, out, RT)
+        if out[K.O_EFFECT]:
+            _log(log, logn, turn, EV_NULL_ESC, s, 0, -1, 0, 0, 0)
+            sv[s, V_VEL] = 0
+            sv[s, V_MOVED] = 1
+            return place
+        sv[s, V_FACING] = side_dir[K._roll(st, script, 1, 6)]
+        sv[s, V_NULL] = 0
+        _log(log, logn, turn, EV_NULL_ESC, s, 1, sv[s, V_FACING], 0, 0, 0)
+    if sv[s, V_CAPTURED]:
+        if sv[s, V_VEL] >= rp[RP_ESC_V]:
+            sv[s, V_VEL] -= rp[RP_ESC_PEN]
+            sv[s, V_CAPTURED] = 0
+            _log(log, logn, turn, EV_HOLE_ESC, s, 1, sv[s, V_VEL], 0, 0, 0)
+        else:
+            h = hole_of[sv[s, V_COL], sv[s, V_ROW]] - 1
+            _hazard(st, script, K.K_HOLE, hole_cls[h], 0, 0, 0, 0, 0, 0, s, ships, spec, out, RT)
+            _log(log, logn, turn, EV_HOLE_ESC, s, 0, out[K.O_SI_LOSS], 0, 0, 0)
+            sv[s, V_VEL] = 0
+            sv[s, V_MOVED] = 1
+            _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+            return place
+    # movement: the pilot plans at the Velocity it has now
+    V = sv[s, V_VEL]
+    fuel = ships[s, FUEL]
+    limit = min(mn_turn[ships[s, MN]], vturns[min(V, vturns.shape[0] - 1)], max(0, fuel))
+    if _has(sv[s, V_CR_NOW], C_NO_TURNING, ccode):
+        limit = 0
+    fld = sv[s, V_TARGET]
+    tb = sv[s, V_FORCED]
+    if tb >= 0 and bu[tb, BU_STATE] != ON_BOARD:
+        tb = -1
+    c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]],
+                     sv[s, A_TRACTOR], _screens(s, sv, ships), pim, sv, bu, hd,
+                     fields[sv[s, V_PILOT], fld], tb,
+                     plan, terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation,
+                     vturns, par, rp, pp)
+    m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, sv,
+                              bu, terrain, fire_class, hole_of, ring_pos, rings, rotation, rp, pp)
+    hound_targets(s, sv, ships, plan2, m, bu, hd, carry, hound_at, path, spec, out, RT, BT)
+    # a crisis suffered during its own movement comes after the ship has moved (210 C a)
+    sv[s, V_MOVED] = 1
+    code, npath = move_plan(True, st, script, s, sv, ships, plan2, m, bu, hd, carry, hound_at,
+                            path, spec, out, RT, BT, turn, log, logn)
+    sv[s, V_MOVED] = 1
+    if code < 0:
+        # the pilot's own plan broke a rule: a bug, reported through the log and the ship stops
+        _log(log, logn, turn, EV_MOVE, s, -1000 + code, 0, 0, 0, 0)
+        return place
+    if sv[s, V_STATUS] == RACING or sv[s, V_STATUS] == FINISHED:
+        ships[s, FUEL] = max(0, ships[s, FUEL] - rp[RP_F_TURN] * sv[s, V_TURNS])
+        sv[s, V_VEL] = min(rp[RP_VMAX], sv[s, V_VEL] + sv[s, V_WHIP])
+        _log(log, logn, turn, EV_MOVE, s, sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING],
+             sv[s, V_VEL], sv[s, V_TURNS])
+    if code == 4:
+        sv[s, V_PLACE] = place
+        sv[s, V_FIN_TURN] = turn
+        _log(log, logn, turn, EV_FINISH, s, place, 0, 0, 0, 0)
+        return place + 1
+    return place
+
+
+@jit
+def step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT, log, logn):
+    """Step F: each Hell Hound moves and detonates at its closest approach (207 A, 204 J)."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    ns = sv.shape[0]
+    for q in range(hd.shape[0]):
+        if not hd[q, 2]:
+            continue
+        c, r, n = kernel_marker_path(st, script, hd[q, 0], hd[q, 1], FREE, terrain, hole_of,
+                                     ring_pos, ring_hole, rings, rotation, side_dir,
+                                     rp[RP_MOVES_AT_MOST], rp[RP_WHIP_STEPS], hpath)
+        n = min(n, hpath.shape[0])
+        best, bk, bs = 99, -1, -1
+        for k in range(n):
+            for s in range(ns):
+                if sv[s, V_STATUS] != RACING:
+                    continue
+                d = dist(hpath[k, 0], hpath[k, 1], sv[s, V_COL], sv[s, V_ROW])
+                if d <= rp[RP_HOUND_RANGE] and d < best:
+                    best, bk, bs = d, k, s
+        if bs < 0:
+            hd[q, 0], hd[q, 1] = c, r
+            continue
+        hd[q, 0], hd[q, 1] = hpath[bk, 0], hpath[bk, 1]
+        _hazard(st, script, K.K_HOUND, best, _screens(bs, sv, ships), 0, 0, 0, 0, 0, bs, ships,
+                spec, out, RT)
+        _log(log, logn, turn, EV_HOUND_F, bs, q, best, out[K.O_SI_LOSS], hd[q, 0], hd[q, 1])
+        hd[q, 2] = 0
+        _after(st, script, bs, out, sv, ships, bu, carry, RT, turn, log, logn)
+
+
+@jit
+def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field, fin_from,
+              RT, BT, log, logn, res):
+    """One whole race. ``res`` int64[n_ships, RES_W] receives per ship: status, VP, finishing
+    place (0 none), Buoys carried, Turn finished (0 none), won (0/1); returns the number of
+    Turns played."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    ns = ships0.shape[0]
+    ships = ships0.copy()
+    sv = sv0.copy()
+    bu = bu0.copy()
+    hd = hd0.copy()
+    carry = np.zeros((ns, MAX_CARRY), np.int64)
+    plan = np.zeros(MAX_PLAN, np.int64)
+    plan2 = np.zeros(MAX_PLAN, np.int64)
+    path = np.zeros((MAX_PLAN, 2), np.int64)
+    hpath = np.zeros((32, 2), np.int64)
+    hound_at = np.full(hd.shape[0], -1, np.int64)
+    spec = np.zeros(K.N_SPEC, np.int64)
+    out = np.zeros(K.OUT_SIZE, np.int64)
+    order = np.zeros(ns, np.int64)
+    place = 1
+    turn = 0
+    for turn in range(1, rp[RP_TURN_LIMIT] + 1):
+        racing = 0
+        for s in range(ns):
+            if sv[s, V_STATUS] == RACING:
+                racing += 1
+        if racing == 0:
+            turn -= 1
+            break
+        # Step A: Buoys (Free Floaters, High Rollers, the Hell2/Hell3 orbiters)
+        for b in range(bu.shape[0]):
+            if bu[b, BU_STATE] == ON_BOARD and bu[b, BU_MKIND] != EASY:
+                c, r, n = kernel_marker_path(st, script, bu[b, BU_COL], bu[b, BU_ROW],
+                                             bu[b, BU_MKIND], terrain, hole_of, ring_pos,
+                                             ring_hole, rings, rotation, side_dir,
+                                             rp[RP_MOVES_AT_MOST], rp[RP_WHIP_STEPS],
+                                             hpath[:0])
+                bu[b, BU_COL], bu[b, BU_ROW] = c, r
+        # Initiative draw (204 B): a random order of the ships still racing
+        k = 0
+        for s in range(ns):
+            if sv[s, V_STATUS] == RACING:
+                order[k] = s
+                k += 1
+        for i in range(k - 1, 0, -1):
+            j = K._roll(st, script, 1, i + 1) - 1
+            order[i], order[j] = order[j], order[i]
+        _log(log, logn, turn, EV_TURN, -1, order[0], order[1] if k > 1 else -1,
+             order[2] if k > 2 else -1, order[3] if k > 3 else -1, k)
+        for i in range(k):
+            s = order[i]
+            sv[s, V_MOVED] = 0
+            sv[s, V_TURNS] = 0
+            sv[s, V_WHIP] = 0
+            allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field,
+                     fin_from, pilots[s], plan, RT, BT, log, logn)
+        # Steps B-E
+        for i in range(k):
+            s = order[i]
+            if sv[s, V_STATUS] != RACING:
+                continue
+            place = ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pilots[s],
+                               plan, plan2, hound_at, path, spec, out, RT, BT, log, logn, place)
+        # Step F
+        step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT, log, logn)
+        # Step G
+        for s in range(ns):
+            if sv[s, V_STATUS] != RACING:
+                continue
+            lost = rp[RP_LEAK_FUEL] * sv[s, V_LEAKS]
+            if terrain[sv[s, V_COL], sv[s, V_ROW]] == 2:
+                lost += rp[RP_NULL_FUEL]
+            if lost > 0:
+                ships[s, FUEL] = max(0, ships[s, FUEL] - lost)
+                _log(log, logn, turn, EV_STEP_G, s, lost, ships[s, FUEL], 0, 0, 0)
+    # 211 B: Victory Points and the winner
+    best, win, tie = -1, -1, False
+    for s in range(ns):
+        st_ = sv[s, V_STATUS]
+        vp = 0
+        if st_ != DESTROYED and st_ != OFF_BOARD:
+            for i in range(sv[s, V_NCARRY]):
+                vp += rp[RP_VP0 + bu[carry[s, i], BU_VP]]
+            vp += min(ships[s, FUEL] * rp[RP_VP_FUEL_PER], rp[RP_VP_FUEL_MAX])
+            if st_ == FINISHED:
+                vp += rp[RP_PLACE0 + min(sv[s, V_PLACE], 4) - 1]
+        res[s, 0] = st_
+        res[s, 1] = vp
+        res[s, 2] = sv[s, V_PLACE] if st_ == FINISHED else 0
+        res[s, 3] = sv[s, V_NCARRY]
+        res[s, 4] = sv[s, V_FIN_TURN] if st_ == FINISHED else 0
+        res[s, 5] = 0
+    for s in range(ns):
+        vp = res[s, 1]
+        if vp > best:
+            best, win, tie = vp, s, False
+        elif vp == best and best >= 0:
+            a, b = res[win, 2], res[s, 2]
+            if b > 0 and (a == 0 or b < a):
+                win, tie = s, False
+            elif not (a > 0 and (b == 0 or a < b)):
+                tie = True
+    _log(log, logn, turn, EV_END, win if not tie else -1, res[0, 1], res[1, 1] if ns > 1 else 0,
+         res[2, 1] if ns > 2 else 0, res[3, 1] if ns > 3 else 0, 0)
+    if win >= 0 and not tie:
+        res[win, 5] = 1
+    return turn
+
+
+N_BLOCKS = 32
+
+
+@pjit
+def race_stats(key, first, n, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field,
+               fin_from, RT, BT):
+    """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i))."""
+    ns = ships0.shape[0]
+    width = N_GLOBAL + ns * N_SHIP_STATS
+    blocks = np.zeros((N_BLOCKS, width), np.int64)
+    size = (n + N_BLOCKS - 1) // N_BLOCKS
+    for bl in prange(N_BLOCKS):
+        st = np.zeros(dice.STATE_SIZE, np.uint64)
+        log = np.zeros((0, LOG_W), np.int64)
+        logn = np.zeros(1, np.int64)
+        res = np.zeros((ns, RES_W), np.int64)
+        acc = blocks[bl]
+        for i in range(first + bl * size, min(first + n, first + (bl + 1) * size)):
+            dice.seed_trial(st, key, i)
+            turns = play_race(st, dice.NO_SCRIPT, ships0, sv0, bu0, hd0, pilots, fields,
+                              easy_field, ring_field, fin_from, RT, BT, log, logn, res)
+            acc[G_TURNS] += turns
+            acc[G_TURNS2] += turns * turns
+            anywin = 0
+            # places by VP (ties by finishing order, then ship order)
+            for s in range(ns):
+                o = N_GLOBAL + s * N_SHIP_STATS
+                won = res[s, 5]
+                anywin += won
+                vp = res[s, 1]
+                acc[o + S_WINS] += won
+                acc[o + S_FINISHED] += res[s, 0] == FINISHED
+                acc[o + S_DESTROYED] += res[s, 0] == DESTROYED
+                acc[o + S_OFF] += res[s, 0] == OFF_BOARD
+                acc[o + S_VP] += vp
+                acc[o + S_VP2] += vp * vp
+                acc[o + S_BUOYS] += res[s, 3]
+                rank = 0
+                for t in range(ns):
+                    if t == s:
+                        continue
+                    if res[t, 1] > vp:
+                        rank += 1
+                    elif res[t, 1] == vp:
+                        a, b = res[t, 2], res[s, 2]
+                        if (a > 0 and (b == 0 or a < b)) or (a == b and t < s):
+                            rank += 1
+                acc[o + S_PLACE1 + min(rank, 3)] += 1
+                if res[s, 0] == FINISHED:
+                    acc[o + S_FIN_TURN] += res[s, 4]
+            if anywin == 0:
+                acc[G_NO_WINNER] += 1
+    tot = np.zeros(width, np.int64)
+    for bl in range(N_BLOCKS):
+        for j in range(width):
+            tot[j] += blocks[bl, j]
+    return tot

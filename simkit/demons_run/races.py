@@ -1,0 +1,603 @@
+"""Demon's Run races: scenario files, the runner simulation, readable race logs.
+
+A race scenario (``scenarios/demons-run/*.toml``, schema in ``scenarios/README.md``) names the
+board, 2-4 ships (a build, a starting corner, a pilot) and optional rule variants.
+:func:`load_scenario` validates it (every error names the file and the field);
+:class:`RaceSim` runs the compiled race (``race.py``) for the runner and reports per ship the
+win, finish, destruction and off-board rates (95% Wilson intervals) and the mean Victory
+Points (95% t interval); :func:`playthrough` plays one seeded race with every roll recorded and
+renders the log the golden test diffs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simkit.core import dice, stats
+from simkit.core.data import read_toml
+from simkit.core.errors import UserInputError
+from simkit.core.runner import run
+
+from . import race as RK
+from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, load_board
+from .builds import Build, _parse, cost, violations
+from .layout import (BU_SIZE, RACING, STATUS_NAMES, SV_SIZE, V_COL, V_FACING,
+                     V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
+                     V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
+from .markers import EASY, FREE, ORBIT_ONLY
+from .pilots import NV, PARAM_NAMES, PARAMS, POLICIES, param_vector, route_field
+from .reference import ship_from_build
+from .rules import make_rules, rules_data
+
+CORNERS = "ABCD"
+LABELS = ("ORIGINAL", "RECONSTRUCTED", "RULE-TEXT", "SOURCED", "VERIFIED")
+
+
+@dataclass
+class ShipEntry:
+    name: str
+    corner: str
+    build: Build
+    pilot: str
+    params: dict = field(default_factory=dict)
+    facing: int | None = None
+
+
+@dataclass
+class RaceScenario:
+    path: str
+    name: str
+    label: str
+    source: str
+    board_path: str | None
+    ships: list
+    variants: dict = field(default_factory=dict)
+
+    @property
+    def sides(self):
+        return [s.name for s in self.ships]
+
+
+def _where(path):
+    return str(path)
+
+
+def load_scenario(path, *, policies=None, variants=None) -> RaceScenario:
+    """Read and validate a race scenario; ``policies`` {ship name: pilot} override the file."""
+    return scenario_from_raw(read_toml(path), str(path), policies=policies, variants=variants)
+
+
+def scenario_from_raw(raw: dict, where: str, *, policies=None, variants=None) -> RaceScenario:
+    """Validate an already-parsed scenario table (``where`` names it in errors)."""
+    if raw.get("game") != "demons-run":
+        raise UserInputError("must be 'demons-run'", where=where, field="game")
+    name = raw.get("name", Path(where).stem)
+    if not isinstance(name, str) or not name:
+        raise UserInputError("must be a non-empty string", where=where, field="name")
+    label = raw.get("label", "ORIGINAL")
+    if label not in LABELS:
+        raise UserInputError(f"must be one of {', '.join(LABELS)}", where=where, field="label")
+    source = raw.get("source", "")
+    if not isinstance(source, str):
+        raise UserInputError("must be a string", where=where, field="source")
+    board = raw.get("board", "default")
+    if not isinstance(board, str):
+        raise UserInputError("must be 'default' or a board file path", where=where, field="board")
+    board_path = None
+    if board != "default":
+        bp = Path(board)
+        if not bp.is_absolute():
+            bp = Path(where).parent / bp
+        if not bp.exists():
+            raise UserInputError(f"board file {board!r} not found", where=where, field="board")
+        board_path = str(bp)
+    chosen = raw.get("variants", {})
+    if not isinstance(chosen, dict) or not all(isinstance(v, str) for v in chosen.values()):
+        raise UserInputError("must be a table of name = \"choice\"", where=where, field="variants")
+    chosen = {str(k): v for k, v in chosen.items()}
+    chosen.update(variants or {})
+    try:
+        sel = rules_data().resolve(chosen)
+    except UserInputError as e:
+        raise UserInputError(e.detail, where=where, field="variants") from None
+    rules = make_rules(sel)
+    ships_raw = raw.get("ship")
+    if not isinstance(ships_raw, list) or not 2 <= len(ships_raw) <= 4:
+        raise UserInputError("needs 2-4 [[ship]] tables (100 A)", where=where, field="ship")
+    ships, corners = [], set()
+    for i, sr in enumerate(ships_raw):
+        f = f"ship[{i}]"
+        if not isinstance(sr, dict):
+            raise UserInputError("must be a table", where=where, field=f)
+        unknown = set(sr) - {"name", "corner", "build", "pilot", "params", "facing"}
+        if unknown:
+            raise UserInputError(f"unknown key {sorted(unknown)[0]!r}", where=where, field=f)
+        nm = sr.get("name", f"ship{i + 1}")
+        if not isinstance(nm, str) or not nm or nm in [s.name for s in ships]:
+            raise UserInputError("must be a unique non-empty string", where=where, field=f"{f}.name")
+        corner = sr.get("corner")
+        if not isinstance(corner, str) or corner.upper() not in CORNERS or corner.upper() in corners:
+            raise UserInputError("must be one of A, B, C, D, each used once (211 A)", where=where,
+                                 field=f"{f}.corner")
+        corner = corner.upper()
+        corners.add(corner)
+        b = sr.get("build")
+        if isinstance(b, dict):
+            build, problems, _ = _from_table(b)
+        elif isinstance(b, str):
+            try:
+                build, problems, _ = _parse(b, f"{f}.build")
+            except UserInputError as e:
+                raise UserInputError(e.detail, where=where, field=f"{f}.build") from None
+        else:
+            raise UserInputError("must be a build string or table", where=where, field=f"{f}.build")
+        problems = problems + violations(build, rules)
+        if problems:
+            raise UserInputError(f"invalid build {build} (cost {cost(build, rules)}): "
+                                 + "; ".join(problems), where=where, field=f"{f}.build")
+        pilot = (policies or {}).get(nm, sr.get("pilot", "safe_runner"))
+        if not isinstance(pilot, str) or pilot not in POLICIES:
+            raise UserInputError(f"unknown pilot {pilot!r} (known: {', '.join(POLICIES)})",
+                                 where=where, field=f"{f}.pilot")
+        params = sr.get("params", {})
+        if not isinstance(params, dict):
+            raise UserInputError("must be a table", where=where, field=f"{f}.params")
+        for k, v in params.items():
+            if k not in PARAM_NAMES:
+                raise UserInputError(f"unknown pilot parameter {k!r} (known: {', '.join(PARAM_NAMES)})",
+                                     where=where, field=f"{f}.params")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) \
+                    or abs(v) > 1e6:
+                raise UserInputError("must be a finite number", where=where, field=f"{f}.params.{k}")
+        if "cruise" in params and not 1 <= params["cruise"] <= NV - 1:
+            raise UserInputError(f"must be 1-{NV - 1}", where=where, field=f"{f}.params.cruise")
+        facing = sr.get("facing")
+        if facing is not None:
+            if not isinstance(facing, str) or facing.upper() not in DIRECTIONS:
+                raise UserInputError(f"must be one of {', '.join(DIRECTIONS)}", where=where,
+                                     field=f"{f}.facing")
+            facing = DIRECTIONS.index(facing.upper())
+        ships.append(ShipEntry(nm, corner, build, pilot, dict(params), facing))
+    for k in (policies or {}):
+        if k not in [s.name for s in ships]:
+            raise UserInputError(f"no ship named {k!r} (ships: {', '.join(s.name for s in ships)})",
+                                 field="--policy")
+    sc = RaceScenario(where, name, label, source, board_path, ships, dict(sel))
+    try:
+        _board(board_path)
+    except UserInputError as e:
+        raise UserInputError(e.detail, where=where, field="board") from None
+    return sc
+
+
+def _from_table(b):
+    from .builds import _from_pairs
+    return _from_pairs([(str(k).lower(), v) for k, v in b.items()], []) + ("",)
+
+
+@lru_cache(maxsize=4)
+def _board(path):
+    return load_board(path)
+
+
+# --- route fields (cached per board and pilot) --------------------------------------------------
+
+def field_goals(board: Board):
+    """[(goal mask, vlo, vhi, label)]: the four Finish corners, each Easy Buoy, each hole's ring."""
+    shape = board.terrain.shape
+    out = []
+    for letter in CORNERS:
+        m = np.zeros(shape, np.bool_)
+        m[board.corners[letter]] = True
+        out.append((m, 1, 1, f"finish {letter}"))
+    for h in board.markers["easy"]:
+        m = np.zeros(shape, np.bool_)
+        for c in range(1, shape[0]):
+            for r in range(1, shape[1]):
+                if distance((c, r), h) <= 1 and board.terrain[c, r] not in (NULL, HOLE):
+                    m[c, r] = True
+        out.append((m, 1, 3, f"easy buoy {h}"))
+    for hole in board.holes:
+        m = np.zeros(shape, np.bool_)
+        for c in range(1, shape[0]):
+            for r in range(1, shape[1]):
+                if distance((c, r), hole.center) == 2 and board.terrain[c, r] not in (NULL, HOLE, WELL):
+                    m[c, r] = True
+        out.append((m, 1, 4, f"ring of {hole.name}"))
+    return out
+
+
+_FIELD_CACHE: dict = {}
+
+
+def route_fields(board_path, variants_key, pp: np.ndarray):
+    """(fields float32[nf, cols+1, rows+1, 6, NV], fin_from float64[nf, 4]) for one pilot."""
+    key = (board_path, variants_key, tuple(np.round(pp, 9)))
+    if key in _FIELD_CACHE:
+        return _FIELD_CACHE[key]
+    disk = _field_file(board_path, variants_key, pp)
+    if disk is not None and disk.exists():
+        try:
+            with np.load(disk) as z:
+                _FIELD_CACHE[key] = (z["fields"], z["fin_from"])
+                return _FIELD_CACHE[key]
+        except (OSError, ValueError, KeyError):
+            pass
+    board = _board(board_path)
+    rules = make_rules(dict(variants_key))
+    ra = race_arrays(rules, board)
+    terrain, fire_class = ra.board[0], ra.board[1]
+    goals = field_goals(board)
+    fields = np.zeros((len(goals),) + terrain.shape + (6, NV), np.float32)
+    for i, (m, lo, hi, _) in enumerate(goals):
+        fields[i] = route_field(m, lo, hi, NV - 1, i < 4, terrain, fire_class, ra.vturns,
+                                 ra.rp, pp)
+    fin_from = np.zeros((len(goals), len(goals)), np.float64)
+    for i, (m, lo, hi, _) in enumerate(goals):
+        for j in range(4):
+            fin_from[i, j] = float(fields[j][m][:, :, lo:hi + 1].min())
+    _FIELD_CACHE[key] = (fields, fin_from)
+    if disk is not None:
+        try:
+            disk.parent.mkdir(parents=True, exist_ok=True)
+            tmp = disk.with_suffix(".tmp.npz")
+            np.savez(tmp, fields=fields, fin_from=fin_from)
+            tmp.replace(disk)
+        except OSError:
+            pass
+    return fields, fin_from
+
+
+FIELD_VERSION = "1"   # bump when route_field or its costs change
+
+
+def _field_file(board_path, variants_key, pp):
+    """Where the fields of (board, variants, pilot) are kept between runs (they take seconds to
+    build and never change for the same inputs): ~/.cache/simkit/demons-run-fields/<hash>.npz,
+    or $SIMKIT_FIELD_CACHE; None (no disk cache) if that is set to an empty string."""
+    import hashlib
+    import os
+    root = os.environ.get("SIMKIT_FIELD_CACHE", str(Path.home() / ".cache/simkit/demons-run-fields"))
+    if not root:
+        return None
+    from . import pilots
+    h = hashlib.sha1()
+    board_file = Path(board_path) if board_path else (Path(__file__).parent / "data/board.toml")
+    for part in (FIELD_VERSION, board_file.read_bytes(), repr(variants_key).encode(),
+                 np.asarray(pp, np.float64).tobytes(), Path(pilots.__file__).read_bytes(),
+                 *(p.read_bytes() for p in sorted((Path(__file__).parent / "data").glob("*.toml")))):
+        h.update(part if isinstance(part, bytes) else part.encode())
+    return Path(root) / f"{h.hexdigest()[:20]}.npz"
+
+
+# --- the runner simulation ----------------------------------------------------------------------
+
+class RaceSim:
+    """Races of one scenario for :func:`simkit.core.runner.run`."""
+
+    name = "demons-run races"
+
+    def __init__(self, sc: RaceScenario, pilot_vectors=None):
+        self.sc = sc
+        self.rules = make_rules(sc.variants)
+        self.board = _board(sc.board_path)
+        self.ra = race_arrays(self.rules, self.board)
+        self.vkey = tuple(sorted(sc.variants.items()))
+        ns = len(sc.ships)
+        pvs = pilot_vectors or [param_vector(s.pilot, s.params) for s in sc.ships]
+        self.pilots = np.asarray(pvs, np.float64)
+        # one field set per distinct pilot vector
+        slots, fl, ff = {}, [], []
+        self.slot = []
+        for pv in self.pilots:
+            k = tuple(pv)
+            if k not in slots:
+                f, fin = route_fields(sc.board_path, self.vkey, pv)
+                slots[k] = len(fl)
+                fl.append(f)
+                ff.append(fin)
+            self.slot.append(slots[k])
+        self.fields = np.ascontiguousarray(np.stack(fl))
+        self.fin_from = np.ascontiguousarray(np.stack(ff))
+        b = self.board
+        goals = field_goals(b)
+        self.field_labels = [g[3] for g in goals]
+        ne = len(b.markers["easy"])
+        bu, easy_field = [], []
+        for j, h in enumerate(b.markers["easy"]):
+            bu.append((h[0], h[1], EASY, VP_EASY, 0))
+            easy_field.append(4 + j)
+        for kind, mk, vp in (("free_floater", FREE, VP_MOVING), ("astaroth", ORBIT_ONLY, VP_HELL2),
+                             ("belial", ORBIT_ONLY, VP_HELL2), ("lucifer", ORBIT_ONLY, VP_HELL3)):
+            for h in b.markers[kind]:
+                bu.append((h[0], h[1], mk, vp, 0))
+                easy_field.append(-1)
+        self.buoy_labels = ([f"easy {h}" for h in b.markers["easy"]]
+                            + [f"{k} {h}" for k in ("free_floater", "astaroth", "belial", "lucifer")
+                               for h in b.markers[k]])
+        self.bu0 = np.asarray(bu, np.int64).reshape(-1, BU_SIZE)
+        self.easy_field = np.asarray(easy_field, np.int64)
+        self.ring_field = np.arange(4 + ne, 4 + ne + len(b.holes), dtype=np.int64)
+        self.hd0 = np.asarray([(h[0], h[1], 1) for h in b.markers["hell_hound"]],
+                              np.int64).reshape(-1, 3)
+        self.ships0 = np.asarray([ship_from_build(s.build) for s in sc.ships], np.int64)
+        sv = np.zeros((ns, SV_SIZE), np.int64)
+        finish = {"A": "D", "D": "A", "B": "C", "C": "B"}
+        for i, s in enumerate(sc.ships):
+            c, r = b.corners[s.corner]
+            fc = finish[s.corner]
+            fi = CORNERS.index(fc)
+            sv[i, V_COL], sv[i, V_ROW] = c, r
+            sv[i, V_FIN_COL], sv[i, V_FIN_ROW] = b.corners[fc]
+            sv[i, V_FIN_FIELD] = fi
+            sv[i, V_TARGET] = fi
+            sv[i, V_FORCED] = -1
+            sv[i, V_PILOT] = self.slot[i]
+            sv[i, V_STATUS] = RACING
+            if s.facing is None:   # 204 A: any hexside; the pilot takes the best for its route
+                sv[i, V_FACING] = int(np.argmin(self.fields[self.slot[i], fi, c, r, :, 0]))
+            else:
+                sv[i, V_FACING] = s.facing
+        self.sv0 = sv
+        self.RT = (self.ra.crit, self.ra.par, self.ra.vturns, self.ra.rp, self.ra.mn_hex,
+                   self.ra.mn_turn, self.ra.pi_mod, self.ra.crisis_code, self.ra.contra)
+        self.BT = self.ra.board
+        self.n_stats = RK.N_GLOBAL + ns * RK.N_SHIP_STATS
+
+    def args(self):
+        return (self.ships0, self.sv0, self.bu0, self.hd0, self.pilots, self.fields,
+                self.easy_field, self.ring_field, self.fin_from, self.RT, self.BT)
+
+    def chunk(self, key, first, n):
+        return RK.race_stats(np.uint64(key), first, n, *self.args())
+
+    def summarise(self, totals, n_trials):
+        tot = np.asarray(totals)
+        n = n_trials
+        rows = []
+        turns, t_lo, t_hi = stats.mean_ci(tot[RK.G_TURNS], tot[RK.G_TURNS2], n)
+        for i, s in enumerate(self.sc.ships):
+            o = RK.N_GLOBAL + i * RK.N_SHIP_STATS
+            g = lambda k: int(tot[o + k])  # noqa: E731
+            row = {"scenario": self.sc.name, "side": s.name, "policy": s.pilot,
+                   "corner": s.corner, "build": str(s.build), "trials": n, "wins": g(RK.S_WINS)}
+            for key, k in (("win", RK.S_WINS), ("finish", RK.S_FINISHED),
+                           ("destroyed", RK.S_DESTROYED), ("off_board", RK.S_OFF)):
+                lo, hi = stats.rate_ci(g(k), n)
+                name = "win_rate" if key == "win" else f"{key}_rate"
+                row[name] = g(k) / n
+                row[f"{key}_lo" if key == "win" else f"{name}_lo"] = float(lo)
+                row[f"{key}_hi" if key == "win" else f"{name}_hi"] = float(hi)
+            m, lo, hi = stats.mean_ci(g(RK.S_VP), g(RK.S_VP2), n)
+            row.update(mean_vp=float(m), mean_vp_lo=float(lo), mean_vp_hi=float(hi))
+            row["mean_buoys"] = g(RK.S_BUOYS) / n
+            for p in range(4):
+                row[f"place_{p + 1}"] = g(RK.S_PLACE1 + p) / n
+            fin = g(RK.S_FINISHED)
+            row["mean_finish_turn"] = g(RK.S_FIN_TURN) / fin if fin else float("nan")
+            row["no_winner_rate"] = int(tot[RK.G_NO_WINNER]) / n
+            row.update(mean_turns=float(turns), turns_lo=float(t_lo), turns_hi=float(t_hi))
+            rows.append(row)
+        f = pd.DataFrame(rows)
+        f.attrs["columns"] = ["pairing", "side", "policy", "corner", "trials", "wins", "win_rate",
+                              "win_lo", "win_hi",
+                              "finish_rate", "destroyed_rate", "off_board_rate", "mean_vp",
+                              "mean_buoys", "mean_turns"]
+        return f
+
+
+def scenario_table(path, *, trials=2_000, seed=2026, policies=None, all_policies=False,
+                   variants=None, **run_opts):
+    """Per ship of the race: win/finish/destruction rates and mean VP with 95% intervals."""
+    base = load_scenario(path, policies=policies, variants=variants)
+    if not all_policies:
+        return run(RaceSim(base), trials, seed, **run_opts).frame
+    frames = []
+    for combo in itertools.product(POLICIES, repeat=len(base.ships)):
+        chosen = dict(zip(base.sides, combo))
+        sc = load_scenario(path, policies=chosen, variants=variants)
+        f = run(RaceSim(sc), trials, seed, **run_opts).frame
+        f.insert(1, "pairing", " vs ".join(f"{s}={p}" for s, p in chosen.items()))
+        frames.append(f)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["columns"] = frames[0].attrs["columns"]
+    return out
+
+
+# --- one race, logged ------------------------------------------------------------------------
+
+def play_one(sim: RaceSim, seed=2026, trial=0, *, script=None, cap=20_000):
+    """Play one race (trial ``trial`` of ``seed``, or a dice ``script``); return
+    (log rows, result rows, turns, rolls)."""
+    st = dice.new_state()
+    rolls = np.zeros(200_000, np.int64)
+    if script is None:
+        dice.seed_trial(st, dice.stream_key(seed), trial)
+        dice.set_recording(st)
+        scr = rolls
+    else:
+        dice.set_scripted(st)
+        scr = dice.as_script(script)
+    log = np.zeros((cap, RK.LOG_W), np.int64)
+    logn = np.zeros(1, np.int64)
+    res = np.zeros((len(sim.sc.ships), RK.RES_W), np.int64)
+    turns = RK.play_race(st, scr, *sim.args()[:4], sim.pilots, sim.fields, sim.easy_field,
+                         sim.ring_field, sim.fin_from, sim.RT, sim.BT, log, logn, res)
+    nroll = dice.script_position(st)
+    return log[:min(int(logn[0]), cap)], res, int(turns), (rolls[:nroll] if script is None else scr)
+
+
+def playthrough(path_or_scenario, seed=2026, trial=0):
+    sc = path_or_scenario if isinstance(path_or_scenario, RaceScenario) else load_scenario(path_or_scenario)
+    sim = RaceSim(sc)
+    log, res, turns, rolls = play_one(sim, seed, trial)
+    lines = render(sim, log, res, turns)
+    info = {"turns": turns, "rolls": len(rolls),
+            "winner": next((sc.ships[i].name for i in range(len(sc.ships)) if res[i, 5]), None),
+            "vp": {s.name: int(res[i, 1]) for i, s in enumerate(sc.ships)}}
+    return lines, info
+
+
+CRISIS_TEXT = None
+
+
+def render(sim: RaceSim, log, res, turns) -> list[str]:
+    sc = sim.sc
+    names = [s.name for s in sc.ships]
+    keys = sim.rules.t("system_crisis")["key"]
+    out = [f"# {sc.name} ({sc.label}); board {sim.board.label}; "
+           + "; ".join(f"{s.name}={s.pilot} at {s.corner} [{s.build}]" for s in sc.ships)]
+    dn = DIRECTIONS
+    for ev in log:
+        t, kind, s, a, b, c, d, e = (int(x) for x in ev)
+        who = names[s] if 0 <= s < len(names) else ""
+        T = f"T{t:02d}"
+        if kind == RK.EV_TURN:
+            order = [names[x] for x in (a, b, c, d) if x >= 0]
+            out.append(f"{T} initiative: {' > '.join(order)}")
+        elif kind == RK.EV_ALLOC:
+            if e == -1:
+                out.append(f"{T} alloc   {who}: Systems Failure, nothing allocated, PI -1")
+            elif e == -2:
+                out.append(f"{T} alloc   {who}: no Fuel, nothing allocated")
+            else:
+                me = f"A{a}" if a > 0 else (f"D{-a}" if a < 0 else "-")
+                out.append(f"{T} alloc   {who}: ME {me}, screens {b}, laser {c}, tractor {d}, scrambler {e}")
+        elif kind == RK.EV_FIRE:
+            out.append(f"{T} laser   {who} -> {names[a]} at range {b}: "
+                       + (f"hit, SI -{d}" if c else "miss"))
+        elif kind == RK.EV_SCRAMBLE:
+            out.append(f"{T} scramb  {who} -> {names[a]} at range {b}: "
+                       + (f"{d} crisis roll(s)" if c else "no effect"))
+        elif kind == RK.EV_HOUND_SHOT:
+            out.append(f"{T} laser   {who} -> hell hound {a + 1} at range {b}: "
+                       + ("destroyed" if d else ("hit, undamaged" if c else "miss")))
+        elif kind == RK.EV_NULL:
+            out.append(f"{T} null    {who} enters Null at {a},{b}: " + ("LOST" if c else "passes"))
+        elif kind == RK.EV_FIRE_HEX:
+            out.append(f"{T} fire    {who} enters Hell Fire class {c} at {a},{b}: {d} crisis roll(s)")
+        elif kind == RK.EV_HOLE:
+            out.append(f"{T} hole    {who} captured by the Hell Hole at {a},{b}: SI -{c}")
+        elif kind == RK.EV_HOLE_PASS:
+            out.append(f"{T} hole    {who} passes through the Hell Hole at {a},{b}")
+        elif kind == RK.EV_HOUND:
+            out.append(f"{T} hound   hell hound {a + 1} detonates at {b} hexes from {who}: SI -{c}")
+        elif kind == RK.EV_HOUND_F:
+            out.append(f"{T} step F  hell hound {a + 1} moves to {d},{e} and detonates at {b} hexes "
+                       f"from {who}: SI -{c}")
+        elif kind == RK.EV_RECOVER:
+            out.append(f"{T} tractor {who} at buoy {sim.buoy_labels[a]} ({c} hexes, modifier {d}): "
+                       + ("RECOVERED" if b else "fails"))
+        elif kind == RK.EV_WHIP:
+            out.append(f"{T} whip    {who} whipped {a} Well hexes to {b},{c}")
+        elif kind == RK.EV_MOVE:
+            if a <= -1000:
+                out.append(f"{T} move    {who}: illegal plan {a + 1000}")
+            else:
+                out.append(f"{T} move    {who} -> {a},{b} facing {dn[c]}, velocity {d}, {e} turning movement(s)")
+        elif kind == RK.EV_DESTROYED:
+            out.append(f"{T} DESTROYED {who} at {a},{b}")
+        elif kind == RK.EV_FINISH:
+            out.append(f"{T} FINISH  {who} finishes, place {a}")
+        elif kind == RK.EV_OFF:
+            out.append(f"{T} OFF     {who} leaves the board at {a},{b}: disqualified")
+        elif kind == RK.EV_NULL_ESC:
+            out.append(f"{T} null    {who} " + (f"escapes Null facing {dn[b]}" if a else "stays lost in Null"))
+        elif kind == RK.EV_HOLE_ESC:
+            out.append(f"{T} hole    {who} " + (f"escapes the Hell Hole at velocity {b}" if a
+                                                else f"fails to escape the Hell Hole: SI -{b}"))
+        elif kind == RK.EV_CRISIS:
+            out.append(f"{T} crisis  {who}: System Crisis {a} ({keys[a - 2]}), "
+                       + ("next Turn" if b else "this Turn"))
+        elif kind == RK.EV_LOOSE:
+            out.append(f"{T} loose   {who} casts loose buoy {sim.buoy_labels[a]} at {b},{c}")
+        elif kind == RK.EV_STEP_G:
+            out.append(f"{T} step G  {who} loses {a} Fuel (now {b})")
+        elif kind == RK.EV_END:
+            pass
+    out.append(f"END after turn {turns}: "
+               + ", ".join(f"{names[i]} {STATUS_NAMES[res[i, 0]]} {res[i, 1]} VP"
+                           + (f" (place {res[i, 2]})" if res[i, 2] else "")
+                           + f", {res[i, 3]} buoys" for i in range(len(names))))
+    win = [names[i] for i in range(len(names)) if res[i, 5]]
+    out.append(f"WINNER: {win[0] if win else 'nobody (tie)'}")
+    return out
+
+
+# --- a pilot in a scripted position (tests, explaining choices) ---------------------------------
+
+TOKEN_TEXT = {0: "F", 1: "L", 2: "R"}
+
+
+def plan_text(tokens) -> str:
+    out = []
+    for t in tokens:
+        t = int(t)
+        out.append(TOKEN_TEXT.get(t) or (f"W{t - 10}" if t < 100 else f"T{t - 100}"))
+    return "".join(out)
+
+
+def position(sim: RaceSim, **ships):
+    """State arrays for a scripted position: ``ships`` maps a ship name to a dict of any of
+    pos=(col, row), facing (0-5), velocity, fuel, si, status, alloc=dict(screens=, tractor=,
+    laser=, scrambler=). Returns (ships, sv, bu, hd) copies to pass to :func:`decide`."""
+    from .layout import A_LASER, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
+    from .rules import FUEL, SI
+    sh, sv, bu, hd = sim.ships0.copy(), sim.sv0.copy(), sim.bu0.copy(), sim.hd0.copy()
+    for name, st in ships.items():
+        i = sim.sc.sides.index(name)
+        if "pos" in st:
+            sv[i, V_COL], sv[i, V_ROW] = st["pos"]
+        for key, col in (("facing", V_FACING), ("velocity", V_VEL), ("status", V_STATUS)):
+            if key in st:
+                sv[i, col] = st[key]
+        if "fuel" in st:
+            sh[i, FUEL] = st["fuel"]
+        if "si" in st:
+            sh[i, SI] = st["si"]
+        for key, col in (("screens", A_SCREENS), ("tractor", A_TRACTOR), ("laser", A_LASER),
+                         ("scrambler", A_SCR)):
+            if key in st.get("alloc", {}):
+                sv[i, col] = st["alloc"][key]
+    return sh, sv, bu, hd
+
+
+def decide(sim: RaceSim, ship: str, state, *, turn=1):
+    """The pilot of ``ship`` allocates in ``state`` (from :func:`position`) and plans its move.
+    Returns dict(me, velocity, screens, laser, scrambler, tractor, target, plan, fuel)."""
+    from .layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
+    from .pilots import MAX_PLAN, add_recovery_attempts, best_plan
+    from .rules import FUEL, MN, PI
+    sh, sv, bu, hd = (a.copy() for a in state)
+    s = sim.sc.sides.index(ship)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(0), 0)
+    plan = np.zeros(MAX_PLAN, np.int64)
+    log = np.zeros((0, RK.LOG_W), np.int64)
+    logn = np.zeros(1, np.int64)
+    RK.allocate(st, dice.NO_SCRIPT, s, turn, sv, sh, bu, hd, sim.fields, sim.easy_field,
+                sim.ring_field, sim.fin_from, sim.pilots[s], plan, sim.RT, sim.BT, log, logn)
+    V = int(sv[s, V_VEL])
+    ra = sim.ra
+    limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[min(V, len(ra.vturns) - 1)], int(sh[s, FUEL]))
+    tb = int(sv[s, V_FORCED])
+    b = sim.BT
+    c, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
+                     min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], sv, bu, hd,
+                     sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], tb, plan, b[0], b[1], b[2],
+                     b[3], b[4], b[5], b[6], ra.vturns, ra.par, ra.rp, sim.pilots[s])
+    plan2 = np.zeros(MAX_PLAN, np.int64)
+    m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], ra.pi_mod[sh[s, PI]], sh[s, FUEL], plan, n,
+                              plan2, sv, bu, b[0], b[1], b[2], b[3], b[5], b[6], ra.rp,
+                              sim.pilots[s])
+    return {"me": int(sv[s, A_ME]), "velocity": V, "screens": int(sv[s, A_SCREENS]),
+            "laser": int(sv[s, A_LASER]), "scrambler": int(sv[s, A_SCR]),
+            "tractor": int(sv[s, A_TRACTOR]), "target": sim.field_labels[sv[s, V_TARGET]],
+            "target_buoy": tb, "plan": plan_text(plan2[:m]), "fuel": int(sh[s, FUEL]),
+            "cost": float(c)}

@@ -1,0 +1,195 @@
+"""Which 80-point ships are strong? The race evaluator for the shared build search.
+
+A candidate is the nine Function Levels of a ship (``FIELDS`` order). :class:`RaceEvaluator`
+races every candidate, from corner A with the chosen pilot, against a *field* of ships (a
+scenario-like TOML of ``[[ship]]`` tables taking corners D, B, C in order; default: the
+rulebook's worked ship flown by the buoy hunter) on common random numbers: race ``t`` of every
+candidate draws from stream ``(key, t)``. Statistics per candidate (int64 sums): wins, VP, VP
+squared, destroyed, finished.
+
+The search itself (proposals, successive halving, finals, leaderboard, plot, efficiency) is
+the shared :mod:`simkit.core.search`; :func:`design_space` describes the legal builds to it.
+:func:`evaluate` is the plain function form ``evaluate(builds, first, n, seed) -> int64``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from simkit.core import dice
+from simkit.core.data import read_toml
+from simkit.core.errors import UserInputError
+
+from . import race as RK
+from .builds import Build, FUNCTION_NAMES, parse_build, violations, worked_ship
+from .races import RaceScenario, RaceSim, ShipEntry, scenario_from_raw
+from .pilots import POLICIES
+from .rules import Rules, make_rules
+
+FIELDS = ("fuel", "si", "pi", "me", "mn", "tractor", "screens", "laser", "scrambler")
+E_WIN, E_VP, E_VP2, E_DESTROYED, E_FINISHED = range(5)
+N_EVAL = 5
+FIELD_CORNERS = "DBC"
+
+
+def build_of(c) -> Build:
+    return Build(**{k: int(v) for k, v in zip(FIELDS, c)})
+
+
+def candidate_of(b: Build) -> tuple:
+    return tuple(int(getattr(b, k)) for k in FIELDS)
+
+
+def load_field(path=None, rules: Rules | None = None) -> list[ShipEntry]:
+    """The opponents: ``[[ship]]`` tables (build, pilot, optional name/params), 1-3 ships."""
+    rules = rules or make_rules()
+    if path is None:
+        return [ShipEntry("worked", "D", worked_ship(rules), "buoy_hunter")]
+    where = str(path)
+    raw = read_toml(path)
+    ships = raw.get("ship")
+    if not isinstance(ships, list) or not 1 <= len(ships) <= 3:
+        raise UserInputError("needs 1-3 [[ship]] tables (the candidate is the fourth ship)",
+                             where=where, field="ship")
+    # reuse the scenario loader's validation: a synthetic scenario with the candidate slot
+    body = {"game": "demons-run", "name": "field", "ship": []}
+    for i, s in enumerate(ships):
+        if not isinstance(s, dict):
+            raise UserInputError("must be a table", where=where, field=f"ship[{i}]")
+        s = dict(s)
+        s["corner"] = FIELD_CORNERS[i]
+        s.setdefault("name", f"field{i + 1}")
+        body["ship"].append(s)
+    # the candidate's slot, so the loader checks the field exactly as a race
+    body["ship"].append({"name": "candidate slot", "corner": "A",
+                         "build": str(worked_ship(rules)), "pilot": "safe_runner"})
+    return scenario_from_raw(body, where).ships[:-1]
+
+
+class RaceEvaluator:
+    """Races candidates against a field on common random numbers (see module doc)."""
+
+    name = "demons-run race"
+    n_stats = N_EVAL
+
+    def __init__(self, field=None, pilot="buoy_hunter", variants=None, board_path=None,
+                 rules: Rules | None = None):
+        if pilot not in POLICIES:
+            raise UserInputError(f"unknown pilot {pilot!r} (known: {', '.join(POLICIES)})",
+                                 field="--pilot")
+        self.rules = rules or make_rules(variants)
+        self.field = list(field) if field is not None else load_field(None, self.rules)
+        self.pilot = pilot
+        self.variants = dict(self.rules.variants)
+        self.board_path = board_path
+        self._sims: dict = {}
+
+    def scenario(self, build: Build) -> RaceScenario:
+        ships = [ShipEntry("candidate", "A", build, self.pilot)] + [
+            replace(s, corner=FIELD_CORNERS[i]) for i, s in enumerate(self.field)]
+        return RaceScenario("<search>", "build search", "ORIGINAL", "", self.board_path, ships,
+                            self.variants)
+
+    def sim(self, c) -> RaceSim:
+        c = tuple(int(v) for v in c)
+        if c not in self._sims:
+            if len(self._sims) > 256:
+                self._sims.clear()
+            self._sims[c] = RaceSim(self.scenario(build_of(c)))
+        return self._sims[c]
+
+    def evaluate(self, candidates, first_trial, n_trials, key):
+        cands = np.asarray(candidates, np.int64).reshape(-1, len(FIELDS))
+        out = np.zeros((len(cands), N_EVAL), np.int64)
+        for i, c in enumerate(cands):
+            sim = self.sim(c)
+            tot = RK.race_stats(np.uint64(key), int(first_trial), int(n_trials), *sim.args())
+            o = RK.N_GLOBAL          # the candidate is ship 0
+            out[i, E_WIN] = tot[o + RK.S_WINS]
+            out[i, E_VP] = tot[o + RK.S_VP]
+            out[i, E_VP2] = tot[o + RK.S_VP2]
+            out[i, E_DESTROYED] = tot[o + RK.S_DESTROYED]
+            out[i, E_FINISHED] = tot[o + RK.S_FINISHED]
+        return out
+
+
+def evaluate(builds, first, n, seed, *, field=None, pilot="buoy_hunter") -> np.ndarray:
+    """int64[len(builds), 5]: wins, VP, VP^2, destroyed, finished of each build over races
+    first..first+n-1 of ``seed`` (common random numbers: the same races for every build)."""
+    ev = RaceEvaluator(field, pilot)
+    cands = [candidate_of(b if isinstance(b, Build) else parse_build(str(b))) for b in builds]
+    return ev.evaluate(np.asarray(cands, np.int64), first, n, dice.stream_key(int(seed)))
+
+
+# --- the design space for simkit.core.search ---------------------------------------------------
+
+def _core_search():
+    try:
+        from simkit.core import search as core_search
+    except ImportError:
+        raise UserInputError("the build search needs simkit.core.search, which is not in this "
+                             "checkout yet (use --check BUILD to price a build)",
+                             field="--trials-budget") from None
+    return core_search
+
+
+def design_space(rules: Rules | None = None, budget: int | None = None, *, fixed=None):
+    """Every legal build of at most ``budget`` points (102 A), as the shared search's
+    IntBoxSpace (maximal builds: no Function can go one Level up within the budget);
+    ``fixed`` {function: level or tuple of levels} narrows Functions (a reduced space)."""
+    cs = _core_search()
+    rules = rules or make_rules()
+    budget = rules.budget if budget is None else int(budget)
+    fixed = dict(fixed or {})
+    fields = []
+    for name in FIELDS:
+        row = rules.function_row(name)
+        step = int(row["levels_per_purchase"])
+        hi = int(row["max_level"]) // step * step
+        pts = int(row["points_per_purchase"])
+        if name in fixed:
+            vals = fixed[name] if isinstance(fixed[name], tuple) else (int(fixed[name]),)
+            fields.append(cs.IntField(name, min(vals), max(vals), step=step,
+                                      cost=[v // step * pts for v in vals], values=tuple(vals)))
+        else:
+            fields.append(cs.IntField(name, 0, hi, step=step, cost=pts))
+
+    def legal(c):
+        return not violations(build_of(c), rules)
+
+    return cs.IntBoxSpace(fields, budget, legal=legal, fill=True,
+                          describe=lambda c: str(build_of(c)))
+
+
+def stat_evaluator(field=None, pilot="buoy_hunter", variants=None, objective="win_rate"):
+    """:class:`RaceEvaluator` dressed as the shared search's StatEvaluator."""
+    cs = _core_search()
+
+    class _Eval(cs.StatEvaluator, RaceEvaluator):
+        name = "demons-run race"
+        stats = (cs.Rate("win", E_WIN), cs.Mean("vp", E_VP, E_VP2),
+                 cs.Rate("destroyed", E_DESTROYED), cs.Rate("finish", E_FINISHED))
+
+        def __init__(self):
+            RaceEvaluator.__init__(self, field, pilot, variants)
+            self.objective = objective
+
+        def evaluate(self, candidates, first_trial, n_trials, key):
+            return RaceEvaluator.evaluate(self, candidates, first_trial, n_trials, key)
+
+    return _Eval()
+
+
+#: the reduced design space of the efficiency measurement: the worked ship's PI, engines,
+#: Tractor and weapons, with SI (8-20 by 2) and Screens (0-10 by 2) chosen and Fuel taking the
+#: rest of the 80 points: 41 builds (SI 8 with no Screens would need Fuel 310), few enough
+#: to race them all for a ground truth
+REDUCED_FIXED = {"si": (8, 10, 12, 14, 16, 18, 20), "screens": (0, 2, 4, 6, 8, 10), "pi": 3,
+                 "me": 6, "mn": 6, "tractor": 10, "laser": 10, "scrambler": 0}
+
+
+def reduced_space(rules: Rules | None = None):
+    return design_space(rules, fixed=REDUCED_FIXED)

@@ -1,0 +1,243 @@
+"""The compiled race: its movement held to movement.move_ship roll for roll, its geometry to
+los.py hex for hex, the Finish rule, pilots in scripted positions, reproducibility across
+threads and chunks, and the golden race log."""
+
+import difflib
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit.core import dice
+from simkit.core.exact import ScriptedDice
+from simkit.core.runner import run
+from simkit.demons_run import geometry as G
+from simkit.demons_run import race as RK
+from simkit.demons_run.board import distance, load_board, neighbour, DIRECTIONS
+from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, FINISHED, OFF_BOARD, V_CAPTURED,
+                                      V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
+from simkit.demons_run.los import fire_solution, in_field_of_fire
+from simkit.demons_run.movement import ShipMove, _plan_tokens, move_ship
+from simkit.demons_run.pilots import MAX_PLAN
+from simkit.demons_run.races import RaceSim, decide, load_scenario, playthrough, position
+from simkit.demons_run.rules import SI, make_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+SCEN = ROOT / "scenarios/demons-run"
+DUEL = SCEN / "duel.toml"
+R = make_rules()
+B = load_board()
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return RaceSim(load_scenario(DUEL))
+
+
+def test_compiled_fire_geometry_equals_los():
+    rng = np.random.default_rng(7)
+    ra = RaceSim.__new__(RaceSim)
+    from simkit.demons_run.layout import RP_LOF_FIRE0, RP_LOF_HOLE, RP_LOF_WELL, race_arrays
+    a = race_arrays(R, B)
+    lf = a.rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4]
+    checked = 0
+    for _ in range(1500):
+        c0, r0 = int(rng.integers(1, 31)), int(rng.integers(1, 41))
+        c1 = int(np.clip(c0 + rng.integers(-12, 13), 1, 30))
+        r1 = int(np.clip(r0 + rng.integers(-12, 13), 1, 40))
+        f = int(rng.integers(0, 6))
+        want = fire_solution(R, B, (c0, r0), f, (c1, r1))
+        got = G.fire_solution(c0, r0, f, c1, r1, 12, a.board[0], a.board[1], lf,
+                              a.rp[RP_LOF_WELL], a.rp[RP_LOF_HOLE])
+        assert G.in_field_of_fire(c0, r0, f, c1, r1) == in_field_of_fire((c0, r0), f, (c1, r1))
+        assert bool(got[0]) == want[0] and got[1] == want[1]
+        if want[0]:
+            assert got[2] == want[2], ((c0, r0), f, (c1, r1))
+            checked += 1
+    assert checked > 100
+
+
+def _tokens(plan):
+    out = []
+    for t in _plan_tokens(plan):
+        if t in ("F", "L", "R"):
+            out.append({"F": 0, "L": 1, "R": 2}[t])
+        elif t[0] == "W":
+            out.append(10 + t[1])
+        else:
+            out.append(100 + t[1])
+    return np.asarray(out, np.int64)
+
+
+@pytest.fixture(scope="module")
+def reckless():
+    """The worked ship flown with no fear of hazards, so its plans cross them."""
+    sc = load_scenario(DUEL)
+    sc.ships[0].params = {"risk": 0.0}
+    return RaceSim(sc)
+
+
+def _both(sim, pos, facing, velocity, seed):
+    """The pilot plans a move; the compiled move_plan executes it with recorded dice and
+    movement.move_ship replays it on the same rolls: every outcome and every roll must agree."""
+    state = position(sim, worked={"pos": pos, "facing": facing, "velocity": velocity,
+                                  "fuel": 200}, runner={"pos": (30, 40)})
+    d = decide(sim, "worked", state, turn=2)
+    plan, velocity = d["plan"], d["velocity"]
+    sh, sv, bu, hd = position(sim, worked={"pos": pos, "facing": facing, "velocity": velocity,
+                                           "alloc": {"screens": d["screens"],
+                                                     "tractor": d["tractor"]}},
+                              runner={"pos": (30, 40)})
+    sv[:, RK.V_MOVED] = 1
+    toks = _tokens(plan)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    dice.set_recording(st)
+    rolls = np.zeros(500, np.int64)
+    carry = np.zeros((2, 16), np.int64)
+    hound_at = np.full(hd.shape[0], -1, np.int64)
+    path = np.zeros((MAX_PLAN, 2), np.int64)
+    spec = np.zeros(8, np.int64)
+    out = np.zeros(32, np.int64)
+    log = np.zeros((200, RK.LOG_W), np.int64)
+    logn = np.zeros(1, np.int64)
+    assert RK.hound_targets(0, sv, sh, toks, len(toks), bu, hd, carry, hound_at, path, spec,
+                            out, sim.RT, sim.BT) >= 0
+    code, _ = RK.move_plan(True, st, rolls, 0, sv, sh, toks, len(toks), bu, hd, carry, hound_at,
+                           path, spec, out, sim.RT, sim.BT, 1, log, logn)
+    used = rolls[:dice.script_position(st)]
+    ship = [int(v) for v in sim.ships0[0]]
+    pim = int(sim.ra.pi_mod[ship[8]])
+    s = ShipMove(pos, facing, velocity, ship[4], d["screens"], pim, ship, tractor=d["tractor"])
+    hounds = [tuple(int(v) for v in h[:2]) for h in sim.hd0]
+    buoys = [[(int(b[0]), int(b[1])), "x"] for b in sim.bu0]
+    dd = ScriptedDice(list(used))
+    s = move_ship(dd, R, B, s, plan, hounds=hounds, buoys=buoys)
+    assert dd.exhausted
+    assert code >= 0, (plan, code)
+    assert s.ship[SI] == sh[0, SI]
+    if s.ship[SI] > 0 and not s.off_board:
+        assert (s.pos, s.facing) == ((sv[0, V_COL], sv[0, V_ROW]), sv[0, V_FACING])
+        assert bool(s.captured) == bool(sv[0, V_CAPTURED])
+        assert bool(s.lost_in_null) == bool(sv[0, V_NULL])
+        assert len(s.recovered) == int(sv[0, RK.V_RECOVERED])
+        assert len(hounds) == int(hd[:, 2].sum())
+    return plan, [e[0] for e in s.events]
+
+
+def test_compiled_movement_equals_move_ship(reckless):
+    kinds = set()
+    for seed in range(6):
+        for pos, facing, v in (((15, 15), 3, 4), ((11, 13), 2, 3), ((6, 8), 3, 3),
+                               ((15, 14), 3, 6), ((4, 6), 1, 2), ((12, 12), 3, 2),
+                               ((16, 24), 0, 5), ((20, 9), 4, 4)):
+            plan, events = _both(reckless, pos, facing, v, seed)
+            kinds.update(events)
+    # the plans met the hazards the comparison is about
+    assert {"hell_fire", "null", "whip", "recovery"} <= kinds, kinds
+
+
+def test_finish_hex_at_velocity_1_only_211_A(sim):
+    for velocity, plan, want in ((1, "F", 4), (2, "FF", 3)):
+        sh, sv, bu, hd = position(sim, worked={"pos": (30, 39), "facing": 3, "velocity": velocity})
+        toks = _tokens(plan)
+        st = dice.new_state()
+        dice.seed_trial(st, dice.stream_key(1), 0)
+        args = (np.zeros((2, 16), np.int64), np.full(hd.shape[0], -1, np.int64),
+                np.zeros((MAX_PLAN, 2), np.int64), np.zeros(8, np.int64), np.zeros(32, np.int64),
+                sim.RT, sim.BT, 1, np.zeros((50, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+        code, _ = RK.move_plan(True, st, dice.NO_SCRIPT, 0, sv, sh, toks, len(toks), bu, hd, *args)
+        assert code == want
+        assert sv[0, V_STATUS] == (FINISHED if want == 4 else OFF_BOARD)
+
+
+def test_safe_runner_keeps_out_of_hell_fire_the_hunter_goes_for_the_buoy(sim):
+    # both ships next to the Easy Buoy at (5, 5); the Hell Fire patch (10-11, 5-6) lies east
+    near = {"pos": (5, 6), "facing": 1, "velocity": 2, "fuel": 200}
+    state = position(sim, worked=near, runner={"pos": (30, 40)})
+    hunter = decide(sim, "worked", state)                  # worked = buoy_hunter
+    assert hunter["target"].startswith("easy buoy") or hunter["target"].startswith("ring")
+    assert hunter["tractor"] > 0 and "T0" in hunter["plan"]
+    sc = load_scenario(DUEL, policies={"worked": "safe_runner"})
+    safe_sim = RaceSim(sc)
+    safe = decide(safe_sim, "worked", position(safe_sim, worked=near, runner={"pos": (30, 40)}))
+    assert safe["target"] == "finish D"
+
+
+def test_pilot_plans_round_the_hell3_ring_not_through_it(sim):
+    # heading south straight at the Hell3 hole (15, 20) from (15, 15) at Velocity 4
+    state = position(sim, worked={"pos": (15, 15), "facing": 3, "velocity": 4, "fuel": 200},
+                     runner={"pos": (30, 40)})
+    d = decide(sim, "worked", state)
+    pos, f = (15, 15), 3
+    fire = 0
+    for t in d["plan"]:
+        if t == "F":
+            pos = neighbour(*pos, DIRECTIONS[f])
+            fire += B.fire_class[pos] >= 2
+        elif t in "LR":
+            f = (f + (1 if t == "R" else 5)) % 6
+    assert fire == 0 and "W" not in d["plan"], d
+    # the same position flown with no fear of hazards goes straight at the hole's ring
+    sc = load_scenario(DUEL)
+    sc.ships[0].params = {"risk": 0.0}
+    bold = RaceSim(sc)
+    d2 = decide(bold, "worked", position(bold, worked={"pos": (15, 15), "facing": 3,
+                                                       "velocity": 4, "fuel": 200},
+                                         runner={"pos": (30, 40)}))
+    assert d2["plan"] != d["plan"]
+
+
+def test_pilot_decelerates_to_finish_and_raider_fires(sim):
+    # worked, flown by the safe runner, two hexes from its Finish D (30, 40), facing it, at
+    # Velocity 3: it must come down (at 3 it would fly past the corner and off the board)
+    safe = RaceSim(load_scenario(DUEL, policies={"worked": "safe_runner"}))
+    state = position(safe, worked={"pos": (30, 38), "facing": 3, "velocity": 3, "fuel": 150},
+                     runner={"pos": (1, 1), "status": FINISHED})
+    d = decide(safe, "worked", state)
+    assert d["me"] < 0 and d["velocity"] <= 2, d
+    sc = load_scenario(SCEN / "raid.toml")
+    rs = RaceSim(sc)
+    names = sc.sides
+    st = position(rs, **{names[0]: {"pos": (10, 10), "facing": 3, "velocity": 3},
+                         names[1]: {"pos": (10, 14), "facing": 0, "velocity": 3}})
+    raider = next(s.name for s in sc.ships if s.pilot == "raider")
+    other = next(s.name for s in sc.ships if s.pilot != "raider")
+    assert decide(rs, raider, st)["laser"] > 0
+    assert decide(rs, other, st)["laser"] == 0
+
+
+def test_races_reproducible_across_threads_and_chunks(sim):
+    a = run(sim, 300, 11, chunk_size=100, threads=1, progress=False).totals
+    b = run(sim, 300, 11, chunk_size=77, threads=2, progress=False).totals
+    assert np.array_equal(a, b)
+    c = run(sim, 300, 12, chunk_size=100, threads=1, progress=False).totals
+    assert not np.array_equal(a, c)
+
+
+def test_a_race_replays_from_its_recorded_rolls(sim):
+    from simkit.demons_run.races import play_one
+    log, res, turns, rolls = play_one(sim, seed=5, trial=3)
+    log2, res2, turns2, _ = play_one(sim, script=list(rolls))
+    assert turns == turns2 and np.array_equal(res, res2) and np.array_equal(log, log2)
+
+
+SCENARIOS = sorted(SCEN.glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_golden_race_log(path):
+    """One seeded race per scenario; regenerate with SIMKIT_UPDATE_GOLDEN=1 and review."""
+    lines, _ = playthrough(path, seed=2026, trial=0)
+    text = "\n".join(lines) + "\n"
+    gold = ROOT / "tests/golden" / f"demons-run-{path.stem}.log"
+    if os.environ.get("SIMKIT_UPDATE_GOLDEN") or not gold.exists():
+        gold.write_text(text)
+        if not os.environ.get("SIMKIT_UPDATE_GOLDEN"):
+            pytest.fail(f"{gold} did not exist; written now -- review and commit it")
+    want = gold.read_text()
+    if text != want:
+        diff = "".join(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
+                                            str(gold), "this run", n=2))
+        pytest.fail("race log changed:\n" + diff[:4000])
