@@ -23,6 +23,7 @@ import numpy as np
 
 from simkit.core.errors import UserInputError
 from simkit.core.data import read_toml
+from simkit.core.files import save_figure
 
 from .rules import DATA
 
@@ -343,5 +344,5 @@ def plot_board(board: Board, path, occupancy=None) -> None:
         title += " (shared/rules-data.md 2.5; the real layout is unknown)"
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
