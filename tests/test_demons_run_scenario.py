@@ -162,3 +162,38 @@ def test_racing_season_212(capsys):
                 assert cost(s.build) > cost(sc.ships[i].build)
     assert main(["season", "demons-run", str(DUEL), "--seasons", "2", "--races", "3"]) == 0
     assert "team_wins" in capsys.readouterr().out
+
+
+def test_racing_season_carries_pi_damage_212_C(monkeypatch):
+    """212 C: PI Levels lost stay lost; one is repaired per later race the ship finishes.
+    The race results are scripted so only the season's bookkeeping is under test."""
+    from simkit.demons_run import season as S
+    from simkit.demons_run.layout import FINISHED, OFF_BOARD
+    from simkit.demons_run.race import RES_W
+
+    sc = load_scenario(DUEL)
+    log = []              # the season's (player, ship number) entries per race
+    entered = []          # PI that player 0's ship number 1 entered each of its races with
+    # player 0's ship 1, its k-th race: (status, PI Levels lost in it); every other ship
+    # finishes unharmed
+    script = [(FINISHED, 2), (FINISHED, 0), (OFF_BOARD, 0), (FINISHED, 1), (FINISHED, 0)]
+
+    def fake_play_one(sim, seed, trial):
+        res = np.zeros((len(sim.sc.ships), RES_W), np.int64)
+        for i, ship in enumerate(sim.sc.ships):
+            status, lost = FINISHED, 0
+            if log[-1][i] == (0, 1):
+                status, lost = script[len(entered)]
+                entered.append(ship.build.pi)
+            res[i, 0], res[i, 6] = status, ship.build.pi - lost
+        return None, res, 0, None
+
+    monkeypatch.setattr(S, "play_one", fake_play_one)
+    S.play_season(sc, races=9, seed=1, season=0, entries_log=log)
+    base = sc.ships[0].build.pi
+    assert base >= 2 and len(entered) == len(script)
+    assert entered == [base,
+                       base - 2,      # both Levels lost in its first race are still lost
+                       base - 1,      # its second race was finished: one Level repaired
+                       base - 1,      # its third was not finished: no repair
+                       base - 1]      # one repaired, one more lost in its fourth

@@ -78,7 +78,7 @@ LOG_W = 8
 N_SHIP_STATS = 15
 G_TURNS, G_TURNS2, G_NO_WINNER = range(3)
 N_GLOBAL = 3
-RES_W = 6
+RES_W = 7
 
 
 @jit
@@ -780,8 +780,8 @@ def step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT,
 def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field, fin_from,
               RT, BT, log, logn, res):
     """One whole race. ``res`` int64[n_ships, RES_W] receives per ship: status, VP, finishing
-    place (0 none), Buoys carried, Turn finished (0 none), won (0/1); returns the number of
-    Turns played."""
+    place (0 none), Buoys carried, Turn finished (0 none), won (0/1), PI Level at the end (the
+    Racing Season carries PI damage, 212 C); returns the number of Turns played."""
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     ns = ships0.shape[0]
@@ -871,6 +871,7 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
         res[s, 3] = sv[s, V_NCARRY]
         res[s, 4] = sv[s, V_FIN_TURN] if st_ == FINISHED else 0
         res[s, 5] = 0
+        res[s, 6] = ships[s, PI]
     for s in range(ns):
         vp = res[s, 1]
         if vp > best:

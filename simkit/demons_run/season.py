@@ -10,11 +10,13 @@ with its design, corner and pilot. Modelled, race after race (``race.toml racing
   or more it first buys a PI Level, then every 75 buys one Level (the order of preference
   below), beyond the 80 points and up to each maximum. Reading: 212 B's "every 75" and
   "every 200" spend the same points, not two separate counts.
-* 212 C repairs: every race starts from the design plus experience, all damage repaired.
+* 212 C repairs: every race starts from the design plus experience with all damage repaired,
+  except the PI Function: PI Levels lost in a race stay lost, and one is repaired after each
+  later race the ship enters and finishes (reading: the race in which the damage is taken does
+  not repair it, since the rule sets PI apart from damage "repaired for the next race").
 * 212 D victory: the player (team) with the most season VP, and the single ship with the most.
 
-Not modelled: PI damage carried from race to race and repaired one Level per race (212 C) --
-the race kernel does not report a ship's final PI; experience choices follow one fixed order
+Not modelled: experience choices follow one fixed order
 (10 Fuel Levels while Fuel is below its maximum, then SI, Screens, Main Engines) rather than a
 player's judgement.
 """
@@ -30,7 +32,7 @@ from simkit.core import stats
 from simkit.core.errors import UserInputError
 
 from .builds import Build
-from .layout import DESTROYED
+from .layout import DESTROYED, FINISHED
 from .races import RaceScenario, RaceSim, load_scenario, play_one
 from .rules import make_rules
 
@@ -46,6 +48,10 @@ class Ship:
     vp_unspent: int = 0
     destroyed: bool = False
     raced_last: bool = False
+    pi_damage: int = 0   # PI Levels lost and not yet repaired (212 C)
+
+    def race_build(self) -> Build:
+        return replace(self.build, pi=max(0, self.build.pi - self.pi_damage))
 
 
 def _grow(ship: Ship, rules) -> None:
@@ -90,7 +96,8 @@ def play_season(sc: RaceScenario, *, races: int, seed: int, season: int, entries
                 s.raced_last = False
         if entries_log is not None:
             entries_log.append([(s.player, s.number) for s in entries])
-        race_sc = replace(sc, ships=[replace(e, build=s.build) for e, s in zip(sc.ships, entries)])
+        race_sc = replace(sc, ships=[replace(e, build=s.race_build())
+                                      for e, s in zip(sc.ships, entries)])
         sim = RaceSim(race_sc)
         _, res, _, _ = play_one(sim, seed, season * races + r)
         for i, s in enumerate(entries):
@@ -101,6 +108,11 @@ def play_season(sc: RaceScenario, *, races: int, seed: int, season: int, entries
             if res[i, 0] == DESTROYED:
                 s.destroyed = True          # 212 C: never races again, scores nothing
             else:
+                # 212 C: one earlier PI Level repaired per race finished, then this race's losses
+                lost = max(0, race_sc.ships[i].build.pi - int(res[i, 6]))
+                if res[i, 0] == FINISHED:
+                    s.pi_damage = max(0, s.pi_damage - 1)
+                s.pi_damage += lost
                 s.vp_unspent += vp
                 _grow(s, rules)
             if s.destroyed:
