@@ -193,23 +193,56 @@ def _fake_games(monkeypatch):
         p.add_argument("--no-progress", action="store_true")
         p.add_argument("--out")
         p.add_argument("--plot")
+        p.add_argument("--range", type=int, default=1)
 
     def weapons_run(args):
-        seen["weapons"] = (args.trials, args.seed, args.threads, args.no_progress)
+        seen["weapons"] = (args.trials, args.seed, args.threads, args.no_progress, args.range)
         print(f"Toy weapons, {args.trials:,} trials/cell")
         pd.DataFrame({"weapon": ["ray"], "p_hit": [0.5]}).to_csv(args.out, index=False)
         _plot(args.plot)
         return 0
 
     def builds_args(p):
-        p.add_argument("--check")
+        p.add_argument("--trials", type=int, default=2_000)
+        p.add_argument("--budget", type=int, default=None)
+        p.add_argument("--out")
+
+    def builds_run(args):
+        seen["builds"] = (args.trials, args.budget)
+        pd.DataFrame({"rank": [1, 2], "build": ["fast", "slow"], "speed": [9, 3]}).to_csv(
+            args.out, index=False)
+        return 0
+
+    def scenario(path, *, trials, seed, policies, all_policies, variants, **run_opts):
+        from simkit.core.data import read_toml
+
+        raw = read_toml(path)
+        # a toy engine: the build's speed and the gravity variant move the win rate
+        wins = int(trials * (0.3 + 0.05 * raw.get("speed", 4)
+                             - (0.1 if variants.get("gravity") == "card" else 0)))
+        lo, hi = wins / trials - 0.02, wins / trials + 0.02
+        return pd.DataFrame({"scenario": raw.get("name", "duel"), "side": ["a", "b"],
+                             "policy": "p", "trials": trials, "wins": [wins, trials - wins],
+                             "win_rate": [wins / trials, 1 - wins / trials],
+                             "win_lo": [lo, 1 - hi], "win_hi": [hi, 1 - lo]})
+
+    def build_scenario(row, workdir):
+        path = Path(workdir) / f"{row['build']}.toml"
+        path.write_text(f'game = "plain"\nname = "{row["build"]}"\nspeed = {row["speed"]}\n')
+        return path
 
     fakes = {
         "hooked": Game("hooked", "Hooked (Toy, 2001)", _rules, {}, {"report": hook}),
         "broken": Game("broken", "Broken (Toy, 2002)", _rules, {}, {"report": broken_hook}),
         "plain": Game("plain", "Plain (Toy, 2003)", _rules,
                       {"weapons": Command("toy weapons", weapons_args, weapons_run),
-                       "builds": Command("check a build", builds_args, lambda a: 0)}),
+                       "builds": Command("search builds", builds_args, builds_run)},
+                      {"scenario": scenario, "build_scenario": build_scenario,
+                       "report_args": lambda quick: {"weapons": ["--range", "3"],
+                                                     "builds": ["--budget", "80"]}}),
+        "checker": Game("checker", "Checker (Toy, 2004)", _rules,
+                        {"builds": Command("check a build", lambda p: p.add_argument("--check"),
+                                           lambda a: 0)}),
     }
     monkeypatch.setattr(games, "available", lambda: list(fakes))
     monkeypatch.setattr(games, "get", lambda n: fakes[n])
@@ -219,8 +252,9 @@ def _fake_games(monkeypatch):
 def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
     seen = _fake_games(monkeypatch)
     scen = tmp_path / "scenarios"
-    (scen / "plain").mkdir(parents=True)
-    (scen / "plain" / "duel.toml").write_text('game = "plain"\n')
+    for game in ("plain", "hooked"):
+        (scen / game).mkdir(parents=True)
+        (scen / game / "duel.toml").write_text(f'game = "{game}"\nname = "Duel"\n')
     out = tmp_path / "rep"
     page, failures = build_report(out, quick=True, seed=7, scenarios_dir=scen,
                                   run_args={"threads": 1}, log=open(os.devnull, "w"))
@@ -234,18 +268,31 @@ def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
     assert failures == ["Broken (Toy, 2002): Headline analyses: failed: RuntimeError: "
                         "kernel exploded"]
     assert "failed: RuntimeError: kernel exploded" in text and "Plain (Toy, 2003)" in text
-    # the fallback ran the trial command: quick = default / 100, seed and run flags passed on
-    assert seen["weapons"] == (500, 7, 1, True)
+    # the fallback ran the trial commands: quick = default / 100 (at least 200), seed, run
+    # flags and the game's report_args passed on
+    assert seen["weapons"] == (500, 7, 1, True, 3)
+    assert seen["builds"] == (200, 80)
     assert "simkit weapons plain --trials 500 --seed 7" in text
     assert "Toy weapons, 500 trials/cell" in text and (out / "plain-weapons.png").exists()
-    assert "Plain (Toy, 2003) offers no build search yet (its builds command checks a design" in text
-    # no scenario engine: one clear line per game, not a crash
-    assert ("Plain (Toy, 2003) has no scenario engine yet (GAME.analyses['scenario']): "
-            "1 scenario file(s) under scenarios/plain/ are not played.") in text
-    assert "Hooked (Toy, 2001) has no scenario engine yet" in text
+    assert "Checker (Toy, 2004) offers no build search yet (its builds command checks a design" in text
+    # the best build of the leaderboard, through build_scenario, under each variant choice
+    assert "Sensitivity of the best build to the rule variants" in text
+    sens = pd.read_csv(next(out.glob("plain-sensitivity-of-the-best-build-*.csv")))
+    row = sens[sens.setting == "gravity=card"].set_index("side")
+    assert row.loc["a", "delta"] == pytest.approx(-0.1) and (sens.build == "fast").all()
+    assert (out / "plain-builds" / "fast.toml").exists()
+    # scenarios: played by the game's engine, or one clear line when it has none
+    assert "Scenario duel.toml" in text and (out / "plain-scenario-duel.png").exists()
+    assert "Sensitivity of duel.toml to the rule variants" in text
+    assert ("Hooked (Toy, 2001) has no scenario engine yet (GAME.analyses['scenario']): "
+            "1 scenario file(s) under scenarios/hooked/ are not played.") in text
+    assert "Checker (Toy, 2004) has no scenario engine yet" in text
     # provenance and variants of every game (text escaped properly)
     assert "reconstructed: toy reason <&>" in text and "yes (default)" in text
     assert "&lt;&amp;&gt;" in page.read_text()
+    # the page itself renders in a browser
+    got = browser_check(page)
+    assert got["images"] >= 5 and got["broken"] == []
 
 
 def test_strict_exit_status_when_an_analysis_fails(tmp_path, monkeypatch, capsys):

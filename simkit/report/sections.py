@@ -6,12 +6,18 @@ A game contributes its headline analyses in one of two ways:
    returning a list of :class:`Section` (or plain dicts with the same keys, so a game package
    need not import this one). Images are files the hook wrote inside ``outdir``, named relative
    to it; tables are DataFrames, which the report writes as CSV beside the page. ``trials`` is
-   ``None`` unless the user forced a count; ``quick`` asks for the ~2-minute version.
+   ``None`` unless the user forced a count; ``quick`` asks for the ~2-minute version. The hook
+   should not play the scenario files: the report does that for every game (below).
 2. **The generic fallback**, used when there is no hook: every command of the game that runs
    trials (it has a ``--trials`` option: weapons, hazards, crash, fire, derby, a build search...)
    is run in-process through its own argument parser with ``--trials``, ``--seed``, ``--out``
    and ``--plot`` (when it has one), and commands that only draw (``--plot`` without
    ``--trials``, e.g. boards) are drawn. A game that gains a command appears without edits here.
+   A game can tune that without a hook through ``GAME.analyses["report_args"]``: a mapping (or
+   a function of ``quick`` returning one) from command name to extra arguments, e.g.
+   ``{"builds": ["--budget", "80"], "hazards": ["--no-exact"]}``. When the build search writes
+   a leaderboard and the game offers ``analyses["build_scenario"]`` (see
+   :mod:`simkit.analysis.sensitivity`), the best build's variant sensitivity follows it.
 
 Either way the report adds, for every game, the provenance of every rules table, the variants
 in force, and every scenario under ``scenarios/<game>/`` played through
@@ -30,6 +36,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
+from ..cliutil import run_options
 from ..core.errors import UserInputError
 from ..core.registry import Game
 
@@ -169,6 +176,10 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     if "--plot" in opts:
         png = outdir / f"{stem}.png"
         argv += ["--plot", str(png)]
+    extra = game.analyses.get("report_args") or {}
+    if callable(extra):
+        extra = extra(quick)
+    argv += [str(a) for a in extra.get(name, [])]
     ns = p.parse_args(argv)
     for dest, value in run_args.items():  # run flags (threads, progress, workers...) as given
         if hasattr(ns, dest):
@@ -192,7 +203,31 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
         s.notes.append("Output:\n" + "\n".join(lines[:40]))
     if png is not None and png.exists():
         s.images.append((f"{game.title}: {name}", png.name))
-    return [s]
+    out = [s]
+    if name == "builds" and csv is not None and csv.exists() and "build_scenario" in game.analyses:
+        title = "Sensitivity of the best build to the rule variants"
+        out += guarded(title, _build_sensitivity, game, csv, outdir, title=title,
+                       n=trials or (QUICK_SCENARIO_TRIALS if quick else FULL_SCENARIO_TRIALS),
+                       seed=seed, run_opts=run_options(argparse.Namespace(**run_args)))
+    return out
+
+
+def _build_sensitivity(game, csv, outdir, *, title, n, seed, run_opts):
+    from ..analysis.sensitivity import build_sensitivity, plot_tornado
+
+    frame = build_sensitivity(csv, game=game.name, top=1, workdir=outdir / f"{game.name}-builds",
+                              variants="all", trials=n, seed=seed, **run_opts)
+    png = outdir / f"{game.name}-builds-sensitivity.png"
+    plot_tornado(frame, png, title=f"{game.title}: best build")
+    shown = ["build", "setting", "side", "win_rate", "default_win_rate", "delta", "delta_lo",
+             "delta_hi", "same_as_default"]
+    return [Section(title, command=f"simkit sensitivity {csv.name} --game {game.name} --top 1 "
+                                   f"--trials {n} --seed {seed}",
+                    notes=[f"The leaderboard's first build played through the game's "
+                           f"build_scenario hook, each variant changed alone; {n:,} games per "
+                           f"setting. Intervals: {frame.attrs['interval']}."],
+                    tables=[("Win-rate deltas from the default", frame[shown])],
+                    images=[("Tornado: win-rate delta per variant choice", png.name)])]
 
 
 # --- scenarios --------------------------------------------------------------------------------
