@@ -40,10 +40,21 @@ def test_delta_interval_matches_newcombes_published_values(k1, n1, k0, n0, lo, h
 def test_delta_interval_covers_about_95_percent_for_independent_samples():
     rng = np.random.default_rng(7)
     p1, p0, n = 0.45, 0.52, 400
-    k1, k0 = rng.binomial(n, p1, 2000), rng.binomial(n, p0, 2000)
+    k1, k0 = rng.binomial(n, p1, 1000), rng.binomial(n, p0, 1000)
     lo, hi = S.delta_ci(k1, n, k0, n)
     cover = np.mean((lo <= p1 - p0) & (p1 - p0 <= hi))
     assert 0.93 <= cover <= 0.975
+
+
+def test_delta_interval_is_conservative_under_common_random_numbers():
+    # both settings read the same uniforms per trial, as seeded runs do: positive correlation
+    rng = np.random.default_rng(8)
+    p1, p0, n = 0.45, 0.52, 400
+    u = rng.random((1000, n))
+    k1, k0 = (u < p1).sum(axis=1), (u < p0).sum(axis=1)
+    lo, hi = S.delta_ci(k1, n, k0, n)
+    assert np.mean((lo <= p1 - p0) & (p1 - p0 <= hi)) > 0.99
+    assert np.mean(hi - lo) > 4 * np.std(k1 / n - k0 / n)   # wider than the paired spread
 
 
 # --- variants ----------------------------------------------------------------------------------
@@ -218,3 +229,73 @@ def test_leaderboard_errors_are_one_line(tmp_path, capsys, monkeypatch):
     assert "empty.csv" in capsys.readouterr().err
     assert main(["sensitivity", str(board), "--game", "starfire", "--top", "0"]) == 2
     assert "--top" in capsys.readouterr().err
+
+
+# --- fuzz: the loaders of user input here raise UserInputError, nothing else ---------------------
+
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from simkit.core.errors import UserInputError  # noqa: E402
+
+_toml_value = st.recursive(
+    st.one_of(st.text(max_size=12), st.integers(), st.booleans(), st.floats(allow_nan=False),
+              st.sampled_from(["starfire", "laser_alignment", "range1", "twenty", "seventeen"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.text(max_size=8), inner, max_size=3)),
+    max_leaves=8)
+
+
+def _toml(d) -> str:
+    import json
+
+    # JSON strings and numbers are valid TOML values; tables become inline tables
+    def val(v):
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{json.dumps(k)} = {val(x)}" for k, x in v.items()) + "}"
+        if isinstance(v, list):
+            return "[" + ", ".join(val(x) for x in v) + "]"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return json.dumps(v)
+    return "\n".join(f"{json.dumps(k)} = {val(v)}" for k, v in d.items()) + "\n"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.one_of(st.none(), st.sampled_from(["starfire", "chess", ""]), st.integers()),
+       variants=st.one_of(st.none(), _toml_value,
+                          st.dictionaries(st.sampled_from(["laser_alignment", "x", "missile_max_range"]),
+                                          _toml_value, max_size=2)),
+       names=st.one_of(st.text(max_size=30), st.lists(st.text(max_size=10), max_size=3)))
+@example(game="starfire", variants={"laser_alignment": [1]}, names="")  # was a TypeError
+def test_fuzz_scenario_header_and_variant_names(tmp_path, game, variants, names):
+    raw = {} if game is None else {"game": game}
+    if variants is not None:
+        raw["variants"] = variants
+    path = tmp_path / "fuzz.toml"
+    path.write_text(_toml(raw))
+    try:
+        g = S.scenario_game(path)
+        S._file_variants(g, raw, str(path))
+    except UserInputError as e:
+        assert str(path) in str(e) and "\n" not in str(e)
+    try:
+        S.select_variants(games.get("starfire"), names)
+    except UserInputError as e:
+        assert "--variants" in str(e)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode),
+                      st.lists(st.lists(st.sampled_from(["rank", "build", "game", "1", "x", "",
+                                                         "starfire", '"', ","]), max_size=4),
+                               max_size=4).map(lambda rows: "\n".join(",".join(r) for r in rows)
+                                               .encode())),
+       top=st.integers(-2, 5))
+def test_fuzz_leaderboard_csv(tmp_path, data, top):
+    path = tmp_path / "board.csv"
+    path.write_bytes(data)
+    try:
+        S.build_sensitivity(path, top=top, trials=10)
+    except UserInputError as e:
+        assert "\n" not in str(e)

@@ -110,6 +110,10 @@ def _file_variants(game: Game, raw: Mapping, where: str) -> dict[str, str]:
     chosen = raw.get("variants", {})
     if not isinstance(chosen, Mapping):
         raise UserInputError("must be a table of NAME = \"CHOICE\"", where=where, field="variants")
+    for k, v in chosen.items():
+        if not isinstance(v, str):
+            raise UserInputError(f"must be a choice name in quotes, got {v!r}", where=where,
+                                 field=f"variants.{k}")
     return game.rules().resolve({str(k): v for k, v in chosen.items()}, where=where)
 
 

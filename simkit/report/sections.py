@@ -193,8 +193,9 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     if rc:
         s.error = f"the command exited with status {rc}"
     if n:
-        s.notes.append(f"{n:,} trials per cell" + (" (quick run)" if quick and not trials
-                                                   else "") + f", seed {seed}.")
+        s.notes.append(f"Run with --trials {n:,}" + (" (quick run: the command's default / "
+                                                     f"{QUICK_DIVISOR})" if quick and not trials
+                                                     else "") + f", seed {seed}.")
     if csv is not None and csv.exists():
         caption = lines[0] if lines and not lines[0].startswith(" ") else f"{game.title}: {name}"
         s.tables.append((caption, pd.read_csv(csv)))
