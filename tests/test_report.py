@@ -203,12 +203,12 @@ def _fake_games(monkeypatch):
         return 0
 
     def builds_args(p):
-        p.add_argument("--trials", type=int, default=2_000)
+        p.add_argument("--trials-budget", type=int, default=100_000)
         p.add_argument("--budget", type=int, default=None)
         p.add_argument("--out")
 
     def builds_run(args):
-        seen["builds"] = (args.trials, args.budget)
+        seen["builds"] = (args.trials_budget, args.budget)
         pd.DataFrame({"rank": [1, 2], "build": ["fast", "slow"], "speed": [9, 3]}).to_csv(
             args.out, index=False)
         return 0
@@ -271,7 +271,8 @@ def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
     # the fallback ran the trial commands: quick = default / 100 (at least 200), seed, run
     # flags and the game's report_args passed on
     assert seen["weapons"] == (500, 7, 1, True, 3)
-    assert seen["builds"] == (200, 80)
+    assert seen["builds"] == (1000, 80)                      # a search's budget, quick
+    assert "simkit builds plain --trials-budget 1000 --out plain-builds.csv --budget 80" in text
     assert "simkit weapons plain --trials 500 --seed 7" in text
     assert "Toy weapons, 500 trials/cell" in text and (out / "plain-weapons.png").exists()
     assert "Checker (Toy, 2004) offers no build search yet (its builds command checks a design" in text

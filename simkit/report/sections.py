@@ -9,8 +9,9 @@ A game contributes its headline analyses in one of two ways:
    ``None`` unless the user forced a count; ``quick`` asks for the ~2-minute version. The hook
    should not play the scenario files: the report does that for every game (below).
 2. **The generic fallback**, used when there is no hook: every command of the game that runs
-   trials (it has a ``--trials`` option: weapons, hazards, crash, fire, derby, a build search...)
-   is run in-process through its own argument parser with ``--trials``, ``--seed``, ``--out``
+   trials (it has a ``--trials`` option -- weapons, hazards, crash, fire, derby -- or a build
+   search's ``--trials-budget``) is run in-process through its own argument parser with
+   ``--trials`` (``--trials-budget``), ``--seed``, ``--out``
    and ``--plot`` (when it has one), and commands that only draw (``--plot`` without
    ``--trials``, e.g. boards) are drawn. A game that gains a command appears without edits here.
    A game can tune that without a hook through ``GAME.analyses["report_args"]``: a mapping (or
@@ -40,8 +41,10 @@ from ..cliutil import run_options
 from ..core.errors import UserInputError
 from ..core.registry import Game
 
-#: commands shown first, in this order; any other command with --trials follows alphabetically
+#: commands shown first, in this order; any other trial command follows alphabetically
 HEADLINE = ("weapons", "fire", "hazards", "crash", "recovery", "derby", "builds", "board")
+#: options that say how many trials a command runs (a build search has a budget instead)
+TRIAL_OPTIONS = ("--trials", "--trials-budget")
 #: the smallest trial count a quick run uses for any command
 QUICK_MIN_TRIALS = 200
 #: quick runs use the command's default trial count divided by this
@@ -134,11 +137,12 @@ def _options(cmd) -> tuple[argparse.ArgumentParser, dict[str, argparse.Action]]:
 
 
 def report_commands(game: Game) -> list[str]:
-    """The game's commands the fallback runs: those with --trials, then drawings (--plot)."""
+    """The game's commands the fallback runs: those that run trials, and drawings (--plot)."""
     names = []
     for name, cmd in game.commands.items():
         _, opts = _options(cmd)
-        if "--trials" in opts or ("--plot" in opts and _no_required_inputs(cmd)):
+        if any(o in opts for o in TRIAL_OPTIONS) or ("--plot" in opts
+                                                     and _no_required_inputs(cmd)):
             names.append(name)
     order = {n: i for i, n in enumerate(HEADLINE)}
     return sorted(names, key=lambda n: (order.get(n, len(order)), n))
@@ -160,13 +164,17 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     p, opts = _options(cmd)
     stem = f"{game.name}-{name}"
     argv: list[str] = []
-    n = None
-    if "--trials" in opts:
-        n = trials or (quick_trials(opts["--trials"].default) if quick else None)
+    counts = []
+    for opt in TRIAL_OPTIONS:
+        if opt not in opts:
+            continue
+        # a forced count is per cell; a search's budget counts candidate-trials, so it keeps
+        # the quick rule (or its default)
+        n = (trials if opt == "--trials" else None) or (
+            quick_trials(opts[opt].default) if quick else None)
         if n:
-            argv += ["--trials", str(n)]
-        else:
-            n = opts["--trials"].default
+            argv += [opt, str(n)]
+        counts.append(f"{opt} {n or opts[opt].default:,}")
     if "--seed" in opts:
         argv += ["--seed", str(seed)]
     csv = png = None
@@ -192,10 +200,10 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
     if rc:
         s.error = f"the command exited with status {rc}"
-    if n:
-        s.notes.append(f"Run with --trials {n:,}" + (" (quick run: the command's default / "
-                                                     f"{QUICK_DIVISOR})" if quick and not trials
-                                                     else "") + f", seed {seed}.")
+    if counts:
+        s.notes.append(f"Run with {', '.join(counts)}" + (
+            f" (quick run: the command's default / {QUICK_DIVISOR})" if quick and not trials
+            else "") + f", seed {seed}.")
     if csv is not None and csv.exists():
         caption = lines[0] if lines and not lines[0].startswith(" ") else f"{game.title}: {name}"
         s.tables.append((caption, pd.read_csv(csv)))
