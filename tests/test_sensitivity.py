@@ -84,6 +84,16 @@ def test_a_scenarios_own_variant_choice_is_its_default(tmp_path):
     path.write_text(text)
     frame = S.sensitivity(path, variants="missile_max_range", trials=N, seed=3, progress=False)
     assert list(frame[frame.kind == "variant"].setting.unique()) == ["missile_max_range=twenty"]
+    # --variant moves the default again, for the default run and every setting
+    moved = S.sensitivity(path, variants="missile_max_range,laser_alignment", trials=N, seed=3,
+                          progress=False, base_variants={"laser_alignment": "range1",
+                                                         "missile_max_range": "twenty"})
+    assert set(moved[moved.kind == "variant"].setting) == {"missile_max_range=seventeen",
+                                                           "laser_alignment=range0"}
+    play = games.get("starfire").analyses["scenario"]
+    ref = play(str(path), trials=N, seed=3, progress=False,
+               variants={"laser_alignment": "range1", "missile_max_range": "twenty"})
+    assert list(moved[moved.kind == "default"].wins) == list(ref.wins)
 
 
 # --- policies ----------------------------------------------------------------------------------
@@ -132,7 +142,7 @@ def test_command_writes_table_and_tornado(tmp_path, capsys):
     (["sensitivity", str(MIRROR), "--variants", "warp_speed"], "--variants: unknown variant"),
     (["sensitivity", str(MIRROR), "--variants", ","], "--variants"),
     (["sensitivity", str(MIRROR), "--trials", "0"], "--trials"),
-    (["sensitivity", str(MIRROR), "--variant", "laser_alignment=range1"], "--variant"),
+    (["sensitivity", str(MIRROR), "--variant", "laser_alignment=range9"], "unknown choice"),
     (["sensitivity", str(MIRROR), "--plot", "x.gif"], "--plot"),
     (["sensitivity", str(MIRROR), "--policies", "some"], "invalid choice"),
 ])

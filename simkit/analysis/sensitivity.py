@@ -137,10 +137,12 @@ def _label(pairing: Mapping[str, str]) -> str:
 
 
 def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
-                trials: int = 10_000, seed: int = 2026, **run_opts) -> pd.DataFrame:
+                trials: int = 10_000, seed: int = 2026, base_variants: Mapping[str, str] | None = None,
+                **run_opts) -> pd.DataFrame:
     """Win-rate deltas from the scenario's default under each variant choice and policy pairing.
 
     ``variants``: "all", None/"none", or names; ``policies``: also try policy pairings.
+    ``base_variants`` ({name: choice}) moves the default itself (over the file's own choices).
     ``run_opts`` go untouched to the game's scenario analysis (and so to ``runner.run``).
     """
     path = str(path)
@@ -148,11 +150,13 @@ def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
     raw = read_toml(path)
     names = select_variants(game, variants)
     play = game.analyses["scenario"]
-    base_sel = _file_variants(game, raw, path)
+    base_over = dict(base_variants or {})
+    game.rules().resolve(base_over)  # names and choices checked (--variant)
+    base_sel = {**_file_variants(game, raw, path), **base_over}
 
     def run_one(var=None, pol=None) -> pd.DataFrame:
         frame = play(path, trials=trials, seed=seed, policies=dict(pol or {}), all_policies=False,
-                     variants=dict(var or {}), **run_opts)
+                     variants={**base_over, **(var or {})}, **run_opts)
         missing = {"side", "policy", "wins", "trials", "win_rate"} - set(frame.columns)
         if missing:  # a game breaking the scenario contract is a bug, not user input
             raise RuntimeError(f"{game.name} scenario frame lacks {sorted(missing)}")
@@ -347,17 +351,20 @@ def add_arguments(p) -> None:
                    help="leaderboard only: keep the generated build scenarios in DIR")
     add_run_options(p, trials=10_000)
     add_output_options(p)
+    for a in p._actions:
+        if a.dest == "trials":
+            a.help = "games per setting, all on the same seed (default 10,000)"
+        elif a.dest == "variant":
+            a.help = ("move the default: play it (and every setting) with NAME=CHOICE; "
+                      "repeatable")
 
 
 def run_command(args) -> int:
-    from ..cliutil import emit, plot_path, positive_int, run_options
+    from ..cliutil import emit, plot_path, positive_int, run_options, variants_from
 
-    if getattr(args, "variant", None):
-        raise UserInputError("sensitivity varies the variants itself; set a scenario's own "
-                             "choices in its [variants] table", field="--variant")
     opts = dict(variants=args.variants, policies=args.policies == "all",
                 trials=positive_int(args.trials, "--trials"), seed=args.seed,
-                **run_options(args))
+                base_variants=variants_from(args), **run_options(args))
     plot = plot_path(args)
     if Path(args.file).suffix.lower() == ".csv":
         frame = build_sensitivity(args.file, game=args.game, top=args.top,
