@@ -129,7 +129,10 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
         blocks.append((game.name, game.title, page_secs))
 
     elapsed = time.perf_counter() - t_start
-    cmdline = "simkit report " + ("--quick " if quick else "") + f"--out {outdir}"
+    cmdline = " ".join(["simkit report"] + (["--quick"] if quick else [])
+                       + ([f"--games {','.join(names)}"] if games else [])
+                       + ([f"--trials {trials}"] if trials else [])
+                       + ([f"--seed {seed}"] if seed != 2026 else []) + [f"--out {outdir}"])
     header = [
         f"Generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC by `{cmdline}` "
         f"in {elapsed:.0f} s on {platform.node() or 'this machine'} "
