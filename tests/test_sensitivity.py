@@ -50,7 +50,7 @@ def test_delta_interval_is_conservative_under_common_random_numbers():
     # both settings read the same uniforms per trial, as seeded runs do: positive correlation
     rng = np.random.default_rng(8)
     p1, p0, n = 0.45, 0.52, 400
-    u = rng.random((1000, n))
+    u = rng.random((300, n))
     k1, k0 = (u < p1).sum(axis=1), (u < p0).sum(axis=1)
     lo, hi = S.delta_ci(k1, n, k0, n)
     assert np.mean((lo <= p1 - p0) & (p1 - p0 <= hi)) > 0.99
