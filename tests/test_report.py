@@ -27,7 +27,7 @@ from simkit.report import build_report
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the test forces this many trials per cell and per scenario (the page says so)
-TRIALS = "200"
+TRIALS = "100"
 
 
 # --- headless Chromium -------------------------------------------------------------------------

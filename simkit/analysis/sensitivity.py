@@ -290,16 +290,21 @@ def plot_tornado(frame: pd.DataFrame, path: str | Path, *, top: int = 30,
     f = frame[frame["kind"] != "default"].copy()
     lab = (f["build"].astype(str) + ": " if "build" in f else "") + f["setting"].astype(str)
     f["label"] = lab
-    sides = list(dict.fromkeys(frame["side"]))[:6]
+    all_sides = list(dict.fromkeys(frame["side"]))
+    sides = all_sides[:9]
     if f.empty:
         order = []
     else:
         size = f.assign(a=f["delta"].abs()).groupby("label", sort=False)["a"].max()
         order = list(size.sort_values(ascending=False, kind="stable").index[:top])
     n = max(len(order), 1)
-    fig, axes = plt.subplots(1, len(sides), figsize=(4.2 * len(sides) + 2.5, 0.32 * n + 1.8),
-                             sharey=True, squeeze=False)
-    for ax, side in zip(axes[0], sides):
+    ncols = min(len(sides), 3)
+    nrows = -(-len(sides) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 2.5, nrows * (0.32 * n + 1.4)
+                                                    + 0.6), sharey=True, squeeze=False)
+    for ax in axes.flat[len(sides):]:
+        ax.axis("off")
+    for ax, side in zip(axes.flat, sides):
         g = f[f["side"] == side].set_index("label").reindex(order)
         y = np.arange(len(order))
         d = g["delta"].to_numpy(dtype=float)
@@ -319,7 +324,9 @@ def plot_tornado(frame: pd.DataFrame, path: str | Path, *, top: int = 30,
                      fontsize=9)
         ax.set_xlabel("win-rate delta from default")
         ax.grid(axis="x", alpha=0.3)
-    axes[0][0].invert_yaxis()
+    axes.flat[0].invert_yaxis()
+    if len(all_sides) > len(sides):
+        title = f"{title} (first {len(sides)} of {len(all_sides)} sides; all in the table)"
     fig.suptitle((title + "\n" if title else "") + "bars: delta; whiskers: 95% Newcombe interval "
                  "(conservative under common random numbers)", fontsize=9)
     fig.tight_layout()

@@ -8,8 +8,9 @@ tables, hazard tables, crash tables, a build search where one exists -- see
 the rule variants, the provenance (name, label, source) of every rules table and the variants in
 force. Every table is also written as CSV and every plot as PNG beside ``index.html``.
 
-``--quick`` divides each command's default trial count by 100 (at least 200 trials per cell)
-and plays scenarios 1,000 times; the page states the counts. Nothing on the page needs a
+``--quick`` divides each command's default trial count by 100 (at least 200 trials per cell),
+plays scenarios 500 times and each variant setting of a sensitivity 300 times; the page states
+the counts. Nothing on the page needs a
 network or a script to display.
 
 >>> from simkit.report import build_report
@@ -32,7 +33,7 @@ from .. import games as _games
 from ..core.errors import UserInputError
 from .html import _slug, page, write_page
 from .sections import (FULL_SCENARIO_TRIALS, QUICK_DIVISOR, QUICK_MIN_TRIALS,
-                       QUICK_SCENARIO_TRIALS, Section, guarded, report_commands, rules_section,
+                       QUICK_SCENARIO_TRIALS, QUICK_SENSITIVITY_TRIALS, Section, guarded, report_commands, rules_section,
                        run_command as _run_game_command, scenario_files, scenario_sections)
 
 __all__ = ["Section", "build_report", "add_arguments", "run_command"]
@@ -140,8 +141,8 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
         f"{_version()}{_commit()}.",
         ("Quick run: each command at its default trial count / "
          f"{QUICK_DIVISOR} (at least {QUICK_MIN_TRIALS:,} trials per cell), scenarios "
-         f"{QUICK_SCENARIO_TRIALS:,} games each: figures are rough, their 95% intervals say how "
-         "rough." if quick and not trials else
+         f"{QUICK_SCENARIO_TRIALS:,} games each, variant sensitivity {QUICK_SENSITIVITY_TRIALS:,} "
+         "games per setting: figures are rough, their 95% intervals say how rough." if quick and not trials else
          f"Trials forced to {trials:,} per cell and per scenario." if trials else
          f"Full run: each command at its default trial count, scenarios "
          f"{FULL_SCENARIO_TRIALS:,} games each.") + f" Seed {seed}; every figure has its 95% "

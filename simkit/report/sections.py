@@ -49,7 +49,9 @@ TRIAL_OPTIONS = ("--trials", "--trials-budget")
 QUICK_MIN_TRIALS = 200
 #: quick runs use the command's default trial count divided by this
 QUICK_DIVISOR = 100
-QUICK_SCENARIO_TRIALS = 1_000
+QUICK_SCENARIO_TRIALS = 500
+#: games per variant setting in a quick sensitivity section (a scenario's default included)
+QUICK_SENSITIVITY_TRIALS = 300
 FULL_SCENARIO_TRIALS = 10_000
 
 
@@ -216,7 +218,7 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     if name == "builds" and csv is not None and csv.exists() and "build_scenario" in game.analyses:
         title = "Sensitivity of the best build to the rule variants"
         out += guarded(title, _build_sensitivity, game, csv, outdir, title=title,
-                       n=trials or (QUICK_SCENARIO_TRIALS if quick else FULL_SCENARIO_TRIALS),
+                       n=trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS),
                        seed=seed, run_opts=run_options(argparse.Namespace(**run_args)))
     return out
 
@@ -272,7 +274,8 @@ def scenario_sections(game: Game, files: list[Path], outdir: Path, *, quick: boo
                            run_opts=run_opts)
         if i < sensitivity_count:
             stitle = f"Sensitivity of {path.name} to the rule variants"
-            yield from guarded(stitle, _sensitivity, path, outdir, title=stitle, n=n, seed=seed,
+            ns = trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS)
+            yield from guarded(stitle, _sensitivity, path, outdir, title=stitle, n=ns, seed=seed,
                                run_opts=run_opts, stem=f"{game.name}-{path.stem}")
 
 
