@@ -133,7 +133,9 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
     cmdline = " ".join(["simkit report"] + (["--quick"] if quick else [])
                        + ([f"--games {','.join(names)}"] if games else [])
                        + ([f"--trials {trials}"] if trials else [])
-                       + ([f"--seed {seed}"] if seed != 2026 else []) + [f"--out {outdir}"])
+                       + ([f"--seed {seed}"] if seed != 2026 else [])
+                       + ([f"--sensitivity {sensitivity}"] if sensitivity is not None else [])
+                       + [f"--out {outdir}"])
     header = [
         f"Generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC by `{cmdline}` "
         f"in {elapsed:.0f} s on {platform.node() or 'this machine'} "
@@ -189,6 +191,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="comma-separated games (default: every registered game)")
     p.add_argument("--scenarios", default=None,
                    help="scenario folder holding <game>/*.toml (default: ./scenarios)")
+    p.add_argument("--sensitivity", type=int, default=None, metavar="N",
+                   help="scenarios per game shown with their variant sensitivity (default: 1 "
+                        "with --quick, all otherwise; 0: none)")
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 if any analysis failed (the page is still written)")
     add_run_options(p, trials=1)
@@ -206,6 +211,8 @@ def run_command(args) -> int:
                              "`simkit sensitivity` to vary them", field="--variant")
     if args.trials is not None:
         positive_int(args.trials, "--trials")
+    if args.sensitivity is not None and args.sensitivity < 0:
+        raise UserInputError(f"must be 0 or more, got {args.sensitivity}", field="--sensitivity")
     if args.seed < 0:
         raise UserInputError(f"must be a non-negative whole number, got {args.seed}",
                              field="--seed")
@@ -222,7 +229,7 @@ def run_command(args) -> int:
     run_args["no_progress"] = True
     _, failures = build_report(args.out, quick=args.quick, games=names, seed=args.seed,
                                trials=args.trials, scenarios_dir=args.scenarios,
-                               run_args=run_args)
+                               run_args=run_args, sensitivity=args.sensitivity)
     if failures:
         print(f"simkit: {len(failures)} analysis(es) failed; see the top of the page",
               file=sys.stderr)
