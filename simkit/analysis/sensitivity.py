@@ -33,10 +33,9 @@ path; :func:`build_sensitivity` runs :func:`sensitivity` on it for each of the t
 from __future__ import annotations
 
 import itertools
-import math
 import tempfile
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -137,7 +136,8 @@ def _label(pairing: Mapping[str, str]) -> str:
 
 
 def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
-                trials: int = 10_000, seed: int = 2026, base_variants: Mapping[str, str] | None = None,
+                trials: int = 10_000, seed: int = 2026,
+                base_variants: Mapping[str, str] | None = None,
                 **run_opts) -> pd.DataFrame:
     """Win-rate deltas from the scenario's default under each variant choice and policy pairing.
 
@@ -348,12 +348,15 @@ def add_arguments(p) -> None:
 
     p.add_argument("file", help="a scenario TOML, or a build-search leaderboard CSV")
     p.add_argument("--variants", default="all",
-                   help="'all' (default), 'none', or variant names NAME,NAME (simkit variants GAME)")
+                   help="'all' (default), 'none', or variant names NAME,NAME "
+                        "(simkit variants GAME)")
     p.add_argument("--policies", choices=["all", "none"], default="none",
                    help="'all': also every policy pairing (one side at a time beyond "
                         f"{MAX_PAIRINGS} pairings)")
-    p.add_argument("--game", default=None, help="leaderboard only: the game (else its 'game' column)")
-    p.add_argument("--top", type=int, default=3, help="leaderboard only: the best N builds (default 3)")
+    p.add_argument("--game", default=None,
+                   help="leaderboard only: the game (else its 'game' column)")
+    p.add_argument("--top", type=int, default=3,
+                   help="leaderboard only: the best N builds (default 3)")
     p.add_argument("--scenario-dir", default=None,
                    help="leaderboard only: keep the generated build scenarios in DIR")
     add_run_options(p, trials=10_000)

@@ -33,8 +33,9 @@ from .. import games as _games
 from ..core.errors import UserInputError
 from .html import _slug, page, write_page
 from .sections import (FULL_SCENARIO_TRIALS, QUICK_DIVISOR, QUICK_MIN_TRIALS,
-                       QUICK_SCENARIO_TRIALS, QUICK_SENSITIVITY_TRIALS, Section, guarded, report_commands, rules_section,
-                       run_command as _run_game_command, scenario_files, scenario_sections)
+                       QUICK_SCENARIO_TRIALS, QUICK_SENSITIVITY_TRIALS, Section, guarded,
+                       report_commands, rules_section, scenario_files, scenario_sections)
+from .sections import run_command as _run_game_command
 
 __all__ = ["Section", "build_report", "add_arguments", "run_command"]
 
@@ -144,7 +145,8 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
         ("Quick run: each command at its default trial count / "
          f"{QUICK_DIVISOR} (at least {QUICK_MIN_TRIALS:,} trials per cell), scenarios "
          f"{QUICK_SCENARIO_TRIALS:,} games each, variant sensitivity {QUICK_SENSITIVITY_TRIALS:,} "
-         "games per setting: figures are rough, their 95% intervals say how rough." if quick and not trials else
+         "games per setting: figures are rough, their 95% intervals say how rough."
+         if quick and not trials else
          f"Trials forced to {trials:,} per cell and per scenario." if trials else
          f"Full run: each command at its default trial count, scenarios "
          f"{FULL_SCENARIO_TRIALS:,} games each.") + f" Seed {seed}; every figure has its 95% "
