@@ -11,7 +11,8 @@ import argparse
 import os
 import sys
 
-from . import games
+from . import games, report
+from .analysis import sensitivity
 from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
                       run_options, variants_from)
 from .core.errors import UserInputError
@@ -63,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(rp, trials=10_000)
     add_output_options(rp)
     rp.set_defaults(_run=_scenario_run)
+    sens = sub.add_parser("sensitivity", help="win-rate deltas under every rule variant and "
+                          "policy pairing, with 95%% intervals and a tornado plot")
+    sensitivity.add_arguments(sens)
+    sens.set_defaults(_run=sensitivity.run_command)
+    rep = sub.add_parser("report", help="run the headline analyses of every game into a static "
+                         "HTML page (tables, plots, rules provenance, variants)")
+    report.add_arguments(rep)
+    rep.set_defaults(_run=report.run_command)
     for meta, helptext in (("variants", "list a game's named rule variants and their defaults"),
                            ("tables", "list a game's rules tables with label and source")):
         mp = sub.add_parser(meta, help=helptext)

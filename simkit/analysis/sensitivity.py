@@ -1,0 +1,391 @@
+"""How robust is a balance claim? Win rates under every rule variant and every policy pairing.
+
+``sensitivity(scenario)`` plays a scenario at its own settings (the *default*: the rules'
+variant defaults, overridden by the scenario file's ``[variants]`` table, and the policies the
+file names), then again with **one** thing changed at a time:
+
+* every other choice of every named rule variant (``games.get(game).rules().variants``); a
+  variant that does not touch the scenario still gets its row (its delta is ~0, usually exactly);
+* every policy pairing over ``GAME.analyses["policies"]`` (all pairings when there are at most
+  :data:`MAX_PAIRINGS`; beyond that, one side's policy changed at a time, so a six-car derby
+  costs 6 x (policies - 1) runs instead of policies^6).
+
+The result is one row per (setting, side): the side's win rate under that setting, the default
+win rate and their difference ``delta`` with a 95% interval ``delta_lo, delta_hi``.
+
+How the interval is computed. Every run uses the same seed, so trial *i* of each setting
+replays the same random stream (common random numbers, DESIGN.md): the two win rates are
+positively correlated and their difference is far less noisy than either figure. The exact
+paired interval needs per-trial outcomes (the discordant pairs), but the runner returns only
+summed statistics. So the interval here is Newcombe's hybrid score interval for the difference
+of two *independent* proportions (method 10 of Newcombe 1998, built from the two Wilson
+intervals that ``simkit.core.stats.rate_ci`` gets from scipy). Under positive correlation it is
+**conservative** (too wide, never too narrow): a delta it calls significant is significant; a
+delta it does not may still be real. Equal totals are flagged (``same_as_default``): with
+common random numbers they almost always mean the setting changed nothing.
+
+Build leaderboards (``simkit builds GAME --budget ...``) plug in through one hook a game may
+offer: ``GAME.analyses["build_scenario"](row: dict, workdir: Path) -> path`` writes a scenario
+file in which the leaderboard row's build plays the game's reference field, and returns its
+path; :func:`build_sensitivity` runs :func:`sensitivity` on it for each of the top builds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .. import games
+from ..core import stats
+from ..core.data import read_toml
+from ..core.errors import UserInputError
+from ..core.registry import Game
+
+#: above this many pairings, policies change one side at a time
+MAX_PAIRINGS = 64
+
+COLUMNS = ["scenario", "kind", "factor", "setting", "side", "policy", "trials", "wins",
+           "win_rate", "win_lo", "win_hi", "default_win_rate", "delta", "delta_lo", "delta_hi",
+           "same_as_default"]
+
+
+def scenario_game(path: str | Path) -> Game:
+    """The game a scenario file is for (its ``game`` field); it must have a scenario engine."""
+    raw = read_toml(path)
+    name = raw.get("game")
+    if not isinstance(name, str):
+        raise UserInputError("missing: which game the scenario is for", where=str(path),
+                             field="game")
+    try:
+        g = games.get(name)
+    except UserInputError as e:
+        raise UserInputError(e.detail, where=str(path), field="game") from None
+    if "scenario" not in g.analyses:
+        raise UserInputError(f"{g.title} has no scenario engine yet", where=str(path),
+                             field="game")
+    return g
+
+
+def delta_ci(k1, n1, k0, n0, level: float = stats.LEVEL):
+    """Newcombe's hybrid score interval for ``k1/n1 - k0/n0`` (independent samples).
+
+    Vectorised. Conservative for positively correlated (common-random-number) runs.
+    """
+    k1, n1, k0, n0 = (np.asarray(a, dtype=np.int64) for a in np.broadcast_arrays(k1, n1, k0, n0))
+    p1, p0 = k1 / n1, k0 / n0
+    l1, u1 = stats.rate_ci(k1, n1, level)
+    l0, u0 = stats.rate_ci(k0, n0, level)
+    d = p1 - p0
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2)
+    return np.maximum(lo, -1.0), np.minimum(hi, 1.0)
+
+
+def select_variants(game: Game, variants) -> list[str]:
+    """``"all"``, ``None``/``"none"``, a comma string or a list of names -> validated names."""
+    known = list(game.rules().variants)
+    if variants is None or variants == "none":
+        return []
+    if variants == "all":
+        return known
+    names = [v.strip() for v in (variants.split(",") if isinstance(variants, str) else variants)]
+    names = [n for n in names if n]
+    for n in names:
+        if n not in known:
+            raise UserInputError(f"unknown variant {n!r} for {game.name} (known: "
+                                 f"{', '.join(known) or 'none'})", field="--variants")
+    if not names:
+        raise UserInputError("name at least one variant, or 'all' or 'none'", field="--variants")
+    return names
+
+
+def _file_variants(game: Game, raw: Mapping, where: str) -> dict[str, str]:
+    """The variant selection the scenario file itself makes (its ``[variants]`` table)."""
+    chosen = raw.get("variants", {})
+    if not isinstance(chosen, Mapping):
+        raise UserInputError("must be a table of NAME = \"CHOICE\"", where=where, field="variants")
+    for k, v in chosen.items():
+        if not isinstance(v, str):
+            raise UserInputError(f"must be a choice name in quotes, got {v!r}", where=where,
+                                 field=f"variants.{k}")
+    return game.rules().resolve({str(k): v for k, v in chosen.items()}, where=where)
+
+
+def _pairings(sides: list[str], default: dict[str, str], names: list[str]):
+    """Policy settings to try: every pairing, or one side changed at a time if too many."""
+    if len(names) ** len(sides) <= MAX_PAIRINGS:
+        combos = [dict(zip(sides, c)) for c in itertools.product(names, repeat=len(sides))]
+    else:
+        combos = [{**default, s: n} for s in sides for n in names]
+    out, seen = [], {tuple(default.items())}
+    for c in combos:
+        key = tuple(c.items())
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def _label(pairing: Mapping[str, str]) -> str:
+    return " vs ".join(f"{s}={p}" for s, p in pairing.items())
+
+
+def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
+                trials: int = 10_000, seed: int = 2026,
+                base_variants: Mapping[str, str] | None = None,
+                **run_opts) -> pd.DataFrame:
+    """Win-rate deltas from the scenario's default under each variant choice and policy pairing.
+
+    ``variants``: "all", None/"none", or names; ``policies``: also try policy pairings.
+    ``base_variants`` ({name: choice}) moves the default itself (over the file's own choices).
+    ``run_opts`` go untouched to the game's scenario analysis (and so to ``runner.run``).
+    """
+    path = str(path)
+    game = scenario_game(path)
+    raw = read_toml(path)
+    names = select_variants(game, variants)
+    play = game.analyses["scenario"]
+    base_over = dict(base_variants or {})
+    game.rules().resolve(base_over)  # names and choices checked (--variant)
+    base_sel = {**_file_variants(game, raw, path), **base_over}
+
+    def run_one(var=None, pol=None) -> pd.DataFrame:
+        frame = play(path, trials=trials, seed=seed, policies=dict(pol or {}), all_policies=False,
+                     variants={**base_over, **(var or {})}, **run_opts)
+        missing = {"side", "policy", "wins", "trials", "win_rate"} - set(frame.columns)
+        if missing:  # a game breaking the scenario contract is a bug, not user input
+            raise RuntimeError(f"{game.name} scenario frame lacks {sorted(missing)}")
+        return frame.reset_index(drop=True)
+
+    base = run_one()
+    settings: list[tuple[str, str, str, pd.DataFrame]] = [("default", "", "default", base)]
+    for v in names:
+        for choice in game.rules().variants[v].choices:
+            if choice != base_sel[v]:
+                settings.append(("variant", v, f"{v}={choice}", run_one(var={v: choice})))
+    if policies:
+        pnames = list(game.analyses.get("policies") or [])
+        if not pnames:
+            raise UserInputError(f"{game.title} names no policies to compare", field="--policies")
+        sides = [str(s) for s in base["side"]]
+        default = dict(zip(sides, (str(p) for p in base["policy"])))
+        for pairing in _pairings(sides, default, pnames):
+            settings.append(("policies", "policies", _label(pairing), run_one(pol=pairing)))
+    return _deltas(base, settings, scenario=str(base["scenario"].iloc[0])
+                   if "scenario" in base else Path(path).stem)
+
+
+def _deltas(base: pd.DataFrame, settings, scenario: str) -> pd.DataFrame:
+    b = base.set_index("side")
+    rows = []
+    for kind, factor, setting, frame in settings:
+        same = _same_totals(base, frame)
+        for r in frame.itertuples(index=False):
+            side = r.side
+            if side not in b.index:
+                raise RuntimeError(f"setting {setting!r} produced an unknown side {side!r}")
+            k0, n0 = int(b.loc[side, "wins"]), int(b.loc[side, "trials"])
+            k1, n1 = int(r.wins), int(r.trials)
+            lo1, hi1 = stats.rate_ci(k1, n1)
+            row = {"scenario": scenario, "kind": kind, "factor": factor, "setting": setting,
+                   "side": side, "policy": r.policy, "trials": n1, "wins": k1,
+                   "win_rate": k1 / n1, "win_lo": float(lo1), "win_hi": float(hi1),
+                   "default_win_rate": k0 / n0}
+            if kind == "default":
+                row.update(delta=0.0, delta_lo=np.nan, delta_hi=np.nan, same_as_default=True)
+            else:
+                dlo, dhi = delta_ci(k1, n1, k0, n0)
+                row.update(delta=k1 / n1 - k0 / n0, delta_lo=float(dlo), delta_hi=float(dhi),
+                           same_as_default=same)
+            rows.append(row)
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    out.attrs["interval"] = ("95% Newcombe hybrid score interval for a difference of independent "
+                             "proportions; conservative for these common-random-number runs")
+    return out
+
+
+def _same_totals(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Every numeric figure equal (policies excepted: a pairing names them differently)."""
+    cols = [c for c in a.columns if c in b.columns and pd.api.types.is_numeric_dtype(a[c])]
+    if len(a) != len(b) or not cols:
+        return False
+    return bool(np.array_equal(a[cols].to_numpy(dtype=float), b[cols].to_numpy(dtype=float),
+                               equal_nan=True))
+
+
+# --- build leaderboards -----------------------------------------------------------------------
+
+def read_leaderboard(path: str | Path, *, top: int) -> pd.DataFrame:
+    """The ``top`` best rows of a leaderboard CSV (by ``rank`` when it has one, else file order)."""
+    p = Path(path)
+    try:
+        frame = pd.read_csv(p)
+    except FileNotFoundError:
+        raise UserInputError("file not found", where=str(p)) from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
+            IsADirectoryError, PermissionError) as e:
+        raise UserInputError(f"not a readable CSV leaderboard ({type(e).__name__})",
+                             where=str(p)) from None
+    if frame.empty:
+        raise UserInputError("holds no builds", where=str(p))
+    if "rank" in frame:
+        if not pd.api.types.is_numeric_dtype(frame["rank"]):
+            raise UserInputError("must be numbers", where=str(p), field="rank")
+        frame = frame.sort_values("rank", kind="stable")
+    return frame.head(top).reset_index(drop=True)
+
+
+def build_sensitivity(path: str | Path, *, game: str | None = None, top: int = 3,
+                      workdir: str | Path | None = None, **options) -> pd.DataFrame:
+    """:func:`sensitivity` for each of the ``top`` builds of a leaderboard CSV.
+
+    The game is ``game`` or the CSV's ``game`` column; it must offer
+    ``analyses["build_scenario"](row, workdir) -> scenario path``. Generated scenario files are
+    written to ``workdir`` (kept) or to a temporary folder (removed afterwards).
+    """
+    if top < 1:
+        raise UserInputError(f"must be a positive whole number, got {top!r}", field="--top")
+    board = read_leaderboard(path, top=top)
+    if game is None:
+        if "game" not in board or board["game"].nunique() != 1:
+            raise UserInputError("name the game with --game (the leaderboard has no single "
+                                 "'game' column value)", where=str(path), field="game")
+        game = str(board["game"].iloc[0])
+    g = games.get(game)
+    hook = g.analyses.get("build_scenario")
+    if hook is None:
+        raise UserInputError(f"{g.title} offers no build_scenario hook, so its builds cannot be "
+                             "played in a scenario yet", where=str(path), field="game")
+    with tempfile.TemporaryDirectory(prefix="simkit-builds-") as tmp:
+        wd = Path(workdir) if workdir is not None else Path(tmp)
+        wd.mkdir(parents=True, exist_ok=True)
+        frames = []
+        for i, row in board.iterrows():
+            label = str(row["build"]) if "build" in board else f"rank {i + 1}"
+            scen = hook({k: (None if pd.isna(v) else v) for k, v in row.items()}, wd)
+            f = sensitivity(scen, **options)
+            f.insert(0, "build", label)
+            f.insert(1, "build_rank", i + 1)
+            frames.append(f)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(frames[0].attrs)
+    return out
+
+
+# --- the tornado plot -------------------------------------------------------------------------
+
+def plot_tornado(frame: pd.DataFrame, path: str | Path, *, top: int = 30,
+                 title: str = "") -> Path:
+    """One panel per side: each setting's win-rate delta with its 95% interval, biggest first."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    f = frame[frame["kind"] != "default"].copy()
+    lab = (f["build"].astype(str) + ": " if "build" in f else "") + f["setting"].astype(str)
+    f["label"] = lab
+    all_sides = list(dict.fromkeys(frame["side"]))
+    sides = all_sides[:9]
+    if f.empty:
+        order = []
+    else:
+        size = f.assign(a=f["delta"].abs()).groupby("label", sort=False)["a"].max()
+        order = list(size.sort_values(ascending=False, kind="stable").index[:top])
+    n = max(len(order), 1)
+    ncols = min(len(sides), 3)
+    nrows = -(-len(sides) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 2.5, nrows * (0.32 * n + 1.4)
+                                                    + 0.6), sharey=True, squeeze=False)
+    for ax in axes.flat[len(sides):]:
+        ax.axis("off")
+    for ax, side in zip(axes.flat, sides):
+        g = f[f["side"] == side].set_index("label").reindex(order)
+        y = np.arange(len(order))
+        d = g["delta"].to_numpy(dtype=float)
+        err = np.vstack([d - g["delta_lo"].to_numpy(dtype=float),
+                         g["delta_hi"].to_numpy(dtype=float) - d])
+        colors = ["tab:red" if v < 0 else "tab:blue" for v in np.nan_to_num(d)]
+        if len(order):
+            ax.barh(y, d, xerr=err, color=colors, alpha=0.75, capsize=2,
+                    error_kw={"elinewidth": 0.8})
+            ax.set_yticks(y, order, fontsize=7)
+        else:
+            ax.text(0.5, 0.5, "no settings besides the default", ha="center",
+                    transform=ax.transAxes)
+        ax.axvline(0, color="black", linewidth=0.8)
+        base = frame[(frame["kind"] == "default") & (frame["side"] == side)]["win_rate"]
+        ax.set_title(f"{side} (default {float(base.iloc[0]):.3f})" if len(base) else str(side),
+                     fontsize=9)
+        ax.set_xlabel("win-rate delta from default")
+        ax.grid(axis="x", alpha=0.3)
+    axes.flat[0].invert_yaxis()
+    if len(all_sides) > len(sides):
+        title = f"{title} (first {len(sides)} of {len(all_sides)} sides; all in the table)"
+    fig.suptitle((title + "\n" if title else "") + "bars: delta; whiskers: 95% Newcombe interval "
+                 "(conservative under common random numbers)", fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# --- the command ------------------------------------------------------------------------------
+
+SHOWN = ["build", "kind", "setting", "side", "policy", "win_rate", "delta", "delta_lo",
+         "delta_hi", "same_as_default"]
+
+
+def add_arguments(p) -> None:
+    from ..cliutil import add_output_options, add_run_options
+
+    p.add_argument("file", help="a scenario TOML, or a build-search leaderboard CSV")
+    p.add_argument("--variants", default="all",
+                   help="'all' (default), 'none', or variant names NAME,NAME "
+                        "(simkit variants GAME)")
+    p.add_argument("--policies", choices=["all", "none"], default="none",
+                   help="'all': also every policy pairing (one side at a time beyond "
+                        f"{MAX_PAIRINGS} pairings)")
+    p.add_argument("--game", default=None,
+                   help="leaderboard only: the game (else its 'game' column)")
+    p.add_argument("--top", type=int, default=3,
+                   help="leaderboard only: the best N builds (default 3)")
+    p.add_argument("--scenario-dir", default=None,
+                   help="leaderboard only: keep the generated build scenarios in DIR")
+    add_run_options(p, trials=10_000)
+    add_output_options(p)
+    for a in p._actions:
+        if a.dest == "trials":
+            a.help = "games per setting, all on the same seed (default 10,000)"
+        elif a.dest == "variant":
+            a.help = ("move the default: play it (and every setting) with NAME=CHOICE; "
+                      "repeatable")
+
+
+def run_command(args) -> int:
+    from ..cliutil import emit, plot_path, positive_int, run_options, variants_from
+
+    opts = dict(variants=args.variants, policies=args.policies == "all",
+                trials=positive_int(args.trials, "--trials"), seed=args.seed,
+                base_variants=variants_from(args), **run_options(args))
+    plot = plot_path(args)
+    if Path(args.file).suffix.lower() == ".csv":
+        frame = build_sensitivity(args.file, game=args.game, top=args.top,
+                                  workdir=args.scenario_dir, **opts)
+    else:
+        frame = sensitivity(args.file, **opts)
+    what = f"{frame['scenario'].iloc[0]}" if "build" not in frame else f"top {args.top} builds"
+    emit(frame, args, columns=[c for c in SHOWN if c in frame],
+         title=f"{what}: win-rate deltas from the default, {args.trials:,} games per setting, "
+               f"seed {args.seed} (same seed for every setting); {frame.attrs['interval']}")
+    if plot:
+        plot_tornado(frame, plot, title=f"{what}: sensitivity")
+        print(f"wrote {plot}")
+    return 0

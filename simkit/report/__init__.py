@@ -1,0 +1,239 @@
+"""``simkit report``: the headline analyses of every registered game on one static HTML page.
+
+For each game in ``simkit.games`` the page shows: its headline analyses (the game's own
+``analyses["report"]`` hook, or the generic fallback that runs its trial commands -- weapon
+tables, hazard tables, crash tables, a build search where one exists -- see
+:mod:`simkit.report.sections`), every scenario under ``scenarios/<game>/`` with its win rates
+(or a line saying the game has no scenario engine yet), the sensitivity of the first scenario to
+the rule variants, the provenance (name, label, source) of every rules table and the variants in
+force. Every table is also written as CSV and every plot as PNG beside ``index.html``.
+
+``--quick`` divides each command's default trial count by 100 (at least 200 trials per cell),
+plays scenarios 500 times and each variant setting of a sensitivity 300 times; the page states
+the counts. Nothing on the page needs a
+network or a script to display.
+
+>>> from simkit.report import build_report
+>>> build_report("report", quick=True)          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from .. import games as _games
+from ..core.errors import UserInputError
+from .html import _slug, page, write_page
+from .sections import (FULL_SCENARIO_TRIALS, QUICK_DIVISOR, QUICK_MIN_TRIALS,
+                       QUICK_SCENARIO_TRIALS, QUICK_SENSITIVITY_TRIALS, Section, guarded,
+                       report_commands, rules_section, scenario_files, scenario_sections)
+from .sections import run_command as _run_game_command
+
+__all__ = ["Section", "build_report", "add_arguments", "run_command"]
+
+
+def default_scenarios_dir() -> Path | None:
+    """``./scenarios`` when run from a checkout, else the one beside the installed package."""
+    for d in (Path("scenarios"), Path(__file__).resolve().parents[2] / "scenarios"):
+        if d.is_dir():
+            return d
+    return None
+
+
+def run_flag_dests() -> list[str]:
+    """The run flags of ``cliutil.add_run_options`` that carry over to every command as given
+    (threads, progress, and whatever scale-out flags are added there later)."""
+    from ..cliutil import add_run_options
+
+    p = argparse.ArgumentParser(add_help=False)
+    add_run_options(p)
+    return [a.dest for a in p._actions if a.dest not in ("trials", "seed", "variant")]
+
+
+def build_report(outdir: str | Path = "report", *, quick: bool = False,
+                 games: list[str] | None = None, seed: int = 2026, trials: int | None = None,
+                 scenarios_dir: str | Path | None = None,
+                 run_args: Mapping[str, Any] | None = None, sensitivity: int | None = None,
+                 log=sys.stderr) -> tuple[Path, list[str]]:
+    """Write ``outdir/index.html`` (+ PNGs and CSVs); return its path and the failures.
+
+    ``run_args``: run flags by argparse name as ``simkit`` would parse them (``threads``,
+    ``no_progress``...); they reach every command and analysis unchanged. ``sensitivity``: how
+    many scenarios per game get a variant-sensitivity section (default 1 quick, all otherwise).
+    """
+    from ..cliutil import run_options
+
+    t_start = time.perf_counter()
+    outdir = Path(outdir)
+    if outdir.exists() and not outdir.is_dir():
+        raise UserInputError("exists and is not a folder", where=str(outdir), field="--out")
+    outdir.mkdir(parents=True, exist_ok=True)
+    names = games if games else _games.available()
+    chosen = [_games.get(n) for n in names]
+    sdir = Path(scenarios_dir) if scenarios_dir is not None else default_scenarios_dir()
+    if sdir is not None and not sdir.is_dir():
+        raise UserInputError("not a folder", where=str(sdir), field="--scenarios")
+    run_args = {d: None for d in run_flag_dests()} | {"no_progress": True} | dict(run_args or {})
+    run_opts = run_options(argparse.Namespace(**run_args))
+    n_sens = sensitivity if sensitivity is not None else (1 if quick else 10_000)
+
+    blocks, failures = [], []
+    for game in chosen:
+        secs: list[Section] = []
+
+        def add(new: list[Section]):
+            for s in new:
+                s.title = s.title[:1].upper() + s.title[1:]
+                print(f"[{time.perf_counter() - t_start:6.1f}s] {game.name}: {s.title}"
+                      + (f" -- {s.error}" if s.error else ""), file=log, flush=True)
+                if s.failed:
+                    failures.append(f"{game.title}: {s.title}: {s.error}")
+            secs.extend(new)
+
+        hook = game.analyses.get("report")
+        if hook is not None:
+            add(guarded("Headline analyses", hook, quick, outdir, seed=seed, trials=trials,
+                        **run_opts))
+        else:
+            cmds = report_commands(game)
+            for name in cmds:
+                add(guarded(name, _run_game_command, game, name, outdir, quick=quick, seed=seed,
+                            trials=trials, run_args=run_args))
+            if "builds" not in cmds:
+                what = ("its builds command checks a design; it runs no trials"
+                        if "builds" in game.commands else "it has no builds command")
+                add([Section("Build search", notes=[f"{game.title} offers no build search yet "
+                                                    f"({what})."])])
+        for s in scenario_sections(game, scenario_files(game, sdir), outdir, quick=quick,
+                                   seed=seed, trials=trials, run_opts=run_opts,
+                                   sensitivity_count=n_sens):
+            add([s])
+        add(guarded("Rules tables and variants", lambda g=game: [rules_section(g)]))
+        page_secs = []
+        for s in secs:
+            csvs = []
+            for i, (caption, frame) in enumerate(s.tables):
+                if i in s.csv:
+                    csvs.append(s.csv[i])
+                    continue
+                name = f"{game.name}-{_slug(s.title)}-{i}.csv"
+                frame.to_csv(outdir / name, index=False)
+                csvs.append(name)
+            page_secs.append((s, csvs))
+        blocks.append((game.name, game.title, page_secs))
+
+    elapsed = time.perf_counter() - t_start
+    cmdline = " ".join(["simkit report"] + (["--quick"] if quick else [])
+                       + ([f"--games {','.join(names)}"] if games else [])
+                       + ([f"--trials {trials}"] if trials else [])
+                       + ([f"--seed {seed}"] if seed != 2026 else [])
+                       + ([f"--sensitivity {sensitivity}"] if sensitivity is not None else [])
+                       + [f"--out {outdir}"])
+    header = [
+        f"Generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC by `{cmdline}` "
+        f"in {elapsed:.0f} s on {platform.node() or 'this machine'} "
+        f"({os.cpu_count()} cores, Python {platform.python_version()}); simkit "
+        f"{_version()}{_commit()}.",
+        ("Quick run: each command at its default trial count / "
+         f"{QUICK_DIVISOR} (at least {QUICK_MIN_TRIALS:,} trials per cell), scenarios "
+         f"{QUICK_SCENARIO_TRIALS:,} games each, variant sensitivity {QUICK_SENSITIVITY_TRIALS:,} "
+         "games per setting: figures are rough, their 95% intervals say how rough."
+         if quick and not trials else
+         f"Trials forced to {trials:,} per cell and per scenario." if trials else
+         f"Full run: each command at its default trial count, scenarios "
+         f"{FULL_SCENARIO_TRIALS:,} games each.") + f" Seed {seed}; every figure has its 95% "
+        "interval (Wilson for rates, t for means); exact values stand beside Monte Carlo where "
+        "the dice allow.",
+        "Every analysis runs with each rule variant at its documented default; each game's "
+        "variants and the provenance of its rules tables are listed at the end of its part.",
+    ]
+    text = page("simkit report: " + ", ".join(g.title.split(" (")[0] for g in chosen),
+                header, blocks, failures)
+    path = write_page(outdir / "index.html", text)
+    print(f"wrote {path} ({elapsed:.0f} s)", file=log)
+    return path, failures
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("simkit")
+    except Exception:
+        return "(not installed)"
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, timeout=5, cwd=Path(__file__).parent)
+        return f", commit {out.stdout.strip()}" if out.returncode == 0 and out.stdout else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+# --- the command ------------------------------------------------------------------------------
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..cliutil import add_run_options
+
+    p.add_argument("--quick", action="store_true",
+                   help="small trial counts (about 2 minutes on 2 cores); stated on the page")
+    p.add_argument("--out", default="report", help="folder for index.html, PNGs, CSVs "
+                                                   "(default report/)")
+    p.add_argument("--games", default=None,
+                   help="comma-separated games (default: every registered game)")
+    p.add_argument("--scenarios", default=None,
+                   help="scenario folder holding <game>/*.toml (default: ./scenarios)")
+    p.add_argument("--sensitivity", type=int, default=None, metavar="N",
+                   help="scenarios per game shown with their variant sensitivity (default: 1 "
+                        "with --quick, all otherwise; 0: none)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 if any analysis failed (the page is still written)")
+    add_run_options(p, trials=1)
+    for a in p._actions:
+        if a.dest == "trials":
+            a.default = None
+            a.help = "force this many trials per cell and per scenario (default: see --quick)"
+
+
+def run_command(args) -> int:
+    from ..cliutil import positive_int
+
+    if args.variant:
+        raise UserInputError("the report runs every game at its default variants; use "
+                             "`simkit sensitivity` to vary them", field="--variant")
+    if args.trials is not None:
+        positive_int(args.trials, "--trials")
+    if args.sensitivity is not None and args.sensitivity < 0:
+        raise UserInputError(f"must be 0 or more, got {args.sensitivity}", field="--sensitivity")
+    if args.seed < 0:
+        raise UserInputError(f"must be a non-negative whole number, got {args.seed}",
+                             field="--seed")
+    names = None
+    if args.games:
+        names = [n.strip() for n in args.games.split(",") if n.strip()]
+        for n in names:
+            try:
+                _games.get(n)
+            except UserInputError as e:
+                raise UserInputError(e.detail, field="--games") from None
+        names = [_games.get(n).name for n in names]
+    run_args = {d: getattr(args, d) for d in run_flag_dests()}
+    run_args["no_progress"] = True
+    _, failures = build_report(args.out, quick=args.quick, games=names, seed=args.seed,
+                               trials=args.trials, scenarios_dir=args.scenarios,
+                               run_args=run_args, sensitivity=args.sensitivity)
+    if failures:
+        print(f"simkit: {len(failures)} analysis(es) failed; see the top of the page",
+              file=sys.stderr)
+        return 1 if args.strict else 0
+    return 0

@@ -1,0 +1,315 @@
+"""What goes on the report page: sections, and how each game contributes them.
+
+A game contributes its headline analyses in one of two ways:
+
+1. **Its own hook** ``GAME.analyses["report"](quick, outdir, *, seed, trials, **run_opts)``
+   returning a list of :class:`Section` (or plain dicts with the same keys, so a game package
+   need not import this one). Images are files the hook wrote inside ``outdir``, named relative
+   to it; tables are DataFrames, which the report writes as CSV beside the page. ``trials`` is
+   ``None`` unless the user forced a count; ``quick`` asks for the ~2-minute version. The hook
+   should not play the scenario files: the report does that for every game (below).
+2. **The generic fallback**, used when there is no hook: every command of the game that runs
+   trials (it has a ``--trials`` option -- weapons, hazards, crash, fire, derby -- or a build
+   search's ``--trials-budget``) is run in-process through its own argument parser with
+   ``--trials`` (``--trials-budget``), ``--seed``, ``--out``
+   and ``--plot`` (when it has one), and commands that only draw (``--plot`` without
+   ``--trials``, e.g. boards) are drawn. A game that gains a command appears without edits here.
+   A game can tune that without a hook through ``GAME.analyses["report_args"]``: a mapping (or
+   a function of ``quick`` returning one) from command name to extra arguments, e.g.
+   ``{"builds": ["--budget", "80"], "hazards": ["--no-exact"]}``. When the build search writes
+   a leaderboard and the game offers ``analyses["build_scenario"]`` (see
+   :mod:`simkit.analysis.sensitivity`), the best build's variant sensitivity follows it.
+
+Either way the report adds, for every game, the provenance of every rules table, the variants
+in force, and every scenario under ``scenarios/<game>/`` played through
+``GAME.analyses["scenario"]`` (or one line saying the game has no scenario engine yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import pandas as pd
+
+from ..cliutil import run_options
+from ..core.errors import UserInputError
+from ..core.registry import Game
+
+#: commands shown first, in this order; any other trial command follows alphabetically
+HEADLINE = ("weapons", "fire", "hazards", "crash", "recovery", "derby", "builds", "board")
+#: options that say how many trials a command runs (a build search has a budget instead)
+TRIAL_OPTIONS = ("--trials", "--trials-budget")
+#: the smallest trial count a quick run uses for any command
+QUICK_MIN_TRIALS = 200
+#: quick runs use the command's default trial count divided by this
+QUICK_DIVISOR = 100
+QUICK_SCENARIO_TRIALS = 500
+#: games per variant setting in a quick sensitivity section (a scenario's default included)
+QUICK_SENSITIVITY_TRIALS = 300
+FULL_SCENARIO_TRIALS = 10_000
+
+
+@dataclass
+class Section:
+    title: str
+    notes: list[str] = field(default_factory=list)         # paragraphs of plain text
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)   # (caption, frame)
+    images: list[tuple[str, str]] = field(default_factory=list)  # (caption, file in outdir)
+    command: str = ""                                       # how to reproduce it
+    csv: dict[int, str] = field(default_factory=dict)       # table index -> CSV already written
+    error: str = ""                                         # stated on the page, not raised
+    failed: bool = False                                    # an unexpected error (a bug)
+    seconds: float = 0.0
+
+    @classmethod
+    def coerce(cls, obj: "Section | Mapping[str, Any]") -> "Section":
+        if isinstance(obj, Section):
+            return obj
+        if not isinstance(obj, Mapping) or "title" not in obj:
+            raise TypeError(f"a report section must be a Section or a dict with a title, "
+                            f"got {type(obj).__name__}")
+        s = cls(title=str(obj["title"]))
+        s.notes = [str(n) for n in obj.get("notes", [])]
+        s.tables = [(str(c), f) for c, f in obj.get("tables", [])]
+        s.images = [(str(c), str(p)) for c, p in obj.get("images", [])]
+        s.command = str(obj.get("command", ""))
+        s.error = str(obj.get("error", ""))
+        return s
+
+
+def guarded(title: str, fn, /, *args, **kwargs) -> list[Section]:
+    """Run ``fn`` (returning sections); a failure becomes a section stating it, never a crash."""
+    t0 = time.perf_counter()
+    try:
+        out = [Section.coerce(s) for s in fn(*args, **kwargs)]
+    except UserInputError as e:
+        out = [Section(title, error=f"could not run: {e}")]
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:  # a bug in an analysis must not hide the rest of the report
+        out = [Section(title, error=f"failed: {type(e).__name__}: {e}", failed=True)]
+    dt = time.perf_counter() - t0
+    if len(out) == 1 and not out[0].seconds:
+        out[0].seconds = dt
+    return out
+
+
+# --- rules provenance and variants ------------------------------------------------------------
+
+def rules_section(game: Game) -> Section:
+    rules = game.rules()
+    prov = pd.DataFrame(rules.provenance(), columns=["table", "label", "source"])
+    rows = []
+    for v in rules.variants.values():
+        for c in v.choices:
+            rows.append({"variant": v.name, "choice": c,
+                         "in force": "yes (default)" if c == v.default else "",
+                         "what it means": v.choice_doc(c), "the dispute": v.doc})
+    var = pd.DataFrame(rows, columns=["variant", "choice", "in force", "what it means",
+                                      "the dispute"])
+    labels = prov["label"].value_counts()
+    return Section(
+        "Rules tables and variants",
+        notes=[f"{len(prov)} rules tables: " + ", ".join(f"{n} {k}" for k, n in labels.items())
+               + ". Every analysis on this page runs with each variant at its documented "
+               "default (marked 'in force')."
+               + ("" if len(var) else " This game has no named variants.")],
+        tables=[("Provenance of every rules table (simkit tables " + game.name + ")", prov)]
+        + ([("Named rule variants (simkit variants " + game.name + ")", var)] if len(var) else []),
+        command=f"simkit tables {game.name}; simkit variants {game.name}")
+
+
+# --- the generic fallback: a game's own commands, run in-process ------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UserInputError(message, where=self.prog)
+
+
+def _options(cmd) -> tuple[argparse.ArgumentParser, dict[str, argparse.Action]]:
+    p = _Parser(prog="simkit", add_help=False)
+    cmd.add_arguments(p)
+    return p, {o: a for a in p._actions for o in a.option_strings}
+
+
+def report_commands(game: Game) -> list[str]:
+    """The game's commands the fallback runs: those that run trials, and drawings (--plot)."""
+    names = []
+    for name, cmd in game.commands.items():
+        _, opts = _options(cmd)
+        if any(o in opts for o in TRIAL_OPTIONS) or ("--plot" in opts
+                                                     and _no_required_inputs(cmd)):
+            names.append(name)
+    order = {n: i for i, n in enumerate(HEADLINE)}
+    return sorted(names, key=lambda n: (order.get(n, len(order)), n))
+
+
+def _no_required_inputs(cmd) -> bool:
+    p, _ = _options(cmd)
+    return not any(a.required for a in p._actions)
+
+
+def quick_trials(default: int | None) -> int:
+    return max(QUICK_MIN_TRIALS, int(default or 0) // QUICK_DIVISOR)
+
+
+def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
+                trials: int | None, run_args: Mapping[str, Any]) -> list[Section]:
+    """Run one of the game's commands as ``simkit NAME GAME ...`` would, into ``outdir``."""
+    cmd = game.commands[name]
+    p, opts = _options(cmd)
+    stem = f"{game.name}-{name}"
+    argv: list[str] = []
+    counts = []
+    for opt in TRIAL_OPTIONS:
+        if opt not in opts:
+            continue
+        # a forced count is per cell; a search's budget counts candidate-trials, so it keeps
+        # the quick rule (or its default)
+        n = (trials if opt == "--trials" else None) or (
+            quick_trials(opts[opt].default) if quick else None)
+        if n:
+            argv += [opt, str(n)]
+        counts.append(f"{opt} {n or opts[opt].default:,}")
+    if "--seed" in opts:
+        argv += ["--seed", str(seed)]
+    csv = png = None
+    if "--out" in opts:
+        csv = outdir / f"{stem}.csv"
+        argv += ["--out", str(csv)]
+    if "--plot" in opts:
+        png = outdir / f"{stem}.png"
+        argv += ["--plot", str(png)]
+    extra = game.analyses.get("report_args") or {}
+    if callable(extra):
+        extra = extra(quick)
+    argv += [str(a) for a in extra.get(name, [])]
+    ns = p.parse_args(argv)
+    for dest, value in run_args.items():  # run flags (threads, progress, workers...) as given
+        if hasattr(ns, dest):
+            setattr(ns, dest, value)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = cmd.run(ns)
+    shown = " ".join(a if not a.startswith(str(outdir)) else Path(a).name for a in argv)
+    s = Section(name, command=f"simkit {name} {game.name} {shown}".strip())
+    lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
+    if rc:
+        s.error = f"the command exited with status {rc}"
+    if counts:
+        s.notes.append(f"Run with {', '.join(counts)}" + (
+            f" (quick run: the command's default / {QUICK_DIVISOR})" if quick and not trials
+            else "") + f", seed {seed}.")
+    if csv is not None and csv.exists():
+        caption = lines[0] if lines and not lines[0].startswith(" ") else f"{game.title}: {name}"
+        s.tables.append((caption, pd.read_csv(csv)))
+        s.csv[0] = csv.name
+    elif lines:
+        s.notes.append("Output:\n" + "\n".join(lines[:40]))
+    if png is not None and png.exists():
+        s.images.append((f"{game.title}: {name}", png.name))
+    out = [s]
+    if name == "builds" and csv is not None and csv.exists() and "build_scenario" in game.analyses:
+        title = "Sensitivity of the best build to the rule variants"
+        out += guarded(title, _build_sensitivity, game, csv, outdir, title=title,
+                       n=trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS),
+                       seed=seed, run_opts=run_options(argparse.Namespace(**run_args)))
+    return out
+
+
+def _build_sensitivity(game, csv, outdir, *, title, n, seed, run_opts):
+    from ..analysis.sensitivity import build_sensitivity, plot_tornado
+
+    frame = build_sensitivity(csv, game=game.name, top=1, workdir=outdir / f"{game.name}-builds",
+                              variants="all", trials=n, seed=seed, **run_opts)
+    png = outdir / f"{game.name}-builds-sensitivity.png"
+    plot_tornado(frame, png, title=f"{game.title}: best build")
+    shown = ["build", "setting", "side", "win_rate", "default_win_rate", "delta", "delta_lo",
+             "delta_hi", "same_as_default"]
+    return [Section(title, command=f"simkit sensitivity {csv.name} --game {game.name} --top 1 "
+                                   f"--trials {n} --seed {seed}",
+                    notes=[f"The leaderboard's first build played through the game's "
+                           f"build_scenario hook, each variant changed alone; {n:,} games per "
+                           f"setting. Intervals: {frame.attrs['interval']}."],
+                    tables=[("Win-rate deltas from the default", frame[shown])],
+                    images=[("Tornado: win-rate delta per variant choice", png.name)])]
+
+
+# --- scenarios --------------------------------------------------------------------------------
+
+SCENARIO_COLUMNS = ["pairing", "side", "policy", "trials", "wins", "draws", "win_rate", "win_lo",
+                    "win_hi", "decisive_wins", "mean_turns", "mean_surviving_ships"]
+
+
+def scenario_files(game: Game, scenarios_dir: Path | None) -> list[Path]:
+    if scenarios_dir is None:
+        return []
+    d = scenarios_dir / game.name
+    return sorted(d.glob("*.toml")) if d.is_dir() else []
+
+
+def scenario_sections(game: Game, files: list[Path], outdir: Path, *, quick: bool, seed: int,
+                      trials: int | None, run_opts: Mapping[str, Any], sensitivity_count: int):
+    """Sections, one by one as they finish: each scenario's win rates, and the variant
+    sensitivity of the first ``sensitivity_count`` scenarios."""
+    if "scenario" not in game.analyses:
+        where = (f"{len(files)} scenario file(s) under scenarios/{game.name}/ are not played"
+                 if files else "no scenarios are played")
+        yield Section("Scenarios", notes=[f"{game.title} has no scenario engine yet "
+                                          f"(GAME.analyses['scenario']): {where}."])
+        return
+    if not files:
+        yield Section("Scenarios", notes=[f"No scenario files under scenarios/{game.name}/."])
+        return
+    n = trials or (QUICK_SCENARIO_TRIALS if quick else FULL_SCENARIO_TRIALS)
+    for i, path in enumerate(files):
+        title = f"Scenario {path.name}"
+        yield from guarded(title, _one_scenario, game, path, outdir, title=title, n=n, seed=seed,
+                           run_opts=run_opts)
+        if i < sensitivity_count:
+            stitle = f"Sensitivity of {path.name} to the rule variants"
+            ns = trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS)
+            yield from guarded(stitle, _sensitivity, path, outdir, title=stitle, n=ns, seed=seed,
+                               run_opts=run_opts, stem=f"{game.name}-{path.stem}")
+
+
+def _one_scenario(game, path, outdir, *, title, n, seed, run_opts):
+    from ..core.plots import plot_win_rates
+
+    frame = game.analyses["scenario"](str(path), trials=n, seed=seed, policies={},
+                                      all_policies=False, variants={}, **run_opts)
+    png = outdir / f"{game.name}-scenario-{path.stem}.png"
+    plot_win_rates(frame, png)
+    cols = frame.attrs.get("columns") or [c for c in SCENARIO_COLUMNS if c in frame]
+    name = frame["scenario"].iloc[0] if "scenario" in frame else path.stem
+    s = Section(title, command=f"simkit scenario run scenarios/{game.name}/{path.name} "
+                               f"--trials {n} --seed {seed}",
+                notes=[f"{name}: {n:,} games, seed {seed}, the policies the file names; win "
+                       "rates with 95% Wilson intervals."],
+                tables=[(f"{name}: win rates", frame[[c for c in cols if c in frame]])],
+                images=[(f"{name}: win rates (95% intervals)", png.name)])
+    for caption, extra in frame.attrs.get("extra", {}).items():
+        s.tables.append((str(caption), extra))
+    return [s]
+
+
+def _sensitivity(path, outdir, *, title, n, seed, run_opts, stem):
+    from ..analysis.sensitivity import plot_tornado, sensitivity
+
+    frame = sensitivity(path, variants="all", policies=False, trials=n, seed=seed, **run_opts)
+    png = outdir / f"{stem}-sensitivity.png"
+    plot_tornado(frame, png, title=f"{frame['scenario'].iloc[0]}")
+    shown = ["setting", "side", "win_rate", "default_win_rate", "delta", "delta_lo", "delta_hi",
+             "same_as_default"]
+    return [Section(title, command=f"simkit sensitivity {path.parent.name}/{path.name} "
+                                   f"--variants all --trials {n} --seed {seed}",
+                    notes=[f"Each variant changed alone from the scenario's default; {n:,} games "
+                           f"per setting on the same seed. Intervals: {frame.attrs['interval']}."],
+                    tables=[("Win-rate deltas from the default", frame[shown])],
+                    images=[("Tornado: win-rate delta per variant choice", png.name)])]
