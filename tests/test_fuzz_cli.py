@@ -148,6 +148,13 @@ def _value(opt: Option, path):
         return st.sampled_from(["1", "3", "17", "0", "-5", "x", "1e3", "2.5"])
     if name == "--threads":
         return st.sampled_from(["1", "2", "0", "-1", "999", "x"])
+    # Scale-out options are fuzzed only with values that must be refused: a legal --workers
+    # starts a real Dask cluster (tests/test_core_scale.py covers those), and a reachable-looking
+    # --cluster address waits for Dask's connect timeout.
+    if name == "--workers":
+        return st.sampled_from(["0", "-1", "x", "", "1.5"])
+    if name == "--cluster":
+        return st.sampled_from(["", "x", "tcp://", "not a url"])
     if opt.kind == "int":
         cap = CAPS.get(name, 40)
         return st.one_of(st.integers(-3, cap).map(str),
