@@ -197,3 +197,31 @@ def test_racing_season_carries_pi_damage_212_C(monkeypatch):
                        base - 1,      # its second race was finished: one Level repaired
                        base - 1,      # its third was not finished: no repair
                        base - 1]      # one repaired, one more lost in its fourth
+
+
+def test_leaderboard_rows_replay_as_scenarios_for_sensitivity(tmp_path, capsys):
+    """A build-search leaderboard row becomes a race against the field it was searched against
+    (the build_scenario hook), so `simkit sensitivity LEADERBOARD.csv` works for Demon's Run."""
+    import pandas as pd
+
+    from simkit.demons_run.search import build_scenario
+
+    strong = "fuel=250,si=12,pi=3,me=6,mn=8,tractor=6,screens=10,laser=0,scrambler=0"
+    worked = "fuel=210,si=14,pi=3,me=6,mn=6,tractor=10,screens=4,laser=10,scrambler=0"
+    sc = load_scenario(build_scenario({"rank": 1, "build": strong, "pilot": "safe_runner",
+                                       "field": "", "versus": ""}, tmp_path))
+    assert [str(s.build) for s in sc.ships] == [strong, worked]      # the default field
+    assert [s.pilot for s in sc.ships] == ["safe_runner", "buoy_hunter"]
+    sc = load_scenario(build_scenario({"rank": 2, "build": worked, "pilot": "raider",
+                                       "versus": strong}, tmp_path))
+    assert [str(s.build) for s in sc.ships] == [worked, strong]
+    assert [s.pilot for s in sc.ships] == ["raider", "raider"]
+    with pytest.raises(UserInputError, match="build"):
+        build_scenario({"rank": 1, "pilot": "raider"}, tmp_path)
+    board = tmp_path / "board.csv"
+    pd.DataFrame([{"game": "demons-run", "rank": 1, "build": strong, "pilot": "safe_runner",
+                   "field": "", "versus": ""}]).to_csv(board, index=False)
+    capsys.readouterr()
+    assert main(["sensitivity", str(board), "--variants", "none", "--policies", "none",
+                 "--trials", "20", "--no-progress"]) == 0
+    assert "candidate" in capsys.readouterr().out

@@ -38,7 +38,13 @@ def _policy_names():
     return list(POLICIES)
 
 
+def _build_scenario(row, workdir):
+    from .search import build_scenario
+
+    return build_scenario(row, workdir)
+
+
 GAME = Game(name="demons-run", title="Demon's Run (Yaquinto, 1981)", rules=rules_data,
             commands=COMMANDS,
             analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names()})
+                      "policies": _policy_names(), "build_scenario": _build_scenario})

@@ -72,6 +72,12 @@ def _builds_run(args) -> int:
                           seed=args.seed, **run_opts)
         title = (f"Demon's Run build search: {budget} points, pilot {args.pilot}, field "
                  + ", ".join(f"{s.pilot} [{s.build}]" for s in field))
+    # What the rows were raced against, so a leaderboard CSV can be replayed as scenarios
+    # (simkit sensitivity LEADERBOARD.csv --game demons-run).
+    board.insert(0, "game", "demons-run")
+    board["pilot"] = args.pilot
+    board["field"] = "" if args.versus or args.field is None else str(args.field)
+    board["versus"] = str(opp) if args.versus else ""
     cliutil.emit(board, args, columns=[c for c in LEADERBOARD if c in board],
                  title=title + f"; {board.attrs.get('trials_used', '?')} races, seed {args.seed}"
                        " (finalists re-raced on fresh seeds; 95% intervals)")

@@ -24,7 +24,7 @@ from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 
 from . import race as RK
-from .builds import Build, FUNCTION_NAMES, parse_build, violations, worked_ship
+from .builds import Build, FUNCTION_NAMES, check_build, parse_build, violations, worked_ship
 from .races import RaceScenario, RaceSim, ShipEntry, scenario_from_raw
 from .pilots import POLICIES
 from .rules import Rules, make_rules
@@ -193,3 +193,51 @@ REDUCED_FIXED = {"si": (8, 10, 12, 14, 16, 18, 20), "screens": (0, 2, 4, 6, 8, 1
 
 def reduced_space(rules: Rules | None = None):
     return design_space(rules, fixed=REDUCED_FIXED)
+
+
+def build_scenario(row: dict, workdir) -> Path:
+    """A race scenario in which a leaderboard row's build meets the field it was searched
+    against (the sensitivity hook ``analyses["build_scenario"]``).
+
+    The row names its build (``build``, or the nine Function columns), and, as written by
+    ``simkit builds demons-run``, the ``pilot`` that flew it and its opponents: ``versus`` (one
+    ship of that build, same pilot) or ``field`` (a field file; empty = the default field).
+    """
+    rules = make_rules()
+    where = "leaderboard row"
+    if row.get("build"):
+        build = check_build(str(row["build"]), rules, where=where)
+    elif all(row.get(k) is not None for k in FIELDS):
+        build = build_of([row[k] for k in FIELDS])
+    else:
+        raise UserInputError("names no build (a 'build' column or the nine Function columns)",
+                             where=where, field="build")
+    pilot = str(row.get("pilot") or "buoy_hunter")
+    if pilot not in POLICIES:
+        raise UserInputError(f"unknown pilot {pilot!r} (known: {', '.join(POLICIES)})",
+                             where=where, field="pilot")
+    if row.get("versus"):
+        field = [ShipEntry("versus", "D", check_build(str(row["versus"]), rules, where=where),
+                           pilot)]
+    else:
+        field = load_field(row.get("field") or None, rules)
+    ships = [("candidate", "A", build, pilot)] + [
+        (s.name, FIELD_CORNERS[i], s.build, s.pilot) for i, s in enumerate(field)]
+    rank = row.get("rank")
+    name = f"build search rank {int(rank)}" if rank is not None else "build search candidate"
+    lines = ['game = "demons-run"', f"name = {_toml_str(name)}", 'label = "ORIGINAL"',
+             'source = "simkit: a build-search leaderboard row against the field it was searched'
+             ' against"', 'board = "default"']
+    for sname, corner, b, p in ships:
+        lines += ["", "[[ship]]", f"name = {_toml_str(sname)}", f'corner = "{corner}"',
+                  f'build = "{b}"', f"pilot = {_toml_str(p)}"]
+    out = Path(workdir) / f"demons-run-build-{int(rank) if rank is not None else 0}.toml"
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def _toml_str(text: str) -> str:
+    """A TOML basic string (JSON's escapes are valid TOML escapes for these characters)."""
+    import json
+
+    return json.dumps(str(text), ensure_ascii=False)
