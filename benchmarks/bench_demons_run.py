@@ -96,6 +96,58 @@ def nojit_race_child(n, fields_file):
     print(json.dumps(out))
 
 
+def race_rows(n, nojit_n, *, two_thread=True):
+    """One row per race scenario: races/s on one core, the bare random-number bound for the
+    same mean rolls per race, speed-up over NUMBA_DISABLE_JIT=1 (route fields handed to the
+    child precomputed, so only races are timed) and two-thread efficiency."""
+    import pickle
+    import tempfile
+
+    import numba
+
+    from simkit.core.dice import stream_key
+    from simkit.demons_run import race as RK
+    from simkit.demons_run import races
+    from simkit.demons_run import kernels as K
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    sims = _race_sims()
+    with tempfile.NamedTemporaryFile("wb", suffix=".pkl", delete=False) as f:
+        pickle.dump(races._FIELD_CACHE, f)
+        fields_file = f.name
+    try:
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+        child = subprocess.run([sys.executable, __file__, "--_nojit-races", str(nojit_n),
+                                "--_fields", fields_file], env=env, capture_output=True,
+                               text=True, check=True)
+        nojit = json.loads(child.stdout.strip().splitlines()[-1])
+        key = stream_key(2026)
+        out = []
+        for name, sim in sims:
+            RK.race_stats(key, 0, 20, *sim.args())            # warm-up / load cache
+            t = _time(lambda: RK.race_stats(key, 0, n, *sim.args()), repeats=2)
+            rolls = np.mean([len(races.play_one(sim, 2026, i)[3]) for i in range(30)])
+            per = max(1, int(round(rolls)))
+            K.bare_rng(key, 0, 100, per)
+            tb = _time(lambda: K.bare_rng(key, 0, n, per))
+            eff = None
+            if two_thread:
+                numba.set_num_threads(2)
+                t2 = _time(lambda: RK.race_stats(key, 0, n, *sim.args()), repeats=2)
+                numba.set_num_threads(1)
+                eff = t / (2 * t2)
+            speed = n / t
+            out.append({"game": "demons-run", "name": f"race:{name}", "kernel": f"race: {name}",
+                        "unit": "races", "per_core": speed, "seconds": t, "bare_seconds": tb,
+                        "bare_ratio": tb / t, "nojit_speedup": nojit[name] * speed,
+                        "two_thread_eff": eff})
+        return out
+    finally:
+        os.unlink(fields_file)
+        numba.set_num_threads(old)
+
+
 def bench_races(args):
     import pickle
     import tempfile

@@ -53,6 +53,8 @@ SIZES = {
     "dark_future": (200_000, 50_000, 2_000),
     "demons_run": (1_000_000, 100_000, 2_000),
     "demons_run_nojit": (3_000, 1_000, 50),
+    "demons_run_races": (3_000, 300, 20),
+    "demons_run_races_nojit": (3, 1, 1),
     "demo_derby": (200_000, 20_000, 500),
     "demo_derby_nojit": (20, 5, 1),
 }
@@ -86,6 +88,9 @@ def measure(games, mode, log=print):
         log("demons-run: hazard kernels")
         rows += _bench("bench_demons_run").rows(_size("demons_run", mode),
                                                 _size("demons_run_nojit", mode))
+        log("demons-run: whole races")
+        rows += _bench("bench_demons_run").race_rows(_size("demons_run_races", mode),
+                                                     _size("demons_run_races_nojit", mode))
     if "demo-derby" in games:
         log("demo-derby: crash kernel and derbies")
         rows += _bench("bench_demo_derby").rows(_size("demo_derby", mode),
