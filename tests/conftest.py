@@ -1,0 +1,19 @@
+"""Suite wiring for pytest-xdist (the README runs ``pytest -n 2 --dist loadgroup``).
+
+Compiling the numba kernels is most of a cold run's time. Each game's test files are kept on one
+worker (an ``xdist_group`` per game), so a game's kernels are compiled once, by one process,
+while the other worker compiles another game's; the remaining files are shared out freely.
+Without xdist the marks do nothing.
+"""
+
+import pytest
+
+_GAMES = ("starfire", "dark_future", "demo_derby", "demons_run")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = item.path.name
+        game = next((g for g in _GAMES if name.startswith(f"test_{g}")), None)
+        if game is not None:
+            item.add_marker(pytest.mark.xdist_group(game))
