@@ -66,3 +66,29 @@ def test_builds_cli_search_and_bad_input(capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
     assert main(["builds", "dark-future", "--budget", "50000", "--side", "nobody",
                  "--scenario", str(SCEN / "game-4.toml")]) == 2
+
+
+def test_leaderboard_rows_replay_as_scenarios_for_sensitivity(tmp_path, capsys):
+    """A budget-search leaderboard row becomes its scenario with the row's design driving its
+    side (the build_scenario hook), so `simkit sensitivity LEADERBOARD.csv` works here too."""
+    import pandas as pd
+
+    from simkit.cli import main
+    from simkit.dark_future.games import load_scenario
+
+    design = "renegade: hood=autocannon, passive=mines"
+    row = {"game": "dark-future", "rank": 1, "build": design,
+           "scenario": str(SCEN / "game-4.toml"), "side": "grenadier"}
+    sc = load_scenario(B.build_scenario(row, tmp_path))
+    original = load_scenario(SCEN / "game-4.toml")
+    assert [s.name for s in sc.sides] == [s.name for s in original.sides]
+    assert sc.sides[1].cars != original.sides[1].cars      # the searched side drives the row
+    assert sc.sides[0].cars == original.sides[0].cars      # the other side is untouched
+    with pytest.raises(UserInputError, match="side"):
+        B.build_scenario(dict(row, side="nobody"), tmp_path)
+    board = tmp_path / "board.csv"
+    pd.DataFrame([row]).to_csv(board, index=False)
+    capsys.readouterr()
+    assert main(["sensitivity", str(board), "--variants", "none", "--policies", "none",
+                 "--trials", "30", "--no-progress"]) == 0
+    assert "grenadier" in capsys.readouterr().out

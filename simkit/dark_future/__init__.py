@@ -35,7 +35,13 @@ def _policy_names():
     return list(POLICIES)
 
 
+def _build_scenario(row, workdir):
+    from .budget import build_scenario
+
+    return build_scenario(row, workdir)
+
+
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
             rules=_rules.base_rules, commands=COMMANDS,
             analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names()})
+                      "policies": _policy_names(), "build_scenario": _build_scenario})

@@ -17,6 +17,8 @@ module supplies its two game parts:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..core.errors import UserInputError
@@ -146,6 +148,11 @@ def budget_search(scenario, *, vehicle="renegade", budget=50_000, side=None, inc
     for text in include:
         inc.append(encode(space, text, chosen))
     board = search(space, ev, seed=seed, include=tuple(inc), **search_kwargs)
+    # What the rows were played in, so a leaderboard CSV can be replayed as scenarios
+    # (simkit sensitivity LEADERBOARD.csv --game dark-future).
+    board.insert(0, "game", "dark-future")
+    board["scenario"] = str(scenario)
+    board["side"] = ev.sc.sides[ev.side].name
     board.attrs["columns"] = ["rank", "build", "win_rate", "win_lo", "win_hi", "draw_rate",
                               "trials", "included"]
     return board
@@ -173,3 +180,31 @@ def encode(space, text, chosen=None):
     if not space.is_legal(c):
         raise UserInputError(f"{text!r} is not a legal design within the budget", field="--include")
     return c
+
+
+def build_scenario(row: dict, workdir) -> Path:
+    """The scenario a leaderboard row was searched in, with the row's design driving every car
+    of its side (the sensitivity hook ``analyses["build_scenario"]``). The row names its
+    ``build`` (a compact car), ``scenario`` (the file) and ``side``, as
+    ``simkit builds dark-future --budget ...`` writes them."""
+    from ..core.data import read_toml
+    from ..core.tomlw import dumps
+
+    where = "leaderboard row"
+    for key in ("build", "scenario", "side"):
+        if not row.get(key):
+            raise UserInputError(f"needs a {key!r} column (as written by simkit builds "
+                                 "dark-future --budget)", where=where, field=key)
+    doc = read_toml(str(row["scenario"]))
+    sides = doc.get("side")
+    match = [s for s in sides if isinstance(s, dict) and s.get("name") == row["side"]] \
+        if isinstance(sides, list) else []
+    if not match or not isinstance(match[0].get("cars"), list):
+        raise UserInputError(f"the scenario has no side {row['side']!r} listing its cars",
+                             where=str(row["scenario"]), field="side")
+    match[0]["cars"] = [str(row["build"])] * len(match[0]["cars"])
+    rank = row.get("rank")
+    doc["name"] = f"{doc.get('name', 'scenario')}, build search rank {int(rank) if rank else '?'}"
+    out = Path(workdir) / f"dark-future-build-{int(rank) if rank else 0}.toml"
+    out.write_text(dumps(doc), encoding="utf-8")
+    return out
