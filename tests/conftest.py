@@ -11,6 +11,7 @@ import pytest
 _GAMES = ("starfire", "dark_future", "demo_derby", "demons_run")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks to build its groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         name = item.path.name
