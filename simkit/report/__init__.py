@@ -106,7 +106,7 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
             cmds = report_commands(game)
             for name in cmds:
                 add(guarded(name, _run_game_command, game, name, outdir, quick=quick, seed=seed,
-                            trials=trials, run_args=run_args))
+                            trials=trials, run_args=run_args, sweep=n_sens > 0))
             if "builds" not in cmds:
                 what = ("its builds command checks a design; it runs no trials"
                         if "builds" in game.commands else "it has no builds command")

@@ -160,8 +160,10 @@ def quick_trials(default: int | None) -> int:
 
 
 def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
-                trials: int | None, run_args: Mapping[str, Any]) -> list[Section]:
-    """Run one of the game's commands as ``simkit NAME GAME ...`` would, into ``outdir``."""
+                trials: int | None, run_args: Mapping[str, Any],
+                sweep: bool = True) -> list[Section]:
+    """Run one of the game's commands as ``simkit NAME GAME ...`` would, into ``outdir``
+    (``sweep=False``: no variant sweep of a build search's best build, as ``--sensitivity 0``)."""
     cmd = game.commands[name]
     p, opts = _options(cmd)
     stem = f"{game.name}-{name}"
@@ -189,7 +191,11 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     extra = game.analyses.get("report_args") or {}
     if callable(extra):
         extra = extra(quick)
-    argv += [str(a) for a in extra.get(name, [])]
+    extra = [str(a) for a in extra.get(name, [])]
+    if trials is not None:   # an explicit --trials wins over the game's own trial options
+        extra = [a for i, a in enumerate(extra)
+                 if a not in TRIAL_OPTIONS and (i == 0 or extra[i - 1] not in TRIAL_OPTIONS)]
+    argv += extra
     ns = p.parse_args(argv)
     for dest, value in run_args.items():  # run flags (threads, progress, workers...) as given
         if hasattr(ns, dest):
@@ -215,7 +221,8 @@ def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
     if png is not None and png.exists():
         s.images.append((f"{game.title}: {name}", png.name))
     out = [s]
-    if name == "builds" and csv is not None and csv.exists() and "build_scenario" in game.analyses:
+    if (sweep and name == "builds" and csv is not None and csv.exists()
+            and "build_scenario" in game.analyses):
         title = "Sensitivity of the best build to the rule variants"
         out += guarded(title, _build_sensitivity, game, csv, outdir, title=title,
                        n=trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS),
