@@ -71,7 +71,9 @@ from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, 
  G_I_HAND, G_MIN_BRK, G_OIL_MAX, G_MINE_DMG, G_SPIKE_MPH, G_COAST, G_TYRE_LOSS, G_TYRE_CAP,
  G_REALIGN, G_SS_LOSS, G_RAM_BONUS, G_MPH_PIP, G_SPEED_STEP, G_ROLEMODE, G_FINISH_SEC,
  G_OIL_HAND, G_SPIKE_DMG) = range(59)
-G_W = 64
+# Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
+# criticals and linked weapons, 80-95 bikes.
+G_W = 96
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
 VICTORY_FINISH, VICTORY_DESTROY = 0, 1
@@ -84,6 +86,7 @@ VC_W = 10
 (EV_TRACK, EV_ROLES, EV_START, EV_MOVE, EV_ACTION, EV_HAZARD, EV_CONTROL, EV_SKID, EV_SPIN,
  EV_ROLL, EV_CRASH, EV_SHOT, EV_PASSIVE, EV_MARKER, EV_RAM, EV_SWIPE, EV_FINISH, EV_LEFT,
  EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE) = range(25)
+# Event codes 30-34 direction of travel, 35-39 lasting criticals, 40-49 bikes.
 LOG_W = 9
 
 # --- results R[] of one game ----------------------------------------------------------------------

@@ -32,7 +32,8 @@ from .vehicle import (ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, 
                       lanes_of, on_road, v_front, v_rear, zone_hits)
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
-P_W = 8
+# Parameters 8-9 direction of travel, 10-12 bikes and gangs, 13-14 weapons; unused ones are 0.
+P_W = 16
 
 POLICIES = {
     # the rulebook's advice (p41: 'always hit corners travelling at the optimum speed')
@@ -45,6 +46,7 @@ POLICIES = {
 }
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
+# Action codes 8-9 direction of travel (U-turn, reverse), 10-11 bikes, 12-13 weapons.
 ACTION_NAMES = ("steady", "accelerate", "brake", "drift", "shoot", "passive", "sideswipe",
                 "re-align")
 

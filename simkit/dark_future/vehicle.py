@@ -17,7 +17,11 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  V_ACC, V_BRK, V_MAXSPD, V_ARM, V_OOC, V_SPINDIR, V_ATT, V_ENGOFF, V_NODRIVER, V_BRKLEFT,
  V_SKIDDIR, V_LEVELS, V_TERMINAL, V_AXLE, V_PANIC, V_LOAD, V_NEEDALIGN, V_ACTED, V_MAXDMG,
  V_LOCKOIL, V_LOCKSMOKE, V_TYRE) = range(34)
-V_W = 36
+# V_DIR: 0 = facing the direction of play, 1 = facing against it (U-turns, p14; Game Eight).
+V_DIR = 34
+# Column blocks kept free so separate pieces of the engine can grow without renumbering:
+# 35-43 direction of travel and reversing, 44-51 lasting criticals, 52-63 bikes.
+V_W = 64
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
@@ -30,7 +34,8 @@ LEAD, CHASE = 0, 1
 # --- weapon columns WS[v, slot] -------------------------------------------------------------------
 (W_KIND, W_MOUNT, W_STATION, W_RANGE, W_ACC, W_DMG, W_HE, W_FLAT, W_AMMO, W_LASER, W_PTYPE,
  W_FIRED, W_KEY) = range(13)
-W_W = 14
+# 13-19 free for lasting weapon criticals and links (jams, damage, link groups).
+W_W = 20
 MAXW = 8
 WK_NONE, WK_DIRECT, WK_PASSIVE = 0, 1, 2
 M_HOOD, M_ROOF, M_WING_L, M_WING_R, M_SIDE_L, M_SIDE_R, M_TURRET, M_PASSIVE = range(8)
