@@ -143,6 +143,14 @@ def test_stat_evaluator_objective_scale_and_minimising():
         stats = (S.Rate("win", 0), S.Mean("vp", 1, 2, scale=0.5), S.Rate("destroyed", 3))
         objective = "-destroyed_rate"
 
+    # an evaluator that cannot evaluate is refused when built, not deep inside a search
+    with pytest.raises(TypeError, match="evaluate"):
+        Ev()
+
+    class Ev(Ev):
+        def evaluate(self, candidates, first_trial, n_trials, key):
+            return np.zeros((len(candidates), self.n_stats), np.int64)
+
     ev = Ev()
     assert ev.n_stats == 4
     tot = np.array([[5, 20, 60, 1], [6, 10, 20, 3]])

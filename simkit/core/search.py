@@ -168,6 +168,7 @@ Helpers
 
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
@@ -520,7 +521,7 @@ class Mean:
         return f"mean_{self.name}"
 
 
-class StatEvaluator:
+class StatEvaluator(abc.ABC):
     """Base class: ``summarise`` and ``score`` from a declared layout of the statistics row.
 
     Subclasses set ``name``, ``stats`` (a tuple of :class:`Rate` / :class:`Mean`) and
@@ -552,8 +553,9 @@ class StatEvaluator:
         s, _ = self._objective()
         return s.figure, f"{s.name}_lo", f"{s.name}_hi"
 
-    def evaluate(self, candidates, first_trial, n_trials, key):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def evaluate(self, candidates, first_trial, n_trials, key):
+        """int64 totals, one row per candidate, of ``n_trials`` trials from ``first_trial``."""
 
     def score(self, totals, n_trials) -> np.ndarray:
         s, sign = self._objective()
