@@ -113,15 +113,6 @@ def test_every_policy_pairing_replays_scenario_run_with_those_policies():
     assert one.loc["blue", "policy"] == "standoff"
 
 
-def test_many_sides_change_one_policy_at_a_time():
-    sides = [f"car{i}" for i in range(6)]
-    default = {s: "hunter" for s in sides}
-    got = S._pairings(sides, default, ["hunter", "coward", "rammer"])
-    assert len(got) == 6 * 2
-    assert all(sum(p[s] != "hunter" for s in sides) == 1 for p in got)
-    assert len(S._pairings(["a", "b"], {"a": "x", "b": "x"}, ["x", "y"])) == 3
-
-
 # --- the command -------------------------------------------------------------------------------
 
 def test_command_writes_table_and_tornado(tmp_path, capsys):

@@ -7,7 +7,7 @@ file names), then again with **one** thing changed at a time:
 * every other choice of every named rule variant (``games.get(game).rules().variants``); a
   variant that does not touch the scenario still gets its row (its delta is ~0, usually exactly);
 * every policy pairing over ``GAME.analyses["policies"]`` (all pairings when there are at most
-  :data:`MAX_PAIRINGS`; beyond that, one side's policy changed at a time, so a six-car derby
+  :data:`simkit.core.pairings.MAX_PAIRINGS`; beyond that, one side's policy changed at a time, so a six-car derby
   costs 6 x (policies - 1) runs instead of policies^6).
 
 The result is one row per (setting, side): the side's win rate under that setting, the default
@@ -32,7 +32,6 @@ path; :func:`build_sensitivity` runs :func:`sensitivity` on it for each of the t
 
 from __future__ import annotations
 
-import itertools
 import tempfile
 from pathlib import Path
 from typing import Mapping
@@ -41,13 +40,12 @@ import numpy as np
 import pandas as pd
 
 from .. import games
-from ..core import stats
+from ..core import pairings as PR, stats
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.registry import Game
 
 #: above this many pairings, policies change one side at a time
-MAX_PAIRINGS = 64
 
 COLUMNS = ["scenario", "kind", "factor", "setting", "side", "policy", "trials", "wins",
            "win_rate", "win_lo", "win_hi", "default_win_rate", "delta", "delta_lo", "delta_hi",
@@ -116,25 +114,6 @@ def _file_variants(game: Game, raw: Mapping, where: str) -> dict[str, str]:
     return game.rules().resolve({str(k): v for k, v in chosen.items()}, where=where)
 
 
-def _pairings(sides: list[str], default: dict[str, str], names: list[str]):
-    """Policy settings to try: every pairing, or one side changed at a time if too many."""
-    if len(names) ** len(sides) <= MAX_PAIRINGS:
-        combos = [dict(zip(sides, c)) for c in itertools.product(names, repeat=len(sides))]
-    else:
-        combos = [{**default, s: n} for s in sides for n in names]
-    out, seen = [], {tuple(default.items())}
-    for c in combos:
-        key = tuple(c.items())
-        if key not in seen:
-            seen.add(key)
-            out.append(c)
-    return out
-
-
-def _label(pairing: Mapping[str, str]) -> str:
-    return " vs ".join(f"{s}={p}" for s, p in pairing.items())
-
-
 def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
                 trials: int = 10_000, seed: int = 2026,
                 base_variants: Mapping[str, str] | None = None,
@@ -174,8 +153,8 @@ def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
             raise UserInputError(f"{game.title} names no policies to compare", field="--policies")
         sides = [str(s) for s in base["side"]]
         default = dict(zip(sides, (str(p) for p in base["policy"])))
-        for pairing in _pairings(sides, default, pnames):
-            settings.append(("policies", "policies", _label(pairing), run_one(pol=pairing)))
+        for pairing in PR.pairings(sides, pnames, default):
+            settings.append(("policies", "policies", PR.label(pairing), run_one(pol=pairing)))
     return _deltas(base, settings, scenario=str(base["scenario"].iloc[0])
                    if "scenario" in base else Path(path).stem)
 
@@ -352,7 +331,7 @@ def add_arguments(p) -> None:
                         "(simkit variants GAME)")
     p.add_argument("--policies", choices=["all", "none"], default="none",
                    help="'all': also every policy pairing (one side at a time beyond "
-                        f"{MAX_PAIRINGS} pairings)")
+                        f"{PR.MAX_PAIRINGS} pairings)")
     p.add_argument("--game", default=None,
                    help="leaderboard only: the game (else its 'game' column)")
     p.add_argument("--top", type=int, default=3,

@@ -19,14 +19,13 @@ file, or a bike in a side: bikes as movers are not modelled).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..core import dice, stats
+from ..core import dice, pairings, stats
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.runner import run
@@ -490,22 +489,11 @@ def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policie
     base = load_scenario(path, policies=policies, variants=variants)
     if not all_policies:
         return run(GameSim(base), trials, seed, **run_opts).frame
-    frames = []
-    extra = {}
-    for combo in itertools.product(PO.POLICIES, repeat=len(base.sides)):
-        chosen = dict(zip((s.name for s in base.sides), combo))
-        sc = load_scenario(path, policies=chosen, variants=variants)
-        f = run(GameSim(sc), trials, seed, **run_opts).frame
-        label = " vs ".join(f"{s}={p}" for s, p in chosen.items())
-        f.insert(1, "pairing", label)
-        extra[f"{label}: by role"] = f.attrs["extra"]["win rates by role (lead car / chase car)"]
-        columns = f.attrs["columns"]
-        f.attrs = {}   # frames holding frames in attrs cannot be concatenated
-        frames.append(f)
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs["columns"] = columns
-    out.attrs["extra"] = extra
-    return out
+    return pairings.table(
+        lambda chosen: run(GameSim(load_scenario(path, policies=chosen, variants=variants)),
+                           trials, seed, **run_opts).frame,
+        [s.name for s in base.sides], list(PO.POLICIES),
+        keep_extra=["win rates by role (lead car / chase car)"])
 
 
 # --- one game, logged -----------------------------------------------------------------------------

@@ -14,14 +14,13 @@ Every error names the file and the field and is a :class:`~simkit.core.errors.Us
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..core import dice
+from ..core import dice, pairings
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
@@ -336,24 +335,9 @@ def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policie
 
     if not all_policies:
         return one(base)
-    combos = []
-    if len(D.POLICIES) ** len(base.players) <= 64:
-        for combo in itertools.product(D.POLICIES, repeat=len(base.players)):
-            combos.append(dict(zip(base.players, combo)))
-    else:
-        for side in base.players:
-            for pol in D.POLICIES:
-                combos.append({side: pol})
-    frames = []
-    for chosen in combos:
-        f = one(base.with_policies(chosen))
-        label = " ".join(f"{s}={p}" for s, p in chosen.items())
-        if len(chosen) < len(base.players):
-            label += " (others as in the file)"
-        f.insert(1, "pairing", label)
-        f.attrs = {}  # per-pairing extra tables are not kept (run a pairing alone to see them)
-        frames.append(f)
-    out = pd.concat(frames, ignore_index=True)
+    # per-pairing extra tables are not kept (run a pairing alone to see them)
+    out = pairings.table(lambda chosen: one(base.with_policies(chosen)), list(base.players),
+                         list(D.POLICIES))
     out.attrs["columns"] = ["pairing", "side", "policy", "cars", "trials", "wins", "win_rate",
                             "win_lo", "win_hi"]
     return out

@@ -11,7 +11,6 @@ renders the log the golden test diffs.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.core import dice, stats
+from simkit.core import dice, pairings, stats
 from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
@@ -398,16 +397,10 @@ def scenario_table(path, *, trials=2_000, seed=2026, policies=None, all_policies
     base = load_scenario(path, policies=policies, variants=variants)
     if not all_policies:
         return run(RaceSim(base), trials, seed, **run_opts).frame
-    frames = []
-    for combo in itertools.product(POLICIES, repeat=len(base.ships)):
-        chosen = dict(zip(base.sides, combo))
-        sc = load_scenario(path, policies=chosen, variants=variants)
-        f = run(RaceSim(sc), trials, seed, **run_opts).frame
-        f.insert(1, "pairing", " vs ".join(f"{s}={p}" for s, p in chosen.items()))
-        frames.append(f)
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs["columns"] = frames[0].attrs["columns"]
-    return out
+    return pairings.table(
+        lambda chosen: run(RaceSim(load_scenario(path, policies=chosen, variants=variants)),
+                           trials, seed, **run_opts).frame,
+        base.sides, POLICIES)
 
 
 # --- one race, logged ------------------------------------------------------------------------

@@ -8,13 +8,12 @@ every roll recorded and renders the log the golden tests diff.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..core import dice, stats
+from ..core import dice, pairings, stats
 from ..core.runner import run
 from .battle import (EV_ARRIVE, EV_DESTROYED, EV_DRAG, EV_END, EV_EXIT, EV_FIRE, EV_MOVE,
                      EV_PIVOT, EV_PULL, EV_REPAIR, EV_SCAN, EV_STAY, EV_TRACTOR, EV_TURN,
@@ -105,14 +104,10 @@ def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policie
     base = load_scenario(path, policies=policies, variants=variants)
     if not all_policies:
         return run(BattleSim(base), trials, seed, **run_opts).frame
-    frames = []
-    for combo in itertools.product(POLICIES, repeat=len(base.sides)):
-        chosen = dict(zip(base.sides, combo))
-        sc = load_scenario(path, policies=chosen, variants=variants)
-        f = run(BattleSim(sc), trials, seed, **run_opts).frame
-        f.insert(1, "pairing", " vs ".join(f"{s}={p}" for s, p in chosen.items()))
-        frames.append(f)
-    return pd.concat(frames, ignore_index=True)
+    return pairings.table(
+        lambda chosen: run(BattleSim(load_scenario(path, policies=chosen, variants=variants)),
+                           trials, seed, **run_opts).frame,
+        base.sides, POLICIES)
 
 
 # --- one game, logged -------------------------------------------------------------------------
