@@ -125,7 +125,8 @@ def _scenario_run(args) -> int:
         print()
         emit(extra, argparse.Namespace(), title=title)
     if args.log:
-        lines, _ = g.analyses["playthrough"](args.file, seed=args.seed)
+        lines, _ = g.analyses["playthrough"](args.file, seed=args.seed, policies=policies,
+                                             variants=variants_from(args))
         atomic_write(args.log, "\n".join(lines) + "\n")
         print(f"wrote {args.log}")
     path = plot_path(args)

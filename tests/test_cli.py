@@ -81,6 +81,14 @@ def test_scenario_run_prints_win_rates_and_writes_outputs(tmp_path, capsys):
     assert png.stat().st_size > 5_000 and log.read_text().startswith("# Mirror")
 
 
+def test_scenario_log_plays_the_policies_and_variants_asked_for(tmp_path):
+    """--log writes one of the games the table counted, so it takes --policy too."""
+    log = tmp_path / "g.log"
+    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "20",
+                 "--policy", "red=standoff", "--log", str(log), "--no-progress"]) == 0
+    assert "policies: blue=closer, red=standoff" in log.read_text().splitlines()[0]
+
+
 def test_scenario_run_all_policy_pairings(tmp_path):
     out = tmp_path / "m.csv"
     assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "60",

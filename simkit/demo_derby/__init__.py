@@ -20,10 +20,13 @@ def _scenario(path, **options):
     return scenario_table(path, **options)
 
 
-def _playthrough(path, seed=2026, trial=0):
+def _playthrough(path, seed=2026, trial=0, policies=None, variants=None):
     from .scenario import playthrough
+    from .scenario import load_scenario
 
-    return playthrough(path, seed=seed, trial=trial)
+    # the logged game is one of the games the table counts: same policies and variants
+    return playthrough(load_scenario(path, policies=policies, variants=variants),
+                       seed=seed, trial=trial)
 
 
 #: policy names, without importing the compiled kernels (kept equal to derby.POLICIES by a test)
