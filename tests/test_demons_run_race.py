@@ -4,6 +4,7 @@ threads and chunks, and the golden race log."""
 
 import difflib
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -241,3 +242,24 @@ def test_golden_race_log(path):
         diff = "".join(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
                                             str(gold), "this run", n=2))
         pytest.fail("race log changed:\n" + diff[:4000])
+
+
+@pytest.mark.parametrize("pilot", ["safe_runner", "buoy_hunter", "raider"])
+def test_start_facing_points_along_the_route_from_every_corner(pilot, tmp_path):
+    """204 A lets a ship start facing any hexside; the pilot takes the one its route field
+    prices best. Judged at the start Velocity alone every facing of a corner hex was a dead end,
+    so facing 0 was taken and some pilots flew straight off the board on Turn 1."""
+    text = (SCEN / "four-corners.toml").read_text()
+    text = re.sub(r'pilot = "\w+"', f'pilot = "{pilot}"', text)
+    path = tmp_path / "corners.toml"
+    path.write_text(text)
+    sim = RaceSim(load_scenario(path))
+    b = load_board(None)
+    for i, ship in enumerate(sim.sc.ships):
+        c, r = int(sim.sv0[i, V_COL]), int(sim.sv0[i, V_ROW])
+        ahead = G.nbr(c, r, int(sim.sv0[i, V_FACING]))
+        assert 1 <= ahead[0] <= b.terrain.shape[0] - 1 and 1 <= ahead[1] <= b.terrain.shape[1] - 1, \
+            (pilot, ship.corner, ahead)
+    # and the first Turn keeps every ship on the board
+    lines, _ = playthrough(load_scenario(path), seed=3, trial=0)
+    assert not [x for x in lines if x.startswith("T01 OFF")]

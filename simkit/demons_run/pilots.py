@@ -235,7 +235,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     phd = np.zeros((D + 1, max(nh, 1)), np.int64)
     choice = np.full(D + 1, -1, np.int64)
     best_choice = np.full(D + 1, -1, np.int64)
-    best = INF
+    best = 1e30                                  # any plan beats none, even one off the board
     best_depth = -1
     fin_c, fin_r = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
     pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
@@ -275,7 +275,9 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
             if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
                 if k > 1:
                     continue
-                cost += 1e6                      # off the board: disqualified (211 A)
+                # off the board is disqualification (211 A): worse than any plan that stays,
+                # even one ending where the route field sees no way home (INF)
+                cost += 10 * INF
                 c, r = c2, r2
                 terminal = True
             else:

@@ -340,7 +340,9 @@ class RaceSim:
             sv[i, V_PILOT] = self.slot[i]
             sv[i, V_STATUS] = RACING
             if s.facing is None:   # 204 A: any hexside; the pilot takes the best for its route
-                sv[i, V_FACING] = int(np.argmin(self.fields[self.slot[i], fi, c, r, :, 0]))
+                # over every Velocity: at the start Velocity alone a corner hex can be a dead end
+                # in every facing (cost INF), and argmin then picked facing 0, off the board
+                sv[i, V_FACING] = int(np.argmin(self.fields[self.slot[i], fi, c, r].min(axis=1)))
             else:
                 sv[i, V_FACING] = s.facing
         self.sv0 = sv
