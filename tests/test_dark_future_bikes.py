@@ -507,3 +507,15 @@ def test_gang_tactics_parameters_change_whole_games_of_game_seven():
     sim.a.POL[:, PO.P_RAMCLEAR] = 0
     b = run(sim, 2000, 3, progress=False).totals
     assert not np.array_equal(a, b)
+
+
+def test_swarm_parameter_changes_a_bike_gang_pursuing_an_op():
+    """Game Eight with the gang attacking on three bikes: swarming beside the Interceptor (P 10)
+    changes the games (bikes beside the car have it out of their fairings' corridor)."""
+    sc = GM.load_scenario(SCEN / "game-8-gang-pursues.toml")
+    sim = GM.GameSim(sc)
+    a = run(sim, 2000, 3, progress=False)
+    sim.a.POL[:, PO.P_SWARM] = 4
+    b = run(sim, 2000, 3, progress=False)
+    assert not np.array_equal(a.totals, b.totals)
+    assert b.frame["wins"].sum() + b.frame["draws"].iloc[0] == 2000
