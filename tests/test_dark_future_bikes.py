@@ -519,3 +519,18 @@ def test_swarm_parameter_changes_a_bike_gang_pursuing_an_op():
     b = run(sim, 2000, 3, progress=False)
     assert not np.array_equal(a.totals, b.totals)
     assert b.frame["wins"].sum() + b.frame["draws"].iloc[0] == 2000
+
+
+def test_a_dodge_does_not_avoid_a_car_it_is_a_sideswipe_p64_p72():
+    """The rider dodges into its left lane, but the car in lanes 3-4 ahead still meets the
+    bike's two-lane zone: a partial collision, treated as a sideswipe the bike loses; the bike
+    stays where it was."""
+    w = World()
+    w.place(1, 1, 2, 0, 40, BIKE)
+    w.place(0, 1, 3, 1, 20, CAR)
+    w.V[1, VH.V_DODGE] = -1
+    st, s = w.script([3, 1])   # the bike's hit (+1: 3 + 1 - 2 = 2); its test at 30mph: none
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert nl < 0 and w.V[1, VH.V_SP] == 0
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE and w.V[1, VH.V_DMG] == 7
