@@ -534,3 +534,18 @@ def test_a_dodge_does_not_avoid_a_car_it_is_a_sideswipe_p64_p72():
                      w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
     assert nl < 0 and w.V[1, VH.V_SP] == 0
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE and w.V[1, VH.V_DMG] == 7
+
+
+def test_opposed_partial_collision_bike_and_car_p72_with_v_dir():
+    """A bike (lanes 2-3, 60mph) meets a car going against play (V_DIR = 1, lanes 3-4, 60mph):
+    an opposed sideswipe the bike loses: the combined hit (+6: 1 + 6 - 2 = 5), the car as winner
+    tests at 40mph (1 + 2 - 4: OK), the bike as loser at 20mph on reduced handling 3
+    (1 + 4 - 3 = 2: a 10mph panic brake)."""
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(0, 1, 3, 1, 60, CAR, direction=1)
+    st, s = w.script([1, 1, 1])
+    w.ram(st, s, 1, 0)
+    assert _pos(st) == 3 and w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE
+    assert w.V[1, VH.V_DMG] == 4 and w.V[1, VH.V_MPH] == 50 and w.V[1, VH.V_PANIC] == 1
+    assert w.V[0, VH.V_MPH] == 60 and w.V[0, VH.V_DMG] == 18
