@@ -35,10 +35,21 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   both halt), sideswipes neck and neck (test, relative SF hit to the loser or both, -10mph,
   40mph for the loser, the loser skids away from the rammer).
 
+* Bikes (p62-72): their profile and critical tables; riders under control share lanes with
+  upright moving bikes, and a move ending with zones overlapping forces hazard rolls on both
+  (80mph, or 40mph opposed by ``V_DIR``); dodges (a one-lane zone for passives, 40mph test);
+  reduced handling (-3) for the listed hazards; the bike control-loss table (rolls, not spins;
+  a roll at 81mph+ is a crash), speed factor -2 hits and road damage (p68), fallen bikes picked
+  up next phase; collisions bike-bike and bike-car (:func:`_bike_ram`), sideswipes between bikes;
+  abandoning and pushing a dead bike (p69).
+
 Not modelled (see the coverage doc): U-turns and reversing, vehicles going against the direction
-of play (Game Eight's intercept), bikes as movers, linked weapons firing together, jams and
+of play (Game Eight's intercept), linked weapons firing together, jams and
 damaged weapons, split tyres, fuel leaks, brake criticals, the rammer finishing its move after
-a shunt (it stays where it was), cutting up, dummies, locked-on layers.
+a shunt (it stays where it was), cutting up, dummies, locked-on layers. Bikes: moving off in the
+other direction, a wheel falling off as an automatic roll (it is a control loss), the bike
+criticals with no car analogue yet (cables, transmission, carburettor, fuel line), a
+sideswipe-by-collision moving the rammer into contact, the shunted vehicle moving next.
 """
 
 from __future__ import annotations
@@ -52,6 +63,9 @@ from . import road as RD
 from . import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
+from .policies import A_DODGE, A_PUSH, bike_decide
+from .vehicle import (M_SIDE_L, M_SIDE_R, V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
+                      corridor_lanes)
 from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                       M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
                       V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
@@ -74,6 +88,18 @@ from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, 
 # Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
 # criticals and linked weapons, 80-95 bikes.
 G_W = 96
+# Bikes (p62-72): the bike's vehicle kind, reduced handling (p70), overlap and dodge limits
+# (p64), the roll that is a crash (p70), speed-factor damage less 2 for a roll, a car's 30mph
+# after a head-on with a bike and 10mph after shunting one (p72), pushing (p69), bikes as
+# targets (p64), the bike control-loss table's length, opposed sideswipe limits (p57).
+(G_BIKE_KIND, G_REDUCED, G_L_OVERLAP, G_L_OVERLAP_OPP, G_L_DODGE, G_BIKE_CRASH, G_ROLL_LESS,
+ G_CAR_HEADON_SLOW, G_CAR_SHUNT_SLOW, G_PUSH_MPH, G_T_BIKE2, G_T_BIKE1, G_BCL_N, G_L_OPP_WIN,
+ G_L_OPP_LOSE) = range(80, 95)
+# the hazard-parameter array hp carries, after its 5 cells, the bike tables: road damage
+# modifiers by speed factor 1..8+ (p68), the bike control-loss table (lowest scores, outcome
+# codes; p70) and the roll facings by d6 (p70)
+HP_ROAD, HP_BCL, HP_BCL_CODES, HP_ROLLFACE = 5, 13, 17, 21
+HP_W = 27
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
 VICTORY_FINISH, VICTORY_DESTROY = 0, 1
@@ -88,6 +114,10 @@ VC_W = 10
  EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE) = range(25)
 # Event codes 30-34 direction of travel, 35-39 lasting criticals, 40-49 bikes.
 LOG_W = 9
+(EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH,
+ EV_BIKERAM) = range(40, 48)
+# bike collisions (EV_BIKERAM's second field)
+BR_HEAD_ON, BR_SHUNT, BR_SWIPE, BR_INTO_WRECK = range(4)
 
 # --- results R[] of one game ----------------------------------------------------------------------
 R_WINNER, R_REASON, R_TURNS, R_LEAD_SIDE, R_LEAD_FINISHED = range(5)
@@ -97,6 +127,7 @@ REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was t
                 "turn limit", "the track ran out")
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
+CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
 
 
 @jit
@@ -175,7 +206,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     sp[SH.S_MPH] = V[v, V_MPH] if V[v, V_OOC] == IN_CONTROL else 0
     sp[SH.S_HANDLING] = V[v, V_HAND]
     sp[SH.S_SKILL] = V[v, V_SKILL]
-    sp[SH.S_REDUCED] = 0
+    sp[SH.S_REDUCED] = G[G_REDUCED] if V[v, V_BIKE] else 0
     sp[SH.S_L1] = 0
     sp[SH.S_L2] = 0
     sp[SH.S_L3] = 0   # levels: applied here, so the kernel is told none remain
@@ -187,7 +218,9 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     sp[SH.S_EXPLODE] = G[G_EXPLODE]
     if V[v, V_TERMINAL]:
         sp[SH.S_TDAMAGE] = 0
-    _shot(st, script, sp, matrix, rerolls, effects, hp, FIT[v], groups[v], o, ws)
+    b = _bike_tables(V, v, matrix)
+    _shot(st, script, sp, matrix[b * NFACE:b * NFACE + NFACE], rerolls,
+          effects[b * NLOC:b * NLOC + NLOC], hp, FIT[v], groups[v], o, ws)
     if o[0] == 0:
         return False
     before = V[v, V_DMG]
@@ -236,6 +269,9 @@ def _shot(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws):
 def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
     """Hazard rolls of one move in the book's order (p41); oil tests come last."""
     if nl == 0 or V[v, V_OOC] != IN_CONTROL:
+        return
+    if V[v, V_BIKE]:
+        _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase)
         return
     # order: non-oil tests by descending limit, then oil
     for i in range(1, nl):
@@ -301,6 +337,10 @@ def _wreck_if_needed(V, v, E, EN, turn, phase):
 def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
          turn, phase):
     """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77)."""
+    if V[v, V_BIKE] or (u >= 0 and V[u, V_BIKE]):
+        _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
+                  E, EN, turn, phase)
+        return
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
@@ -385,7 +425,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                     _lose_control(V, v)
             if nl < lim.shape[0]:
                 lim[nl] = G[G_L_OIL_S] if (straight_steady and not on_curve) else G[G_L_OIL_O]
-                oil[nl] = 1
+                oil[nl] = 1 if (straight_steady and not on_curve) else 1 + _rflag(V, v)
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
@@ -393,7 +433,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                       crit, hp, ws, sp, o, E, EN, turn, phase, -3)
             if nl < lim.shape[0]:
                 lim[nl] = G[G_L_MINE]
-                oil[nl] = 0
+                oil[nl] = _rflag(V, v)
                 nl += 1
         elif kind == RD.SPIKES:
             if V[v, V_MPH] > G[G_SPIKE_MPH]:
@@ -409,7 +449,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                     V[v, V_MAXSPD] = min(V[v, V_MAXSPD] - G[G_TYRE_LOSS], G[G_TYRE_CAP])
                     if nl < lim.shape[0]:
                         lim[nl] = G[G_L_TYRE]
-                        oil[nl] = 0
+                        oil[nl] = _rflag(V, v)
                         nl += 1
                 if V[v, V_DMG] == 0 and not V[v, V_TERMINAL]:
                     V[v, V_TERMINAL] = 1
@@ -421,7 +461,8 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
             if nl < lim.shape[0]:
                 lim[nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND] if kind == RD.SAND
                            else G[G_L_DEBRIS] if kind == RD.DEBRIS else G[G_L_RAIL])
-                oil[nl] = 0
+                oil[nl] = _rflag(V, v) if (kind == RD.DEBRIS or (kind == RD.SAND and on_curve)) \
+                    else 0
                 nl += 1
             if kind == RD.RAIL:
                 a = dice.roll(st, script, 1, 6)
@@ -474,7 +515,8 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     if u != -1:
         _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
              turn, phase)
-        return -1
+        if not _goes_on(V, v, u):
+            return -1
     V[v, V_SEC] = nsec
     V[v, V_SP] = nsp
     zlo = llo
@@ -518,6 +560,8 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         lim[nl] = G[G_L_DRIFT]
         oil[nl] = 0
         nl += 1
+    if V[v, V_DODGE] != 0:
+        zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
                       steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
                       turn, phase)
@@ -574,6 +618,10 @@ def _spin(st, script, T, V, v, first, G, spin_t, E, EN, turn, phase, rolling):
 def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp,
                          o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
     """The control-loss test and its compulsory move (p42-46)."""
+    if V[v, V_BIKE]:
+        _bike_ooc_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o,
+                       lim, oil, outc, E, EN, turn, phase)
+        return
     step = G[G_SPEED_STEP]
     if V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
@@ -685,6 +733,7 @@ def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, 
         mod += G[G_T_FAST_F]
     if V[u, V_MPH] >= G[G_T_FAST]:
         mod += G[G_T_FAST_T]
+    mod += _bike_target_mod(V, v, u, mount, G)
     facing = tbuf[2]
     if not in_range:
         _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, -1)
@@ -699,6 +748,10 @@ def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, 
 def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
                E, EN, turn, phase):
     """A neck-and-neck sideswipe after a straight move (p54-57)."""
+    if V[v, V_BIKE]:
+        _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
+                        outc, E, EN, turn, phase)
+        return
     lane = V[v, V_LANE]
     xlo = v_rear(T, V, v)
     xhi = v_front(T, V, v)
@@ -722,6 +775,8 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
     step = G[G_SPEED_STEP]
     rel = abs(speed_factor(V[v, V_MPH], step) - speed_factor(V[u, V_MPH], step))
     winner = v if sv > su else (u if su > sv else -1)
+    if V[u, V_BIKE] and not V[v, V_BIKE]:
+        winner = v   # a bike taking a sideswipe test against a car loses (p72)
     _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
         _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
@@ -736,7 +791,7 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
         if winner == x:
             continue
         lim[0] = G[G_L_SS_NN]
-        oil[0] = 0
+        oil[0] = _rflag(V, x)
         was = V[x, V_OOC]
         _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
         if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
@@ -751,6 +806,9 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
     # leaves this module's cached kernels with the old driver linked in (edit both)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
+    if V[v, V_BIKE] and _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF,
+                                        crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase):
+        return
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
         _lose_control(V, v)
     if V[v, V_OOC] != IN_CONTROL:
@@ -765,6 +823,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         act, arg = A_REALIGN, 0
     else:
         act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf)
+        if V[v, V_BIKE]:
+            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg)
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
             # moving off (p15): the action sets the speed; the car moves from the next phase
@@ -780,10 +840,15 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         _log(E, EN, turn, phase, v, EV_ACTION, act, arg, V[v, V_MPH], 0)
     if moves:
         drift = arg if act == A_DRIFT else 0
+        if act == A_DODGE:
+            V[v, V_DODGE] = arg
         nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp,
                       o, lim, oil, outc, E, EN, turn, phase, act == A_NONE or act >= A_SHOOT, False)
         if nl < 0:
             return
+        if V[v, V_BIKE]:
+            nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN,
+                                  turn, phase)
         if act == A_ACCEL and not V[v, V_ENGOFF]:
             V[v, V_MPH] = min(V[v, V_MPH] + min(arg, V[v, V_ACC]), max(V[v, V_MAXSPD], 0))
         elif act == A_BRAKE:
@@ -808,6 +873,8 @@ def _is_out(V, v):
     """Out of the fight: off the road, wrecked, or stopped for good (p34-35, p40, Game Six)."""
     if V[v, V_STATUS] != ACTIVE:
         return True
+    if V[v, V_BIKE] and V[v, V_MPH] == 0 and _bike_can_push(V, v):
+        return False   # its rider may push it or abandon it at the next turn's start (p69)
     if V[v, V_MPH] == 0 and (V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_HAND] <= 0
                              or V[v, V_TERMINAL] or V[v, V_AXLE]):
         return True
@@ -975,6 +1042,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         V[v, V_BRK] = PROF[k, 4]
         V[v, V_BRKLEFT] = PROF[k, 4]
         V[v, V_HAND] = PROF[k, 5]
+        V[v, V_BIKE] = 1 if k == G[G_BIKE_KIND] else 0
         lo = 0
         if VC[v, VC_NLOAD] > 1:
             lo = dice.roll(st, script, 1, VC[v, VC_NLOAD]) - 1
@@ -1034,6 +1102,7 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
             late[v] = 0
             for w in range(MAXW):
                 WS[v, w, W_FIRED] = 0
+        _bike_turn_start(V, WS, n, G, E, EN, turn)
         phase = 1
         while phase <= nph:
             _log(E, EN, turn, phase, -1, EV_PHASE, 0, 0, 0, 0)
@@ -1126,3 +1195,493 @@ def games_chunk(key, first, n, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curve
                      PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL,
                      script, acc[b])
     return acc.sum(axis=0)
+
+
+# --- bikes (p62-72) ---------------------------------------------------------------------------------
+NFACE = len(SH.FACINGS)
+NLOC = len(SH.LOCATIONS)
+ROLL_CODE = 4   # rules.CONTROL_OUTCOMES.index("roll")
+DISABLES_DRIVER = SH.DISABLES["driver"]
+
+
+@jit
+def _rflag(V, v):
+    """Hazard-list flag of a test a bike takes against its reduced handling (p70)."""
+    return 2 if V[v, V_BIKE] else 0
+
+
+@jit
+def _bike_tables(V, v, matrix):
+    """1 when ``v`` is a bike and the bike's critical tables follow the car's (to_arrays)."""
+    return 1 if V[v, V_BIKE] and matrix.shape[0] >= 2 * NFACE else 0
+
+
+@jit
+def _bike_can_push(V, v):
+    return (V[v, V_ENGOFF] == 1 and V[v, V_NODRIVER] == 0 and V[v, V_TERMINAL] == 0
+            and V[v, V_HAND] > 0 and V[v, V_FALLEN] == 0)
+
+
+@jit
+def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
+    """A bike's hazard rolls of one move (p41 order; oil last): the tests flagged ``oil & 2``
+    are taken against reduced handling (p70: HE, oil on curves or after a speed change,
+    criticals, mines, debris, sand on curves, collisions), the rest against full handling."""
+    for i in range(1, nl):
+        x = limits[i]
+        xo = oil[i]
+        j = i - 1
+        while j >= 0 and ((oil[j] & 1) > (xo & 1) or ((oil[j] & 1) == (xo & 1) and limits[j] < x)):
+            limits[j + 1] = limits[j]
+            oil[j + 1] = oil[j]
+            j -= 1
+        limits[j + 1] = x
+        oil[j + 1] = xo
+    speed = V[v, V_MPH]
+    left = V[v, V_BRKLEFT]
+    full = max(V[v, V_HAND], V[v, V_SKILL])
+    red = max(V[v, V_HAND] - G[G_REDUCED], V[v, V_SKILL])
+    panicked = False
+    lost = False
+    for i in range(nl):
+        outcomes[i] = -1
+    for i in range(nl):
+        limit = limits[i]
+        if (oil[i] & 1) and panicked:
+            limit = min(limit, G[G_L_OIL_O])
+        before = speed
+        out, mph = H.hazard_roll(st, script, speed, limit, red if oil[i] & 2 else full, left, hp)
+        speed -= mph
+        left -= mph
+        outcomes[i] = out
+        if limit < before:
+            _log(E, EN, turn, phase, v, EV_HAZARD, limit, out, speed, oil[i] & 1)
+        if out == H.PANIC:
+            panicked = True
+            V[v, V_PANIC] = 1
+        if out >= H.LOSS:
+            lost = True
+            break
+    V[v, V_MPH] = speed
+    V[v, V_BRKLEFT] = left
+    if lost:
+        _lose_control(V, v)
+
+
+@jit
+def _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase):
+    """Road damage (p68): a driver critical on the bike's rider table, the d6 modified by the
+    speed factor; a score under 1 leaves the rider unhurt, over 6 counts as 6."""
+    effects = crit[2]
+    if effects.shape[0] < 2 * NLOC:
+        return
+    k = min(max(sf, 1), 8) - 1
+    mod = hp[HP_ROAD + k]
+    r = dice.roll(st, script, 1, 6)
+    face = min(r + mod, 6)
+    if face < 1:
+        _log(E, EN, turn, phase, v, EV_ROADDMG, r, mod, 0, sf)
+        return
+    e = effects[NLOC + SH.DRIVER, face - 1]
+    V[v, V_SKILL] += e[SH.F_SKILL]
+    V[v, V_HAND] += e[SH.F_HANDLING]
+    if e[SH.F_DISABLES] == DISABLES_DRIVER:
+        V[v, V_NODRIVER] = 1
+    _log(E, EN, turn, phase, v, EV_ROADDMG, r, mod, face, sf)
+
+
+@jit
+def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, ws, sp, o, E, EN, turn,
+               phase, source):
+    """Speed-factor hits on a random facing each (p70: 1 left, 2 right, 3 roof, 4 floor,
+    5 front, 6 rear)."""
+    for _ in range(n_hits):
+        if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
+            break
+        facing = hp[HP_ROLLFACE + dice.roll(st, script, 1, 6) - 1]
+        _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
+                  ws, sp, o, E, EN, turn, phase, source)
+
+
+@jit
+def _bike_down(V, v, E, EN, turn, phase):
+    """The bike halts and falls (p70); a wreck with terminal damage or no rider."""
+    V[v, V_MPH] = 0
+    V[v, V_OOC] = IN_CONTROL
+    V[v, V_SKIDDIR] = 0
+    V[v, V_DODGE] = 0
+    if V[v, V_STATUS] != ACTIVE:
+        return
+    if V[v, V_TERMINAL] or V[v, V_NODRIVER]:
+        V[v, V_STATUS] = WRECK
+        V[v, V_FALLEN] = 1
+        _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
+    else:
+        V[v, V_FALLEN] = 1
+        _log(E, EN, turn, phase, v, EV_FALL, 0, 0, 0, 0)
+
+
+@jit
+def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase,
+                damage):
+    """A bike crashes (p70): crash damage (speed factor hits at +speed factor, p58) when
+    ``damage``, road damage, then off the table."""
+    sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
+    if damage:
+        _bike_hits(st, script, T, V, WS, FIT, v, sf, sf, G, PROF, crit, hp, ws, sp, o, E, EN, turn,
+                   phase, -6)
+    _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase)
+    _crash(V, v, why, E, EN, turn, phase)
+
+
+@jit
+def _bike_ooc_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim,
+                   oil, outc, E, EN, turn, phase):
+    """A bike's control-loss test and compulsory move (p70): the bike table (a roll from 6, no
+    spins), an automatic roll with no rider (p69); a roll at 81mph+ is a crash with no move, at
+    80mph or less a skid test, the move, speed factor -2 hits and road damage, and the bike
+    halts, fallen."""
+    step = G[G_SPEED_STEP]
+    sf = speed_factor(V[v, V_MPH], step)
+    if V[v, V_NODRIVER]:
+        res = ROLL_CODE
+        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, 0, 0)
+    else:
+        adverse = min(V[v, V_HAND], V[v, V_SKILL])
+        pen = G[G_PENALTY] if _no_control(V, v) else 0
+        nb = G[G_BCL_N]
+        res = H.control_loss_test(st, script, sf, adverse, pen, hp[HP_BCL:HP_BCL + nb],
+                                  hp[HP_BCL_CODES:HP_BCL_CODES + nb])
+        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
+    if res == 0:
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
+                      lim, oil, outc, E, EN, turn, phase, True, False)
+        V[v, V_OOC] = IN_CONTROL
+        V[v, V_SKIDDIR] = 0
+        if nl >= 0:
+            _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        return
+    if res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
+        # no forward move; others are not affected (p70)
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, ws, sp, o, E,
+                    EN, turn, phase, True)
+        return
+    on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
+    if V[v, V_SKIDDIR] != 0:
+        drift, ddir, loss = 1, V[v, V_SKIDDIR], G[G_SKID_D]
+    else:
+        drift, ddir, loss = H.skid_test(st, script, on_curve, G[G_SKID_S], G[G_SKID_D])
+    if ddir == 2:
+        ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1
+    _log(E, EN, turn, phase, v, EV_SKID, drift, ddir, loss, 0)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, ddir if drift else 0, G, PROF, crit,
+                  hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, False, drift == 1)
+    V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
+    if nl < 0 or V[v, V_STATUS] != ACTIVE:
+        return
+    if res == 1:
+        V[v, V_OOC] = IN_CONTROL
+        V[v, V_SKIDDIR] = 0
+    elif res == ROLL_CODE:
+        sf_now = speed_factor(V[v, V_MPH], step)
+        hits = max(0, sf_now - G[G_ROLL_LESS])
+        _log(E, EN, turn, phase, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
+        _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, ws, sp, o, E, EN,
+                   turn, phase, -5)
+        if V[v, V_STATUS] == ACTIVE:
+            _road_damage(st, script, V, v, sf_now, hp, crit, E, EN, turn, phase)
+        _bike_down(V, v, E, EN, turn, phase)
+        return
+    if V[v, V_STATUS] == ACTIVE:
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, 0, hp, outc)
+
+
+@jit
+def _shared_lanes(V, v, u):
+    a, b = lanes_of(V, v)
+    c, d = lanes_of(V, u)
+    return max(0, min(b, d) - max(a, c) + 1)
+
+
+@jit
+def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, turn, phase):
+    """One immediate hazard roll of ``u`` (a collision's, an overlap's), in scratch cells of
+    ``ws`` so that the mover's own list is kept; the target of a shunt ignores panic (p41)."""
+    if V[u, V_STATUS] != ACTIVE or V[u, V_OOC] != IN_CONTROL or V[u, V_MPH] <= limit:
+        return
+    keep_mph = V[u, V_MPH]
+    keep_left = V[u, V_BRKLEFT]
+    if ignore_panic:
+        V[u, V_BRKLEFT] = 1 << 20
+    ws[0] = limit
+    ws[1] = 2 if (reduced and V[u, V_BIKE]) else 0
+    _hazards(st, script, V, u, ws[0:1], ws[1:2], 1, G, hp, ws[2:3], E, EN, turn, phase)
+    if ignore_panic:
+        V[u, V_MPH] = keep_mph
+        V[u, V_BRKLEFT] = keep_left
+        V[u, V_PANIC] = 0
+
+
+@jit
+def _swipe_loser(st, script, V, x, d, limit, ws, G, hp, E, EN, turn, phase):
+    """The loser of a sideswipe tests (reduced handling for a bike) and skids away (p57)."""
+    was = V[x, V_OOC]
+    _one_test(st, script, V, x, limit, True, False, ws, G, hp, E, EN, turn, phase)
+    if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
+        V[x, V_SKIDDIR] = d
+
+
+@jit
+def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E,
+              EN, turn, phase):
+    """Collisions with a bike (p70-72). Bike vs bike: head-on (opposed, stationary or fallen
+    bikes) combined speed-factor damage, both halt and fall, road damage; into a wrecked bike
+    the mover crashes; shunts as usual but both riders lose control outright. Bike vs car: a
+    partial (one lane in common) collision is a sideswipe the bike loses; head-on one combined
+    hit each, road damage, the bike crashes, the car -30mph and out of control (a car rammer
+    completes its move, :func:`_goes_on`); shunts relative hits, a bike rammer slows to the car's
+    speed, a car rammer pushes the bike to its speed and slows 10mph. A bike into an obstacle
+    is a head-on ram with a wreck (p77)."""
+    step = G[G_SPEED_STEP]
+    sfv = speed_factor(V[v, V_MPH], step)
+    if u < 0:
+        _log(E, EN, turn, phase, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
+        _take_hit(st, script, T, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
+                  sp, o, E, EN, turn, phase, -2)
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_CAR, G, PROF, crit, hp, ws, sp, o, E,
+                    EN, turn, phase, False)
+        return
+    sfu = speed_factor(V[u, V_MPH], step)
+    opposed = V[u, V_DIR] != V[v, V_DIR]
+    if V[v, V_BIKE] and V[u, V_BIKE]:
+        if V[u, V_STATUS] == WRECK:
+            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_INTO_WRECK, sfv, sfv)
+            _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_WRECK, G, PROF, crit, hp, ws, sp,
+                        o, E, EN, turn, phase, True)
+            return
+        if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
+            c = sfv + sfu
+            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
+            _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, ws, sp, o, E,
+                        EN, turn, phase, u)
+            _speed_hits(st, script, T, V, WS, FIT, u, c, c, 0, G, PROF, crit, hp, ws, sp, o, E,
+                        EN, turn, phase, v)
+            for x in (v, u):
+                if V[x, V_STATUS] == ACTIVE:
+                    _road_damage(st, script, V, x, sfv if x == v else sfu, hp, crit, E, EN, turn,
+                                 phase)
+                _bike_down(V, x, E, EN, turn, phase)
+            return
+        rel = max(sfv - sfu, 0)
+        _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
+        _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+                    turn, phase, u)
+        _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+                    turn, phase, v)
+        diff = V[v, V_MPH] - V[u, V_MPH]
+        if diff > 0:
+            half = (diff + 1) // 2
+            V[u, V_MPH] = min(V[u, V_MPH] + half, max(V[u, V_MAXSPD], V[u, V_MPH]))
+            V[v, V_MPH] -= half
+        _lose_control(V, v)   # both riders lose control, no hazard roll (p70)
+        if V[u, V_STATUS] == ACTIVE:
+            _lose_control(V, u)
+        return
+    bike = v if V[v, V_BIKE] else u
+    car = u if bike == v else v
+    sfb = sfv if bike == v else sfu
+    sfc = sfu if bike == v else sfv
+    car_still = V[car, V_STATUS] == WRECK or V[car, V_TERMINAL] or V[car, V_ATT] % 180 != 0 \
+        or V[car, V_OOC] == SPINNING or V[car, V_MPH] == 0
+    fallen = V[bike, V_FALLEN] == 1 or V[bike, V_STATUS] == WRECK
+    if not fallen and _shared_lanes(V, v, u) == 1 and V[car, V_STATUS] == ACTIVE:
+        # a partial collision with a bike is a sideswipe, which the bike loses (p72)
+        d = 1 if V[car, V_LANE] < V[bike, V_LANE] else -1   # the bike skids away from the car
+        if opposed:
+            c = sfb + sfc
+            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
+            _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
+                      ws, sp, o, E, EN, turn, phase, car)
+            _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, ws, G, hp, E, EN, turn,
+                      phase)
+            _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], ws, G, hp, E, EN, turn, phase)
+        else:
+            rel = abs(sfb - sfc)
+            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
+            _take_hit(st, script, T, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
+                      ws, sp, o, E, EN, turn, phase, car)
+            V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
+            V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
+            _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], ws, G, hp, E, EN, turn, phase)
+        return
+    if fallen or opposed or car_still or V[bike, V_MPH] == 0:
+        # head-on: one combined speed-factor hit each (p72)
+        c = sfb + sfc
+        _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
+        _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
+                  sp, o, E, EN, turn, phase, car)
+        _take_hit(st, script, T, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
+                  sp, o, E, EN, turn, phase, bike)
+        if V[bike, V_STATUS] == ACTIVE:
+            _road_damage(st, script, V, bike, sfb, hp, crit, E, EN, turn, phase)
+        _crash(V, bike, CRASH_BIKE_CAR, E, EN, turn, phase)
+        if V[car, V_STATUS] == ACTIVE and V[car, V_MPH] > 0:
+            V[car, V_MPH] = max(0, V[car, V_MPH] - G[G_CAR_HEADON_SLOW])
+            _lose_control(V, car)
+        return
+    # shunts
+    rel = max(sfv - sfu, 0)
+    _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+                turn, phase, u)
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+                turn, phase, v)
+    if bike == v:
+        V[v, V_MPH] = min(V[v, V_MPH], V[u, V_MPH])
+    else:
+        impact = V[v, V_MPH]
+        V[u, V_MPH] = min(impact, max(V[u, V_MAXSPD], V[u, V_MPH]))
+        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_CAR_SHUNT_SLOW])
+    _one_test(st, script, V, v, G[G_L_SHUNT], True, False, ws, G, hp, E, EN, turn, phase)
+    _one_test(st, script, V, u, G[G_L_SHUNT], True, True, ws, G, hp, E, EN, turn, phase)
+
+
+@jit
+def _goes_on(V, v, u):
+    """A car that took a bike out of play completes its move (p72)."""
+    return (u >= 0 and V[v, V_BIKE] == 0 and V[u, V_BIKE] == 1 and V[u, V_STATUS] == CRASHED
+            and V[v, V_STATUS] == ACTIVE)
+
+
+@jit
+def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
+                    outc, E, EN, turn, phase):
+    """A rider sideswipes a bike going its way whose zone overlaps its own (p70): the usual
+    test (a rider out of control uses reduced handling), relative speed-factor hit, -10mph
+    each, the loser tests at 40mph on reduced handling and skids away."""
+    tgt = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_BIKE] == 0 or V[u, V_FALLEN] \
+                or V[u, V_DIR] != V[v, V_DIR]:
+            continue
+        if _shared_lanes(V, v, u) == 0 or (V[u, V_LANE] - V[v, V_LANE]) * d <= 0:
+            continue
+        if v_rear(T, V, u) < v_front(T, V, v) and v_rear(T, V, v) < v_front(T, V, u):
+            tgt = u
+            break
+    if tgt < 0:
+        return
+    u = tgt
+    red = G[G_REDUCED]
+    sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
+        max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL
+        else min(V[v, V_HAND] - red, V[v, V_SKILL]))
+    su = dice.roll(st, script, 1, 6) + (
+        max(V[u, V_HAND], V[u, V_SKILL]) if V[u, V_OOC] == IN_CONTROL
+        else min(V[u, V_HAND] - red, V[u, V_SKILL]))
+    step = G[G_SPEED_STEP]
+    rel = abs(speed_factor(V[v, V_MPH], step) - speed_factor(V[u, V_MPH], step))
+    winner = v if sv > su else (u if su > sv else -1)
+    _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
+    if winner != v:
+        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
+                  o, E, EN, turn, phase, u)
+    if winner != u:
+        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
+                  o, E, EN, turn, phase, v)
+    V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
+    V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
+    for k in range(2):
+        x = v if k == 0 else u
+        if winner == x:
+            continue
+        _swipe_loser(st, script, V, x, d if x == u else -d, G[G_L_SS_NN], ws, G, hp, E, EN, turn,
+                     phase)
+
+
+@jit
+def _bike_target_mod(V, v, u, mount, G):
+    """Bikes as targets (p64): -1 with both its lanes in the fire corridor, -2 with one."""
+    if not V[u, V_BIKE]:
+        return 0
+    if mount == M_TURRET or mount == M_SIDE_L or mount == M_SIDE_R:
+        return G[G_T_BIKE2]
+    clo, chi = corridor_lanes(V, v, mount)
+    a = V[u, V_LANE]
+    k = (1 if clo <= a <= chi else 0) + (1 if clo <= a + 1 <= chi else 0)
+    return G[G_T_BIKE2] if k >= 2 else G[G_T_BIKE1]
+
+
+@jit
+def _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN, turn, phase):
+    """After a rider's move: the dodge's 40mph test (full handling, p64) and overlapping
+    contact zones (p64): the other rider tests at once, the mover with its move's tests (80mph
+    going the same way, 40mph opposed)."""
+    if act == A_DODGE and nl < lim.shape[0]:
+        lim[nl] = G[G_L_DODGE]
+        oil[nl] = 0
+        nl += 1
+    worst = -1
+    xlo = v_rear(T, V, v)
+    xhi = v_front(T, V, v)
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_BIKE] == 0 or V[u, V_FALLEN]:
+            continue
+        if _shared_lanes(V, v, u) == 0 or not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
+            continue
+        limit = G[G_L_OVERLAP_OPP] if V[u, V_DIR] != V[v, V_DIR] else G[G_L_OVERLAP]
+        _log(E, EN, turn, phase, v, EV_OVERLAP, u, limit, 0, 0)
+        _one_test(st, script, V, u, limit, False, False, ws, G, hp, E, EN, turn, phase)
+        if worst < 0 or limit < worst:
+            worst = limit
+    if worst >= 0 and nl < lim.shape[0]:
+        lim[nl] = worst
+        oil[nl] = 0
+        nl += 1
+    return nl
+
+
+@jit
+def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, crit, hp, ws, sp, o,
+                    lim, oil, outc, E, EN, turn, phase):
+    """A rider's phase begins: the dodge zone ends, a fallen bike is picked up (p70), a pushed
+    bike moves at 5mph (p69). True when the phase's part is done."""
+    V[v, V_DODGE] = 0
+    if V[v, V_FALLEN]:
+        V[v, V_FALLEN] = 0
+        _log(E, EN, turn, phase, v, EV_PICKUP, 0, 0, 0, 0)
+    if not V[v, V_PUSH]:
+        return False
+    if not moves:
+        if V[v, V_MPH] == 0:
+            V[v, V_MPH] = G[G_PUSH_MPH]
+            _log(E, EN, turn, phase, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
+        return True
+    _log(E, EN, turn, phase, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o, lim,
+                  oil, outc, E, EN, turn, phase, True, False)
+    if nl > 0:
+        _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+    return True
+
+
+@jit
+def _bike_turn_start(V, WS, n, G, E, EN, turn):
+    """Before a turn's first phase (p69): the rider of a halted bike with a dead engine pushes
+    it when it still has a working weapon, else abandons it (left as a wreck)."""
+    for v in range(n):
+        if V[v, V_STATUS] != ACTIVE or not V[v, V_BIKE] or V[v, V_PUSH] or V[v, V_MPH] != 0 \
+                or not _bike_can_push(V, v):
+            continue
+        armed = False
+        for w in range(MAXW):
+            if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0:
+                armed = True
+        if armed:
+            V[v, V_PUSH] = 1
+            V[v, V_MAXSPD] = G[G_PUSH_MPH]
+            V[v, V_ACC] = G[G_PUSH_MPH]
+            _log(E, EN, turn, 0, v, EV_PUSH, 0, 0, 0, 0)
+        else:
+            V[v, V_STATUS] = WRECK
+            _log(E, EN, turn, 0, v, EV_ABANDON, 0, 0, 0, 0)

@@ -14,7 +14,8 @@ crashed, off the table or stopped for good), and the sides: each with its policy
 together, ``budget_scope = "side"``) must meet.
 
 Games whose rules need what the engine lacks are refused with the reason (``refuse`` in the
-file, or a bike in a side: bikes as movers are not modelled).
+file). Bikes ride in gangs (Games Six-Eight) with their own profile, critical tables and rules
+(:mod:`.engine`, p62-72).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from . import road as RD
 from . import rules as R
 from . import shooting as SH
 from .design import car_from, validate
+from .vehicle import M_FAIRING_L, M_FAIRING_R
 from .vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L, M_WING_R,
                       MAXW, MOUNT_NAMES, W_ACC, W_AMMO, W_DMG, W_FLAT, W_HE, W_KEY, W_KIND, W_LASER,
                       W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE)
@@ -43,7 +45,8 @@ TRACKS = ("straights", "layouts", "initial", "continuous")
 MAX_VEHICLES = 6
 _MOUNT_CODE = {"hood": M_HOOD, "roof": M_ROOF, "wing_left": M_WING_L, "wing_right": M_WING_R,
                "side_left": M_SIDE_L, "side_right": M_SIDE_R, "turret": M_TURRET,
-               "passive": M_PASSIVE, "passive_left": M_PASSIVE, "passive_right": M_PASSIVE}
+               "passive": M_PASSIVE, "passive_left": M_PASSIVE, "passive_right": M_PASSIVE,
+               "fairing_left": M_FAIRING_L, "fairing_right": M_FAIRING_R}
 _PASSIVE_TYPE = {"oil": RD.OIL, "mines": RD.MINES, "spikes": RD.SPIKES, "smoke": RD.SMOKE}
 
 
@@ -196,9 +199,6 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
         cost = 0
         for j, loads in enumerate(vehicles):
             for car in loads:
-                if car.vehicle == "bike":
-                    raise _err("bikes as movers are not modelled yet (docs/rules/dark-future.md)",
-                               path, f"{f}.cars[{j}]")
                 try:
                     rep = validate(car, budget if scope == "car" else None, chosen)
                 except UserInputError as e:
@@ -419,12 +419,68 @@ def to_arrays(sc: Scenario) -> Arrays:
                 raise UserInputError("every layout must have the same number of sections",
                                      where=sc.path, field="layouts")
             LAY[i] = RD.layout_codes(lay)
-    ct = SH.crit_tables("car", sc.variants)
+    matrix, rerolls, effects = _crit_stack(sc.variants)
     lows, codes = R.control_loss_table("car", rules)
     spin_t = np.array(rules.table("spin_template")["rows"], np.int64)
+    _bike_globals(G, rules, kinds)
     return Arrays(G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, RD.curve_array(rules),
-                  RD.box_array(rules), (ct.matrix, ct.rerolls, ct.effects, groups),
-                  R.hazard_params(rules).as_array(), lows, codes, spin_t, POL, names, loadouts)
+                  RD.box_array(rules), (matrix, rerolls, effects, groups),
+                  _hp_with_bikes(rules), lows, codes, spin_t, POL, names, loadouts)
+
+
+def _crit_stack(chosen):
+    """The car's critical tables with the bike's after them (facings 5-9, locations 7-13, the
+    bike's re-roll lists numbered after the car's); :func:`engine._take_hit` picks a vehicle's
+    half."""
+    ct = SH.crit_tables("car", chosen)
+    bt = SH.crit_tables("bike", chosen)
+    shift = ct.rerolls.shape[0]
+
+    def moved(a):
+        a = a.copy()
+        a[a >= SH.REROLL] += shift
+        return a
+
+    matrix = np.concatenate([ct.matrix, moved(bt.matrix)])
+    rerolls = np.concatenate([ct.rerolls, moved(bt.rerolls)])
+    effects = np.concatenate([ct.effects, bt.effects])
+    return matrix, rerolls, effects
+
+
+def _hp_with_bikes(rules):
+    """Hazard parameters, then the bike tables the engine reads (engine.HP_*)."""
+    hp = np.zeros(EG.HP_W, np.int64)
+    base = R.hazard_params(rules).as_array()
+    hp[:len(base)] = base
+    hp[EG.HP_ROAD:EG.HP_ROAD + 8] = rules.table("road_damage")["rows"]
+    lows, codes = R.control_loss_table("bike", rules)
+    hp[EG.HP_BCL:EG.HP_BCL + len(lows)] = lows
+    hp[EG.HP_BCL_CODES:EG.HP_BCL_CODES + len(codes)] = codes
+    hp[EG.HP_ROLLFACE:EG.HP_ROLLFACE + 6] = [
+        SH.FACINGS.index(f.replace("left_", "").replace("right_", ""))
+        for f in rules.table("bike_roll_facing")["rows"]]
+    return hp
+
+
+def _bike_globals(G, rules, kinds):
+    lim = rules.table("safety_limits")["limits"]
+    br = rules.table("bike_rules")
+    tf = rules.table("tactical_factors")
+    G[EG.G_BIKE_KIND] = kinds.index("bike")
+    G[EG.G_REDUCED] = rules.table("bike_hazards")["reduced_handling"]
+    G[EG.G_L_OVERLAP] = lim["bike_overlap_neck_and_neck"]
+    G[EG.G_L_OVERLAP_OPP] = lim["bike_overlap_opposed"]
+    G[EG.G_L_DODGE] = lim["bike_dodge"]
+    G[EG.G_L_OPP_WIN] = lim["sideswipe_opposed_winner"]
+    G[EG.G_L_OPP_LOSE] = lim["sideswipe_opposed_loser"]
+    G[EG.G_BIKE_CRASH] = rules.table("control_loss_bike")["crash_roll_mph"]
+    G[EG.G_ROLL_LESS] = br["roll_damage_less"]
+    G[EG.G_CAR_HEADON_SLOW] = br["car_head_on_slow_mph"]
+    G[EG.G_CAR_SHUNT_SLOW] = br["car_shunt_slow_mph"]
+    G[EG.G_PUSH_MPH] = br["push_mph"]
+    G[EG.G_T_BIKE2] = tf["bike_two_lanes"]
+    G[EG.G_T_BIKE1] = tf["bike_one_lane"]
+    G[EG.G_BCL_N] = len(rules.table("control_loss_bike")["rows"])
 
 
 class GameSim:
@@ -531,7 +587,10 @@ _KIND = ("straight", "corner", "bend")
 _CTRL = ("regains control", "skids, then regains control", "skids, still out of control",
          "spins", "rolls")
 _HAZ = ("OK", "panic brake", "control lost", "control lost (out of braking)")
-_CRASH = ("off the road", "spinning on a curve", "no driver on a curve", "hit by a train")
+_CRASH = ("off the road", "spinning on a curve", "no driver on a curve", "hit by a train",
+          "a roll at 81mph or more", "a head-on collision with a car or obstacle",
+          "into a wrecked bike")
+_BIKERAM = ("head-on", "shunt", "sideswipe (partial collision)", "into a wreck")
 
 
 def render(sc: Scenario, events, res, sim) -> list[str]:
@@ -567,7 +626,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
                 detail = f" +{y}mph"
             elif x == PO.A_BRAKE:
                 detail = f" -{y}mph"
-            elif x in (PO.A_DRIFT, PO.A_SWIPE):
+            elif x in (PO.A_DRIFT, PO.A_SWIPE, PO.A_DODGE):
                 detail = " left" if y < 0 else " right"
             elif x in (PO.A_SHOOT, PO.A_PASSIVE):
                 detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, 1]]})"
@@ -597,7 +656,8 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             out.append(f"{nm(v)} fires its {MOUNT_NAMES[a.LOAD[v, 0, y, 1]]} weapon at {nm(x)}, "
                        f"range {z}: {res_s}")
         elif code == EG.EV_DAMAGE:
-            src = {-2: "obstacle", -3: "mines", -4: "spikes", -5: "roll"}.get(x, nm(x))
+            src = {-2: "obstacle", -3: "mines", -4: "spikes", -5: "roll",
+                   -6: "crash"}.get(x, nm(x))
             out.append(f"  {nm(v)} takes {y} damage ({src}), {z} left"
                        f"{', critical' if w else ''}")
         elif code == EG.EV_PASSIVE:
@@ -626,6 +686,24 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             out.append(f"{nm(v)} crosses the finish")
         elif code == EG.EV_LEFT:
             out.append(f"{nm(v)} leaves play")
+        elif code == EG.EV_ROADDMG:
+            res_r = "unhurt" if z == 0 else f"rider critical {z}"
+            out.append(f"  {nm(v)}: road damage (SF {w}): d6 {x} {y:+d}: {res_r}")
+        elif code == EG.EV_OVERLAP:
+            out.append(f"{nm(v)} overlaps {nm(x)} (hazard rolls over {y}mph)")
+        elif code == EG.EV_BIKEROLL:
+            out.append(f"{nm(v)}: the bike rolls at {z}mph: {x} hits at +{y}")
+        elif code == EG.EV_FALL:
+            out.append(f"{nm(v)}: the bike falls and halts")
+        elif code == EG.EV_PICKUP:
+            out.append(f"{nm(v)}: the rider picks the bike up")
+        elif code == EG.EV_ABANDON:
+            out.append(f"{nm(v)}: the rider abandons the bike (a wreck)")
+        elif code == EG.EV_PUSH:
+            out.append(f"{nm(v)}: the rider pushes the bike (5mph)")
+        elif code == EG.EV_BIKERAM:
+            kind = "an obstacle" if x < 0 else nm(x)
+            out.append(f"{nm(v)} collides with {kind} ({_BIKERAM[y]}, {z} hit(s) at +{w})")
         elif code == EG.EV_END:
             who = "draw" if x < 0 else side_names[x]
             out.append(f"END after {turn} turns: {who} ({EG.REASON_NAMES[y]})")

@@ -17,6 +17,14 @@ the optimum speed, p41), ``P_CRUISE`` cruising mph (0: the car's maximum), ``P_S
 chance to shoot, in sixths, ``P_DODGE`` drift out of an enemy's corridor (0/1), ``P_CLOSE`` mph
 above the enemy's speed the chaser drives at, ``P_ESCAPE`` a lead car below its cruising
 speed accelerates before laying passives unless the pursuer is on its tail (0/1).
+
+Bikes (p62-72) are driven by :func:`decide` and then :func:`bike_decide` (gang tactics):
+riders never sideswipe cars (p70; they sideswipe an enemy bike they overlap), and three
+parameters set the gang's tactics: ``P_SWARM`` spaces within which a bike moves into the lanes
+beside the enemy car ahead (0: never), ``P_DODGEP`` the highest mph at which a rider dodges a
+passive or road hazard in one of its lanes in the next space (0: never), ``P_RAMCLEAR`` spaces
+within which a rider drifts out of the lanes of an enemy car behind it, out of its ram range
+(0: never).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import numpy as np
 
 from ..core._numba import jit
 from . import road as RD
-from .vehicle import (ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, M_TURRET, MAXW,
+from .vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, M_TURRET, MAXW,
                       V_ACC, V_BRK, V_HAND, V_LANE, V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE,
                       V_SKILL, V_SP, V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE,
                       W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target,
@@ -34,6 +42,7 @@ from .vehicle import (ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 # Parameters 8-9 direction of travel, 10-12 bikes and gangs, 13-14 weapons; unused ones are 0.
 P_W = 16
+P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
 POLICIES = {
     # the rulebook's advice (p41: 'always hit corners travelling at the optimum speed')
@@ -43,17 +52,30 @@ POLICIES = {
     "careful": (0, 80, 0, 3, 3, 1, 10, 0),
     # 20mph over every limit, sideswipes, any shot that can hit
     "reckless": (20, 0, 1, 6, 1, 0, 30, 1),
+    # a gang's swarm: the standard driving, bikes crowd the lanes beside the enemy car
+    "swarm": (-1, 0, 1, 4, 2, 1, 20, 1),
+}
+# Gang tactics of each policy (P_SWARM, P_DODGEP, P_RAMCLEAR); read by bikes only.
+GANG_TACTICS = {
+    "standard": (0, 50, 2),
+    "careful": (0, 40, 3),
+    "reckless": (0, 0, 0),
+    "swarm": (4, 50, 0),
 }
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # Action codes 8-9 direction of travel (U-turn, reverse), 10-11 bikes, 12-13 weapons.
 ACTION_NAMES = ("steady", "accelerate", "brake", "drift", "shoot", "passive", "sideswipe",
                 "re-align")
+# a bike's dodge (argument -1: the left lane, +1: the right lane, p64) and push (p69)
+A_DODGE, A_PUSH = 10, 11
+ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge", "push")
 
 
 def policy_vector(name: str) -> np.ndarray:
     v = np.zeros(P_W, np.int64)
     v[:len(POLICIES[name])] = POLICIES[name]
+    v[P_SWARM:P_RAMCLEAR + 1] = GANG_TACTICS.get(name, (0, 0, 0))
     return v
 
 
@@ -320,3 +342,104 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     elif mph > target + 10:
         return A_BRAKE, min(brk, mph - target)
     return A_NONE, 0
+
+
+# --- bikes and gang tactics (p62-72) ------------------------------------------------------------
+@jit
+def _marker_in_lane(T, M, NM, V, v, lane):
+    """A passive or road hazard (not smoke, not an obstacle) on one lane of the next space."""
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP] + 1
+    if sp >= RD.pair_spaces(T, sec, V[v, V_LANE]):
+        sec += 1
+        sp = 0
+    if sec >= TM_LIMIT:
+        return False
+    xlo = RD.rear_x(T, sec, V[v, V_LANE], sp)
+    xhi = RD.front_x(T, sec, V[v, V_LANE], sp)
+    for i in range(NM[0]):
+        k = M[i, RD.MK_KIND]
+        if M[i, RD.MK_ACTIVE] and k != RD.SMOKE and k != RD.OBSTACLE \
+                and M[i, RD.MK_LLO] <= lane <= M[i, RD.MK_LHI] \
+                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+            return True
+    return False
+
+
+@jit
+def _car_behind(T, V, n, v, spaces):
+    """An enemy car (not a bike) behind within ``spaces`` in lanes shared with the bike, or
+    level in the lanes beside it (its ram or sideswipe range); its lane, or -1."""
+    lo = V[v, V_LANE]
+    rx = v_rear(T, V, v)
+    fx = v_front(T, V, v)
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_BIKE]:
+            continue
+        a, b = lanes_of(V, u)
+        uf = v_front(T, V, u)
+        ur = v_rear(T, V, u)
+        if uf <= rx and not (b < lo or a > lo + 1):
+            if RD.along(T, lo, uf, rx) // RD.UNITS < spaces:
+                return V[u, V_LANE]
+        elif ur < fx and rx < uf and (a == lo + 2 or b == lo - 1):
+            return V[u, V_LANE]
+    return -1
+
+
+@jit
+def _bike_swipe_dir(T, V, n, v):
+    """An enemy bike, upright and level, whose zone overlaps the rider's (p70: bikes sideswipe
+    only bikes going their way with overlapping zones): the side it is on, or 0."""
+    lo = V[v, V_LANE]
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] \
+                or V[u, V_BIKE] == 0 or V[u, V_FALLEN] or V[u, V_DIR] != V[v, V_DIR]:
+            continue
+        if V[u, V_LANE] == lo or abs(V[u, V_LANE] - lo) > 1:
+            continue
+        if v_rear(T, V, u) < v_front(T, V, v) + RD.UNITS and v_rear(T, V, v) < v_front(T, V, u):
+            return 1 if V[u, V_LANE] > lo else -1
+    return 0
+
+
+@jit
+def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
+    """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
+    bike's own rules (no sideswipes against cars, dodges, p64-70)."""
+    if act == A_SWIPE:
+        act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
+    if not moves or act == A_BRAKE:
+        return act, arg
+    lane = V[v, V_LANE]
+    mph = V[v, V_MPH]
+    # keep clear of a car that could ram it (a bike always comes off worse, p70)
+    if par[P_RAMCLEAR] > 0 and act != A_SHOOT:
+        cl = _car_behind(T, V, n, v, par[P_RAMCLEAR])
+        if cl >= 0:
+            d = _drift_dir(T, M, NM, V, n, v, 1 if cl <= lane else -1)
+            if d != 0 and abs(lane + d - cl) > abs(lane - cl):
+                return A_DRIFT, d
+    # dodge a passive or road hazard in one of its two lanes (p64; 40mph safety limit)
+    if par[P_DODGEP] > 0 and mph <= par[P_DODGEP]:
+        left = _marker_in_lane(T, M, NM, V, v, lane)
+        right = _marker_in_lane(T, M, NM, V, v, lane + 1)
+        if left != right:
+            return A_DODGE, 1 if left else -1
+    if par[P_SWIPE]:
+        d = _bike_swipe_dir(T, V, n, v)
+        if d != 0 and act != A_SHOOT:
+            return A_SWIPE, d
+    # swarm: into the lanes beside the enemy car ahead
+    if par[P_SWARM] > 0 and act != A_SHOOT and act != A_PASSIVE:
+        u, g = _nearest_enemy(T, V, n, v, False)
+        if u >= 0 and V[u, V_BIKE] == 0 and g <= par[P_SWARM]:
+            a, b = lanes_of(V, u)
+            want = b + 1 if b + 1 <= 3 else a - 2
+            if a - 2 >= 0 and abs(a - 2 - lane) < abs(want - lane):
+                want = a - 2
+            if 0 <= want <= 4 and want != lane:
+                d = _drift_dir(T, M, NM, V, n, v, 1 if want > lane else -1)
+                if d != 0 and abs(lane + d - want) < abs(lane - want):
+                    return A_DRIFT, d
+    return act, arg

@@ -22,6 +22,10 @@ V_DIR = 34
 # Column blocks kept free so separate pieces of the engine can grow without renumbering:
 # 35-43 direction of travel and reversing, 44-51 lasting criticals, 52-63 bikes.
 V_W = 64
+# Bikes (p62-72): V_BIKE 1 for a bike; V_DODGE the side of this move's single-lane dodge zone
+# (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
+# V_PUSH a halted engine-dead bike its rider pushes at 5mph (p69).
+(V_BIKE, V_DODGE, V_FALLEN, V_PUSH) = range(52, 56)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
@@ -39,8 +43,10 @@ W_W = 20
 MAXW = 8
 WK_NONE, WK_DIRECT, WK_PASSIVE = 0, 1, 2
 M_HOOD, M_ROOF, M_WING_L, M_WING_R, M_SIDE_L, M_SIDE_R, M_TURRET, M_PASSIVE = range(8)
+# a bike's fairing mounts fire along the two lanes ahead, both sides alike (p64)
+M_FAIRING_L, M_FAIRING_R = 8, 9
 MOUNT_NAMES = ("hood", "roof", "wing_left", "wing_right", "side_left", "side_right", "turret",
-               "passive")
+               "passive", "fairing_left", "fairing_right")
 
 
 @jit
@@ -74,12 +80,24 @@ def zone_hits(T, V, n, me, sec, llo, lhi, xlo, xhi):
     for u in range(n):
         if u == me or not on_road(V, u):
             continue
+        if me >= 0 and may_overlap(V, me, u):
+            continue
         a, b = lanes_of(V, u)
         if b < llo or a > lhi:
             continue
         if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
             return u
     return -1
+
+
+@jit
+def may_overlap(V, v, u):
+    """Bikes may share one or both lanes of their contact zones with other bikes (p64):
+    both bikes upright and moving in the same or the opposite direction, the mover under
+    control (an out-of-control bike that runs into one collides, p70)."""
+    return (V[v, V_BIKE] == 1 and V[u, V_BIKE] == 1 and V[u, V_STATUS] == ACTIVE
+            and V[v, V_OOC] == IN_CONTROL and V[u, V_FALLEN] == 0 and V[u, V_MPH] > 0
+            and V[v, V_FALLEN] == 0)
 
 
 @jit
@@ -127,6 +145,8 @@ def find_target(T, V, n, v, mount, out):
             continue
         if mount == M_TURRET and (V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE):
             continue
+        if V[u, V_FALLEN] and mount != M_TURRET:
+            continue   # a fallen bike: only turret weapons may shoot it (p66)
         a, b = lanes_of(V, u)
         ur = v_rear(T, V, u)
         uf = v_front(T, V, u)

@@ -1,0 +1,551 @@
+"""Bikes as movers (dark-future.txt p62-72): the rulebook's worked bike examples replayed on the
+engine's pieces with scripted dice, every bike rule in a scripted position (dodge, overlap,
+rolls, road damage, collisions bike-bike and bike-car, abandoning and pushing), the gang
+tactics' parameters changing the rider's choice, and whole Games Six and Seven with bikes.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simkit.core import dice
+from simkit.core.runner import run
+from simkit.dark_future import engine as EG
+from simkit.dark_future import games as GM
+from simkit.dark_future import policies as PO
+from simkit.dark_future import road as RD
+from simkit.dark_future import vehicle as VH
+
+ROOT = Path(__file__).resolve().parents[1]
+SCEN = ROOT / "scenarios" / "dark-future"
+BIKE = 2      # rules.VEHICLES index
+CAR = 0
+
+
+class World:
+    """Game Six's arrays (vehicle 0 a Renegade, 1-2 bikes, 3 the Interceptor), every vehicle
+    parked off the road until placed by hand."""
+
+    def __init__(self, layout=("S",) * 7):
+        self.sc = GM.load_scenario(SCEN / "game-6.toml")
+        self.sim = GM.GameSim(self.sc)
+        a = self.a = self.sim.a
+        n = self.n = a.G[EG.G_NV]
+        self.T, self.TM = RD.track_from_layout(list(layout))
+        self.M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
+        self.NM = np.zeros(1, np.int64)
+        self.V = np.zeros((n, VH.V_W), np.int64)
+        self.WS = np.zeros((n, VH.MAXW, VH.W_W), np.int64)
+        self.FIT = np.zeros((n, a.LFIT.shape[2]), np.int64)
+        self.E = np.zeros((500, EG.LOG_W), np.int64)
+        self.EN = np.zeros(1, np.int64)
+        self.ws = np.zeros(EG.SH.SCRATCH, np.int64)
+        self.sp = np.zeros(32, np.int64)
+        self.o = np.zeros(8, np.int64)
+        self.lim = np.zeros(EG.SH.MAX_TESTS, np.int64)
+        self.oil = np.zeros(EG.SH.MAX_TESTS, np.int64)
+        self.outc = np.zeros(EG.SH.MAX_TESTS, np.int64)
+        self.tbuf = np.zeros(8, np.int64)
+        self.POL = a.POL.copy()
+        for v in range(n):
+            self.WS[v] = a.LOAD[v, 0]
+            self.FIT[v] = a.LFIT[v, 0]
+            self.V[v, VH.V_STATUS] = VH.LEFT
+
+    def place(self, v, sec, lane, sp, mph, kind, side=None, role=0, skill=3, direction=0):
+        V, P = self.V, self.a.PROF[kind]
+        V[v, :] = 0
+        V[v, VH.V_KIND] = kind
+        V[v, VH.V_BIKE] = 1 if kind == BIKE else 0
+        V[v, VH.V_SIDE] = v if side is None else side
+        V[v, VH.V_ROLE] = role
+        V[v, VH.V_DIR] = direction
+        V[v, VH.V_SEC], V[v, VH.V_LANE], V[v, VH.V_SP], V[v, VH.V_MPH] = sec, lane, sp, mph
+        V[v, VH.V_DMG] = V[v, VH.V_MAXDMG] = P[0]
+        V[v, VH.V_ARM], V[v, VH.V_MAXSPD], V[v, VH.V_ACC] = P[1], P[2], P[3]
+        V[v, VH.V_BRK] = V[v, VH.V_BRKLEFT] = P[4]
+        V[v, VH.V_HAND] = P[5]
+        V[v, VH.V_SKILL] = skill
+
+    def script(self, rolls):
+        st = dice.new_state()
+        dice.set_scripted(st)
+        return st, np.array(rolls, np.int64)
+
+    def common(self):
+        return (self.a.G, self.a.PROF, self.a.crit, self.a.hp, self.ws, self.sp, self.o)
+
+    def ram(self, st, s, v, u):
+        EG._ram(st, s, self.T, self.V, self.WS, self.FIT, v, u, *self.common(), self.lim,
+                self.oil, self.outc, self.E, self.EN, 1, 1)
+
+    def ooc_move(self, st, s, v):
+        a = self.a
+        EG._out_of_control_move(st, s, self.T, self.TM, self.M, self.NM, self.V, self.WS, self.FIT,
+                                self.n, v, *self.common(), self.lim, self.oil, self.outc,
+                                a.cl_lows, a.cl_codes, a.spin_t, self.E, self.EN, 1, 1)
+
+    def act(self, st, s, v, turn=1, phase=1):
+        a = self.a
+        EG._act(st, s, self.T, self.TM, self.M, self.NM, self.V, self.WS, self.FIT, self.n, v,
+                *self.common(), self.lim, self.oil, self.outc, self.tbuf, a.cl_lows, a.cl_codes,
+                a.spin_t, self.POL, self.E, self.EN, turn, phase)
+
+    def decide(self, v, moves=True):
+        act, arg = PO.decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
+                             self.a.hp, self.POL[v], self.tbuf)
+        return PO.bike_decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
+                              self.a.hp, self.POL[v], self.tbuf, act, arg)
+
+    def events(self, code=None):
+        ev = self.E[:self.EN[0]]
+        return ev if code is None else ev[ev[:, 3] == code]
+
+    def marker(self, kind, sec, sp, llo, lhi):
+        lane = llo
+        return RD._add_marker(self.M, self.NM, kind, sec, llo, lhi, RD.rear_x(self.T, sec, lane, sp),
+                              RD.front_x(self.T, sec, lane, sp), 0, -1)
+
+
+def _pos(st):
+    return int(st[dice.POS])
+
+
+# --- worked examples --------------------------------------------------------------------------------
+def test_road_damage_example_p68_a_bike_rolling_at_35mph():
+    """'an out of control bike rolls at 35mph, which is speed factor 2, and the rider takes
+    road damage. The player rolls for a driver critical, but subtracts two from the score.'
+    Control-loss test 5 + SF 2 - adverse 1 = 6: a roll (bike table, p70); skid test 2 (straight,
+    -5mph: 30mph, still SF 2); SF 2 - 2 = no hits; road damage d6 4 - 2 = 2: 'hurt'."""
+    w = World()
+    w.place(1, 1, 2, 0, 35, BIKE, skill=1)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([5, 2, 4])
+    w.ooc_move(st, s, 1)
+    assert _pos(st) == 3
+    rd = w.events(EG.EV_ROADDMG)
+    assert rd.shape[0] == 1 and tuple(rd[0, 4:8]) == (4, -2, 2, 2)
+    assert w.V[1, VH.V_FALLEN] == 1 and w.V[1, VH.V_MPH] == 0 and w.V[1, VH.V_STATUS] == VH.ACTIVE
+    assert w.V[1, VH.V_SP] == 1          # the skid's move came before the fall
+    assert w.V[1, VH.V_SKILL] == 1       # hurt: a hazard roll only, the bike is halted
+    # a low enough roll leaves the rider unhurt (the score is under 1)
+    w = World()
+    w.place(1, 1, 2, 0, 35, BIKE, skill=1)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([6, 2, 2])
+    w.ooc_move(st, s, 1)
+    assert tuple(w.events(EG.EV_ROADDMG)[0, 4:7]) == (2, -2, 0)
+
+
+def test_rolling_bike_example_p70_two_hits_at_plus_two():
+    """'A bike rolling at speed factor 4 would take 2 hits, both at +2 damage', on random
+    facings; then road damage at +2: d6 4 + 2 = 6, K.O.: the bike is a wreck (p70)."""
+    w = World()
+    w.place(1, 1, 2, 0, 75, BIKE, skill=3)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    # test 5 + 4 - 3 = 6 roll; skid 2 (straight, 70mph: SF 4); hit 1: facing 6 (rear), damage
+    # 3 + 2 - 2 = 3; hit 2: facing 5 (front), damage 4 + 2 - 2 = 4; road damage 4
+    st, s = w.script([5, 2, 6, 3, 5, 4, 4])
+    w.ooc_move(st, s, 1)
+    assert _pos(st) == 7
+    roll = w.events(EG.EV_BIKEROLL)
+    assert roll.shape[0] == 1 and tuple(roll[0, 4:6]) == (2, 2)
+    assert w.V[1, VH.V_DMG] == 9 - 3 - 4
+    assert w.V[1, VH.V_NODRIVER] == 1 and w.V[1, VH.V_STATUS] == VH.WRECK
+
+
+def test_bike_roll_at_81mph_or_more_is_a_crash_without_a_move_p70():
+    w = World()
+    w.place(1, 1, 2, 0, 90, BIKE, skill=3)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([4] + [2] * 40)    # 4 + SF 5 - 3 = 6: roll at 90mph
+    w.ooc_move(st, s, 1)
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[1, VH.V_SP] == 0
+    assert w.events(EG.EV_CRASH)[0, 4] == EG.CRASH_BIKE_ROLL
+    assert w.events(EG.EV_ROADDMG).shape[0] == 1            # the rider's road damage
+    assert w.events(EG.EV_DAMAGE).shape[0] >= 1             # crash damage, SF 5 hits
+
+
+def test_overlap_example_p64_opposed_bikes_only_the_fast_one_tests():
+    """'a bike travelling at 70 miles per hour flashes past another bike at 30mph' (opposed:
+    40mph limit): the 70mph rider rolls, the 30mph one is under the limit. The other bike
+    travels against the direction of play (V_DIR = 1)."""
+    w = World()
+    w.place(1, 1, 2, 1, 70, BIKE)
+    w.place(2, 1, 3, 1, 30, BIKE, direction=1)
+    st, s = w.script([1])
+    nl = EG._bike_after_move(st, s, w.T, w.V, w.n, 1, PO.A_NONE, w.a.G, w.a.hp, w.ws, w.lim, w.oil,
+                             0, w.E, w.EN, 4, 4)
+    assert nl == 1 and w.lim[0] == 40 and _pos(st) == 0
+    EG._hazards(st, s, w.V, 1, w.lim, w.oil, nl, w.a.G, w.a.hp, w.outc, w.E, w.EN, 4, 4)
+    assert _pos(st) == 1
+    # going the same way the limit is 80mph: no roll at 70mph
+    w.V[2, VH.V_DIR] = 0
+    st, s = w.script([])
+    nl = EG._bike_after_move(st, s, w.T, w.V, w.n, 1, PO.A_NONE, w.a.G, w.a.hp, w.ws, w.lim, w.oil,
+                             0, w.E, w.EN, 4, 4)
+    assert nl == 1 and w.lim[0] == 80
+
+
+def test_bikes_under_control_share_lanes_but_an_out_of_control_one_collides():
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(2, 1, 2, 1, 40, BIKE)
+    st, s = w.script([])
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert nl >= 0 and w.V[1, VH.V_SP] == 1 and w.events(EG.EV_BIKERAM).shape[0] == 0
+    # out of control: a bike-to-bike shunt; both riders lose control, no hazard roll (p70)
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([2, 2])   # one hit at +1 each (SF 3 - SF 2): damage rolls only
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, False, False)
+    assert nl < 0 and w.V[1, VH.V_SP] == 0 and _pos(st) == 2
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
+    assert w.V[1, VH.V_MPH] == 50 and w.V[2, VH.V_MPH] == 50
+    assert w.V[2, VH.V_OOC] == VH.OUT_OF_CONTROL
+
+
+# --- reduced handling, criticals ------------------------------------------------------------------
+def test_bike_tests_reduced_handling_only_for_the_listed_hazards_p70():
+    """A mine's 50mph test at 60mph: reduced handling 6 - 3 = 3 (drive skill 2): d6 3 + 1 - 3
+    = 1, a panic brake; the same roll against a curve's limit (full handling 6) is safe."""
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE, skill=2)
+    w.lim[0], w.oil[0] = 50, EG._rflag(w.V, 1)
+    st, s = w.script([3])
+    EG._hazards(st, s, w.V, 1, w.lim, w.oil, 1, w.a.G, w.a.hp, w.outc, w.E, w.EN, 1, 1)
+    assert w.V[1, VH.V_PANIC] == 1 and w.V[1, VH.V_MPH] == 55
+    w.place(1, 1, 2, 0, 60, BIKE, skill=2)
+    w.lim[0], w.oil[0] = 50, 0
+    st, s = w.script([3])
+    EG._hazards(st, s, w.V, 1, w.lim, w.oil, 1, w.a.G, w.a.hp, w.outc, w.E, w.EN, 1, 1)
+    assert w.V[1, VH.V_PANIC] == 0 and w.V[1, VH.V_MPH] == 60
+
+
+def test_a_bike_takes_criticals_on_the_bike_matrix_and_a_ko_means_an_automatic_roll():
+    """Roof facing, a critical (damage roll 6), matrix d6 4: 'Rider' on the bike's roof row
+    (p68); rider table 6: K.O., the bike has no rider (p69). Its next move is a roll (p69)."""
+    w = World()
+    w.place(1, 1, 2, 0, 50, BIKE)
+    st, s = w.script([6, 4, 6])
+    EG._take_hit(st, s, w.T, w.V, w.WS, w.FIT, 1, 0, 0, 4, True, 0, 0, 0, *w.common(), w.E, w.EN,
+                 1, 1, -1)
+    assert _pos(st) == 3 and w.V[1, VH.V_NODRIVER] == 1
+    assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    # no control-loss test: skid 2 (straight, -5mph: 45mph SF 3), one hit at +1 (facing 3
+    # roof, damage 2: 2 + 1 - 2 = 1), road damage 3 + 0 = 3; no rider: a wreck
+    st, s = w.script([2, 3, 2, 3])
+    w.ooc_move(st, s, 1)
+    assert _pos(st) == 4 and w.V[1, VH.V_STATUS] == VH.WRECK
+    assert w.events(EG.EV_CONTROL)[-1, 4] == EG.ROLL_CODE
+
+
+def test_bikes_as_targets_minus_one_or_two_p64():
+    w = World()
+    w.place(0, 1, 2, 0, 60, CAR)
+    w.place(1, 2, 2, 0, 60, BIKE)
+    assert EG._bike_target_mod(w.V, 0, 1, VH.M_HOOD, w.a.G) == -1
+    w.V[1, VH.V_LANE] = 3
+    assert EG._bike_target_mod(w.V, 0, 1, VH.M_HOOD, w.a.G) == -2
+    assert EG._bike_target_mod(w.V, 1, 0, VH.M_FAIRING_L, w.a.G) == 0   # a car target
+
+
+# --- dodge ------------------------------------------------------------------------------------------
+def test_dodge_avoids_a_passive_marker_that_a_two_lane_move_hits_p64():
+    for dodge, hit in ((0, True), (-1, False)):
+        w = World()
+        w.place(1, 1, 2, 0, 40, BIKE)
+        w.marker(RD.SPIKES, 1, 1, 3, 4)           # spikes on lanes 3-4: the bike's right lane
+        w.V[1, VH.V_DODGE] = dodge
+        st, s = w.script([3])
+        EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(), w.lim,
+                    w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+        assert (w.events(EG.EV_MARKER).shape[0] == 1) == hit
+        assert _pos(st) == (1 if hit else 0)      # the spikes' damage roll
+        assert w.V[1, VH.V_SP] == 1
+
+
+def test_rider_dodges_by_policy_and_takes_the_40mph_test():
+    """At 50mph with spikes ahead in its right lane the rider (dodging passives up to 50mph)
+    dodges left: no marker, one hazard roll against 40mph on full handling (1 + 1 - 6: OK)."""
+    w = World()
+    w.place(1, 1, 2, 0, 50, BIKE, role=VH.LEAD)
+    w.marker(RD.SPIKES, 1, 1, 3, 4)
+    w.POL[1, PO.P_DODGEP] = 50
+    assert w.decide(1) == (PO.A_DODGE, -1)
+    st, s = w.script([1])
+    w.act(st, s, 1)
+    acts = w.events(EG.EV_ACTION)
+    assert acts[0, 4] == PO.A_DODGE and w.events(EG.EV_MARKER).shape[0] == 0
+    haz = w.events(EG.EV_HAZARD)
+    assert haz.shape[0] == 1 and haz[0, 4] == 40 and haz[0, 5] == 0 and _pos(st) == 1
+    # the parameter at 0: no dodge, the rider runs onto the spikes
+    w.POL[1, PO.P_DODGEP] = 0
+    assert w.decide(1)[0] != PO.A_DODGE
+
+
+# --- collisions -------------------------------------------------------------------------------------
+def test_car_shunts_a_bike_p72():
+    """Car 60mph (SF 3) into a bike at 30mph (SF 2), both lanes in common: one hit at +1
+    each; the bike accelerates to 60mph, the car slows 10mph; 40mph shunt tests (the bike's on
+    reduced handling 3: d6 1 + 2 - 3 = 0, OK)."""
+    w = World()
+    w.place(0, 1, 2, 0, 60, CAR)
+    w.place(1, 1, 2, 1, 30, BIKE)
+    st, s = w.script([2, 2, 1, 1])
+    w.ram(st, s, 0, 1)
+    assert _pos(st) == 4
+    assert w.V[1, VH.V_MPH] == 60 and w.V[0, VH.V_MPH] == 50
+    assert w.V[1, VH.V_DMG] == 9 - (2 + 1 - 2) and w.V[0, VH.V_DMG] == 18
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
+
+
+def test_bike_shunts_a_car_slows_to_its_speed_p72():
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(0, 1, 2, 1, 40, CAR)
+    st, s = w.script([2, 2, 1])   # damage rolls; the bike's 40mph test at 40mph: none
+    w.ram(st, s, 1, 0)
+    assert w.V[1, VH.V_MPH] == 40 and w.V[0, VH.V_MPH] == 40 and _pos(st) == 2
+
+
+def test_partial_collision_with_a_bike_is_a_sideswipe_the_bike_loses_p72():
+    """A bike (lanes 2-3, 60mph) runs into a car in lanes 3-4 (40mph): no sideswipe test, the
+    bike takes the relative hit (+1: 3 + 1 - 2 = 2), both -10mph, the bike tests at 40mph on
+    reduced handling (d6 1: OK)."""
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(0, 1, 3, 1, 40, CAR)
+    st, s = w.script([3, 1])
+    w.ram(st, s, 1, 0)
+    assert _pos(st) == 2 and w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE
+    assert w.V[1, VH.V_DMG] == 7 and w.V[0, VH.V_DMG] == 18
+    assert w.V[1, VH.V_MPH] == 50 and w.V[0, VH.V_MPH] == 30
+
+
+def test_car_sideswiping_a_bike_always_wins_the_test_p72():
+    w = World()
+    w.place(0, 1, 0, 1, 60, CAR)
+    w.place(1, 1, 2, 1, 60, BIKE, skill=6)
+    # test: car 1 + 1 + 4 = 6, bike 6 + 6 = 12 (it would win): the car wins; the bike's hit
+    # (SF 3 - SF 3 = +0): damage 3 + 0 - 2 = 1; its 40mph test at 50mph on reduced handling 3
+    # (skill 6 is higher: optimum 6): d6 1, OK
+    st, s = w.script([1, 6, 3, 1])
+    EG._sideswipe(st, s, w.T, w.V, w.WS, w.FIT, w.n, 0, 1, *w.common(), w.lim, w.oil, w.outc, w.E,
+                  w.EN, 1, 1)
+    sw = w.events(EG.EV_SWIPE)
+    assert sw[0, 7] == 0 and w.V[1, VH.V_DMG] == 8 and w.V[0, VH.V_DMG] == 18
+
+
+def test_head_on_bike_and_car_opposed_p72():
+    """A bike (60mph, SF 3) meets a car going against the direction of play (V_DIR = 1, 60mph,
+    SF 3) in both lanes: one hit at +6 each (bike 1 + 6 - 2 = 5, car 1 + 6 - 3 = 4), road damage
+    (SF 3: d6 3 + 0 = 3, injured: skill -1); the bike crashes; the car slows 30mph and loses
+    control."""
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(0, 1, 2, 1, 60, CAR, direction=1)
+    st, s = w.script([1, 1, 3])
+    w.ram(st, s, 1, 0)
+    assert _pos(st) == 3
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[1, VH.V_DMG] == 4 and w.V[1, VH.V_SKILL] == 2
+    assert w.V[0, VH.V_DMG] == 14 and w.V[0, VH.V_MPH] == 30
+    assert w.V[0, VH.V_OOC] == VH.OUT_OF_CONTROL
+
+
+def test_car_hitting_a_fallen_bike_completes_its_move_and_loses_control_p72():
+    w = World()
+    w.place(0, 1, 2, 0, 60, CAR)
+    w.place(1, 1, 2, 1, 0, BIKE)
+    w.V[1, VH.V_FALLEN] = 1
+    st, s = w.script([1, 1, 1])   # +3 hit each, then road damage 1 - 4: unhurt
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 0, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert nl >= 0 and w.V[0, VH.V_SP] == 1                 # the car moved on
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
+
+
+def test_bike_bike_head_on_opposed_and_into_a_wrecked_bike_p70():
+    w = World()
+    w.place(1, 1, 2, 0, 40, BIKE)
+    w.place(2, 1, 2, 1, 40, BIKE, direction=1)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL      # a rider under control would pass it
+    # combined SF 2 + 2 = 4 hits at +4 on each: damage rolls 1 (1 + 4 - 2 = 3 each hit: 9 -> 0
+    # after 3 hits: terminal, an explosion roll 2; the 4th hit: damage and explosion rolls);
+    # then each rider's road damage (SF 2: 3 - 2 = 1, hurt)
+    st, s = w.script([1, 1, 1, 2, 1, 2] * 2 + [3, 3])
+    w.ram(st, s, 1, 2)
+    assert _pos(st) == 14 and w.events(EG.EV_ROADDMG).shape[0] == 2
+    assert w.V[1, VH.V_MPH] == 0 and w.V[2, VH.V_MPH] == 0
+    assert w.V[1, VH.V_STATUS] == VH.WRECK and w.V[2, VH.V_STATUS] == VH.WRECK
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
+    # into a wrecked bike: the mover crashes (crash and road damage), the wreck stays
+    w.place(1, 1, 2, 0, 40, BIKE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([2] * 20)
+    w.ram(st, s, 1, 2)
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[2, VH.V_STATUS] == VH.WRECK
+    assert w.events(EG.EV_CRASH)[-1, 4] == EG.CRASH_BIKE_WRECK
+
+
+# --- abandoning and pushing -------------------------------------------------------------------------
+def test_halted_dead_bike_is_pushed_when_armed_else_abandoned_p69():
+    w = World()
+    w.place(1, 1, 2, 0, 0, BIKE)
+    w.place(2, 1, 4, 0, 0, BIKE)
+    for v in (1, 2):
+        w.V[v, VH.V_ENGOFF] = 1
+        w.V[v, VH.V_ACC] = 0
+    w.WS[2, :, VH.W_AMMO] = 0                       # bike 2 has nothing left to shoot
+    assert not EG._is_out(w.V, 1)                   # its rider may still push it
+    EG._bike_turn_start(w.V, w.WS, w.n, w.a.G, w.E, w.EN, 2)
+    assert w.V[1, VH.V_PUSH] == 1 and w.V[1, VH.V_STATUS] == VH.ACTIVE
+    assert w.V[2, VH.V_STATUS] == VH.WRECK and w.events(EG.EV_ABANDON).shape[0] == 1
+    # phase 1: the rider starts pushing (5mph); next turn the bike moves a space, no coasting
+    st, s = w.script([])
+    w.act(st, s, 1, turn=2, phase=1)
+    assert w.V[1, VH.V_MPH] == 5 and w.V[1, VH.V_SP] == 0
+    w.act(st, s, 1, turn=3, phase=1)
+    assert w.V[1, VH.V_MPH] == 5 and w.V[1, VH.V_SP] == 1
+    assert all(e[4] == PO.A_PUSH for e in w.events(EG.EV_ACTION))
+
+
+# --- gang tactics ---------------------------------------------------------------------------------
+def test_swarm_parameter_moves_a_bike_beside_the_enemy_car():
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 2, 2, 0, 60, CAR, side=1, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0                        # nothing to shoot: the driving decides
+    w.POL[1, PO.P_SWARM] = 0
+    plain = w.decide(1)
+    w.POL[1, PO.P_SWARM] = 4
+    swarm = w.decide(1)
+    assert swarm[0] == PO.A_DRIFT and swarm != plain
+
+
+def test_ram_clear_parameter_moves_a_rider_out_of_a_car_s_lanes():
+    w = World()
+    w.place(1, 1, 2, 1, 60, BIKE, side=0, role=VH.LEAD)
+    w.place(3, 1, 2, 0, 70, CAR, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    w.POL[1, PO.P_RAMCLEAR] = 0
+    plain = w.decide(1)
+    w.POL[1, PO.P_RAMCLEAR] = 2
+    clear = w.decide(1)
+    assert clear[0] == PO.A_DRIFT and clear != plain
+
+
+def test_riders_never_sideswipe_cars_but_may_sideswipe_an_overlapping_bike_p70():
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 1, 4, 0, 60, CAR, side=1, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert w.decide(1)[0] != PO.A_SWIPE
+    w.V[3, VH.V_STATUS] = VH.LEFT
+    w.place(2, 1, 3, 0, 60, BIKE, side=1, role=VH.LEAD)
+    w.POL[1, PO.P_DODGEP] = 0
+    assert w.decide(1) == (PO.A_SWIPE, 1)
+
+
+# --- whole games --------------------------------------------------------------------------------
+BIKE_EVENTS = (EG.EV_ROADDMG, EG.EV_OVERLAP, EG.EV_BIKEROLL, EG.EV_FALL, EG.EV_PICKUP,
+               EG.EV_ABANDON, EG.EV_PUSH, EG.EV_BIKERAM)
+
+
+def test_games_six_and_seven_with_bikes_finish_and_log_bike_events():
+    for name in ("game-6", "game-7"):
+        sc = GM.load_scenario(SCEN / f"{name}.toml")
+        bikes = [v for v, loads in enumerate(GM.to_arrays(sc).loadouts)
+                 if loads[0].startswith("bike")]
+        assert bikes
+        seen = set()
+        for trial in range(12):
+            events, res, _, _ = GM.play_one(sc, seed=2026, trial=trial)
+            assert res[EG.R_REASON] in (EG.REASON_SIDE_OUT, EG.REASON_TIME)
+            for e in events:
+                if e[3] in BIKE_EVENTS or (e[3] == EG.EV_ACTION and e[4] == PO.A_DODGE):
+                    seen.add(int(e[3]) if e[3] != EG.EV_ACTION else "dodge")
+            lines, _ = GM.playthrough(sc, seed=2026, trial=trial)
+            assert lines[-1].startswith("END after")
+        assert {EG.EV_OVERLAP, EG.EV_ROADDMG} <= seen, (name, seen)
+        f = run(GM.GameSim(sc), 400, 7, progress=False).frame
+        assert f["wins"].sum() + f["draws"].iloc[0] == 400
+
+
+def test_scenario_cli_runs_a_gang_with_bikes(capsys):
+    from simkit.cli import main
+    assert main(["scenario", "run", str(SCEN / "game-7.toml"), "--trials", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "target" in out and "attacker" in out and "win_rate" in out
+
+
+def test_bike_games_replay_from_their_recorded_dice_and_ignore_threads_and_chunks():
+    """Every bike roll goes through the dice source (a recorded Game Seven, replayed as a
+    script, is the same game), and the totals are bit-identical across threads and chunks."""
+    sc = GM.load_scenario(SCEN / "game-7.toml")
+    for trial in range(4):
+        ev, res, world, _ = GM.play_one(sc, seed=5, trial=trial)
+        ev2, res2, world2, _ = GM.play_one(sc, script=world[-1])
+        assert np.array_equal(ev, ev2) and np.array_equal(res, res2)
+    sim = GM.GameSim(sc)
+    a = run(sim, 3000, 11, chunk_size=1000, threads=1, progress=False).totals
+    b = run(sim, 3000, 11, chunk_size=777, threads=2, progress=False).totals
+    assert np.array_equal(a, b)
+
+
+def test_gang_tactics_parameters_change_whole_games_of_game_seven():
+    """P 10-12 are read only by riders: switching the dodge and ram-clear tactics off (the rest
+    of every policy vector the same) changes Game Seven's totals on the same trials."""
+    assert tuple(PO.policy_vector("swarm")[PO.P_SWARM:PO.P_RAMCLEAR + 1]) == PO.GANG_TACTICS["swarm"]
+    sc = GM.load_scenario(SCEN / "game-7.toml")
+    sim = GM.GameSim(sc)
+    a = run(sim, 2000, 3, progress=False).totals
+    sim.a.POL[:, PO.P_DODGEP] = 0
+    sim.a.POL[:, PO.P_RAMCLEAR] = 0
+    b = run(sim, 2000, 3, progress=False).totals
+    assert not np.array_equal(a, b)
+
+
+def test_swarm_parameter_changes_a_bike_gang_pursuing_an_op():
+    """Game Eight with the gang attacking on three bikes: swarming beside the Interceptor (P 10)
+    changes the games (bikes beside the car have it out of their fairings' corridor)."""
+    sc = GM.load_scenario(SCEN / "game-8-gang-pursues.toml")
+    sim = GM.GameSim(sc)
+    a = run(sim, 2000, 3, progress=False)
+    sim.a.POL[:, PO.P_SWARM] = 4
+    b = run(sim, 2000, 3, progress=False)
+    assert not np.array_equal(a.totals, b.totals)
+    assert b.frame["wins"].sum() + b.frame["draws"].iloc[0] == 2000
+
+
+def test_a_dodge_does_not_avoid_a_car_it_is_a_sideswipe_p64_p72():
+    """The rider dodges into its left lane, but the car in lanes 3-4 ahead still meets the
+    bike's two-lane zone: a partial collision, treated as a sideswipe the bike loses; the bike
+    stays where it was."""
+    w = World()
+    w.place(1, 1, 2, 0, 40, BIKE)
+    w.place(0, 1, 3, 1, 20, CAR)
+    w.V[1, VH.V_DODGE] = -1
+    st, s = w.script([3, 1])   # the bike's hit (+1: 3 + 1 - 2 = 2); its test at 30mph: none
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert nl < 0 and w.V[1, VH.V_SP] == 0
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE and w.V[1, VH.V_DMG] == 7
+
+
+def test_opposed_partial_collision_bike_and_car_p72_with_v_dir():
+    """A bike (lanes 2-3, 60mph) meets a car going against play (V_DIR = 1, lanes 3-4, 60mph):
+    an opposed sideswipe the bike loses: the combined hit (+6: 1 + 6 - 2 = 5), the car as winner
+    tests at 40mph (1 + 2 - 4: OK), the bike as loser at 20mph on reduced handling 3
+    (1 + 4 - 3 = 2: a 10mph panic brake)."""
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(0, 1, 3, 1, 60, CAR, direction=1)
+    st, s = w.script([1, 1, 1])
+    w.ram(st, s, 1, 0)
+    assert _pos(st) == 3 and w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE
+    assert w.V[1, VH.V_DMG] == 4 and w.V[1, VH.V_MPH] == 50 and w.V[1, VH.V_PANIC] == 1
+    assert w.V[0, VH.V_MPH] == 60 and w.V[0, VH.V_DMG] == 18
