@@ -172,6 +172,9 @@ def test_transmission_sets_acceleration_0_and_the_car_coasts_p15_p34():
     move(w, 0)
     move(w, 0)
     assert w.V[0, VH.V_MPH] == 50        # 5mph after each move
+    w.V[0, VH.V_MPH] = 5
+    move(w, 0)
+    assert EG._is_out(w.V, 0)            # stopped, and it can never move off again
     w2 = world()
     hit(w2, 0, [6, 1, 1, 3], damage=3)   # 3 + 3 = 6: wasted
     move(w2, 0)
@@ -436,7 +439,7 @@ def test_spinning_disperses_a_locked_on_layer_and_a_stopped_car_turns_oil_off_p2
 
 def test_layer_driver_locks_on_and_switches_off_standard_never_does():
     w, oil = lock_world()
-    w.place(1, 1, 2, 3, 60, side=1, role=1)  # right on its tail, same lanes
+    w.place(1, 1, 2, 2, 60, side=1, role=1)  # right on its tail, same lanes
     par = PO.policy_vector("layer")
     assert PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par, w.tbuf) == (
         PO.A_LOCK, oil)
@@ -565,7 +568,7 @@ def test_dummies_only_from_cars_with_passives_and_the_layer_driver_bluffs_when_s
     EG._setup_lasting(w.V, w.WS, 1, w.G)
     assert w.V[1, VH.V_DUMMIES] == 0
     w.WS[0, oil, VH.W_AMMO] = 0
-    w.place(1, 1, 2, 3, 60, side=1, role=1)
+    w.place(1, 1, 2, 2, 60, side=1, role=1)
     par = PO.policy_vector("layer")
     act = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par, w.tbuf)
     assert act == (PO.A_DUMMY, oil)

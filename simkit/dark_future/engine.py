@@ -860,7 +860,7 @@ def _is_out(V, v):
     if V[v, V_STATUS] != ACTIVE:
         return True
     if V[v, V_MPH] == 0 and (V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_HAND] <= 0
-                             or V[v, V_TERMINAL] or V[v, V_AXLE]):
+                             or V[v, V_TERMINAL] or V[v, V_AXLE] or V[v, V_ACC] <= 0):
         return True
     return False
 
