@@ -595,3 +595,25 @@ def test_whole_games_apply_lasting_criticals_and_lock_on():
     assert n[EG.EV_LASTING] > 0 and n[EG.EV_LOCK] > 0 and n[EG.EV_PASSIVE] > n[EG.EV_LOCK]
     lines, info = GM.playthrough(sc, seed=7, trial=0)
     assert info["turns"] >= 1 and any("declares" in x for x in lines)
+
+
+def test_whole_games_fire_linked_wing_guns_together(tmp_path):
+    """Game One with wing MGs: unlinked, a shoot action fires at most one gun; linked, every
+    action fires the second gun too whenever its own corridor holds a target (p83)."""
+    counts = {}
+    for linked in (False, True):
+        p = tmp_path / f"linked-{linked}.toml"
+        car = "renegade: wing_left=mg, wing_right=mg, passive=oil" + (
+            ", link=wing_left+wing_right" if linked else "")
+        p.write_text((SCEN / "game-1.toml").read_text().replace(
+            '"renegade: hood=mg, passive=oil"', f'"{car}"'))
+        sc = GM.load_scenario(p)
+        actions = shots = 0
+        for t in range(40):
+            ev, _, _, _ = GM.play_one(sc, seed=11, trial=t)
+            ev = np.asarray(ev)
+            actions += int(((ev[:, 3] == EG.EV_ACTION) & (ev[:, 4] == PO.A_SHOOT)).sum())
+            shots += int((ev[:, 3] == EG.EV_SHOT).sum())
+        counts[linked] = (actions, shots)
+    assert counts[False][0] > 0 and counts[False][1] <= counts[False][0]
+    assert counts[True][0] > 0 and counts[True][1] > 1.1 * counts[True][0]
