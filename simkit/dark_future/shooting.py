@@ -23,7 +23,11 @@ Models dark-future.txt:
 
 The analysed target carries no weapons: weapons results and 'weapon link severed' are wasted
 (the rulebook's rule for stations that are not fitted). Lasting effects (brakes halved, split
-tyre, fuel leak, drive skill) matter only to the full-turn engine, not to one shot.
+tyre, fuel leak, drive skill) matter only to the full-turn engine, not to one shot: the kernel
+records each one it rolls (``ws[WS_NRES]`` and (code ``L_*``, station) pairs) for the engine to
+apply, and only with the engine's longer parameter array (``S_LASTING``) does it roll the dice
+that nothing but a lasting result needs (which weapon a severed link hits, which limb), so the
+one-shot analyses make exactly the reference's rolls.
 """
 
 from __future__ import annotations
