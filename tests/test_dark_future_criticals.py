@@ -106,7 +106,8 @@ def test_kernel_records_lasting_results_only_in_engine_mode():
 
 def test_result_names_map_to_lasting_codes():
     car = SH.crit_tables("car")
-    eff = lambda loc, face, f=SH.F_LASTING: car.effects[SH.LOCATIONS.index(loc), face - 1, f]  # noqa: E731
+    def eff(loc, face, f=SH.F_LASTING):
+        return car.effects[SH.LOCATIONS.index(loc), face - 1, f]
     assert [eff("engine", f) for f in (2, 3, 4)] == [SH.L_CARB, SH.L_BRK_CYL, SH.L_GEN]
     assert eff("front_wheels", 1) == eff("rear_wheels", 1) == eff("bodywork", 4) == SH.L_BRK_HALF
     assert eff("front_wheels", 4) == SH.L_SPLIT and eff("rear_wheels", 5) == SH.L_TYRE
@@ -507,7 +508,8 @@ def test_interceptor_lays_oil_and_mines_on_top_of_each_other_p23():
         w.WS[0, k, VH.W_MOUNT] = VH.M_PASSIVE
         w.WS[0, k, VH.W_PTYPE] = ptype
         w.WS[0, k, VH.W_AMMO] = 6
-        w.WS[0, k, VH.W_STATION] = SH.STATIONS.index("passive_left" if k == oil else "passive_right")
+        w.WS[0, k, VH.W_STATION] = SH.STATIONS.index(
+            "passive_left" if k == oil else "passive_right")
     w.WS[0, slot_of(w, 0, VH.M_PASSIVE), VH.W_KIND] = 0
     w.WS[0, oil, VH.W_LOCKED] = 1
     move(w, 0)
@@ -556,9 +558,6 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
 
 
 def test_dummies_only_from_cars_with_passives_and_the_layer_driver_bluffs_when_spent_p22():
-    sc = GM.load_scenario(SCEN / "game-1.toml")
-    sim = GM.GameSim(sc)
-    events_, res, _, _ = GM.play_one(sc, seed=1, trial=0)
     w, oil = lock_world()
     w.V[0, VH.V_DUMMIES] = 0
     EG._setup_lasting(w.V, w.WS, 0, w.G)
@@ -576,7 +575,6 @@ def test_dummies_only_from_cars_with_passives_and_the_layer_driver_bluffs_when_s
     EG._lay_dummy(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, oil, w.G, w.E, w.EN, 1, 1)
     assert w.NM[0] == 1 and w.M[0, RD.MK_KIND] == RD.DUMMY and w.M[0, RD.MK_FACEUP] == 0
     assert w.V[0, VH.V_DUMMIES] == 4 and w.WS[0, oil, VH.W_AMMO] == 0
-    assert sim is not None and res is not None and len(events_) > 0
 
 
 # --- whole games ----------------------------------------------------------------------------------
