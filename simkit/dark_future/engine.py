@@ -34,7 +34,6 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   ignores panic results), head-on into wrecks, obstacles and angled cars (combined SF damage,
   both halt), sideswipes neck and neck (test, relative SF hit to the loser or both, -10mph,
   40mph for the loser, the loser skids away from the rammer).
-
 * Bikes (p62-72): their profile and critical tables; riders under control share lanes with
   upright moving bikes, and a move ending with zones overlapping forces hazard rolls on both
   (80mph, or 40mph opposed by ``V_DIR``); dodges (a one-lane zone for passives, 40mph test);
@@ -42,14 +41,22 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   a roll at 81mph+ is a crash), speed factor -2 hits and road damage (p68), fallen bikes picked
   up next phase; collisions bike-bike and bike-car (:func:`_bike_ram`), sideswipes between bikes;
   abandoning and pushing a dead bike (p69).
+* Lasting criticals (p34-35): the shot kernel records each lasting result it rolls and
+  :func:`_apply_lasting` keeps it: carburettor, brake cylinder / pipe / line, transmission,
+  generator and VDU (turrets, lasers, missile pods out), disabled engines (turrets and guidance
+  off at once, a laser's last shot), split tyres rolled after every move, destroyed tyres and
+  their maximum speed, broken axles (a 40mph test every move, a wreck when halted), steering
+  hits, fuel leaks rolled at every turn's end, damaged / jammed / severed weapons, limbs.
+* Linked weapons fire together, one shot after another (p83, :func:`_shoot`); locked-on oil and
+  smoke (p23-24, :func:`_locked_after_move`); double hits (p31, :func:`_markers_hit`); dummy
+  markers the drivers cannot tell from real ones (p22, :func:`_lay_dummy`).
 
 Not modelled (see the coverage doc): U-turns and reversing, vehicles going against the direction
-of play (Game Eight's intercept), linked weapons firing together, jams and
-damaged weapons, split tyres, fuel leaks, brake criticals, the rammer finishing its move after
-a shunt (it stays where it was), cutting up, dummies, locked-on layers. Bikes: moving off in the
-other direction, a wheel falling off as an automatic roll (it is a control loss), the bike
-criticals with no car analogue yet (cables, transmission, carburettor, fuel line), a
-sideswipe-by-collision moving the rammer into contact, the shunted vehicle moving next.
+of play (Game Eight's intercept), the rammer finishing its move after a shunt (it stays where it
+was), cutting up, the smoke double hit's single -1 to hit (both markers count), a split tyre's
+roll after a spinning move. Bikes: moving off in the other direction, a wheel falling off as an
+automatic roll (it is a control loss), a sideswipe-by-collision moving the rammer into contact,
+the shunted vehicle moving next.
 """
 
 from __future__ import annotations
@@ -66,6 +73,10 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .vehicle import (M_SIDE_L, M_SIDE_R, V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
                       corridor_lanes)
+from .policies import A_DUMMY, A_LOCK
+from .vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
+                      V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK,
+                      W_LOCKED, W_OFF)
 from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                       M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
                       V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
@@ -87,6 +98,8 @@ from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, 
  G_OIL_HAND, G_SPIKE_DMG) = range(59)
 # Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
 # criticals and linked weapons, 80-95 bikes.
+(G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF,
+ G_TYRE_HAND) = range(72, 80)
 G_W = 96
 # Bikes (p62-72): the bike's vehicle kind, reduced handling (p70), overlap and dodge limits
 # (p64), the roll that is a crash (p70), speed-factor damage less 2 for a roll, a car's 30mph
@@ -113,6 +126,11 @@ VC_W = 10
  EV_ROLL, EV_CRASH, EV_SHOT, EV_PASSIVE, EV_MARKER, EV_RAM, EV_SWIPE, EV_FINISH, EV_LEFT,
  EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE) = range(25)
 # Event codes 30-34 direction of travel, 35-39 lasting criticals, 40-49 bikes.
+# EV_LASTING (code L_*, station/limb, weapon slot or -1), EV_JAM (slot, d6, fires 0/1),
+# EV_LEAK (d6, engine disabled 0/1), EV_SPLIT (d6, speed factor, shredded 0/1),
+# EV_LOCK (slot, LOCK_*)
+(EV_LASTING, EV_JAM, EV_LEAK, EV_SPLIT, EV_LOCK) = range(35, 40)
+LOCK_OFF, LOCK_ON, LOCK_DISPERSED, LOCK_STOPPED, LOCK_EMPTY = range(5)
 LOG_W = 9
 (EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH,
  EV_BIKERAM) = range(40, 48)
@@ -216,6 +234,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     sp[SH.S_HE_SMALL] = G[G_HE_SMALL]
     sp[SH.S_HE_LARGE] = G[G_HE_LARGE]
     sp[SH.S_EXPLODE] = G[G_EXPLODE]
+    sp[SH.S_LASTING] = 1
     if V[v, V_TERMINAL]:
         sp[SH.S_TDAMAGE] = 0
     b = _bike_tables(V, v, matrix)
@@ -248,6 +267,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
         V[v, V_HAND] = 0
         for w in range(MAXW):
             WS[v, w, W_AMMO] = 0   # all weapons cease functioning (p35)
+    _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase)
     braked = ws[SH.WS_BRAKED]
     if braked > 0:
         V[v, V_MPH] = max(0, V[v, V_MPH] - braked)
@@ -395,10 +415,18 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
 
 @jit
 def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, lim,
-                 oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase):
+                 oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase, straight):
     """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
-    limits added to the move's list. Returns the new list length."""
+    limits added to the move's list, in the order the markers were laid. Returns the new list
+    length. Two identical markers after a straight-ahead move (p31 Double Hits): oil two hits,
+    mines both damage rolls but one 30mph test, smoke one test, spikes one hit; odd sets and
+    other moves: each hit separately. A dummy is turned over and removed (p22)."""
     on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
+    n_mines, n_spikes, n_smoke = _double_counts(M, NM, v, llo, lhi, xlo, xhi)
+    double = straight and (n_mines >= 2 or n_spikes >= 2 or n_smoke >= 2)
+    mines_tested = False
+    spikes_rolled = False
+    smoke_tested = False
     for i in range(NM[0]):
         if not M[i, RD.MK_ACTIVE]:
             continue
@@ -417,6 +445,9 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
         _log(E, EN, turn, phase, v, EV_MARKER, kind, i, 0, 0)
         if kind == RD.OBSTACLE:
             continue   # handled as a collision before the move
+        if kind == RD.DUMMY:
+            M[i, RD.MK_ACTIVE] = 0   # dummies are removed from play once turned over (p22)
+            continue
         if kind == RD.OIL:
             if V[v, V_OIL] < G[G_OIL_MAX]:
                 V[v, V_OIL] += 1
@@ -431,11 +462,15 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
             M[i, RD.MK_ACTIVE] = 0
             _take_hit(st, script, T, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, G, PROF,
                       crit, hp, ws, sp, o, E, EN, turn, phase, -3)
-            if nl < lim.shape[0]:
-                lim[nl] = G[G_L_MINE]
+            if nl < lim.shape[0] and not (double and n_mines >= 2 and mines_tested):
+                lim[nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
                 oil[nl] = _rflag(V, v)
                 nl += 1
+            mines_tested = True
         elif kind == RD.SPIKES:
+            if double and n_spikes >= 2 and spikes_rolled:
+                continue   # two spike markers are one hit (p31)
+            spikes_rolled = True
             if V[v, V_MPH] > G[G_SPIKE_MPH]:
                 r = dice.roll(st, script, 1, 6)
                 pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
@@ -458,6 +493,10 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 if _no_control(V, v):
                     _lose_control(V, v)
         elif kind == RD.SMOKE or kind == RD.SAND or kind == RD.DEBRIS or kind == RD.RAIL:
+            if kind == RD.SMOKE:
+                if double and n_smoke >= 2 and smoke_tested:
+                    continue   # one hazard roll for two smoke markers (p31)
+                smoke_tested = True
             if nl < lim.shape[0]:
                 lim[nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND] if kind == RD.SAND
                            else G[G_L_DEBRIS] if kind == RD.DEBRIS else G[G_L_RAIL])
@@ -564,7 +603,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
                       steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
-                      turn, phase)
+                      turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
@@ -574,6 +613,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
 def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc):
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
+    nl = _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase)
     if V[v, V_ENGOFF] or V[v, V_NODRIVER]:
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
     if V[v, V_MPH] > V[v, V_MAXSPD]:
@@ -816,6 +856,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
             _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
                                  sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
                                  phase)
+            _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_NONE, 0, G, E, EN, turn,
+                               phase)
         return
     if V[v, V_PANIC] or V[v, V_NODRIVER]:
         act, arg = A_NONE, 0
@@ -856,13 +898,19 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
             V[v, V_MPH] -= b
             V[v, V_BRKLEFT] -= b
         _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, E, EN, turn, phase)
         if V[v, V_STATUS] != ACTIVE or V[v, V_OOC] != IN_CONTROL or V[v, V_PANIC]:
             return
     if act == A_SHOOT:
-        _fire(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, tbuf, E,
-              EN, turn, phase)
-    elif act == A_PASSIVE and WS[v, arg, W_AMMO] != 0:
+        _shoot(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+               EN, turn, phase)
+    elif act == A_PASSIVE and WS[v, arg, W_AMMO] != 0 and WS[v, arg, W_OFF] == 0 \
+            and _weapon_works(st, script, WS, v, arg, G, E, EN, turn, phase):
         _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, arg, E, EN, turn, phase)
+    elif act == A_LOCK and arg >= 0 and moves:
+        _lock_on(st, script, T, TM, M, NM, V, WS, n, v, arg, G, E, EN, turn, phase)
+    elif act == A_DUMMY and moves:
+        _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, arg, G, E, EN, turn, phase)
     elif act == A_SWIPE and moves:
         _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, lim, oil,
                    outc, E, EN, turn, phase)
@@ -876,7 +924,7 @@ def _is_out(V, v):
     if V[v, V_BIKE] and V[v, V_MPH] == 0 and _bike_can_push(V, v):
         return False   # its rider may push it or abandon it at the next turn's start (p69)
     if V[v, V_MPH] == 0 and (V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_HAND] <= 0
-                             or V[v, V_TERMINAL] or V[v, V_AXLE]):
+                             or V[v, V_TERMINAL] or V[v, V_AXLE] or V[v, V_ACC] <= 0):
         return True
     return False
 
@@ -1052,6 +1100,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
                 WS[v, w, c] = LOAD[v, lo, w, c]
         for s in range(FIT.shape[1]):
             FIT[v, s] = LFIT[v, lo, s]
+        _setup_lasting(V, WS, v, G)
         if VC[v, VC_SKILLMODE] == 1:
             V[v, V_SKILL] = SKILLS[dice.roll(st, script, 1, 6) - 1]
         else:
@@ -1136,6 +1185,7 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
             if not more:
                 break
             phase += 1
+        _end_of_turn(st, script, V, WS, n, G, E, EN, turn)
     res[R_WINNER] = -1
     res[R_REASON] = REASON_TIME
     _log(E, EN, G[G_MAXTURNS], 0, -1, EV_END, -1, REASON_TIME, 0, 0)
@@ -1685,3 +1735,327 @@ def _bike_turn_start(V, WS, n, G, E, EN, turn):
         else:
             V[v, V_STATUS] = WRECK
             _log(E, EN, turn, 0, v, EV_ABANDON, 0, 0, 0, 0)
+
+
+# --- lasting criticals, linked weapons, locked-on layers, dummies (p22-24, p31, p34-35, p83) ---
+@jit
+def _slot_at(WS, v, station):
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] != 0 and WS[v, w, W_STATION] == station:
+            return w
+    return -1
+
+
+@jit
+def _engine_out(V, WS, v):
+    """A disabled engine (p34): acceleration 0 (it coasts, :func:`_after_move`); turrets and
+    missile guidance stop at once; a laser keeps one last shot this turn unless it has fired."""
+    V[v, V_ENGOFF] = 1
+    V[v, V_ACC] = 0
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] != WK_DIRECT:
+            continue
+        if WS[v, w, W_MOUNT] == M_TURRET or WS[v, w, W_GUIDED]:
+            WS[v, w, W_OFF] |= OFF_ENGINE
+        elif WS[v, w, W_LASER] and not WS[v, w, W_OFF] & OFF_ENGINE:
+            if WS[v, w, W_FIRED]:
+                WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
+            else:
+                WS[v, w, W_OFF] |= OFF_LASTSHOT
+
+
+@jit
+def _tyre_gone(V, v, G):
+    """Tyre Destroyed's lasting part (p34): maximum speed down 10mph or to 60mph, whichever is
+    slower, and the over-the-maximum test after each move (V_TYRE)."""
+    V[v, V_TYRE] = 1
+    V[v, V_MAXSPD] = min(V[v, V_MAXSPD] - G[G_TYRE_LOSS], G[G_TYRE_CAP])
+
+
+@jit
+def _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase):
+    """The lasting results the shot kernel recorded (p34-35), in the order rolled."""
+    for w in range(MAXW):
+        st_ = WS[v, w, W_STATION]
+        if WS[v, w, W_KIND] != 0 and st_ >= 0 and FIT[v, st_] == 0:
+            WS[v, w, W_OFF] |= OFF_DESTROYED   # no dummies from a destroyed passive either
+    if V[v, V_ENGOFF]:
+        _engine_out(V, WS, v)
+    for i in range(ws[SH.WS_NRES]):
+        code = ws[SH.WS_RES + 2 * i]
+        where = ws[SH.WS_RES + 2 * i + 1]
+        slot = -1
+        if code == SH.L_CARB:
+            V[v, V_ACC] = V[v, V_ACC] // G[G_HALF]
+        elif code == SH.L_CARB3:
+            V[v, V_ACC] = V[v, V_ACC] // (G[G_HALF] + 1)   # a third (p69)
+        elif code == SH.L_BRK_CYL:
+            V[v, V_BRK] = G[G_MIN_BRK]
+            V[v, V_BRKLEFT] = min(V[v, V_BRKLEFT], V[v, V_BRK])
+        elif code == SH.L_BRK_HALF:
+            V[v, V_BRK] = max(G[G_MIN_BRK], V[v, V_BRK] // G[G_HALF])
+            V[v, V_BRKLEFT] = min(V[v, V_BRKLEFT], V[v, V_BRK])
+        elif code == SH.L_GEN or code == SH.L_VDU:
+            bit = OFF_GEN if code == SH.L_GEN else OFF_VDU
+            for w in range(MAXW):
+                if WS[v, w, W_KIND] == WK_DIRECT and (
+                        WS[v, w, W_MOUNT] == M_TURRET or WS[v, w, W_GUIDED]
+                        or (code == SH.L_GEN and WS[v, w, W_LASER])):
+                    WS[v, w, W_OFF] |= bit
+        elif code == SH.L_SPLIT:
+            V[v, V_SPLIT] += 1
+        elif code == SH.L_TYRE:
+            _tyre_gone(V, v, G)
+        elif code == SH.L_AXLE:
+            V[v, V_AXLE] = 1
+            V[v, V_ACC] = 0
+        elif code == SH.L_HAND0:
+            V[v, V_HAND] = min(V[v, V_HAND], 0)
+        elif code == SH.L_ACC0:
+            V[v, V_ACC] = 0
+        elif code == SH.L_LEAK:
+            V[v, V_LEAK] = 1
+        elif code == SH.L_LINK or code == SH.L_W_CMD:
+            slot = _slot_at(WS, v, where)
+            if slot >= 0:
+                WS[v, slot, W_OFF] |= OFF_LINK
+        elif code == SH.L_W_DAMAGED:
+            slot = _slot_at(WS, v, where)
+            if slot >= 0 and WS[v, slot, W_DAMAGED] == 0:
+                # a second Damaged result on the same weapon changes nothing (the book is silent)
+                WS[v, slot, W_DAMAGED] = 1
+                WS[v, slot, W_ACC] += G[G_DMG_ACC]
+        elif code == SH.L_W_JAMMED:
+            slot = _slot_at(WS, v, where)
+            if slot >= 0:
+                WS[v, slot, W_JAM] = 1
+        elif code == SH.L_LIMB:
+            bit = 1 << where
+            if not V[v, V_LIMBS] & bit:
+                V[v, V_LIMBS] |= bit
+                V[v, V_SKILL] = max(0, V[v, V_SKILL] - (2 if where >= 2 else 1))
+                if (V[v, V_LIMBS] & 3) == 3 or (V[v, V_LIMBS] & 12) == 12:
+                    V[v, V_SKILL] = 0     # both legs or both arms: no driver (p34)
+                    V[v, V_NODRIVER] = 1
+        _log(E, EN, turn, phase, v, EV_LASTING, code, where, slot, 0)
+
+
+@jit
+def _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase):
+    """After each move: a car with acceleration 0 slows 5mph (p15); every split tyre rolls a
+    d6, below the speed factor it shreds into a destroyed tyre (p34: handling -2, the maximum
+    speed cut, a 20mph test); a broken axle's 40mph test (p34). Returns the new list length."""
+    if V[v, V_ACC] <= 0 and not V[v, V_ENGOFF] and not V[v, V_NODRIVER]:
+        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
+    k = V[v, V_SPLIT]
+    for _ in range(k):
+        sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
+        if sf <= 1:
+            break   # no face of a d6 is below 1: the roll cannot shred the tyre
+        r = dice.roll(st, script, 1, 6)
+        shred = r < sf
+        _log(E, EN, turn, phase, v, EV_SPLIT, r, sf, 1 if shred else 0, 0)
+        if shred:
+            V[v, V_SPLIT] -= 1
+            V[v, V_HAND] += G[G_TYRE_HAND]
+            _tyre_gone(V, v, G)
+            if _no_control(V, v):
+                _lose_control(V, v)
+            if nl < lim.shape[0]:
+                lim[nl] = G[G_L_TYRE]
+                oil[nl] = 0
+                nl += 1
+    if V[v, V_AXLE] and nl < lim.shape[0]:
+        lim[nl] = G[G_L_AXLE]
+        oil[nl] = 0
+        nl += 1
+    return nl
+
+
+@jit
+def _end_of_turn(st, script, V, WS, n, G, E, EN, turn):
+    """Lasers that kept one last shot lose it; a fuel leak rolls a d6 and a 1 disables the
+    engine (p34-35); a stopped car's locked-on oil turns itself off (p24)."""
+    for v in range(n):
+        for w in range(MAXW):
+            if WS[v, w, W_OFF] & OFF_LASTSHOT:
+                WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
+            if WS[v, w, W_LOCKED] and WS[v, w, W_PTYPE] == RD.OIL and V[v, V_MPH] == 0:
+                WS[v, w, W_LOCKED] = 0
+                _log(E, EN, turn, 0, v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
+        if V[v, V_STATUS] == ACTIVE and V[v, V_LEAK] and not V[v, V_ENGOFF]:
+            r = dice.roll(st, script, 1, 6)
+            out = r == G[G_LEAK_FACE]
+            _log(E, EN, turn, 0, v, EV_LEAK, r, 1 if out else 0, 0, 0)
+            if out:
+                _engine_out(V, WS, v)
+
+
+@jit
+def _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+    """A jammed weapon fires again on a 6, then for good; a damaged one jams on an odd d6 at
+    every shot, passives and dummies included (p35). No roll for a sound weapon."""
+    if WS[v, w, W_JAM]:
+        r = dice.roll(st, script, 1, 6)
+        ok = r >= G[G_JAM_CLEAR]
+        _log(E, EN, turn, phase, v, EV_JAM, w, r, 1 if ok else 0, 1)
+        if not ok:
+            return False
+        WS[v, w, W_JAM] = 0
+    if WS[v, w, W_DAMAGED]:
+        r = dice.roll(st, script, 1, 6)
+        ok = r % 2 == 0
+        _log(E, EN, turn, phase, v, EV_JAM, w, r, 1 if ok else 0, 0)
+        if not ok:
+            return False
+    return True
+
+
+@jit
+def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+              EN, turn, phase):
+    if WS[v, w, W_KIND] != WK_DIRECT or WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] & ~OFF_LASTSHOT:
+        return
+    if WS[v, w, W_LASER] and WS[v, w, W_FIRED]:
+        return
+    if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+        return
+    _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
+          turn, phase)
+    if WS[v, w, W_OFF] & OFF_LASTSHOT and WS[v, w, W_FIRED]:
+        WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
+
+
+@jit
+def _shoot(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
+           turn, phase):
+    """One shoot action: the weapon declared, then every other weapon linked to it, each shot
+    rolled and resolved in turn (p83 Linking Weapons)."""
+    _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+              EN, turn, phase)
+    g = WS[v, w, W_LINK]
+    if g > 0:
+        for x in range(MAXW):
+            if x != w and WS[v, x, W_LINK] == g:
+                _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, x, G, PROF, crit, hp, ws, sp, o,
+                          tbuf, E, EN, turn, phase)
+
+
+@jit
+def _put_marker(st, script, T, TM, M, NM, V, n, v, kind, E, EN, turn, phase):
+    """A face-down marker of ``kind`` in the two lanes behind the car, tail-gating included, as
+    :func:`_lay_passive` lays it (a dummy must look like the real thing, p22-24)."""
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    sp = V[v, V_SP]
+    if sp > 0:
+        bsec, bsp = sec, sp - 1
+    else:
+        bsec = sec - 1
+        if bsec < TM[RD.TM_FIRST]:
+            return
+        bsp = RD.pair_spaces(T, bsec, lane) - 1
+    xlo = RD.rear_x(T, bsec, lane, bsp)
+    xhi = RD.front_x(T, bsec, lane, bsp)
+    under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
+    if under >= 0 and kind != RD.SMOKE:
+        if dice.roll(st, script, 1, 6) % 2 == 1:
+            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
+            return
+    i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
+    if i >= 0 and under >= 0 and kind != RD.SMOKE:
+        M[i, RD.MK_UNDER] = under
+    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+
+
+@jit
+def _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, w, G, E, EN, turn, phase):
+    """A dummy marker (p22): only from a working passive weapon, while dummies are left; a
+    damaged layer makes its jam roll even for a dummy (p35)."""
+    if V[v, V_DUMMIES] <= 0 or WS[v, w, W_KIND] != WK_PASSIVE or WS[v, w, W_OFF] != 0:
+        return
+    if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+        return
+    V[v, V_DUMMIES] -= 1
+    _put_marker(st, script, T, TM, M, NM, V, n, v, RD.DUMMY, E, EN, turn, phase)
+
+
+@jit
+def _lock_on(st, script, T, TM, M, NM, V, WS, n, v, w, G, E, EN, turn, phase):
+    """Lock an oil or smoke layer on as a shoot action (p23-24): this action lays a marker, and
+    every later move of the car lays one without an action (:func:`_locked_after_move`)."""
+    k = WS[v, w, W_PTYPE]
+    if WS[v, w, W_KIND] != WK_PASSIVE or (k != RD.OIL and k != RD.SMOKE) \
+            or WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] != 0:
+        return
+    if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+        return
+    WS[v, w, W_LOCKED] = 1
+    _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_ON, 0, 0)
+    _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase)
+
+
+@jit
+def _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, E, EN, turn, phase):
+    """Locked-on layers after one of the car's moves (p23-24): a switch-off action declared for
+    this move takes effect if the car is still under control (no marker, no ammunition); a
+    spinning car's oil or smoke is dispersed (no marker, one shot spent); otherwise a marker
+    (jam rolls and tail-gating as for any passive). Oil turns itself off once the car stops."""
+    for w in range(MAXW):
+        if not WS[v, w, W_LOCKED]:
+            continue
+        if V[v, V_STATUS] != ACTIVE:
+            return
+        if WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] != 0:
+            WS[v, w, W_LOCKED] = 0
+            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_EMPTY, 0, 0)
+            continue
+        if act == A_LOCK and arg == -1 - w and V[v, V_OOC] == IN_CONTROL and not V[v, V_PANIC]:
+            WS[v, w, W_LOCKED] = 0
+            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_OFF, 0, 0)
+            continue
+        if V[v, V_OOC] == SPINNING or V[v, V_NEEDALIGN]:
+            if WS[v, w, W_AMMO] > 0:
+                WS[v, w, W_AMMO] -= 1
+            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_DISPERSED, 0, 0)
+        elif _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+            _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase)
+        if V[v, V_MPH] == 0 and WS[v, w, W_PTYPE] == RD.OIL:
+            WS[v, w, W_LOCKED] = 0
+            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
+
+
+@jit
+def _double_counts(M, NM, v, llo, lhi, xlo, xhi):
+    """How many mines, spikes and smoke markers the move touches (as :func:`_markers_hit`
+    decides a hit: in the contact zone, or laid under this car; not under another car)."""
+    a = 0
+    b = 0
+    c = 0
+    for i in range(NM[0]):
+        if not M[i, RD.MK_ACTIVE]:
+            continue
+        if M[i, RD.MK_UNDER] >= 0 and M[i, RD.MK_UNDER] != v:
+            continue
+        if M[i, RD.MK_UNDER] != v:
+            if M[i, RD.MK_LHI] < llo or M[i, RD.MK_LLO] > lhi:
+                continue
+            if not (M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]):
+                continue
+        k = M[i, RD.MK_KIND]
+        if k == RD.MINES:
+            a += 1
+        elif k == RD.SPIKES:
+            b += 1
+        elif k == RD.SMOKE:
+            c += 1
+    return a, b, c
+
+
+@jit
+def _setup_lasting(V, WS, v, G):
+    """Dummy markers for a vehicle with a passive weapon (p22: none without)."""
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] == WK_PASSIVE:
+            V[v, V_DUMMIES] = G[G_DUMMIES]
+            return

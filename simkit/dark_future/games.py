@@ -35,6 +35,7 @@ from . import policies as PO
 from . import road as RD
 from . import rules as R
 from . import shooting as SH
+from . import vehicle as VH
 from .design import car_from, validate
 from .vehicle import M_FAIRING_L, M_FAIRING_R
 from .vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L, M_WING_R,
@@ -278,11 +279,15 @@ def _weapon_rows(car, chosen):
                 r[W_AMMO] = w.shots if w.shots > 0 else -1
                 r[W_LASER] = int("laser" in key)
                 r[W_KEY] = list(ws).index(key)
+                r[VH.W_GUIDED] = int(key == "missile_pod")   # guidance system (p34)
             else:
                 r[W_KIND] = WK_PASSIVE
                 r[W_AMMO] = passives["rows"][key][1]
                 r[W_PTYPE] = _PASSIVE_TYPE[key.replace("lw_", "")]
                 r[W_KEY] = 100 + list(passives["rows"]).index(key)
+            for g, link in enumerate(getattr(car, "links", []) or []):
+                if mount in link:
+                    r[VH.W_LINK] = g + 1   # fires with the rest of its link (p83)
             slot += 1
     return rows, np.array(fit, np.int64), np.array(groups, np.int64).reshape(-1, 2)
 
@@ -369,6 +374,15 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_SS_LOSS] = rm["neck_and_neck_loss_mph"]
     G[EG.G_RAM_BONUS] = rm["rammer_bonus"]
     G[EG.G_SPEED_STEP] = rules.table("speed_factor")["mph_per_factor"]
+    lc = rules.table("lasting_criticals")
+    G[EG.G_DUMMIES] = rules.table("dummies")["per_vehicle"]
+    G[EG.G_L_AXLE] = lim["broken_axle"]
+    G[EG.G_L_MINE2] = lim["pattern_mine_double"]
+    G[EG.G_LEAK_FACE] = lc["leak_face"]
+    G[EG.G_JAM_CLEAR] = lc["jam_clear_face"]
+    G[EG.G_DMG_ACC] = lc["damaged_accuracy"]
+    G[EG.G_HALF] = lc["halve"]
+    G[EG.G_TYRE_HAND] = lc["tyre_handling"]
 
     kinds = list(R.VEHICLES)
     PROF = np.zeros((3, 9), np.int64)
@@ -628,7 +642,10 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
                 detail = f" -{y}mph"
             elif x in (PO.A_DRIFT, PO.A_SWIPE, PO.A_DODGE):
                 detail = " left" if y < 0 else " right"
-            elif x in (PO.A_SHOOT, PO.A_PASSIVE):
+            elif x == PO.A_LOCK:
+                detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y if y >= 0 else -1 - y, 1]]}" \
+                    f"{'' if y >= 0 else ', off'})"
+            elif x in (PO.A_SHOOT, PO.A_PASSIVE, PO.A_DUMMY):
                 detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, 1]]})"
             else:
                 detail = ""
@@ -704,6 +721,21 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
         elif code == EG.EV_BIKERAM:
             kind = "an obstacle" if x < 0 else nm(x)
             out.append(f"{nm(v)} collides with {kind} ({_BIKERAM[y]}, {z} hit(s) at +{w})")
+        elif code == EG.EV_LASTING:
+            extra = f" ({MOUNT_NAMES[a.LOAD[v, 0, z, 1]]})" if z >= 0 else ""
+            out.append(f"  {nm(v)}: {SH.LASTING_NAMES[x]}{extra}")
+        elif code == EG.EV_JAM:
+            what = "jammed weapon" if w else "damaged weapon"
+            out.append(f"  {nm(v)}: {what} ({MOUNT_NAMES[a.LOAD[v, 0, x, 1]]}) rolls {y}: "
+                       f"{'fires' if z else 'jams'}")
+        elif code == EG.EV_LEAK:
+            out.append(f"{nm(v)}: fuel leak rolls {x}{': ENGINE DISABLED' if y else ''}")
+        elif code == EG.EV_SPLIT:
+            out.append(f"{nm(v)}: split tyre rolls {x} at SF {y}{': the tyre shreds' if z else ''}")
+        elif code == EG.EV_LOCK:
+            what = ("switched off", "locked on", "dispersed (spinning)", "off (stopped)",
+                    "off (empty or out of action)")[y]
+            out.append(f"{nm(v)}: {MOUNT_NAMES[a.LOAD[v, 0, x, 1]]} layer {what}")
         elif code == EG.EV_END:
             who = "draw" if x < 0 else side_names[x]
             out.append(f"END after {turn} turns: {who} ({EG.REASON_NAMES[y]})")

@@ -16,7 +16,13 @@ the optimum speed, p41), ``P_CRUISE`` cruising mph (0: the car's maximum), ``P_S
 (0/1), ``P_PASSIVE`` spaces behind within which passives are dropped, ``P_SHOOT`` lowest hit
 chance to shoot, in sixths, ``P_DODGE`` drift out of an enemy's corridor (0/1), ``P_CLOSE`` mph
 above the enemy's speed the chaser drives at, ``P_ESCAPE`` a lead car below its cruising
-speed accelerates before laying passives unless the pursuer is on its tail (0/1).
+speed accelerates before laying passives unless the pursuer is on its tail (0/1), ``P_LAYER``
+bits: 1 = lock an oil or smoke layer on (p23-24) instead of dropping single markers, 2 = lay
+dummy markers (p22) on a close pursuer once the real passives are spent, ``P_UNLOCK`` switch a
+locked-on layer off when no enemy is within this many spaces behind (0: never).
+
+Drivers steer round every face-down marker alike (they cannot tell a dummy from oil, mines or
+spikes, p22), which is what makes a dummy worth an action.
 
 Bikes (p62-72) are driven by :func:`decide` and then :func:`bike_decide` (gang tactics):
 riders never sideswipe cars (p70; they sideswipe an enemy bike they overlap), and three
@@ -37,10 +43,12 @@ from .vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASS
                       V_ACC, V_BRK, V_HAND, V_LANE, V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE,
                       V_SKILL, V_SP, V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE,
                       W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target,
-                      lanes_of, on_road, v_front, v_rear, zone_hits)
+                      lanes_of, on_road, v_front, v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED,
+                      W_PTYPE, OFF_LASTSHOT)
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 # Parameters 8-9 direction of travel, 10-12 bikes and gangs, 13-14 weapons; unused ones are 0.
+(P_LAYER, P_UNLOCK) = (13, 14)
 P_W = 16
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -54,6 +62,9 @@ POLICIES = {
     "reckless": (20, 0, 1, 6, 1, 0, 30, 1),
     # a gang's swarm: the standard driving, bikes crowd the lanes beside the enemy car
     "swarm": (-1, 0, 1, 4, 2, 1, 20, 1),
+    # the standard driver that locks oil and smoke on (p23-24), switches them off when nothing
+    # is within 6 spaces behind, and bluffs with dummies once its passives are spent (p22)
+    "layer": (-1, 0, 1, 4, 2, 1, 20, 1, 0, 0, 0, 0, 0, 3, 6),
 }
 # Gang tactics of each policy (P_SWARM, P_DODGEP, P_RAMCLEAR); read by bikes only.
 GANG_TACTICS = {
@@ -61,6 +72,7 @@ GANG_TACTICS = {
     "careful": (0, 40, 3),
     "reckless": (0, 0, 0),
     "swarm": (4, 50, 0),
+    "layer": (0, 50, 2),
 }
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
@@ -69,7 +81,11 @@ ACTION_NAMES = ("steady", "accelerate", "brake", "drift", "shoot", "passive", "s
                 "re-align")
 # a bike's dodge (argument -1: the left lane, +1: the right lane, p64) and push (p69)
 A_DODGE, A_PUSH = 10, 11
-ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge", "push")
+# A_LOCK: argument = slot to lock on (a marker is laid now and after every later move), or
+# -1 - slot to switch it off (p23); A_DUMMY: a dummy marker from the passive slot given (p22)
+(A_LOCK, A_DUMMY) = (12, 13)
+ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge", "push",
+                                                                        "lock-on", "dummy")
 
 
 def policy_vector(name: str) -> np.ndarray:
@@ -176,6 +192,8 @@ def best_shot(T, V, WS, n, v, par, tbuf):
             continue
         if WS[v, w, W_LASER] and WS[v, w, W_FIRED]:
             continue
+        if WS[v, w, W_OFF] & ~OFF_LASTSHOT:
+            continue   # out of action (p34-35)
         u = find_target(T, V, n, v, WS[v, w, W_MOUNT], tbuf)
         if u < 0 or tbuf[1] > WS[v, w, W_RANGE]:
             continue
@@ -194,9 +212,33 @@ def best_shot(T, V, WS, n, v, par, tbuf):
 @jit
 def _passive_slot(V, WS, v):
     for w in range(MAXW):
-        if WS[v, w, W_KIND] == WK_PASSIVE and WS[v, w, W_AMMO] != 0:
+        if WS[v, w, W_KIND] == WK_PASSIVE and WS[v, w, W_AMMO] != 0 \
+                and WS[v, w, W_OFF] == 0 and WS[v, w, W_LOCKED] == 0:
             return w
     return -1
+
+
+@jit
+def _lock_or_dummy(T, V, WS, n, v, par, close):
+    """(action, arg) for the layer bits of P_LAYER, or (A_NONE, 0)."""
+    if par[P_LAYER] & 1 and close:
+        for w in range(MAXW):
+            if WS[v, w, W_KIND] == WK_PASSIVE and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0 \
+                    and WS[v, w, W_LOCKED] == 0 \
+                    and (WS[v, w, W_PTYPE] == RD.OIL or WS[v, w, W_PTYPE] == RD.SMOKE):
+                return A_LOCK, w
+    if par[P_LAYER] & 1 and par[P_UNLOCK] > 0:
+        for w in range(MAXW):
+            if WS[v, w, W_LOCKED]:
+                u, g = _nearest_enemy(T, V, n, v, True)
+                if u < 0 or g > par[P_UNLOCK]:
+                    return A_LOCK, -1 - w
+    if par[P_LAYER] & 2 and close and V[v, V_DUMMIES] > 0 and _passive_slot(V, WS, v) < 0:
+        for w in range(MAXW):
+            if WS[v, w, W_KIND] == WK_PASSIVE and WS[v, w, W_OFF] == 0 \
+                    and WS[v, w, W_PTYPE] != RD.SMOKE:
+                return A_DUMMY, w
+    return A_NONE, 0
 
 
 @jit
@@ -312,6 +354,14 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
                 return A_ACCEL, up
         if moves:
             u, g = _nearest_enemy(T, V, n, v, True)
+            if par[P_LAYER]:
+                close = False
+                if u >= 0 and g <= par[P_PASSIVE]:
+                    a, b = lanes_of(V, u)
+                    close = not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1)
+                la, lw = _lock_or_dummy(T, V, WS, n, v, par, close)
+                if la != A_NONE:
+                    return la, lw
             if u >= 0 and g <= par[P_PASSIVE]:
                 a, b = lanes_of(V, u)
                 if not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1):

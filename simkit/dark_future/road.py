@@ -67,7 +67,10 @@ MK_KIND, MK_SEC, MK_LLO, MK_LHI, MK_XLO, MK_XHI, MK_ACTIVE, MK_FACEUP, MK_UNDER,
 MK_W = 10
 MAXM = 96
 OIL, MINES, SPIKES, SMOKE, SAND, DEBRIS, OBSTACLE, RAIL = range(8)
-MARKER_NAMES = ("oil", "mines", "spikes", "smoke", "sand", "debris", "obstacle", "railroad")
+# a dummy passive marker (p22-23): face down like oil, mines and spikes; removed when hit
+DUMMY = 8
+MARKER_NAMES = ("oil", "mines", "spikes", "smoke", "sand", "debris", "obstacle", "railroad",
+                "dummy")
 
 
 def curve_array(rules=None) -> np.ndarray:

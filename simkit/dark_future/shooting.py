@@ -23,7 +23,11 @@ Models dark-future.txt:
 
 The analysed target carries no weapons: weapons results and 'weapon link severed' are wasted
 (the rulebook's rule for stations that are not fitted). Lasting effects (brakes halved, split
-tyre, fuel leak, drive skill) matter only to the full-turn engine, not to one shot.
+tyre, fuel leak, drive skill) matter only to the full-turn engine, not to one shot: the kernel
+records each one it rolls (``ws[WS_NRES]`` and (code ``L_*``, station) pairs) for the engine to
+apply, and only with the engine's longer parameter array (``S_LASTING``) does it roll the dice
+that nothing but a lasting result needs (which weapon a severed link hits, which limb), so the
+one-shot analyses make exactly the reference's rolls.
 """
 
 from __future__ import annotations
@@ -56,7 +60,23 @@ DISABLES = {"": 0, "engine": 1, "fuel": 2, "driver": 3}
 (F_HAZARD, F_CONTROL, F_CHECK, F_THEN_HAZARD, F_THEN_CONTROL, F_THEN_DISABLES, F_EXPLOSION,
  F_EXPL_HE, F_EXPL_FACING, F_DISABLES, F_ROLLS, F_WEAPON, F_HANDLING, F_SKILL, F_THEN_HANDLING,
  F_ELSE_HANDLING, F_DESTROYS, F_HE_EXPLOSION) = range(18)
-N_FIELDS = 18
+N_FIELDS = 20
+# lasting results (p34-35) the road engine applies; the one-shot analyses ignore them
+F_LASTING, F_THEN_LASTING = 18, 19
+(L_NONE, L_CARB, L_BRK_CYL, L_GEN, L_BRK_HALF, L_SPLIT, L_TYRE, L_AXLE, L_HAND0, L_ACC0, L_VDU,
+ L_LEAK, L_LINK, L_LIMB, L_W_DAMAGED, L_W_JAMMED, L_W_CMD, L_CARB3) = range(18)
+LASTING_NAMES = ("-", "carburettor", "brake cylinder", "generator", "brakes halved",
+                 "split tyre", "tyre destroyed", "broken axle", "handling 0", "acceleration 0",
+                 "VDU destroyed", "fuel leak", "weapon link severed", "limb disabled",
+                 "weapon damaged", "weapon jammed", "command link severed", "carburettor")
+# result name -> lasting code (then_name for results behind a check)
+_LASTING = {"carburettor": L_CARB, "brake_cylinder": L_BRK_CYL, "generator": L_GEN,
+            "brake_pipe": L_BRK_HALF, "brake_line": L_BRK_HALF, "brake_cable": L_BRK_HALF,
+            "split_tyre": L_SPLIT, "tyre_destroyed": L_TYRE, "broken_axle": L_AXLE,
+            "handling_zero": L_HAND0, "acceleration_zero": L_ACC0, "vdu_destroyed": L_VDU,
+            "fuel_line": L_LEAK, "holed": L_LEAK, "weapon_link_severed": L_LINK,
+            "limb_disabled": L_LIMB, "damaged": L_W_DAMAGED, "jammed": L_W_JAMMED,
+            "command_link_severed": L_W_CMD}
 MAX_HITS = 8
 MAX_TESTS = 16
 NO_HAZARD = 10 ** 6
@@ -118,6 +138,10 @@ def _crit_tables(kind: str, sel: tuple) -> CritTables:
             v[F_ELSE_HANDLING] = e.get("else_handling", 0)
             v[F_DESTROYS] = int(e.get("destroys", False))
             v[F_HE_EXPLOSION] = e.get("he_explosion", 0)
+            v[F_LASTING] = _LASTING.get(e["name"], 0)
+            v[F_THEN_LASTING] = _LASTING.get(e.get("then_name", ""), 0)
+            if kind == "bike" and e["name"] == "carburettor":
+                v[F_LASTING] = L_CARB3   # a third, not a half (p69)
     return CritTables(matrix, rerolls, effects, tuple(names), rer_names)
 
 
@@ -166,6 +190,10 @@ class Shot:
 (S_IN_RANGE, S_RANGE, S_MOD, S_DAMAGE, S_HE, S_FLAT, S_ARMOUR, S_TDAMAGE, S_FACING, S_OBLIQUE,
  S_CRIT_HIT, S_MPH, S_HANDLING, S_SKILL, S_REDUCED, S_L1, S_L2, S_L3, S_LEVEL_LOSS, S_BRAKING,
  S_HE_SMALL_MAX, S_HE_SMALL, S_HE_LARGE, S_EXPLODE) = range(24)
+# Read only when the parameter array is longer (the road engine's): 1 = roll the dice that only
+# lasting results need (which weapon a severed link hits, which limb is disabled, p34-35). The
+# one-shot analyses pass 24 cells, so their dice stay exactly those of the reference.
+S_LASTING = 24
 
 # outcome of a shot: (hit, damage points, criticals, forced hazard roll, control lost directly,
 # control lost (directly or by the forced hazard rolls), terminal damage)
@@ -427,8 +455,9 @@ def _disable_k(flags, what):
 
 
 @jit
-def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn):
-    """Kernel twin of :func:`_weapon_ref`."""
+def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn, ws):
+    """Kernel twin of :func:`_weapon_ref`; records damaged / jammed / command link results with
+    their station in ``ws`` (:func:`_record`)."""
     a = groups[group, 0]
     b = groups[group, 1]
     if b >= 0:
@@ -441,6 +470,8 @@ def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn):
         return qn
     he = fit[station] == 2
     f = _d6(st, script) - 1
+    if effects[WEAPONS, f, F_LASTING] > 0:
+        _record(ws, effects[WEAPONS, f, F_LASTING], station)
     if effects[WEAPONS, f, F_DESTROYS]:
         fit[station] = 0
         if he and effects[WEAPONS, f, F_HE_EXPLOSION] > 0:
@@ -454,12 +485,22 @@ def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn):
 
 
 @jit
-def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
+def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn, ws, lasting):
     """Kernel twin of :func:`_result_ref`; flags = [engine, fuel, driver, loss, handling
-    change, skill change]."""
+    change, skill change]. Lasting results are recorded in ``ws`` (:func:`_record`); with
+    ``lasting`` the two dice of a Limb Disabled result are rolled (p34: the first even an arm,
+    odd a leg; the second odd left, even right; recorded as limb 0-3 = 2 * arm + right)."""
     if (loc == ENGINE and flags[0]) or (loc == FUEL and flags[1]) or (loc == DRIVER and flags[2]):
         return nlim, qn
     f = _d6(st, script) - 1
+    code = effects[loc, f, F_LASTING]
+    if code == L_LIMB:
+        if lasting:
+            arm = 1 if _d6(st, script) % 2 == 0 else 0
+            right = 1 if _d6(st, script) % 2 == 0 else 0
+            _record(ws, L_LIMB, 2 * arm + right)
+    elif code > 0:
+        _record(ws, code, -1)
     if effects[loc, f, F_HAZARD] > 0:
         limits[nlim] = effects[loc, f, F_HAZARD]
         nlim += 1
@@ -474,6 +515,8 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
                 nlim += 1
             if effects[loc, f, F_THEN_CONTROL]:
                 flags[3] = 1
+            if effects[loc, f, F_THEN_LASTING] > 0:
+                _record(ws, effects[loc, f, F_THEN_LASTING], -1)
             flags[4] += effects[loc, f, F_THEN_HANDLING]
             _disable_k(flags, effects[loc, f, F_THEN_DISABLES])
         else:
@@ -490,11 +533,90 @@ def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn):
 
 NFLAGS = 6
 NSTATIONS = len(STATIONS)
-# the last two cells report, for the road engine, the mph the forced hazard rolls braked off and
-# whether one of them was a panic brake (a panicked driver loses the phase's action, p41)
-SCRATCH = NFLAGS + MAX_TESTS + MAX_HITS * 4 + NSTATIONS + 2
-WS_BRAKED = SCRATCH - 2
-WS_PANIC = SCRATCH - 1
+# after the stations, cells report for the road engine the mph the forced hazard rolls braked off
+# and whether one of them was a panic brake (a panicked driver loses the phase's action, p41),
+# then the lasting results the shot rolled: a count and (code L_*, station or limb or -1) pairs
+WS_BRAKED = NFLAGS + MAX_TESTS + MAX_HITS * 4 + NSTATIONS
+WS_PANIC = WS_BRAKED + 1
+WS_NRES = WS_BRAKED + 2
+WS_RES = WS_BRAKED + 3
+MAX_RES = 16
+SCRATCH = WS_RES + 2 * MAX_RES
+
+
+@jit
+def _record(ws, code, where):
+    n = ws[WS_NRES]
+    if n < MAX_RES:
+        ws[WS_RES + 2 * n] = code
+        ws[WS_RES + 2 * n + 1] = where
+        ws[WS_NRES] = n + 1
+
+
+@jit
+def _weapons_entry(matrix, rerolls, facing):
+    """The facing's Weapons entry of the target matrix (a weapon group, or a re-roll list made
+    only of weapon groups), looked for in its row and then one re-roll list deep; -1 if none."""
+    for depth in range(2):
+        for face in range(6):
+            c = matrix[facing, face]
+            if depth == 1:
+                if c < REROLL:
+                    continue
+                for g in range(6):
+                    cc = rerolls[c - REROLL, g]
+                    if _all_groups(rerolls, cc):
+                        return cc
+                continue
+            if _all_groups(rerolls, c):
+                return c
+    return -1
+
+
+@jit
+def _all_groups(rerolls, c):
+    if GROUP_BASE <= c < REROLL:
+        return True
+    if c < REROLL:
+        return False
+    for g in range(6):
+        x = rerolls[c - REROLL, g]
+        if not (GROUP_BASE <= x < REROLL):
+            return False
+    return True
+
+
+@jit
+def _resolve_link(st, script, matrix, rerolls, facing, fit, groups, ws):
+    """Weapon link severed (p35, bodywork 5): the facing's Weapons sub-table is rolled as for a
+    Weapons hit (no second roll on the facing table); the weapon found is out of action, an
+    empty mount wastes it (the record is dropped). Nothing fitted anywhere: no dice."""
+    n = ws[WS_NRES]
+    if n == 0 or ws[WS_RES + 2 * (n - 1)] != L_LINK or ws[WS_RES + 2 * (n - 1) + 1] != -1:
+        return
+    ws[WS_NRES] = n - 1
+    anything = False
+    for s in range(fit.shape[0]):
+        if fit[s] != 0:
+            anything = True
+    if not anything:
+        return
+    code = _weapons_entry(matrix, rerolls, facing)
+    if code < 0:
+        return
+    while code >= REROLL:
+        code = rerolls[code - REROLL, _d6(st, script) - 1]
+    group = code - GROUP_BASE
+    a = groups[group, 0]
+    b = groups[group, 1]
+    if b >= 0:
+        if fit[a] == 0 and fit[b] == 0:
+            return
+        station = a if _d6(st, script) % 2 == 1 else b
+    else:
+        station = a
+    if fit[station] != 0:
+        _record(ws, L_LINK, station)
 AUTO_HIT = 2  # sp[S_IN_RANGE] == AUTO_HIT: a hit without a hit roll (mines, rams, crashes, rolls)
 
 
@@ -512,6 +634,8 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
         out[i] = 0
     ws[WS_BRAKED] = 0
     ws[WS_PANIC] = 0
+    ws[WS_NRES] = 0
+    lasting = sp.shape[0] > S_LASTING and sp[S_LASTING] != 0
     if sp[S_IN_RANGE] == 0:
         return
     if sp[S_IN_RANGE] == AUTO_HIT:
@@ -564,9 +688,13 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
             while code >= REROLL:
                 code = rerolls[code - REROLL, _d6(st, script) - 1]
             if code >= GROUP_BASE:
-                qn = _weapon_k(st, script, effects, code - GROUP_BASE, facing, fit, groups, q, qn)
+                qn = _weapon_k(st, script, effects, code - GROUP_BASE, facing, fit, groups, q, qn,
+                               ws)
             else:
-                nlim, qn = _result_k(st, script, effects, code, dmg, flags, limits, nlim, q, qn)
+                nlim, qn = _result_k(st, script, effects, code, dmg, flags, limits, nlim, q, qn,
+                                     ws, lasting)
+                if lasting:
+                    _resolve_link(st, script, matrix, rerolls, facing, fit, groups, ws)
         if not was_terminal and remaining == 0:
             terminal = True
             flags[0] = 1
@@ -574,7 +702,8 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
         if terminal and not exploded:
             if _d6(st, script) == sp[S_EXPLODE]:
                 exploded = True
-                nlim, qn = _result_k(st, script, effects, DRIVER, dmg, flags, limits, nlim, q, qn)
+                nlim, qn = _result_k(st, script, effects, DRIVER, dmg, flags, limits, nlim, q, qn,
+                                     ws, lasting)
     passed = 0
     for i in range(S_L1, S_L3 + 1):
         lv = sp[i]

@@ -21,6 +21,9 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
 V_DIR = 34
 # Column blocks kept free so separate pieces of the engine can grow without renumbering:
 # 35-43 direction of travel and reversing, 44-51 lasting criticals, 52-63 bikes.
+# Lasting criticals (p34-35): split tyres still rolling, a fuel leak, limbs lost (bits 0-3 =
+# 2 * arm + right), dummy markers left (p22).
+(V_SPLIT, V_LEAK, V_LIMBS, V_DUMMIES) = range(44, 48)
 V_W = 64
 # Bikes (p62-72): V_BIKE 1 for a bike; V_DODGE the side of this move's single-lane dodge zone
 # (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
@@ -39,6 +42,11 @@ LEAD, CHASE = 0, 1
 (W_KIND, W_MOUNT, W_STATION, W_RANGE, W_ACC, W_DMG, W_HE, W_FLAT, W_AMMO, W_LASER, W_PTYPE,
  W_FIRED, W_KEY) = range(13)
 # 13-19 free for lasting weapon criticals and links (jams, damage, link groups).
+# W_DAMAGED: accuracy already cut, an odd d6 jams each shot (p35); W_JAM: jammed until a 6;
+# W_OFF: out of action, a bit per cause (OFF_*); W_LINK: link group + 1 (p83); W_GUIDED: a
+# missile pod (guidance, p34); W_LOCKED: a locked-on oil or smoke layer (p23-24).
+(W_DAMAGED, W_JAM, W_OFF, W_LINK, W_GUIDED, W_LOCKED) = range(13, 19)
+OFF_LINK, OFF_GEN, OFF_VDU, OFF_ENGINE, OFF_LASTSHOT, OFF_DESTROYED = 1, 2, 4, 8, 16, 32
 W_W = 20
 MAXW = 8
 WK_NONE, WK_DIRECT, WK_PASSIVE = 0, 1, 2
