@@ -456,3 +456,38 @@ def test_intercept_loader_fuzz(tmp_path):
             pass
 
     check()
+
+
+def test_changing_the_direction_of_play_p75():
+    """Two cars of three facing the other way: the direction of play changes; track is laid
+    before the first section for the most advanced of them, the far end removed with the car
+    on it; on equal numbers the old direction stays."""
+    w = World(layout=("S",) * 10, scenario="game-6.toml")
+    assert w.G[EG.G_MODE] == EG.MODE_CONTINUOUS
+    w.TM[RD.TM_ENDED] = 0
+    w.TM[RD.TM_FIRST] = 3
+    w.TM[RD.TM_STRAIGHTS] = 7
+    w.place(0, 4, 2, 1, 60, side=0)
+    w.place(1, 5, 2, 1, 60, side=0)
+    w.place(2, 9, 2, 1, 60, side=1, kind=1)
+    w.V[0, VH.V_DIR] = w.V[1, VH.V_DIR] = 1
+    # per new section: d6 1 (no curve: a straight), d6 2 (no road hazard)
+    st, s = w.script([1, 2, 1, 2])
+    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.G, w.curves, w.box, w.E, w.EN, 1, 1)
+    assert w.TM[EG.TM_PLAYDIR] == 1 and st[dice.POS] == 4
+    assert (w.TM[RD.TM_FIRST], w.TM[RD.TM_NSEC]) == (1, 8)
+    tr = _events(w, EG.EV_TRACK)
+    assert tr[0][2:4] == (-2, 1) and [t[2] for t in tr[1:]] == [2, 1]
+    assert w.V[2, VH.V_STATUS] == VH.LEFT        # it was on the removed far end
+    # one each way: the old direction stays
+    w.V[1, VH.V_DIR] = 0
+    w.place(2, 5, 0, 0, 0, side=1, kind=1)
+    w.V[2, VH.V_STATUS] = VH.CRASHED
+    st, s = w.script([])
+    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.G, w.curves, w.box, w.E, w.EN, 1, 2)
+    assert w.TM[EG.TM_PLAYDIR] == 1 and len(_events(w, EG.EV_TRACK)) == 3
+    # the curve directions are rolled for the drivers going that way: odd = their left
+    w.TM[RD.TM_FIRST] = 3
+    st, s = w.script([5, 1, 1])   # a curve; a bend; odd: left for them (play-right)
+    assert EG._gen_section_back(st, s, w.T, w.TM, w.curves, w.box)
+    assert w.T[2, RD.T_KIND] == RD.BEND and w.T[2, RD.T_DIR] == 1

@@ -44,8 +44,12 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   travelling at each other and opposed sideswipes (p54-57), cutting up (p13), Game Eight's
   intercept set-up; cars against the direction of play leave play off the start of the track.
 
-Not modelled (see the coverage doc): changing the direction of play when the majority turns
-(p75: the direction stays the starting one), accelerate-and-drift on moving off, bikes as
+Changing the direction of play (p75, continuous track): the majority of the active cars sets
+it (:func:`_play_direction`); new track is then laid before the first section for the most
+advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
+where earlier sections have been removed (section numbers never go below 0).
+
+Not modelled (see the coverage doc): accelerate-and-drift on moving off, bikes as
 movers, linked weapons firing together, jams and damaged weapons, split tyres, fuel leaks,
 brake criticals, the rammer finishing its move after a shunt (it stays where it was), dummies,
 locked-on layers.
@@ -88,7 +92,8 @@ from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, 
 G_W = 96
 # direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
 # speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept set-up
-# (0 = none, else the attacker's speed + 1), the direction of play (0; p75)
+# (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the current
+# one is TM[TM_PLAYDIR])
 (G_L_UTURN, G_UTURN_LOSS, G_REV_MPH, G_SS_OPP_LOSS, G_L_SS_OPP_W, G_L_SS_OPP_L, G_INTERCEPT,
  G_PLAYDIR) = range(64, 72)
 
@@ -861,10 +866,13 @@ def _is_out(V, v):
 def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
     """Continuous generation (p75) for the lead vehicle; removes the back section past the
     window with the cars and markers on it."""
+    if _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase) != 0:
+        _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase)
+        return
     lead = -1
     best = -1
     for v in range(n):
-        if V[v, V_STATUS] == ACTIVE and V[v, V_DIR] == G[G_PLAYDIR]:
+        if V[v, V_STATUS] == ACTIVE and V[v, V_DIR] == 0:
             x = v_front(T, V, v)
             if x > best:
                 best = x
@@ -972,6 +980,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
                curves, box, E, EN, res):
     n = G[G_NV]
     RD.reset_track(TM, G[G_WINDOW])
+    TM[TM_PLAYDIR] = G[G_PLAYDIR]
     NM[0] = 0
     for i in range(res.shape[0]):
         res[i] = 0
@@ -1490,3 +1499,134 @@ def _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead
             V[v, V_DIR] = 1
             V[v, V_MPH] = min(G[G_INTERCEPT] - 1, V[v, V_MAXSPD])
             _log(E, EN, 0, 0, v, EV_UTURN, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], -V[v, V_MPH] - 1)
+
+
+# --- changing the direction of play (p75) ---------------------------------------------------------
+# The current direction of play lives in the track meta array (the G array is shared by every
+# trial): 0 = towards higher sections, 1 = towards lower ones.
+TM_PLAYDIR = 15
+
+
+@jit
+def _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase):
+    """The direction of play by the majority of the active cars; on equal numbers the old one
+    stays (p75). A change is logged (EV_TRACK with section -2)."""
+    if G[G_MODE] != MODE_CONTINUOUS:
+        return 0
+    k0 = 0
+    k1 = 0
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE:
+            if V[v, V_DIR] == 0:
+                k0 += 1
+            else:
+                k1 += 1
+    d = TM[TM_PLAYDIR]
+    if (k1 > k0 and d == 0) or (k0 > k1 and d == 1):
+        d = 1 - d
+        TM[TM_PLAYDIR] = d
+        # the 180 degree rule starts again for the new stretch of road
+        TM[RD.TM_LASTDIR] = 0
+        TM[RD.TM_SAMEDIR] = 0
+        TM[RD.TM_ENDED] = 0
+        _log(E, EN, turn, phase, -1, EV_TRACK, -2, d, 0, 0)
+    return d
+
+
+@jit
+def _sight_needs_more_back(T, TM, lead_sec, sight):
+    """:func:`road.sight_needs_more` for play towards lower sections."""
+    first = TM[RD.TM_FIRST]
+    if TM[RD.TM_ENDED] or first <= 0:
+        return False
+    for c in range(first, lead_sec):
+        if T[c, RD.T_KIND] != RD.STRAIGHT:
+            return False
+    if T[lead_sec, RD.T_KIND] != RD.STRAIGHT:
+        return first == lead_sec
+    return lead_sec - first < sight
+
+
+@jit
+def _gen_section_back(st, script, T, TM, curves, box):
+    """:func:`road.gen_section` laying the new section before the first one (p74-75): a new
+    stretch of road replaces what was removed there. Directions are rolled for the drivers
+    going that way (their left is the play-right). False when the track cannot grow."""
+    first = TM[RD.TM_FIRST]
+    if TM[RD.TM_ENDED] or first <= 0:
+        TM[RD.TM_ENDED] = 1
+        return False
+    have_s = TM[RD.TM_STRAIGHTS] < box[0]
+    after_curve = T[first, RD.T_KIND] != RD.STRAIGHT
+    curve = False
+    kind = RD.STRAIGHT
+    dirn = 0
+    if not after_curve:
+        curve = dice.roll(st, script, 1, 6) >= 5
+    if curve:
+        have_c = TM[RD.TM_CORNERS] < box[1]
+        have_b = TM[RD.TM_BENDS] < box[2]
+        if not have_c and not have_b:
+            curve = False
+        else:
+            kind = RD.CORNER if dice.roll(st, script, 1, 6) >= 5 else RD.BEND
+            if kind == RD.CORNER and not have_c:
+                kind = RD.BEND
+            elif kind == RD.BEND and not have_b:
+                kind = RD.CORNER
+            if TM[RD.TM_SAMEDIR] >= 2:
+                dirn = -TM[RD.TM_LASTDIR]
+            else:
+                dirn = 1 if dice.roll(st, script, 1, 6) % 2 == 1 else -1   # left for them
+    if not curve:
+        if not have_s:
+            TM[RD.TM_ENDED] = 1
+            return False
+        kind = RD.STRAIGHT
+        dirn = 0
+    # place() writes at TM_NSEC: point it at the slot before the first section
+    nsec = TM[RD.TM_NSEC]
+    TM[RD.TM_NSEC] = first - 1
+    RD.place(T, TM, kind, dirn, curves, box)
+    TM[RD.TM_NSEC] = nsec
+    TM[RD.TM_FIRST] = first - 1
+    return True
+
+
+@jit
+def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
+    """Continuous generation with the direction of play reversed (p75): track is laid before
+    the first section for the lead car going that way, and the far end (the new back) is
+    removed with the cars and markers on it."""
+    lead = -1
+    best = 1 << 40
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE and V[v, V_DIR] == 1:
+            x = v_rear(T, V, v)
+            if x < best:
+                best = x
+                lead = v
+    if lead < 0:
+        return
+    while _sight_needs_more_back(T, TM, V[lead, V_SEC], G[G_SIGHT]):
+        if TM[RD.TM_NSEC] - TM[RD.TM_FIRST] >= G[G_WINDOW]:
+            gone = TM[RD.TM_NSEC] - 1
+            TM[RD.TM_STRAIGHTS + T[gone, RD.T_KIND]] -= 1
+            TM[RD.TM_NSEC] = gone
+            for u in range(n):
+                if on_road(V, u) and V[u, V_SEC] >= gone:
+                    if V[u, V_STATUS] == ACTIVE:
+                        _log(E, EN, turn, phase, u, EV_LEFT, 1, 0, 0, 0)
+                    V[u, V_STATUS] = LEFT
+            for i in range(NM[0]):
+                if M[i, RD.MK_SEC] >= gone:
+                    M[i, RD.MK_ACTIVE] = 0
+        if not _gen_section_back(st, script, T, TM, curves, box):
+            break
+        s = TM[RD.TM_FIRST]
+        _log(E, EN, turn, phase, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        if G[G_HAZARDS]:
+            k0 = NM[0]
+            RD.road_hazards(st, script, T, M, NM, s)
+            for i in range(k0, NM[0]):
+                _log(E, EN, turn, phase, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)

@@ -610,6 +610,9 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
         turn, phase, v, code, x, y, z, w = (int(q) for q in ev[:8])
         if code == EG.EV_ROLES:
             out.append(f"lead car: {side_names[x]}; chase car: {side_names[1 - x]}")
+        elif code == EG.EV_TRACK and x == -2:
+            out.append("the direction of play changes: "
+                       + ("towards the start of the track" if y else "towards its end"))
         elif code == EG.EV_TRACK:
             if x < 0:
                 out.append(f"track: layout {y}")
