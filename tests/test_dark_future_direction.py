@@ -381,6 +381,19 @@ def test_drivers_turn_to_face_and_head_on():
     w.place(0, 4, 3, 0, 60, side=0, role=VH.LEAD)     # two spaces ahead of it, same lanes
     assert d(1, hon) == (PO.A_NONE, 0)
     assert d(1, std)[0] in (PO.A_DRIFT, PO.A_BRAKE)   # the standard driver steers round
+    # ... and, the oncoming car still five spaces off, already drifts out of its lanes
+    w.place(0, 3, 3, 0, 60, side=0, role=VH.LEAD)
+    assert d(1, std) == (PO.A_DRIFT, -1) and d(1, hon) == (PO.A_NONE, 0)
+    assert PO._dodge_oncoming(w.T, w.M, w.NM, w.V, 2, 1, std) == -1
+    w.V[0, VH.V_DIR] = 1   # the same car going the same way: nothing to dodge
+    assert PO._dodge_oncoming(w.T, w.M, w.NM, w.V, 2, 1, std) == 0
+    # stopped against a wreck in front, no shot: the turn-to-face driver reverses
+    w.place(0, 2, 2, 2, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.WS[0, :, VH.W_AMMO] = 0
+    assert d(0, ttf, moves=False) == (PO.A_REVERSE, 0)
+    assert d(0, std, moves=False)[0] != PO.A_REVERSE
 
 
 def _intercept_counts(trials, seed=2026, policy=None):

@@ -20,9 +20,12 @@ speed accelerates before laying passives unless the pursuer is on its tail (0/1)
 ``P_UTURN`` the fastest mph at which the driver U-turns (0: never; p14): with an enemy behind
 it (a lead car only a couple of spaces after a bend, the book's advice p14; a chase car once the
 enemy has gone past) it brakes to that speed and turns to face the enemy; a stationary car
-moving off U-turns as it moves off (p15). ``P_HEADON`` (0/1) a car meeting an oncoming enemy
+moving off U-turns as it moves off (p15), and one stopped against something in front of it
+reverses (p17) when it has no shot. ``P_HEADON`` (0/1) a car meeting an oncoming enemy
 in front lines up in its lanes and drives into it (the head-on ram, p52-56) instead of
-steering round it. Cars facing against the direction of play read 'ahead' the other way.
+steering round it; with ``P_HEADON`` 0 a driver drifts out of the lanes of an oncoming car
+within ``ONCOMING_LOOK`` spaces (both close in: the two-space look of the with-play driving is
+too short). Cars facing against the direction of play read 'ahead' the other way.
 """
 
 from __future__ import annotations
@@ -273,6 +276,9 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
+        d = _dodge_oncoming(T, M, NM, V, n, v, par)
+        if d != 0:
+            return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0)
             if d != 0:
@@ -459,6 +465,13 @@ def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     mph = V[v, V_MPH]
     brk = max(V[v, V_BRK], 1)
     lim = par[P_UTURN]
+    if lim > 0 and mph == 0 and not moves and not V[v, V_ENGOFF] \
+            and _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
+        # stopped nose to nose with a car, a wreck or an obstacle: back off (p17) unless a
+        # shot is on
+        slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
+        if slot < 0:
+            return A_REVERSE, 0
     if lim > 0:
         u, g = _nearest_enemy(T, V, n, v, True)
         a, ga = _nearest_enemy(T, V, n, v, False)
@@ -497,3 +510,49 @@ def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             if abs(ul - mine) <= 1:
                 return A_NONE, 0   # hold the line: the ram is the driver's choice (p17)
     return -1, 0
+
+
+ONCOMING_LOOK = 6   # spaces: two cars at 60mph close about six spaces in a turn (a judgement)
+
+
+@jit
+def _dodge_oncoming(T, M, NM, V, n, v, par):
+    """A drift (-1, +1) out of the lanes of the nearest car coming the other way within
+    ``ONCOMING_LOOK`` spaces in front, or 0 (none, no room, or a head-on driver)."""
+    if par[P_HEADON] > 0:
+        return 0
+    lane = V[v, V_LANE]
+    best = ONCOMING_LOOK + 1
+    who = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_DIR] == V[v, V_DIR] or V[u, V_MPH] == 0:
+            continue
+        a, b = lanes_of(V, u)
+        if b < lane or a > lane + 1:
+            continue
+        if V[v, V_DIR] == 0:
+            fx = v_front(T, V, v)
+            ur = v_rear(T, V, u)
+            if ur < fx:
+                continue
+            g = RD.along(T, lane, fx, ur) // RD.UNITS
+        else:
+            nose = v_rear(T, V, v)
+            uf = v_front(T, V, u)
+            if uf > nose:
+                continue
+            g = RD.along(T, lane, uf, nose) // RD.UNITS
+        if g < best:
+            best = g
+            who = u
+    if who < 0:
+        return 0
+    # away from its lanes; level with it, towards the wider side of the road
+    ul = V[who, V_LANE]
+    if ul > lane:
+        prefer = -1
+    elif ul < lane:
+        prefer = 1
+    else:
+        prefer = -1 if lane >= 2 else 1
+    return _drift_dir(T, M, NM, V, n, v, prefer)
