@@ -504,3 +504,26 @@ def test_changing_the_direction_of_play_p75():
     st, s = w.script([5, 1, 1])   # a curve; a bend; odd: left for them (play-right)
     assert EG._gen_section_back(st, s, w.T, w.TM, w.curves, w.box)
     assert w.T[2, RD.T_KIND] == RD.BEND and w.T[2, RD.T_DIR] == 1
+
+
+def test_direction_tables_spot_checks():
+    """The numbers the direction rules read, against the rule text (p14, p17, p38, p57, p89)."""
+    from simkit.dark_future import rules as R
+
+    r = R.base_rules()
+    lim = r.table("safety_limits")
+    assert lim["limits"]["uturn"] == 10 and lim["uturn_control_loss_mph"] == 31
+    assert lim["limits"]["sideswipe_opposed_winner"] == 40
+    assert lim["limits"]["sideswipe_opposed_loser"] == 20
+    assert r.table("rams")["opposed_loss_mph"] == 20
+    rev = r.table("reverse")
+    assert rev.label == "RULE-TEXT" and rev["rows"]["renegade"] == [10]
+    assert rev["rows"]["interceptor"] == [10] and rev["rows"]["bike"] == [0]
+    ut = r.table("uturn")
+    assert ut.label == "RECONSTRUCTED" and ut["zone_lanes"] == RD.LANES == 6
+    it = r.table("intercept")
+    assert (it["target_section"], it["target_mph"], it["attacker_sections"]) == (3, 60, [5, 6, 7])
+    a = GM.GameSim(GM.load_scenario(INTERCEPT)).a
+    assert a.G[EG.G_L_UTURN] == 10 and a.G[EG.G_UTURN_LOSS] == 31 and a.G[EG.G_REV_MPH] == 10
+    assert (a.G[EG.G_L_SS_OPP_W], a.G[EG.G_L_SS_OPP_L], a.G[EG.G_SS_OPP_LOSS]) == (40, 20, 20)
+    assert a.G[EG.G_INTERCEPT] == 61 and a.VPOS[0, 0, 0] == 2 and a.VPOS[2, 1, 0] == 5

@@ -414,6 +414,11 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_REV_MPH] = rev["renegade"][0]
     assert rev["interceptor"][0] == rev["renegade"][0]
     G[EG.G_INTERCEPT] = 0 if sc.intercept is None else sc.intercept[1] + 1
+    ut = rules.table("uturn")
+    if ut["zone_lanes"] != RD.LANES or ut["end_lanes"] != "same":
+        # the engine's U-turn (engine._uturn_move) is this reading and no other
+        raise UserInputError("the engine models the U-turn's zone across the whole road and the "
+                             "car ending on the same lanes", field="uturn")
     G[EG.G_PLAYDIR] = 0
 
     kinds = list(R.VEHICLES)
