@@ -51,10 +51,23 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   smoke (p23-24, :func:`_locked_after_move`); double hits (p31, :func:`_markers_hit`); dummy
   markers the drivers cannot tell from real ones (p22, :func:`_lay_dummy`).
 
-Not modelled (see the coverage doc): U-turns and reversing, vehicles going against the direction
-of play (Game Eight's intercept), the rammer finishing its move after a shunt (it stays where it
-was), cutting up, the smoke double hit's single -1 to hit (both markers count), a split tyre's
-roll after a spinning move. Bikes: moving off in the other direction, a wheel falling off as an
+* Direction of travel (p12-17, p52-57, p75, p89): ``V_DIR`` 1 = facing against the direction
+  of play; moves, drifts, passives laid behind, fire corridors and the phase order read it
+  (:func:`_advance_dir`, :func:`vehicle.find_target_against`); U-turns (p14: six-lane zone clear,
+  not curve to curve, 10mph automatic, 11-30mph a hazard roll, 31mph+ a control-loss test
+  instead), moving off with a U-turn (p15), reversing (p17: from a stop in phase 1, 10mph, a
+  drift or U-turn as part of it, no hazard rolls, 0mph after), head-on rams between cars
+  travelling at each other and opposed sideswipes (p54-57), cutting up (p13), Game Eight's
+  intercept set-up; cars against the direction of play leave play off the start of the track.
+
+Changing the direction of play (p75, continuous track): the majority of the active cars sets
+it (:func:`_play_direction`); new track is then laid before the first section for the most
+advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
+where earlier sections have been removed (section numbers never go below 0).
+
+Not modelled (see the coverage doc): accelerate-and-drift on moving off, the rammer finishing
+its move after a shunt (it stays where it was), the smoke double hit's single -1 to hit (both
+markers count), a split tyre's roll after a spinning move. Bikes: a wheel falling off as an
 automatic roll (it is a control loss), a sideswipe-by-collision moving the rammer into contact,
 the shunted vehicle moving next.
 """
@@ -77,6 +90,8 @@ from .policies import A_DUMMY, A_LOCK
 from .vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                       V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK,
                       W_LOCKED, W_OFF)
+from .policies import A_REVERSE, A_UTURN
+from .vehicle import V_DIR, V_REV, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                       M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
                       V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
@@ -113,6 +128,12 @@ G_W = 96
 # codes; p70) and the roll facings by d6 (p70)
 HP_ROAD, HP_BCL, HP_BCL_CODES, HP_ROLLFACE = 5, 13, 17, 21
 HP_W = 27
+# direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
+# speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept set-up
+# (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the current
+# one is TM[TM_PLAYDIR])
+(G_L_UTURN, G_UTURN_LOSS, G_REV_MPH, G_SS_OPP_LOSS, G_L_SS_OPP_W, G_L_SS_OPP_L, G_INTERCEPT,
+ G_PLAYDIR) = range(64, 72)
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
 VICTORY_FINISH, VICTORY_DESTROY = 0, 1
@@ -131,6 +152,11 @@ VC_W = 10
 # EV_LOCK (slot, LOCK_*)
 (EV_LASTING, EV_JAM, EV_LEAK, EV_SPLIT, EV_LOCK) = range(35, 40)
 LOCK_OFF, LOCK_ON, LOCK_DISPERSED, LOCK_STOPPED, LOCK_EMPTY = range(5)
+# EV_UTURN: (section, lanes, space, mph) after the turn; EV_REVERSE: the reverse move made;
+# EV_CUTUP: a drift refused as cutting up (the car it would cut up); EV_UTURN_LOSS: a U-turn
+# tried at 31mph+ (control lost before the move); EV_OPPSWIPE: an opposed sideswipe
+# (target, rammer's total, target's total, winner).
+EV_UTURN, EV_REVERSE, EV_CUTUP, EV_UTURN_LOSS, EV_OPPSWIPE = range(30, 35)
 LOG_W = 9
 (EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH,
  EV_BIKERAM) = range(40, 48)
@@ -373,12 +399,16 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
     sfu = speed_factor(V[u, V_MPH], step)
     head_on = V[u, V_STATUS] == WRECK or V[u, V_TERMINAL] or V[u, V_ATT] % 180 != 0 \
         or V[u, V_OOC] == SPINNING or V[v, V_OOC] == SPINNING
-    if head_on:
+    # travelling in opposite directions, or into a stationary car facing the rammer (p52, p57)
+    opp = travel_dir(V, u) != travel_dir(V, v)
+    fv = 1 if V[v, V_REV] else 0     # a reversing car hits with its rear
+    fu = 0 if opp else 1
+    if head_on or opp:
         c = sfv + sfu
-        _log(E, EN, turn, phase, v, EV_RAM, u, 0, c, 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _log(E, EN, turn, phase, v, EV_RAM, u, 0, c, 1 if opp else 0)
+        _speed_hits(st, script, T, V, WS, FIT, v, c, c, fv, G, PROF, crit, hp, ws, sp, o, E, EN,
                     turn, phase, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, c, c, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _speed_hits(st, script, T, V, WS, FIT, u, c, c, fu, G, PROF, crit, hp, ws, sp, o, E, EN,
                     turn, phase, v)
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
@@ -387,9 +417,9 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
     _log(E, EN, turn, phase, v, EV_RAM, u, 1, rel, 0)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, fv, G, PROF, crit, hp, ws, sp, o, E, EN,
                 turn, phase, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, fu, G, PROF, crit, hp, ws, sp, o, E, EN,
                 turn, phase, v)
     diff = V[v, V_MPH] - V[u, V_MPH]
     if diff > 0:
@@ -530,6 +560,9 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     """One move: straight ahead, then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
     hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
+    if V[v, V_DIR] != 0 or V[v, V_REV] != 0:
+        return _advance_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp,
+                            ws, sp, o, lim, oil, outc, E, EN, turn, phase, steady, forced_drift)
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
     nsec, nsp = _next_space(T, TM, sec, lane, V[v, V_SP])
@@ -576,6 +609,8 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
                 x2lo = RD.rear_x(T, nsec, nl2, nsp2)
                 x2hi = RD.front_x(T, nsec, nl2, nsp2)
                 u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
+                if u == -1 and not forced_drift:
+                    u = _cut_up(T, V, n, v, 0, nsec, nsp, lane, nl2, G, E, EN, turn, phase)
                 if u == -1:
                     V[v, V_LANE] = nl2
                     V[v, V_SP] = nsp2
@@ -724,6 +759,9 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
 @jit
 def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
     """Drop a passive marker in the two lanes behind the car (p23-24); tail-gating (p24)."""
+    if V[v, V_DIR] != 0:
+        _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase)
+        return
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
     sp = V[v, V_SP]
@@ -808,6 +846,10 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
     if tgt < 0:
         return
     u = tgt
+    if V[u, V_DIR] != V[v, V_DIR] or V[u, V_MPH] == 0:
+        _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws, sp, o, lim,
+                           oil, outc, E, EN, turn, phase)
+        return
     sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
         max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
     su = dice.roll(st, script, 1, 6) + (
@@ -846,6 +888,7 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
     # leaves this module's cached kernels with the old driver linked in (edit both)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
+    V[v, V_STAMP] = turn * 8 + phase
     if V[v, V_BIKE] and _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF,
                                         crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase):
         return
@@ -867,6 +910,12 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf)
         if V[v, V_BIKE]:
             act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg)
+            if act == A_REVERSE:
+                act, arg = A_NONE, 0   # riders may not reverse (p64)
+    if act == A_UTURN or act == A_REVERSE:
+        _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
+                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase)
+        return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
             # moving off (p15): the action sets the speed; the car moves from the next phase
@@ -933,10 +982,13 @@ def _is_out(V, v):
 def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
     """Continuous generation (p75) for the lead vehicle; removes the back section past the
     window with the cars and markers on it."""
+    if _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase) != 0:
+        _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase)
+        return
     lead = -1
     best = -1
     for v in range(n):
-        if V[v, V_STATUS] == ACTIVE:
+        if V[v, V_STATUS] == ACTIVE and V[v, V_DIR] == 0:
             x = v_front(T, V, v)
             if x > best:
                 best = x
@@ -984,11 +1036,13 @@ def _order(st, script, T, V, n, order):
             if V[y, V_MPH] > V[x, V_MPH]:
                 break
             if V[y, V_MPH] == V[x, V_MPH]:
-                fy = v_front(T, V, y)
-                fx = v_front(T, V, x)
-                if fy > fx:
+                fy = ahead_key(T, V, y)
+                fx = ahead_key(T, V, x)
+                # travelling in different directions: a d6 each, like neck and neck (p12)
+                opp = V[y, V_DIR] != V[x, V_DIR]
+                if fy > fx and not opp:
                     break
-                if fy == fx and V[x, V_MPH] > 0:
+                if (fy == fx or opp) and V[x, V_MPH] > 0:
                     a = dice.roll(st, script, 1, 6)
                     b = dice.roll(st, script, 1, 6)
                     while a == b:
@@ -996,7 +1050,7 @@ def _order(st, script, T, V, n, order):
                         b = dice.roll(st, script, 1, 6)
                     if a < b:   # y (already ahead in the order) rolled lower: it moves first
                         break
-                elif fy == fx:
+                elif fy == fx or opp:
                     break
             order[j + 1] = y
             j -= 1
@@ -1042,6 +1096,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
                curves, box, E, EN, res):
     n = G[G_NV]
     RD.reset_track(TM, G[G_WINDOW])
+    TM[TM_PLAYDIR] = G[G_PLAYDIR]
     NM[0] = 0
     for i in range(res.shape[0]):
         res[i] = 0
@@ -1120,6 +1175,8 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         V[v, V_MPH] = min(mph, V[v, V_MAXSPD])
         _log(E, EN, 0, 0, v, EV_START, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
         _log(E, EN, 0, 0, v, EV_SPEED, V[v, V_SKILL], V[v, V_LOAD], V[v, V_ROLE], 0)
+    if G[G_INTERCEPT] > 0:
+        _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead_side)
     if G[G_MODE] == MODE_CONTINUOUS:
         _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, 0, 0)
     return lead_side
@@ -2059,3 +2116,451 @@ def _setup_lasting(V, WS, v, G):
         if WS[v, w, W_KIND] == WK_PASSIVE:
             V[v, V_DUMMIES] = G[G_DUMMIES]
             return
+
+
+# --- the direction of travel: against the direction of play, U-turns, reversing, opposed rams ---
+@jit
+def _step_space(T, sec, lane, sp, d):
+    """One space along a pair of lanes: d = 0 with the direction of play, 1 against it."""
+    if d == 0:
+        sp += 1
+        if sp >= RD.pair_spaces(T, sec, lane):
+            return sec + 1, 0
+        return sec, sp
+    sp -= 1
+    if sp < 0:
+        if sec <= 0:
+            return -1, 0
+        return sec - 1, RD.pair_spaces(T, sec - 1, lane) - 1
+    return sec, sp
+
+
+@jit
+def _remap_back(T, sec, lane_from, lane_to, sp):
+    """:func:`road.remap_space` for a car travelling against play: the space on the new pair
+    whose rear edge is nearest ahead of (below) or level with the car's nose (p13)."""
+    n0 = RD.pair_spaces(T, sec, lane_from)
+    n1 = RD.pair_spaces(T, sec, lane_to)
+    s = (sp * n1) // n0
+    return min(max(s, 0), n1 - 1)
+
+
+@jit
+def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase):
+    """Cutting up (p13): a drift may not finish in front of a car, level with the mover at the
+    start of its move, that has yet to move this phase; a stationary car may be cut up unless
+    it could be moving off (phase 1, engine running, driver in control: its driver's declaration
+    is not asked). Returns -3 (the drift is not made) or -1."""
+    sec0, sp0 = _step_space(T, nsec, lane, nsp, 1 - d)
+    if sec0 < 0:
+        return -1
+    x0lo = RD.rear_x(T, sec0, lane, sp0)
+    x0hi = RD.front_x(T, sec0, lane, sp0)
+    now = turn * 8 + phase
+    step = G[G_SPEED_STEP]
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_STAMP] == now:
+            continue
+        if travel_dir(V, u) != d:
+            continue
+        if speed_factor(V[u, V_MPH], step) < phase:
+            if not (phase == 1 and V[u, V_MPH] == 0 and not V[u, V_ENGOFF]
+                    and not _no_control(V, u) and V[u, V_OOC] == IN_CONTROL):
+                continue
+        a, b = lanes_of(V, u)
+        if b < nl2 or a > nl2 + 1:
+            continue
+        if v_rear(T, V, u) < x0hi and x0lo < v_front(T, V, u):
+            _log(E, EN, turn, phase, v, EV_CUTUP, u, 0, 0, 0)
+            return -3
+    return -1
+
+
+@jit
+def _advance_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp, o,
+                 lim, oil, outc, E, EN, turn, phase, steady, forced_drift):
+    """:func:`_advance` for a car travelling in either direction (facing against play, or
+    reversing): the move goes one space in the travel direction; off the start of the track the
+    car drives off the edge and leaves play (p75)."""
+    d = travel_dir(V, v)
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    nsec, nsp = _step_space(T, sec, lane, V[v, V_SP], d)
+    if d == 0 and nsec >= TM[RD.TM_NSEC]:
+        V[v, V_SEC] = nsec
+        V[v, V_SP] = 0
+        if TM[RD.TM_ENDED] and V[v, V_ROLE] == LEAD or G[G_MODE] != MODE_CONTINUOUS:
+            V[v, V_STATUS] = FINISHED
+            _log(E, EN, turn, phase, v, EV_FINISH, 0, 0, 0, 0)
+        else:
+            V[v, V_STATUS] = LEFT
+            _log(E, EN, turn, phase, v, EV_LEFT, 0, 0, 0, 0)
+        return -1
+    if d == 1 and (nsec < 0 or nsec < TM[RD.TM_FIRST]):
+        V[v, V_STATUS] = LEFT
+        _log(E, EN, turn, phase, v, EV_LEFT, 2, 0, 0, 0)
+        return -1
+    llo, lhi = lanes_of(V, v)
+    if llo < 0 or lhi > 5:
+        _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+        return -1
+    xlo = RD.rear_x(T, nsec, lane, nsp)
+    xhi = RD.front_x(T, nsec, lane, nsp)
+    u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
+    if u != -1:
+        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
+             turn, phase)
+        return -1
+    V[v, V_SEC] = nsec
+    V[v, V_SP] = nsp
+    zlo = llo
+    zhi = lhi
+    moved_drift = False
+    if drift != 0:
+        nl2 = lane + drift
+        curve = T[nsec, RD.T_KIND] != RD.STRAIGHT
+        outward = 1 if T[nsec, RD.T_DIR] < 0 else -1
+        legal = forced_drift or not curve or drift == outward
+        if V[v, V_REV] and not forced_drift and (curve or T[sec, RD.T_KIND] != RD.STRAIGHT):
+            legal = False   # no drift while reversing on a curve (p17)
+        if legal:
+            if nl2 < 0 or nl2 > 4:
+                if forced_drift:
+                    _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+                    return -1
+            else:
+                if d == 0:
+                    nsp2 = RD.remap_space(T, nsec, lane, nl2, nsp)
+                else:
+                    nsp2 = _remap_back(T, nsec, lane, nl2, nsp)
+                x2lo = RD.rear_x(T, nsec, nl2, nsp2)
+                x2hi = RD.front_x(T, nsec, nl2, nsp2)
+                u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
+                if u == -1 and not forced_drift:
+                    u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase)
+                if u == -1:
+                    V[v, V_LANE] = nl2
+                    V[v, V_SP] = nsp2
+                    zlo = min(llo, nl2)
+                    zhi = max(lhi, nl2 + 1)
+                    xlo = min(xlo, x2lo)
+                    xhi = max(xhi, x2hi)
+                    moved_drift = True
+                elif forced_drift and u >= -2:
+                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil,
+                         outc, E, EN, turn, phase)
+    _log(E, EN, turn, phase, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
+    nl = 0
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
+        lim[nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
+        oil[nl] = 0
+        nl += 1
+    if moved_drift and not forced_drift:
+        lim[nl] = G[G_L_DRIFT]
+        oil[nl] = 0
+        nl += 1
+    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
+                      steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
+                      turn, phase)
+    if V[v, V_STATUS] != ACTIVE:
+        return -1
+    return nl
+
+
+@jit
+def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, crit, hp, ws, sp,
+                o, lim, oil, outc, E, EN, turn, phase):
+    """A U-turn (p14): the straight-ahead (or reverse) move into the next space, then the car
+    turns through 180 degrees there, on the same lanes (RECONSTRUCTED: the book's diagram is not
+    transcribed), with a six-lane contact zone that must be clear. Returns the hazard limits
+    gathered (the curve, the U-turn's own limit unless reversing, markers across the six lanes),
+    -1 when the car's part ended, -2 when the U-turn may not be attempted."""
+    nsec, nsp = uturn_zone(T, TM, M, NM, V, n, v, reversing)
+    if nsec < 0:
+        return -2
+    lane = V[v, V_LANE]
+    xlo = RD.rear_x(T, nsec, lane, nsp)
+    xhi = RD.front_x(T, nsec, lane, nsp)
+    V[v, V_SEC] = nsec
+    V[v, V_SP] = nsp
+    V[v, V_DIR] = 1 - V[v, V_DIR]
+    _log(E, EN, turn, phase, v, EV_UTURN, nsec, lane, nsp, V[v, V_MPH])
+    nl = 0
+    if T[nsec, RD.T_KIND] != RD.STRAIGHT:
+        lim[nl] = RD.pair_limit(T, nsec, lane)
+        oil[nl] = 0
+        nl += 1
+    if not reversing:
+        lim[nl] = G[G_L_UTURN]
+        oil[nl] = 0
+        nl += 1
+    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, lim,
+                      oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase)
+    if V[v, V_STATUS] != ACTIVE:
+        return -1
+    return nl
+
+
+@jit
+def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
+             sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
+    """The U-turn (p14) and reverse (p17) actions, moving off with a U-turn (p15)."""
+    moving_off = V[v, V_MPH] == 0 and phase == 1 and not moves
+    if act == A_UTURN:
+        if moving_off:
+            if V[v, V_ENGOFF]:
+                return
+            V[v, V_MPH] = min(arg, V[v, V_ACC], V[v, V_MAXSPD])
+            if V[v, V_MPH] <= 0:
+                V[v, V_MPH] = 0
+                return
+        elif not moves:
+            return   # too slow to move this phase: no manoeuvre (p13)
+        _log(E, EN, turn, phase, v, EV_ACTION, A_UTURN, arg, V[v, V_MPH], 0)
+        if V[v, V_MPH] >= G[G_UTURN_LOSS]:
+            # full lock at 31mph+: control is lost before the move, no U-turn (p14, p40)
+            _log(E, EN, turn, phase, v, EV_UTURN_LOSS, V[v, V_MPH], 0, 0, 0)
+            _lose_control(V, v)
+            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
+                                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
+                                 phase)
+            return
+        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, False, G, PROF, crit, hp, ws,
+                         sp, o, lim, oil, outc, E, EN, turn, phase)
+        if nl == -2:
+            # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
+            nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp,
+                          o, lim, oil, outc, E, EN, turn, phase, True, False)
+        if nl < 0:
+            return
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        return
+    # reverse: only a car stationary at the start of phase 1, at the reverse speed, no hazard
+    # rolls, back to 0mph after the move (p17)
+    if not moving_off or V[v, V_ENGOFF] or G[G_REV_MPH] <= 0:
+        return
+    V[v, V_MPH] = G[G_REV_MPH]
+    V[v, V_REV] = 1
+    _log(E, EN, turn, phase, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)
+    nl = -2
+    if arg == 2:
+        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, True, G, PROF, crit, hp, ws,
+                         sp, o, lim, oil, outc, E, EN, turn, phase)
+    if nl == -2:
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg if arg != 2 else 0, G, PROF,
+                      crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, True, False)
+    V[v, V_REV] = 0
+    if V[v, V_STATUS] == ACTIVE:
+        _log(E, EN, turn, phase, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
+    V[v, V_MPH] = 0
+
+
+@jit
+def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
+                       outc, E, EN, turn, phase):
+    """An opposed sideswipe (p54-57): the target is stationary or travelling the other way. The
+    loser takes one combined speed factor hit (both on a draw), both lose 20mph, the winner
+    tests at 40mph and the loser at 20mph; a loser losing control skids away from the other."""
+    sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
+        max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
+    su = dice.roll(st, script, 1, 6) + (
+        max(V[u, V_HAND], V[u, V_SKILL]) if V[u, V_OOC] == IN_CONTROL else min(V[u, V_HAND], V[u, V_SKILL]))
+    step = G[G_SPEED_STEP]
+    c = speed_factor(V[v, V_MPH], step) + speed_factor(V[u, V_MPH], step)
+    winner = v if sv > su else (u if su > sv else -1)
+    _log(E, EN, turn, phase, v, EV_OPPSWIPE, u, sv, su, winner)
+    if winner != v:
+        _take_hit(st, script, T, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
+                  o, E, EN, turn, phase, u)
+    if winner != u:
+        _take_hit(st, script, T, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
+                  o, E, EN, turn, phase, v)
+    V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_OPP_LOSS])
+    V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_OPP_LOSS])
+    for k in range(2):
+        x = v if k == 0 else u
+        if V[x, V_STATUS] != ACTIVE:
+            continue
+        lim[0] = G[G_L_SS_OPP_W] if winner == x else G[G_L_SS_OPP_L]
+        oil[0] = 0
+        was = V[x, V_OOC]
+        _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
+            V[x, V_SKIDDIR] = d if x == u else -d
+
+
+@jit
+def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
+    """:func:`_lay_passive` for a car facing against play: 'behind' is the next space in the
+    direction of play."""
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    bsec, bsp = _step_space(T, sec, lane, V[v, V_SP], 0)
+    if bsec >= TM[RD.TM_NSEC]:
+        return
+    xlo = RD.rear_x(T, bsec, lane, bsp)
+    xhi = RD.front_x(T, bsec, lane, bsp)
+    kind = WS[v, w, W_PTYPE]
+    WS[v, w, W_AMMO] -= 1
+    under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
+    if under >= 0 and kind != RD.SMOKE:
+        if dice.roll(st, script, 1, 6) % 2 == 1:
+            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
+            return
+    i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
+    if i >= 0 and under >= 0 and kind != RD.SMOKE:
+        M[i, RD.MK_UNDER] = under
+    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+
+
+@jit
+def _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead_side):
+    """Game Eight's intercept (p89): seven sections laid by the generation rules; the target
+    side (the lead side) on the third section at the scenario's start speed, heading towards
+    the attacker, who faces it from the section the scenario names, at its chosen speed."""
+    while TM[RD.TM_NSEC] < G[G_WINDOW]:
+        if not RD.gen_section(st, script, T, TM, curves, box):
+            break
+        s = TM[RD.TM_NSEC] - 1
+        _log(E, EN, 0, 0, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        if G[G_HAZARDS]:
+            k0 = NM[0]
+            RD.road_hazards(st, script, T, M, NM, s)
+            for i in range(k0, NM[0]):
+                _log(E, EN, 0, 0, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
+    for v in range(n):
+        if V[v, V_SIDE] != lead_side:
+            V[v, V_DIR] = 1
+            V[v, V_MPH] = min(G[G_INTERCEPT] - 1, V[v, V_MAXSPD])
+            _log(E, EN, 0, 0, v, EV_UTURN, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], -V[v, V_MPH] - 1)
+
+
+# --- changing the direction of play (p75) ---------------------------------------------------------
+# The current direction of play lives in the track meta array (the G array is shared by every
+# trial): 0 = towards higher sections, 1 = towards lower ones.
+TM_PLAYDIR = 15
+
+
+@jit
+def _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase):
+    """The direction of play by the majority of the active cars; on equal numbers the old one
+    stays (p75). A change is logged (EV_TRACK with section -2)."""
+    if G[G_MODE] != MODE_CONTINUOUS:
+        return 0
+    k0 = 0
+    k1 = 0
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE:
+            if V[v, V_DIR] == 0:
+                k0 += 1
+            else:
+                k1 += 1
+    d = TM[TM_PLAYDIR]
+    if (k1 > k0 and d == 0) or (k0 > k1 and d == 1):
+        d = 1 - d
+        TM[TM_PLAYDIR] = d
+        # the 180 degree rule starts again for the new stretch of road
+        TM[RD.TM_LASTDIR] = 0
+        TM[RD.TM_SAMEDIR] = 0
+        TM[RD.TM_ENDED] = 0
+        _log(E, EN, turn, phase, -1, EV_TRACK, -2, d, 0, 0)
+    return d
+
+
+@jit
+def _sight_needs_more_back(T, TM, lead_sec, sight):
+    """:func:`road.sight_needs_more` for play towards lower sections."""
+    first = TM[RD.TM_FIRST]
+    if TM[RD.TM_ENDED] or first <= 0:
+        return False
+    for c in range(first, lead_sec):
+        if T[c, RD.T_KIND] != RD.STRAIGHT:
+            return False
+    if T[lead_sec, RD.T_KIND] != RD.STRAIGHT:
+        return first == lead_sec
+    return lead_sec - first < sight
+
+
+@jit
+def _gen_section_back(st, script, T, TM, curves, box):
+    """:func:`road.gen_section` laying the new section before the first one (p74-75): a new
+    stretch of road replaces what was removed there. Directions are rolled for the drivers
+    going that way (their left is the play-right). False when the track cannot grow."""
+    first = TM[RD.TM_FIRST]
+    if TM[RD.TM_ENDED] or first <= 0:
+        TM[RD.TM_ENDED] = 1
+        return False
+    have_s = TM[RD.TM_STRAIGHTS] < box[0]
+    after_curve = T[first, RD.T_KIND] != RD.STRAIGHT
+    curve = False
+    kind = RD.STRAIGHT
+    dirn = 0
+    if not after_curve:
+        curve = dice.roll(st, script, 1, 6) >= 5
+    if curve:
+        have_c = TM[RD.TM_CORNERS] < box[1]
+        have_b = TM[RD.TM_BENDS] < box[2]
+        if not have_c and not have_b:
+            curve = False
+        else:
+            kind = RD.CORNER if dice.roll(st, script, 1, 6) >= 5 else RD.BEND
+            if kind == RD.CORNER and not have_c:
+                kind = RD.BEND
+            elif kind == RD.BEND and not have_b:
+                kind = RD.CORNER
+            if TM[RD.TM_SAMEDIR] >= 2:
+                dirn = -TM[RD.TM_LASTDIR]
+            else:
+                dirn = 1 if dice.roll(st, script, 1, 6) % 2 == 1 else -1   # left for them
+    if not curve:
+        if not have_s:
+            TM[RD.TM_ENDED] = 1
+            return False
+        kind = RD.STRAIGHT
+        dirn = 0
+    # place() writes at TM_NSEC: point it at the slot before the first section
+    nsec = TM[RD.TM_NSEC]
+    TM[RD.TM_NSEC] = first - 1
+    RD.place(T, TM, kind, dirn, curves, box)
+    TM[RD.TM_NSEC] = nsec
+    TM[RD.TM_FIRST] = first - 1
+    return True
+
+
+@jit
+def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
+    """Continuous generation with the direction of play reversed (p75): track is laid before
+    the first section for the lead car going that way, and the far end (the new back) is
+    removed with the cars and markers on it."""
+    lead = -1
+    best = 1 << 40
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE and V[v, V_DIR] == 1:
+            x = v_rear(T, V, v)
+            if x < best:
+                best = x
+                lead = v
+    if lead < 0:
+        return
+    while _sight_needs_more_back(T, TM, V[lead, V_SEC], G[G_SIGHT]):
+        if TM[RD.TM_NSEC] - TM[RD.TM_FIRST] >= G[G_WINDOW]:
+            gone = TM[RD.TM_NSEC] - 1
+            TM[RD.TM_STRAIGHTS + T[gone, RD.T_KIND]] -= 1
+            TM[RD.TM_NSEC] = gone
+            for u in range(n):
+                if on_road(V, u) and V[u, V_SEC] >= gone:
+                    if V[u, V_STATUS] == ACTIVE:
+                        _log(E, EN, turn, phase, u, EV_LEFT, 1, 0, 0, 0)
+                    V[u, V_STATUS] = LEFT
+            for i in range(NM[0]):
+                if M[i, RD.MK_SEC] >= gone:
+                    M[i, RD.MK_ACTIVE] = 0
+        if not _gen_section_back(st, script, T, TM, curves, box):
+            break
+        s = TM[RD.TM_FIRST]
+        _log(E, EN, turn, phase, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        if G[G_HAZARDS]:
+            k0 = NM[0]
+            RD.road_hazards(st, script, T, M, NM, s)
+            for i in range(k0, NM[0]):
+                _log(E, EN, turn, phase, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)

@@ -15,7 +15,10 @@ together, ``budget_scope = "side"``) must meet.
 
 Games whose rules need what the engine lacks are refused with the reason (``refuse`` in the
 file). Bikes ride in gangs (Games Six-Eight) with their own profile, critical tables and rules
-(:mod:`.engine`, p62-72).
+(:mod:`.engine`, p62-72). Game Eight's intercept is an
+``[intercept]`` table (``attacker_section`` 5-7, ``attacker_mph``): seven sections laid by the
+generation rules, the target side (the lead side) on the third at 60mph, the attacker facing
+it against the direction of play.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ class Scenario:
     layouts: list
     sides: list = field(default_factory=list)
     variants: dict = field(default_factory=dict)
+    intercept: tuple | None = None   # Game Eight's intercept: (attacker's section 1-based, mph)
 
 
 def _err(msg, path, fieldname):
@@ -224,8 +228,37 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
                                      field="--policy")
     if roles == "fixed" and {s.role for s in sides} != {"lead", "chase"}:
         raise _err("one side must lead and the other chase", path, "side")
+    intercept = None
+    raw_i = raw.get("intercept")
+    if raw_i is not None:
+        if not isinstance(raw_i, dict):
+            raise _err("expected a table (attacker_section, attacker_mph)", path, "intercept")
+        it = rules.table("intercept")
+        if track != "continuous":
+            raise _err("the intercept is played on continuous track (Game Eight)", path, "track")
+        if roles != "fixed":
+            raise _err("the intercept needs roles = \"fixed\" (the target side leads)", path,
+                       "roles")
+        if start != it["target_mph"]:
+            raise _err(f"the target sets up at {it['target_mph']}mph (Game Eight)", path,
+                       "start_mph")
+        a_sec = _get(raw_i, "attacker_section", (int,), path, "intercept.attacker_section",
+                     default=it["attacker_sections"][0])
+        if a_sec not in it["attacker_sections"]:
+            raise _err(f"the attacker sets up on section {', '.join(map(str, it['attacker_sections']))}"
+                       f"; got {a_sec}", path, "intercept.attacker_section")
+        a_mph = _get(raw_i, "attacker_mph", (int,), path, "intercept.attacker_mph", default=60)
+        top = min(R.vehicle(c.vehicle, rules).speed for s_ in sides if s_.role == "chase"
+                  for loads in s_.cars for c in loads)
+        if not 0 <= a_mph <= top:
+            raise _err(f"must be 0-{top} (the attacker's maximum speed); got {a_mph}", path,
+                       "intercept.attacker_mph")
+        extra = set(raw_i) - {"attacker_section", "attacker_mph"}
+        if extra:
+            raise _err(f"unknown key {sorted(extra)[0]!r}", path, "intercept")
+        intercept = (a_sec, a_mph)
     return Scenario(name, path, label, track, start, roles, victory, max_turns, hazards, layouts,
-                    sides, chosen)
+                    sides, chosen, intercept)
 
 
 # --- arrays for the kernel -------------------------------------------------------------------------
@@ -384,6 +417,24 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_HALF] = lc["halve"]
     G[EG.G_TYRE_HAND] = lc["tyre_handling"]
 
+    # the direction of travel (p14, p17, p57, Game Eight)
+    G[EG.G_L_UTURN] = lim["uturn"]
+    G[EG.G_UTURN_LOSS] = sl["uturn_control_loss_mph"]
+    G[EG.G_SS_OPP_LOSS] = rm["opposed_loss_mph"]
+    G[EG.G_L_SS_OPP_W] = lim["sideswipe_opposed_winner"]
+    G[EG.G_L_SS_OPP_L] = lim["sideswipe_opposed_loser"]
+    rev = rules.table("reverse")["rows"]
+    # one reverse speed for the cars (bikes may not reverse, p64: the engine refuses it)
+    G[EG.G_REV_MPH] = rev["renegade"][0]
+    assert rev["interceptor"][0] == rev["renegade"][0]
+    G[EG.G_INTERCEPT] = 0 if sc.intercept is None else sc.intercept[1] + 1
+    ut = rules.table("uturn")
+    if ut["zone_lanes"] != RD.LANES or ut["end_lanes"] != "same":
+        # the engine's U-turn (engine._uturn_move) is this reading and no other
+        raise UserInputError("the engine models the U-turn's zone across the whole road and the "
+                             "car ending on the same lanes", field="uturn")
+    G[EG.G_PLAYDIR] = 0
+
     kinds = list(R.VEHICLES)
     PROF = np.zeros((3, 9), np.int64)
     for k, name in enumerate(kinds):
@@ -414,6 +465,12 @@ def to_arrays(sc: Scenario) -> Arrays:
             # both at the front of their section; a gang spreads across the lanes
             VPOS[v, role] = (1 if role == 0 else 0, (2 + 2 * j) % 6 if j < 3 else (2 * j) % 6,
                              2 - j // 3)
+        if sc.intercept is not None:
+            # Game Eight's intercept: the target (lead side) on the third section, at its front;
+            # the attacker on the section chosen, at its rear, facing the target
+            sec_t = rules.table("intercept")["target_section"] - 1
+            VPOS[v, 0] = (sec_t, (2 + 2 * j) % 6 if j < 3 else (2 * j) % 6, 2 - j // 3)
+            VPOS[v, 1] = (sc.intercept[0] - 1, (2 + 2 * j) % 6 if j < 3 else (2 * j) % 6, j // 3)
         for li, car in enumerate(loads):
             rows, fit, grp = _weapon_rows(car, sc.variants)
             LOAD[v, li] = rows
@@ -620,6 +677,9 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
         turn, phase, v, code, x, y, z, w = (int(q) for q in ev[:8])
         if code == EG.EV_ROLES:
             out.append(f"lead car: {side_names[x]}; chase car: {side_names[1 - x]}")
+        elif code == EG.EV_TRACK and x == -2:
+            out.append("the direction of play changes: "
+                       + ("towards the start of the track" if y else "towards its end"))
         elif code == EG.EV_TRACK:
             if x < 0:
                 out.append(f"track: layout {y}")
@@ -645,6 +705,10 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             elif x == PO.A_LOCK:
                 detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y if y >= 0 else -1 - y, 1]]}" \
                     f"{'' if y >= 0 else ', off'})"
+            elif x == PO.A_REVERSE:
+                detail = {-1: " and drift left", 1: " and drift right", 2: " and U-turn"}.get(y, "")
+            elif x == PO.A_UTURN and y > 0:
+                detail = f" moving off +{y}mph"
             elif x in (PO.A_SHOOT, PO.A_PASSIVE, PO.A_DUMMY):
                 detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, 1]]})"
             else:
@@ -690,7 +754,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
                        f"({'left' if z == 0 else 'right' if z == 3 else 'across'})")
         elif code == EG.EV_RAM:
             kind = "an obstacle" if x < 0 else nm(x)
-            t = "head-on" if y == 0 else "shunt"
+            t = ("head-on, travelling at each other" if w else "head-on") if y == 0 else "shunt"
             out.append(f"{nm(v)} rams {kind} ({t}, {z} hits at +{z})")
         elif code == EG.EV_SWIPE:
             win = "draw" if w < 0 else nm(w)
@@ -736,6 +800,21 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             what = ("switched off", "locked on", "dispersed (spinning)", "off (stopped)",
                     "off (empty or out of action)")[y]
             out.append(f"{nm(v)}: {MOUNT_NAMES[a.LOAD[v, 0, x, 1]]} layer {what}")
+        elif code == EG.EV_UTURN:
+            if w < 0:
+                out.append(f"{nm(v)}: faces against the direction of play at {-w - 1}mph")
+            else:
+                out.append(f"{nm(v)} U-turns to section {x}, lanes {y}-{y + 1}, space {z} "
+                           f"({w}mph)")
+        elif code == EG.EV_REVERSE:
+            out.append(f"{nm(v)} reverses to section {x}, lanes {y}-{y + 1}, space {z}; now 0mph")
+        elif code == EG.EV_CUTUP:
+            out.append(f"{nm(v)}: the drift would cut up {nm(x)}, who has yet to move: not made")
+        elif code == EG.EV_UTURN_LOSS:
+            out.append(f"{nm(v)}: a U-turn at {x}mph: control lost before the move")
+        elif code == EG.EV_OPPSWIPE:
+            win = "draw" if w < 0 else nm(w)
+            out.append(f"{nm(v)} sideswipes {nm(x)} (opposed): {y} vs {z}, winner {win}")
         elif code == EG.EV_END:
             who = "draw" if x < 0 else side_names[x]
             out.append(f"END after {turn} turns: {who} ({EG.REASON_NAMES[y]})")

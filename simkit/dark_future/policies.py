@@ -20,6 +20,15 @@ speed accelerates before laying passives unless the pursuer is on its tail (0/1)
 bits: 1 = lock an oil or smoke layer on (p23-24) instead of dropping single markers, 2 = lay
 dummy markers (p22) on a close pursuer once the real passives are spent, ``P_UNLOCK`` switch a
 locked-on layer off when no enemy is within this many spaces behind (0: never).
+``P_UTURN`` the fastest mph at which the driver U-turns (0: never; p14): with an enemy behind
+it (a lead car only a couple of spaces after a bend, the book's advice p14; a chase car once the
+enemy has gone past) it brakes to that speed and turns to face the enemy; a stationary car
+moving off U-turns as it moves off (p15), and one stopped against something in front of it
+reverses (p17) when it has no shot. ``P_HEADON`` (0/1) a car meeting an oncoming enemy
+in front lines up in its lanes and drives into it (the head-on ram, p52-56) instead of
+steering round it; with ``P_HEADON`` 0 a driver drifts out of the lanes of an oncoming car
+within ``ONCOMING_LOOK`` spaces (both close in: the two-space look of the with-play driving is
+too short). Cars facing against the direction of play read 'ahead' the other way.
 
 Drivers steer round every face-down marker alike (they cannot tell a dummy from oil, mines or
 spikes, p22), which is what makes a dummy worth an action.
@@ -44,9 +53,10 @@ from .vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASS
                       V_SKILL, V_SP, V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE,
                       W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target,
                       lanes_of, on_road, v_front, v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED,
-                      W_PTYPE, OFF_LASTSHOT)
+                      W_PTYPE, OFF_LASTSHOT, V_ENGOFF, LEAD, uturn_zone)
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
+P_UTURN, P_HEADON = 8, 9
 # Parameters 8-9 direction of travel, 10-12 bikes and gangs, 13-14 weapons; unused ones are 0.
 (P_LAYER, P_UNLOCK) = (13, 14)
 P_W = 16
@@ -65,6 +75,10 @@ POLICIES = {
     # the standard driver that locks oil and smoke on (p23-24), switches them off when nothing
     # is within 6 spaces behind, and bluffs with dummies once its passives are spent (p22)
     "layer": (-1, 0, 1, 4, 2, 1, 20, 1, 0, 0, 0, 0, 0, 3, 6),
+    # the standard driver who turns to face the enemy behind it at 30mph or less (p14)
+    "turn-to-face": (-1, 0, 1, 4, 2, 1, 20, 1, 30, 0),
+    # ... and who drives head-on into an oncoming enemy (p52-56; a sacrifice the book allows)
+    "head-on": (-1, 0, 1, 4, 2, 1, 20, 1, 30, 1),
 }
 # Gang tactics of each policy (P_SWARM, P_DODGEP, P_RAMCLEAR); read by bikes only.
 GANG_TACTICS = {
@@ -73,12 +87,17 @@ GANG_TACTICS = {
     "reckless": (0, 0, 0),
     "swarm": (4, 50, 0),
     "layer": (0, 50, 2),
+    "turn-to-face": (0, 50, 2),
+    "head-on": (0, 50, 2),
 }
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
+# A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
+# -1/+1 a drift, 2 a U-turn as part of the reverse (p17)
+A_UTURN, A_REVERSE = 8, 9
 # Action codes 8-9 direction of travel (U-turn, reverse), 10-11 bikes, 12-13 weapons.
 ACTION_NAMES = ("steady", "accelerate", "brake", "drift", "shoot", "passive", "sideswipe",
-                "re-align")
+                "re-align", "u-turn", "reverse")
 # a bike's dodge (argument -1: the left lane, +1: the right lane, p64) and push (p69)
 A_DODGE, A_PUSH = 10, 11
 # A_LOCK: argument = slot to lock on (a marker is laid now and after every later move), or
@@ -114,6 +133,8 @@ def curve_plan(T, TM, V, v, hp, par):
     sec = V[v, V_SEC]
     if T[sec, RD.T_KIND] != RD.STRAIGHT:
         return planned_speed(T, V, v, sec, hp, par), 0
+    if V[v, V_DIR] != 0:
+        return _curve_plan_back(T, TM, V, v, hp, par)
     fx = v_front(T, V, v)
     for s in range(sec + 1, TM[RD.TM_NSEC]):
         if T[s, RD.T_KIND] != RD.STRAIGHT:
@@ -126,6 +147,8 @@ def curve_plan(T, TM, V, v, hp, par):
 def _blocked_ahead(T, M, NM, V, n, v, lane, markers, ahead):
     """Is the space ``ahead`` spaces in front, on ``lane``'s pair, occupied by a vehicle or an
     obstacle (and, with ``markers``, by a passive marker or road hazard other than smoke)?"""
+    if V[v, V_DIR] != 0:
+        return _blocked_ahead_back(T, M, NM, V, n, v, lane, markers, ahead)
     sec = V[v, V_SEC]
     sp = V[v, V_SP]
     for _ in range(ahead):
@@ -244,6 +267,8 @@ def _lock_or_dummy(T, V, WS, n, v, par, close):
 @jit
 def _nearest_enemy(T, V, n, v, behind):
     """Nearest active enemy ahead (behind=False) or behind, and its gap in spaces."""
+    if V[v, V_DIR] != 0:
+        return _nearest_enemy_back(T, V, n, v, behind)
     best = 1 << 20
     who = -1
     fx = v_front(T, V, v)
@@ -270,6 +295,8 @@ def _nearest_enemy(T, V, n, v, behind):
 @jit
 def _swipe_dir(T, V, n, v):
     """Direction of an enemy that will be level in the adjacent lanes after a straight move."""
+    if V[v, V_DIR] != 0:
+        return _swipe_dir_back(T, V, n, v)
     sec = V[v, V_SEC]
     sp = V[v, V_SP] + 1
     lane = V[v, V_LANE]
@@ -296,6 +323,10 @@ def _swipe_dir(T, V, n, v):
 @jit
 def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     """One action for driver ``v`` this phase: (action, argument)."""
+    if par[P_UTURN] > 0 or par[P_HEADON] > 0:
+        da, dg = decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf)
+        if da >= 0:
+            return da, dg
     mph = V[v, V_MPH]
     cruise = V[v, V_MAXSPD] if par[P_CRUISE] <= 0 else min(par[P_CRUISE], V[v, V_MAXSPD])
     want, gap = curve_plan(T, TM, V, v, hp, par)
@@ -310,6 +341,9 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
+        d = _dodge_oncoming(T, M, NM, V, n, v, par)
+        if d != 0:
+            return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0)
             if d != 0:
@@ -493,3 +527,206 @@ def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
                 if d != 0 and abs(lane + d - want) < abs(lane - want):
                     return A_DRIFT, d
     return act, arg
+
+
+# --- facing against the direction of play (mirrors of the helpers above) -------------------------
+@jit
+def _curve_plan_back(T, TM, V, v, hp, par):
+    rx = v_rear(T, V, v)
+    for s in range(V[v, V_SEC] - 1, max(TM[RD.TM_FIRST], 0) - 1, -1):
+        if T[s, RD.T_KIND] != RD.STRAIGHT:
+            gap = RD.along(T, V[v, V_LANE], (s + 1) * RD.UNITS, rx) // RD.UNITS
+            return planned_speed(T, V, v, s, hp, par), gap
+    return 1 << 20, 1 << 20
+
+
+@jit
+def _blocked_ahead_back(T, M, NM, V, n, v, lane, markers, ahead):
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    for _ in range(ahead):
+        sp -= 1
+        if sp < 0:
+            sec -= 1
+            if sec < 0:
+                return False
+            sp = RD.pair_spaces(T, sec, V[v, V_LANE]) - 1
+    if lane < 0 or lane > 4:
+        return True
+    sp = min(sp, RD.pair_spaces(T, sec, lane) - 1)
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    if zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) >= 0:
+        return True
+    for i in range(NM[0]):
+        k = M[i, RD.MK_KIND]
+        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) and not (
+                M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
+                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+            return True
+    return False
+
+
+@jit
+def _nearest_enemy_back(T, V, n, v, behind):
+    best = 1 << 20
+    who = -1
+    nose = v_rear(T, V, v)
+    tail = v_front(T, V, v)
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        if behind:
+            ur = v_rear(T, V, u)
+            if ur < tail:
+                continue
+            g = RD.along(T, V[v, V_LANE], tail, ur) // RD.UNITS
+        else:
+            uf = v_front(T, V, u)
+            if uf > nose:
+                continue
+            g = RD.along(T, V[v, V_LANE], uf, nose) // RD.UNITS
+        if g < best:
+            best = g
+            who = u
+    return who, best
+
+
+@jit
+def _swipe_dir_back(T, V, n, v):
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP] - 1
+    lane = V[v, V_LANE]
+    if sp < 0:
+        sec -= 1
+        if sec < 0:
+            return 0
+        sp = RD.pair_spaces(T, sec, lane) - 1
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        a, b = lanes_of(V, u)
+        if not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
+            continue
+        if a == lane + 2:
+            return 1
+        if b == lane - 1:
+            return -1
+    return 0
+
+
+@jit
+def _after_bend(T, V, v):
+    """Spaces the car has come since the end of a bend behind it, or -1 (p14: 'a couple of
+    spaces after a bend')."""
+    sec = V[v, V_SEC]
+    if T[sec, RD.T_KIND] != RD.STRAIGHT:
+        return -1
+    prev = sec - 1 if V[v, V_DIR] == 0 else sec + 1
+    if prev < 0 or prev >= RD.MAXSEC or T[prev, RD.T_KIND] == RD.STRAIGHT:
+        return -1
+    if V[v, V_DIR] == 0:
+        return V[v, V_SP]
+    return RD.pair_spaces(T, sec, V[v, V_LANE]) - 1 - V[v, V_SP]
+
+
+@jit
+def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
+    """The direction-of-travel driving of ``P_UTURN`` and ``P_HEADON``; (-1, 0) leaves the
+    choice to :func:`decide`."""
+    mph = V[v, V_MPH]
+    brk = max(V[v, V_BRK], 1)
+    lim = par[P_UTURN]
+    if lim > 0 and mph == 0 and not moves and not V[v, V_ENGOFF] \
+            and _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
+        # stopped nose to nose with a car, a wreck or an obstacle: back off (p17) unless a
+        # shot is on
+        slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
+        if slot < 0:
+            return A_REVERSE, 0
+    if lim > 0:
+        u, g = _nearest_enemy(T, V, n, v, True)
+        a, ga = _nearest_enemy(T, V, n, v, False)
+        turn = False
+        if u >= 0 and a < 0:
+            if V[v, V_ROLE] == LEAD:
+                k = _after_bend(T, V, v)
+                turn = 0 <= k <= 2 and g >= 2
+            else:
+                # the enemy has gone past: turn round and chase it
+                turn = V[u, V_DIR] != V[v, V_DIR] or V[u, V_MPH] == 0
+        if turn:
+            stationary = mph == 0 and not moves
+            if (moves and mph <= lim) or stationary:
+                s, _ = uturn_zone(T, TM, M, NM, V, n, v, False)
+                if s >= 0:
+                    if stationary:
+                        if V[v, V_ENGOFF]:
+                            return -1, 0
+                        return A_UTURN, min(V[v, V_ACC], lim)
+                    return A_UTURN, 0
+            elif moves and mph > lim:
+                return A_BRAKE, min(brk, mph - lim)
+    if par[P_HEADON] > 0 and moves:
+        u, g = _nearest_enemy(T, V, n, v, False)
+        if u >= 0 and V[u, V_DIR] != V[v, V_DIR]:
+            slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
+            if slot >= 0:
+                return A_SHOOT, slot
+            ul = V[u, V_LANE]
+            mine = V[v, V_LANE]
+            if ul != mine and g >= 3:
+                d = 1 if ul > mine else -1
+                if _drift_dir(T, M, NM, V, n, v, d) == d:
+                    return A_DRIFT, d
+            if abs(ul - mine) <= 1:
+                return A_NONE, 0   # hold the line: the ram is the driver's choice (p17)
+    return -1, 0
+
+
+ONCOMING_LOOK = 6   # spaces: two cars at 60mph close about six spaces in a turn (a judgement)
+
+
+@jit
+def _dodge_oncoming(T, M, NM, V, n, v, par):
+    """A drift (-1, +1) out of the lanes of the nearest car coming the other way within
+    ``ONCOMING_LOOK`` spaces in front, or 0 (none, no room, or a head-on driver)."""
+    if par[P_HEADON] > 0:
+        return 0
+    lane = V[v, V_LANE]
+    best = ONCOMING_LOOK + 1
+    who = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_DIR] == V[v, V_DIR] or V[u, V_MPH] == 0:
+            continue
+        a, b = lanes_of(V, u)
+        if b < lane or a > lane + 1:
+            continue
+        if V[v, V_DIR] == 0:
+            fx = v_front(T, V, v)
+            ur = v_rear(T, V, u)
+            if ur < fx:
+                continue
+            g = RD.along(T, lane, fx, ur) // RD.UNITS
+        else:
+            nose = v_rear(T, V, v)
+            uf = v_front(T, V, u)
+            if uf > nose:
+                continue
+            g = RD.along(T, lane, uf, nose) // RD.UNITS
+        if g < best:
+            best = g
+            who = u
+    if who < 0:
+        return 0
+    # away from its lanes; level with it, towards the wider side of the road
+    ul = V[who, V_LANE]
+    if ul > lane:
+        prefer = -1
+    elif ul < lane:
+        prefer = 1
+    else:
+        prefer = -1 if lane >= 2 else 1
+    return _drift_dir(T, M, NM, V, n, v, prefer)

@@ -29,6 +29,10 @@ V_W = 64
 # (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
 # V_PUSH a halted engine-dead bike its rider pushes at 5mph (p69).
 (V_BIKE, V_DODGE, V_FALLEN, V_PUSH) = range(52, 56)
+# V_REV: 1 while the vehicle makes a reverse move (it travels against its own facing, p17);
+# V_STAMP: turn * 8 + phase of the vehicle's last action (cutting up, p13: 'yet to move').
+V_REV = 35
+V_STAMP = 36
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
@@ -144,6 +148,8 @@ def find_target(T, V, n, v, mount, out):
     hi, x from, x to]; target -1 when nothing may be shot. Fixed mounts shoot the closest
     vehicle in their corridor, friend or foe (a friend blocks); turrets the nearest enemy,
     the one behind on a tie; side mounts a vehicle level with the car on that side."""
+    if V[v, V_DIR] != 0:
+        return find_target_against(T, V, n, v, mount, out)
     out[0] = -1
     best = 1 << 30
     fx = v_front(T, V, v)
@@ -208,6 +214,8 @@ def find_target(T, V, n, v, mount, out):
         u = out[0]
         if V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE:
             out[0] = -1   # the closest vehicle in the corridor is a friend or a wreck: no shot
+    if out[0] >= 0 and V[out[0], V_DIR] != V[v, V_DIR] and out[2] < 2:
+        out[2] = 1 - out[2]   # a target facing the firer shows its front (and vice versa)
     return out[0]
 
 
@@ -219,3 +227,163 @@ def longitudinal_gap(T, V, v, u):
     if ur < fx:
         return -(RD.along(T, V[v, V_LANE], ur, fx) + RD.UNITS - 1) // RD.UNITS
     return (RD.along(T, V[v, V_LANE], fx, ur) + RD.UNITS - 1) // RD.UNITS
+
+
+# --- the direction of travel (p13-17, p52-57, p75) ------------------------------------------------
+@jit
+def v_nose(T, V, u):
+    """The leading edge of a vehicle in the direction it faces (longitudinal x)."""
+    if V[u, V_DIR] == 0:
+        return v_front(T, V, u)
+    return v_rear(T, V, u)
+
+
+@jit
+def ahead_key(T, V, u):
+    """Larger = further forward in the vehicle's own direction (the phase order, p12)."""
+    if V[u, V_DIR] == 0:
+        return v_front(T, V, u)
+    return -v_rear(T, V, u)
+
+
+@jit
+def travel_dir(V, u):
+    """0 = travelling with the direction of play, 1 = against it (a reversing car travels
+    against its facing, p17)."""
+    return V[u, V_DIR] ^ V[u, V_REV]
+
+
+@jit
+def corridor_lanes_dir(V, v, mount):
+    """Fixed corridors of a car facing against play: its left wing is on the play-right lane."""
+    lo = V[v, V_LANE]
+    if mount == M_WING_L:
+        return lo + 1, lo + 1
+    if mount == M_WING_R:
+        return lo, lo
+    return lo, lo + 1
+
+
+@jit
+def sight_clear_back(T, sec_a, sp_b_last, sec_b):
+    """:func:`road.sight_clear` looking against the direction of play: firer on sec_a, target
+    on sec_b <= sec_a whose front is in sec_b's last space when ``sp_b_last``."""
+    if sec_b == sec_a:
+        return True
+    for s in range(sec_b + 1, sec_a):
+        if T[s, RD.T_KIND] != RD.STRAIGHT:
+            return False
+    if T[sec_a, RD.T_KIND] != RD.STRAIGHT:
+        return sec_b == sec_a - 1 and sp_b_last
+    if T[sec_b, RD.T_KIND] != RD.STRAIGHT:
+        return sp_b_last
+    return True
+
+
+@jit
+def find_target_against(T, V, n, v, mount, out):
+    """:func:`find_target` for a car facing against the direction of play: 'ahead' is towards
+    lower x, its left side is the play-right side; a target facing the other way shows its
+    front to a shot from ahead (p25-27, p32)."""
+    out[0] = -1
+    best = 1 << 30
+    nose = v_rear(T, V, v)
+    tail = v_front(T, V, v)
+    for u in range(n):
+        if u == v or not on_road(V, u):
+            continue
+        if mount == M_TURRET and (V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE):
+            continue
+        a, b = lanes_of(V, u)
+        ur = v_rear(T, V, u)
+        uf = v_front(T, V, u)
+        rng = -1
+        facing = 1
+        if mount == M_SIDE_L or mount == M_SIDE_R:
+            if not (ur < tail and nose < uf):
+                continue
+            if mount == M_SIDE_R and b < V[v, V_LANE]:
+                rng = 1 + (V[v, V_LANE] - b - 1) // 2
+            elif mount == M_SIDE_L and a > V[v, V_LANE] + 1:
+                rng = 1 + (a - V[v, V_LANE] - 2) // 2
+            else:
+                continue
+            facing = 2
+        else:
+            last = RD.space_at(T, V[u, V_SEC], V[u, V_LANE], uf - 1) == \
+                RD.pair_spaces(T, V[u, V_SEC], V[u, V_LANE]) - 1
+            if uf <= nose:                       # ahead (lower x)
+                if mount != M_TURRET:
+                    clo, chi = corridor_lanes_dir(V, v, mount)
+                    if b < clo or a > chi:
+                        continue
+                if not sight_clear_back(T, V[v, V_SEC], last, V[u, V_SEC]):
+                    continue
+                rng = RD.range_between(T, V[v, V_LANE], uf, nose)
+                facing = 1
+            elif mount == M_TURRET and ur >= tail:  # behind (higher x)
+                if not sight_clear_back(T, V[u, V_SEC], V[v, V_SP] == RD.pair_spaces(
+                        T, V[v, V_SEC], V[v, V_LANE]) - 1, V[v, V_SEC]):
+                    continue
+                rng = RD.range_between(T, V[v, V_LANE], tail, ur)
+                facing = 0
+            elif mount == M_TURRET:
+                rng = 1
+                facing = 2
+            else:
+                continue
+        if rng < best or (rng == best and mount == M_TURRET and facing == 0):
+            best = rng
+            out[0] = u
+            out[1] = rng
+            out[2] = facing
+            if facing == 1:
+                out[5] = uf
+                out[6] = nose
+            else:
+                out[5] = tail
+                out[6] = ur
+            out[3] = min(a, V[v, V_LANE])
+            out[4] = max(b, V[v, V_LANE] + 1)
+    if out[0] >= 0 and mount != M_TURRET:
+        u = out[0]
+        if V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE:
+            out[0] = -1
+    if out[0] >= 0 and V[out[0], V_DIR] != V[v, V_DIR] and out[2] < 2:
+        out[2] = 1 - out[2]
+    return out[0]
+
+
+@jit
+def uturn_zone(T, TM, M, NM, V, n, v, reversing):
+    """Where a U-turn would end, or (-1, -1) when it may not be attempted (p14): the move's
+    space must exist, the six-lane contact zone must hold no vehicle or obstacle, and the car
+    may not U-turn from a curve onto a curve (only across a straight section; from a straight
+    it may U-turn across the edge of a curve)."""
+    d = V[v, V_DIR] ^ (1 if reversing else 0)
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    sp = V[v, V_SP]
+    if d == 0:
+        sp += 1
+        if sp >= RD.pair_spaces(T, sec, lane):
+            sec += 1
+            sp = 0
+        if sec >= TM[RD.TM_NSEC]:
+            return -1, -1
+    else:
+        sp -= 1
+        if sp < 0:
+            sec -= 1
+            if sec < TM[RD.TM_FIRST]:
+                return -1, -1
+            sp = RD.pair_spaces(T, sec, lane) - 1
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT and T[sec, RD.T_KIND] != RD.STRAIGHT:
+        return -1, -1
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    if zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) >= 0:
+        return -1, -1
+    if marker_in_zone(M, NM, RD.OBSTACLE, 0, RD.LANES - 1, xlo, xhi) >= 0:
+        return -1, -1
+    return sec, sp
