@@ -120,6 +120,25 @@ def test_result_names_map_to_lasting_codes():
     assert eff("fuel", 1) == SH.L_LEAK and eff("driver", 5) == SH.L_LIMB
     bike = SH.crit_tables("bike")
     assert bike.effects[SH.LOCATIONS.index("engine"), 1, SH.F_LASTING] == SH.L_CARB3
+    # the bike's own bodywork results (p69): clutch cable, weapons link, accelerator cable
+    bw = bike.effects[SH.LOCATIONS.index("bodywork")]
+    assert [bw[f - 1, SH.F_LASTING] for f in (2, 4, 5, 6)] == [
+        SH.L_CLUTCH, SH.L_BRK_HALF, SH.L_LINK, SH.L_ACC0]
+    assert bw[0, SH.F_THEN_LASTING] == SH.L_ACC0          # transmission, on a 6+
+
+
+def test_clutch_cable_holds_a_bike_to_its_current_speed_factor_p69():
+    V = np.zeros((1, VH.V_W), np.int64)
+    V[0, VH.V_MPH], V[0, VH.V_MAXSPD], V[0, VH.V_ACC] = 47, 120, 30
+    G = np.zeros(EG.G_W, np.int64)
+    G[EG.G_SPEED_STEP] = 10
+    ws = np.zeros(SH.SCRATCH, np.int64)
+    ws[SH.WS_NRES], ws[SH.WS_RES], ws[SH.WS_RES + 1] = 1, SH.L_CLUTCH, -1
+    E, EN = np.zeros((4, EG.LOG_W), np.int64), np.zeros(1, np.int64)
+    EG._apply_lasting(V, np.zeros((1, VH.MAXW, VH.W_W), np.int64),
+                      np.ones((1, len(SH.STATIONS)), np.int64), 0, ws, G, E, EN, 1, 1)
+    assert V[0, VH.V_MAXSPD] == 50 and V[0, VH.V_ACC] == 30      # speed factor 5 at 47mph
+    assert EN[0] == 1 and E[0, 3] == EG.EV_LASTING and E[0, 4] == SH.L_CLUTCH
 
 
 # --- 2. lasting effects ---------------------------------------------------------------------------

@@ -304,7 +304,7 @@ def test_cutting_up_p13():
 
 
 def test_facing_back_corridors_passives_order_and_leaving_play():
-    w = World(scenario="game-6.toml")     # gang 0, 1; Interceptor 2
+    w = World(scenario="game-8-intercept.toml")   # target 0, 1; Interceptor 2
     w.place(2, 2, 2, 1, 60, side=1, kind=1)
     w.V[2, VH.V_DIR] = 1
     w.place(0, 0, 2, 2, 60, side=0)       # ahead of it (lower x), its lanes

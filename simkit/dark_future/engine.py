@@ -1870,6 +1870,10 @@ def _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase):
             V[v, V_HAND] = min(V[v, V_HAND], 0)
         elif code == SH.L_ACC0:
             V[v, V_ACC] = 0
+        elif code == SH.L_CLUTCH:
+            # the bike cannot exceed its current speed factor for the rest of the game (p69)
+            top = max(1, speed_factor(V[v, V_MPH], G[G_SPEED_STEP])) * G[G_SPEED_STEP]
+            V[v, V_MAXSPD] = min(V[v, V_MAXSPD], top)
         elif code == SH.L_LEAK:
             V[v, V_LEAK] = 1
         elif code == SH.L_LINK or code == SH.L_W_CMD:
@@ -2261,7 +2265,7 @@ def _advance_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, cri
         nl += 1
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
                       steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
-                      turn, phase)
+                      turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
@@ -2295,7 +2299,7 @@ def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, 
         oil[nl] = 0
         nl += 1
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, lim,
-                      oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase)
+                      oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase, False)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl

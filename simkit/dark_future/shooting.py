@@ -64,11 +64,12 @@ N_FIELDS = 20
 # lasting results (p34-35) the road engine applies; the one-shot analyses ignore them
 F_LASTING, F_THEN_LASTING = 18, 19
 (L_NONE, L_CARB, L_BRK_CYL, L_GEN, L_BRK_HALF, L_SPLIT, L_TYRE, L_AXLE, L_HAND0, L_ACC0, L_VDU,
- L_LEAK, L_LINK, L_LIMB, L_W_DAMAGED, L_W_JAMMED, L_W_CMD, L_CARB3) = range(18)
+ L_LEAK, L_LINK, L_LIMB, L_W_DAMAGED, L_W_JAMMED, L_W_CMD, L_CARB3, L_CLUTCH) = range(19)
 LASTING_NAMES = ("-", "carburettor", "brake cylinder", "generator", "brakes halved",
                  "split tyre", "tyre destroyed", "broken axle", "handling 0", "acceleration 0",
                  "VDU destroyed", "fuel leak", "weapon link severed", "limb disabled",
-                 "weapon damaged", "weapon jammed", "command link severed", "carburettor")
+                 "weapon damaged", "weapon jammed", "command link severed", "carburettor",
+                 "clutch cable")
 # result name -> lasting code (then_name for results behind a check)
 _LASTING = {"carburettor": L_CARB, "brake_cylinder": L_BRK_CYL, "generator": L_GEN,
             "brake_pipe": L_BRK_HALF, "brake_line": L_BRK_HALF, "brake_cable": L_BRK_HALF,
@@ -76,7 +77,10 @@ _LASTING = {"carburettor": L_CARB, "brake_cylinder": L_BRK_CYL, "generator": L_G
             "handling_zero": L_HAND0, "acceleration_zero": L_ACC0, "vdu_destroyed": L_VDU,
             "fuel_line": L_LEAK, "holed": L_LEAK, "weapon_link_severed": L_LINK,
             "limb_disabled": L_LIMB, "damaged": L_W_DAMAGED, "jammed": L_W_JAMMED,
-            "command_link_severed": L_W_CMD}
+            "command_link_severed": L_W_CMD,
+            # the bike's own results (p69)
+            "weapons_link_severed": L_LINK, "accelerator_cable": L_ACC0,
+            "clutch_cable": L_CLUTCH}
 MAX_HITS = 8
 MAX_TESTS = 16
 NO_HAZARD = 10 ** 6
