@@ -426,6 +426,24 @@ def test_swarm_parameter_moves_a_bike_beside_the_enemy_car():
     assert swarm[0] == PO.A_DRIFT and swarm != plain
 
 
+def test_a_rider_never_reverses_where_a_driver_would_p64_p17():
+    """Stopped against a wreck with nothing to shoot, a turn-to-face driver reverses (p17);
+    a rider in the same place may not (p64)."""
+    w = World()
+    w.place(1, 2, 2, 2, 0, CAR, side=1, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.place(2, 0, 2, 0, 60, CAR, side=1, role=VH.LEAD)
+    for kind in (CAR, BIKE):
+        w.place(0, 2, 2, 1, 0, kind, side=0, role=VH.CHASE)
+        w.WS[0, :, VH.W_AMMO] = 0
+        w.POL[0] = PO.policy_vector("turn-to-face")
+        car_choice = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, w.n, 0, False, w.a.hp,
+                               w.POL[0], w.tbuf)
+        assert car_choice[0] == PO.A_REVERSE, car_choice
+        if kind == BIKE:
+            assert w.decide(0, moves=False)[0] != PO.A_REVERSE
+
+
 def test_ram_clear_parameter_moves_a_rider_out_of_a_car_s_lanes():
     w = World()
     w.place(1, 1, 2, 1, 60, BIKE, side=0, role=VH.LEAD)

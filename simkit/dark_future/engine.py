@@ -910,8 +910,6 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf)
         if V[v, V_BIKE]:
             act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg)
-            if act == A_REVERSE:
-                act, arg = A_NONE, 0   # riders may not reverse (p64)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
                  sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase)

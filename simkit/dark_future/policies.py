@@ -490,9 +490,11 @@ def _bike_swipe_dir(T, V, n, v):
 @jit
 def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
-    bike's own rules (no sideswipes against cars, dodges, p64-70)."""
+    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70)."""
     if act == A_SWIPE:
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
+    if act == A_REVERSE:
+        act, arg = A_NONE, 0   # riders may not reverse (p64)
     if not moves or act == A_BRAKE:
         return act, arg
     lane = V[v, V_LANE]
