@@ -757,6 +757,25 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
 
 
 @jit
+def _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase):
+    """Weapon ``w``'s marker in space (bsec, bsp) on the car's two lanes, whichever way it faces;
+    laid under a car it fails on an odd d6 (tail-gating, p24), smoke excepted."""
+    xlo = RD.rear_x(T, bsec, lane, bsp)
+    xhi = RD.front_x(T, bsec, lane, bsp)
+    kind = WS[v, w, W_PTYPE]
+    WS[v, w, W_AMMO] -= 1
+    under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
+    if under >= 0 and kind != RD.SMOKE:
+        if dice.roll(st, script, 1, 6) % 2 == 1:
+            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
+            return
+    i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
+    if i >= 0 and under >= 0 and kind != RD.SMOKE:
+        M[i, RD.MK_UNDER] = under
+    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+
+
+@jit
 def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
     """Drop a passive marker in the two lanes behind the car (p23-24); tail-gating (p24)."""
     if V[v, V_DIR] != 0:
@@ -772,19 +791,7 @@ def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
         if bsec < TM[RD.TM_FIRST]:
             return   # nothing behind: the marker would be off the table
         bsp = RD.pair_spaces(T, bsec, lane) - 1
-    xlo = RD.rear_x(T, bsec, lane, bsp)
-    xhi = RD.front_x(T, bsec, lane, bsp)
-    kind = WS[v, w, W_PTYPE]
-    WS[v, w, W_AMMO] -= 1
-    under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
-    if under >= 0 and kind != RD.SMOKE:
-        if dice.roll(st, script, 1, 6) % 2 == 1:
-            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
-            return
-    i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
-    if i >= 0 and under >= 0 and kind != RD.SMOKE:
-        M[i, RD.MK_UNDER] = under
-    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase)
 
 
 @jit
@@ -2400,19 +2407,7 @@ def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, pha
     bsec, bsp = _step_space(T, sec, lane, V[v, V_SP], 0)
     if bsec >= TM[RD.TM_NSEC]:
         return
-    xlo = RD.rear_x(T, bsec, lane, bsp)
-    xhi = RD.front_x(T, bsec, lane, bsp)
-    kind = WS[v, w, W_PTYPE]
-    WS[v, w, W_AMMO] -= 1
-    under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
-    if under >= 0 and kind != RD.SMOKE:
-        if dice.roll(st, script, 1, 6) % 2 == 1:
-            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
-            return
-    i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
-    if i >= 0 and under >= 0 and kind != RD.SMOKE:
-        M[i, RD.MK_UNDER] = under
-    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase)
 
 
 @jit

@@ -293,18 +293,9 @@ def _nearest_enemy(T, V, n, v, behind):
 
 
 @jit
-def _swipe_dir(T, V, n, v):
-    """Direction of an enemy that will be level in the adjacent lanes after a straight move."""
-    if V[v, V_DIR] != 0:
-        return _swipe_dir_back(T, V, n, v)
-    sec = V[v, V_SEC]
-    sp = V[v, V_SP] + 1
-    lane = V[v, V_LANE]
-    if sp >= RD.pair_spaces(T, sec, lane):
-        sec += 1
-        sp = 0
-    if sec >= 255:
-        return 0
+def _enemy_beside(T, V, n, v, sec, sp, lane):
+    """+1 / -1 when an enemy overlaps space (sec, sp) in the lanes right / left of the car's
+    two, else 0 (either way of travel reads the same space test)."""
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
     for u in range(n):
@@ -318,6 +309,22 @@ def _swipe_dir(T, V, n, v):
         if b == lane - 1:
             return -1
     return 0
+
+
+@jit
+def _swipe_dir(T, V, n, v):
+    """Direction of an enemy that will be level in the adjacent lanes after a straight move."""
+    if V[v, V_DIR] != 0:
+        return _swipe_dir_back(T, V, n, v)
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP] + 1
+    lane = V[v, V_LANE]
+    if sp >= RD.pair_spaces(T, sec, lane):
+        sec += 1
+        sp = 0
+    if sec >= 255:
+        return 0
+    return _enemy_beside(T, V, n, v, sec, sp, lane)
 
 
 @jit
@@ -604,19 +611,7 @@ def _swipe_dir_back(T, V, n, v):
         if sec < 0:
             return 0
         sp = RD.pair_spaces(T, sec, lane) - 1
-    xlo = RD.rear_x(T, sec, lane, sp)
-    xhi = RD.front_x(T, sec, lane, sp)
-    for u in range(n):
-        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
-            continue
-        a, b = lanes_of(V, u)
-        if not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
-            continue
-        if a == lane + 2:
-            return 1
-        if b == lane - 1:
-            return -1
-    return 0
+    return _enemy_beside(T, V, n, v, sec, sp, lane)
 
 
 @jit
