@@ -166,15 +166,24 @@ def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | Non
 
 def with_intervals(frame: pd.DataFrame, columns: list[str]) -> list[str]:
     """The columns to print, each Monte Carlo figure followed by its 95% interval
-    (``<col>_lo``, ``<col>_hi``) when the frame has one: no printed estimate without it."""
+    (``<col>_lo``, ``<col>_hi``) when the frame has one: no printed estimate without it. The
+    games also name intervals after the quantity: ``mean_turns`` -> ``turns_lo``, ``win_rate``
+    -> ``win_lo``."""
     out: list[str] = []
     for c in columns:
         if c in out:
             continue
         out.append(c)
-        for bound in (f"{c}_lo", f"{c}_hi"):
-            if bound in frame.columns and bound not in out:
-                out.append(bound)
+        stems = [c]
+        if c.startswith("mean_"):
+            stems.append(c[len("mean_"):])
+        if c.endswith("_rate"):
+            stems.append(c[:-len("_rate")])
+        for stem in stems:
+            lo, hi = f"{stem}_lo", f"{stem}_hi"
+            if lo in frame.columns and hi in frame.columns and lo not in out:
+                out += [lo, hi]
+                break
     return out
 
 

@@ -117,3 +117,15 @@ def test_unknown_policy_is_named(capsys):
     assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--policy", "blue=bold",
                  "--no-progress"]) == 2
     assert "unknown policy 'bold'" in capsys.readouterr().err
+
+
+def test_every_printed_estimate_brings_its_interval():
+    """Intervals named after the quantity (turns_lo for mean_turns) are printed too."""
+    from simkit.cliutil import with_intervals
+
+    f = pd.DataFrame(columns=["side", "win_rate", "win_lo", "win_hi", "mean_turns", "turns_lo",
+                              "turns_hi", "mean_vp", "mean_vp_lo", "mean_vp_hi", "wins"])
+    got = with_intervals(f, ["side", "wins", "win_rate", "win_lo", "win_hi", "mean_vp",
+                             "mean_turns"])
+    assert got == ["side", "wins", "win_rate", "win_lo", "win_hi", "mean_vp", "mean_vp_lo",
+                   "mean_vp_hi", "mean_turns", "turns_lo", "turns_hi"]

@@ -37,7 +37,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from ..cliutil import run_options
+from ..cliutil import run_options, with_intervals
 from ..core.errors import UserInputError
 from ..core.registry import Game
 
@@ -299,7 +299,8 @@ def _one_scenario(game, path, outdir, *, title, n, seed, run_opts):
                                f"--trials {n} --seed {seed}",
                 notes=[f"{name}: {n:,} games, seed {seed}, the policies the file names; win "
                        "rates with 95% Wilson intervals."],
-                tables=[(f"{name}: win rates", frame[[c for c in cols if c in frame]])],
+                tables=[(f"{name}: win rates",
+                         frame[with_intervals(frame, [c for c in cols if c in frame])])],
                 images=[(f"{name}: win rates (95% intervals)", png.name)])
     for caption, extra in frame.attrs.get("extra", {}).items():
         s.tables.append((str(caption), extra))
