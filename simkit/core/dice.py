@@ -75,7 +75,7 @@ def new_state() -> np.ndarray:
 NO_SCRIPT = np.zeros(0, dtype=np.int64)
 
 
-@jit(inline="always")
+@jit
 def seed_trial(st, key, trial):
     """Point ``st`` at the stream of ``trial`` in the run with key ``key`` (random mode)."""
     x = _mix64(key ^ _mix64(np.uint64(trial) + _GOLDEN))
@@ -145,10 +145,12 @@ def _script_error(st, script, n, sides):
     raise ScriptedDiceError("scripted roll is outside the range the dice can show")
 
 
-@jit(inline="always")
-def roll_inline(st, script, n, sides):
-    """:func:`roll` inlined into the caller: for the few hot loops where a call per roll shows
-    (inlining it everywhere multiplies compile time, so :func:`roll` is the default)."""
+@jit
+def roll(st, script, n, sides):
+    """Roll ``n`` dice of ``sides`` faces and return the sum (one script entry when scripted).
+
+    Not ``inline="always"``: numba's IR inlining copies and re-types the body at every call
+    site, which multiplied cold compile time; LLVM inlines it where it pays."""
     st[NROLLS] += _U1
     if st[MODE] == MODE_SCRIPTED:
         pos = np.int64(st[POS])
@@ -168,12 +170,6 @@ def roll_inline(st, script, n, sides):
             script[pos] = total
         st[POS] = np.uint64(pos + 1)
     return total
-
-
-@jit
-def roll(st, script, n, sides):
-    """Roll ``n`` dice of ``sides`` faces and return the sum (one script entry when scripted)."""
-    return roll_inline(st, script, n, sides)
 
 
 @jit

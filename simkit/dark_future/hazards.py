@@ -117,7 +117,7 @@ def spin_ref(dice_, sf, first_spin, direction, template):
 
 
 # --- compiled kernels --------------------------------------------------------------------------
-@jit(inline="always")
+@jit
 def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
     """Kernel twin of :func:`hazard_roll_ref`; returns (outcome, mph braked)."""
     if speed <= limit:
@@ -161,7 +161,7 @@ def hazard_sequence(st, script, speed, limits, oil, oil_panic_limit, optimum, br
     return speed, braking_left, lost
 
 
-@jit(inline="always")
+@jit
 def control_loss_test(st, script, sf, adverse, penalty, lows, codes):
     score = dice.roll(st, script, 1, 6) + sf - adverse + penalty
     out = codes[0]

@@ -631,7 +631,7 @@ def shot(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out):
             np.zeros(SCRATCH, np.int64))
 
 
-@jit(inline="always")
+@jit
 def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws):
     """:func:`shot` with caller-owned scratch space (no allocation in the trial loop)."""
     for i in range(7):

@@ -74,7 +74,7 @@ def new_deck(tables: Tables) -> np.ndarray:
     return dk
 
 
-@jit(inline="always")
+@jit
 def draw_card(st, script, dk):
     """Draw the top card (-1 if every card is held by a car)."""
     d = (dk.shape[0] - 3) // 2
@@ -108,7 +108,7 @@ def return_card(dk, c):
     dk[2 * d + 2] = cnt + 1
 
 
-@jit(inline="always")
+@jit
 def _damage_car(st, script, row, speed, column, damage, special, hit, capacity, overflow,
                 on_draw, sheet, dk, out, off, card_off):
     """Damage one car from a damage-table row; cards drawn go to out[card_off:card_off+2]."""
@@ -152,7 +152,7 @@ CARDS_T = 2 * N_OUT
 CARDS_R = 2 * N_OUT + 2
 
 
-@jit(inline="always")
+@jit
 def crash_once(st, script, speed, t_col, r_col, damage, special, hit, capacity, overflow,
                on_draw, sheet_t, sheet_r, dk, out):
     """One crash; sheets and deck are updated in place; out[0:7] target, out[7:14] rammer,

@@ -24,13 +24,13 @@ def fresh_sheet() -> np.ndarray:
     return np.zeros(N_PARTS, np.int64)
 
 
-@jit(inline="always")
+@jit
 def is_out(sheet, capacity):
     """All engine boxes or all trunk boxes crossed: the car cannot move and is out."""
     return sheet[ENGINE] >= capacity[ENGINE] or sheet[TRUNK] >= capacity[TRUNK]
 
 
-@jit(inline="always")
+@jit
 def apply_point(sheet, capacity, overflow, part):
     """Cross off one damage point aimed at ``part``, following overflow; returns the part hit
     (-1 if the point fell on an engine or trunk already full, i.e. on a car already out)."""
@@ -45,7 +45,7 @@ def apply_point(sheet, capacity, overflow, part):
         p = nxt
 
 
-@jit(inline="always")
+@jit
 def flat_tires(sheet, capacity):
     n = 0
     for t in range(4):  # TIRES are parts 0..3
@@ -54,18 +54,18 @@ def flat_tires(sheet, capacity):
     return n
 
 
-@jit(inline="always")
+@jit
 def max_speed(sheet, capacity):
     """The highest uncrossed engine box (engine damage crosses the highest box first)."""
     return capacity[ENGINE] - sheet[ENGINE]
 
 
-@jit(inline="always")
+@jit
 def radiator_full(sheet, capacity):
     return sheet[RADIATOR] >= capacity[RADIATOR]
 
 
-@jit(inline="always")
+@jit
 def hexes_moved(recorded, sheet, capacity, penalty):
     """Hexes a car moves for a recorded speed: one fewer per flat tire (never below zero)."""
     n = recorded - penalty * flat_tires(sheet, capacity)

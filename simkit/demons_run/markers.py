@@ -172,7 +172,7 @@ def move_hell_hound(dice, rules, board: Board, pos, ships):
 
 # --- kernel ------------------------------------------------------------------------------------
 
-@jit(inline="always")
+@jit
 def _nbr(col, row, d):
     down = col % 2 == 0
     if d == 0:
@@ -188,7 +188,7 @@ def _nbr(col, row, d):
     return col - 1, (row if down else row - 1)
 
 
-@jit(inline="always")
+@jit
 def _k_orbit(col, row, steps, ring_pos, ring_hole, rings, rotation):
     h = ring_hole[col, row] - 1
     j = (ring_pos[col, row] + rotation[h] * steps) % 6

@@ -39,7 +39,7 @@ from .rules import DAMPENER, HOLD, MISSILE, ENERGY, POINT_DEFENSE
 R_HITS, R_LANDED, R_STOPPED = 0, 1, 2
 
 
-@jit(inline="always")
+@jit
 def _destroy(codes, hp, run_end, i, st, script):
     """Destroy system i; a Hold heading further intact Holds of its run collapses 1d6 in all."""
     hp[i] = 0
@@ -50,7 +50,7 @@ def _destroy(codes, hp, run_end, i, st, script):
             if hp[j] > 0:
                 more += 1
         if more > 0:
-            extra = dice.roll_inline(st, script, 1, 6) - 1
+            extra = dice.roll(st, script, 1, 6) - 1
             j = i + 1
             while extra > 0 and j <= end:
                 if hp[j] > 0:
@@ -59,7 +59,7 @@ def _destroy(codes, hp, run_end, i, st, script):
                 j += 1
 
 
-@jit(inline="always")
+@jit
 def _hit_system(codes, hp, run_end, i, halves, st, script):
     """Score one full point (halves=2) or half point (halves=1) on system i (5.4)."""
     if halves >= 2 or hp[i] == 1:
@@ -68,7 +68,7 @@ def _hit_system(codes, hp, run_end, i, halves, st, script):
         hp[i] = 1
 
 
-@jit(inline="always")
+@jit
 def _first_eligible(codes, hp, skip_row):
     for i in range(codes.shape[0]):
         if hp[i] > 0 and not skip_row[codes[i]]:
@@ -76,7 +76,7 @@ def _first_eligible(codes, hp, skip_row):
     return -1
 
 
-@jit(inline="always")
+@jit
 def score_left(codes, hp, run_end, skip_row, halves, st, script):
     """Score ``halves`` half points from the left, passing over skipped systems (5.41)-(5.43).
 
@@ -91,7 +91,7 @@ def score_left(codes, hp, run_end, skip_row, halves, st, script):
         halves -= step
 
 
-@jit(inline="always")
+@jit
 def score_nth(codes, hp, run_end, skip_row, halves, st, script):
     """Primary Beam (6.5): one die picks the Nth remaining eligible system; a miss past the end.
 
@@ -108,7 +108,7 @@ def score_nth(codes, hp, run_end, skip_row, halves, st, script):
     return False
 
 
-@jit(inline="always")
+@jit
 def _dampen(codes, hp, total, negate, burnout):
     """Overload Dampeners against one Energy Beam volley of ``total`` half points (7.4).
 
@@ -138,7 +138,7 @@ def _dampen(codes, hp, total, negate, burnout):
     return max(0, total - burnout * best_b - negate * (k - best_b))
 
 
-@jit(inline="always")
+@jit
 def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
                    skip, nth, intercept, od_negate, od_burnout, st, script, out):
     """Resolve ``k`` weapons of ``family`` against the sheet (``codes``, ``hp``) in place.
@@ -158,7 +158,7 @@ def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, 
         if auto_hit or hit_number >= 12:
             hits += 1
         elif hit_number >= 2:
-            if dice.roll_inline(st, script, 2, 6) <= hit_number:  # the hot roll of every shot
+            if dice.roll(st, script, 2, 6) <= hit_number:  # the hot roll of every shot
                 hits += 1
     out[R_HITS] = hits
     if hits == 0 or effect == 0:
