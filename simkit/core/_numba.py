@@ -3,6 +3,14 @@
 ``cache=True`` keeps compiled kernels on disk so the CLI does not recompile on every start;
 ``error_model="numpy"`` lets integer/float division skip the Python zero-division check in
 hot loops (our kernels never divide by a value that can be zero).
+
+Compile time is a product feature here (a newcomer's first run compiles every kernel), so the
+dispatcher also refuses numba's habit of specialising a compiled callee on the *values* of
+constant arguments: a call ``_log(E, EN, turn, phase, v, EV_MOVE, ...)`` from compiled code types
+``EV_MOVE`` as ``Literal[int](3)``, and numba compiled one copy of ``_log`` per event code (18 of
+them in the Starfire battle kernel alone). :class:`_Dispatcher` first offers the callee the plain
+types (``int64``, ``bool``...) and keeps the literal ones only where a function cannot be typed
+without them. Nothing in the kernels depends on literal dispatch, so behaviour is unchanged.
 """
 
 from __future__ import annotations
@@ -16,16 +24,43 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402
+from numba.core import config, errors, types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
 
 _OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
+
+
+class _Dispatcher(CPUDispatcher):
+    """A CPU dispatcher whose calls from compiled code use one specialisation per type."""
+
+    def get_call_template(self, args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != dict(kws):
+            try:
+                return super().get_call_template(plain, plain_kws)
+            except errors.TypingError:
+                pass  # this callee needs the constant's value (a literal dispatch): keep it
+        return super().get_call_template(args, kws)
+
+
+def _njit(fn, opts):
+    if config.DISABLE_JIT:  # the benchmarks' no-JIT baseline runs the plain Python function
+        return numba.njit(**opts)(fn)
+    cache = opts.pop("cache", False)
+    targetoptions = {**opts, "nopython": True, "boundscheck": None}
+    disp = _Dispatcher(py_func=fn, locals={}, targetoptions=targetoptions)
+    if cache:
+        disp.enable_caching()
+    return disp
 
 
 def jit(fn=None, **overrides):
     """``numba.njit`` with the project options; usable bare or with overrides."""
     opts = {**_OPTIONS, **overrides}
     if fn is None:
-        return lambda f: numba.njit(**opts)(f)
-    return numba.njit(**opts)(fn)
+        return lambda f: _njit(f, dict(opts))
+    return _njit(fn, dict(opts))
 
 
 def pjit(fn=None, **overrides):
