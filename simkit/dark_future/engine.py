@@ -264,8 +264,8 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     if V[v, V_TERMINAL]:
         sp[SH.S_TDAMAGE] = 0
     b = _bike_tables(V, v, matrix)
-    _shot(st, script, sp, matrix[b * NFACE:b * NFACE + NFACE], rerolls,
-          effects[b * NLOC:b * NLOC + NLOC], hp, FIT[v], groups[v], o, ws)
+    SH.shot_ws(st, script, sp, matrix[b * NFACE:b * NFACE + NFACE], rerolls,
+               effects[b * NLOC:b * NLOC + NLOC], hp, FIT[v], groups[v], o, ws)
     if o[0] == 0:
         return False
     before = V[v, V_DMG]
@@ -303,12 +303,6 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     if o[5] or o[4] or _no_control(V, v):
         _lose_control(V, v)
     return True
-
-
-@jit
-def _shot(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws):
-    # one out-of-line copy of the inlined shot kernel for the whole engine
-    SH.shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
 
 
 @jit

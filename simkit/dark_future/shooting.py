@@ -442,8 +442,6 @@ def _tests_exact(s, limits, optimum):
 # --- compiled kernel ---------------------------------------------------------------------------
 @jit
 def _d6(st, script):
-    # one out-of-line d6: the core roll is inlined wherever it is called, and a dozen inlined
-    # copies made this kernel take most of a minute to compile
     return dice.roll(st, script, 1, 6)
 
 

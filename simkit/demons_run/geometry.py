@@ -20,7 +20,7 @@ ANGLE = np.array([90.0, 30.0, -30.0, -90.0, -150.0, 150.0])
 
 @jit
 def nbr(col, row, d):
-    """The hex across hexside ``d`` (0-5 = N..NW); one call site of the inlined markers._nbr."""
+    """The hex across hexside ``d`` (0-5 = N..NW); markers._nbr under its public name."""
     return _nbr(col, row, d)
 
 

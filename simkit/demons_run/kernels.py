@@ -76,8 +76,7 @@ def kernel_arrays(rules: Rules):
 
 @jit
 def _roll(st, script, n, sides):
-    """The one call site of ``dice.roll`` (inlined there): every other roll calls this, which
-    keeps the compile time of the kernels down (each inlined copy costs seconds)."""
+    """``dice.roll``: the kernels' one roll (a short name for the many call sites)."""
     return dice.roll(st, script, n, sides)
 
 
