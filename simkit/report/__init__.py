@@ -62,12 +62,14 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
                  games: list[str] | None = None, seed: int = 2026, trials: int | None = None,
                  scenarios_dir: str | Path | None = None,
                  run_args: Mapping[str, Any] | None = None, sensitivity: int | None = None,
-                 log=sys.stderr) -> tuple[Path, list[str]]:
+                 jobs: int | None = None, log=sys.stderr) -> tuple[Path, list[str]]:
     """Write ``outdir/index.html`` (+ PNGs and CSVs); return its path and the failures.
 
     ``run_args``: run flags by argparse name as ``simkit`` would parse them (``threads``,
     ``no_progress``...); they reach every command and analysis unchanged. ``sensitivity``: how
     many scenarios per game get a variant-sensitivity section (default 1 quick, all otherwise).
+    ``jobs``: games run side by side in worker processes (default: one per core, at most one
+    per game; 1 runs them here, in order); the page is the same either way.
     """
     from ..cliutil import run_options
 
@@ -85,50 +87,17 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
     run_opts = run_options(argparse.Namespace(**run_args))
     n_sens = sensitivity if sensitivity is not None else (1 if quick else 10_000)
 
+    part = dict(outdir=outdir, quick=quick, seed=seed, trials=trials, sdir=sdir,
+                run_args=run_args, n_sens=n_sens, t_start=t_start)
+    jobs = _jobs(jobs, len(chosen), run_opts)
+    if jobs > 1:
+        results = _parts_side_by_side([g.name for g in chosen], part, jobs)
+    else:
+        results = [_game_part(g.name, log=log, **part) for g in chosen]
     blocks, failures = [], []
-    for game in chosen:
-        secs: list[Section] = []
-
-        def add(new: list[Section]):
-            for s in new:
-                s.title = s.title[:1].upper() + s.title[1:]
-                print(f"[{time.perf_counter() - t_start:6.1f}s] {game.name}: {s.title}"
-                      + (f" -- {s.error}" if s.error else ""), file=log, flush=True)
-                if s.failed:
-                    failures.append(f"{game.title}: {s.title}: {s.error}")
-            secs.extend(new)
-
-        hook = game.analyses.get("report")
-        if hook is not None:
-            add(guarded("Headline analyses", hook, quick, outdir, seed=seed, trials=trials,
-                        **run_opts))
-        else:
-            cmds = report_commands(game)
-            for name in cmds:
-                add(guarded(name, _run_game_command, game, name, outdir, quick=quick, seed=seed,
-                            trials=trials, run_args=run_args, sweep=n_sens > 0))
-            if "builds" not in cmds:
-                what = ("its builds command checks a design; it runs no trials"
-                        if "builds" in game.commands else "it has no builds command")
-                add([Section("Build search", notes=[f"{game.title} offers no build search yet "
-                                                    f"({what})."])])
-        for s in scenario_sections(game, scenario_files(game, sdir), outdir, quick=quick,
-                                   seed=seed, trials=trials, run_opts=run_opts,
-                                   sensitivity_count=n_sens):
-            add([s])
-        add(guarded("Rules tables and variants", lambda g=game: [rules_section(g)]))
-        page_secs = []
-        for s in secs:
-            csvs = []
-            for i, (caption, frame) in enumerate(s.tables):
-                if i in s.csv:
-                    csvs.append(s.csv[i])
-                    continue
-                name = f"{game.name}-{_slug(s.title)}-{i}.csv"
-                frame.to_csv(outdir / name, index=False)
-                csvs.append(name)
-            page_secs.append((s, csvs))
+    for game, (page_secs, failed) in zip(chosen, results):
         blocks.append((game.name, game.title, page_secs))
+        failures += failed
 
     elapsed = time.perf_counter() - t_start
     cmdline = " ".join(["simkit report"] + (["--quick"] if quick else [])
@@ -160,6 +129,90 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
     path = write_page(outdir / "index.html", text)
     print(f"wrote {path} ({elapsed:.0f} s)", file=log)
     return path, failures
+
+
+
+#: Expected cold cost, most first, so the longest game starts first when games run side by side.
+_COST_ORDER = ("dark-future", "starfire", "demons-run", "demo-derby")
+
+
+def _jobs(jobs: int | None, n_games: int, run_opts: Mapping[str, Any]) -> int:
+    """How many games to run side by side: compiling kernels is single-threaded numba work, so
+    a cold first run is as fast as the cores compiling it; a Dask backend (``--workers``,
+    ``--cluster``) cannot cross into a worker process, so it keeps games in this process."""
+    if "backend" in run_opts:
+        return 1
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    return max(1, min(jobs, n_games))
+
+
+def _parts_side_by_side(names: list[str], part: dict, jobs: int) -> list:
+    """Each game's part in a worker process; its kernels compile there, into the shared on-disk
+    cache (``NUMBA_CACHE_DIR``), while another game compiles beside it."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    order = sorted(names, key=lambda n: _COST_ORDER.index(n) if n in _COST_ORDER else -1)
+    # spawn, not fork: a forked numba thread pool is not safe to use
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
+        futures = {n: ex.submit(_game_part, n, log=None, **part) for n in order}
+        return [futures[n].result() for n in names]
+
+
+def _game_part(name: str, *, outdir: Path, quick: bool, seed: int, trials: int | None,
+               sdir: Path | None, run_args: Mapping[str, Any], n_sens: int, t_start: float,
+               log=None) -> tuple[list, list[str]]:
+    """One game's sections with their CSV files, and its failures. ``log=None``: progress to
+    this process's stderr (a worker's stderr is the command's)."""
+    from ..cliutil import run_options
+
+    log = sys.stderr if log is None else log
+    game = _games.get(name)
+    run_opts = run_options(argparse.Namespace(**run_args))
+    secs: list[Section] = []
+    failures: list[str] = []
+
+    def add(new: list[Section]):
+        for s in new:
+            s.title = s.title[:1].upper() + s.title[1:]
+            print(f"[{time.perf_counter() - t_start:6.1f}s] {game.name}: {s.title}"
+                  + (f" -- {s.error}" if s.error else ""), file=log, flush=True)
+            if s.failed:
+                failures.append(f"{game.title}: {s.title}: {s.error}")
+        secs.extend(new)
+
+    hook = game.analyses.get("report")
+    if hook is not None:
+        add(guarded("Headline analyses", hook, quick, outdir, seed=seed, trials=trials,
+                    **run_opts))
+    else:
+        cmds = report_commands(game)
+        for cname in cmds:
+            add(guarded(cname, _run_game_command, game, cname, outdir, quick=quick, seed=seed,
+                        trials=trials, run_args=run_args, sweep=n_sens > 0))
+        if "builds" not in cmds:
+            what = ("its builds command checks a design; it runs no trials"
+                    if "builds" in game.commands else "it has no builds command")
+            add([Section("Build search", notes=[f"{game.title} offers no build search yet "
+                                                f"({what})."])])
+    for s in scenario_sections(game, scenario_files(game, sdir), outdir, quick=quick,
+                               seed=seed, trials=trials, run_opts=run_opts,
+                               sensitivity_count=n_sens):
+        add([s])
+    add(guarded("Rules tables and variants", lambda g=game: [rules_section(g)]))
+    page_secs = []
+    for s in secs:
+        csvs = []
+        for i, (caption, frame) in enumerate(s.tables):
+            if i in s.csv:
+                csvs.append(s.csv[i])
+                continue
+            fname = f"{game.name}-{_slug(s.title)}-{i}.csv"
+            frame.to_csv(outdir / fname, index=False)
+            csvs.append(fname)
+        page_secs.append((s, csvs))
+    return page_secs, failures
 
 
 def _version() -> str:
@@ -196,6 +249,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sensitivity", type=int, default=None, metavar="N",
                    help="scenarios per game shown with their variant sensitivity (default: 1 "
                         "with --quick, all otherwise; 0: none)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="games run side by side in N processes, each compiling its own "
+                        "kernels (default: one per core, at most one per game; 1 with --workers "
+                        "or --cluster)")
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 if any analysis failed (the page is still written)")
     add_run_options(p, trials=1)
@@ -227,11 +284,13 @@ def run_command(args) -> int:
             except UserInputError as e:
                 raise UserInputError(e.detail, field="--games") from None
         names = [_games.get(n).name for n in names]
+    if args.jobs is not None:
+        positive_int(args.jobs, "--jobs")
     run_args = {d: getattr(args, d) for d in run_flag_dests()}
     run_args["no_progress"] = True
     _, failures = build_report(args.out, quick=args.quick, games=names, seed=args.seed,
                                trials=args.trials, scenarios_dir=args.scenarios,
-                               run_args=run_args, sensitivity=args.sensitivity)
+                               run_args=run_args, sensitivity=args.sensitivity, jobs=args.jobs)
     if failures:
         print(f"simkit: {len(failures)} analysis(es) failed; see the top of the page",
               file=sys.stderr)
