@@ -59,5 +59,5 @@ def _report_args(quick):
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
             rules=_rules.base_rules, commands=COMMANDS,
             analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names(), "build_scenario": _build_scenario,
+                      "policies": _policy_names, "build_scenario": _build_scenario,
                       "report_args": _report_args})
