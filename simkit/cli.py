@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-from . import games
+from . import games, shipped
 from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
                       run_options, variants_from)
 from .core.errors import UserInputError
@@ -56,10 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
             gp = gsub.add_parser(gname, help=cmd.help, description=f"{game.title}: {cmd.help}")
             cmd.add_arguments(gp)
             gp.set_defaults(_run=cmd.run)
-    sp = sub.add_parser("scenario", help="play a scenario file many times: who wins, how often")
+    sp = sub.add_parser("scenario", help="play a scenario many times (who wins, how often), or "
+                        "list the scenarios shipped with simkit")
     ssub = sp.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
     rp = ssub.add_parser("run", help="win rates per side with 95%% intervals")
-    rp.add_argument("file", help="scenario TOML (its 'game' field names the game)")
+    rp.add_argument("file", metavar="SCENARIO",
+                    help="a shipped scenario's name (simkit scenario list), e.g. starfire/mirror, "
+                         "or a scenario TOML file (its 'game' field names the game)")
     rp.add_argument("--policy", action="append", default=[], metavar="SIDE=NAME",
                     help="play SIDE with policy NAME; repeatable")
     rp.add_argument("--policies", choices=["all"], default=None,
@@ -68,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(rp, trials=10_000)
     add_output_options(rp)
     rp.set_defaults(_run=_scenario_run)
+    lp = ssub.add_parser("list", help="the shipped scenarios by name, with game and description")
+    lp.add_argument("--game", default=None, choices=games.available(),
+                    help="only this game's scenarios")
+    lp.set_defaults(_run=_scenario_list)
     sens = sub.add_parser("sensitivity", help="win-rate deltas under every rule variant and "
                           "policy pairing, with 95%% intervals and a tornado plot")
     _sensitivity_args(sens)
@@ -105,14 +112,15 @@ def scenario_game(path: str):
 
 
 def _scenario_run(args) -> int:
-    g = scenario_game(args.file)
+    scen = shipped.resolve(args.file)   # a shipped scenario's name, or a file
+    g = scenario_game(scen)
     policies = {}
     for opt in args.policy:
         side, sep, name = opt.partition("=")
         if not sep or not side or not name:
             raise UserInputError(f"expected SIDE=NAME, got {opt!r}", field="--policy")
         policies[side.strip()] = name.strip()
-    frame = g.analyses["scenario"](args.file, trials=positive_int(args.trials, "--trials"),
+    frame = g.analyses["scenario"](scen, trials=positive_int(args.trials, "--trials"),
                                    seed=args.seed, policies=policies,
                                    all_policies=args.policies == "all",
                                    variants=variants_from(args), **run_options(args))
@@ -129,7 +137,7 @@ def _scenario_run(args) -> int:
         print()
         emit(extra, argparse.Namespace(), title=title)
     if args.log:
-        lines, _ = g.analyses["playthrough"](args.file, seed=args.seed, policies=policies,
+        lines, _ = g.analyses["playthrough"](scen, seed=args.seed, policies=policies,
                                              variants=variants_from(args))
         atomic_write(args.log, "\n".join(lines) + "\n")
         print(f"wrote {args.log}")
@@ -142,12 +150,33 @@ def _scenario_run(args) -> int:
     return 0
 
 
+def _scenario_list(args) -> int:
+    rows = []
+    for name, path in shipped.scenarios().items():
+        game, desc = shipped.describe(path)
+        if args.game is None or game == args.game or name.startswith(f"{args.game}/"):
+            rows.append((name, game, desc))
+    if not rows:
+        where = shipped.scenarios_dir()
+        print("no shipped scenarios" + (f" under {where}" if where else " (none installed)"),
+              file=sys.stderr)
+        return 0
+    wn, wg = (max(len(r[i]) for r in rows + [("scenario", "game")]) for i in (0, 1))
+    print(f"{'scenario':{wn}s}  {'game':{wg}s}  description")
+    for name, game, desc in rows:
+        print(f"{name:{wn}s}  {game:{wg}s}  {desc}")
+    print(f"\nrun one: simkit scenario run {rows[0][0]}; files in {shipped.scenarios_dir()}")
+    return 0
+
+
 # --- sensitivity -------------------------------------------------------------------------------
 
 def _sensitivity_args(p) -> None:
     from .core.pairings import MAX_PAIRINGS
 
-    p.add_argument("file", help="a scenario TOML, or a build-search leaderboard CSV")
+    p.add_argument("file", metavar="SCENARIO",
+                   help="a shipped scenario's name (simkit scenario list) or a scenario TOML "
+                        "file, or a build-search leaderboard CSV")
     p.add_argument("--variants", default="all",
                    help="'all' (default), 'none', or variant names NAME,NAME "
                         "(simkit variants GAME)")
@@ -174,6 +203,7 @@ def _sensitivity_run(args) -> int:
     from pathlib import Path
 
     leaderboard = Path(args.file).suffix.lower() == ".csv"
+    scen = None if leaderboard else shipped.resolve(args.file)   # a name, or a file
     from .analysis.sensitivity import SHOWN, build_sensitivity, plot_tornado, sensitivity
 
     opts = dict(variants=args.variants, policies=args.policies == "all",
@@ -184,7 +214,7 @@ def _sensitivity_run(args) -> int:
         frame = build_sensitivity(args.file, game=args.game, top=args.top,
                                   workdir=args.scenario_dir, **opts)
     else:
-        frame = sensitivity(args.file, **opts)
+        frame = sensitivity(scen, **opts)
     what = f"{frame['scenario'].iloc[0]}" if "build" not in frame else f"top {args.top} builds"
     emit(frame, args, columns=[c for c in SHOWN if c in frame],
          title=f"{what}: win-rate deltas from the default, {args.trials:,} games per setting, "
@@ -205,7 +235,8 @@ def _report_args(p) -> None:
     p.add_argument("--games", default=None,
                    help="comma-separated games (default: every registered game)")
     p.add_argument("--scenarios", default=None,
-                   help="scenario folder holding <game>/*.toml (default: ./scenarios)")
+                   help="scenario folder holding <game>/*.toml (default: the scenarios shipped "
+                        "with simkit)")
     p.add_argument("--sensitivity", type=int, default=None, metavar="N",
                    help="scenarios per game shown with their variant sensitivity (default: 1 "
                         "with --quick, all otherwise; 0: none)")

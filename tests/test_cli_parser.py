@@ -56,7 +56,7 @@ def test_building_the_parser_and_help_import_no_kernel():
                              ["scenario", "run", "--help"], ["report", "--help"],
                              ["sensitivity", "--help"], ["weapons", "starfire", "--help"],
                              ["weapons", "dark-future", "--help"], ["builds", "demons-run", "--help"],
-                             ["crash", "demo-derby", "--help"]])
+                             ["crash", "demo-derby", "--help"], ["scenario", "list"]])
     heavy = sorted(m for m in loaded if m.split(".")[0] in HEAVY)
     assert heavy == [], heavy
     simkit_modules = [m for m in loaded if m == "simkit" or m.startswith("simkit.")]

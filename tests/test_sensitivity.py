@@ -129,7 +129,7 @@ def test_command_writes_table_and_tornado(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["sensitivity", "nosuch.toml"], "nosuch.toml: file not found"),
+    (["sensitivity", "nosuch.toml"], "'nosuch.toml' is neither a file nor a shipped scenario"),
     (["sensitivity", str(MIRROR), "--variants", "warp_speed"], "--variants: unknown variant"),
     (["sensitivity", str(MIRROR), "--variants", ","], "--variants"),
     (["sensitivity", str(MIRROR), "--trials", "0"], "--trials"),

@@ -49,7 +49,7 @@ def _report_args(quick):
     """Extra arguments for the report's run of each command (simkit.report): the headline
     budget question (a $50,000 Renegade for Game Four), small when quick."""
     args = ["--budget", "50000", "--vehicle", "renegade",
-            "--scenario", "scenarios/dark-future/game-4.toml"]
+            "--scenario", "dark-future/game-4"]
     if quick:
         args += ["--population", "8", "--min-trials", "50", "--finalists", "3",
                  "--trials-budget", "1500"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import cliutil
+from .. import cliutil, shipped
 from ..core.errors import UserInputError
 from ..core.files import save_figure, write_frame
 from ..core.registry import Command
@@ -184,8 +184,9 @@ def _builds_args(p):
                    help="a car as a compact string ('renegade: hood=mg, passive=oil') or a "
                         ".toml file; repeatable")
     p.add_argument("--budget", type=int, default=None, help="spending limit in dollars")
-    p.add_argument("--scenario", default=None, metavar="FILE",
-                   help="search legal designs for a side of this Game (scenarios/dark-future/)")
+    p.add_argument("--scenario", default=None, metavar="SCENARIO",
+                   help="search legal designs for a side of this Game: a shipped scenario's name "
+                        "(e.g. dark-future/game-4; simkit scenario list) or a scenario file")
     p.add_argument("--vehicle", default="renegade", help="vehicle searched (default renegade)")
     p.add_argument("--side", default=None, help="the side that drives the searched car "
                                                 "(default: the scenario's first side)")
@@ -199,10 +200,11 @@ def _builds_args(p):
 def _search_run(args, chosen) -> int:
     if args.budget is None:
         raise UserInputError("a search needs --budget (dollars)", field="--budget")
+    scenario = shipped.resolve(args.scenario, option="--scenario")
     from ..core.search import plot_leaderboard
     from .budget import budget_search
 
-    board = budget_search(args.scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
+    board = budget_search(scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
                           include=args.include, chosen=chosen, seed=args.seed,
                           **cliutil.search_options(args), **cliutil.run_options(args))
     cliutil.emit(board, args, columns=[c for c in board.attrs["columns"] if c in board],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from simkit import cliutil
+from simkit import cliutil, shipped
 from simkit.core.errors import UserInputError
 from simkit.core.registry import Command
 
@@ -363,7 +363,10 @@ def _recovery_run(args) -> int:
 
 
 def _season_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="a race scenario: each [[ship]] is a player and its design")
+    p.add_argument("file", metavar="SCENARIO",
+                   help="a race scenario, by its shipped name (e.g. demons-run/four-corners; "
+                        "simkit scenario list) or a file: each [[ship]] is a player and its "
+                        "design")
     p.add_argument("--seasons", type=int, default=50, help="seasons to play (default 50)")
     p.add_argument("--races", type=int, default=None,
                    help="races per season (default the rules' recommended 12)")
@@ -372,8 +375,9 @@ def _season_args(p: argparse.ArgumentParser) -> None:
 
 
 def _season_run(args) -> int:
+    path = shipped.resolve(args.file)   # a shipped scenario's name, or a file
     from .season import season_table
-    frame = season_table(args.file, seasons=cliutil.positive_int(args.seasons, "--seasons"),
+    frame = season_table(path, seasons=cliutil.positive_int(args.seasons, "--seasons"),
                          races=args.races, seed=args.seed)
     cliutil.emit(frame, args, columns=["side", "policy", "seasons", "races", "team_wins",
                                        "win_rate", "win_lo", "win_hi", "mean_season_vp"],

@@ -4,10 +4,11 @@ For each game in ``simkit.games`` the page shows: its headline analyses (the gam
 ``analyses["report"]`` hook, or the generic fallback that runs its trial commands -- weapon
 tables, hazard tables, crash tables, a build search where one exists -- see
 :mod:`simkit.report.sections`), every scenario under ``scenarios/<game>/`` with its win rates
-(or a line saying the game has no scenario engine yet), the sensitivity of the first scenario to
-the rule variants, the provenance (name, label, source) of every rules table and the variants in
-force. Every table is also written as CSV and every plot as PNG beside ``index.html``. The
-command's options are declared in ``simkit.cli``.
+(the scenarios shipped with simkit, ``simkit.shipped``, or another folder given as
+``scenarios_dir``; or a line saying the game has no scenario engine yet), the sensitivity of
+the first scenario to the rule variants, the provenance (name, label, source) of every rules
+table and the variants in force. Every table is also written as CSV and every plot as PNG
+beside ``index.html``. The command's options are declared in ``simkit.cli``.
 
 ``--quick`` divides each command's default trial count by 100 (at least 200 trials per cell),
 plays scenarios 500 times and each variant setting of a sensitivity 300 times; the page states
@@ -42,11 +43,10 @@ __all__ = ["Section", "build_report", "run_flag_dests"]
 
 
 def default_scenarios_dir() -> Path | None:
-    """``./scenarios`` when run from a checkout, else the one beside the installed package."""
-    for d in (Path("scenarios"), Path(__file__).resolve().parents[2] / "scenarios"):
-        if d.is_dir():
-            return d
-    return None
+    """The scenarios that ship with simkit (``simkit.shipped``), wherever it is run from."""
+    from ..shipped import scenarios_dir
+
+    return scenarios_dir()
 
 
 def run_flag_dests() -> list[str]:
