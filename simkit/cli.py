@@ -23,6 +23,12 @@ from .core.errors import UserInputError
 from .core.files import atomic_write
 
 
+#: ``simkit --help``'s first line (help text is plain: no reST markup)
+DESCRIPTION = ("Monte Carlo simulation and balance analysis for Starfire, Dark Future, Demon's "
+               "Run and Demo Derby. Most commands take a game: simkit COMMAND GAME [options]; "
+               "simkit COMMAND GAME --help lists the options.")
+
+
 def _int64(text: str) -> int:
     """``type=int`` options: whole numbers that fit the kernels' int64 (else argparse's usual
     "invalid int value" error, not an overflow deep in a kernel)."""
@@ -42,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="simkit", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="simkit", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     by_command: dict[str, dict] = {}
     for name in games.available():

@@ -29,7 +29,7 @@ def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> N
     p.add_argument("--threads", type=int, default=None,
                    help="numba threads of a local run (default: all cores)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
-                   help="select a rule variant; repeatable (see `simkit variants GAME`)")
+                   help="select a rule variant; repeatable (simkit variants GAME lists them)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     scale = p.add_argument_group("scale-out, checkpoints, adaptive stopping")
     scale.add_argument("--workers", type=int, default=None, metavar="N",
@@ -39,7 +39,7 @@ def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> N
                        help="run chunks on the Dask scheduler at this address (needs simkit[dask])")
     scale.add_argument("--run-dir", default=None, metavar="DIR",
                        help="record finished chunks and this command in DIR; "
-                            "`simkit resume DIR` finishes an interrupted run")
+                            "simkit resume DIR finishes an interrupted run")
     scale.add_argument("--target-ci", type=float, default=None, metavar="W",
                        help="add trials until every rate's 95%% interval is at most +/-W "
                             "(--trials is then the cap)")
