@@ -171,7 +171,8 @@ def _scenario_list(args) -> int:
     print(f"{'scenario':{wn}s}  {'game':{wg}s}  description")
     for name, game, desc in rows:
         print(f"{name:{wn}s}  {game:{wg}s}  {desc}")
-    print(f"\nrun one: simkit scenario run {rows[0][0]}; files in {shipped.scenarios_dir()}")
+    example = next((r[0] for r in rows if r[0] == "starfire/mirror"), rows[0][0])
+    print(f"\nrun one: simkit scenario run {example}; the files are in {shipped.scenarios_dir()}")
     return 0
 
 
