@@ -3,6 +3,11 @@
 Commands are ``simkit COMMAND GAME [options]`` (``weapons``, ``hazards``, ``crash``, ``builds``,
 ``board``... as each game offers them) plus ``simkit variants GAME`` and ``simkit tables GAME``.
 Bad input prints one line naming the file or option and the field, and exits with status 2.
+
+Each game declares its commands in ``simkit/<game>/commands.py``; the commands over every game
+(``scenario``, ``sensitivity``, ``report``, ``variants``, ``tables``, ``resume``) are declared
+here. Building the parser imports no numba, pandas or kernel module (``--help`` answers at once;
+``tests/test_cli_parser.py``): every run function imports the analysis it calls.
 """
 
 from __future__ import annotations
@@ -11,12 +16,17 @@ import argparse
 import os
 import sys
 
-from . import games, report
-from .analysis import sensitivity
+from . import games, shipped
 from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
                       run_options, variants_from)
 from .core.errors import UserInputError
 from .core.files import atomic_write
+
+
+#: ``simkit --help``'s first line (help text is plain: no reST markup)
+DESCRIPTION = ("Monte Carlo simulation and balance analysis for Starfire, Dark Future, Demon's "
+               "Run and Demo Derby. Most commands take a game: simkit COMMAND GAME [options]; "
+               "simkit COMMAND GAME --help lists the options.")
 
 
 def _int64(text: str) -> int:
@@ -38,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="simkit", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="simkit", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     by_command: dict[str, dict] = {}
     for name in games.available():
@@ -52,10 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
             gp = gsub.add_parser(gname, help=cmd.help, description=f"{game.title}: {cmd.help}")
             cmd.add_arguments(gp)
             gp.set_defaults(_run=cmd.run)
-    sp = sub.add_parser("scenario", help="play a scenario file many times: who wins, how often")
+    sp = sub.add_parser("scenario", help="play a scenario many times (who wins, how often), or "
+                        "list the scenarios shipped with simkit")
     ssub = sp.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
     rp = ssub.add_parser("run", help="win rates per side with 95%% intervals")
-    rp.add_argument("file", help="scenario TOML (its 'game' field names the game)")
+    rp.add_argument("file", metavar="SCENARIO",
+                    help="a shipped scenario's name (simkit scenario list), e.g. starfire/mirror, "
+                         "or a scenario TOML file (its 'game' field names the game)")
     rp.add_argument("--policy", action="append", default=[], metavar="SIDE=NAME",
                     help="play SIDE with policy NAME; repeatable")
     rp.add_argument("--policies", choices=["all"], default=None,
@@ -64,14 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(rp, trials=10_000)
     add_output_options(rp)
     rp.set_defaults(_run=_scenario_run)
+    lp = ssub.add_parser("list", help="the shipped scenarios by name, with game and description")
+    lp.add_argument("--game", default=None, choices=games.available(),
+                    help="only this game's scenarios")
+    lp.set_defaults(_run=_scenario_list)
     sens = sub.add_parser("sensitivity", help="win-rate deltas under every rule variant and "
                           "policy pairing, with 95%% intervals and a tornado plot")
-    sensitivity.add_arguments(sens)
-    sens.set_defaults(_run=sensitivity.run_command)
+    _sensitivity_args(sens)
+    sens.set_defaults(_run=_sensitivity_run)
     rep = sub.add_parser("report", help="run the headline analyses of every game into a static "
                          "HTML page (tables, plots, rules provenance, variants)")
-    report.add_arguments(rep)
-    rep.set_defaults(_run=report.run_command)
+    _report_args(rep)
+    rep.set_defaults(_run=_report_run)
     for meta, helptext in (("variants", "list a game's named rule variants and their defaults"),
                            ("tables", "list a game's rules tables with label and source")):
         mp = sub.add_parser(meta, help=helptext)
@@ -83,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def scenario_game(path: str) -> str:
+def scenario_game(path: str):
     """The game a scenario file is for (its ``game`` field), with errors naming the file."""
     from .core.data import read_toml
 
@@ -101,14 +118,15 @@ def scenario_game(path: str) -> str:
 
 
 def _scenario_run(args) -> int:
-    g = scenario_game(args.file)
+    scen = shipped.resolve(args.file)   # a shipped scenario's name, or a file
+    g = scenario_game(scen)
     policies = {}
     for opt in args.policy:
         side, sep, name = opt.partition("=")
         if not sep or not side or not name:
             raise UserInputError(f"expected SIDE=NAME, got {opt!r}", field="--policy")
         policies[side.strip()] = name.strip()
-    frame = g.analyses["scenario"](args.file, trials=positive_int(args.trials, "--trials"),
+    frame = g.analyses["scenario"](scen, trials=positive_int(args.trials, "--trials"),
                                    seed=args.seed, policies=policies,
                                    all_policies=args.policies == "all",
                                    variants=variants_from(args), **run_options(args))
@@ -125,7 +143,7 @@ def _scenario_run(args) -> int:
         print()
         emit(extra, argparse.Namespace(), title=title)
     if args.log:
-        lines, _ = g.analyses["playthrough"](args.file, seed=args.seed, policies=policies,
+        lines, _ = g.analyses["playthrough"](scen, seed=args.seed, policies=policies,
                                              variants=variants_from(args))
         atomic_write(args.log, "\n".join(lines) + "\n")
         print(f"wrote {args.log}")
@@ -137,6 +155,148 @@ def _scenario_run(args) -> int:
         print(f"wrote {path}")
     return 0
 
+
+def _scenario_list(args) -> int:
+    rows = []
+    for name, path in shipped.scenarios().items():
+        game, desc = shipped.describe(path)
+        if args.game is None or game == args.game or name.startswith(f"{args.game}/"):
+            rows.append((name, game, desc))
+    if not rows:
+        where = shipped.scenarios_dir()
+        print("no shipped scenarios" + (f" under {where}" if where else " (none installed)"),
+              file=sys.stderr)
+        return 0
+    wn, wg = (max(len(r[i]) for r in rows + [("scenario", "game")]) for i in (0, 1))
+    print(f"{'scenario':{wn}s}  {'game':{wg}s}  description")
+    for name, game, desc in rows:
+        print(f"{name:{wn}s}  {game:{wg}s}  {desc}")
+    example = next((r[0] for r in rows if r[0] == "starfire/mirror"), rows[0][0])
+    print(f"\nrun one: simkit scenario run {example}; the files are in {shipped.scenarios_dir()}")
+    return 0
+
+
+# --- sensitivity -------------------------------------------------------------------------------
+
+def _sensitivity_args(p) -> None:
+    from .core.pairings import MAX_PAIRINGS
+
+    p.add_argument("file", metavar="SCENARIO",
+                   help="a shipped scenario's name (simkit scenario list) or a scenario TOML "
+                        "file, or a build-search leaderboard CSV")
+    p.add_argument("--variants", default="all",
+                   help="'all' (default), 'none', or variant names NAME,NAME "
+                        "(simkit variants GAME)")
+    p.add_argument("--policies", choices=["all", "none"], default="none",
+                   help="'all': also every policy pairing (one side at a time beyond "
+                        f"{MAX_PAIRINGS} pairings)")
+    p.add_argument("--game", default=None,
+                   help="leaderboard only: the game (else its 'game' column)")
+    p.add_argument("--top", type=int, default=3,
+                   help="leaderboard only: the best N builds (default 3)")
+    p.add_argument("--scenario-dir", default=None,
+                   help="leaderboard only: keep the generated build scenarios in DIR")
+    add_run_options(p, trials=10_000)
+    add_output_options(p)
+    for a in p._actions:
+        if a.dest == "trials":
+            a.help = "games per setting, all on the same seed (default 10,000)"
+        elif a.dest == "variant":
+            a.help = ("move the default: play it (and every setting) with NAME=CHOICE; "
+                      "repeatable")
+
+
+def _sensitivity_run(args) -> int:
+    from pathlib import Path
+
+    leaderboard = Path(args.file).suffix.lower() == ".csv"
+    scen = None if leaderboard else shipped.resolve(args.file)   # a name, or a file
+    from .analysis.sensitivity import SHOWN, build_sensitivity, plot_tornado, sensitivity
+
+    opts = dict(variants=args.variants, policies=args.policies == "all",
+                trials=positive_int(args.trials, "--trials"), seed=args.seed,
+                base_variants=variants_from(args), **run_options(args))
+    plot = plot_path(args)
+    if leaderboard:
+        frame = build_sensitivity(args.file, game=args.game, top=args.top,
+                                  workdir=args.scenario_dir, **opts)
+    else:
+        frame = sensitivity(scen, **opts)
+    what = f"{frame['scenario'].iloc[0]}" if "build" not in frame else f"top {args.top} builds"
+    emit(frame, args, columns=[c for c in SHOWN if c in frame],
+         title=f"{what}: win-rate deltas from the default, {args.trials:,} games per setting, "
+               f"seed {args.seed} (same seed for every setting); {frame.attrs['interval']}")
+    if plot:
+        plot_tornado(frame, plot, title=f"{what}: sensitivity")
+        print(f"wrote {plot}")
+    return 0
+
+
+# --- report ------------------------------------------------------------------------------------
+
+def _report_args(p) -> None:
+    p.add_argument("--quick", action="store_true",
+                   help="small trial counts (about 2 minutes on 2 cores); stated on the page")
+    p.add_argument("--out", default="report", help="folder for index.html, PNGs, CSVs "
+                                                   "(default report/)")
+    p.add_argument("--games", default=None,
+                   help="comma-separated games (default: every registered game)")
+    p.add_argument("--scenarios", default=None,
+                   help="scenario folder holding <game>/*.toml (default: the scenarios shipped "
+                        "with simkit)")
+    p.add_argument("--sensitivity", type=int, default=None, metavar="N",
+                   help="scenarios per game shown with their variant sensitivity (default: 1 "
+                        "with --quick, all otherwise; 0: none)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="games run side by side in N processes, each compiling its own "
+                        "kernels (default: one per core, at most one per game; 1 with --workers "
+                        "or --cluster)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 if any analysis failed (the page is still written)")
+    add_run_options(p, trials=1)
+    for a in p._actions:
+        if a.dest == "trials":
+            a.default = None
+            a.help = "force this many trials per cell and per scenario (default: see --quick)"
+
+
+def _report_run(args) -> int:
+    from .report import build_report, run_flag_dests
+
+    if args.variant:
+        raise UserInputError("the report runs every game at its default variants; use "
+                             "`simkit sensitivity` to vary them", field="--variant")
+    if args.trials is not None:
+        positive_int(args.trials, "--trials")
+    if args.sensitivity is not None and args.sensitivity < 0:
+        raise UserInputError(f"must be 0 or more, got {args.sensitivity}", field="--sensitivity")
+    if args.seed < 0:
+        raise UserInputError(f"must be a non-negative whole number, got {args.seed}",
+                             field="--seed")
+    names = None
+    if args.games:
+        names = [n.strip() for n in args.games.split(",") if n.strip()]
+        for n in names:
+            try:
+                games.get(n)
+            except UserInputError as e:
+                raise UserInputError(e.detail, field="--games") from None
+        names = [games.get(n).name for n in names]
+    if args.jobs is not None:
+        positive_int(args.jobs, "--jobs")
+    run_args = {d: getattr(args, d) for d in run_flag_dests()}
+    run_args["no_progress"] = True
+    _, failures = build_report(args.out, quick=args.quick, games=names, seed=args.seed,
+                               trials=args.trials, scenarios_dir=args.scenarios,
+                               run_args=run_args, sensitivity=args.sensitivity, jobs=args.jobs)
+    if failures:
+        print(f"simkit: {len(failures)} analysis(es) failed; see the top of the page",
+              file=sys.stderr)
+        return 1 if args.strict else 0
+    return 0
+
+
+# --- variants, tables, resume ------------------------------------------------------------------
 
 def _variants(args) -> int:
     rules = games.get(args.game).rules()

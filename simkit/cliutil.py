@@ -1,4 +1,8 @@
-"""Options and output shared by every game's commands, so they look and behave alike."""
+"""Options and output shared by every game's commands, so they look and behave alike.
+
+The ``simkit`` parser is built from these helpers, so this module imports neither pandas nor
+numba at module level (``tests/test_cli_parser.py``): ``simkit --help`` stays instant.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +12,14 @@ import os
 import re
 import sys
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .core.data import parse_variant_options
 from .core.errors import UserInputError
 from .core.files import atomic_write, write_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> None:
@@ -23,7 +29,7 @@ def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> N
     p.add_argument("--threads", type=int, default=None,
                    help="numba threads of a local run (default: all cores)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
-                   help="select a rule variant; repeatable (see `simkit variants GAME`)")
+                   help="select a rule variant; repeatable (simkit variants GAME lists them)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     scale = p.add_argument_group("scale-out, checkpoints, adaptive stopping")
     scale.add_argument("--workers", type=int, default=None, metavar="N",
@@ -33,7 +39,7 @@ def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> N
                        help="run chunks on the Dask scheduler at this address (needs simkit[dask])")
     scale.add_argument("--run-dir", default=None, metavar="DIR",
                        help="record finished chunks and this command in DIR; "
-                            "`simkit resume DIR` finishes an interrupted run")
+                            "simkit resume DIR finishes an interrupted run")
     scale.add_argument("--target-ci", type=float, default=None, metavar="W",
                        help="add trials until every rate's 95%% interval is at most +/-W "
                             "(--trials is then the cap)")
@@ -115,6 +121,31 @@ def load_command(run_dir) -> tuple[list[str], str]:
     return argv, cwd
 
 
+def add_search_options(p: argparse.ArgumentParser, *, trials_budget: int = 1_000_000) -> None:
+    """The flags of a build search (``simkit.core.search``, its module docstring)."""
+    g = p.add_argument_group("build search")
+    g.add_argument("--trials-budget", type=int, default=trials_budget,
+                   help=f"candidate-trials to spend, racing and finals (default {trials_budget:,})")
+    g.add_argument("--population", type=int, default=32,
+                   help="new candidates per generation (default 32)")
+    g.add_argument("--generations", type=int, default=None,
+                   help="stop after this many generations (default: when the budget is spent)")
+    g.add_argument("--min-trials", type=int, default=100,
+                   help="trials of a new candidate's first race-off (default 100)")
+    g.add_argument("--finalists", type=int, default=10,
+                   help="builds re-run on fresh seeds for the leaderboard (default 10)")
+    g.add_argument("--final-trials", type=int, default=None,
+                   help="fresh trials per finalist (default: what racing left, >= 20%% of budget)")
+
+
+def search_options(args) -> dict:
+    """Keyword arguments for ``simkit.core.search.search`` from :func:`add_search_options`
+    flags."""
+    return {"trials_budget": args.trials_budget, "population": args.population,
+            "generations": args.generations, "min_trials": args.min_trials,
+            "finalists": args.finalists, "final_trials": args.final_trials}
+
+
 def add_output_options(p: argparse.ArgumentParser, *, plot: bool = True) -> None:
     p.add_argument("--out", default=None, help="write the table to FILE.csv or FILE.parquet")
     if plot:
@@ -152,6 +183,8 @@ def positive_int(value: int, option: str) -> int:
 def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | None = None,
          float_format: str = "{:.4f}") -> None:
     """Print the frame (selected columns) and write --out if asked."""
+    import pandas as pd
+
     show = frame[with_intervals(frame, columns)] if columns else frame
     if title:
         print(title)

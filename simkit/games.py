@@ -7,6 +7,7 @@ lazily, so ``simkit weapons starfire`` does not compile another game's kernels.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from .core.errors import UserInputError
 from .core.registry import Game

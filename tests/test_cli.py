@@ -71,7 +71,7 @@ def test_library_call_returns_the_same_frame():
 
 def test_scenario_run_prints_win_rates_and_writes_outputs(tmp_path, capsys):
     out, png, log = tmp_path / "w.csv", tmp_path / "w.png", tmp_path / "g.log"
-    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "400",
+    assert main(["scenario", "run", "starfire/mirror", "--trials", "400",
                  "--out", str(out), "--plot", str(png), "--log", str(log), "--no-progress"]) == 0
     df = pd.read_csv(out)
     for col in ["side", "policy", "trials", "wins", "draws", "win_rate", "win_lo", "win_hi",
@@ -84,14 +84,14 @@ def test_scenario_run_prints_win_rates_and_writes_outputs(tmp_path, capsys):
 def test_scenario_log_plays_the_policies_and_variants_asked_for(tmp_path):
     """--log writes one of the games the table counted, so it takes --policy too."""
     log = tmp_path / "g.log"
-    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "20",
+    assert main(["scenario", "run", "starfire/mirror", "--trials", "20",
                  "--policy", "red=standoff", "--log", str(log), "--no-progress"]) == 0
     assert "policies: blue=closer, red=standoff" in log.read_text().splitlines()[0]
 
 
 def test_scenario_run_all_policy_pairings(tmp_path):
     out = tmp_path / "m.csv"
-    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--trials", "60",
+    assert main(["scenario", "run", "starfire/mirror", "--trials", "60",
                  "--policies", "all", "--out", str(out), "--no-progress"]) == 0
     df = pd.read_csv(out)
     assert df.pairing.nunique() == 9 and len(df) == 18
@@ -114,7 +114,7 @@ def test_scenario_file_errors_name_file_and_field(tmp_path, capsys, content, nee
 
 
 def test_unknown_policy_is_named(capsys):
-    assert main(["scenario", "run", "scenarios/starfire/mirror.toml", "--policy", "blue=bold",
+    assert main(["scenario", "run", "starfire/mirror", "--policy", "blue=bold",
                  "--no-progress"]) == 2
     assert "unknown policy 'bold'" in capsys.readouterr().err
 

@@ -101,7 +101,7 @@ def test_a_scenarios_own_variant_choice_is_its_default(tmp_path):
 def test_every_policy_pairing_replays_scenario_run_with_those_policies():
     frame = S.sensitivity(MIRROR, variants="none", policies=True, trials=N, seed=5,
                           progress=False)
-    pol = games.get("starfire").analyses["policies"]
+    pol = games.get("starfire").analyses["policies"]()
     pairs = frame[frame.kind == "policies"]
     assert pairs.setting.nunique() == len(pol) ** 2 - 1      # the default pairing is the base
     assert "blue=closer vs red=closer" not in set(pairs.setting)
@@ -129,7 +129,7 @@ def test_command_writes_table_and_tornado(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["sensitivity", "nosuch.toml"], "nosuch.toml: file not found"),
+    (["sensitivity", "nosuch.toml"], "'nosuch.toml' is neither a file nor a shipped scenario"),
     (["sensitivity", str(MIRROR), "--variants", "warp_speed"], "--variants: unknown variant"),
     (["sensitivity", str(MIRROR), "--variants", ","], "--variants"),
     (["sensitivity", str(MIRROR), "--trials", "0"], "--trials"),

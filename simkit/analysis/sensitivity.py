@@ -148,7 +148,8 @@ def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
             if choice != base_sel[v]:
                 settings.append(("variant", v, f"{v}={choice}", run_one(var={v: choice})))
     if policies:
-        pnames = list(game.analyses.get("policies") or [])
+        names_of = game.analyses.get("policies")
+        pnames = list(names_of()) if names_of else []
         if not pnames:
             raise UserInputError(f"{game.title} names no policies to compare", field="--policies")
         sides = [str(s) for s in base["side"]]
@@ -316,55 +317,6 @@ def plot_tornado(frame: pd.DataFrame, path: str | Path, *, top: int = 30,
     return path
 
 
-# --- the command ------------------------------------------------------------------------------
-
+#: the columns ``simkit sensitivity`` prints (its options and run are in ``simkit.cli``)
 SHOWN = ["build", "kind", "setting", "side", "policy", "win_rate", "delta", "delta_lo",
          "delta_hi", "same_as_default"]
-
-
-def add_arguments(p) -> None:
-    from ..cliutil import add_output_options, add_run_options
-
-    p.add_argument("file", help="a scenario TOML, or a build-search leaderboard CSV")
-    p.add_argument("--variants", default="all",
-                   help="'all' (default), 'none', or variant names NAME,NAME "
-                        "(simkit variants GAME)")
-    p.add_argument("--policies", choices=["all", "none"], default="none",
-                   help="'all': also every policy pairing (one side at a time beyond "
-                        f"{PR.MAX_PAIRINGS} pairings)")
-    p.add_argument("--game", default=None,
-                   help="leaderboard only: the game (else its 'game' column)")
-    p.add_argument("--top", type=int, default=3,
-                   help="leaderboard only: the best N builds (default 3)")
-    p.add_argument("--scenario-dir", default=None,
-                   help="leaderboard only: keep the generated build scenarios in DIR")
-    add_run_options(p, trials=10_000)
-    add_output_options(p)
-    for a in p._actions:
-        if a.dest == "trials":
-            a.help = "games per setting, all on the same seed (default 10,000)"
-        elif a.dest == "variant":
-            a.help = ("move the default: play it (and every setting) with NAME=CHOICE; "
-                      "repeatable")
-
-
-def run_command(args) -> int:
-    from ..cliutil import emit, plot_path, positive_int, run_options, variants_from
-
-    opts = dict(variants=args.variants, policies=args.policies == "all",
-                trials=positive_int(args.trials, "--trials"), seed=args.seed,
-                base_variants=variants_from(args), **run_options(args))
-    plot = plot_path(args)
-    if Path(args.file).suffix.lower() == ".csv":
-        frame = build_sensitivity(args.file, game=args.game, top=args.top,
-                                  workdir=args.scenario_dir, **opts)
-    else:
-        frame = sensitivity(args.file, **opts)
-    what = f"{frame['scenario'].iloc[0]}" if "build" not in frame else f"top {args.top} builds"
-    emit(frame, args, columns=[c for c in SHOWN if c in frame],
-         title=f"{what}: win-rate deltas from the default, {args.trials:,} games per setting, "
-               f"seed {args.seed} (same seed for every setting); {frame.attrs['interval']}")
-    if plot:
-        plot_tornado(frame, plot, title=f"{what}: sensitivity")
-        print(f"wrote {plot}")
-    return 0

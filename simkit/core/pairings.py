@@ -12,9 +12,10 @@ turn tries every policy while the others keep theirs, which still shows each sid
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-import pandas as pd
+if TYPE_CHECKING:   # pandas is imported where frames are stacked: the CLI parser reads
+    import pandas as pd   # MAX_PAIRINGS without it
 
 MAX_PAIRINGS = 64
 
@@ -62,6 +63,8 @@ def table(frame_of: Callable[[dict[str, str]], pd.DataFrame], sides: Sequence[st
     tables only those titled in ``keep_extra`` are kept, under ``"<pairing>: <title>"`` (all of
     them for every pairing would bury the table).
     """
+    import pandas as pd
+
     frames, extra, columns = [], {}, None
     for chosen in pairings(sides, names):
         f = frame_of(chosen)

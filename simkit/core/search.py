@@ -120,7 +120,8 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
 ``add_search_options(parser)`` / ``search_options(args) -> dict``
     The command-line flags every ``simkit builds GAME`` search shares (``--trials-budget``,
     ``--population``, ``--generations``, ``--min-trials``, ``--finalists``,
-    ``--final-trials``), and the matching keyword arguments for :func:`search`; with
+    ``--final-trials``), and the matching keyword arguments for :func:`search` (defined in
+    ``simkit.cliutil``, so the ``simkit`` parser is built without importing numba); with
     ``cliutil.add_run_options`` for ``--seed``/``--threads``/``--no-progress``::
 
         board = search(space, ev, seed=args.seed, **search_options(args),
@@ -178,6 +179,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ..cliutil import add_search_options, search_options  # noqa: F401  (CLI flags; kept here)
 from . import stats
 from . import dice
 from ._numba import jit, pjit, prange
@@ -909,30 +911,6 @@ def _propose(space, led, rng, m, include):
         if child not in seen and child not in out:
             out.append(child)
     return out
-
-
-def add_search_options(p, *, trials_budget: int = 1_000_000) -> None:
-    """The flags of a build search (see the module docstring)."""
-    g = p.add_argument_group("build search")
-    g.add_argument("--trials-budget", type=int, default=trials_budget,
-                   help=f"candidate-trials to spend, racing and finals (default {trials_budget:,})")
-    g.add_argument("--population", type=int, default=32,
-                   help="new candidates per generation (default 32)")
-    g.add_argument("--generations", type=int, default=None,
-                   help="stop after this many generations (default: when the budget is spent)")
-    g.add_argument("--min-trials", type=int, default=100,
-                   help="trials of a new candidate's first race-off (default 100)")
-    g.add_argument("--finalists", type=int, default=10,
-                   help="builds re-run on fresh seeds for the leaderboard (default 10)")
-    g.add_argument("--final-trials", type=int, default=None,
-                   help="fresh trials per finalist (default: what racing left, >= 20%% of budget)")
-
-
-def search_options(args) -> dict:
-    """Keyword arguments for :func:`search` from :func:`add_search_options` flags."""
-    return {"trials_budget": args.trials_budget, "population": args.population,
-            "generations": args.generations, "min_trials": args.min_trials,
-            "finalists": args.finalists, "final_trials": args.final_trials}
 
 
 def progress_frame(board: pd.DataFrame) -> pd.DataFrame:

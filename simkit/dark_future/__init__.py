@@ -49,7 +49,7 @@ def _report_args(quick):
     """Extra arguments for the report's run of each command (simkit.report): the headline
     budget question (a $50,000 Renegade for Game Four), small when quick."""
     args = ["--budget", "50000", "--vehicle", "renegade",
-            "--scenario", "scenarios/dark-future/game-4.toml"]
+            "--scenario", "dark-future/game-4"]
     if quick:
         args += ["--population", "8", "--min-trials", "50", "--finalists", "3",
                  "--trials-budget", "1500"]
@@ -59,5 +59,5 @@ def _report_args(quick):
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
             rules=_rules.base_rules, commands=COMMANDS,
             analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names(), "build_scenario": _build_scenario,
+                      "policies": _policy_names, "build_scenario": _build_scenario,
                       "report_args": _report_args})

@@ -1,16 +1,24 @@
-"""Dark Future's CLI commands: ``hazards``, ``weapons`` and ``builds`` (thin: parse, call, emit)."""
+"""Dark Future's CLI commands: ``hazards``, ``weapons`` and ``builds`` (thin: parse, call, emit).
+
+Imported when the ``simkit`` parser is built, so nothing here may import numba or a kernel
+module at module level (``tests/test_cli_parser.py``): each run function imports what it runs.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from .. import cliutil
-from ..core.files import save_figure
+from .. import cliutil, shipped
 from ..core.errors import UserInputError
+from ..core.files import save_figure, write_frame
 from ..core.registry import Command
-from ..core.runner import run, write_frame
 from . import rules as R
+
+#: ``shooting.FACINGS`` and ``shooting.MOUNTS`` (the compiled module), for the option choices
+#: without importing it; kept equal by tests/test_cli_parser.py
+FACINGS = ("front", "rear", "side", "floor", "roof")
+MOUNTS = ("hood", "wing", "side", "roof", "turret", "fairing")
 
 
 def _rules(args):
@@ -45,6 +53,7 @@ def _hazards_args(p):
 
 
 def _hazards_run(args) -> int:
+    from ..core.runner import run
     from .hazards import ControlLossSim, HazardSim
 
     rules = _rules(args)
@@ -95,7 +104,6 @@ def _without_out(args):
 
 # --- weapons -----------------------------------------------------------------------------------
 def _weapons_args(p):
-    from .shooting import FACINGS, MOUNTS
     p.add_argument("--target", default=None, choices=R.VEHICLES,
                    help="target vehicle (default renegade, or the --target-build's)")
     p.add_argument("--target-build", default=None, metavar="CAR",
@@ -124,6 +132,7 @@ def _weapons_args(p):
 
 
 def _weapons_run(args) -> int:
+    from ..core.runner import run
     from .shooting import weapon_table_sim
 
     chosen = cliutil.variants_from(args)
@@ -171,33 +180,33 @@ def _plot_weapons(frame, path):
 
 # --- builds ------------------------------------------------------------------------------------
 def _builds_args(p):
-    from ..core.search import add_search_options
-
     p.add_argument("--check", action="append", default=[], metavar="CAR",
                    help="a car as a compact string ('renegade: hood=mg, passive=oil') or a "
                         ".toml file; repeatable")
     p.add_argument("--budget", type=int, default=None, help="spending limit in dollars")
-    p.add_argument("--scenario", default=None, metavar="FILE",
-                   help="search legal designs for a side of this Game (scenarios/dark-future/)")
+    p.add_argument("--scenario", default=None, metavar="SCENARIO",
+                   help="search legal designs for a side of this Game: a shipped scenario's name "
+                        "(e.g. dark-future/game-4; simkit scenario list) or a scenario file")
     p.add_argument("--vehicle", default="renegade", help="vehicle searched (default renegade)")
     p.add_argument("--side", default=None, help="the side that drives the searched car "
                                                 "(default: the scenario's first side)")
     p.add_argument("--include", action="append", default=[], metavar="CAR",
                    help="a design always raced and shown on the leaderboard; repeatable")
-    add_search_options(p, trials_budget=200_000)
+    cliutil.add_search_options(p, trials_budget=200_000)
     cliutil.add_run_options(p, trials=0)   # --seed, --threads, --variant, --no-progress
     cliutil.add_output_options(p, plot=True)
 
 
 def _search_run(args, chosen) -> int:
-    from ..core.search import plot_leaderboard, search_options
-    from .budget import budget_search
-
     if args.budget is None:
         raise UserInputError("a search needs --budget (dollars)", field="--budget")
-    board = budget_search(args.scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
+    scenario = shipped.resolve(args.scenario, option="--scenario")
+    from ..core.search import plot_leaderboard
+    from .budget import budget_search
+
+    board = budget_search(scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
                           include=args.include, chosen=chosen, seed=args.seed,
-                          **search_options(args), **cliutil.run_options(args))
+                          **cliutil.search_options(args), **cliutil.run_options(args))
     cliutil.emit(board, args, columns=[c for c in board.attrs["columns"] if c in board],
                  title=f"Best {args.vehicle} designs within ${args.budget:,} for "
                        f"{args.side or 'the first side'} of {args.scenario} (95% intervals, fresh seeds)")

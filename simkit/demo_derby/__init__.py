@@ -32,7 +32,12 @@ def _playthrough(path, seed=2026, trial=0, policies=None, variants=None):
 #: policy names, without importing the compiled kernels (kept equal to derby.POLICIES by a test)
 POLICY_NAMES = ["hunter", "rammer", "survivor", "opportunist"]
 
+
+def _policy_names():
+    return list(POLICY_NAMES)
+
+
 GAME = Game(name="demo-derby", title="Demo Derby: Saturday Night at the Track (Mayfair, 1982)",
             rules=rules_data, commands=COMMANDS,
             analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": POLICY_NAMES})
+                      "policies": _policy_names})

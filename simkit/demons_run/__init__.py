@@ -60,5 +60,5 @@ def _report_args(quick):
 GAME = Game(name="demons-run", title="Demon's Run (Yaquinto, 1981)", rules=rules_data,
             commands=COMMANDS,
             analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names(), "build_scenario": _build_scenario,
+                      "policies": _policy_names, "build_scenario": _build_scenario,
                       "report_args": _report_args})

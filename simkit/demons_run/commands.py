@@ -1,17 +1,26 @@
-"""The ``simkit <command> demons-run`` commands: thin option parsing over the package."""
+"""The ``simkit <command> demons-run`` commands: thin option parsing over the package.
+
+Imported when the ``simkit`` parser is built, so nothing here may import numba or a kernel
+module at module level (``tests/test_cli_parser.py``): each run function imports what it runs.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from simkit import cliutil
+from simkit import cliutil, shipped
 from simkit.core.errors import UserInputError
 from simkit.core.registry import Command
-from simkit.core.runner import run
 
 from .builds import check_build, cost, parse_build, worked_ship
-from .hazards import HAZARDS, TARGETS, HazardSim, fire_sim, recovery_sim, ship_for
 from .rules import make_rules
+
+#: the names of ``oracle.HAZARDS`` and ``hazards.TARGETS`` (modules that load the compiled
+#: kernels), for the option choices without importing them; kept equal by
+#: tests/test_cli_parser.py
+HAZARD_NAMES = ("hell_hole", "hell2_hole", "hell3_hole", "hell_fire", "hell2_fire", "hell3_fire",
+                "hell_hound_0", "hell_hound_1", "hell_hound_2", "null")
+TARGETS = ("ship", "easy_buoy", "moving_buoy", "hell_hound")
 
 
 # --- builds ----------------------------------------------------------------------------------
@@ -29,8 +38,7 @@ def _builds_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--objective", default="win_rate", choices=["win_rate", "mean_vp"])
     p.add_argument("--versus", default=None, metavar="BUILD",
                    help="search: the strongest answer to this build (it is the whole field)")
-    from simkit.core.search import add_search_options
-    add_search_options(p, trials_budget=20_000)
+    cliutil.add_search_options(p, trials_budget=20_000)
     cliutil.add_run_options(p, trials=0)
     cliutil.add_output_options(p)
 
@@ -100,7 +108,7 @@ def _hazards_args(p: argparse.ArgumentParser) -> None:
                         "default: the rulebook's worked ship")
     p.add_argument("--buoys", type=int, default=0, help="Buoys carried (a Critical Hit against a "
                                                          "Level-0 Function casts one loose)")
-    p.add_argument("--hazard", action="append", default=[], choices=list(HAZARDS),
+    p.add_argument("--hazard", action="append", default=[], choices=list(HAZARD_NAMES),
                    help="only these hazards (repeatable; default all)")
     p.add_argument("--no-exact", action="store_true",
                    help="skip the exact columns (their Critical Hit chains take seconds at SI 20 "
@@ -125,6 +133,10 @@ def _level_problems(build, rules, velocity, buoys) -> list[str]:
 
 
 def _hazards_run(args) -> int:
+    from simkit.core.runner import run
+
+    from .hazards import HAZARDS, HazardSim, ship_for
+
     rules = make_rules(cliutil.variants_from(args))
     base = parse_build(args.build, where="--build") if args.build else worked_ship(rules)
     build = ship_for(base, si=args.si, screens=args.screens, pi=args.pi)
@@ -181,6 +193,8 @@ def _board_run(args) -> int:
     print("markers: " + ", ".join(f"{k} {len(v)}" for k, v in board.markers.items()))
     occupancy = None
     if args.drift is not None:
+        from simkit.core.runner import run
+
         from .markers import DriftSim
         if not 1 <= args.drift <= rules_turns():
             raise UserInputError(f"must be 1-{rules_turns()} Turns, got {args.drift}", field="--drift")
@@ -228,6 +242,10 @@ def _fire_args(p: argparse.ArgumentParser) -> None:
 
 
 def _fire_run(args) -> int:
+    from simkit.core.runner import run
+
+    from .hazards import fire_sim, ship_for
+
     rules = make_rules(cliutil.variants_from(args))
     base = parse_build(args.build, where="--build") if args.build else worked_ship(rules)
     defender = ship_for(base, si=args.si, screens=args.screens)
@@ -313,6 +331,10 @@ def _recovery_args(p: argparse.ArgumentParser) -> None:
 
 
 def _recovery_run(args) -> int:
+    from simkit.core.runner import run
+
+    from .hazards import recovery_sim
+
     rules = make_rules(cliutil.variants_from(args))
     problems = []
     terrains = rules.t("buoy_recovery")["terrain"]
@@ -341,7 +363,10 @@ def _recovery_run(args) -> int:
 
 
 def _season_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="a race scenario: each [[ship]] is a player and its design")
+    p.add_argument("file", metavar="SCENARIO",
+                   help="a race scenario, by its shipped name (e.g. demons-run/four-corners; "
+                        "simkit scenario list) or a file: each [[ship]] is a player and its "
+                        "design")
     p.add_argument("--seasons", type=int, default=50, help="seasons to play (default 50)")
     p.add_argument("--races", type=int, default=None,
                    help="races per season (default the rules' recommended 12)")
@@ -350,8 +375,9 @@ def _season_args(p: argparse.ArgumentParser) -> None:
 
 
 def _season_run(args) -> int:
+    path = shipped.resolve(args.file)   # a shipped scenario's name, or a file
     from .season import season_table
-    frame = season_table(args.file, seasons=cliutil.positive_int(args.seasons, "--seasons"),
+    frame = season_table(path, seasons=cliutil.positive_int(args.seasons, "--seasons"),
                          races=args.races, seed=args.seed)
     cliutil.emit(frame, args, columns=["side", "policy", "seasons", "races", "team_wins",
                                        "win_rate", "win_lo", "win_hi", "mean_season_vp"],

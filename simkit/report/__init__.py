@@ -4,9 +4,11 @@ For each game in ``simkit.games`` the page shows: its headline analyses (the gam
 ``analyses["report"]`` hook, or the generic fallback that runs its trial commands -- weapon
 tables, hazard tables, crash tables, a build search where one exists -- see
 :mod:`simkit.report.sections`), every scenario under ``scenarios/<game>/`` with its win rates
-(or a line saying the game has no scenario engine yet), the sensitivity of the first scenario to
-the rule variants, the provenance (name, label, source) of every rules table and the variants in
-force. Every table is also written as CSV and every plot as PNG beside ``index.html``.
+(the scenarios shipped with simkit, ``simkit.shipped``, or another folder given as
+``scenarios_dir``; or a line saying the game has no scenario engine yet), the sensitivity of
+the first scenario to the rule variants, the provenance (name, label, source) of every rules
+table and the variants in force. Every table is also written as CSV and every plot as PNG
+beside ``index.html``. The command's options are declared in ``simkit.cli``.
 
 ``--quick`` divides each command's default trial count by 100 (at least 200 trials per cell),
 plays scenarios 500 times and each variant setting of a sensitivity 300 times; the page states
@@ -37,15 +39,14 @@ from .sections import (FULL_SCENARIO_TRIALS, QUICK_DIVISOR, QUICK_MIN_TRIALS,
                        report_commands, rules_section, scenario_files, scenario_sections)
 from .sections import run_command as _run_game_command
 
-__all__ = ["Section", "build_report", "add_arguments", "run_command"]
+__all__ = ["Section", "build_report", "run_flag_dests"]
 
 
 def default_scenarios_dir() -> Path | None:
-    """``./scenarios`` when run from a checkout, else the one beside the installed package."""
-    for d in (Path("scenarios"), Path(__file__).resolve().parents[2] / "scenarios"):
-        if d.is_dir():
-            return d
-    return None
+    """The scenarios that ship with simkit (``simkit.shipped``), wherever it is run from."""
+    from ..shipped import scenarios_dir
+
+    return scenarios_dir()
 
 
 def run_flag_dests() -> list[str]:
@@ -231,68 +232,3 @@ def _commit() -> str:
         return f", commit {out.stdout.strip()}" if out.returncode == 0 and out.stdout else ""
     except (OSError, subprocess.SubprocessError):
         return ""
-
-
-# --- the command ------------------------------------------------------------------------------
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..cliutil import add_run_options
-
-    p.add_argument("--quick", action="store_true",
-                   help="small trial counts (about 2 minutes on 2 cores); stated on the page")
-    p.add_argument("--out", default="report", help="folder for index.html, PNGs, CSVs "
-                                                   "(default report/)")
-    p.add_argument("--games", default=None,
-                   help="comma-separated games (default: every registered game)")
-    p.add_argument("--scenarios", default=None,
-                   help="scenario folder holding <game>/*.toml (default: ./scenarios)")
-    p.add_argument("--sensitivity", type=int, default=None, metavar="N",
-                   help="scenarios per game shown with their variant sensitivity (default: 1 "
-                        "with --quick, all otherwise; 0: none)")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="games run side by side in N processes, each compiling its own "
-                        "kernels (default: one per core, at most one per game; 1 with --workers "
-                        "or --cluster)")
-    p.add_argument("--strict", action="store_true",
-                   help="exit with status 1 if any analysis failed (the page is still written)")
-    add_run_options(p, trials=1)
-    for a in p._actions:
-        if a.dest == "trials":
-            a.default = None
-            a.help = "force this many trials per cell and per scenario (default: see --quick)"
-
-
-def run_command(args) -> int:
-    from ..cliutil import positive_int
-
-    if args.variant:
-        raise UserInputError("the report runs every game at its default variants; use "
-                             "`simkit sensitivity` to vary them", field="--variant")
-    if args.trials is not None:
-        positive_int(args.trials, "--trials")
-    if args.sensitivity is not None and args.sensitivity < 0:
-        raise UserInputError(f"must be 0 or more, got {args.sensitivity}", field="--sensitivity")
-    if args.seed < 0:
-        raise UserInputError(f"must be a non-negative whole number, got {args.seed}",
-                             field="--seed")
-    names = None
-    if args.games:
-        names = [n.strip() for n in args.games.split(",") if n.strip()]
-        for n in names:
-            try:
-                _games.get(n)
-            except UserInputError as e:
-                raise UserInputError(e.detail, field="--games") from None
-        names = [_games.get(n).name for n in names]
-    if args.jobs is not None:
-        positive_int(args.jobs, "--jobs")
-    run_args = {d: getattr(args, d) for d in run_flag_dests()}
-    run_args["no_progress"] = True
-    _, failures = build_report(args.out, quick=args.quick, games=names, seed=args.seed,
-                               trials=args.trials, scenarios_dir=args.scenarios,
-                               run_args=run_args, sensitivity=args.sensitivity, jobs=args.jobs)
-    if failures:
-        print(f"simkit: {len(failures)} analysis(es) failed; see the top of the page",
-              file=sys.stderr)
-        return 1 if args.strict else 0
-    return 0

@@ -40,6 +40,7 @@ import pandas as pd
 from ..cliutil import run_options, with_intervals
 from ..core.errors import UserInputError
 from ..core.registry import Game
+from ..shipped import name_of
 
 #: commands shown first, in this order; any other trial command follows alphabetically
 HEADLINE = ("weapons", "fire", "hazards", "crash", "recovery", "derby", "builds", "board")
@@ -295,8 +296,7 @@ def _one_scenario(game, path, outdir, *, title, n, seed, run_opts):
     plot_win_rates(frame, png)
     cols = frame.attrs.get("columns") or [c for c in SCENARIO_COLUMNS if c in frame]
     name = frame["scenario"].iloc[0] if "scenario" in frame else path.stem
-    s = Section(title, command=f"simkit scenario run scenarios/{game.name}/{path.name} "
-                               f"--trials {n} --seed {seed}",
+    s = Section(title, command=f"simkit scenario run {name_of(path)} --trials {n} --seed {seed}",
                 notes=[f"{name}: {n:,} games, seed {seed}, the policies the file names; win "
                        "rates with 95% Wilson intervals."],
                 tables=[(f"{name}: win rates",
@@ -315,7 +315,7 @@ def _sensitivity(path, outdir, *, title, n, seed, run_opts, stem):
     plot_tornado(frame, png, title=f"{frame['scenario'].iloc[0]}")
     shown = ["setting", "side", "win_rate", "default_win_rate", "delta", "delta_lo", "delta_hi",
              "same_as_default"]
-    return [Section(title, command=f"simkit sensitivity {path.parent.name}/{path.name} "
+    return [Section(title, command=f"simkit sensitivity {name_of(path)} "
                                    f"--variants all --trials {n} --seed {seed}",
                     notes=[f"Each variant changed alone from the scenario's default; {n:,} games "
                            f"per setting on the same seed. Intervals: {frame.attrs['interval']}."],
