@@ -205,7 +205,7 @@ def test_chunks_without_a_manifest_are_recomputed_not_trusted(tmp_path):
     m.unlink()
     stray = sorted(d.glob("*/chunk-*.npy"))[0]
     np.save(stray, np.load(stray) + 1)  # what other code might have computed
-    res = runner.run(table((1,)), 6_000, seed=2, progress=False, run_dir=d)
+    res = runner.run(table((1,)), 6_000, seed=2, chunk_size=2_000, progress=False, run_dir=d)
     assert np.array_equal(res.totals, full.totals) and m.exists()
 
 
