@@ -193,6 +193,9 @@ def test_a_run_dir_from_before_code_identities_is_refused(tmp_path):
     m.write_text(json.dumps(saved))
     with pytest.raises(UserInputError, match="did not record its code"):
         runner.run(table((1,)), 4_000, seed=1, progress=False, run_dir=d)
+    with pytest.raises(UserInputError, match="did not record its code"):  # nor join it
+        runner.run(table((3,)), 4_000, seed=1, progress=False, run_dir=d)
+    assert len(list(d.iterdir())) == 1
 
 
 def test_chunks_without_a_manifest_are_recomputed_not_trusted(tmp_path):

@@ -511,6 +511,26 @@ def _what_changed(old, old_files, new, new_files) -> str:
     return ", ".join(out) or "the code identity"
 
 
+_SAVED_CODE: dict = {}  # manifest path -> ((mtime, size), its code identity and files)
+
+
+def _saved_code(manifest: Path):
+    """(code identity, file digests) a manifest records, or ``None`` if unreadable; each
+    manifest is parsed once per change, so a command adding its hundredth simulation to a run
+    dir does not read the ninety-nine others again."""
+    try:
+        st = manifest.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+        hit = _SAVED_CODE.get(str(manifest))
+        if hit is None or hit[0] != stamp:
+            m = json.loads(manifest.read_text())
+            # no "code": written by a simkit from before code identities, so other code
+            hit = _SAVED_CODE[str(manifest)] = (stamp, (m["ident"].get("code"), m.get("files")))
+    except (ValueError, KeyError, TypeError, AttributeError, OSError):
+        return None
+    return hit[1]
+
+
 def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(name)).strip("-")[:40] or "sim"
 
@@ -556,12 +576,9 @@ class _ChunkStore:
         else:
             # a new simulation in a run dir: the dir's other runs must come from this code too
             for other in sorted(self.run_dir.glob("*/manifest.json")):
-                try:
-                    m = json.loads(other.read_text())
-                    code, files = m["ident"]["code"], m.get("files")
-                except (ValueError, KeyError, TypeError, OSError):
-                    continue  # refused when that run itself is resumed
-                self._same_code(code, files)
+                saved = _saved_code(other)
+                if saved is not None:  # (an unreadable one is refused when it is resumed)
+                    self._same_code(*saved)
             self.dir.mkdir(parents=True, exist_ok=True)
             self._write_manifest()
 
