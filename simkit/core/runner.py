@@ -19,13 +19,34 @@ Checkpoints (``run_dir``): every finished chunk is written atomically to
 ``run_dir/<sim name>-<hash>/chunk-<first>-<n>.npy``, where ``<hash>`` is a hash of the
 simulation's identity (:func:`fingerprint`: its class and every attribute, arrays by content),
 so a command that does several runs (one per policy pairing, per variant...) keeps each in its
-own subdirectory. ``manifest.json`` beside the chunks records the run (simulation
-fingerprint, seed) and the chunk plan. Running the same call again with the same ``run_dir``
-loads the finished chunks and computes only the missing ones, so an interrupted run ends with the
-numbers of an uninterrupted one. Since a chunk's statistics depend only on (simulation, seed,
-first trial, count), a later run of the same simulation with more trials or another
-``target_ci`` reuses them too; another seed in the same directory is refused.
+own subdirectory. ``manifest.json`` beside the chunks records the run (simulation fingerprint,
+seed, code identity: below) and the chunk plan. Running the same call again with the same
+``run_dir`` loads the finished chunks and computes only the missing ones, so an interrupted run
+ends with the numbers of an uninterrupted one. Since a chunk's statistics depend only on (code,
+simulation, seed, first trial, count), a later run of the same simulation with more trials or
+another ``target_ci`` reuses them too; another seed in the same directory is refused.
 (``simkit resume DIR`` re-runs the saved command line: see ``cli``.)
+
+What computed the chunks is part of the run's identity too (:func:`code_identity`): a result is
+a function of the code and rules data as much as of its inputs, so chunks of two code versions
+must never be summed into one total. Each manifest records a digest of every ``.py`` file of
+the simkit package and every file in its ``data/`` folders (the rules tables), the source
+digests of the modules outside simkit and outside the installed libraries that define the
+simulation's class or a function it holds (a test's or a user's own simulation), and the numba
+and numpy versions (a compiler upgrade may change floating-point code). A run directory belongs
+to one code version: resuming a subdirectory, or adding a new one beside others, after any of
+these changed is refused with one message naming what changed (start a new run dir). The
+subdirectory name stays the hash of the simulation's inputs alone, so changed code finds its
+old subdirectory and is refused there.
+
+Why the whole package and not only the files a game's kernels reach: finding those would need
+an import analysis (parsing every module, ~0.5 s) where hashing ~1 MB takes ~10 ms, and a
+needless refusal costs a re-run where a missed dependency would cost a silently wrong number.
+So any edit to simkit, even to code a run does not use, ends its resumability. The package
+digest is taken once per process, when first needed: a long command keeps writing its run dir
+while someone edits the checkout, and a process that reloads edited modules (IPython
+``autoreload``) must start a new run dir. Code that is not in a file (a notebook cell, the
+REPL) cannot be hashed: only its qualified name is.
 
 Adaptive stopping (``target_ci=W``): ``n_trials`` becomes the *cap*. Trials are added in blocks
 ending at checkpoints; at each checkpoint the frame is summarised and the run stops once every
@@ -49,11 +70,14 @@ figure's own units, which one W cannot bound across figures.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
+import os
 import re
 import sys
+import sysconfig
 import time
 import types
 from dataclasses import dataclass, field
@@ -314,17 +338,24 @@ def fingerprint(sim) -> str:
     recursively (arrays by dtype, shape and bytes; functions and numba kernels by qualified
     name; other objects by class and attributes; last resort ``repr`` without addresses).
     ``pickle`` bytes would not do: they vary with set order and string hashing per process.
+    This is the simulation's inputs only: the code behind the names is :func:`code_identity`.
     """
+    return _fingerprint(sim)[0]
+
+
+def _fingerprint(sim) -> tuple[str, set]:
+    """(:func:`fingerprint`, names of the modules defining the classes and functions met)."""
     h = hashlib.sha256()
+    mods = {type(sim).__module__}
     ident = getattr(sim, "identity", None)
-    _feed(h, ident() if callable(ident) else sim, set(), 0)
-    return h.hexdigest()
+    _feed(h, ident() if callable(ident) else sim, set(), 0, mods)
+    return h.hexdigest(), mods
 
 
 _ADDR = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
-def _feed(h, x, seen: set, depth: int):
+def _feed(h, x, seen: set, depth: int, mods: set | None = None):
     put = h.update
     if x is None or isinstance(x, (bool, int, float, complex, str, bytes, np.generic)):
         put(f"{type(x).__name__}:{x!r};".encode())
@@ -338,42 +369,166 @@ def _feed(h, x, seen: set, depth: int):
         put(np.ascontiguousarray(x).tobytes() if x.dtype != object else repr(x.tolist()).encode())
     elif isinstance(x, (pd.DataFrame, pd.Series)):
         put(f"pd:{type(x).__name__}:".encode())
-        _feed(h, x.to_dict() if isinstance(x, pd.Series) else x.to_dict("list"), seen, depth + 1)
+        _feed(h, x.to_dict() if isinstance(x, pd.Series) else x.to_dict("list"), seen, depth + 1,
+              mods)
     elif isinstance(x, dict):
         put(b"{")
         items = sorted(x.items(), key=lambda kv: _sub(kv[0]))
         for k, v in items:
-            _feed(h, k, seen, depth + 1)
-            _feed(h, v, seen, depth + 1)
+            _feed(h, k, seen, depth + 1, mods)
+            _feed(h, v, seen, depth + 1, mods)
         put(b"}")
     elif isinstance(x, (list, tuple)):
         put(f"{type(x).__name__}[".encode())
         for v in x:
-            _feed(h, v, seen, depth + 1)
+            _feed(h, v, seen, depth + 1, mods)
         put(b"]")
     elif isinstance(x, (set, frozenset)):
-        put(b"set[" + "".join(sorted(_sub(v) for v in x)).encode() + b"]")
+        put(b"set[" + "".join(sorted(_sub(v, mods) for v in x)).encode() + b"]")
     elif hasattr(x, "py_func"):  # a numba dispatcher
-        _feed(h, x.py_func, seen, depth + 1)
+        _feed(h, x.py_func, seen, depth + 1, mods)
     elif isinstance(x, (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
                         types.ModuleType)):
+        if mods is not None:
+            mods.add(x.__name__ if isinstance(x, types.ModuleType)
+                     else getattr(x, "__module__", None))
         put(f"fn:{getattr(x, '__module__', '')}.{getattr(x, '__qualname__', x.__name__)};"
             .encode())
     elif hasattr(x, "__dict__") or hasattr(x, "__slots__"):
+        if mods is not None:
+            mods.add(type(x).__module__)
         put(f"obj:{type(x).__module__}.{type(x).__qualname__}".encode())
         attrs = dict(getattr(x, "__dict__", {}))
         for s in getattr(type(x), "__slots__", ()):
             if hasattr(x, s):
                 attrs[s] = getattr(x, s)
-        _feed(h, attrs, seen, depth + 1)
+        _feed(h, attrs, seen, depth + 1, mods)
     else:
         put(f"repr:{type(x).__qualname__}:{_ADDR.sub('', repr(x))};".encode())
 
 
-def _sub(x) -> str:
+def _sub(x, mods: set | None = None) -> str:
     h = hashlib.sha256()
-    _feed(h, x, set(), 0)
+    _feed(h, x, set(), 0, mods)
     return h.hexdigest()
+
+
+# --- the code behind a run (module docstring) --------------------------------------------------
+
+#: the simkit package whose sources :func:`code_identity` hashes
+_CODE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _file_digest(path) -> str:
+    # line endings normalised: a Windows checkout of the same commit is the same code
+    return hashlib.sha256(Path(path).read_bytes().replace(b"\r\n", b"\n")).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def _package_files(root: str) -> dict:
+    """{"simkit/core/runner.py": digest, ...}: every ``.py`` file of the package and every file
+    under a ``data/`` folder, caches and hidden files left out. Once per process (docstring)."""
+    base = Path(root)
+    out = {}
+    for d, dirs, names in os.walk(base):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__" and not x.startswith("."))
+        rel = Path(d).relative_to(base)
+        for n in sorted(names):
+            if not n.startswith(".") and (n.endswith(".py") or "data" in rel.parts):
+                out[(Path(base.name) / rel / n).as_posix()] = _file_digest(Path(d) / n)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _library_dirs() -> tuple:
+    import site
+
+    paths = sysconfig.get_paths()
+    dirs = [paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    dirs += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+    dirs.append(site.getusersitepackages())
+    return tuple({Path(d).resolve() for d in dirs if d})
+
+
+_MODULE_DIGESTS: dict = {}  # module name -> (the module object hashed, digest)
+
+
+def _module_digest(name) -> str | None:
+    """The source digest of a module outside simkit and the installed libraries (a test's or a
+    user's simulation), taken when this process first meets that module object; ``None`` for
+    simkit's own modules (hashed whole), libraries (versions) and code without a file."""
+    if not isinstance(name, str) or name == "simkit" or name.startswith("simkit."):
+        return None
+    mod = sys.modules.get(name)
+    f = getattr(mod, "__file__", None)
+    if not f or not f.endswith(".py"):
+        return None
+    path = Path(f).resolve()
+    if path.is_relative_to(_CODE_ROOT) or any(path.is_relative_to(d) for d in _library_dirs()):
+        return None
+    seen = _MODULE_DIGESTS.get(name)
+    if seen is None or seen[0] is not mod:  # a re-imported module is hashed again
+        seen = _MODULE_DIGESTS[name] = (mod, _file_digest(path))
+    return seen[1]
+
+
+def code_identity(sim=None) -> dict:
+    """What computes a simulation's chunks, as JSON-ready data: a digest of the simkit
+    package's code and rules data, the digests of the modules outside simkit that define the
+    simulation's class or the functions it holds, and the numba and numpy versions. Cheap
+    (hashlib over ~1 MB, once per process); it imports nothing."""
+    return _code_identity(_fingerprint(sim)[1] if sim is not None else set())
+
+
+def _code_identity(mods) -> dict:
+    files = _package_files(str(_CODE_ROOT))
+    h = hashlib.sha256()
+    for k in sorted(files):
+        h.update(f"{k}\0{files[k]}\n".encode())
+    numba = sys.modules.get("numba")  # imported with the kernels (``dice``)
+    outside = {m: d for m in sorted(x for x in mods if isinstance(x, str))
+               if (d := _module_digest(m)) is not None}
+    return {"simkit": h.hexdigest(), "modules": outside,
+            "numba": getattr(numba, "__version__", None), "numpy": np.__version__}
+
+
+def _what_changed(old, old_files, new, new_files) -> str:
+    """Which of the code identities' parts differ, in a few words."""
+    if not isinstance(old, dict):
+        return "the run was started by a simkit that did not record its code"
+    out = []
+    if old.get("simkit") != new["simkit"]:
+        if isinstance(old_files, dict):
+            diff = sorted(k for k in set(old_files) | set(new_files)
+                          if old_files.get(k) != new_files.get(k))
+            more = len(diff) - 3
+            out += diff[:3] + ([f"{more} more file{'s' * (more > 1)}"] if more > 0 else [])
+        else:
+            out.append("simkit's sources")
+    om, nm = old.get("modules") or {}, new["modules"]
+    out += [f"module {m}" for m in sorted(set(om) | set(nm)) if om.get(m) != nm.get(m)]
+    out += [f"{k} {old.get(k)} -> {new[k]}" for k in ("numba", "numpy") if old.get(k) != new[k]]
+    return ", ".join(out) or "the code identity"
+
+
+_SAVED_CODE: dict = {}  # manifest path -> ((mtime, size), its code identity and files)
+
+
+def _saved_code(manifest: Path):
+    """(code identity, file digests) a manifest records, or ``None`` if unreadable; each
+    manifest is parsed once per change, so a command adding its hundredth simulation to a run
+    dir does not read the ninety-nine others again."""
+    try:
+        st = manifest.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+        hit = _SAVED_CODE.get(str(manifest))
+        if hit is None or hit[0] != stamp:
+            m = json.loads(manifest.read_text())
+            # no "code": written by a simkit from before code identities, so other code
+            hit = _SAVED_CODE[str(manifest)] = (stamp, (m["ident"].get("code"), m.get("files")))
+    except (ValueError, KeyError, TypeError, AttributeError, OSError):
+        return None
+    return hit[1]
 
 
 def _slug(name: str) -> str:
@@ -384,32 +539,61 @@ class _ChunkStore:
     """Finished chunks of one run on disk, each written atomically (write, fsync, rename).
 
     Lives in ``run_dir/<sim name>-<hash of fingerprint>/``; chunk files are keyed by their
-    trial range, so a plan cut differently on resume still finds every finished range."""
+    trial range, so a plan cut differently on resume still finds every finished range. The
+    manifest is written before the first chunk, so every chunk has a recorded code identity;
+    chunk files found in a subdirectory without a manifest are recomputed, not trusted."""
 
     def __init__(self, run_dir, sim, n_trials, seed, target_ci=None):
-        fp = fingerprint(sim)
-        self.dir = Path(run_dir) / f"{_slug(sim.name)}-{fp[:12]}"
-        self.dir.mkdir(parents=True, exist_ok=True)
+        fp, mods = _fingerprint(sim)
+        self.code = _code_identity(mods)
+        self.files = _package_files(str(_CODE_ROOT))
+        self.run_dir = Path(run_dir)
+        self.dir = self.run_dir / f"{_slug(sim.name)}-{fp[:12]}"
         self.manifest = self.dir / "manifest.json"
         self.n_stats = int(sim.n_stats)
-        # A chunk's statistics depend only on (simulation, seed, first, n): trial counts and
-        # targets may differ between runs sharing the directory, so they are not part of it.
+        # A chunk's statistics depend only on (code, simulation, seed, first, n): trial counts
+        # and targets may differ between runs sharing the directory, so they are not part of it.
         self.ident = {"sim": sim.name, "fingerprint": fp, "seed": int(seed),
-                      "n_stats": self.n_stats}
+                      "n_stats": self.n_stats, "code": self.code}
         self.plan: list[tuple[int, int]] = []
         self.chunk_size = None
-        if self.manifest.exists():
+        self.trusted = self.manifest.exists()
+        if self.trusted:
             try:
                 m = json.loads(self.manifest.read_text())
                 ident, plan, cs = m["ident"], m["plan"], m.get("chunk_size")
+                if not isinstance(ident, dict):
+                    raise TypeError
             except (ValueError, KeyError, TypeError):
                 raise UserInputError("is not a simkit run manifest", where=str(self.manifest))
+            self._same_code(ident.get("code"), m.get("files"))
             if ident != self.ident:
                 diff = sorted(k for k in self.ident if ident.get(k) != self.ident[k])
                 raise UserInputError(f"holds a different run ({', '.join(diff)} differ)",
                                      where=str(self.dir), field="manifest.json")
             self.plan = [(int(f), int(n)) for f, n in plan]
             self.chunk_size = cs
+        else:
+            # a new simulation in a run dir: the dir's other runs must come from this code too
+            for other in sorted(self.run_dir.glob("*/manifest.json")):
+                saved = _saved_code(other)
+                if saved is not None:  # (an unreadable one is refused when it is resumed)
+                    self._same_code(*saved)
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._write_manifest()
+
+    def _same_code(self, code, files):
+        if code != self.code:
+            raise UserInputError(
+                "the code or rules data changed since the run started ("
+                + _what_changed(code, files, self.code, self.files)
+                + "); its finished chunks will not be merged with new ones: start a new run dir",
+                where=str(self.run_dir))
+
+    def _write_manifest(self):
+        atomic_write(self.manifest, json.dumps({"ident": self.ident, "files": self.files,
+                                                "chunk_size": self.chunk_size,
+                                                "plan": self.plan}))
 
     def extend_plan(self, chunks, chunk_size):
         known = set(self.plan)
@@ -417,15 +601,15 @@ class _ChunkStore:
         if new or self.chunk_size != chunk_size:
             self.plan = sorted(set(self.plan) | set(new))
             self.chunk_size = chunk_size
-            atomic_write(self.manifest, json.dumps({"ident": self.ident,
-                                                    "chunk_size": chunk_size,
-                                                    "plan": self.plan}))
+            self._write_manifest()
 
     def _path(self, first, n) -> Path:
         return self.dir / f"chunk-{first:012d}-{n:010d}.npy"
 
     def load(self) -> dict[tuple[int, int], np.ndarray]:
         out = {}
+        if not self.trusted:  # written before this manifest: by unknown code
+            return out
         for p in self.dir.glob("chunk-*.npy"):
             parts = p.stem.split("-")
             try:
