@@ -77,7 +77,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dice
-from ..core._numba import jit, pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from . import hazards as H
 from . import road as RD
 from . import shooting as SH
@@ -1291,16 +1292,12 @@ def _games_block(key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves
                 acc[ST_CHASE_WINS] += 1
 
 
-@pjit
 def games_chunk(key, first, n, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp,
                 cl_lows, cl_codes, spin_t, POL, script):
-    nb = min(n, 64)
-    acc = np.zeros((nb, N_STATS), dtype=np.int64)
-    for b in prange(nb):
-        _games_block(key, first + b * n // nb, first + (b + 1) * n // nb, G, VC, VPOS, LOAD, LFIT,
-                     PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL,
-                     script, acc[b])
-    return acc.sum(axis=0)
+    """Summed statistics of games first..first+n-1 (game t from stream (key, t))."""
+    return sum_blocks(lambda lo, hi, acc: _games_block(
+        key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows,
+        cl_codes, spin_t, POL, script, acc), first, n, N_STATS)
 
 
 # --- bikes (p62-72) ---------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import dice, stats
-from ..core._numba import jit, pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from ..core.exact import distribution
 from . import rules as R
 
@@ -212,15 +213,10 @@ def _hazard_block(key, lo, hi, speeds, limits, controls, braking, hp, script, ac
                     acc[base + 6] += 1
 
 
-@pjit
 def _hazard_chunk(key, first, n, speeds, limits, controls, braking, hp, script):
-    # the parallel loop only hands out blocks of trials: a small parfor body compiles fast
-    nb = min(n, 64)
-    acc = np.zeros((nb, speeds.shape[0] * N_HAZARD_STATS), dtype=np.int64)
-    for b in prange(nb):
-        _hazard_block(key, first + b * n // nb, first + (b + 1) * n // nb, speeds, limits,
-                      controls, braking, hp, script, acc[b])
-    return acc.sum(axis=0)
+    return sum_blocks(lambda lo, hi, acc: _hazard_block(key, lo, hi, speeds, limits, controls,
+                                                        braking, hp, script, acc),
+                      first, n, speeds.shape[0] * N_HAZARD_STATS)
 
 
 @jit
@@ -234,15 +230,11 @@ def _control_block(key, lo, hi, sfs, adverse, penalty, kinds, lows, codes, scrip
             acc[c * 5 + out] += 1
 
 
-@pjit
 def _control_chunk(key, first, n, sfs, adverse, penalty, kinds, lows, codes, script):
     """kinds[c] indexes rows of lows/codes (0 car, 1 bike); lows/codes padded per kind."""
-    nb = min(n, 64)
-    acc = np.zeros((nb, sfs.shape[0] * 5), dtype=np.int64)
-    for b in prange(nb):
-        _control_block(key, first + b * n // nb, first + (b + 1) * n // nb, sfs, adverse,
-                       penalty, kinds, lows, codes, script, acc[b])
-    return acc.sum(axis=0)
+    return sum_blocks(lambda lo, hi, acc: _control_block(key, lo, hi, sfs, adverse, penalty,
+                                                         kinds, lows, codes, script, acc),
+                      first, n, sfs.shape[0] * 5)
 
 
 # --- simulations ---------------------------------------------------------------------------------

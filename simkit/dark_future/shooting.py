@@ -40,7 +40,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import dice, stats
-from ..core._numba import jit, pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from ..core.errors import UserInputError
 from ..core.exact import EnumeratingDice, distribution
 from . import hazards as H
@@ -774,15 +775,10 @@ def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, fit0, groups, s
             acc[base + 7] += o[6]
 
 
-@pjit
 def _shots_chunk(key, first, n, sps, matrix, rerolls, effects, hp, fit0, groups, script):
-    # the parallel loop only hands out blocks of trials: a small parfor body compiles fast
-    nb = min(n, 64)
-    acc = np.zeros((nb, sps.shape[0] * N_SHOT_STATS), dtype=np.int64)
-    for b in prange(nb):
-        _shots_block(key, first + b * n // nb, first + (b + 1) * n // nb, sps, matrix, rerolls,
-                     effects, hp, fit0, groups, script, acc[b])
-    return acc.sum(axis=0)
+    return sum_blocks(lambda lo, hi, acc: _shots_block(key, lo, hi, sps, matrix, rerolls, effects,
+                                                       hp, fit0, groups, script, acc),
+                      first, n, sps.shape[0] * N_SHOT_STATS)
 
 
 # --- the weapons table ---------------------------------------------------------------------------

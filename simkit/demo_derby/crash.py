@@ -40,7 +40,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import dice
-from ..core._numba import jit, pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from ..core.stats import mean_ci, rate_ci
 from .rules import (ENGINE, FRONT, IMPACTS, ON_DRAW, ON_DRAW_CROSS_RADIATOR, ON_DRAW_FLAT_RANDOM_TIRE,
                     PARTS, RADIATOR, REAR, TRUNK, Tables)
@@ -184,45 +185,46 @@ def _outcomes(key, first, n, speed, t_col, r_col, damage, special, hit, capacity
 N_STATS = 10
 
 
-@pjit
+@jit
+def _crash_block(key, lo, hi, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow,
+                 on_draw, sheet_t0, sheet_r0, deck0, acc):
+    n_cells = speeds.shape[0]
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    o = np.zeros(OUT_SIZE, np.int64)
+    sheet_t = np.empty_like(sheet_t0)
+    sheet_r = np.empty_like(sheet_r0)
+    deck = np.empty_like(deck0)
+    for i in range(lo, hi):
+        for c in range(n_cells):
+            dice.seed_trial(st, key, i)
+            sheet_t[:] = sheet_t0
+            sheet_r[:] = sheet_r0
+            deck[:] = deck0
+            crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
+                       special, hit, capacity, overflow, on_draw, sheet_t, sheet_r,
+                       deck, o)
+            k = c * N_STATS
+            dt = o[O_DAMAGE]
+            dr = o[N_OUT + O_DAMAGE]
+            acc[k + S_SUM_DT] += dt
+            acc[k + S_SQ_DT] += dt * dt
+            acc[k + S_SPEC_T] += o[O_SPECIAL]
+            acc[k + S_OUT_T] += o[O_OUT]
+            acc[k + S_STALL_T] += o[O_STALL]
+            acc[k + S_SUM_DR] += dr
+            acc[k + S_SQ_DR] += dr * dr
+            acc[k + S_SPEC_R] += o[N_OUT + O_SPECIAL]
+            acc[k + S_OUT_R] += o[N_OUT + O_OUT]
+            acc[k + S_STALL_R] += o[N_OUT + O_STALL]
+
+
 def _crash_chunk(key, first, n, speeds, t_cols, r_cols, damage, special, hit, capacity,
                  overflow, on_draw, sheet_t0, sheet_r0, deck0):
     """Summed integer statistics of ``n`` trials; each trial crashes once in every cell, all
     cells replaying the trial's own stream (common random numbers across cells)."""
-    n_cells = speeds.shape[0]
-    n_blocks = min(n, 64)
-    acc = np.zeros((n_blocks, n_cells * N_STATS), np.int64)
-    for b in prange(n_blocks):
-        lo = first + (n * b) // n_blocks
-        hi = first + (n * (b + 1)) // n_blocks
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
-        o = np.zeros(OUT_SIZE, np.int64)
-        sheet_t = np.empty_like(sheet_t0)
-        sheet_r = np.empty_like(sheet_r0)
-        deck = np.empty_like(deck0)
-        for i in range(lo, hi):
-            for c in range(n_cells):
-                dice.seed_trial(st, key, i)
-                sheet_t[:] = sheet_t0
-                sheet_r[:] = sheet_r0
-                deck[:] = deck0
-                crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
-                           special, hit, capacity, overflow, on_draw, sheet_t, sheet_r,
-                           deck, o)
-                k = c * N_STATS
-                dt = o[O_DAMAGE]
-                dr = o[N_OUT + O_DAMAGE]
-                acc[b, k + S_SUM_DT] += dt
-                acc[b, k + S_SQ_DT] += dt * dt
-                acc[b, k + S_SPEC_T] += o[O_SPECIAL]
-                acc[b, k + S_OUT_T] += o[O_OUT]
-                acc[b, k + S_STALL_T] += o[O_STALL]
-                acc[b, k + S_SUM_DR] += dr
-                acc[b, k + S_SQ_DR] += dr * dr
-                acc[b, k + S_SPEC_R] += o[N_OUT + O_SPECIAL]
-                acc[b, k + S_OUT_R] += o[N_OUT + O_OUT]
-                acc[b, k + S_STALL_R] += o[N_OUT + O_STALL]
-    return acc.sum(axis=0)
+    return sum_blocks(lambda lo, hi, acc: _crash_block(
+        key, lo, hi, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow, on_draw,
+        sheet_t0, sheet_r0, deck0, acc), first, n, speeds.shape[0] * N_STATS)
 
 
 def kernel_args(tables: Tables):

@@ -45,7 +45,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import dice
-from ..core._numba import jit, pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
 from . import arena as A
 from .crash import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, _damage_car, crash_once, new_deck,
@@ -1030,65 +1031,69 @@ def deal_spots(st, script, pool, n_cars, random_spots, spot_of):
             spot_of[j] = t
 
 
-@pjit
+@jit
+def _event_block(key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain, damage,
+                 special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
+                 card_param, ext_damage, ext_special, vec_sign, vec_div, lim, lim2, dk0, phases,
+                 acc):
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    cars = np.zeros((n_cars, N_CAR), np.int64)
+    sheets = np.zeros((n_cars, capacity.shape[0]), np.int64)
+    held = np.full((n_cars, MAX_HELD), -1, np.int64)
+    occ = np.zeros(terrain.shape, np.int64)
+    dk = dk0.copy()
+    log = np.zeros((1, 5), np.int64)
+    nlog = np.zeros(1, np.int64)
+    spot_of = np.zeros(pool.shape[0], np.int64)
+    starts = np.zeros((n_cars, 3), np.int64)
+    starts2 = np.zeros((n_cars, 3), np.int64)
+    out = np.zeros(6, np.int64)
+    lim2c = lim2.copy()
+    for t in range(lo, hi):
+        dice.seed_trial(st, key, t)
+        deal_spots(st, dice.NO_SCRIPT, pool, n_cars, random_spots, spot_of)
+        for i in range(n_cars):
+            starts[i] = pool[spot_of[i]]
+            starts2[i] = pool2[spot_of[i]]
+        setup(cars, sheets, held, occ, starts, n_cars)
+        dk[:] = dk0
+        nlog[0] = 0
+        lim2c[:] = lim2
+        play_event(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain, damage,
+                   special, hit, capacity, overflow, on_draw, card_die, card_light,
+                   card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim,
+                   lim2c, log, nlog, -1, phases, starts2, out)
+        w = out[0]
+        rounds = out[1]
+        if w >= 0:
+            acc[S_WINS + w] += 1
+            acc[S_CARWIN + out[2]] += 1
+        elif out[3] == 1:
+            acc[S_TIE64] += 1
+        else:
+            acc[S_TIES] += 1
+        acc[S_ROUNDS] += rounds
+        acc[S_ROUNDS_SQ] += rounds * rounds
+        acc[S_HIST + rounds] += 1
+        if out[4] >= 0:
+            acc[S_RACEWIN + out[4]] += 1
+        acc[S_RACE_ROUNDS] += out[5]
+        acc[S_RACE_ROUNDS_SQ] += out[5] * out[5]
+        for i in range(n_cars):
+            acc[S_REASONS + 6 * i + cars[i, C_OUT]] += 1
+            acc[S_OUTRND + (MAX_ROUNDS + 1) * i + cars[i, C_OUTRND]] += 1
+            acc[S_SPOTN + spot_of[i]] += 1
+            if w >= 0 and params[i, P_PLAYER] == w:
+                acc[S_SPOTWIN + spot_of[i]] += 1
+
+
 def _event_chunk(key, first, n, n_cars, params, pool, pool2, random_spots, terrain, damage,
                  special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
                  card_param, ext_damage, ext_special, vec_sign, vec_div, lim, lim2, dk0, phases):
-    n_blocks = min(n, 64)
-    acc = np.zeros((n_blocks, N_DERBY_STATS), np.int64)
-    for b in prange(n_blocks):
-        lo = first + (n * b) // n_blocks
-        hi = first + (n * (b + 1)) // n_blocks
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
-        cars = np.zeros((n_cars, N_CAR), np.int64)
-        sheets = np.zeros((n_cars, capacity.shape[0]), np.int64)
-        held = np.full((n_cars, MAX_HELD), -1, np.int64)
-        occ = np.zeros(terrain.shape, np.int64)
-        dk = dk0.copy()
-        log = np.zeros((1, 5), np.int64)
-        nlog = np.zeros(1, np.int64)
-        spot_of = np.zeros(pool.shape[0], np.int64)
-        starts = np.zeros((n_cars, 3), np.int64)
-        starts2 = np.zeros((n_cars, 3), np.int64)
-        out = np.zeros(6, np.int64)
-        lim2c = lim2.copy()
-        for t in range(lo, hi):
-            dice.seed_trial(st, key, t)
-            deal_spots(st, dice.NO_SCRIPT, pool, n_cars, random_spots, spot_of)
-            for i in range(n_cars):
-                starts[i] = pool[spot_of[i]]
-                starts2[i] = pool2[spot_of[i]]
-            setup(cars, sheets, held, occ, starts, n_cars)
-            dk[:] = dk0
-            nlog[0] = 0
-            lim2c[:] = lim2
-            play_event(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain, damage,
-                       special, hit, capacity, overflow, on_draw, card_die, card_light,
-                       card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim,
-                       lim2c, log, nlog, -1, phases, starts2, out)
-            w = out[0]
-            rounds = out[1]
-            if w >= 0:
-                acc[b, S_WINS + w] += 1
-                acc[b, S_CARWIN + out[2]] += 1
-            elif out[3] == 1:
-                acc[b, S_TIE64] += 1
-            else:
-                acc[b, S_TIES] += 1
-            acc[b, S_ROUNDS] += rounds
-            acc[b, S_ROUNDS_SQ] += rounds * rounds
-            acc[b, S_HIST + rounds] += 1
-            if out[4] >= 0:
-                acc[b, S_RACEWIN + out[4]] += 1
-            acc[b, S_RACE_ROUNDS] += out[5]
-            acc[b, S_RACE_ROUNDS_SQ] += out[5] * out[5]
-            for i in range(n_cars):
-                acc[b, S_REASONS + 6 * i + cars[i, C_OUT]] += 1
-                acc[b, S_OUTRND + (MAX_ROUNDS + 1) * i + cars[i, C_OUTRND]] += 1
-                acc[b, S_SPOTN + spot_of[i]] += 1
-                if w >= 0 and params[i, P_PLAYER] == w:
-                    acc[b, S_SPOTWIN + spot_of[i]] += 1
-    return acc.sum(axis=0)
+    return sum_blocks(lambda lo, hi, acc: _event_block(
+        key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain, damage, special, hit,
+        capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
+        ext_special, vec_sign, vec_div, lim, lim2, dk0, phases, acc), first, n, N_DERBY_STATS)
 
 
 def kernel_tables(tables: Tables):

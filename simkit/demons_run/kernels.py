@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.core import dice
-from simkit.core._numba import jit, pjit, prange
+from simkit.core._numba import jit
+from simkit.core.blocks import sum_blocks
 
 from .rules import BUOYS, CRIT_CRISIS, FUEL, SI, Rules
 
@@ -247,81 +248,79 @@ N_STAT = S_CRISIS_HIST + 11
 N_BLOCKS = 64  # work split; any value gives the same integer totals
 
 
-@pjit
+@jit
+def _hazard_block(key, lo, hi, specs, ship0, crit, par, vturns, acc):
+    nh = specs.shape[0]
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    out = np.zeros(OUT_SIZE, np.int64)
+    ship = np.zeros(ship0.shape[0], np.int64)
+    for i in range(lo, hi):
+        dice.seed_trial(st, key, i)
+        for h in range(nh):
+            out[:] = 0
+            ship[:] = ship0
+            hazard_trial(st, dice.NO_SCRIPT, specs[h], ship, crit, par, vturns, out)
+            acc[h, S_DESTROYED] += out[O_DESTROYED]
+            acc[h, S_SI] += out[O_SI_LOSS]
+            acc[h, S_SI2] += out[O_SI_LOSS] * out[O_SI_LOSS]
+            acc[h, S_CRIT] += out[O_CRITS]
+            acc[h, S_CRIT2] += out[O_CRITS] * out[O_CRITS]
+            acc[h, S_EFFECT] += out[O_EFFECT]
+            if out[O_CRISES] > 0:  # rare outside Hell Fire: skip the histogram otherwise
+                acc[h, S_ANY_CRISIS] += 1
+                acc[h, S_CRISES] += out[O_CRISES]
+                acc[h, S_CRISES2] += out[O_CRISES] * out[O_CRISES]
+                for j in range(11):
+                    acc[h, S_CRISIS_HIST + j] += out[O_CRISIS_HIST + j]
+            if out[O_FUEL_LOSS] > 0:
+                acc[h, S_FUEL] += out[O_FUEL_LOSS]
+                acc[h, S_FUEL2] += out[O_FUEL_LOSS] * out[O_FUEL_LOSS]
+            acc[h, S_BUOYS] += out[O_BUOYS_LOST]
+
+
 def hazard_stats(key, first, n, specs, ship0, crit, par, vturns):
     """Sum statistics of every hazard in ``specs`` over trials first..first+n-1.
 
     Trial i draws every hazard, in ``specs`` order, from its own stream (key, i): the same trial
     number faces the same dice whatever the chunking or thread count.
     """
-    nh = specs.shape[0]
-    blocks = np.zeros((N_BLOCKS, nh, N_STAT), np.int64)
-    size = (n + N_BLOCKS - 1) // N_BLOCKS
-    for b in prange(N_BLOCKS):
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
-        out = np.zeros(OUT_SIZE, np.int64)
-        ship = np.zeros(ship0.shape[0], np.int64)
-        acc = blocks[b]
-        for i in range(first + b * size, min(first + n, first + (b + 1) * size)):
-            dice.seed_trial(st, key, i)
-            for h in range(nh):
-                out[:] = 0
-                ship[:] = ship0
-                hazard_trial(st, dice.NO_SCRIPT, specs[h], ship, crit, par, vturns, out)
-                acc[h, S_DESTROYED] += out[O_DESTROYED]
-                acc[h, S_SI] += out[O_SI_LOSS]
-                acc[h, S_SI2] += out[O_SI_LOSS] * out[O_SI_LOSS]
-                acc[h, S_CRIT] += out[O_CRITS]
-                acc[h, S_CRIT2] += out[O_CRITS] * out[O_CRITS]
-                acc[h, S_EFFECT] += out[O_EFFECT]
-                if out[O_CRISES] > 0:  # rare outside Hell Fire: skip the histogram otherwise
-                    acc[h, S_ANY_CRISIS] += 1
-                    acc[h, S_CRISES] += out[O_CRISES]
-                    acc[h, S_CRISES2] += out[O_CRISES] * out[O_CRISES]
-                    for j in range(11):
-                        acc[h, S_CRISIS_HIST + j] += out[O_CRISIS_HIST + j]
-                if out[O_FUEL_LOSS] > 0:
-                    acc[h, S_FUEL] += out[O_FUEL_LOSS]
-                    acc[h, S_FUEL2] += out[O_FUEL_LOSS] * out[O_FUEL_LOSS]
-                acc[h, S_BUOYS] += out[O_BUOYS_LOST]
-    # a plain loop: numba's sum(axis=0) costs seconds of compile time
-    tot = np.zeros((nh, N_STAT), np.int64)
-    for b in range(N_BLOCKS):
-        for h in range(nh):
-            for j in range(N_STAT):
-                tot[h, j] += blocks[b, h, j]
-    return tot
+    return sum_blocks(lambda lo, hi, acc: _hazard_block(key, lo, hi, specs, ship0, crit, par,
+                                                        vturns, acc),
+                      first, n, (specs.shape[0], N_STAT), N_BLOCKS)
 
 
-@pjit
+@jit
+def _count_block(key, lo, hi, spec, ship0, crit, par, vturns, acc):
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    out = np.zeros(OUT_SIZE, np.int64)
+    ship = np.zeros(ship0.shape[0], np.int64)
+    for i in range(lo, hi):
+        dice.seed_trial(st, key, i)
+        out[:] = 0
+        ship[:] = ship0
+        hazard_trial(st, dice.NO_SCRIPT, spec, ship, crit, par, vturns, out)
+        acc[0] += np.int64(st[dice.NROLLS])
+
+
 def count_rolls(key, first, n, spec, ship0, crit, par, vturns):
     """Roll calls made by ``n`` trials of one procedure (for the benchmark's bare-RNG bound)."""
-    tot = np.zeros(N_BLOCKS, np.int64)
-    size = (n + N_BLOCKS - 1) // N_BLOCKS
-    for b in prange(N_BLOCKS):
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
-        out = np.zeros(OUT_SIZE, np.int64)
-        ship = np.zeros(ship0.shape[0], np.int64)
-        for i in range(first + b * size, min(first + n, first + (b + 1) * size)):
-            dice.seed_trial(st, key, i)
-            out[:] = 0
-            ship[:] = ship0
-            hazard_trial(st, dice.NO_SCRIPT, spec, ship, crit, par, vturns, out)
-            tot[b] += np.int64(st[dice.NROLLS])
-    return tot.sum()
+    return int(sum_blocks(lambda lo, hi, acc: _count_block(key, lo, hi, spec, ship0, crit, par,
+                                                           vturns, acc),
+                          first, n, 1, N_BLOCKS)[0])
 
 
-@pjit
+@jit
+def _bare_block(key, lo, hi, rolls_per_trial, acc):
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    s = 0
+    for i in range(lo, hi):
+        dice.seed_trial(st, key, i)
+        for _ in range(rolls_per_trial):
+            s += dice.roll(st, dice.NO_SCRIPT, 2, 6)
+    acc[0] = s
+
+
 def bare_rng(key, first, n, rolls_per_trial):
     """The bare random-number bound: the same count of 2d6 rolls per trial, nothing else."""
-    tot = np.zeros(N_BLOCKS, np.int64)
-    size = (n + N_BLOCKS - 1) // N_BLOCKS
-    for b in prange(N_BLOCKS):
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
-        s = 0
-        for i in range(first + b * size, min(first + n, first + (b + 1) * size)):
-            dice.seed_trial(st, key, i)
-            for _ in range(rolls_per_trial):
-                s += dice.roll(st, dice.NO_SCRIPT, 2, 6)
-        tot[b] = s
-    return tot.sum()
+    return int(sum_blocks(lambda lo, hi, acc: _bare_block(key, lo, hi, rolls_per_trial, acc),
+                          first, n, 1, N_BLOCKS)[0])

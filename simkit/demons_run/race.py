@@ -39,7 +39,8 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.core import dice
-from simkit.core._numba import jit, pjit, prange
+from simkit.core._numba import jit
+from simkit.core.blocks import sum_blocks
 
 from . import kernels as K
 from .geometry import dist, nbr
@@ -892,57 +893,54 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
 N_BLOCKS = 32
 
 
-@pjit
+@jit
+def _race_block(key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field,
+                fin_from, RT, BT, acc):
+    ns = ships0.shape[0]
+    st = np.zeros(dice.STATE_SIZE, np.uint64)
+    log = np.zeros((0, LOG_W), np.int64)
+    logn = np.zeros(1, np.int64)
+    res = np.zeros((ns, RES_W), np.int64)
+    for i in range(lo, hi):
+        dice.seed_trial(st, key, i)
+        turns = play_race(st, dice.NO_SCRIPT, ships0, sv0, bu0, hd0, pilots, fields,
+                          easy_field, ring_field, fin_from, RT, BT, log, logn, res)
+        acc[G_TURNS] += turns
+        acc[G_TURNS2] += turns * turns
+        anywin = 0
+        # places by VP (ties by finishing order, then ship order)
+        for s in range(ns):
+            o = N_GLOBAL + s * N_SHIP_STATS
+            won = res[s, 5]
+            anywin += won
+            vp = res[s, 1]
+            acc[o + S_WINS] += won
+            acc[o + S_FINISHED] += res[s, 0] == FINISHED
+            acc[o + S_DESTROYED] += res[s, 0] == DESTROYED
+            acc[o + S_OFF] += res[s, 0] == OFF_BOARD
+            acc[o + S_VP] += vp
+            acc[o + S_VP2] += vp * vp
+            acc[o + S_BUOYS] += res[s, 3]
+            rank = 0
+            for t in range(ns):
+                if t == s:
+                    continue
+                if res[t, 1] > vp:
+                    rank += 1
+                elif res[t, 1] == vp:
+                    a, b = res[t, 2], res[s, 2]
+                    if (a > 0 and (b == 0 or a < b)) or (a == b and t < s):
+                        rank += 1
+            acc[o + S_PLACE1 + min(rank, 3)] += 1
+            if res[s, 0] == FINISHED:
+                acc[o + S_FIN_TURN] += res[s, 4]
+        if anywin == 0:
+            acc[G_NO_WINNER] += 1
+
+
 def race_stats(key, first, n, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field,
                fin_from, RT, BT):
     """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i))."""
-    ns = ships0.shape[0]
-    width = N_GLOBAL + ns * N_SHIP_STATS
-    blocks = np.zeros((N_BLOCKS, width), np.int64)
-    size = (n + N_BLOCKS - 1) // N_BLOCKS
-    for bl in prange(N_BLOCKS):
-        st = np.zeros(dice.STATE_SIZE, np.uint64)
-        log = np.zeros((0, LOG_W), np.int64)
-        logn = np.zeros(1, np.int64)
-        res = np.zeros((ns, RES_W), np.int64)
-        acc = blocks[bl]
-        for i in range(first + bl * size, min(first + n, first + (bl + 1) * size)):
-            dice.seed_trial(st, key, i)
-            turns = play_race(st, dice.NO_SCRIPT, ships0, sv0, bu0, hd0, pilots, fields,
-                              easy_field, ring_field, fin_from, RT, BT, log, logn, res)
-            acc[G_TURNS] += turns
-            acc[G_TURNS2] += turns * turns
-            anywin = 0
-            # places by VP (ties by finishing order, then ship order)
-            for s in range(ns):
-                o = N_GLOBAL + s * N_SHIP_STATS
-                won = res[s, 5]
-                anywin += won
-                vp = res[s, 1]
-                acc[o + S_WINS] += won
-                acc[o + S_FINISHED] += res[s, 0] == FINISHED
-                acc[o + S_DESTROYED] += res[s, 0] == DESTROYED
-                acc[o + S_OFF] += res[s, 0] == OFF_BOARD
-                acc[o + S_VP] += vp
-                acc[o + S_VP2] += vp * vp
-                acc[o + S_BUOYS] += res[s, 3]
-                rank = 0
-                for t in range(ns):
-                    if t == s:
-                        continue
-                    if res[t, 1] > vp:
-                        rank += 1
-                    elif res[t, 1] == vp:
-                        a, b = res[t, 2], res[s, 2]
-                        if (a > 0 and (b == 0 or a < b)) or (a == b and t < s):
-                            rank += 1
-                acc[o + S_PLACE1 + min(rank, 3)] += 1
-                if res[s, 0] == FINISHED:
-                    acc[o + S_FIN_TURN] += res[s, 4]
-            if anywin == 0:
-                acc[G_NO_WINNER] += 1
-    tot = np.zeros(width, np.int64)
-    for bl in range(N_BLOCKS):
-        for j in range(width):
-            tot[j] += blocks[bl, j]
-    return tot
+    return sum_blocks(lambda lo, hi, acc: _race_block(
+        key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field, fin_from, RT,
+        BT, acc), first, n, N_GLOBAL + ships0.shape[0] * N_SHIP_STATS, N_BLOCKS)

@@ -51,7 +51,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dice
-from ..core._numba import jit, pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from .fire import resolve_volley_call as resolve_volley
 from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
 from .policies import P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF
@@ -1004,47 +1005,49 @@ S_WINS, S_DECISIVE, S_SHIPS, S_SHIPS_SQ, S_SYS, S_SYS_SQ, S_KILLS = range(7)
 N_SIDE_STATS = 7
 
 
-@pjit
+@jit
+def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
+                   hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, key, lo, hi,
+                   acc):
+    nsides = side_int.shape[0]
+    n_glob = G_HIST + opt[O_TURNS] + 1
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    result = np.zeros(6, dtype=np.int64)
+    side_out = np.zeros((nsides, 4), dtype=np.int64)
+    log = np.zeros((0, LOG_W), dtype=np.int64)
+    logn = np.zeros(1, dtype=np.int64)
+    hpsnap = np.zeros((0, codes0.shape[1]), dtype=np.int64)
+    no_script = np.zeros(0, dtype=np.int64)  # a local array: same type as playthrough's
+    for t in range(lo, hi):
+        dice.seed_trial(st, key, t)
+        play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
+             hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, st,
+             no_script, result, side_out, log, logn, hpsnap)
+        w = result[0]
+        if w < 0:
+            acc[G_DRAWS] += 1
+        acc[G_TURNS] += result[2]
+        acc[G_TURNS_SQ] += result[2] * result[2]
+        acc[G_HIST + result[2]] += 1
+        for side in range(nsides):
+            base = n_glob + side * N_SIDE_STATS
+            if w == side:
+                acc[base + S_WINS] += 1
+                if result[1] == 2:
+                    acc[base + S_DECISIVE] += 1
+            acc[base + S_SHIPS] += side_out[side, 0]
+            acc[base + S_SHIPS_SQ] += side_out[side, 0] * side_out[side, 0]
+            acc[base + S_SYS] += side_out[side, 1]
+            acc[base + S_SYS_SQ] += side_out[side, 1] * side_out[side, 1]
+            acc[base + S_KILLS] += side_out[side, 2]
+
+
 def battles_kernel(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
                    hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, key, first,
                    n):
-    nsides = side_int.shape[0]
-    turns = opt[O_TURNS]
-    n_glob = G_HIST + turns + 1
-    n_stat = n_glob + nsides * N_SIDE_STATS
-    n_blocks = min(n, 64)
-    part = np.zeros((n_blocks, n_stat), dtype=np.int64)
-    for b in prange(n_blocks):
-        lo = first + (n * b) // n_blocks
-        hi = first + (n * (b + 1)) // n_blocks
-        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
-        result = np.zeros(6, dtype=np.int64)
-        side_out = np.zeros((nsides, 4), dtype=np.int64)
-        log = np.zeros((0, LOG_W), dtype=np.int64)
-        logn = np.zeros(1, dtype=np.int64)
-        hpsnap = np.zeros((0, codes0.shape[1]), dtype=np.int64)
-        no_script = np.zeros(0, dtype=np.int64)  # a local array: same type as playthrough's
-        acc = part[b]
-        for t in range(lo, hi):
-            dice.seed_trial(st, key, t)
-            play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
-                 hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, st,
-                 no_script, result, side_out, log, logn, hpsnap)
-            w = result[0]
-            if w < 0:
-                acc[G_DRAWS] += 1
-            acc[G_TURNS] += result[2]
-            acc[G_TURNS_SQ] += result[2] * result[2]
-            acc[G_HIST + result[2]] += 1
-            for side in range(nsides):
-                base = n_glob + side * N_SIDE_STATS
-                if w == side:
-                    acc[base + S_WINS] += 1
-                    if result[1] == 2:
-                        acc[base + S_DECISIVE] += 1
-                acc[base + S_SHIPS] += side_out[side, 0]
-                acc[base + S_SHIPS_SQ] += side_out[side, 0] * side_out[side, 0]
-                acc[base + S_SYS] += side_out[side, 1]
-                acc[base + S_SYS_SQ] += side_out[side, 1] * side_out[side, 1]
-                acc[base + S_KILLS] += side_out[side, 2]
-    return part.sum(axis=0)
+    """Summed statistics of battles first..first+n-1 (battle t from stream (key, t))."""
+    n_stat = G_HIST + int(opt[O_TURNS]) + 1 + side_int.shape[0] * N_SIDE_STATS
+    return sum_blocks(lambda lo, hi, acc: _battles_block(
+        si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev, hit_number,
+        effect_halves, skip, nth, intercept, odn, odb, moves, key, lo, hi, acc),
+        first, n, n_stat)

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import dice, exact, stats
-from ..core._numba import pjit, prange
+from ..core._numba import jit
+from ..core.blocks import sum_blocks
 from ..core.errors import UserInputError
 from .fire import hit_lookup, resolve_volley
 from .reference import volley as reference_volley
@@ -39,46 +40,46 @@ EXACT_MAX_PATHS = 60_000
 DEFAULT_TARGET = "wisconsin"
 
 
-@pjit
-def _table_kernel(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate,
-                  od_burnout, key, first, n, n_stat):
+@jit
+def _table_block(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate,
+                 od_burnout, key, lo, hi, n_stat, acc):
     n_cells = fam.shape[0]
     n_sys = codes.shape[0]
-    n_blocks = min(n, 64)
-    part = np.zeros((n_blocks, n_cells * n_stat), dtype=np.int64)
-    for b in prange(n_blocks):
-        lo = first + (n * b) // n_blocks
-        hi = first + (n * (b + 1)) // n_blocks
-        st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
-        hp = np.empty(n_sys, dtype=np.int64)
-        pd_fired = np.empty(n_sys, dtype=np.int64)
-        out = np.zeros(3, dtype=np.int64)
-        acc = part[b]
-        for t in range(lo, hi):
-            for c in range(n_cells):
-                dice.seed_trial(st, key, t)  # same stream in every cell: common random numbers
-                hp[:] = 2
-                pd_fired[:] = 0
-                resolve_volley(codes, hp, run_end, pd_fired, fam[c], k, hitn[c], eff[c], auto[c],
-                               skip, nth, intercept, od_negate, od_burnout, st, dice.NO_SCRIPT,
-                               out)
-                destroyed = 0
-                internal = 0
-                for i in range(n_sys):
-                    if hp[i] == 0:
-                        destroyed += 1
-                        if codes[i] != SHIELD and codes[i] != ARMOR:
-                            internal = 1
-                base = c * n_stat
-                acc[base + HITS] += out[0]
-                acc[base + LANDED] += out[1]
-                acc[base + LANDED_SQ] += out[1] * out[1]
-                acc[base + DESTROYED] += destroyed
-                acc[base + DESTROYED_SQ] += destroyed * destroyed
-                acc[base + INTERNAL] += internal
-                acc[base + STOPPED] += out[2]
-                acc[base + HIST + destroyed] += 1
-    return part.sum(axis=0)
+    st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    hp = np.empty(n_sys, dtype=np.int64)
+    pd_fired = np.empty(n_sys, dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    for t in range(lo, hi):
+        for c in range(n_cells):
+            dice.seed_trial(st, key, t)  # same stream in every cell: common random numbers
+            hp[:] = 2
+            pd_fired[:] = 0
+            resolve_volley(codes, hp, run_end, pd_fired, fam[c], k, hitn[c], eff[c], auto[c],
+                           skip, nth, intercept, od_negate, od_burnout, st, dice.NO_SCRIPT,
+                           out)
+            destroyed = 0
+            internal = 0
+            for i in range(n_sys):
+                if hp[i] == 0:
+                    destroyed += 1
+                    if codes[i] != SHIELD and codes[i] != ARMOR:
+                        internal = 1
+            base = c * n_stat
+            acc[base + HITS] += out[0]
+            acc[base + LANDED] += out[1]
+            acc[base + LANDED_SQ] += out[1] * out[1]
+            acc[base + DESTROYED] += destroyed
+            acc[base + DESTROYED_SQ] += destroyed * destroyed
+            acc[base + INTERNAL] += internal
+            acc[base + STOPPED] += out[2]
+            acc[base + HIST + destroyed] += 1
+
+
+def _table_kernel(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate,
+                  od_burnout, key, first, n, n_stat):
+    return sum_blocks(lambda lo, hi, acc: _table_block(
+        codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate, od_burnout,
+        key, lo, hi, n_stat, acc), first, n, fam.shape[0] * n_stat)
 
 
 @lru_cache(maxsize=4096)
