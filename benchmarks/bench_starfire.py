@@ -61,7 +61,7 @@ def bare(key, n, draws):
     for t in range(n):
         dice.seed_trial(st, key, t)
         for _ in range(draws):
-            total += dice.roll_inline(st, dice.NO_SCRIPT, 1, 6)
+            total += dice.roll(st, dice.NO_SCRIPT, 1, 6)
     return total
 
 

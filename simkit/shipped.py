@@ -15,9 +15,9 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import tomllib
 from pathlib import Path
 
+from .core.data import read_toml
 from .core.errors import UserInputError
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -89,10 +89,10 @@ def describe(path: str | Path) -> tuple[str, str]:
     its ``name``). Unreadable files say so instead of failing the listing."""
     p = Path(path)
     try:
+        raw = read_toml(p)
         text = p.read_text(encoding="utf-8")
-        raw = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        return "?", f"(unreadable: {type(e).__name__})"
+    except (UserInputError, OSError, UnicodeDecodeError) as e:
+        return "?", f"(unreadable: {getattr(e, 'detail', None) or type(e).__name__})"
     game = raw.get("game") if isinstance(raw.get("game"), str) else "?"
     desc = raw.get("description")
     if not isinstance(desc, str) or not desc.strip():

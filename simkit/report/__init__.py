@@ -90,11 +90,11 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
 
     part = dict(outdir=outdir, quick=quick, seed=seed, trials=trials, sdir=sdir,
                 run_args=run_args, n_sens=n_sens, t_start=t_start)
-    jobs = _jobs(jobs, len(chosen), run_opts)
+    jobs = _jobs(jobs, chosen, run_opts)
     if jobs > 1:
         results = _parts_side_by_side([g.name for g in chosen], part, jobs)
     else:
-        results = [_game_part(g.name, log=log, **part) for g in chosen]
+        results = [_game_part(g, log=log, **part) for g in chosen]
     blocks, failures = [], []
     for game, (page_secs, failed) in zip(chosen, results):
         blocks.append((game.name, game.title, page_secs))
@@ -137,15 +137,21 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
 _COST_ORDER = ("dark-future", "starfire", "demons-run", "demo-derby")
 
 
-def _jobs(jobs: int | None, n_games: int, run_opts: Mapping[str, Any]) -> int:
+def _jobs(jobs: int | None, chosen: list, run_opts: Mapping[str, Any]) -> int:
     """How many games to run side by side: compiling kernels is single-threaded numba work, so
-    a cold first run is as fast as the cores compiling it; a Dask backend (``--workers``,
-    ``--cluster``) cannot cross into a worker process, so it keeps games in this process."""
-    if "backend" in run_opts:
+    a cold first run is as fast as the cores compiling it. Games stay in this process when a
+    Dask backend (``--workers``, ``--cluster``) is in use, which cannot cross into a worker
+    process, or when a game is not one a worker can import by name (a game made at run time)."""
+    if "backend" in run_opts or not all(_importable(g) for g in chosen):
         return 1
     if jobs is None:
         jobs = os.cpu_count() or 1
-    return max(1, min(jobs, n_games))
+    return max(1, min(jobs, len(chosen)))
+
+
+def _importable(game) -> bool:
+    pkg = _games.PACKAGES.get(game.name)
+    return pkg is not None and getattr(sys.modules.get(pkg), "GAME", None) is game
 
 
 def _parts_side_by_side(names: list[str], part: dict, jobs: int) -> list:
@@ -161,15 +167,16 @@ def _parts_side_by_side(names: list[str], part: dict, jobs: int) -> list:
         return [futures[n].result() for n in names]
 
 
-def _game_part(name: str, *, outdir: Path, quick: bool, seed: int, trials: int | None,
+def _game_part(game, *, outdir: Path, quick: bool, seed: int, trials: int | None,
                sdir: Path | None, run_args: Mapping[str, Any], n_sens: int, t_start: float,
                log=None) -> tuple[list, list[str]]:
-    """One game's sections with their CSV files, and its failures. ``log=None``: progress to
-    this process's stderr (a worker's stderr is the command's)."""
+    """One game's sections with their CSV files, and its failures. ``game``: the game, or its
+    name (in a worker process); ``log=None``: progress to this process's stderr (a worker's
+    stderr is the command's)."""
     from ..cliutil import run_options
 
     log = sys.stderr if log is None else log
-    game = _games.get(name)
+    game = _games.get(game) if isinstance(game, str) else game
     run_opts = run_options(argparse.Namespace(**run_args))
     secs: list[Section] = []
     failures: list[str] = []
