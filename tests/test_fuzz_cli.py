@@ -18,9 +18,11 @@ relative path, and a valid one is written there, never into the checkout.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +93,7 @@ def _in_a_temporary_folder(tmp_path, monkeypatch):
 
 # Values that look like what each string option takes, from the real files and the docs.
 _WORKDIR = Path(tempfile.mkdtemp(prefix="simkit-cli-fuzz-"))
+atexit.register(shutil.rmtree, _WORKDIR, ignore_errors=True)  # not left behind in /tmp
 _SCENARIOS = sorted(ROOT.glob("scenarios/*/*.toml"))
 _FILES = {
     "scenario": [str(p) for p in _SCENARIOS],
