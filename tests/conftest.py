@@ -1,9 +1,9 @@
-"""Suite wiring for pytest-xdist (the README runs ``pytest -n 2 --dist loadgroup``).
+"""Suite wiring for pytest-xdist: the README and .ci/run use ``-n auto --dist loadgroup``.
 
 Compiling the numba kernels is most of a cold run's time. Each game's test files are kept on one
 worker (an ``xdist_group`` per game), so a game's kernels are compiled once, by one process,
-while the other worker compiles another game's; the remaining files are shared out freely.
-Without xdist the marks do nothing.
+while the other workers (one per core) compile other games'; the remaining files are shared out
+freely. Without xdist the marks do nothing.
 """
 
 import pytest

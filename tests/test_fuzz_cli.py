@@ -9,14 +9,20 @@ property: exit status 0, or exit status 2 with exactly one line on stderr and no
 
 Every run is kept small: ``--trials`` is always given (a few trials, or a bad value), so a
 valid combination finishes in well under a second once the kernels are compiled.
+
+Every test here runs in its own temporary working folder: a generic value such as ``a=b``
+given to an option that names a folder or file (``--run-dir``, the report's ``--out``) is a
+relative path, and a valid one is written there, never into the checkout.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,8 +85,15 @@ def _commands(parser=None, path=()):
 
 COMMANDS = _commands()
 
+
+@pytest.fixture(autouse=True)
+def _in_a_temporary_folder(tmp_path, monkeypatch):
+    """Relative paths the fuzzer hands to the CLI land in ``tmp_path``, not in the repo."""
+    monkeypatch.chdir(tmp_path)
+
 # Values that look like what each string option takes, from the real files and the docs.
 _WORKDIR = Path(tempfile.mkdtemp(prefix="simkit-cli-fuzz-"))
+atexit.register(shutil.rmtree, _WORKDIR, ignore_errors=True)  # not left behind in /tmp
 _SCENARIOS = sorted(ROOT.glob("scenarios/*/*.toml"))
 _FILES = {
     "scenario": [str(p) for p in _SCENARIOS],
