@@ -33,8 +33,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from run_all import GAMES, chosen_games, log, machine  # noqa: E402
+
 START, END = "<!-- compile:start -->", "<!-- compile:end -->"
-GAMES = ("starfire", "dark-future", "demons-run", "demo-derby")
+
+
+def own_times(recs: list[tuple[str, float, float]]) -> tuple[dict[str, float], float]:
+    """Own compile time per function (each compile minus the compiles nested directly inside
+    it: a kernel's compile includes its callees'), and the total of the outermost compiles."""
+    stack: list[tuple[str, float, float]] = []
+    own: dict[str, float] = {}
+    outer = 0.0
+    for name, a, b in sorted(recs, key=lambda r: (r[1], -r[2])):
+        while stack and stack[-1][2] <= a:
+            stack.pop()
+        if stack:
+            own[stack[-1][0]] = own.get(stack[-1][0], 0.0) - (b - a)
+        else:
+            outer += b - a
+        own[name] = own.get(name, 0.0) + (b - a)
+        stack.append((name, a, b))
+    return own, outer
 
 
 def _child(game: str | None, out_json: str, outdir: str) -> int:
@@ -68,18 +88,7 @@ def _child(game: str | None, out_json: str, outdir: str) -> int:
     t0 = time.perf_counter()
     rc = main(argv)
     wall = time.perf_counter() - t0
-    # own time per function: each compile minus the compiles nested directly inside it
-    recs.sort(key=lambda r: (r[1], -r[2]))
-    stack, own, outer = [], {}, 0.0
-    for name, a, b in recs:
-        while stack and stack[-1][2] <= a:
-            stack.pop()
-        if stack:
-            own[stack[-1][0]] = own.get(stack[-1][0], 0.0) - (b - a)
-        else:
-            outer += b - a
-        own[name] = own.get(name, 0.0) + (b - a)
-        stack.append((name, a, b))
+    own, outer = own_times(recs)
     top = sorted(own.items(), key=lambda kv: -kv[1])[:5]
     Path(out_json).write_text(json.dumps({
         "rc": rc, "wall": wall, "compile": outer, "compiles": len(recs),
@@ -149,9 +158,6 @@ def first_run(log) -> dict:
 
 
 def render(rows: list[dict], first: dict | None) -> str:
-    sys.path.insert(0, str(HERE))
-    from run_all import machine
-
     info = machine()
     lines = [f"Measured {info['date']} with `python benchmarks/bench_compile.py` on "
              f"{info['cpu']}, {info['cores']} cores (load average {info['load']} when it ran); "
@@ -194,14 +200,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(HERE / "compile.md"), help="markdown file to write")
     ap.add_argument("--no-readme", action="store_true", help="do not update README.md")
     args = ap.parse_args(argv)
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    bad = [g for g in games if g not in GAMES]
-    if bad:
-        ap.error(f"unknown game {bad[0]!r} (known: {', '.join(GAMES)})")
-
-    def log(msg):
-        print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
+    games = chosen_games(ap, args.games)
     first = None if args.no_first_run else first_run(log)
     rows = [per_game(g, log) for g in games]
     table = render(rows, first)

@@ -200,6 +200,19 @@ def update_readme(readme: Path, table: str) -> None:
     os.replace(tmp, readme)
 
 
+def chosen_games(ap: argparse.ArgumentParser, text: str) -> list[str]:
+    """The games of a ``--games a,b`` option, each checked against :data:`GAMES`."""
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    bad = [g for g in games if g not in GAMES]
+    if bad:
+        ap.error(f"unknown game {bad[0]!r} (known: {', '.join(GAMES)})")
+    return games
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     size = ap.add_mutually_exclusive_group()
@@ -214,14 +227,7 @@ def main(argv=None) -> int:
                     help="appended to the machine line of the table header")
     args = ap.parse_args(argv)
     mode = "smoke" if args.smoke else "quick" if args.quick else "full"
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    bad = [g for g in games if g not in GAMES]
-    if bad:
-        ap.error(f"unknown game {bad[0]!r} (known: {', '.join(GAMES)})")
-
-    def log(msg):
-        print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
+    games = chosen_games(ap, args.games)
     info = machine()
     rows = measure(games, mode, log)
     eff = None

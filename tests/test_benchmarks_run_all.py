@@ -57,3 +57,36 @@ def test_render_handles_missing_figures():
              "nojit_speedup": None, "two_thread_eff": None}]
     text = mod.render(rows, None, info, "smoke")
     assert "| g | k | 10 u | n/a | n/a | n/a |" in text and "not measured" in text
+
+
+def _bench_compile():
+    spec = importlib.util.spec_from_file_location("bench_compile",
+                                                  ROOT / "benchmarks" / "bench_compile.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_compile_benchmark_counts_nested_compiles_once():
+    """A kernel's compile includes its callees': own time subtracts the nested ones, and the
+    total counts only the outermost compiles."""
+    own, outer = _bench_compile().own_times([
+        ("kernel", 0.0, 10.0), ("callee", 1.0, 4.0), ("leaf", 2.0, 3.0), ("other", 5.0, 6.0),
+        ("second_kernel", 20.0, 22.0)])
+    assert outer == 12.0
+    assert own == {"kernel": 6.0, "callee": 2.0, "leaf": 1.0, "other": 1.0,
+                   "second_kernel": 2.0}
+
+
+def test_compile_benchmark_writes_its_readme_section(tmp_path):
+    mod = _bench_compile()
+    table = mod.render([{"game": "starfire", "wall": 40.0, "compile": 30.0, "compiles": 99,
+                         "peak_mb": 900.0, "top": [["simkit.starfire.battle.play", 12.0]]}],
+                       {"wall": 200.0, "peak_mb": 1500.0})
+    assert "**200 s** wall" in table and "| starfire | 40 | 30 | 99 | 900 | `play` 12 |" in table
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- compile:start -->\nold\n<!-- compile:end -->\nrest\n")
+    mod.update_readme(readme, table)
+    text = readme.read_text()
+    assert text.startswith("intro\n<!-- compile:start -->\n") and text.endswith("rest\n")
+    assert "\nold\n" not in text and "**200 s** wall" in text
