@@ -161,8 +161,11 @@ def _parts_side_by_side(names: list[str], part: dict, jobs: int) -> list:
     from concurrent.futures import ProcessPoolExecutor
 
     order = sorted(names, key=lambda n: _COST_ORDER.index(n) if n in _COST_ORDER else -1)
-    # spawn, not fork: a forked numba thread pool is not safe to use
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
+    # spawn, not fork: a forked numba thread pool is not safe to use. One game per worker
+    # process: compiled kernels stay in memory for the life of a process, so a worker that
+    # went on to a second game would hold both games' compilations at once.
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                             max_tasks_per_child=1) as ex:
         futures = {n: ex.submit(_game_part, n, log=None, **part) for n in order}
         return [futures[n].result() for n in names]
 
