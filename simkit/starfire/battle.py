@@ -605,6 +605,21 @@ def _target_score(codes, hp, nsys, ev, si, col, row, s, t):
 
 
 @jit
+def _designate(codes, hp_t, ns, t):
+    """The system a tractoring ship's Primary Beam designates (8.3): the first intact weapon,
+    else the first intact system; -1 when nothing is left."""
+    for j in range(ns):
+        c = codes[t, j]
+        if hp_t[j] > 0 and (c == C_G or c == C_R or c == C_W or c == C_F or c == C_P
+                           or c == C_L or c == C_E):
+            return j
+    for j in range(ns):
+        if hp_t[j] > 0:
+            return j
+    return -1
+
+
+@jit
 def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_number,
                effect_halves, skip, nth, intercept, odn, odb, status, col, row, fac, link,
                prim_last, fired, mspent, last_dmg, fired_upon, st, script, pd_fired, out, chosen,
@@ -656,29 +671,21 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         hp_t = hp[t]
         pdf = pd_fired[:nsys[t]]
         if fam == PRIMARY and link[s, t] == 1 and r <= 1:
-            # (8.3): designate any system and hit it automatically -- the first intact weapon
-            pick = -1
-            for j in range(nsys[t]):
-                c = codes[t, j]
-                if hp_t[j] > 0 and (c == C_G or c == C_R or c == C_W or c == C_F or c == C_P
-                                   or c == C_L or c == C_E):
-                    pick = j
-                    break
-            if pick < 0:
-                for j in range(nsys[t]):
-                    if hp_t[j] > 0:
-                        pick = j
-                        break
+            # (8.3): designate any system for each Primary Beam and hit it automatically; each
+            # beam designates anew (the first intact weapon, else the first intact system), so
+            # no beam is wasted on a system an earlier beam destroyed
             out[0] = k
             out[1] = 0
             out[2] = 0
             for _ in range(k):
-                if pick >= 0 and hp_t[pick] > 0:
-                    if eff >= 2 or hp_t[pick] == 1:
-                        hp_t[pick] = 0
-                    else:
-                        hp_t[pick] = 1
-                    out[1] += eff
+                pick = _designate(codes, hp_t, nsys[t], t)
+                if pick < 0:
+                    break
+                if eff >= 2 or hp_t[pick] == 1:
+                    hp_t[pick] = 0
+                else:
+                    hp_t[pick] = 1
+                out[1] += eff
         elif fam == MISSILE and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1 and _count(codes, hp, s, nsys, C_Z) > 0:
             # DataLink group (12.2): members within 3 hexes fire their missiles as one volley
             hits = 0
