@@ -30,3 +30,22 @@ def test_tractor_designates_a_system_for_each_primary_beam():
     lost = sheet.count("x") - before.count("x")
     assert lost == 3, (shot, before, sheet)
     assert "3 points" in shot
+
+
+def test_a_base_holding_a_ship_never_moves():
+    """(9.1) with (8.3): a Base that tractors a bigger cruiser is neither dragged by it nor
+    pulled; the link holds the cruiser (its engines shut down) and pulls it to the Base."""
+    lines, _ = playthrough(FIX / "starfire-base-tractor.toml", seed=1)
+    assert any("base latches onto ca" in l for l in lines)
+    assert not any(re.search(r"base (dragged|pulled)", l) for l in lines), lines
+    assert not any(re.search(r"mp\d +ca -> ", l) for l in lines)  # engines shut down
+    assert any("ca pulled to 1010" in l for l in lines)
+
+
+def test_base_hull_spaces_come_from_the_hull_chart():
+    """Base 1-4 are 20/40/75/100 hull spaces (rules-data 1.5), not a count of systems."""
+    from simkit.starfire.scenario import load_scenario
+    sc = load_scenario(ROOT / "scenarios/starfire/base-assault.toml")
+    assert {s.name: s.size for s in sc.ships}["base"] == 75
+    sc = load_scenario(FIX / "starfire-base-tractor.toml")
+    assert {s.name: s.size for s in sc.ships}["base"] == 20

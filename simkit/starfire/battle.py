@@ -276,11 +276,14 @@ def _component(link, status, s, comp):
 
 @jit
 def _leader(si, comp, m):
-    """The largest ship of a tractor chain, or -1 when two tie for largest (8.3)."""
+    """The largest ship of a tractor chain, or -1 when two tie for largest (8.3) or the chain
+    holds a Base: a Base cannot move (9.1), so nothing linked to it moves in normal movement."""
     best = -1
     bsize = -1
     tie = False
     for q in range(m):
+        if si[comp[q], SI_BASE] == 1:
+            return -1
         sz = si[comp[q], SI_SIZE]
         if sz > bsize:
             bsize = sz
@@ -493,10 +496,11 @@ def _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status,
 
 @jit
 def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
-    """End of movement (8.3): smaller (or equal) linked ships move one hex closer."""
+    """End of movement (8.3): smaller (or equal) linked ships move one hex closer. A Base never
+    moves (9.1): a ship a Base holds is pulled towards it whatever their sizes."""
     n = status.shape[0]
     for s in range(n):
-        if status[s] != ON_MAP:
+        if status[s] != ON_MAP or si[s, SI_BASE] == 1:
             continue
         pulled = False
         for t in range(n):
@@ -504,7 +508,8 @@ def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
                 continue
             # the smaller ship moves; between equals the held one (both when mutual)
             if (link[t, s] and si[s, SI_SIZE] <= si[t, SI_SIZE]) or (
-                    link[s, t] and si[s, SI_SIZE] < si[t, SI_SIZE]):
+                    link[s, t] and si[s, SI_SIZE] < si[t, SI_SIZE]) or (
+                    link[t, s] and si[t, SI_BASE] == 1):
                 pulled = True
         if not pulled:
             continue
