@@ -49,3 +49,12 @@ def test_base_hull_spaces_come_from_the_hull_chart():
     assert {s.name: s.size for s in sc.ships}["base"] == 75
     sc = load_scenario(FIX / "starfire-base-tractor.toml")
     assert {s.name: s.size for s in sc.ships}["base"] == 20
+
+
+def test_datalink_member_keeps_the_target_its_missiles_joined():
+    """(5.5) with (12.2): wing's Missile joined lead's volley at the scout, so the scout is its
+    one target this turn; it may not fire its Lasers at the hulk next to it afterwards."""
+    lines, _ = playthrough(FIX / "starfire-datalink-one-target.toml", seed=1)
+    shot = [l for l in lines if l.startswith("T01 fire    lead -> scout")]
+    assert shot and "11 x missile" in shot[0]  # wing's launcher was in the volley
+    assert not any(l.startswith("T01 fire    wing -> hulk") for l in lines), lines

@@ -636,6 +636,11 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             cap = mult[s]  # (8.5): an intact (Mn) allows n targets
     fired[s] = 1
     n_chosen = 0
+    if mspent[s] > 0:
+        # (5.5): its Missiles joined a DataLink volley, so that target is already one of its
+        # targets this turn (the only one without Multiplex Tracking, tractored ships apart)
+        chosen[0] = mspent[s] - 1
+        n_chosen = 1
     for fi in range(6):
         fam = (PRIMARY, MISSILE, GUN, FORCE, ENERGY, LASER)[fi]
         if fam == PRIMARY and turn - prim_last[s] < 2:
@@ -665,7 +670,7 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         if fam == MISSILE or fam == GUN:
             pd = _count(codes, hp, t, nsys, C_D)
             w_missile = ev[MISSILE, min(r, MAX_RANGE)] * (0.5 ** pd) > ev[GUN, min(r, MAX_RANGE)]
-        k = _family_count(codes, hp, nsys, s, fam, w_missile, mspent[s] == 1)
+        k = _family_count(codes, hp, nsys, s, fam, w_missile, mspent[s] > 0)
         if k == 0:
             continue
         hit, eff, auto = _shot_params(hit_number, effect_halves, fam, r, s, t, link)
@@ -707,7 +712,7 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
                     hm, em, am = _shot_params(hit_number, effect_halves, MISSILE, rm, m, t, link)
                     if em < 0 or km == 0:
                         continue
-                    mspent[m] = 1  # its launchers fired in this volley; the rest fire later
+                    mspent[m] = t + 1  # its launchers fired in this volley at t; the rest fire later (5.5)
                     k += km  # the log counts every missile of the group's volley
                     for _ in range(km):
                         if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
