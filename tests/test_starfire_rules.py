@@ -58,3 +58,29 @@ def test_datalink_member_keeps_the_target_its_missiles_joined():
     shot = [l for l in lines if l.startswith("T01 fire    lead -> scout")]
     assert shot and "11 x missile" in shot[0]  # wing's launcher was in the volley
     assert not any(l.startswith("T01 fire    wing -> hulk") for l in lines), lines
+
+
+def _one_dampener(points):
+    """(7.4) with one Overload Dampener against one volley: negate 1 point, or burn out
+    absorbing 4 at the cost of the dampener (worth a point); ties keep it. (landed, burnt)."""
+    keep = max(0, points - 1)
+    burn = max(0, points - 4)
+    return (burn, True) if burn + 1 < keep else (keep, False)
+
+
+def test_datalink_fire_is_one_volley_and_chains_by_three_hexes():
+    """(12.2): far is 4 hexes from lead but 1 from mid, so it fires with the group; the group's
+    Missiles are one volley and so are its Energy Beams, dampened once by the target's single
+    Overload Dampener (7.4) instead of once per ship."""
+    for seed in (1, 2, 3):
+        lines, _ = playthrough(FIX / "starfire-datalink-simultaneous.toml", seed=seed)
+        fires = [l for l in lines if " fire " in l]
+        assert len(fires) == 2, fires  # one missile volley, one Energy Beam volley
+        assert "lead -> target: 3 x missile" in fires[0]
+        assert "lead -> target: 3 x energy_beam" in fires[1]
+        m = re.search(r"(\d+) hit, ([\d.]+) points", fires[1])
+        hits, points = int(m.group(1)), float(m.group(2))
+        landed, burnt = _one_dampener(hits)  # each Energy Beam hit is 1 point at range 5
+        assert points == landed
+        sheet = lines[lines.index(fires[1]) + 1].split()
+        assert (sheet[-2] == "x") == burnt, (fires[1], sheet)

@@ -19,9 +19,10 @@ One trial is one battle from the scenario's set-up. Each turn runs the sequence 
    of one ship (hits take effect at once, so a destroyed system cannot fire later in the phase);
    one target per ship unless Multiplex Tracking (Mn) allows n, plus any ship it holds in a
    Tractor Beam; Primary Beams every other turn (6.5); Gun-Missile Launchers choose their
-   ammunition each turn (6.3); DataLink groups (12.2) fire together, their missiles one volley
-   for Point Defense, when the firing member is within 3 hexes of another member with a working
-   DataLink; optional restricted field of fire (12.6) and Planets/Stars blocking fire (12.4).
+   ammunition each turn (6.3); DataLink groups (12.2) fire together, their Missiles one volley
+   for Point Defense and their Energy Beams one volley for Overload Dampeners, each member
+   within 3 hexes of another firing member with a working DataLink; a member that joined a
+   volley keeps that target for the turn (5.5); optional restricted field of fire (12.6) and Planets/Stars blocking fire (12.4).
 5. **Tractor Beams** (8.3-8.4): each intact Tractor Beam may latch onto one enemy ship at range
    0-5 that has no intact Shearing Plane and is not a Base.
 6. **Record keeping** (3.25): optional Damage Control (12.1) restores one Shield hit on a ship
@@ -610,6 +611,46 @@ def _target_score(codes, hp, nsys, ev, si, col, row, s, t):
 
 
 @jit
+def _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number, effect_halves,
+              link, s, t, fam, grp):
+    """The DataLink group firing family ``fam`` with s at t (12.2), s first, into grp; returns
+    the count. A member joins when its DataLink works, it has not fired, has not joined a volley
+    at another target, has weapons of the family that reach t, and is within 3 hexes of at
+    least one member already firing (so each is within 3 hexes of another, not only of s)."""
+    n = status.shape[0]
+    grp[0] = s
+    ng = 1
+    changed = True
+    while changed:
+        changed = False
+        for m in range(n):
+            if (m == s or status[m] != ON_MAP or fired[m] == 1 or si[m, SI_DL] != si[s, SI_DL]
+                    or si[m, SI_ZOK] == 0 or _count(codes, hp, m, nsys, C_Z) == 0
+                    or (mspent[m, 0] != 0 and mspent[m, 0] != t + 1)
+                    or ((mspent[m, 1] >> fam) & 1) == 1):
+                continue
+            inside = False
+            near = False
+            for q in range(ng):
+                if grp[q] == m:
+                    inside = True
+                elif distance(col[grp[q]], row[grp[q]], col[m], row[m]) <= 3:
+                    near = True
+            if inside or not near:
+                continue
+            rm = distance(col[m], row[m], col[t], row[t])
+            if _family_count(codes, hp, nsys, m, fam, True, False) == 0:
+                continue
+            hm, em, am = _shot_params(hit_number, effect_halves, fam, rm, m, t, link)
+            if em < 0:
+                continue
+            grp[ng] = m
+            ng += 1
+            changed = True
+    return ng
+
+
+@jit
 def _designate(codes, hp_t, ns, t):
     """The system a tractoring ship's Primary Beam designates (8.3): the first intact weapon,
     else the first intact system; -1 when nothing is left."""
@@ -636,10 +677,11 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             cap = mult[s]  # (8.5): an intact (Mn) allows n targets
     fired[s] = 1
     n_chosen = 0
-    if mspent[s] > 0:
-        # (5.5): its Missiles joined a DataLink volley, so that target is already one of its
+    grp = np.empty(n, dtype=np.int64)
+    if mspent[s, 0] > 0:
+        # (5.5): its weapons joined a DataLink volley, so that target is already one of its
         # targets this turn (the only one without Multiplex Tracking, tractored ships apart)
-        chosen[0] = mspent[s] - 1
+        chosen[0] = mspent[s, 0] - 1
         n_chosen = 1
     for fi in range(6):
         fam = (PRIMARY, MISSILE, GUN, FORCE, ENERGY, LASER)[fi]
@@ -670,7 +712,9 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         if fam == MISSILE or fam == GUN:
             pd = _count(codes, hp, t, nsys, C_D)
             w_missile = ev[MISSILE, min(r, MAX_RANGE)] * (0.5 ** pd) > ev[GUN, min(r, MAX_RANGE)]
-        k = _family_count(codes, hp, nsys, s, fam, w_missile, mspent[s] > 0)
+        if (mspent[s, 1] >> fam) & 1:
+            continue  # fired in a DataLink volley this turn (12.2)
+        k = _family_count(codes, hp, nsys, s, fam, w_missile, ((mspent[s, 1] >> MISSILE) & 1) == 1)
         if k == 0:
             continue
         hit, eff, auto = _shot_params(hit_number, effect_halves, fam, r, s, t, link)
@@ -696,30 +740,39 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
                 else:
                     hp_t[pick] = 1
                 out[1] += eff
-        elif fam == MISSILE and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1 and _count(codes, hp, s, nsys, C_Z) > 0:
-            # DataLink group (12.2): members within 3 hexes fire their missiles as one volley
+        elif ((fam == MISSILE or fam == ENERGY) and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1
+              and _count(codes, hp, s, nsys, C_Z) > 0):
+            # DataLink group (12.2): the members that can join fire simultaneously, as one
+            # volley: Missiles for Point Defense, Energy Beams for Overload Dampeners
+            ng = _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number,
+                           effect_halves, link, s, t, fam, grp)
             hits = 0
             for _ in range(k):
                 if auto or hit >= 12 or (hit >= 2 and dice.roll(st, script, 2, 6) <= hit):
                     hits += 1
-            for m in range(n):
-                if (m != s and status[m] == ON_MAP and fired[m] == 0 and mspent[m] == 0
-                        and si[m, SI_DL] == si[s, SI_DL] and si[m, SI_ZOK] == 1
-                        and _count(codes, hp, m, nsys, C_Z) > 0
-                        and distance(col[s], row[s], col[m], row[m]) <= 3):
-                    rm = distance(col[m], row[m], col[t], row[t])
-                    km = _family_count(codes, hp, nsys, m, MISSILE, True, False)
-                    hm, em, am = _shot_params(hit_number, effect_halves, MISSILE, rm, m, t, link)
-                    if em < 0 or km == 0:
-                        continue
-                    mspent[m] = t + 1  # its launchers fired in this volley at t; the rest fire later (5.5)
-                    k += km  # the log counts every missile of the group's volley
-                    for _ in range(km):
-                        if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
-                            hits += 1
-            resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
-                           MISSILE, hits, 12, eff, True, skip, nth, intercept, odn, odb, st,
-                           script, out)
+            total = hits * eff
+            for q in range(1, ng):
+                m = grp[q]
+                rm = distance(col[m], row[m], col[t], row[t])
+                km = _family_count(codes, hp, nsys, m, fam, True, False)
+                hm, em, am = _shot_params(hit_number, effect_halves, fam, rm, m, t, link)
+                mspent[m, 0] = t + 1  # its target for the turn (5.5)
+                mspent[m, 1] |= 1 << fam  # these launchers fired; the rest fire later
+                k += km  # the log counts every weapon of the group's volley
+                for _ in range(km):
+                    if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
+                        hits += 1
+                        total += em
+            if fam == MISSILE:
+                resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
+                               MISSILE, hits, 12, eff, True, skip, nth, intercept, odn, odb, st,
+                               script, out)
+            else:
+                # every hit's points at its own firer's range, dampened once (7.4)
+                resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
+                               ENERGY, 1, 12, total, True, skip, nth, intercept, odn, odb, st,
+                               script, out)
+                out[0] = hits
         else:
             resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf, fam,
                            k, hit, eff, auto, skip, nth, intercept, odn, odb, st, script, out)
@@ -782,7 +835,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     prim_last = np.full(n, -10, dtype=np.int64)
     last_dmg = np.zeros(n, dtype=np.int64)
     fired = np.zeros(n, dtype=np.int64)
-    mspent = np.zeros(n, dtype=np.int64)
+    mspent = np.zeros((n, 2), dtype=np.int64)  # DataLink volley joined: target + 1, families
     fired_upon = np.full(nsides, 1 << 30, dtype=np.int64)
     scanned = np.zeros((nsides, scan.shape[1]), dtype=np.int64)
     order = np.zeros(nsides, dtype=np.int64)
@@ -864,7 +917,8 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         # 4. combat: alternate sides, one ship at a time (5.1)
         for s in range(n):
             fired[s] = 0
-            mspent[s] = 0
+            mspent[s, 0] = 0
+            mspent[s, 1] = 0
         while True:
             any_fired = False
             for oi in range(nsides):
