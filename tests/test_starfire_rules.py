@@ -84,3 +84,16 @@ def test_datalink_fire_is_one_volley_and_chains_by_three_hexes():
         assert points == landed
         sheet = lines[lines.index(fires[1]) + 1].split()
         assert (sheet[-2] == "x") == burnt, (fires[1], sheet)
+
+
+def test_primary_hit_in_the_middle_of_a_hold_run_collapses_nothing():
+    """(8.1): only a hit on the first Hold in the series collapses 1d6 Holds. A Primary Beam
+    die of 2 picks the second Hold of S A H H H H I (Shields and Armor are passed over); the
+    first Hold is intact, so no collapse die is rolled and only that Hold is lost."""
+    from simkit.starfire.fire import Target, fire_volley
+    t = Target("S A H H H H I")
+    fire_volley(t, "primary_beam", 1, 1, rolls=[2])  # range 1 cannot miss: the die is N
+    assert t.render() == "S A H x H H I"
+    t = Target("S A H H H H I")
+    fire_volley(t, "primary_beam", 1, 1, rolls=[1, 3])  # the first Hold: collapse, 3 in all
+    assert t.render() == "S A x x x H I"
