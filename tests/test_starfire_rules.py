@@ -97,3 +97,15 @@ def test_primary_hit_in_the_middle_of_a_hold_run_collapses_nothing():
     t = Target("S A H H H H I")
     fire_volley(t, "primary_beam", 1, 1, rolls=[1, 3])  # the first Hold: collapse, 3 in all
     assert t.render() == "S A x x x H I"
+
+
+def test_dampeners_burnt_out_absorbing_a_volley_count_as_damage_for_damage_control():
+    """(12.1) with (7.4): in turn 2 the wall's last Overload Dampener burns out absorbing the
+    whole volley. It lost a system, so it was damaged in turn 2: Damage Control erases the
+    turn-1 Shield hit in turn 5 (the third undamaged turn after it), not in turn 4."""
+    lines, _ = playthrough(FIX / "starfire-dampener-damage-control.toml", seed=1)
+    t2 = [l for l in lines if l.startswith("T02 fire    beamer -> wall")]
+    assert t2 and "1 hit, 0 points" in t2[0]
+    assert lines[lines.index(t2[0]) + 1].split()[1:] == "x S S x x x G I".split()
+    repairs = [l[:3] for l in lines if "wall erases a Shield hit" in l]
+    assert repairs == ["T05"], repairs

@@ -724,6 +724,9 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         pd_fired[:] = 0  # every Point Defense of the target starts the volley fresh (7.3)
         hp_t = hp[t]
         pdf = pd_fired[:nsys[t]]
+        hp_before = 0
+        for j in range(nsys[t]):
+            hp_before += hp_t[j]
         if fam == PRIMARY and link[s, t] == 1 and r <= 1:
             # (8.3): designate any system for each Primary Beam and hit it automatically; each
             # beam designates anew (the first intact weapon, else the first intact system), so
@@ -780,7 +783,12 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             prim_last[s] = turn
         if fired_upon[si[t, SI_SIDE]] > turn:
             fired_upon[si[t, SI_SIDE]] = turn
-        if out[1] > 0:
+        hp_after = 0
+        for j in range(nsys[t]):
+            hp_after += hp_t[j]
+        if hp_after < hp_before:
+            # (12.1) "damaged": any system lost or circled, dampeners burnt out absorbing a
+            # volley included (no point of the volley need have landed)
             last_dmg[t] = turn
         i = logn[0]
         _log(log, logn, EV_FIRE, turn, s, t, fam, k, out[0], out[1], out[2])
