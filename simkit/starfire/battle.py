@@ -31,11 +31,12 @@ One trial is one battle from the scenario's set-up. Each turn runs the sequence 
 Tractor links (8.3): the ships joined by links form chains; the largest ship (hull spaces) of a
 chain moves normally and the others shut down their engines and follow it on an identical
 course (a course that would drag a held ship off the map is illegal); if two ships tie for
-largest, nothing in the chain moves. After movement each ship smaller than (or equal to) a ship
-it is linked with is pulled one hex closer, only if the hex is closer to every ship it is
-linked with. Ranges for the Probability of Hit table are reduced by 3 for the tractoring ship
+largest, nothing in the chain moves; nor does a chain that holds a Base, which cannot move
+(9.1). After movement each ship smaller than (or equal to) a ship it is linked with, or held by
+a Base, is pulled one hex closer, only if the hex is closer to every ship it is linked with; a
+Base is never pulled. Ranges for the Probability of Hit table are reduced by 3 for the tractoring ship
 and increased by 3 for the held ship firing back; missiles between them hit automatically; a
-tractoring ship adjacent to its held target designates the system its Primary Beams hit.
+tractoring ship adjacent to its held target designates the system each Primary Beam hits.
 A link breaks when either ship is destroyed or leaves, or the tractoring ship has fewer intact
 Tractor Beams than links. Ships in a tractor link do not leave by warp point (9.4 allows it
 only in a special case; simkit forbids it outright: documented in docs/rules/starfire.md).
