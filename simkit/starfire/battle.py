@@ -19,9 +19,10 @@ One trial is one battle from the scenario's set-up. Each turn runs the sequence 
    of one ship (hits take effect at once, so a destroyed system cannot fire later in the phase);
    one target per ship unless Multiplex Tracking (Mn) allows n, plus any ship it holds in a
    Tractor Beam; Primary Beams every other turn (6.5); Gun-Missile Launchers choose their
-   ammunition each turn (6.3); DataLink groups (12.2) fire together, their missiles one volley
-   for Point Defense, when the firing member is within 3 hexes of another member with a working
-   DataLink; optional restricted field of fire (12.6) and Planets/Stars blocking fire (12.4).
+   ammunition each turn (6.3); DataLink groups (12.2) fire together, their Missiles one volley
+   for Point Defense and their Energy Beams one volley for Overload Dampeners, each member
+   within 3 hexes of another firing member with a working DataLink; a member that joined a
+   volley keeps that target for the turn (5.5); optional restricted field of fire (12.6) and Planets/Stars blocking fire (12.4).
 5. **Tractor Beams** (8.3-8.4): each intact Tractor Beam may latch onto one enemy ship at range
    0-5 that has no intact Shearing Plane and is not a Base.
 6. **Record keeping** (3.25): optional Damage Control (12.1) restores one Shield hit on a ship
@@ -30,11 +31,12 @@ One trial is one battle from the scenario's set-up. Each turn runs the sequence 
 Tractor links (8.3): the ships joined by links form chains; the largest ship (hull spaces) of a
 chain moves normally and the others shut down their engines and follow it on an identical
 course (a course that would drag a held ship off the map is illegal); if two ships tie for
-largest, nothing in the chain moves. After movement each ship smaller than (or equal to) a ship
-it is linked with is pulled one hex closer, only if the hex is closer to every ship it is
-linked with. Ranges for the Probability of Hit table are reduced by 3 for the tractoring ship
+largest, nothing in the chain moves; nor does a chain that holds a Base, which cannot move
+(9.1). After movement each ship smaller than (or equal to) a ship it is linked with, or held by
+a Base, is pulled one hex closer, only if the hex is closer to every ship it is linked with; a
+Base is never pulled. Ranges for the Probability of Hit table are reduced by 3 for the tractoring ship
 and increased by 3 for the held ship firing back; missiles between them hit automatically; a
-tractoring ship adjacent to its held target designates the system its Primary Beams hit.
+tractoring ship adjacent to its held target designates the system each Primary Beam hits.
 A link breaks when either ship is destroyed or leaves, or the tractoring ship has fewer intact
 Tractor Beams than links. Ships in a tractor link do not leave by warp point (9.4 allows it
 only in a special case; simkit forbids it outright: documented in docs/rules/starfire.md).
@@ -276,11 +278,14 @@ def _component(link, status, s, comp):
 
 @jit
 def _leader(si, comp, m):
-    """The largest ship of a tractor chain, or -1 when two tie for largest (8.3)."""
+    """The largest ship of a tractor chain, or -1 when two tie for largest (8.3) or the chain
+    holds a Base: a Base cannot move (9.1), so nothing linked to it moves in normal movement."""
     best = -1
     bsize = -1
     tie = False
     for q in range(m):
+        if si[comp[q], SI_BASE] == 1:
+            return -1
         sz = si[comp[q], SI_SIZE]
         if sz > bsize:
             bsize = sz
@@ -493,10 +498,11 @@ def _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status,
 
 @jit
 def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
-    """End of movement (8.3): smaller (or equal) linked ships move one hex closer."""
+    """End of movement (8.3): smaller (or equal) linked ships move one hex closer. A Base never
+    moves (9.1): a ship a Base holds is pulled towards it whatever their sizes."""
     n = status.shape[0]
     for s in range(n):
-        if status[s] != ON_MAP:
+        if status[s] != ON_MAP or si[s, SI_BASE] == 1:
             continue
         pulled = False
         for t in range(n):
@@ -504,7 +510,8 @@ def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
                 continue
             # the smaller ship moves; between equals the held one (both when mutual)
             if (link[t, s] and si[s, SI_SIZE] <= si[t, SI_SIZE]) or (
-                    link[s, t] and si[s, SI_SIZE] < si[t, SI_SIZE]):
+                    link[s, t] and si[s, SI_SIZE] < si[t, SI_SIZE]) or (
+                    link[t, s] and si[t, SI_BASE] == 1):
                 pulled = True
         if not pulled:
             continue
@@ -605,6 +612,61 @@ def _target_score(codes, hp, nsys, ev, si, col, row, s, t):
 
 
 @jit
+def _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number, effect_halves,
+              link, s, t, fam, grp):
+    """The DataLink group firing family ``fam`` with s at t (12.2), s first, into grp; returns
+    the count. A member joins when its DataLink works, it has not fired, has not joined a volley
+    at another target, has weapons of the family that reach t, and is within 3 hexes of at
+    least one member already firing (so each is within 3 hexes of another, not only of s)."""
+    n = status.shape[0]
+    grp[0] = s
+    ng = 1
+    changed = True
+    while changed:
+        changed = False
+        for m in range(n):
+            if (m == s or status[m] != ON_MAP or fired[m] == 1 or si[m, SI_DL] != si[s, SI_DL]
+                    or si[m, SI_ZOK] == 0 or _count(codes, hp, m, nsys, C_Z) == 0
+                    or (mspent[m, 0] != 0 and mspent[m, 0] != t + 1)
+                    or ((mspent[m, 1] >> fam) & 1) == 1):
+                continue
+            inside = False
+            near = False
+            for q in range(ng):
+                if grp[q] == m:
+                    inside = True
+                elif distance(col[grp[q]], row[grp[q]], col[m], row[m]) <= 3:
+                    near = True
+            if inside or not near:
+                continue
+            rm = distance(col[m], row[m], col[t], row[t])
+            if _family_count(codes, hp, nsys, m, fam, True, False) == 0:
+                continue
+            hm, em, am = _shot_params(hit_number, effect_halves, fam, rm, m, t, link)
+            if em < 0:
+                continue
+            grp[ng] = m
+            ng += 1
+            changed = True
+    return ng
+
+
+@jit
+def _designate(codes, hp_t, ns, t):
+    """The system a tractoring ship's Primary Beam designates (8.3): the first intact weapon,
+    else the first intact system; -1 when nothing is left."""
+    for j in range(ns):
+        c = codes[t, j]
+        if hp_t[j] > 0 and (c == C_G or c == C_R or c == C_W or c == C_F or c == C_P
+                           or c == C_L or c == C_E):
+            return j
+    for j in range(ns):
+        if hp_t[j] > 0:
+            return j
+    return -1
+
+
+@jit
 def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_number,
                effect_halves, skip, nth, intercept, odn, odb, status, col, row, fac, link,
                prim_last, fired, mspent, last_dmg, fired_upon, st, script, pd_fired, out, chosen,
@@ -616,6 +678,12 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             cap = mult[s]  # (8.5): an intact (Mn) allows n targets
     fired[s] = 1
     n_chosen = 0
+    grp = np.empty(n, dtype=np.int64)
+    if mspent[s, 0] > 0:
+        # (5.5): its weapons joined a DataLink volley, so that target is already one of its
+        # targets this turn (the only one without Multiplex Tracking, tractored ships apart)
+        chosen[0] = mspent[s, 0] - 1
+        n_chosen = 1
     for fi in range(6):
         fam = (PRIMARY, MISSILE, GUN, FORCE, ENERGY, LASER)[fi]
         if fam == PRIMARY and turn - prim_last[s] < 2:
@@ -645,7 +713,9 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         if fam == MISSILE or fam == GUN:
             pd = _count(codes, hp, t, nsys, C_D)
             w_missile = ev[MISSILE, min(r, MAX_RANGE)] * (0.5 ** pd) > ev[GUN, min(r, MAX_RANGE)]
-        k = _family_count(codes, hp, nsys, s, fam, w_missile, mspent[s] == 1)
+        if (mspent[s, 1] >> fam) & 1:
+            continue  # fired in a DataLink volley this turn (12.2)
+        k = _family_count(codes, hp, nsys, s, fam, w_missile, ((mspent[s, 1] >> MISSILE) & 1) == 1)
         if k == 0:
             continue
         hit, eff, auto = _shot_params(hit_number, effect_halves, fam, r, s, t, link)
@@ -655,54 +725,58 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
         pd_fired[:] = 0  # every Point Defense of the target starts the volley fresh (7.3)
         hp_t = hp[t]
         pdf = pd_fired[:nsys[t]]
+        hp_before = 0
+        for j in range(nsys[t]):
+            hp_before += hp_t[j]
         if fam == PRIMARY and link[s, t] == 1 and r <= 1:
-            # (8.3): designate any system and hit it automatically -- the first intact weapon
-            pick = -1
-            for j in range(nsys[t]):
-                c = codes[t, j]
-                if hp_t[j] > 0 and (c == C_G or c == C_R or c == C_W or c == C_F or c == C_P
-                                   or c == C_L or c == C_E):
-                    pick = j
-                    break
-            if pick < 0:
-                for j in range(nsys[t]):
-                    if hp_t[j] > 0:
-                        pick = j
-                        break
+            # (8.3): designate any system for each Primary Beam and hit it automatically; each
+            # beam designates anew (the first intact weapon, else the first intact system), so
+            # no beam is wasted on a system an earlier beam destroyed
             out[0] = k
             out[1] = 0
             out[2] = 0
             for _ in range(k):
-                if pick >= 0 and hp_t[pick] > 0:
-                    if eff >= 2 or hp_t[pick] == 1:
-                        hp_t[pick] = 0
-                    else:
-                        hp_t[pick] = 1
-                    out[1] += eff
-        elif fam == MISSILE and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1 and _count(codes, hp, s, nsys, C_Z) > 0:
-            # DataLink group (12.2): members within 3 hexes fire their missiles as one volley
+                pick = _designate(codes, hp_t, nsys[t], t)
+                if pick < 0:
+                    break
+                if eff >= 2 or hp_t[pick] == 1:
+                    hp_t[pick] = 0
+                else:
+                    hp_t[pick] = 1
+                out[1] += eff
+        elif ((fam == MISSILE or fam == ENERGY) and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1
+              and _count(codes, hp, s, nsys, C_Z) > 0):
+            # DataLink group (12.2): the members that can join fire simultaneously, as one
+            # volley: Missiles for Point Defense, Energy Beams for Overload Dampeners
+            ng = _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number,
+                           effect_halves, link, s, t, fam, grp)
             hits = 0
             for _ in range(k):
                 if auto or hit >= 12 or (hit >= 2 and dice.roll(st, script, 2, 6) <= hit):
                     hits += 1
-            for m in range(n):
-                if (m != s and status[m] == ON_MAP and fired[m] == 0 and mspent[m] == 0
-                        and si[m, SI_DL] == si[s, SI_DL] and si[m, SI_ZOK] == 1
-                        and _count(codes, hp, m, nsys, C_Z) > 0
-                        and distance(col[s], row[s], col[m], row[m]) <= 3):
-                    rm = distance(col[m], row[m], col[t], row[t])
-                    km = _family_count(codes, hp, nsys, m, MISSILE, True, False)
-                    hm, em, am = _shot_params(hit_number, effect_halves, MISSILE, rm, m, t, link)
-                    if em < 0 or km == 0:
-                        continue
-                    mspent[m] = 1  # its launchers fired in this volley; the rest fire later
-                    k += km  # the log counts every missile of the group's volley
-                    for _ in range(km):
-                        if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
-                            hits += 1
-            resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
-                           MISSILE, hits, 12, eff, True, skip, nth, intercept, odn, odb, st,
-                           script, out)
+            total = hits * eff
+            for q in range(1, ng):
+                m = grp[q]
+                rm = distance(col[m], row[m], col[t], row[t])
+                km = _family_count(codes, hp, nsys, m, fam, True, False)
+                hm, em, am = _shot_params(hit_number, effect_halves, fam, rm, m, t, link)
+                mspent[m, 0] = t + 1  # its target for the turn (5.5)
+                mspent[m, 1] |= 1 << fam  # these launchers fired; the rest fire later
+                k += km  # the log counts every weapon of the group's volley
+                for _ in range(km):
+                    if am or hm >= 12 or (hm >= 2 and dice.roll(st, script, 2, 6) <= hm):
+                        hits += 1
+                        total += em
+            if fam == MISSILE:
+                resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
+                               MISSILE, hits, 12, eff, True, skip, nth, intercept, odn, odb, st,
+                               script, out)
+            else:
+                # every hit's points at its own firer's range, dampened once (7.4)
+                resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
+                               ENERGY, 1, 12, total, True, skip, nth, intercept, odn, odb, st,
+                               script, out)
+                out[0] = hits
         else:
             resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf, fam,
                            k, hit, eff, auto, skip, nth, intercept, odn, odb, st, script, out)
@@ -710,7 +784,12 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             prim_last[s] = turn
         if fired_upon[si[t, SI_SIDE]] > turn:
             fired_upon[si[t, SI_SIDE]] = turn
-        if out[1] > 0:
+        hp_after = 0
+        for j in range(nsys[t]):
+            hp_after += hp_t[j]
+        if hp_after < hp_before:
+            # (12.1) "damaged": any system lost or circled, dampeners burnt out absorbing a
+            # volley included (no point of the volley need have landed)
             last_dmg[t] = turn
         i = logn[0]
         _log(log, logn, EV_FIRE, turn, s, t, fam, k, out[0], out[1], out[2])
@@ -765,7 +844,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     prim_last = np.full(n, -10, dtype=np.int64)
     last_dmg = np.zeros(n, dtype=np.int64)
     fired = np.zeros(n, dtype=np.int64)
-    mspent = np.zeros(n, dtype=np.int64)
+    mspent = np.zeros((n, 2), dtype=np.int64)  # DataLink volley joined: target + 1, families
     fired_upon = np.full(nsides, 1 << 30, dtype=np.int64)
     scanned = np.zeros((nsides, scan.shape[1]), dtype=np.int64)
     order = np.zeros(nsides, dtype=np.int64)
@@ -847,7 +926,8 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         # 4. combat: alternate sides, one ship at a time (5.1)
         for s in range(n):
             fired[s] = 0
-            mspent[s] = 0
+            mspent[s, 0] = 0
+            mspent[s, 1] = 0
         while True:
             any_fired = False
             for oi in range(nsides):

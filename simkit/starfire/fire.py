@@ -19,8 +19,9 @@ Rules implemented here, each point by point on the target's sheet state ``hp`` (
   destroyed mid-volley stops engaging (5.10).
 * (7.4) Overload Dampeners negate one Energy Beam point each per volley, or burn out absorbing
   four; the defender burns out the number that loses fewest systems (ties: keep dampeners).
-* (8.1)/(8.2) a point destroying a Hold followed by more intact Holds of its run collapses 1d6
-  Holds in all (a Bulkhead or any other system ends the run).
+* (8.1)/(8.2) a point destroying the first intact Hold of a run followed by more intact Holds
+  collapses 1d6 Holds in all (a Bulkhead or any other system ends the run); a Hold hit behind an
+  intact Hold of its run is lost alone.
 * (8.3) the tractor range shift is applied by the caller to the hit lookup; ``auto_hit`` makes
   missiles hit without a roll (still subject to Point Defense).
 
@@ -41,9 +42,16 @@ R_HITS, R_LANDED, R_STOPPED = 0, 1, 2
 
 @jit
 def _destroy(codes, hp, run_end, i, st, script):
-    """Destroy system i; a Hold heading further intact Holds of its run collapses 1d6 in all."""
+    """Destroy system i; a hit on the first (intact) Hold of its run with further intact Holds
+    collapses 1d6 in all (8.1). A Hold hit behind an intact Hold of its run (a Primary Beam's
+    Nth system) is lost alone: the book collapses Holds only from the first Hold in the series."""
     hp[i] = 0
     if codes[i] == HOLD:
+        j = i - 1
+        while j >= 0 and codes[j] == HOLD:
+            if hp[j] > 0:
+                return  # not the first Hold of the series
+            j -= 1
         end = run_end[i]
         more = 0
         for j in range(i + 1, end + 1):

@@ -45,6 +45,11 @@ def _hold_run(ship, i):
 def _destroy(ship, i, dice):
     ship.state[i] = GONE
     if ship.systems[i] == "H":
+        j = i - 1
+        while j >= 0 and ship.systems[j] == "H":
+            if ship.alive(j):
+                return  # only a hit on the first Hold in the series collapses Holds (8.1)
+            j -= 1
         rest = [j for j in _hold_run(ship, i) if ship.alive(j)]
         if rest:  # a collapse die only when more Holds stand in the run
             n = dice.roll(1, 6)

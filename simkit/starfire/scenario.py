@@ -242,8 +242,14 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
                 tm = int(hulls[sheet.hull_class][2]) if sheet.hull_class in hulls else 2
             if sh.get("advanced_maneuvering", False):
                 tm = max(0, tm - 1)  # (8.7)
-            size = (int(hulls[sheet.hull_class][0]) if sheet.hull_class in hulls
-                    else len(sheet.systems))
+            hull_key = sheet.hull_class
+            if sheet.hull_class == "B":  # Bases: size from the hull chart, Base 1-4 (rules-data 1.5)
+                hull_key = "B" + sheet.number
+                if hull_key not in hulls:
+                    raise UserInputError(f"unknown Base class {hull_key!r} (the hull chart has "
+                                         "B1-B4)", where=where, field=g + ".sheet")
+            # hull spaces (13.5) from the hull chart; a sheet without a class counts its systems
+            size = (int(hulls[hull_key][0]) if hull_key in hulls else len(sheet.systems))
             prog = sh.get("progress", 0)
             if not isinstance(prog, int) or prog < 0:
                 raise UserInputError("must be a whole number >= 0 (turn-mode points already "
