@@ -2,8 +2,9 @@
 
 Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
 
-* Turn sequence (p8-9, p12): a turn has as many phases as the fastest vehicle's speed factor
-  (at least one); in each phase vehicles act in descending order of mph fixed by the caller at
+* Turn sequence (p8-9, p12): a turn goes on while any vehicle's current speed factor is at
+  least the next phase number (at least one phase; a car that speeds up mid-turn moves in the
+  extra phases); in each phase vehicles act in descending order of mph fixed by the caller at
   the phase's start (ties: the one in front first; neck and neck, a d6 each, the lower moves
   first); a vehicle moves one space when its speed factor is at least the phase number.
 * Actions (p11-17), one per phase: steady, accelerate, brake, drift (p13; outward only on a
@@ -1201,16 +1202,15 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
     step = G[G_SPEED_STEP]
     for turn in range(1, G[G_MAXTURNS] + 1):
         res[R_TURNS] = turn
-        nph = 1
         for v in range(n):
-            if V[v, V_STATUS] == ACTIVE:
-                nph = max(nph, speed_factor(V[v, V_MPH], step))
             late[v] = 0
             for w in range(MAXW):
                 WS[v, w, W_FIRED] = 0
         _bike_turn_start(V, WS, n, G, E, EN, turn)
         phase = 1
-        while phase <= nph:
+        # phase 1 is always played; later phases while any vehicle's current speed factor
+        # reaches them, so a car that speeds up mid-turn moves in the extra phases (p9, p12)
+        while True:
             _log(E, EN, turn, phase, -1, EV_PHASE, 0, 0, 0, 0)
             k = _order(st, script, T, V, n, order)
             for v in range(n):
