@@ -49,3 +49,35 @@ def test_turn_goes_on_while_a_car_is_fast_enough_p9_p12():
         for trial in range(6):
             ev, _, _, sim = GM.play_one(sc, seed=7, trial=trial)
             assert _turn_ends_too_early(ev, int(sim.a.G[EG.G_SPEED_STEP])) == [], (name, trial)
+
+
+def _world(scenario):
+    return World(scenario=scenario)
+
+
+def test_side_mounts_fire_forward_p82_p83():
+    """'All fixed mounted weapons are forward firing' (p82): the Interceptor's side mounts
+    shoot along a lane ahead, not at a car level with the firer."""
+    w = _world("game-6.toml")
+    # gang cars 0, 1 (side 0), Interceptor 2 (side 1)
+    w.place(1, 6, 0, 0, 60, side=0)           # far away, out of the way
+    w.place(2, 1, 2, 0, 60, side=1)
+    w.place(0, 1, 2, 2, 60, side=0)           # dead ahead on the Interceptor's lanes 2-3
+    for m in (VH.M_SIDE_L, VH.M_SIDE_R):
+        assert VH.find_target(w.T, w.V, 3, 2, m, w.tbuf) == 0 and w.tbuf[1] == 2, m
+    # a car level with the Interceptor on lanes 0-1: no forward corridor reaches it
+    w.place(0, 1, 0, 0, 60, side=0)
+    assert VH.find_target(w.T, w.V, 3, 2, VH.M_SIDE_L, w.tbuf) == -1
+    # a car ahead on lanes 0-1: the left side mount fires along lane 2 (default), or lane 1
+    # with the 'beside' reading
+    w.place(0, 1, 0, 2, 60, side=0)
+    assert VH.find_target(w.T, w.V, 3, 2, VH.M_SIDE_L, w.tbuf) == -1
+    w.V[2, VH.V_SIDEREACH] = 1
+    assert VH.find_target(w.T, w.V, 3, 2, VH.M_SIDE_L, w.tbuf) == 0
+    assert VH.find_target(w.T, w.V, 3, 2, VH.M_SIDE_R, w.tbuf) == -1
+
+
+def test_side_mount_variant_reaches_the_engine():
+    for choice, reach in (("own_lane", 0), ("beside", 1)):
+        sc = GM.load_scenario(SCEN / "game-6.toml", variants={"side_mount_corridor": choice})
+        assert GM.GameSim(sc).a.G[EG.G_SIDE_CORRIDOR] == reach

@@ -86,14 +86,14 @@ from . import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
-from .vehicle import (M_SIDE_L, M_SIDE_R, V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
+from .vehicle import (V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
                       corridor_lanes)
 from .policies import A_DUMMY, A_LOCK
 from .vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                       V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK,
                       W_LOCKED, W_OFF)
-from .policies import A_REVERSE, A_UTURN
-from .vehicle import V_DIR, V_REV, V_STAMP, ahead_key, travel_dir, uturn_zone
+from .policies import A_REVERSE, A_UTURN, P_VETO
+from .vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                       M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
                       V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
@@ -113,6 +113,12 @@ from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, 
  G_I_HAND, G_MIN_BRK, G_OIL_MAX, G_MINE_DMG, G_SPIKE_MPH, G_COAST, G_TYRE_LOSS, G_TYRE_CAP,
  G_REALIGN, G_SS_LOSS, G_RAM_BONUS, G_MPH_PIP, G_SPEED_STEP, G_ROLEMODE, G_FINISH_SEC,
  G_OIL_HAND, G_SPIKE_DMG) = range(59)
+# G_SIDE_CORRIDOR: the side mounts' forward corridor, 0 the car's lane on that side, 1 the lane
+# beside the car (variant side_mount_corridor, p82-83).
+G_SIDE_CORRIDOR = 59
+# G_SPIKE_RULE: 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference
+# sheet's 'base damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage).
+G_SPIKE_RULE = 60
 # Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
 # criticals and linked weapons, 80-95 bikes.
 (G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF,
@@ -1134,6 +1140,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         k = VC[v, VC_KIND]
         V[v, V_SIDE] = side
         V[v, V_ROLE] = role
+        V[v, V_SIDEREACH] = G[G_SIDE_CORRIDOR]
         V[v, V_KIND] = k
         V[v, V_SEC] = VPOS[v, role, 0]
         V[v, V_LANE] = VPOS[v, role, 1]
@@ -1707,7 +1714,7 @@ def _bike_target_mod(V, v, u, mount, G):
     """Bikes as targets (p64): -1 with both its lanes in the fire corridor, -2 with one."""
     if not V[u, V_BIKE]:
         return 0
-    if mount == M_TURRET or mount == M_SIDE_L or mount == M_SIDE_R:
+    if mount == M_TURRET:
         return G[G_T_BIKE2]
     clo, chi = corridor_lanes(V, v, mount)
     a = V[u, V_LANE]

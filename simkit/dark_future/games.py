@@ -354,6 +354,8 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_ANY_VETO] = setup["either_veto_min"]
     G[EG.G_LEAD_VETO] = rules.variants["lead_start_veto"].choices[sel["lead_start_veto"]]["min_score"]
     G[EG.G_MPH_PIP] = setup["start_mph_per_pip"]
+    G[EG.G_SIDE_CORRIDOR] = rules.variants["side_mount_corridor"].choices[
+        sel["side_mount_corridor"]]["reach"]
     G[EG.G_NLAYOUT] = max(1, len(sc.layouts))
     G[EG.G_ROLEMODE] = 0 if sc.roles == "die" else 1
     G[EG.G_CRIT_HIT] = int(sel["critical_trigger"] == "hit_roll")
