@@ -81,3 +81,45 @@ def test_side_mount_variant_reaches_the_engine():
     for choice, reach in (("own_lane", 0), ("beside", 1)):
         sc = GM.load_scenario(SCEN / "game-6.toml", variants={"side_mount_corridor": choice})
         assert GM.GameSim(sc).a.G[EG.G_SIDE_CORRIDOR] == reach
+
+
+def _spikes(rolls, variants=None):
+    """A Renegade at 60mph runs onto spikes ahead in its lanes on scripted dice; returns the
+    world and the number of dice used."""
+    from simkit.core import dice
+    from simkit.dark_future import road as RD
+    w = World(layout=("S", "S", "S"))
+    if variants:
+        w.a.G[EG.G_SPIKE_RULE] = variants
+    w.place(0, 0, 2, 2, 60)
+    w.place(1, 2, 0, 2, 0)
+    x0, x1 = RD.rear_x(w.T, 1, 2, 0), RD.front_x(w.T, 1, 2, 0)
+    RD._add_marker(w.M, w.NM, RD.SPIKES, 1, 2, 3, x0, x1, 0, 1)
+    st, s = w.script(rolls)
+    EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(), w.lim,
+                w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    return w, int(st[dice.POS])
+
+
+def test_spikes_do_nothing_below_six_and_a_six_is_a_wheel_critical_p30():
+    dmg0 = None
+    for r in (1, 4, 5):
+        w, used = _spikes([r])
+        dmg0 = w.V[0, VH.V_MAXDMG]
+        assert w.V[0, VH.V_DMG] == dmg0 and used == 1, r        # 'no effect'
+        assert w.V[0, VH.V_TYRE] == 0 and w.V[0, VH.V_HAND] == 4
+    # a 6: no damage (0 damage, armour 3), a wheel critical: floor hit 1-4 front wheels, then
+    # the Wheels table (p34): 1 brake pipe (no tyre lost, handling untouched)
+    w, used = _spikes([6, 1, 1])
+    assert w.V[0, VH.V_DMG] == dmg0 and used == 3
+    assert w.V[0, VH.V_TYRE] == 0 and w.V[0, VH.V_HAND] == 4
+    # a 6, then a 5 on the Wheels table: tyre destroyed, handling -2 (its 20mph hazard roll
+    # follows: a 6 on it is no trouble)
+    w, used = _spikes([6, 1, 5, 6, 6, 6])
+    assert w.V[0, VH.V_DMG] == dmg0 and w.V[0, VH.V_HAND] == 2
+    # the reference sheet's reading as a variant: base damage d6 - armour, a 6 a tyre destroyed
+    w, used = _spikes([5], variants=1)
+    assert w.V[0, VH.V_DMG] == dmg0 - 2
+    sc = GM.load_scenario(SCEN / "game-1.toml", variants={"spike_damage": "reference_sheet"})
+    assert GM.GameSim(sc).a.G[EG.G_SPIKE_RULE] == 1
+    assert GM.GameSim(GM.load_scenario(SCEN / "game-1.toml")).a.G[EG.G_SPIKE_RULE] == 0

@@ -269,6 +269,10 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     sp[SH.S_HE_LARGE] = G[G_HE_LARGE]
     sp[SH.S_EXPLODE] = G[G_EXPLODE]
     sp[SH.S_LASTING] = 1
+    # a spike hit (shooter -4, p30): the d6 is the spike roll, a 6 a wheel critical at 0 damage
+    sp[SH.S_WHEELS] = 1 if shooter == -4 else 0
+    if shooter == -4:
+        sp[SH.S_CRIT_HIT] = 0
     if V[v, V_TERMINAL]:
         sp[SH.S_TDAMAGE] = 0
     b = _bike_tables(V, v, matrix)
@@ -503,7 +507,14 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
             if double and n_spikes >= 2 and spikes_rolled:
                 continue   # two spike markers are one hit (p31)
             spikes_rolled = True
-            if V[v, V_MPH] > G[G_SPIKE_MPH]:
+            if V[v, V_MPH] > G[G_SPIKE_MPH] and G[G_SPIKE_RULE] == 0:
+                # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
+                # as a floor hit picks them); 5 or less, no effect
+                _take_hit(st, script, T, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, G, PROF, crit, hp,
+                          ws, sp, o, E, EN, turn, phase, -4)
+            elif V[v, V_MPH] > G[G_SPIKE_MPH]:
+                # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
+                # a tyre
                 r = dice.roll(st, script, 1, 6)
                 pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
                 V[v, V_DMG] = max(0, V[v, V_DMG] - pts)

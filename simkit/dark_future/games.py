@@ -400,6 +400,7 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_MINE_DMG] = pe["mine_damage"]
     G[EG.G_SPIKE_MPH] = pe["spike_immune_mph"]
     G[EG.G_SPIKE_DMG] = pe["spike_damage"]
+    G[EG.G_SPIKE_RULE] = rules.variants["spike_damage"].choices[sel["spike_damage"]]["rule"]
     mo = rules.table("motion")
     G[EG.G_COAST] = mo["coast_loss_mph"]
     G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]
