@@ -123,3 +123,19 @@ def test_spikes_do_nothing_below_six_and_a_six_is_a_wheel_critical_p30():
     sc = GM.load_scenario(SCEN / "game-1.toml", variants={"spike_damage": "reference_sheet"})
     assert GM.GameSim(sc).a.G[EG.G_SPIKE_RULE] == 1
     assert GM.GameSim(GM.load_scenario(SCEN / "game-1.toml")).a.G[EG.G_SPIKE_RULE] == 0
+
+
+def test_above_a_reduced_maximum_the_car_slows_5mph_a_move_p15_p16():
+    """'Its acceleration is therefore treated as being zero ... until its speed has reached the
+    new limit' (p15): a car left at 100mph under an 80mph maximum loses 5mph after each move
+    (p15: zero acceleration), not 20mph at once."""
+    w = World(layout=("S", "S", "S"))
+    w.place(0, 0, 2, 2, 100)
+    w.place(1, 2, 0, 2, 0)
+    w.V[0, VH.V_MAXSPD] = 80
+    speeds = []
+    for _ in range(5):
+        st, s = w.script([6] * 4)
+        EG._after_move(st, s, w.T, w.V, 0, w.G, w.E, w.EN, 1, 1, w.lim, w.oil, 0, w.hp, w.outc)
+        speeds.append(int(w.V[0, VH.V_MPH]))
+    assert speeds == [95, 90, 85, 80, 80]

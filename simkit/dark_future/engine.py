@@ -662,17 +662,16 @@ def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, ou
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
     nl = _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase)
-    if V[v, V_ENGOFF] or V[v, V_NODRIVER]:
+    # acceleration zero (p15): no engine or driver, or left above a reduced maximum speed
+    # (p15-16: 'treated as being zero until its speed has reached the new limit'): 5mph off
+    # after each move
+    if V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_MPH] > V[v, V_MAXSPD]:
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
-    if V[v, V_MPH] > V[v, V_MAXSPD]:
-        if V[v, V_TYRE] and nl < lim.shape[0]:
-            # a destroyed tyre: a test against the new maximum after each move (p34)
-            lim[nl] = max(V[v, V_MAXSPD], 0)
-            oil[nl] = 0
-            nl += 1
-        else:
-            # damage levels lower the maximum (p28); the book sets no test: the car slows to it
-            V[v, V_MPH] = max(V[v, V_MAXSPD], 0)
+    if V[v, V_MPH] > V[v, V_MAXSPD] and V[v, V_TYRE] and nl < lim.shape[0]:
+        # a destroyed tyre: a test against the new maximum after each move still above it (p34)
+        lim[nl] = max(V[v, V_MAXSPD], 0)
+        oil[nl] = 0
+        nl += 1
     _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
     if V[v, V_NODRIVER] and T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT and V[v, V_STATUS] == ACTIVE:
         _crash(V, v, CRASH_NODRIVER_CURVE, E, EN, turn, phase)
@@ -958,7 +957,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         if V[v, V_BIKE]:
             nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN,
                                   turn, phase)
-        if act == A_ACCEL and not V[v, V_ENGOFF]:
+        if act == A_ACCEL and not V[v, V_ENGOFF] and V[v, V_MPH] < V[v, V_MAXSPD]:
+            # above a reduced maximum the acceleration counts as zero (p15-16)
             V[v, V_MPH] = min(V[v, V_MPH] + min(arg, V[v, V_ACC]), max(V[v, V_MAXSPD], 0))
         elif act == A_BRAKE:
             b = min(arg, V[v, V_BRKLEFT], V[v, V_MPH])
