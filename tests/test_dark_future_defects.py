@@ -139,3 +139,62 @@ def test_above_a_reduced_maximum_the_car_slows_5mph_a_move_p15_p16():
         EG._after_move(st, s, w.T, w.V, 0, w.G, w.E, w.EN, 1, 1, w.lim, w.oil, 0, w.hp, w.outc)
         speeds.append(int(w.V[0, VH.V_MPH]))
     assert speeds == [95, 90, 85, 80, 80]
+
+
+def _verdict(w, lead_side=0):
+    res = np.zeros(EG.R_W, np.int64)
+    res[EG.R_WINNER] = -1
+    ended = EG._verdict(w.V, w.WS, w.V.shape[0], w.G, res, lead_side)
+    return ended, int(res[EG.R_WINNER])
+
+
+def test_game_six_a_stopped_car_with_weapons_is_not_beaten_p88():
+    """Game Six ends when one side is 'wrecked, crashed or immobilised without weapons'."""
+    w = World(scenario="game-6.toml")     # gang 0, 1 (side 0); the Op 2 (side 1)
+    for v, side in ((0, 0), (1, 0), (2, 1)):
+        w.place(v, v, 2, 0, 60, side=side)
+        w.WS[v] = w.a.LOAD[v, 0]
+    # the Op's engine is dead and it has stopped, but its autocannon still works
+    w.V[2, VH.V_MPH] = 0
+    w.V[2, VH.V_ENGOFF] = 1
+    assert _verdict(w) == (False, -1)
+    # out of ammunition as well: now it is beaten
+    w.WS[2, :, VH.W_AMMO] = 0
+    assert _verdict(w) == (True, 0)
+
+
+def test_game_seven_gang_against_gang_p89():
+    """The attacker wins only when the whole target gang is taken out; a target vehicle that
+    got out of play is not taken out; the target wins by escaping or by taking out or
+    outdistancing the attackers."""
+    sc = GM.load_scenario(SCEN / "game-7.toml")
+    assert sc.victory == "gangs"
+    w = World(scenario="game-7.toml")     # target 0-2 (side 0, lead), attacker 3-5 (side 1)
+    n = w.V.shape[0]
+    assert w.G[EG.G_VICTORY] == EG.VICTORY_GANGS
+
+    def reset():
+        for v in range(n):
+            side = 0 if v < 3 else 1
+            w.place(v, v, 2, 0, 60, side=side, kind=int(w.V[v, VH.V_KIND]))
+            w.V[v, VH.V_SIDE] = side
+            w.WS[v] = w.a.LOAD[v, 0]
+    reset()
+    assert _verdict(w) == (False, -1)
+    # two target bikes taken out, the third left play: no attacker victory (not a draw on time
+    # either: the game is over, neither claim met)
+    w.V[0, VH.V_STATUS] = w.V[1, VH.V_STATUS] = VH.WRECK
+    w.V[2, VH.V_STATUS] = VH.LEFT
+    assert _verdict(w) == (True, -1)
+    # every target vehicle taken out: the attacker wins
+    w.V[2, VH.V_STATUS] = VH.CRASHED
+    assert _verdict(w) == (True, 1)
+    # every target vehicle safely out of play: the target wins
+    for v in range(3):
+        w.V[v, VH.V_STATUS] = VH.LEFT
+    assert _verdict(w) == (True, 0)
+    # the attackers taken out or outdistanced, a target still in play: the target wins
+    reset()
+    w.V[3, VH.V_STATUS] = VH.WRECK
+    w.V[4, VH.V_STATUS] = w.V[5, VH.V_STATUS] = VH.LEFT
+    assert _verdict(w) == (True, 0)

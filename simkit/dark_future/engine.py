@@ -144,7 +144,8 @@ HP_W = 27
  G_PLAYDIR) = range(64, 72)
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
-VICTORY_FINISH, VICTORY_DESTROY = 0, 1
+# VICTORY_GANGS: Game Seven's gang against gang (p89); the lead side is the target gang.
+VICTORY_FINISH, VICTORY_DESTROY, VICTORY_GANGS = 0, 1, 2
 
 # --- per-vehicle set-up VC[v] -------------------------------------------------------------------
 (VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE) = range(9)
@@ -1085,9 +1086,81 @@ def _side_out(V, n, side):
 
 
 @jit
-def _verdict(V, n, G, res, lead_side):
+def _armed(V, WS, v):
+    """A vehicle that can still shoot: a driver and a direct-fire weapon with ammunition left
+    and not out of action."""
+    if V[v, V_NODRIVER]:
+        return False
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0:
+            return True
+    return False
+
+
+@jit
+def _taken_out(V, WS, v):
+    """Game Six (p88): wrecked, crashed, or immobilised *without weapons* (a stopped car that
+    can still shoot stays in the game). Vehicles that left play are not counted here."""
+    if V[v, V_STATUS] == WRECK or V[v, V_STATUS] == CRASHED:
+        return True
+    return V[v, V_STATUS] == ACTIVE and _is_out(V, v) and not _armed(V, WS, v)
+
+
+@jit
+def _beaten(V, WS, n, side):
+    """Game Six: every vehicle of the side wrecked, crashed, immobilised without weapons, or
+    gone from the table (outdistanced off the back of the stretch, p75)."""
+    for v in range(n):
+        if V[v, V_SIDE] == side and V[v, V_STATUS] == ACTIVE and not _taken_out(V, WS, v):
+            return False
+    return True
+
+
+@jit
+def _gangs_verdict(V, WS, n, res, target):
+    """Game Seven, gang against gang (p89): 'the attacker may only claim a victory if the
+    entire target gang is taken out. The target gang win by managing to get all its vehicles
+    safely out of play and/or taking out or outdistancing the attackers.' A target vehicle
+    that left play is safe, not taken out; the game ends when either side has nothing left in
+    play. Target vehicles partly escaped and partly taken out, with attackers still in play: a
+    draw (neither claim is met)."""
+    attacker = 1 - target
+    t_play = False
+    a_play = False
+    t_left = 0
+    t_taken = 0
+    for v in range(n):
+        st = V[v, V_STATUS]
+        gone = st == LEFT or st == FINISHED
+        if V[v, V_SIDE] == target:
+            if gone:
+                t_left += 1
+            elif _taken_out(V, WS, v) or st != ACTIVE:
+                t_taken += 1
+            else:
+                t_play = True
+        elif not gone and not _taken_out(V, WS, v) and st == ACTIVE:
+            a_play = True
+    if t_play and a_play:
+        return False
+    res[R_REASON] = REASON_SIDE_OUT
+    if not a_play and (t_play or t_left > 0):
+        res[R_WINNER] = target          # the attackers taken out or outdistanced
+    elif not t_play and t_left == 0 and a_play:
+        res[R_WINNER] = attacker        # the entire target gang taken out
+    elif not t_play and t_taken == 0:
+        res[R_WINNER] = target          # every target vehicle got safely out of play
+    else:
+        res[R_WINNER] = -1
+    return True
+
+
+@jit
+def _verdict(V, WS, n, G, res, lead_side):
     """Has the game ended? Fills res (winner side, reason) and returns True when it has."""
     chase_side = 1 - lead_side
+    if G[G_VICTORY] == VICTORY_GANGS:
+        return _gangs_verdict(V, WS, n, res, lead_side)
     if G[G_VICTORY] == VICTORY_FINISH:
         for v in range(n):
             if V[v, V_SIDE] == lead_side and V[v, V_STATUS] == FINISHED:
@@ -1100,8 +1173,8 @@ def _verdict(V, n, G, res, lead_side):
             res[R_REASON] = REASON_LEAD_OUT
             return True
         return False
-    a = _side_out(V, n, 0)
-    b = _side_out(V, n, 1)
+    a = _beaten(V, WS, n, 0)
+    b = _beaten(V, WS, n, 1)
     if a or b:
         res[R_WINNER] = -1 if (a and b) else (1 if a else 0)
         res[R_REASON] = REASON_SIDE_OUT
@@ -1249,7 +1322,7 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
                 if G[G_MODE] == MODE_CONTINUOUS:
                     _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn,
                                   phase)
-                if _verdict(V, n, G, res, lead_side):
+                if _verdict(V, WS, n, G, res, lead_side):
                     _log(E, EN, turn, phase, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
                     return
             # the turn lasts while anything is fast enough to move in the next phase (p9)
