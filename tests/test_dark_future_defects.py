@@ -198,3 +198,42 @@ def test_game_seven_gang_against_gang_p89():
     w.V[3, VH.V_STATUS] = VH.WRECK
     w.V[4, VH.V_STATUS] = w.V[5, VH.V_STATUS] = VH.LEFT
     assert _verdict(w) == (True, 0)
+
+
+def test_a_train_removes_every_vehicle_on_the_crossing_p76():
+    """'The vehicle and all others on the railroad section are removed from play immediately.'"""
+    from simkit.dark_future import road as RD
+    w = World(layout=("S", "S", "S"))
+    w.place(0, 0, 2, 2, 60)
+    w.place(1, 1, 0, 0, 0)             # stopped on the crossing, in the other lanes
+    x0, x1 = RD.rear_x(w.T, 1, 2, 0), RD.front_x(w.T, 1, 2, 0)
+    RD._add_marker(w.M, w.NM, RD.RAIL, 1, 0, RD.LANES - 1, x0, x1, 1, -1)
+    st, s = w.script([1, 1])           # the double 1: the express train
+    EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(), w.lim,
+                w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert w.V[0, VH.V_STATUS] == VH.CRASHED
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED
+
+
+def test_the_lead_cars_start_speed_veto_is_the_drivers_choice_p88(monkeypatch):
+    """'The driver of the lead car may choose to roll again on any score of 8 or more': a
+    driver that keeps speeds up to 120mph starts some games at 80-90mph; the named drivers
+    (P_VETO 0) re-roll every time the rule lets them."""
+    from simkit.dark_future import policies as PO
+    sc = GM.load_scenario(SCEN / "game-3.toml")
+
+    def starts():
+        out = set()
+        for trial in range(40):
+            ev, res, _, _ = GM.play_one(sc, seed=11, trial=trial, max_events=200)
+            out |= {int(e[7]) for e in ev if e[3] == EG.EV_START}
+        return out
+    assert max(starts()) <= 70
+    orig = PO.policy_vector
+
+    def keeps_speed(name):
+        v = orig(name)
+        v[PO.P_VETO] = 120
+        return v
+    monkeypatch.setattr(PO, "policy_vector", keeps_speed)
+    assert {80, 90} & starts()

@@ -553,6 +553,17 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 if a == 1 and b == 1:
                     _log(E, EN, turn, phase, v, EV_TRAIN, 0, 0, 0, 0)
                     _crash(V, v, CRASH_TRAIN, E, EN, turn, phase)
+                    # 'The vehicle and all others on the railroad section are removed from
+                    # play immediately' (p76): every vehicle (or wreck) on the crossing
+                    for u in range(V.shape[0]):
+                        if u == v or not on_road(V, u):
+                            continue
+                        ua, ub = lanes_of(V, u)
+                        if ub < M[i, RD.MK_LLO] or ua > M[i, RD.MK_LHI]:
+                            continue
+                        if v_rear(T, V, u) < M[i, RD.MK_XHI] and M[i, RD.MK_XLO] < v_front(T, V, u):
+                            _log(E, EN, turn, phase, u, EV_TRAIN, 1, v, 0, 0)
+                            _crash(V, u, CRASH_TRAIN, E, EN, turn, phase)
                     return nl
     return nl
 
@@ -1183,8 +1194,19 @@ def _verdict(V, WS, n, G, res, lead_side):
 
 
 @jit
+def _lead_vetoes(V, n, lead_side, POL, mph):
+    """'The driver of the lead car may choose to roll again' (p88): the lead side's first
+    driver's choice (P_VETO: the highest start speed it keeps; 0 = re-roll whenever allowed)."""
+    for v in range(n):
+        if V[v, V_SIDE] == lead_side:
+            keep = POL[v, P_VETO]
+            return keep == 0 or mph > keep
+    return True
+
+
+@jit
 def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
-               curves, box, E, EN, res):
+               curves, box, E, EN, res, POL):
     n = G[G_NV]
     RD.reset_track(TM, G[G_WINDOW])
     TM[TM_PLAYDIR] = G[G_PLAYDIR]
@@ -1259,7 +1281,8 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
             score = dice.roll(st, script, 2, 6)
             if score <= G[G_REROLL_MAX] or score >= G[G_ANY_VETO]:
                 continue
-            if G[G_LEAD_VETO] > 0 and score >= G[G_LEAD_VETO]:
+            if G[G_LEAD_VETO] > 0 and score >= G[G_LEAD_VETO] \
+                    and _lead_vetoes(V, n, lead_side, POL, score * G[G_MPH_PIP]):
                 continue
             break
         mph = score * G[G_MPH_PIP]
@@ -1280,7 +1303,7 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
     """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
     n = G[G_NV]
     lead_side = setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF,
-                           SKILLS, LAY, curves, box, E, EN, res)
+                           SKILLS, LAY, curves, box, E, EN, res, POL)
     ws = np.zeros(SH.SCRATCH, np.int64)
     sp = np.zeros(32, np.int64)
     o = np.zeros(8, np.int64)
