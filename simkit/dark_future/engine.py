@@ -674,17 +674,23 @@ def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, ou
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
     nl = _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase)
-    # acceleration zero (p15): no engine or driver, or left above a reduced maximum speed
-    # (p15-16: 'treated as being zero until its speed has reached the new limit'): 5mph off
-    # after each move
-    if V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_MPH] > V[v, V_MAXSPD]:
+    # acceleration zero (p15): no engine or driver: 5mph off after each move
+    coasting = V[v, V_ENGOFF] or V[v, V_NODRIVER]
+    if coasting:
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
-    if V[v, V_MPH] > V[v, V_MAXSPD] and V[v, V_TYRE] and nl < lim.shape[0]:
-        # a destroyed tyre: a test against the new maximum after each move still above it (p34)
+    above = V[v, V_MPH] > V[v, V_MAXSPD]
+    if above and V[v, V_TYRE] and nl < lim.shape[0]:
+        # a destroyed tyre: a test against the new maximum at the end of each move still above
+        # it (p34)
         lim[nl] = max(V[v, V_MAXSPD], 0)
         oil[nl] = 0
         nl += 1
     _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+    if above and not coasting:
+        # left above a reduced maximum speed, the acceleration counts as zero 'until its speed
+        # has reached the new limit' (p15-16): 5mph off after the move, as for p15's zero
+        # acceleration (after the move's tests)
+        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
     if V[v, V_NODRIVER] and T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT and V[v, V_STATUS] == ACTIVE:
         _crash(V, v, CRASH_NODRIVER_CURVE, E, EN, turn, phase)
 
