@@ -2,8 +2,9 @@
 
 Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
 
-* Turn sequence (p8-9, p12): a turn has as many phases as the fastest vehicle's speed factor
-  (at least one); in each phase vehicles act in descending order of mph fixed by the caller at
+* Turn sequence (p8-9, p12): a turn goes on while any vehicle's current speed factor is at
+  least the next phase number (at least one phase; a car that speeds up mid-turn moves in the
+  extra phases); in each phase vehicles act in descending order of mph fixed by the caller at
   the phase's start (ties: the one in front first; neck and neck, a d6 each, the lower moves
   first); a vehicle moves one space when its speed factor is at least the phase number.
 * Actions (p11-17), one per phase: steady, accelerate, brake, drift (p13; outward only on a
@@ -85,14 +86,14 @@ from . import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
-from .vehicle import (M_SIDE_L, M_SIDE_R, V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
+from .vehicle import (V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
                       corridor_lanes)
 from .policies import A_DUMMY, A_LOCK
 from .vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                       V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK,
                       W_LOCKED, W_OFF)
-from .policies import A_REVERSE, A_UTURN
-from .vehicle import V_DIR, V_REV, V_STAMP, ahead_key, travel_dir, uturn_zone
+from .policies import A_REVERSE, A_UTURN, P_VETO
+from .vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                       M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
                       V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
@@ -112,6 +113,12 @@ from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, 
  G_I_HAND, G_MIN_BRK, G_OIL_MAX, G_MINE_DMG, G_SPIKE_MPH, G_COAST, G_TYRE_LOSS, G_TYRE_CAP,
  G_REALIGN, G_SS_LOSS, G_RAM_BONUS, G_MPH_PIP, G_SPEED_STEP, G_ROLEMODE, G_FINISH_SEC,
  G_OIL_HAND, G_SPIKE_DMG) = range(59)
+# G_SIDE_CORRIDOR: the side mounts' forward corridor, 0 the car's lane on that side, 1 the lane
+# beside the car (variant side_mount_corridor, p82-83).
+G_SIDE_CORRIDOR = 59
+# G_SPIKE_RULE: 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference
+# sheet's 'base damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage).
+G_SPIKE_RULE = 60
 # Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
 # criticals and linked weapons, 80-95 bikes.
 (G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF,
@@ -137,7 +144,8 @@ HP_W = 27
  G_PLAYDIR) = range(64, 72)
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
-VICTORY_FINISH, VICTORY_DESTROY = 0, 1
+# VICTORY_GANGS: Game Seven's gang against gang (p89); the lead side is the target gang.
+VICTORY_FINISH, VICTORY_DESTROY, VICTORY_GANGS = 0, 1, 2
 
 # --- per-vehicle set-up VC[v] -------------------------------------------------------------------
 (VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE) = range(9)
@@ -262,6 +270,10 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     sp[SH.S_HE_LARGE] = G[G_HE_LARGE]
     sp[SH.S_EXPLODE] = G[G_EXPLODE]
     sp[SH.S_LASTING] = 1
+    # a spike hit (shooter -4, p30): the d6 is the spike roll, a 6 a wheel critical at 0 damage
+    sp[SH.S_WHEELS] = 1 if shooter == -4 else 0
+    if shooter == -4:
+        sp[SH.S_CRIT_HIT] = 0
     if V[v, V_TERMINAL]:
         sp[SH.S_TDAMAGE] = 0
     b = _bike_tables(V, v, matrix)
@@ -496,7 +508,14 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
             if double and n_spikes >= 2 and spikes_rolled:
                 continue   # two spike markers are one hit (p31)
             spikes_rolled = True
-            if V[v, V_MPH] > G[G_SPIKE_MPH]:
+            if V[v, V_MPH] > G[G_SPIKE_MPH] and G[G_SPIKE_RULE] == 0:
+                # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
+                # as a floor hit picks them); 5 or less, no effect
+                _take_hit(st, script, T, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, G, PROF, crit, hp,
+                          ws, sp, o, E, EN, turn, phase, -4)
+            elif V[v, V_MPH] > G[G_SPIKE_MPH]:
+                # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
+                # a tyre
                 r = dice.roll(st, script, 1, 6)
                 pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
                 V[v, V_DMG] = max(0, V[v, V_DMG] - pts)
@@ -534,6 +553,17 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 if a == 1 and b == 1:
                     _log(E, EN, turn, phase, v, EV_TRAIN, 0, 0, 0, 0)
                     _crash(V, v, CRASH_TRAIN, E, EN, turn, phase)
+                    # 'The vehicle and all others on the railroad section are removed from
+                    # play immediately' (p76): every vehicle (or wreck) on the crossing
+                    for u in range(V.shape[0]):
+                        if u == v or not on_road(V, u):
+                            continue
+                        ua, ub = lanes_of(V, u)
+                        if ub < M[i, RD.MK_LLO] or ua > M[i, RD.MK_LHI]:
+                            continue
+                        if v_rear(T, V, u) < M[i, RD.MK_XHI] and M[i, RD.MK_XLO] < v_front(T, V, u):
+                            _log(E, EN, turn, phase, u, EV_TRAIN, 1, v, 0, 0)
+                            _crash(V, u, CRASH_TRAIN, E, EN, turn, phase)
                     return nl
     return nl
 
@@ -644,18 +674,23 @@ def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, ou
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
     nl = _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase)
-    if V[v, V_ENGOFF] or V[v, V_NODRIVER]:
+    # acceleration zero (p15): no engine or driver: 5mph off after each move
+    coasting = V[v, V_ENGOFF] or V[v, V_NODRIVER]
+    if coasting:
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
-    if V[v, V_MPH] > V[v, V_MAXSPD]:
-        if V[v, V_TYRE] and nl < lim.shape[0]:
-            # a destroyed tyre: a test against the new maximum after each move (p34)
-            lim[nl] = max(V[v, V_MAXSPD], 0)
-            oil[nl] = 0
-            nl += 1
-        else:
-            # damage levels lower the maximum (p28); the book sets no test: the car slows to it
-            V[v, V_MPH] = max(V[v, V_MAXSPD], 0)
+    above = V[v, V_MPH] > V[v, V_MAXSPD]
+    if above and V[v, V_TYRE] and nl < lim.shape[0]:
+        # a destroyed tyre: a test against the new maximum at the end of each move still above
+        # it (p34)
+        lim[nl] = max(V[v, V_MAXSPD], 0)
+        oil[nl] = 0
+        nl += 1
     _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+    if above and not coasting:
+        # left above a reduced maximum speed, the acceleration counts as zero 'until its speed
+        # has reached the new limit' (p15-16): 5mph off after the move, as for p15's zero
+        # acceleration (after the move's tests)
+        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
     if V[v, V_NODRIVER] and T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT and V[v, V_STATUS] == ACTIVE:
         _crash(V, v, CRASH_NODRIVER_CURVE, E, EN, turn, phase)
 
@@ -940,7 +975,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         if V[v, V_BIKE]:
             nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN,
                                   turn, phase)
-        if act == A_ACCEL and not V[v, V_ENGOFF]:
+        if act == A_ACCEL and not V[v, V_ENGOFF] and V[v, V_MPH] < V[v, V_MAXSPD]:
+            # above a reduced maximum the acceleration counts as zero (p15-16)
             V[v, V_MPH] = min(V[v, V_MPH] + min(arg, V[v, V_ACC]), max(V[v, V_MAXSPD], 0))
         elif act == A_BRAKE:
             b = min(arg, V[v, V_BRKLEFT], V[v, V_MPH])
@@ -1067,9 +1103,81 @@ def _side_out(V, n, side):
 
 
 @jit
-def _verdict(V, n, G, res, lead_side):
+def _armed(V, WS, v):
+    """A vehicle that can still shoot: a driver and a direct-fire weapon with ammunition left
+    and not out of action."""
+    if V[v, V_NODRIVER]:
+        return False
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0:
+            return True
+    return False
+
+
+@jit
+def _taken_out(V, WS, v):
+    """Game Six (p88): wrecked, crashed, or immobilised *without weapons* (a stopped car that
+    can still shoot stays in the game). Vehicles that left play are not counted here."""
+    if V[v, V_STATUS] == WRECK or V[v, V_STATUS] == CRASHED:
+        return True
+    return V[v, V_STATUS] == ACTIVE and _is_out(V, v) and not _armed(V, WS, v)
+
+
+@jit
+def _beaten(V, WS, n, side):
+    """Game Six: every vehicle of the side wrecked, crashed, immobilised without weapons, or
+    gone from the table (outdistanced off the back of the stretch, p75)."""
+    for v in range(n):
+        if V[v, V_SIDE] == side and V[v, V_STATUS] == ACTIVE and not _taken_out(V, WS, v):
+            return False
+    return True
+
+
+@jit
+def _gangs_verdict(V, WS, n, res, target):
+    """Game Seven, gang against gang (p89): 'the attacker may only claim a victory if the
+    entire target gang is taken out. The target gang win by managing to get all its vehicles
+    safely out of play and/or taking out or outdistancing the attackers.' A target vehicle
+    that left play is safe, not taken out; the game ends when either side has nothing left in
+    play. Target vehicles partly escaped and partly taken out, with attackers still in play: a
+    draw (neither claim is met)."""
+    attacker = 1 - target
+    t_play = False
+    a_play = False
+    t_left = 0
+    t_taken = 0
+    for v in range(n):
+        st = V[v, V_STATUS]
+        gone = st == LEFT or st == FINISHED
+        if V[v, V_SIDE] == target:
+            if gone:
+                t_left += 1
+            elif _taken_out(V, WS, v) or st != ACTIVE:
+                t_taken += 1
+            else:
+                t_play = True
+        elif not gone and not _taken_out(V, WS, v) and st == ACTIVE:
+            a_play = True
+    if t_play and a_play:
+        return False
+    res[R_REASON] = REASON_SIDE_OUT
+    if not a_play and (t_play or t_left > 0):
+        res[R_WINNER] = target          # the attackers taken out or outdistanced
+    elif not t_play and t_left == 0 and a_play:
+        res[R_WINNER] = attacker        # the entire target gang taken out
+    elif not t_play and t_taken == 0:
+        res[R_WINNER] = target          # every target vehicle got safely out of play
+    else:
+        res[R_WINNER] = -1
+    return True
+
+
+@jit
+def _verdict(V, WS, n, G, res, lead_side):
     """Has the game ended? Fills res (winner side, reason) and returns True when it has."""
     chase_side = 1 - lead_side
+    if G[G_VICTORY] == VICTORY_GANGS:
+        return _gangs_verdict(V, WS, n, res, lead_side)
     if G[G_VICTORY] == VICTORY_FINISH:
         for v in range(n):
             if V[v, V_SIDE] == lead_side and V[v, V_STATUS] == FINISHED:
@@ -1082,8 +1190,8 @@ def _verdict(V, n, G, res, lead_side):
             res[R_REASON] = REASON_LEAD_OUT
             return True
         return False
-    a = _side_out(V, n, 0)
-    b = _side_out(V, n, 1)
+    a = _beaten(V, WS, n, 0)
+    b = _beaten(V, WS, n, 1)
     if a or b:
         res[R_WINNER] = -1 if (a and b) else (1 if a else 0)
         res[R_REASON] = REASON_SIDE_OUT
@@ -1092,8 +1200,19 @@ def _verdict(V, n, G, res, lead_side):
 
 
 @jit
+def _lead_vetoes(V, n, lead_side, POL, mph):
+    """'The driver of the lead car may choose to roll again' (p88): the lead side's first
+    driver's choice (P_VETO: the highest start speed it keeps; 0 = re-roll whenever allowed)."""
+    for v in range(n):
+        if V[v, V_SIDE] == lead_side:
+            keep = POL[v, P_VETO]
+            return keep == 0 or mph > keep
+    return True
+
+
+@jit
 def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
-               curves, box, E, EN, res):
+               curves, box, E, EN, res, POL):
     n = G[G_NV]
     RD.reset_track(TM, G[G_WINDOW])
     TM[TM_PLAYDIR] = G[G_PLAYDIR]
@@ -1133,6 +1252,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         k = VC[v, VC_KIND]
         V[v, V_SIDE] = side
         V[v, V_ROLE] = role
+        V[v, V_SIDEREACH] = G[G_SIDE_CORRIDOR]
         V[v, V_KIND] = k
         V[v, V_SEC] = VPOS[v, role, 0]
         V[v, V_LANE] = VPOS[v, role, 1]
@@ -1167,7 +1287,8 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
             score = dice.roll(st, script, 2, 6)
             if score <= G[G_REROLL_MAX] or score >= G[G_ANY_VETO]:
                 continue
-            if G[G_LEAD_VETO] > 0 and score >= G[G_LEAD_VETO]:
+            if G[G_LEAD_VETO] > 0 and score >= G[G_LEAD_VETO] \
+                    and _lead_vetoes(V, n, lead_side, POL, score * G[G_MPH_PIP]):
                 continue
             break
         mph = score * G[G_MPH_PIP]
@@ -1188,7 +1309,7 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
     """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
     n = G[G_NV]
     lead_side = setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF,
-                           SKILLS, LAY, curves, box, E, EN, res)
+                           SKILLS, LAY, curves, box, E, EN, res, POL)
     ws = np.zeros(SH.SCRATCH, np.int64)
     sp = np.zeros(32, np.int64)
     o = np.zeros(8, np.int64)
@@ -1201,16 +1322,15 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
     step = G[G_SPEED_STEP]
     for turn in range(1, G[G_MAXTURNS] + 1):
         res[R_TURNS] = turn
-        nph = 1
         for v in range(n):
-            if V[v, V_STATUS] == ACTIVE:
-                nph = max(nph, speed_factor(V[v, V_MPH], step))
             late[v] = 0
             for w in range(MAXW):
                 WS[v, w, W_FIRED] = 0
         _bike_turn_start(V, WS, n, G, E, EN, turn)
         phase = 1
-        while phase <= nph:
+        # phase 1 is always played; later phases while any vehicle's current speed factor
+        # reaches them, so a car that speeds up mid-turn moves in the extra phases (p9, p12)
+        while True:
             _log(E, EN, turn, phase, -1, EV_PHASE, 0, 0, 0, 0)
             k = _order(st, script, T, V, n, order)
             for v in range(n):
@@ -1231,7 +1351,7 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
                 if G[G_MODE] == MODE_CONTINUOUS:
                     _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn,
                                   phase)
-                if _verdict(V, n, G, res, lead_side):
+                if _verdict(V, WS, n, G, res, lead_side):
                     _log(E, EN, turn, phase, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
                     return
             # the turn lasts while anything is fast enough to move in the next phase (p9)
@@ -1707,7 +1827,7 @@ def _bike_target_mod(V, v, u, mount, G):
     """Bikes as targets (p64): -1 with both its lanes in the fire corridor, -2 with one."""
     if not V[u, V_BIKE]:
         return 0
-    if mount == M_TURRET or mount == M_SIDE_L or mount == M_SIDE_R:
+    if mount == M_TURRET:
         return G[G_T_BIKE2]
     clo, chi = corridor_lanes(V, v, mount)
     a = V[u, V_LANE]

@@ -8,7 +8,10 @@ start speed (a number, or ``"roll"``: Game Three's 2d6 x 10 with its re-rolls an
 leads (``roles = "die"``: a d6, odd = the first side leads, p87; or ``"fixed"``), the victory
 condition (``finish``: the lead car crosses the line / moves off the last section, the chase car
 wins by stopping it; ``destroy``: Game Six, a side loses when all its vehicles are wrecked,
-crashed, off the table or stopped for good), and the sides: each with its policy, its cars
+crashed, off the table or immobilised without weapons; ``gangs``: Game Seven's gang against
+gang, the lead side the target: the attacker wins only by taking out the whole target gang, the
+target by getting its vehicles out of play or by taking out or outdistancing the attackers),
+and the sides: each with its policy, its cars
 (compact strings or a Game Three ``car_table`` rolled by d6), drive skill (a number, or
 ``"roll"``: Game Four's table) and an optional ``budget`` every car (or the side's cars
 together, ``budget_scope = "side"``) must meet.
@@ -119,8 +122,9 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
     if roles not in ("die", "fixed"):
         raise _err(f"expected \"die\" or \"fixed\", got {roles!r}", path, "roles")
     victory = _get(raw, "victory", (str,), path, "victory", default="finish")
-    if victory not in ("finish", "destroy"):
-        raise _err(f"expected \"finish\" or \"destroy\", got {victory!r}", path, "victory")
+    if victory not in ("finish", "destroy", "gangs"):
+        raise _err(f"expected \"finish\", \"destroy\" or \"gangs\", got {victory!r}", path,
+                   "victory")
     max_turns = _get(raw, "max_turns", (int,), path, "max_turns", default=60)
     if not 1 <= max_turns <= 500:
         raise _err(f"must be 1-500, got {max_turns}", path, "max_turns")
@@ -346,7 +350,8 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_WINDOW] = stretch
     G[EG.G_SIGHT] = rules.table("track_generation")["sight_straights"]
     G[EG.G_HAZARDS] = int(sc.road_hazards)
-    G[EG.G_VICTORY] = EG.VICTORY_FINISH if sc.victory == "finish" else EG.VICTORY_DESTROY
+    G[EG.G_VICTORY] = {"finish": EG.VICTORY_FINISH, "destroy": EG.VICTORY_DESTROY,
+                       "gangs": EG.VICTORY_GANGS}[sc.victory]
     setup = rules.table("game_setup")
     G[EG.G_SPEEDMODE] = 1 if sc.start == "roll" else 0
     G[EG.G_START_MPH] = 0 if sc.start == "roll" else sc.start
@@ -354,6 +359,8 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_ANY_VETO] = setup["either_veto_min"]
     G[EG.G_LEAD_VETO] = rules.variants["lead_start_veto"].choices[sel["lead_start_veto"]]["min_score"]
     G[EG.G_MPH_PIP] = setup["start_mph_per_pip"]
+    G[EG.G_SIDE_CORRIDOR] = rules.variants["side_mount_corridor"].choices[
+        sel["side_mount_corridor"]]["reach"]
     G[EG.G_NLAYOUT] = max(1, len(sc.layouts))
     G[EG.G_ROLEMODE] = 0 if sc.roles == "die" else 1
     G[EG.G_CRIT_HIT] = int(sel["critical_trigger"] == "hit_roll")
@@ -398,6 +405,7 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_MINE_DMG] = pe["mine_damage"]
     G[EG.G_SPIKE_MPH] = pe["spike_immune_mph"]
     G[EG.G_SPIKE_DMG] = pe["spike_damage"]
+    G[EG.G_SPIKE_RULE] = rules.variants["spike_damage"].choices[sel["spike_damage"]]["rule"]
     mo = rules.table("motion")
     G[EG.G_COAST] = mo["coast_loss_mph"]
     G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]

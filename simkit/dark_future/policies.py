@@ -59,6 +59,10 @@ P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = ran
 P_UTURN, P_HEADON = 8, 9
 # Parameters 8-9 direction of travel, 10-12 bikes and gangs, 13-14 weapons; unused ones are 0.
 (P_LAYER, P_UNLOCK) = (13, 14)
+# P_VETO: a lead car's start-speed veto is the driver's choice ('may choose to roll again',
+# p88): the highest rolled start speed (mph) it keeps; 0 = re-roll whenever the rule allows
+# (every named driver here).
+P_VETO = 15
 P_W = 16
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 

@@ -199,6 +199,10 @@ class Shot:
 # lasting results need (which weapon a severed link hits, which limb is disabled, p34-35). The
 # one-shot analyses pass 24 cells, so their dice stay exactly those of the reference.
 S_LASTING = 24
+# Read only when the array is longer still: 1 = the critical of the first hit goes straight to
+# the facing's Wheels entry (its third target-matrix cell) instead of a d6 on the matrix: the
+# wheel critical of a spike hit (p30).
+S_WHEELS = 25
 
 # outcome of a shot: (hit, damage points, criticals, forced hazard roll, control lost directly,
 # control lost (directly or by the forced hazard rolls), terminal damage)
@@ -639,6 +643,7 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
     ws[WS_PANIC] = 0
     ws[WS_NRES] = 0
     lasting = sp.shape[0] > S_LASTING and sp[S_LASTING] != 0
+    wheels = sp.shape[0] > S_WHEELS and sp[S_WHEELS] != 0
     if sp[S_IN_RANGE] == 0:
         return
     if sp[S_IN_RANGE] == AUTO_HIT:
@@ -687,7 +692,10 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
             out[2] += 1
             if facing < 0:
                 facing = sp[S_FACING] if _d6(st, script) % 2 == 0 else 2
-            code = matrix[facing, _d6(st, script) - 1]
+            if wheels and from_shot:
+                code = matrix[facing, 2]
+            else:
+                code = matrix[facing, _d6(st, script) - 1]
             while code >= REROLL:
                 code = rerolls[code - REROLL, _d6(st, script) - 1]
             if code >= GROUP_BASE:

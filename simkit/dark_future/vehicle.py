@@ -24,6 +24,9 @@ V_DIR = 34
 # Lasting criticals (p34-35): split tyres still rolling, a fuel leak, limbs lost (bits 0-3 =
 # 2 * arm + right), dummy markers left (p22).
 (V_SPLIT, V_LEAK, V_LIMBS, V_DUMMIES) = range(44, 48)
+# V_SIDEREACH: the reading of the side mounts' forward corridor (variant side_mount_corridor,
+# p82-83): 0 the car's own lane on that side, 1 the lane beside the car on that side.
+V_SIDEREACH = 48
 V_W = 64
 # Bikes (p62-72): V_BIKE 1 for a bike; V_DODGE the side of this move's single-lane dodge zone
 # (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
@@ -134,11 +137,18 @@ def smoke_between(M, NM, llo, lhi, xa, xb):
 
 @jit
 def corridor_lanes(V, v, mount):
+    """Lanes of a fixed mount's fire corridor, straight ahead (p25). Every fixed mount fires
+    forward (p82-83), the Interceptor's side mounts too: along the car's lane on that side, or
+    the lane beside it (V_SIDEREACH, variant side_mount_corridor)."""
     lo = V[v, V_LANE]
     if mount == M_WING_L:
         return lo, lo
     if mount == M_WING_R:
         return lo + 1, lo + 1
+    if mount == M_SIDE_L:
+        return lo - V[v, V_SIDEREACH], lo - V[v, V_SIDEREACH]
+    if mount == M_SIDE_R:
+        return lo + 1 + V[v, V_SIDEREACH], lo + 1 + V[v, V_SIDEREACH]
     return lo, lo + 1
 
 
@@ -147,7 +157,7 @@ def find_target(T, V, n, v, mount, out):
     """Target of a weapon on ``mount`` (p25-27): out = [target, range, facing, smoke lanes lo,
     hi, x from, x to]; target -1 when nothing may be shot. Fixed mounts shoot the closest
     vehicle in their corridor, friend or foe (a friend blocks); turrets the nearest enemy,
-    the one behind on a tie; side mounts a vehicle level with the car on that side."""
+    the one behind on a tie. Side mounts are fixed mounts and fire forward (p82-83)."""
     if V[v, V_DIR] != 0:
         return find_target_against(T, V, n, v, mount, out)
     out[0] = -1
@@ -166,36 +176,25 @@ def find_target(T, V, n, v, mount, out):
         uf = v_front(T, V, u)
         rng = -1
         facing = 1  # rear
-        if mount == M_SIDE_L or mount == M_SIDE_R:
-            if not (ur < fx and rx < uf):
+        if ur >= fx:                      # ahead
+            if mount != M_TURRET:
+                clo, chi = corridor_lanes(V, v, mount)
+                if b < clo or a > chi:
+                    continue
+            if not sight_clear(T, V[v, V_SEC], V[u, V_SP] == 0, V[u, V_SEC]):
                 continue
-            if mount == M_SIDE_L and b < V[v, V_LANE]:
-                rng = 1 + (V[v, V_LANE] - b - 1) // 2
-            elif mount == M_SIDE_R and a > V[v, V_LANE] + 1:
-                rng = 1 + (a - V[v, V_LANE] - 2) // 2
-            else:
+            rng = range_between(T, V[v, V_LANE], fx, ur)
+            facing = 1
+        elif mount == M_TURRET and uf <= rx:  # behind: turrets only
+            if not sight_clear(T, V[u, V_SEC], V[v, V_SP] == 0, V[v, V_SEC]):
                 continue
+            rng = range_between(T, V[v, V_LANE], uf, rx)
+            facing = 0
+        elif mount == M_TURRET:               # level with the car
+            rng = 1
             facing = 2
         else:
-            if ur >= fx:                      # ahead
-                if mount != M_TURRET:
-                    clo, chi = corridor_lanes(V, v, mount)
-                    if b < clo or a > chi:
-                        continue
-                if not sight_clear(T, V[v, V_SEC], V[u, V_SP] == 0, V[u, V_SEC]):
-                    continue
-                rng = range_between(T, V[v, V_LANE], fx, ur)
-                facing = 1
-            elif mount == M_TURRET and uf <= rx:  # behind: turrets only
-                if not sight_clear(T, V[u, V_SEC], V[v, V_SP] == 0, V[v, V_SEC]):
-                    continue
-                rng = range_between(T, V[v, V_LANE], uf, rx)
-                facing = 0
-            elif mount == M_TURRET:               # level with the car
-                rng = 1
-                facing = 2
-            else:
-                continue
+            continue
         # closest; a turret prefers the target behind on a tie (p27)
         if rng < best or (rng == best and mount == M_TURRET and facing == 0):
             best = rng
@@ -261,6 +260,10 @@ def corridor_lanes_dir(V, v, mount):
         return lo + 1, lo + 1
     if mount == M_WING_R:
         return lo, lo
+    if mount == M_SIDE_L:
+        return lo + 1 + V[v, V_SIDEREACH], lo + 1 + V[v, V_SIDEREACH]
+    if mount == M_SIDE_R:
+        return lo - V[v, V_SIDEREACH], lo - V[v, V_SIDEREACH]
     return lo, lo + 1
 
 
@@ -299,39 +302,28 @@ def find_target_against(T, V, n, v, mount, out):
         uf = v_front(T, V, u)
         rng = -1
         facing = 1
-        if mount == M_SIDE_L or mount == M_SIDE_R:
-            if not (ur < tail and nose < uf):
+        last = RD.space_at(T, V[u, V_SEC], V[u, V_LANE], uf - 1) == \
+            RD.pair_spaces(T, V[u, V_SEC], V[u, V_LANE]) - 1
+        if uf <= nose:                       # ahead (lower x)
+            if mount != M_TURRET:
+                clo, chi = corridor_lanes_dir(V, v, mount)
+                if b < clo or a > chi:
+                    continue
+            if not sight_clear_back(T, V[v, V_SEC], last, V[u, V_SEC]):
                 continue
-            if mount == M_SIDE_R and b < V[v, V_LANE]:
-                rng = 1 + (V[v, V_LANE] - b - 1) // 2
-            elif mount == M_SIDE_L and a > V[v, V_LANE] + 1:
-                rng = 1 + (a - V[v, V_LANE] - 2) // 2
-            else:
+            rng = RD.range_between(T, V[v, V_LANE], uf, nose)
+            facing = 1
+        elif mount == M_TURRET and ur >= tail:  # behind (higher x)
+            if not sight_clear_back(T, V[u, V_SEC], V[v, V_SP] == RD.pair_spaces(
+                    T, V[v, V_SEC], V[v, V_LANE]) - 1, V[v, V_SEC]):
                 continue
+            rng = RD.range_between(T, V[v, V_LANE], tail, ur)
+            facing = 0
+        elif mount == M_TURRET:
+            rng = 1
             facing = 2
         else:
-            last = RD.space_at(T, V[u, V_SEC], V[u, V_LANE], uf - 1) == \
-                RD.pair_spaces(T, V[u, V_SEC], V[u, V_LANE]) - 1
-            if uf <= nose:                       # ahead (lower x)
-                if mount != M_TURRET:
-                    clo, chi = corridor_lanes_dir(V, v, mount)
-                    if b < clo or a > chi:
-                        continue
-                if not sight_clear_back(T, V[v, V_SEC], last, V[u, V_SEC]):
-                    continue
-                rng = RD.range_between(T, V[v, V_LANE], uf, nose)
-                facing = 1
-            elif mount == M_TURRET and ur >= tail:  # behind (higher x)
-                if not sight_clear_back(T, V[u, V_SEC], V[v, V_SP] == RD.pair_spaces(
-                        T, V[v, V_SEC], V[v, V_LANE]) - 1, V[v, V_SEC]):
-                    continue
-                rng = RD.range_between(T, V[v, V_LANE], tail, ur)
-                facing = 0
-            elif mount == M_TURRET:
-                rng = 1
-                facing = 2
-            else:
-                continue
+            continue
         if rng < best or (rng == best and mount == M_TURRET and facing == 0):
             best = rng
             out[0] = u
