@@ -46,6 +46,11 @@ def test_every_shipped_scenario_runs(path):
     shares = ends["share"].iloc[:3]
     assert abs(shares.sum() - 1) < 1e-12                 # won + two kinds of tie
     assert ends["games"].iloc[0] == f["wins"].sum()
+    went = next(v for k, v in extra.items() if k.startswith("how cars went out"))
+    for car in sc.cars:       # every game each car is still in or went out one way, with CI
+        mine = went[went["car"] == car.name]
+        assert len(mine) == 6 and mine["games"].sum() == 200
+        assert ((mine["lo"] <= mine["share"]) & (mine["share"] <= mine["hi"])).all()
     surv = next(v for k, v in extra.items() if k.startswith("survival"))
     for car in sc.cars:                                  # survival never rises
         assert (np.diff(surv[car.name]) <= 1e-12).all()
@@ -60,7 +65,8 @@ def test_scenario_command_prints_every_table(only_this_game, capsys, tmp_path):
                      "--plot", str(png)]) == 0
     assert png.stat().st_size > 5_000
     text = capsys.readouterr().out
-    for needle in ("win_rate", "per car", "per start spot", "survival by round",
+    for needle in ("win_rate", "per car", "how cars went out", "per start spot",
+                   "survival by round",
                    "tie: more than one player left after 64 rounds", "red-1, red-2"):
         assert needle in text
     assert out.exists() and "END after" in log.read_text()

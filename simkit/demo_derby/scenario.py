@@ -274,6 +274,15 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
             kr = int(t[D.S_RACEWIN + i])
             row["race_first"] = kr / n
         cars.append(row)
+    went_out = []  # how cars went out, each reason with its interval
+    for i, c in enumerate(sc.cars):
+        reasons = t[D.S_REASONS + 6 * i: D.S_REASONS + 6 * i + 6]
+        for r, name in enumerate(D.OUT_REASONS):
+            k = int(reasons[r])
+            lo, hi = rate_ci(k, n)
+            went_out.append({"car": c.name, "side": c.player,
+                             "how": "still in at the end" if r == 0 else name.replace("_", " "),
+                             "games": k, "share": k / n, "lo": float(lo), "hi": float(hi)})
     spots = []
     for s, lab in enumerate(_spot_labels(sc)):
         g = int(t[D.S_SPOTN + s])
@@ -311,6 +320,7 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
     return {
         f"per car ({what}: last_or_first with 95% interval; in_at_end and how cars went out)":
             pd.DataFrame(cars),
+        "how cars went out (share of games, 95% Wilson)": pd.DataFrame(went_out),
         "per start spot (games with a car there; wins of that car's player; 95% Wilson)":
             pd.DataFrame(spots),
         "survival by round (share of games each car is still in after the round)":
