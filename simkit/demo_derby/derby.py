@@ -32,7 +32,10 @@ counted from the crossings of the line through the two poles (``_lap_step``) and
 to complete its laps wins at once. The combined event (``play_event``) plays a race, regroups
 the survivors on the derby spots with their damage (``regroup``) and plays a derby.
 
-Starting player: a uniform pick (a roll-off among equal dice is uniform). Start spots: car k on
+Seating and ties: every event rolls an order of the cars (``draw_ranks``): turn order runs
+clockwise over it from the starting player, and any choice among equals goes to the car first
+in it, so nothing depends on a car's place in the scenario file (DESIGN.md "Ties never follow
+list order"). Starting player: a uniform pick (a roll-off among equal dice is uniform). Start spots: car k on
 spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba functions chosen by
 id with a parameter vector per car; a player (team) id per car lets a player field several cars.
 """
@@ -60,11 +63,12 @@ from .sheet import flat_tires, is_out, max_speed, radiator_full
  C_MOVED, C_LOCKED, C_CRASHED, C_PLDIR, C_PLSPEED, C_LEFT, C_STRAIGHT, C_MODE, C_TARGET,
  C_LAPK, C_LAPSGN, C_LAPST, C_FIN, C_OUTRND, C_SPOT, C_RANK) = range(27)
 N_CAR = 27
-#: cars[i, C_RANK]: the car's place in the event's tie-break order (0 first). Any choice among
-#: equals (equally near rivals, equally weak targets) goes to the lower rank, never to the lower
-#: index: ``play_event`` draws the order as a uniform permutation from the trial's dice stream
-#: (a roll-off, like the starting player); ``setup`` leaves rank = index, which only scripted
-#: positions and ``DerbyGame`` use (DESIGN.md "Ties never follow list order").
+#: cars[i, C_RANK]: the car's seat in the event's rolled order (0 first). It is the seating
+#: round the table (turn order runs clockwise over it from the starting player) and the
+#: tie-break order: any choice among equals (equally near rivals, equally weak targets) goes to
+#: the lower rank, never to the lower index. ``play_event`` draws it as a uniform permutation
+#: from the trial's dice stream; ``setup`` leaves rank = index, which only scripted positions
+#: and ``DerbyGame`` use (DESIGN.md "Ties never follow list order").
 MAX_HELD = 8
 
 OUT_REASONS = ("in_game", "wrecked", "stalled", "left_by_ramp", "disqualified", "red_card")
@@ -894,6 +898,9 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
         first = dice.roll(st, script, 1, n) - 1 if n > 1 else 0
     r0 = lim[LIM_ROUND0]
     rnd = 0
+    seat = np.zeros(n, np.int64)  # turn order: clockwise over the rolled order (C_RANK)
+    for i in range(n):
+        seat[cars[i, C_RANK]] = i
     before = np.zeros(n, np.int64)
     finished = -1
     while rnd < lim[LIM_MAX_TURNS] and _players_alive(cars, params)[0] > 1:
@@ -911,7 +918,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
         over = False
         if lim[LIM_PHASED] == 0:
             for k in range(n):
-                i = (first + k) % n
+                i = seat[(first + k) % n]
                 if cars[i, C_ALIVE] == 1:
                     _turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
                           special, hit, capacity, overflow, on_draw, card_die, card_light,
@@ -926,7 +933,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             # Phased Moves: every car's turn starts in turn order, then one hex at a time by
             # phase, faster speeds first, turn order within a speed
             for k in range(n):
-                i = (first + k) % n
+                i = seat[(first + k) % n]
                 if cars[i, C_ALIVE] == 1:
                     _start_turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
                                 special, hit, capacity, overflow, on_draw, card_die, card_light,
@@ -937,7 +944,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
                     if phases[sp, ph] == 0:
                         continue
                     for k in range(n):
-                        i = (first + k) % n
+                        i = seat[(first + k) % n]
                         if cars[i, C_ALIVE] == 1 and cars[i, C_SPEED] == sp and cars[i, C_LEFT] > 0:
                             _step(st, script, i, R, cars, sheets, held, occ, dk, terrain,
                                   damage, special, hit, capacity, overflow, on_draw, card_die,

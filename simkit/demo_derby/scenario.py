@@ -413,7 +413,8 @@ def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str
         out.append(f"start   {c.name} on spot {pool_labels[spot_of[i]]} ({r},{col}) facing "
                    f"{FACINGS[f]}")
     order = sorted(range(len(sc.cars)), key=lambda i: int(g.cars[i, D.C_RANK]))
-    out.append("ties    go in this order (rolled): " + ", ".join(names[i] for i in order))
+    out.append("seats   rolled (turn order clockwise from the starting player; ties go to "
+               "the first): " + ", ".join(names[i] for i in order))
     k = min(int(g.nlog[0]), g.log.shape[0])
     log = g.log[:k]
     j = 0
