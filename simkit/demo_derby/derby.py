@@ -35,9 +35,10 @@ the survivors on the derby spots with their damage (``regroup``) and plays a der
 Seating and ties: every event rolls an order of the cars (``draw_ranks``): turn order runs
 clockwise over it from the starting player, and any choice among equals goes to the car first
 in it, so nothing depends on a car's place in the scenario file (DESIGN.md "Ties never follow
-list order"). Starting player: a uniform pick (a roll-off among equal dice is uniform). Start spots: car k on
-spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba functions chosen by
-id with a parameter vector per car; a player (team) id per car lets a player field several cars.
+list order"). Starting player: a uniform pick (a roll-off among equal dice is uniform). Start
+spots: car k on spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba
+functions chosen by id with a parameter vector per car; a player (team) id per car lets a
+player field several cars.
 """
 
 from __future__ import annotations
@@ -841,8 +842,8 @@ def setup(cars, sheets, held, occ, starts, n_cars):
 
 @jit
 def draw_ranks(st, script, cars):
-    """The event's tie-break order: a uniform permutation of the cars from the dice stream
-    (Fisher-Yates, one roll per car but the last)."""
+    """The event's seating and tie-break order (cars[:, C_RANK]): a uniform permutation of the
+    cars from the dice stream (Fisher-Yates, one roll per car but the last)."""
     n = cars.shape[0]
     for i in range(n):
         cars[i, C_RANK] = i
@@ -983,7 +984,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
     if finished >= 0:
         return params[finished, P_PLAYER], rnd, finished, 0
     k, last = _players_alive(cars, params)
-    if k == 1:  # the winner's surviving car first in the tie-break order (never the lowest index)
+    if k == 1:  # the winner's surviving car seated first (never the lowest index)
         car = -1
         for i in range(n):
             if cars[i, C_ALIVE] == 1 and (car < 0 or cars[i, C_RANK] < cars[car, C_RANK]):
