@@ -178,6 +178,17 @@ def _load(path):
     ("car.toml", "trunk = 10", "trunk = 5", "table.record_sheet.boxes.trunk"),
     ("special_damage.toml", "count = 6", "count = 5", "table.special_damage_deck.size"),
     ("special_damage.toml", 'light = "red"', 'light = "amber"', "light"),
+    # the loader re-checks the printed cells: a printed value changed, a printed cell unlisted
+    ('damage.toml', '"0" = ["ND", "ND", "1",', '"0" = ["ND", "ND", "2",', "table.damage.rows.0"),
+    ("damage.toml", "[2, 4], [5, 4]]", "[2, 4]]", "table.damage.src_cells"),
+    ("damage.toml", '"5" = ["1",  "1",  "2",  "2S",', '"5" = ["1",  "1",  "2",  "3S",',
+     "table.damage.rows.5"),
+    ("damage.toml", '"3" = ["tire_left_front",', '"3" = ["tire_right_front",',
+     "table.hit_location.rows.3"),
+    ("damage.toml", '[4, "front"], [4, "front_right"]]', '[4, "front"]]',
+     "table.hit_location.src_cells"),
+    ("damage.toml", '"8S"   , "9S"   , "10S"  , "11S"  , "12S2"',
+     '"8"    , "9S"   , "10S"  , "11S"  , "12S2"', "table.extended_damage.rows.0"),
 ])
 def test_a_broken_data_file_is_refused_naming_file_and_field(data_copy, file, old, new, field):
     p = data_copy / file
@@ -194,3 +205,12 @@ def test_a_replacement_table_flows_into_the_arrays_without_code_changes(data_cop
     p.write_text(p.read_text().replace('"6" = ["1",  "2",  "2S",', '"6" = ["1",  "3S", "2S",'))
     t = _load(data_copy)
     assert (t.damage[6, 2], t.special[6, 2]) == (3, 1)
+
+
+def test_fenders_locked_is_labelled_by_what_is_invented():
+    """Only the card's effect is rule text (demo-derby.txt, Special Damage Cards, Note); its
+    count and die faces are reconstructed (rules-data.md 3.4) and labelled so in the data."""
+    card = rules.rules_data().table("special_damage_deck")["cards"]["fenders_locked"]
+    assert card["label"].startswith("RECONSTRUCTED")
+    assert set(card["rule_text"]) == {"name", "effect"}
+    assert set(card["reconstructed"]) == {"count", "die", "light"}

@@ -89,6 +89,46 @@ def test_a_car_hit_before_moving_may_move_only_up_to_3():
     assert g.cars[1, D.C_SPEED] == 3 and len(g.events().query("event == 'move'")) == 3
 
 
+def test_a_car_hit_before_moving_may_reverse_only_up_to_2():
+    g = game((12, 12, N), (11, 12, N))
+    g.cars[0, D.C_HIT] = 1
+    g.plot(0, -1, 5)
+    g.scripted([])
+    g.turn(0)
+    assert g.cars[0, D.C_SPEED] == 2 and g.cars[0, D.C_DIR] == -1
+    moves = g.events().query("event == 'move'")
+    assert len(moves) == 2 and (g.cars[0, D.C_ROW], g.cars[0, D.C_COL]) == (14, 12)
+
+
+def test_a_moving_car_gains_at_most_3_forward_or_2_in_reverse():
+    g = game((15, 12, N))
+    g.scripted([])
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 4, 1
+    g.plot(0, 1, 8)                      # moving at 4: at most 7
+    g.turn(0)
+    assert g.cars[0, D.C_SPEED] == 7
+    g = game((5, 12, N))
+    g.scripted([])
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 1, -1
+    g.plot(0, -1, 6)                     # reversing at 1: at most 3
+    g.turn(0)
+    assert g.cars[0, D.C_SPEED] == 3 and g.cars[0, D.C_DIR] == -1
+
+
+def test_rear_left_point_of_impact():
+    """Target facing NW rammed from its S neighbour: through its rear-left hexside. Hit roll 4
+    tells the three rear columns apart (Rear Left: left body, Rear Right: right body, Rear:
+    trunk)."""
+    g = game((12, 12, N), (11, 12, NW))
+    g.cars[1, D.C_STUCK] = 1
+    g.scripted([1, 4, 1, 3])
+    g.plot(0, 1, 3)
+    g.turn(0)
+    crash = g.events().query("event == 'crash'")
+    assert list(crash["b"]) == [D.REAR_LEFT]
+    assert g.sheets[1, BODY_L] == 1 and g.sheets[1].sum() == 1
+
+
 def test_no_crash_in_the_first_round():
     g = game((12, 12, N), (11, 12, S))
     g.give_card(0, "Jammed Steering")    # straight ahead only: into the other car's hex
@@ -101,19 +141,61 @@ def test_no_crash_in_the_first_round():
 
 
 def test_wall_crash_uses_own_speed_and_unmodified_roll():
+    """Speed 5, d6 6: row 6 of the speed-5 column is 4S; a roll reduced by 1 (as the rammer's
+    is) would read row 5, 3S -- the points tell the two apart."""
+    assert T.damage[6, 5] == 4 and T.damage[5, 5] == 3
     g = game((1, 4, N))
     g.give_card(0, "Jammed Steering")
-    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 4, 1
-    g.plot(0, 1, 4)
-    # card die 2 (holds); wall: d6 5 -> row 5 at speed 4 = 2S; hits 1, 6 (Front: engine,
-    # radiator); card 1 of the pool
-    g.scripted([2, 5, 1, 6, 1])
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 5, 1
+    g.plot(0, 1, 5)
+    # card die 2 (holds); wall: d6 6 -> row 6 at speed 5 = 4S; hits 1, 2, 6, 3 (Front: engine,
+    # left body, radiator, left front tire); card 1 of the pool
+    g.scripted([2, 6, 1, 2, 6, 3, 1])
     g.turn(0)
     ev = g.events()
-    assert list(ev.query("event == 'obstacle'")["b"]) == [2]
-    assert g.sheets[0, ENGINE] == 1 and g.sheets[0, RADIATOR] == 1
+    assert list(ev.query("event == 'obstacle'")["b"]) == [4]
+    assert g.sheets[0, ENGINE] == g.sheets[0, BODY_L] == g.sheets[0, RADIATOR] == 1
+    assert g.sheets[0, TIRE_LF] == 1
     assert g.cars[0, D.C_SPEED] == 0 and (g.cars[0, D.C_ROW], g.cars[0, D.C_COL]) == (1, 4)
-    assert g.rolls_used() == 5
+    assert g.rolls_used() == 7
+    # a wall is not a car: the crash does not count against the eight-round rule
+    assert g.cars[0, D.C_CRASHED] == 0
+
+
+def test_ramming_a_wreck_is_an_obstacle_crash_and_does_not_reset_the_eight_round_count():
+    """Decision (docs "Rule ambiguities"): a destroyed car is left "as an obstacle", so driving
+    into it is rolled like a wall (own speed, roll unmodified, no damage to the wreck) and, like
+    a wall, it is not "crashing into other cars": the eight-round count keeps running."""
+    g = game((12, 12, N), (11, 12, S))
+    g.cars[1, D.C_ALIVE] = 0             # car 1 is a wreck on (11, 12)
+    g.cars[1, D.C_OUT] = D.R_WRECKED
+    g.give_card(0, "Jammed Steering")
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 3, 1
+    g.cars[0, D.C_NOCRASH] = 7
+    g.plot(0, 1, 3)
+    g.scripted([2, 1, 3])                # card holds; obstacle d6 1 -> row 1, speed 3: 1 point,
+    g.turn(0)                            # hit 3 (Front: left front tire)
+    ev = g.events()
+    assert "crash" not in set(ev["event"]) and list(ev.query("event == 'obstacle'")["b"]) == [1]
+    assert g.sheets[0, TIRE_LF] == 1 and g.sheets[1].sum() == 0
+    assert g.cars[0, D.C_CRASHED] == 0 and g.rolls_used() == 3
+    assert g.cars[0, D.C_NOCRASH] == 7  # play() adds the round; nothing resets it
+
+
+def test_radiator_countdown_runs_on_turns_the_car_cannot_move():
+    """Decision (docs): "can move only two more turns before it stalls" counts the car's turns,
+    moving or not: a car stuck in the mud (or held by a card or locked fenders) uses them up."""
+    g = game((15, 12, N))
+    g.sheets[0, RADIATOR] = 2
+    g.cars[0, D.C_RADT] = T.limits["radiator_turns"]
+    g.cars[0, D.C_STUCK] = 1
+    g.scripted([1, 2])                   # two failed mud rolls
+    for _ in range(2):
+        g.plot(0, 1, 1)
+        g.turn(0)
+        assert g.cars[0, D.C_ALIVE] == 1 and g.cars[0, D.C_STUCK] == 1
+    g.turn(0)                            # third turn: stalls before any roll
+    assert g.cars[0, D.C_OUT] == D.R_STALLED and g.rolls_used() == 2
 
 
 def test_leaving_through_the_access_ramp_puts_the_car_out():

@@ -32,9 +32,13 @@ counted from the crossings of the line through the two poles (``_lap_step``) and
 to complete its laps wins at once. The combined event (``play_event``) plays a race, regroups
 the survivors on the derby spots with their damage (``regroup``) and plays a derby.
 
-Starting player: a uniform pick (a roll-off among equal dice is uniform). Start spots: car k on
-spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba functions chosen by
-id with a parameter vector per car; a player (team) id per car lets a player field several cars.
+Seating and ties: every event rolls an order of the cars (``draw_ranks``): turn order runs
+clockwise over it from the starting player, and any choice among equals goes to the car first
+in it, so nothing depends on a car's place in the scenario file (DESIGN.md "Ties never follow
+list order"). Starting player: a uniform pick (a roll-off among equal dice is uniform). Start
+spots: car k on spot k of the pool, or a uniform deal (``deal_spots``). Policies are numba
+functions chosen by id with a parameter vector per car; a player (team) id per car lets a
+player field several cars.
 """
 
 from __future__ import annotations
@@ -58,8 +62,14 @@ from .sheet import flat_tires, is_out, max_speed, radiator_full
 # --- car state columns -------------------------------------------------------------------------
 (C_ROW, C_COL, C_FACING, C_SPEED, C_DIR, C_ALIVE, C_OUT, C_RADT, C_STUCK, C_NOCRASH, C_HIT,
  C_MOVED, C_LOCKED, C_CRASHED, C_PLDIR, C_PLSPEED, C_LEFT, C_STRAIGHT, C_MODE, C_TARGET,
- C_LAPK, C_LAPSGN, C_LAPST, C_FIN, C_OUTRND, C_SPOT) = range(26)
-N_CAR = 26
+ C_LAPK, C_LAPSGN, C_LAPST, C_FIN, C_OUTRND, C_SPOT, C_RANK) = range(27)
+N_CAR = 27
+#: cars[i, C_RANK]: the car's seat in the event's rolled order (0 first). It is the seating
+#: round the table (turn order runs clockwise over it from the starting player) and the
+#: tie-break order: any choice among equals (equally near rivals, equally weak targets) goes to
+#: the lower rank, never to the lower index. ``play_event`` draws it as a uniform permutation
+#: from the trial's dice stream; ``setup`` leaves rank = index, which only scripted positions
+#: and ``DerbyGame`` use (DESIGN.md "Ties never follow list order").
 MAX_HELD = 8
 
 OUT_REASONS = ("in_game", "wrecked", "stalled", "left_by_ramp", "disqualified", "red_card")
@@ -211,13 +221,13 @@ def _enemy(i, j, cars, params):
 
 @jit
 def _nearest(i, cars, params):
-    """The nearest car of another player (-1 if none)."""
+    """The nearest car of another player (-1 if none); equally near cars: the lower rank."""
     best = -1
     bd = 1 << 30
     for j in range(cars.shape[0]):
         if _enemy(i, j, cars, params):
             d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
-            if d < bd:
+            if d < bd or (d == bd and cars[j, C_RANK] < cars[best, C_RANK]):
                 bd = d
                 best = j
     return best
@@ -546,7 +556,7 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim):
             d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
             if d <= p[P_REACH]:
                 w = _weakness(j, cars, sheets, capacity, p)
-                if w > bw:
+                if w > bw or (w == bw and best >= 0 and cars[j, C_RANK] < cars[best, C_RANK]):
                     bw = w
                     best = j
         if best >= 0:
@@ -826,7 +836,28 @@ def setup(cars, sheets, held, occ, starts, n_cars):
         cars[i, C_RADT] = -1
         cars[i, C_TARGET] = -1
         cars[i, C_LAPK] = -1
+        cars[i, C_RANK] = i
         occ[starts[i, 0], starts[i, 1]] = i + 1
+
+
+@jit
+def draw_ranks(st, script, cars):
+    """The event's seating and tie-break order (cars[:, C_RANK]): a uniform permutation of the
+    cars from the dice stream (Fisher-Yates, one roll per car but the last)."""
+    n = cars.shape[0]
+    for i in range(n):
+        cars[i, C_RANK] = i
+    for k in range(n - 1, 0, -1):
+        j = dice.roll(st, script, 1, k + 1) - 1
+        for i in range(n):  # swap the ranks k and j
+            if cars[i, C_RANK] == k:
+                cars[i, C_RANK] = -1
+        for i in range(n):
+            if cars[i, C_RANK] == j:
+                cars[i, C_RANK] = k
+        for i in range(n):
+            if cars[i, C_RANK] == -1:
+                cars[i, C_RANK] = j
 
 
 @jit
@@ -868,6 +899,9 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
         first = dice.roll(st, script, 1, n) - 1 if n > 1 else 0
     r0 = lim[LIM_ROUND0]
     rnd = 0
+    seat = np.zeros(n, np.int64)  # turn order: clockwise over the rolled order (C_RANK)
+    for i in range(n):
+        seat[cars[i, C_RANK]] = i
     before = np.zeros(n, np.int64)
     finished = -1
     while rnd < lim[LIM_MAX_TURNS] and _players_alive(cars, params)[0] > 1:
@@ -885,7 +919,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
         over = False
         if lim[LIM_PHASED] == 0:
             for k in range(n):
-                i = (first + k) % n
+                i = seat[(first + k) % n]
                 if cars[i, C_ALIVE] == 1:
                     _turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
                           special, hit, capacity, overflow, on_draw, card_die, card_light,
@@ -900,7 +934,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             # Phased Moves: every car's turn starts in turn order, then one hex at a time by
             # phase, faster speeds first, turn order within a speed
             for k in range(n):
-                i = (first + k) % n
+                i = seat[(first + k) % n]
                 if cars[i, C_ALIVE] == 1:
                     _start_turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
                                 special, hit, capacity, overflow, on_draw, card_die, card_light,
@@ -911,7 +945,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
                     if phases[sp, ph] == 0:
                         continue
                     for k in range(n):
-                        i = (first + k) % n
+                        i = seat[(first + k) % n]
                         if cars[i, C_ALIVE] == 1 and cars[i, C_SPEED] == sp and cars[i, C_LEFT] > 0:
                             _step(st, script, i, R, cars, sheets, held, occ, dk, terrain,
                                   damage, special, hit, capacity, overflow, on_draw, card_die,
@@ -950,11 +984,11 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
     if finished >= 0:
         return params[finished, P_PLAYER], rnd, finished, 0
     k, last = _players_alive(cars, params)
-    if k == 1:
+    if k == 1:  # the winner's surviving car seated first (never the lowest index)
         car = -1
         for i in range(n):
-            if cars[i, C_ALIVE] == 1:
-                car = i if car < 0 else car
+            if cars[i, C_ALIVE] == 1 and (car < 0 or cars[i, C_RANK] < cars[car, C_RANK]):
+                car = i
         return last, rnd, car, 0
     return -1, rnd, -1, 1 if k > 1 else 0
 
@@ -972,6 +1006,7 @@ def play_event(st, script, params, cars, sheets, held, occ, dk, terrain, damage,
     first = first_player
     if first < 0:
         first = dice.roll(st, script, 1, n) - 1 if n > 1 else 0
+    draw_ranks(st, script, cars)
     w, rounds, car, tie64 = play(st, script, params, cars, sheets, held, occ, dk, terrain,
                                  damage, special, hit, capacity, overflow, on_draw, card_die,
                                  card_light, card_effect, card_param, ext_damage, ext_special,
@@ -1067,7 +1102,12 @@ def _event_block(key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain
         rounds = out[1]
         if w >= 0:
             acc[S_WINS + w] += 1
-            acc[S_CARWIN + out[2]] += 1
+            if cars[out[2], C_FIN] == 1:  # first across the line in a race
+                acc[S_CARWIN + out[2]] += 1
+            else:  # every car of the winning player still moving (never one by index)
+                for i in range(n_cars):
+                    if cars[i, C_ALIVE] == 1 and params[i, P_PLAYER] == w:
+                        acc[S_CARWIN + i] += 1
         elif out[3] == 1:
             acc[S_TIE64] += 1
         else:

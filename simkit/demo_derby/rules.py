@@ -45,6 +45,33 @@ ON_DRAW_NONE, ON_DRAW_CROSS_RADIATOR, ON_DRAW_FLAT_RANDOM_TIRE = range(3)
 
 _CELL = re.compile(r"^(?:ND|(\d+)(S2|S)?)$")
 
+# --- what the rulebook prints (demo-derby.txt), which every replacement table must keep ----------
+#: Damage Table: rows 0 and 1 at speeds 1-8, row 2 at speeds 1-4; row 5 at speed 4 is "2 - S"
+#: from the worked example (Crash Damage). {(row, speed): cell}
+PRINTED_DAMAGE = {
+    **{(r, s): c for r in (0, 1)
+       for s, c in zip(range(1, 9), ("ND", "ND", "1", "2", "3", "4", "5", "6"))},
+    **{(2, s): c for s, c in zip(range(1, 5), ("ND", "1", "2", "2"))},
+    (5, 4): "2S",
+}
+#: Hit Location Table: rows 1-3 and row 4 Front as printed; row 4 Front Right (right front tire)
+#: from the worked example. {(row, column): part}
+PRINTED_HIT = {
+    **{(1, c): p for c, p in zip(IMPACTS, ("engine", "engine", "engine", "tire_left_rear",
+                                           "tire_right_rear", "tire_left_rear"))},
+    **{(2, c): p for c, p in zip(IMPACTS, ("body_left", "body_left", "body_right",
+                                           "tire_left_rear", "tire_right_rear",
+                                           "tire_right_rear"))},
+    **{(3, c): p for c, p in zip(IMPACTS, ("tire_left_front", "body_left", "body_right", "trunk",
+                                           "trunk", "trunk"))},
+    (4, "front"): "tire_right_front",
+    (4, "front_right"): "tire_right_front",
+}
+#: Extended Damage Table (Vector Collisions): row 0, columns 0- to 11. {(row, column): cell}
+PRINTED_EXTENDED = {(0, c): v for c, v in zip(
+    ("0-", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"),
+    ("ND", "ND", "ND", "1", "2", "3", "4", "5", "6", "7", "8S", "9S"))}
+
 
 def parse_cell(text, *, where: str, field: str) -> tuple[int, int]:
     """A damage-table cell ('ND', '3', '2S', '12S2') -> (damage points, special cards)."""
@@ -139,6 +166,10 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
         for s, cell in enumerate(row, start=1):
             damage[r, s], special[r, s] = parse_cell(cell, where=w, field=f"table.damage.rows.{r}")
 
+    _check_printed(rules, "damage", PRINTED_DAMAGE,
+                   lambda r, s: parse_cell(rows[str(r)][s - 1], where=w, field="")
+                   == parse_cell(PRINTED_DAMAGE[(r, s)], where=w, field=""))
+
     # hit location table
     t = rules.table("hit_location")
     w = _where(rules, "table.hit_location")
@@ -156,6 +187,8 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
                 raise UserInputError(f"unknown part {part!r} (parts: {', '.join(HIT_PARTS)})",
                                      where=w, field=f"table.hit_location.rows.{d}")
             hit[d, c] = PARTS.index(part)
+    _check_printed(rules, "hit_location", PRINTED_HIT,
+                   lambda r, c: PARTS[hit[r, IMPACTS.index(c)]] == PRINTED_HIT[(r, c)])
 
     # record sheet
     t = rules.table("record_sheet")
@@ -223,6 +256,13 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
             ext_damage[r, c], ext_special[r, c] = parse_cell(
                 cell, where=w, field=f"table.extended_damage.rows.{r}")
 
+    ext_speeds = [str(x) for x in t["speeds"]]
+    _check_printed(rules, "extended_damage", PRINTED_EXTENDED,
+                   lambda r, c: (c in ext_speeds and
+                                 (ext_damage[r, ext_speeds.index(c)],
+                                  ext_special[r, ext_speeds.index(c)])
+                                 == parse_cell(PRINTED_EXTENDED[(r, c)], where="", field="")))
+
     vec = rules.table("vector_collisions")["impacts"]
     for i in IMPACTS:
         if i not in vec or vec[i].get("sign") not in (1, -1) or vec[i].get("divisor", 0) < 1:
@@ -252,6 +292,25 @@ def build_tables(rules: RulesData | None = None, variants: Mapping[str, str] | N
                   np.array([vec[i]["sign"] for i in IMPACTS], np.int64),
                   np.array([vec[i]["divisor"] for i in IMPACTS], np.int64),
                   selection["moves"] == "phased")
+
+
+def _check_printed(rules: RulesData, name: str, printed: dict, agrees) -> None:
+    """The loader's re-check of the rule text: a table's ``src_cells`` must list exactly the
+    cells the rulebook prints (``printed``), and each of those cells must hold the printed value
+    (``agrees(row, column)``), so a replacement table can change only reconstructed cells."""
+    w = _where(rules, f"table.{name}")
+    listed = {(int(r), c) for r, c in rules.table(name).get("src_cells", [])}
+    if listed != set(printed):
+        extra = sorted(listed - set(printed), key=str)
+        missing = sorted(set(printed) - listed, key=str)
+        raise UserInputError(f"src_cells must list the cells the rulebook prints; not printed: "
+                             f"{extra}, printed but not listed: {missing}", where=w,
+                             field=f"table.{name}.src_cells")
+    for r, c in sorted(printed, key=str):
+        if not agrees(r, c):
+            raise UserInputError(f"row {r}, column {c} is printed in demo-derby.txt as "
+                                 f"{printed[(r, c)]!r}; a table may change only reconstructed "
+                                 "cells", where=w, field=f"table.{name}.rows.{r}")
 
 
 def src_cells(table: str) -> list:

@@ -274,6 +274,15 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
             kr = int(t[D.S_RACEWIN + i])
             row["race_first"] = kr / n
         cars.append(row)
+    went_out = []  # how cars went out, each reason with its interval
+    for i, c in enumerate(sc.cars):
+        reasons = t[D.S_REASONS + 6 * i: D.S_REASONS + 6 * i + 6]
+        for r, name in enumerate(D.OUT_REASONS):
+            k = int(reasons[r])
+            lo, hi = rate_ci(k, n)
+            went_out.append({"car": c.name, "side": c.player,
+                             "how": "still in at the end" if r == 0 else name.replace("_", " "),
+                             "games": k, "share": k / n, "lo": float(lo), "hi": float(hi)})
     spots = []
     for s, lab in enumerate(_spot_labels(sc)):
         g = int(t[D.S_SPOTN + s])
@@ -305,11 +314,13 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
         m, mlo, mhi = mean_ci(t[D.S_RACE_ROUNDS], t[D.S_RACE_ROUNDS_SQ], n)
         ends.append({"outcome": "rounds of the race part", "games": n, "share": float(m),
                      "lo": float(mlo), "hi": float(mhi)})
-    what = {"derby": "last car moving", "figure8": "first to finish (or last moving)",
-            "combined": "last car moving in the derby"}[sc.event]
+    what = {"derby": "still moving when its player won",
+            "figure8": "first to finish (or still moving when its player won)",
+            "combined": "still moving when its player won the derby"}[sc.event]
     return {
         f"per car ({what}: last_or_first with 95% interval; in_at_end and how cars went out)":
             pd.DataFrame(cars),
+        "how cars went out (share of games, 95% Wilson)": pd.DataFrame(went_out),
         "per start spot (games with a car there; wins of that car's player; 95% Wilson)":
             pd.DataFrame(spots),
         "survival by round (share of games each car is still in after the round)":
@@ -371,12 +382,17 @@ def playthrough(path_or_scenario, seed=2026, trial=0):
     lines = render(sc, sim, g, spot_of[:n], rolls[:used],
                    race_rounds=int(out[5]) if sc.event == "combined" else -1, starts2=starts2)
     w = int(out[0])
-    lines.append(f"END after {int(out[1])} rounds: "
-                 + (f"{sc.players[w]} wins ({sc.cars[int(out[2])].name} "
-                    + ("finished first)" if sc.event == "figure8" and
-                       D.laps_done(g.cars, int(out[2])) >= sc.laps else "is the last car moving)")
-                    if w >= 0 else ("tie after 64 rounds" if out[3] else
-                                    "tie: the last cars went out together")))
+    moving = [sc.cars[i].name for i in range(n)
+              if g.cars[i, D.C_ALIVE] == 1 and sim.params[i, D.P_PLAYER] == w]
+    if w < 0:
+        how = "tie after 64 rounds" if out[3] else "tie: the last cars went out together"
+    elif sc.event == "figure8" and D.laps_done(g.cars, int(out[2])) >= sc.laps:
+        how = f"{sc.players[w]} wins ({sc.cars[int(out[2])].name} finished first)"
+    elif len(moving) == 1:
+        how = f"{sc.players[w]} wins ({moving[0]} is the last car moving)"
+    else:  # a team: every car of the winner still moving is credited, none by its index
+        how = f"{sc.players[w]} wins ({' and '.join(moving)} are the last cars moving)"
+    lines.append(f"END after {int(out[1])} rounds: {how}")
     return lines, {"winner": sc.players[w] if w >= 0 else None, "rounds": int(out[1]),
                    "race_winner": sc.cars[int(out[4])].name if out[4] >= 0 and sc.event != "derby"
                    else None, "rolls": used}
@@ -391,10 +407,14 @@ def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str
               if sc.event != "derby" else "")
            + f"; variants: {', '.join(f'{k}={v}' for k, v in sorted(sc.variants.items())) or '-'}",
            "# cars: " + ", ".join(f"{c.name} ({c.player}, {c.policy})" for c in sc.cars)]
+    names = [c.name for c in sc.cars]
     for i, c in enumerate(sc.cars):
         r, col, f = (int(x) for x in g.starts[i])
         out.append(f"start   {c.name} on spot {pool_labels[spot_of[i]]} ({r},{col}) facing "
                    f"{FACINGS[f]}")
+    order = sorted(range(len(sc.cars)), key=lambda i: int(g.cars[i, D.C_RANK]))
+    out.append("seats   rolled (turn order clockwise from the starting player; ties go to "
+               "the first): " + ", ".join(names[i] for i in order))
     k = min(int(g.nlog[0]), g.log.shape[0])
     log = g.log[:k]
     j = 0
