@@ -236,7 +236,7 @@ def _sensitivity_run(args) -> int:
 
 def _report_args(p) -> None:
     p.add_argument("--quick", action="store_true",
-                   help="small trial counts (about 2 minutes on 2 cores); stated on the page")
+                   help="small trial counts, stated on the page (first-run time: README)")
     p.add_argument("--out", default="report", help="folder for index.html, PNGs, CSVs "
                                                    "(default report/)")
     p.add_argument("--games", default=None,
