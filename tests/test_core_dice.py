@@ -98,3 +98,20 @@ def test_scripted_roll_the_dice_cannot_show_is_refused():
 def test_seed_must_be_non_negative_int():
     with pytest.raises(ValueError):
         dice.stream_key(-1)
+
+
+def test_cached_kernels_go_stale_when_simkit_code_they_may_call_changes(monkeypatch):
+    """numba keys a cached kernel to its own file only; an edit in a callee's file (kernels.py
+    under race.py) once left a stale compiled race in the cache. The project cache adds the
+    digest of simkit.core and the kernel's game package to the key."""
+    from simkit.core import _numba
+
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(1), 0)
+    dice.roll(st, dice.NO_SCRIPT, 1, 6)  # compiled and saved to the cache
+    fresh = _numba._Cache(dice.roll.py_func)
+    assert fresh._cache_file._source_stamp[1] == _numba.sources_digest("core")
+    assert fresh._cache_file._load_index(), "the saved kernel is found while nothing changed"
+    monkeypatch.setattr(_numba, "sources_digest", lambda package: "edited elsewhere")
+    edited = _numba._Cache(dice.roll.py_func)
+    assert edited._cache_file._load_index() == {}, "a change in simkit makes the entry stale"

@@ -11,11 +11,20 @@ constant arguments: a call ``_log(E, EN, turn, phase, v, EV_MOVE, ...)`` from co
 them in the Starfire battle kernel alone). :class:`_Dispatcher` first offers the callee the plain
 types (``int64``, ``bool``...) and keeps the literal ones only where a function cannot be typed
 without them. Nothing in the kernels depends on literal dispatch, so behaviour is unchanged.
+
+numba keys each cached kernel to its own file's timestamp only, so after an edit to a callee in
+another file (``kernels.py`` under ``race.py``, ``dice.py`` under every game) it loaded the old
+compiled kernel from the cache without a word: a test could pass against code that no longer
+existed. :class:`_Cache` adds to that key a digest of every source and rules data file of
+``simkit.core`` and of the kernel's own game package (games never import each other).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
+from pathlib import Path
 
 # numba's OpenMP threads spin while waiting for work; on a machine with other busy processes
 # (a laptop, a shared CI box) two threads then ran 10-50x slower than one. Passive waiting costs
@@ -25,9 +34,38 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402
 from numba.core import config, errors, types  # noqa: E402
+from numba.core.caching import FunctionCache  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 _OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
+
+
+_SIMKIT = Path(__file__).resolve().parent.parent
+
+
+@functools.lru_cache(maxsize=None)
+def sources_digest(package: str) -> str:
+    """Digest of the ``.py`` and ``data/`` files of ``simkit.core`` and ``simkit.<package>``."""
+    h = hashlib.sha256()
+    for sub in sorted({"core", package}):
+        base = _SIMKIT / sub
+        for path in sorted(base.rglob("*")):
+            rel = path.relative_to(_SIMKIT)
+            if path.is_file() and "__pycache__" not in rel.parts and (
+                    path.suffix == ".py" or "data" in rel.parts):
+                h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+class _Cache(FunctionCache):
+    """numba's on-disk cache, stale whenever simkit code the kernel may call has changed."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        parts = (py_func.__module__ or "").split(".")
+        if len(parts) > 2 and parts[0] == "simkit":
+            f = self._cache_file
+            f._source_stamp = (f._source_stamp, sources_digest(parts[1]))
 
 
 class _Dispatcher(CPUDispatcher):
@@ -42,6 +80,9 @@ class _Dispatcher(CPUDispatcher):
             except errors.TypingError:
                 pass  # this callee needs the constant's value (a literal dispatch): keep it
         return super().get_call_template(args, kws)
+
+    def enable_caching(self):
+        self._cache = _Cache(self.py_func)
 
 
 def _njit(fn, opts):
