@@ -14,9 +14,10 @@ from simkit.core import dice
 from simkit.core.exact import ScriptedDice
 from simkit.core.runner import run
 from simkit.demons_run import geometry as G
+from simkit.demons_run import kernels as K
 from simkit.demons_run import race as RK
 from simkit.demons_run.board import distance, load_board, neighbour, DIRECTIONS
-from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, FINISHED, OFF_BOARD, V_CAPTURED,
+from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED,
                                       V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
 from simkit.demons_run.los import fire_solution, in_field_of_fire
 from simkit.demons_run.movement import ShipMove, _plan_tokens, move_ship
@@ -207,6 +208,27 @@ def test_pilot_decelerates_to_finish_and_raider_fires(sim):
     other = next(s.name for s in sc.ships if s.pilot != "raider")
     assert decide(rs, raider, st)["laser"] > 0
     assert decide(rs, other, st)["laser"] == 0
+
+
+def test_a_ship_at_si_0_is_destroyed_005_L():
+    """005 L: a ship with Level 0 SI is destroyed at any moment, whatever the cause: a ship
+    that reaches Turn 1 at SI 0 is removed before it moves and scores nothing (212 C)."""
+    from simkit.demons_run.races import play_one
+    s0 = RaceSim(load_scenario(DUEL))
+    s0.ships0 = s0.ships0.copy()
+    s0.ships0[0, SI] = 0
+    log, res, turns, _ = play_one(s0, seed=5, trial=0)
+    assert res[0, 0] == DESTROYED and res[0, 1] == 0 and res[0, 5] == 0
+    first = log[log[:, 0] == 1]
+    kinds = [int(k) for k, who in first[:, 1:3] if who == 0]
+    assert kinds[0] == RK.EV_DESTROYED and RK.EV_MOVE not in kinds and RK.EV_ALLOC not in kinds
+    # and in the middle of a race: SI set to 0 between hazards still removes the ship
+    sh, sv, bu, hd = position(s0, worked={"si": 0})
+    out = np.zeros(K.OUT_SIZE, np.int64)
+    lg = np.zeros((10, RK.LOG_W), np.int64)
+    RK._after(dice.new_state(), dice.NO_SCRIPT, 0, out, sv, sh, bu, np.zeros((2, 16), np.int64),
+              s0.RT, 3, lg, np.zeros(1, np.int64))
+    assert sv[0, V_STATUS] == DESTROYED
 
 
 def test_races_reproducible_across_threads_and_chunks(sim):

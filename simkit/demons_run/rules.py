@@ -58,6 +58,15 @@ class Rules:
         return int(self.function_row(name)["max_level"])
 
     @property
+    def si_destroyed_at(self) -> int:
+        """005 L: a ship with this many SI Levels (0) or fewer is destroyed."""
+        return int(self.data.table("structural_integrity")["destroyed_at"])
+
+    def min_level(self, name: str) -> int:
+        """The lowest Level a build may buy: SI above ``si_destroyed_at`` (005 L), else 0."""
+        return self.si_destroyed_at + 1 if name == "si" else 0
+
+    @property
     def budget(self) -> int:
         return int(self.data.table("budget")["points"])
 
