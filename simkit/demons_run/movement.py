@@ -54,7 +54,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, neighbour  # noqa: E402
 from .reference import (buoy_recovery, hell_fire_attack, hell_hole_attack,  # noqa: E402
                         hell_hound_attack, null_attack, recovery_modifier)
-from .rules import SI  # noqa: E402
+from .rules import PI, SCREENS, SI  # noqa: E402
 
 
 class IllegalMove(ValueError):
@@ -160,6 +160,12 @@ def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
     path = [s.pos]
     i = 0
     last_attempt_at = 0
+    pi0 = s.ship[PI]
+
+    def pi_now():
+        # damage is noted at once (210 A): a Critical Hit on the PI Function during the move
+        # (Hell Fire, a Hell Hound) changes the modifier of the Null attacks still to come
+        return s.pi_modifier if s.ship[PI] == pi0 else rules.pi_modifier(s.ship[PI])
 
     def hound_attacks(final=False):
         if hound_plan is None:
@@ -185,7 +191,7 @@ def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
         stop = False
         if t == NULL:
             if dice is not None:
-                res = null_attack(dice, rules, s.pi_modifier)
+                res = null_attack(dice, rules, pi_now())
                 s.events.append(("null", pos, res.effect))
                 if res.effect:
                     s.lost_in_null = True
@@ -193,8 +199,9 @@ def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
                     stop = True
         else:
             if board.fire_class[pos] and dice is not None:
+                # Screens allocated above a maximum a Critical Hit has just lowered are lost
                 res = hell_fire_attack(dice, rules, s.ship, board.fire_class[pos] - 1, s.velocity,
-                                       screens=s.screens)
+                                       screens=min(s.screens, s.ship[SCREENS]))
                 s.events.append(("hell_fire", pos, list(res.crises)))
             if t == HOLE and not through_whip:
                 # 204 M covers Velocity 5-8 (captured) and 9+ (through); a slower ship reaching

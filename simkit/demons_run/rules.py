@@ -105,6 +105,11 @@ class Rules:
         return self.variants["hell_fire_subtraction"] == "card"
 
     @property
+    def fire_si_damage(self) -> bool:
+        """Hell Fire's result is SI damage too (variant hell_fire_damage=si, the default)."""
+        return self.variants["hell_fire_damage"] == "si"
+
+    @property
     def scrambler_uses_laser(self) -> bool:
         return self.variants["scrambler_level"] == "laser"
 
