@@ -231,6 +231,36 @@ def test_a_ship_at_si_0_is_destroyed_005_L():
     assert sv[0, V_STATUS] == DESTROYED
 
 
+def _hole_escape_race(variant):
+    """The worked ship captured in a plain Hell Hole at Velocity 0 with Main Engines 2: the
+    Turns of its escape attempts (EV_HOLE_ESC: 1 escaped, 0 failed) until it leaves or dies."""
+    from simkit.demons_run.races import play_one
+    from simkit.demons_run.rules import ME
+    sim = RaceSim(load_scenario(DUEL, variants=variant))
+    hole = next(h for h in B.holes if h.cls == "hell")
+    sim.ships0 = sim.ships0.copy()
+    sim.ships0[0, ME] = 2
+    sim.sv0 = sim.sv0.copy()
+    sim.sv0[0, V_COL], sim.sv0[0, V_ROW] = hole.center
+    sim.sv0[0, V_VEL] = 0
+    sim.sv0[0, V_CAPTURED] = 1
+    out = []
+    for seed in range(4):
+        log, res, turns, _ = play_one(sim, seed=seed, trial=0)
+        out.append([(int(r[0]), int(r[3])) for r in log
+                    if r[1] == RK.EV_HOLE_ESC and r[2] == 0])
+    return out
+
+
+def test_hell_hole_escape_after_a_failed_attempt_204_M():
+    """Default hell_hole_escape=keep: Main Engines 2 reach Velocity 4 on the second Turn and
+    escape; variant reset: the Velocity goes back to 0 after each failure, never escapes."""
+    for attempts in _hole_escape_race({}):
+        assert attempts[:2] == [(1, 0), (2, 1)], attempts
+    for attempts in _hole_escape_race({"hell_hole_escape": "reset"}):
+        assert attempts and all(ok == 0 for _, ok in attempts), attempts
+
+
 def test_races_reproducible_across_threads_and_chunks(sim):
     a = run(sim, 300, 11, chunk_size=100, threads=1, progress=False).totals
     b = run(sim, 300, 11, chunk_size=77, threads=2, progress=False).totals

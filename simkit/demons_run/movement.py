@@ -1,6 +1,7 @@
 """Movement arithmetic that needs no board: Hell Hole capture and escape (204 M), Gravity Well
 entry and the Gravity Whip's Velocity gain (204 L, 204 O). All thresholds come from
-``race.toml`` (``movement``). The movement engine that moves ships over the board is later work.
+``race.toml`` (``movement``). Below them, :func:`move_ship` moves one ship over the board (the
+plain-Python reference the compiled race, ``race.move_plan``, is held to).
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ def well_entry(velocity: int, rules: Rules | None = None) -> str:
 
 def hell_hole_escape(velocity: int, rules: Rules | None = None) -> tuple[bool, int]:
     """204 M: a captured ship escapes on reaching Velocity 4 or more, and moves that Turn at
-    Velocity - 3. Returns (escaped, Velocity for the Turn)."""
+    Velocity - 3. Returns (escaped, Velocity for the Turn); a failed attempt keeps the
+    Velocity reached or drops to 0 by variant ``hell_hole_escape`` (``turn.hell_hole_escape_turn``)."""
     m = _m(rules)
     if velocity < m["escape_velocity"]:
-        return False, velocity
+        return False, velocity if (rules or make_rules()).hole_keeps_velocity else 0
     return True, velocity - m["escape_penalty"]
 
 

@@ -110,6 +110,11 @@ class Rules:
         return self.variants["hell_fire_damage"] == "si"
 
     @property
+    def hole_keeps_velocity(self) -> bool:
+        """A failed Hell Hole escape keeps its Velocity (variant hell_hole_escape=keep)."""
+        return self.variants["hell_hole_escape"] == "keep"
+
+    @property
     def scrambler_uses_laser(self) -> bool:
         return self.variants["scrambler_level"] == "laser"
 
