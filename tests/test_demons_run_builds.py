@@ -59,6 +59,16 @@ def test_si_0_is_a_destroyed_ship_005_L(only_demons_run, capsys):
     assert "valid: yes" not in cap.out
 
 
+def test_fuel_at_most_290_005_L():
+    """005 L: 'The ship may have a maximum of 290 Fuel Levels' (bought in 10s, 102 A)."""
+    assert make_rules().max_level("fuel") == 290
+    assert violations(Build(fuel=290, si=1)) == []
+    assert violations(Build(fuel=300, si=1)) == ["fuel=300 exceeds the maximum Level 290"]
+    assert violations(Build(fuel=295, si=1)) == [
+        "fuel=295 exceeds the maximum Level 290",
+        "fuel=295 is not bought in units of 10 (use 290 or 300)"]
+
+
 def test_toml_build(tmp_path):
     p = tmp_path / "ship.toml"
     p.write_text("[build]\nfuel = 210\nsi = 14\npi = 3\nme = 6\nmn = 6\ntractor = 10\n"

@@ -261,6 +261,46 @@ def test_hell_hole_escape_after_a_failed_attempt_204_M():
         assert attempts and all(ok == 0 for _, ok in attempts), attempts
 
 
+def test_compiled_race_victory_points_211_B():
+    """211 B as the compiled race scores it (race.play_race), against turn.victory_points:
+    Buoys carried, 1 VP per Fuel Level to 100, 50/25/10/0 by finishing place; a destroyed
+    ship or one that left the board scores 0; the most VP wins, a tie goes to the earlier
+    finisher, else nobody wins. Every ship is already out of the race, so play_race goes
+    straight to the scoring."""
+    from simkit.demons_run.layout import BU_VP, V_NCARRY, V_PLACE, VP_HELL2
+    from simkit.demons_run.races import play_one
+    from simkit.demons_run.rules import FUEL
+    from simkit.demons_run.turn import victory_points
+
+    def score(states):
+        s0 = RaceSim(load_scenario(DUEL))
+        s0.ships0, s0.sv0, s0.bu0 = s0.ships0.copy(), s0.sv0.copy(), s0.bu0.copy()
+        s0.bu0[0, BU_VP] = VP_HELL2                # the carried Buoys are Buoy 0: Hell2 (70)
+        for i, (status, place, fuel, carried) in enumerate(states):
+            s0.sv0[i, V_STATUS], s0.sv0[i, V_PLACE] = status, place
+            s0.ships0[i, FUEL], s0.sv0[i, V_NCARRY] = fuel, carried
+        _, res, turns, _ = play_one(s0, seed=1)
+        assert turns == 0
+        return [int(v) for v in res[:, 1]], [int(v) for v in res[:, 5]]
+
+    def book(status, place, fuel, carried):
+        return victory_points(R, buoys=["astaroth"] * carried, fuel=fuel,
+                              place=place if status == FINISHED else None,
+                              left_board=status == OFF_BOARD, destroyed=status == DESTROYED)
+
+    cases = [
+        # second with two Hell2 Buoys and Fuel 150 (capped at 100) beats the winner of the race
+        ([(FINISHED, 2, 150, 2), (FINISHED, 1, 40, 0)], [265, 90], [1, 0]),
+        # destroyed (212 C) and off the board (211 B): nothing, and nobody wins the tie at 0
+        ([(DESTROYED, 0, 150, 2), (OFF_BOARD, 0, 40, 0)], [0, 0], [0, 0]),
+        # equal VP: the earlier finisher wins
+        ([(FINISHED, 2, 75, 0), (FINISHED, 1, 50, 0)], [100, 100], [0, 1]),
+    ]
+    for states, vp, won in cases:
+        assert score(states) == (vp, won), states
+        assert [book(*st) for st in states] == vp
+
+
 def test_races_reproducible_across_threads_and_chunks(sim):
     a = run(sim, 300, 11, chunk_size=100, threads=1, progress=False).totals
     b = run(sim, 300, 11, chunk_size=77, threads=2, progress=False).totals
