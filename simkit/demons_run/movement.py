@@ -34,7 +34,8 @@ def well_entry(velocity: int, rules: Rules | None = None) -> str:
 def hell_hole_escape(velocity: int, rules: Rules | None = None) -> tuple[bool, int]:
     """204 M: a captured ship escapes on reaching Velocity 4 or more, and moves that Turn at
     Velocity - 3. Returns (escaped, Velocity for the Turn); a failed attempt keeps the
-    Velocity reached or drops to 0 by variant ``hell_hole_escape`` (``turn.hell_hole_escape_turn``)."""
+    Velocity reached or drops to 0 by variant ``hell_hole_escape``
+    (``turn.hell_hole_escape_turn``)."""
     m = _m(rules)
     if velocity < m["escape_velocity"]:
         return False, velocity if (rules or make_rules()).hole_keeps_velocity else 0
