@@ -172,6 +172,25 @@ def test_gravity_whip_example_204_O_on_the_board():
         go((6, 9), "FFW1LF", velocity=4)
 
 
+def test_hell_fire_attacks_on_entry_movement_unaffected_204_N():
+    """204 N: 'A ship entering a Hell Fire hex will be attacked by the Hell Fire immediately as
+    the ship enters' and 'The Hell Fire will not effect the movement': at Velocity 5 straight
+    south from (10, 3) through the Hell Fire hexes (10, 5) and (10, 6), each is attacked as it
+    is entered, and the ship still ends five hexes on, damaged or not."""
+    b = load_board()
+    assert [int(b.fire_class[10, r]) for r in range(4, 9)] == [0, 1, 1, 0, 0]
+    t = RULES.turns_allowed(5)
+    # (10, 5): 2d6 = 2 -> 2 + t - 4 < 2, no damage; (10, 6): 2d6 = 12 -> r = 8 + t: r // 2
+    # crisis rolls (7s) then r SI Levels lost, every even Level checked (1s: no Critical Hit)
+    r = 12 + t - 4
+    assert 2 + t - 4 < 2 and r < 14
+    checks = 14 // 2 - (14 - r) // 2
+    s = go((10, 3), "FFFFF", rolls=[2, 12] + [7] * (r // 2) + [1] * checks, velocity=5)
+    fire = [e for e in s.events if e[0] == "hell_fire"]
+    assert fire == [("hell_fire", (10, 5), []), ("hell_fire", (10, 6), [7] * (r // 2))]
+    assert s.pos == (10, 8) and s.ship[SI] == 14 - r and not s.captured
+
+
 def test_leaving_the_board_disqualifies_211_A():
     s = go((1, 1), "FFF", velocity=3, facing=DIRECTIONS.index("N"))
     assert s.off_board

@@ -45,6 +45,30 @@ def test_one_point_over_budget_and_si_variant():
     assert violations(Build(si=29), make_rules({"max_si": "card"})) == []
 
 
+def test_si_0_is_a_destroyed_ship_005_L(only_demons_run, capsys):
+    """005 L: 'If a ship has Level 0 SI ... The ship is destroyed.' -- no legal build has it."""
+    si0 = "fuel=290,si=0,pi=3,me=6,mn=6,tractor=10,screens=4,laser=10,scrambler=0"
+    assert violations(parse_build(si0)) == \
+        ["si=0: a ship with Level 0 SI is destroyed (005 L); buy at least Level 1"]
+    assert violations(parse_build(si0.replace("si=0", "si=1"))) == []
+    assert cli.main(["builds", "demons-run", "--check", si0]) == 2
+    cap = capsys.readouterr()
+    err = cap.err.strip()
+    assert err.count("\n") == 0 and err.startswith("simkit: error: --check")
+    assert "si=0" in err and "Traceback" not in cap.err + cap.out
+    assert "valid: yes" not in cap.out
+
+
+def test_fuel_at_most_290_005_L():
+    """005 L: 'The ship may have a maximum of 290 Fuel Levels' (bought in 10s, 102 A)."""
+    assert make_rules().max_level("fuel") == 290
+    assert violations(Build(fuel=290, si=1)) == []
+    assert violations(Build(fuel=300, si=1)) == ["fuel=300 exceeds the maximum Level 290"]
+    assert violations(Build(fuel=295, si=1)) == [
+        "fuel=295 exceeds the maximum Level 290",
+        "fuel=295 is not bought in units of 10 (use 290 or 300)"]
+
+
 def test_toml_build(tmp_path):
     p = tmp_path / "ship.toml"
     p.write_text("[build]\nfuel = 210\nsi = 14\npi = 3\nme = 6\nmn = 6\ntractor = 10\n"

@@ -38,7 +38,8 @@ def test_ship_tracks_match_rules_data_2_1_to_2_4():
 def test_named_variants_with_documented_defaults():
     rd = rules_data()
     expect = {"max_si": "rules", "pi_level9": "plus3", "hell_hound_subtraction": "card",
-              "hell_fire_subtraction": "card", "scrambler_level": "scrambler", "fuel_excess": "si"}
+              "hell_fire_subtraction": "card", "scrambler_level": "scrambler", "fuel_excess": "si",
+              "hell_fire_damage": "si", "hell_hole_escape": "keep"}
     for name, default in expect.items():
         assert rd.variants[name].default == default and rd.variants[name].doc
     assert make_rules({"max_si": "card"}).max_level("si") == 29

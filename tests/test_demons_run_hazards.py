@@ -152,10 +152,13 @@ def test_critical_against_level_0_function_210_C_c_d():
 def test_hell_fire_208_and_hound_207_scripted():
     ship = ref.ship_from_build(worked_ship())  # Screens 4
     # Hell3 Fire at Velocity 4: 2d6 = 7, + 4 + 3 = 14; 14 - 4 = 10 -> five crisis rolls
-    res = ref.hell_fire_attack(ScriptedDice([7, 2, 3, 4, 5, 6]), R, list(ship), 2, 4)
-    assert res.factor == 14 and res.crises == [2, 3, 4, 5, 6]
-    out, _ = kernel_replay(spec(K.K_FIRE, 2, screens=4, velocity=4), ship, [7, 2, 3, 4, 5, 6])
-    assert out[K.O_CRISES] == 5
+    # (variant hell_fire_damage=crisis: nothing more)
+    crisis = make_rules({"hell_fire_damage": "crisis"})
+    res = ref.hell_fire_attack(ScriptedDice([7, 2, 3, 4, 5, 6]), crisis, list(ship), 2, 4)
+    assert res.factor == 14 and res.crises == [2, 3, 4, 5, 6] and res.si_loss == 0
+    out, _ = kernel_replay(spec(K.K_FIRE, 2, screens=4, velocity=4), ship, [7, 2, 3, 4, 5, 6],
+                           rules=crisis)
+    assert out[K.O_CRISES] == 5 and out[K.O_SI_LOSS] == 0
     # plain Hell Fire at Velocity 9: 2d6 = 4 + 0 + 1 - 4 = 1 < 2: no damage
     assert not ref.hell_fire_attack(ScriptedDice([4]), R, list(ship), 0, 9).effect
     # Hell Hound in the same hex: 4d6 = 10 - Screens 4 = 6 hits
@@ -166,6 +169,37 @@ def test_hell_fire_208_and_hound_207_scripted():
     assert ref.hell_hound_attack(ScriptedDice([10]), printed, list(ship), 0).si_loss == 0
     out, _ = kernel_replay(spec(K.K_HOUND, 0, screens=4), ship, [10], rules=printed)
     assert out[K.O_SI_LOSS] == 0
+
+
+def test_hell_fire_damages_si_202_B_D1():
+    """202 Step B D 1 and the card: 'Conduct Hell Fire attack, Check for Critical Hit, Note all
+    damage received, Remove ship if destroyed' (default hell_fire_damage=si): the result is SI
+    damage after the crisis rolls; each even SI Level lost is checked (210 C)."""
+    ship = ref.ship_from_build(worked_ship())  # SI 14, Screens 4
+    # Hell3 Fire at Velocity 4: 14 - 4 = 10: five crises, then SI 14 -> 4 (Levels 14..5 lost,
+    # checks on 14, 12, 10, 8, 6; all five dice 1-4: no Critical Hit)
+    rolls = [7, 2, 3, 4, 5, 6, 1, 2, 3, 4, 1]
+    s = list(ship)
+    res = ref.hell_fire_attack(ScriptedDice(rolls), R, s, 2, 4)
+    assert res.crises == [2, 3, 4, 5, 6] and res.si_loss == 10 and s[SI] == 4
+    assert res.checked_levels == [14, 12, 10, 8, 6] and not res.destroyed
+    out, sh = kernel_replay(spec(K.K_FIRE, 2, screens=4, velocity=4), ship, rolls)
+    assert out[K.O_CRISES] == 5 and out[K.O_SI_LOSS] == 10 and sh[SI] == 4
+    # the same roll against SI 9 destroys the ship (no checks once SI is 0)
+    weak = list(ship)
+    weak[SI] = 9
+    res = ref.hell_fire_attack(ScriptedDice([7, 2, 3, 4, 5, 6]), R, weak, 2, 4)
+    assert res.destroyed and weak[SI] == 0 and res.checked_levels == []
+    out, _ = kernel_replay(spec(K.K_FIRE, 2, screens=4, velocity=4), weak, [7, 2, 3, 4, 5, 6])
+    assert out[K.O_DESTROYED] == 1
+    # a result of +1 is no damage at all (208 B)
+    assert ref.hell_fire_attack(ScriptedDice([2]), R, list(ship), 0, 4).si_loss == 0  # 2+3-4
+    # the exact oracle: Hell3 Fire can now destroy the worked ship; crisis-only never can
+    d = oracle.summary(oracle.hazard_distribution(R, ship, "hell3_fire", velocity=4))
+    c = oracle.summary(oracle.hazard_distribution(make_rules({"hell_fire_damage": "crisis"}),
+                                                  ship, "hell3_fire", velocity=4))
+    assert d["p_destroyed"] > 0 and d["mean_si_loss"] > 5
+    assert c["p_destroyed"] == 0 and c["mean_si_loss"] == 0
 
 
 def test_null_attack_by_pilot_level():
@@ -193,7 +227,9 @@ REF = {
 @pytest.mark.parametrize("hazard,variant", [
     ("hell_hole", {}), ("hell2_hole", {}), ("hell2_hole", {"fuel_excess": "none"}),
     ("hell_hound_1", {}), ("hell_hound_1", {"hell_hound_subtraction": "printed"}),
-    ("hell_hound_2", {}), ("hell_fire", {}), ("hell_fire", {"hell_fire_subtraction": "printed"})])
+    ("hell_hound_2", {}), ("hell_fire", {}), ("hell_fire", {"hell_fire_subtraction": "printed"}),
+    ("hell_fire", {"hell_fire_damage": "crisis"}),
+    ("hell_fire", {"hell_fire_damage": "crisis", "hell_fire_subtraction": "printed"})])
 def test_oracle_equals_reference_enumeration(hazard, variant):
     """Small ship with Fuel 20, Tractor 1, Laser 1, one Buoy, Scrambler 0: every Excess and
     Level-0 rule can happen. Exact equality of Fractions."""
@@ -250,7 +286,10 @@ def test_kernel_matches_exact_worked_ship(hazard):
 @pytest.mark.parametrize("hazard,variant", [("hell2_hole", {"fuel_excess": "none"}),
                                             ("hell_hound_1", {}), ("hell3_hole", {}),
                                             ("hell_hound_0", {"hell_hound_subtraction": "printed"}),
-                                            ("hell_fire", {"hell_fire_subtraction": "printed"})])
+                                            ("hell_fire", {"hell_fire_subtraction": "printed"}),
+                                            ("hell2_fire", {}), ("hell3_fire", {}),
+                                            ("hell2_fire", {"hell_fire_damage": "crisis"}),
+                                            ("hell3_fire", {"hell_fire_damage": "crisis"})])
 def test_kernel_matches_exact_small_ship(hazard, variant):
     ship = ref.ship_from_build(SMALL, buoys=1)
     p, _ = _g_test_kernel(make_rules(variant), ship, hazard, velocity=1)
@@ -306,10 +345,11 @@ def test_contradictory_crises_become_result_7():
     assert ref.resolve_crises(R, [2, 4, 12]) == [2, 4, 12]  # nothing contradicts
 
 
-@pytest.mark.parametrize("hazard", ["hell2_hole", "hell_hound_0", "hell_fire", "null"])
+@pytest.mark.parametrize("hazard", ["hell2_hole", "hell_hound_0", "hell_fire", "hell3_fire",
+                                    "null"])
 def test_summary_oracle_equals_full_distribution(hazard):
     """The CLI's expectation-carrying chain gives exactly the figures of the full distribution."""
-    for rules in (R, make_rules({"fuel_excess": "none"})):
+    for rules in (R, make_rules({"fuel_excess": "none"}), make_rules({"hell_fire_damage": "crisis"})):
         ship = ref.ship_from_build(SMALL, buoys=1)
         a = oracle.hazard_summary(rules, ship, hazard, velocity=2, num=Fraction)
         b = oracle.summary(oracle.hazard_distribution(rules, ship, hazard, velocity=2))

@@ -14,9 +14,10 @@ from simkit.core import dice
 from simkit.core.exact import ScriptedDice
 from simkit.core.runner import run
 from simkit.demons_run import geometry as G
+from simkit.demons_run import kernels as K
 from simkit.demons_run import race as RK
 from simkit.demons_run.board import distance, load_board, neighbour, DIRECTIONS
-from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, FINISHED, OFF_BOARD, V_CAPTURED,
+from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED,
                                       V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
 from simkit.demons_run.los import fire_solution, in_field_of_fire
 from simkit.demons_run.movement import ShipMove, _plan_tokens, move_ship
@@ -207,6 +208,97 @@ def test_pilot_decelerates_to_finish_and_raider_fires(sim):
     other = next(s.name for s in sc.ships if s.pilot != "raider")
     assert decide(rs, raider, st)["laser"] > 0
     assert decide(rs, other, st)["laser"] == 0
+
+
+def test_a_ship_at_si_0_is_destroyed_005_L():
+    """005 L: a ship with Level 0 SI is destroyed at any moment, whatever the cause: a ship
+    that reaches Turn 1 at SI 0 is removed before it moves and scores nothing (212 C)."""
+    from simkit.demons_run.races import play_one
+    s0 = RaceSim(load_scenario(DUEL))
+    s0.ships0 = s0.ships0.copy()
+    s0.ships0[0, SI] = 0
+    log, res, turns, _ = play_one(s0, seed=5, trial=0)
+    assert res[0, 0] == DESTROYED and res[0, 1] == 0 and res[0, 5] == 0
+    first = log[log[:, 0] == 1]
+    kinds = [int(k) for k, who in first[:, 1:3] if who == 0]
+    assert kinds[0] == RK.EV_DESTROYED and RK.EV_MOVE not in kinds and RK.EV_ALLOC not in kinds
+    # and in the middle of a race: SI set to 0 between hazards still removes the ship
+    sh, sv, bu, hd = position(s0, worked={"si": 0})
+    out = np.zeros(K.OUT_SIZE, np.int64)
+    lg = np.zeros((10, RK.LOG_W), np.int64)
+    RK._after(dice.new_state(), dice.NO_SCRIPT, 0, out, sv, sh, bu, np.zeros((2, 16), np.int64),
+              s0.RT, 3, lg, np.zeros(1, np.int64))
+    assert sv[0, V_STATUS] == DESTROYED
+
+
+def _hole_escape_race(variant):
+    """The worked ship captured in a plain Hell Hole at Velocity 0 with Main Engines 2: the
+    Turns of its escape attempts (EV_HOLE_ESC: 1 escaped, 0 failed) until it leaves or dies."""
+    from simkit.demons_run.races import play_one
+    from simkit.demons_run.rules import ME
+    sim = RaceSim(load_scenario(DUEL, variants=variant))
+    hole = next(h for h in B.holes if h.cls == "hell")
+    sim.ships0 = sim.ships0.copy()
+    sim.ships0[0, ME] = 2
+    sim.sv0 = sim.sv0.copy()
+    sim.sv0[0, V_COL], sim.sv0[0, V_ROW] = hole.center
+    sim.sv0[0, V_VEL] = 0
+    sim.sv0[0, V_CAPTURED] = 1
+    out = []
+    for seed in range(4):
+        log, res, turns, _ = play_one(sim, seed=seed, trial=0)
+        out.append([(int(r[0]), int(r[3])) for r in log
+                    if r[1] == RK.EV_HOLE_ESC and r[2] == 0])
+    return out
+
+
+def test_hell_hole_escape_after_a_failed_attempt_204_M():
+    """Default hell_hole_escape=keep: Main Engines 2 reach Velocity 4 on the second Turn and
+    escape; variant reset: the Velocity goes back to 0 after each failure, never escapes."""
+    for attempts in _hole_escape_race({}):
+        assert attempts[:2] == [(1, 0), (2, 1)], attempts
+    for attempts in _hole_escape_race({"hell_hole_escape": "reset"}):
+        assert attempts and all(ok == 0 for _, ok in attempts), attempts
+
+
+def test_compiled_race_victory_points_211_B():
+    """211 B as the compiled race scores it (race.play_race), against turn.victory_points:
+    Buoys carried, 1 VP per Fuel Level to 100, 50/25/10/0 by finishing place; a destroyed
+    ship or one that left the board scores 0; the most VP wins, a tie goes to the earlier
+    finisher, else nobody wins. Every ship is already out of the race, so play_race goes
+    straight to the scoring."""
+    from simkit.demons_run.layout import BU_VP, V_NCARRY, V_PLACE, VP_HELL2
+    from simkit.demons_run.races import play_one
+    from simkit.demons_run.rules import FUEL
+    from simkit.demons_run.turn import victory_points
+
+    def score(states):
+        s0 = RaceSim(load_scenario(DUEL))
+        s0.ships0, s0.sv0, s0.bu0 = s0.ships0.copy(), s0.sv0.copy(), s0.bu0.copy()
+        s0.bu0[0, BU_VP] = VP_HELL2                # the carried Buoys are Buoy 0: Hell2 (70)
+        for i, (status, place, fuel, carried) in enumerate(states):
+            s0.sv0[i, V_STATUS], s0.sv0[i, V_PLACE] = status, place
+            s0.ships0[i, FUEL], s0.sv0[i, V_NCARRY] = fuel, carried
+        _, res, turns, _ = play_one(s0, seed=1)
+        assert turns == 0
+        return [int(v) for v in res[:, 1]], [int(v) for v in res[:, 5]]
+
+    def book(status, place, fuel, carried):
+        return victory_points(R, buoys=["astaroth"] * carried, fuel=fuel,
+                              place=place if status == FINISHED else None,
+                              left_board=status == OFF_BOARD, destroyed=status == DESTROYED)
+
+    cases = [
+        # second with two Hell2 Buoys and Fuel 150 (capped at 100) beats the winner of the race
+        ([(FINISHED, 2, 150, 2), (FINISHED, 1, 40, 0)], [265, 90], [1, 0]),
+        # destroyed (212 C) and off the board (211 B): nothing, and nobody wins the tie at 0
+        ([(DESTROYED, 0, 150, 2), (OFF_BOARD, 0, 40, 0)], [0, 0], [0, 0]),
+        # equal VP: the earlier finisher wins
+        ([(FINISHED, 2, 75, 0), (FINISHED, 1, 50, 0)], [100, 100], [0, 1]),
+    ]
+    for states, vp, won in cases:
+        assert score(states) == (vp, won), states
+        assert [book(*st) for st in states] == vp
 
 
 def test_races_reproducible_across_threads_and_chunks(sim):

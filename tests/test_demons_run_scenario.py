@@ -139,9 +139,12 @@ def test_design_space_hands_out_legal_full_builds():
     from simkit.demons_run.search import build_of, design_space, reduced_space
     space = design_space()
     rng = np.random.default_rng(3)
-    for _ in range(60):
+    for _ in range(300):
         b = build_of(space.sample(rng))
         assert not violations(b) and cost(b) >= 78, b   # legal and (almost) the whole budget
+        assert b.si >= 1, b
+    si = next(f for f in space.fields if f.name == "si")
+    assert min(si.value_list()) == 1                    # 005 L: SI 0 is a destroyed ship
     small = reduced_space().enumerate()
     assert len(small) == 41 and all(cost(build_of(c)) == 80 for c in small)
 

@@ -15,9 +15,25 @@ def test_hell_hole_escape_204_M():
     ship = ship_from_build(worked_ship())
     assert hell_hole_escape_turn(ScriptedDice([]), R, ship, 4, 1) == (True, 1, None)
     assert hell_hole_escape_turn(ScriptedDice([]), R, ship, 6, 1)[:2] == (True, 3)
-    # V3: stays and the Hell2 Hole attacks again (2d6 = 4; Levels 14 and 12 checked)
+    # V3: stays and the Hell2 Hole attacks again (2d6 = 4; Levels 14 and 12 checked); by
+    # default (variant hell_hole_escape=keep) the Velocity reached stays for the next attempt
     escaped, v, res = hell_hole_escape_turn(ScriptedDice([4, 1, 1]), R, ship, 3, 1)
-    assert not escaped and v == 0 and res.si_loss == 4 and ship[SI] == 10
+    assert not escaped and v == 3 and res.si_loss == 4 and ship[SI] == 10
+
+
+def test_hell_hole_escape_after_a_failed_attempt_variant_204_M():
+    """204 M reduces Velocity to 0 on capture only; 'will not be able to leave ... until the
+    ship accelerates to Velocity Level 4'. Default keep: the Velocity reached stays; variant
+    reset: back to 0 after every failed attempt (then Main Engines 3 or less never escape)."""
+    assert R.variants["hell_hole_escape"] == "keep" and R.hole_keeps_velocity
+    reset = make_rules({"hell_hole_escape": "reset"})
+    assert not reset.hole_keeps_velocity
+    ship = ship_from_build(worked_ship())
+    ship[SI] = 13          # a plain Hole's d6 of 1 takes Level 13: odd, no Critical Hit check
+    assert hell_hole_escape_turn(ScriptedDice([1]), R, ship, 2, 0)[:2] == (False, 2)
+    ship[SI] = 13
+    assert hell_hole_escape_turn(ScriptedDice([1]), reset, ship, 2, 0)[:2] == (False, 0)
+    assert hell_hole_escape_turn(ScriptedDice([]), reset, ship, 4, 0) == (True, 1, None)
 
 
 def test_null_escape_errata():

@@ -123,6 +123,9 @@ def violations(build: Build, rules: Rules | None = None) -> list[str]:
         unit = int(row["levels_per_purchase"])
         if level < 0:
             out.append(f"{name}={level} is below Level 0")
+        elif level < rules.min_level(name):
+            out.append(f"{name}={level}: a ship with Level {rules.si_destroyed_at} SI is "
+                       f"destroyed (005 L); buy at least Level {rules.min_level(name)}")
         if level > row["max_level"]:
             out.append(f"{name}={level} exceeds the maximum Level {row['max_level']}")
         if unit > 1 and level % unit:

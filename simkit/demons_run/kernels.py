@@ -44,7 +44,8 @@ N_SPEC = 8
 P_HOLE_DICE_0 = P_HOLE_DICE          # 3 entries by class
 P_FIRE_MOD_0 = P_HOLE_DICE + 3       # 3 entries by class
 P_HOUND_DICE_0 = P_FIRE_MOD_0 + 3    # 3 entries by distance 0, 1, 2
-N_PAR = P_HOUND_DICE_0 + 3
+P_FIRE_SI = P_HOUND_DICE_0 + 3       # 1: Hell Fire's result is SI damage (variant hell_fire_damage)
+N_PAR = P_FIRE_SI + 1
 
 
 def kernel_arrays(rules: Rules):
@@ -55,6 +56,7 @@ def kernel_arrays(rules: Rules):
     par[P_FUEL_EXCESS] = int(rules.fuel_excess_to_si)
     par[P_HOUND_CARD] = int(rules.hound_card)
     par[P_FIRE_CARD] = int(rules.fire_card)
+    par[P_FIRE_SI] = int(rules.fire_si_damage)
     hf = rules.t("hell_fire_attack")
     par[P_FIRE_DICE], par[P_FIRE_THRESHOLD], par[P_FIRE_PER] = hf["dice"], hf["threshold"], hf["crisis_per"]
     na = rules.t("null_attack")
@@ -182,6 +184,8 @@ def hazard_trial(st, script, spec, ship, crit, par, vturns, out):
             out[O_EFFECT] = 1
             for _ in range(r // par[P_FIRE_PER]):
                 _crisis(st, script, out)
+            if par[P_FIRE_SI] == 1:   # 202 Step B D 1: then check for Critical Hit
+                apply_damage(st, script, ship, r, crit, par, out)
     elif kind == K_HOUND:
         a = _roll(st, script, par[P_HOUND_DICE_0 + arg], 6)
         hits = a - screens if par[P_HOUND_CARD] == 1 else screens - a

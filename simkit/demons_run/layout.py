@@ -42,7 +42,9 @@ RP_VP0 = 40          # 4 entries: VP of an easy, moving, Hell2, Hell3 Buoy
 RP_PLACE0 = 44       # 4 entries: finishing 1st..4th
 RP_REC_FIRE0 = 48    # 4 entries: recovery terrain modifier by Hell Fire class 0-3
 RP_LOF_FIRE0 = 52    # 4 entries: Line-of-Fire modifier by Hell Fire class 0-3
-N_RP = 56
+RP_SI_DEAD = 56      # 005 L: a ship with this many SI Levels (0) or fewer is destroyed
+RP_HOLE_KEEP_V = 57  # 204 M variant hell_hole_escape: 1 = a failed escape keeps its Velocity
+N_RP = 58
 
 # System Crisis results (2d6 totals) the race acts on, by their key in the table
 CRISIS_KEYS = ("no_tractor", "no_weapons", "no_turning", "no_accelerate", "systems_failure",
@@ -106,6 +108,8 @@ def race_arrays(rules: Rules, board: Board) -> RaceArrays:
     lof = fi["line_of_fire"]
     rp[RP_LOF_WELL], rp[RP_LOF_HOLE] = lof["gravity_well"], lof["hell_hole"]
     rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4] = (0, lof["hell_fire"], lof["hell2_fire"], lof["hell3_fire"])
+    rp[RP_SI_DEAD] = rules.si_destroyed_at
+    rp[RP_HOLE_KEEP_V] = int(rules.hole_keeps_velocity)
     rp[RP_TGT_MOVING], rp[RP_TGT_HOUND] = fi["target"]["moving_buoy"], fi["target"]["hell_hound"]
     mrows = rules.t("maneuver_engine")["rows"]
     code = np.full(13, -1, np.int64)

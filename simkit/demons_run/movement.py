@@ -1,6 +1,7 @@
 """Movement arithmetic that needs no board: Hell Hole capture and escape (204 M), Gravity Well
 entry and the Gravity Whip's Velocity gain (204 L, 204 O). All thresholds come from
-``race.toml`` (``movement``). The movement engine that moves ships over the board is later work.
+``race.toml`` (``movement``). Below them, :func:`move_ship` moves one ship over the board (the
+plain-Python reference the compiled race, ``race.move_plan``, is held to).
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ def well_entry(velocity: int, rules: Rules | None = None) -> str:
 
 def hell_hole_escape(velocity: int, rules: Rules | None = None) -> tuple[bool, int]:
     """204 M: a captured ship escapes on reaching Velocity 4 or more, and moves that Turn at
-    Velocity - 3. Returns (escaped, Velocity for the Turn)."""
+    Velocity - 3. Returns (escaped, Velocity for the Turn); a failed attempt keeps the
+    Velocity reached or drops to 0 by variant ``hell_hole_escape``
+    (``turn.hell_hole_escape_turn``)."""
     m = _m(rules)
     if velocity < m["escape_velocity"]:
-        return False, velocity
+        return False, velocity if (rules or make_rules()).hole_keeps_velocity else 0
     return True, velocity - m["escape_penalty"]
 
 
@@ -54,7 +57,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, neighbour  # noqa: E402
 from .reference import (buoy_recovery, hell_fire_attack, hell_hole_attack,  # noqa: E402
                         hell_hound_attack, null_attack, recovery_modifier)
-from .rules import SI  # noqa: E402
+from .rules import PI, SCREENS, SI  # noqa: E402
 
 
 class IllegalMove(ValueError):
@@ -160,6 +163,12 @@ def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
     path = [s.pos]
     i = 0
     last_attempt_at = 0
+    pi0 = s.ship[PI]
+
+    def pi_now():
+        # damage is noted at once (210 A): a Critical Hit on the PI Function during the move
+        # (Hell Fire, a Hell Hound) changes the modifier of the Null attacks still to come
+        return s.pi_modifier if s.ship[PI] == pi0 else rules.pi_modifier(s.ship[PI])
 
     def hound_attacks(final=False):
         if hound_plan is None:
@@ -185,7 +194,7 @@ def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
         stop = False
         if t == NULL:
             if dice is not None:
-                res = null_attack(dice, rules, s.pi_modifier)
+                res = null_attack(dice, rules, pi_now())
                 s.events.append(("null", pos, res.effect))
                 if res.effect:
                     s.lost_in_null = True
@@ -193,8 +202,9 @@ def _execute(dice, rules, board, s, tokens, hound_plan, buoys=None):
                     stop = True
         else:
             if board.fire_class[pos] and dice is not None:
+                # Screens allocated above a maximum a Critical Hit has just lowered are lost
                 res = hell_fire_attack(dice, rules, s.ship, board.fire_class[pos] - 1, s.velocity,
-                                       screens=s.screens)
+                                       screens=min(s.screens, s.ship[SCREENS]))
                 s.events.append(("hell_fire", pos, list(res.crises)))
             if t == HOLE and not through_whip:
                 # 204 M covers Velocity 5-8 (captured) and 9+ (through); a slower ship reaching

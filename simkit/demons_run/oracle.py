@@ -189,12 +189,15 @@ def hazard_summary(rules: Rules, ship, hazard: str, *, velocity: int = 0,
     for the hazards with a Critical Hit chain (what the ``hazards`` command shows)."""
     ship = tuple(ship)
     kind, arg = HAZARDS[hazard]
-    if kind not in ("hole", "hound"):
+    if kind not in ("hole", "hound", "fire"):
         out = summary(hazard_distribution(rules, ship, hazard, velocity=velocity,
                                           screens=screens, pi_modifier=pi_modifier, num=num))
         out["exact_error"] = num(0)
         return out
     screens = ship[SCREENS] if screens is None else screens
+    if kind == "fire":
+        return chain_summary(rules, _fire_start(rules, ship, arg, velocity, screens, num),
+                             ship[SI], num, prune if num is float else 0.0)
     if kind == "hole":
         hits = _dist(rules.t("hell_hole_attack")["dice"][arg], 6, num)
     else:
@@ -223,6 +226,28 @@ def _start_from_hits(ship, hits_dist, crises=0):
     return start
 
 
+def _fire_start(rules: Rules, ship, cls, velocity, screens, num):
+    """208: initial chain states of a Hell Fire attack. A result of +2 or more gives one System
+    Crisis per +2 and, under variant hell_fire_damage=si, that many SI Levels lost."""
+    t = rules.t("hell_fire_attack")
+    start: dict = {}
+    for a, p in _dist(t["dice"], 6, num).items():
+        f = a + t["class_modifier"][cls] + rules.turns_allowed(velocity)
+        r = f - screens if rules.fire_card else screens - f
+        s = list(ship)
+        if r < t["threshold"]:
+            key = (tuple(s), 0, 0, 0, False)
+        elif not rules.fire_si_damage:
+            key = (tuple(s), 0, 0, r // t["crisis_per"], True)
+        else:
+            new = max(0, s[SI] - r)
+            pending = _even_levels_lost(s[SI], new) if new > 0 else 0
+            s[SI] = new
+            key = (tuple(s), pending, 0, r // t["crisis_per"], True)
+        start[key] = start.get(key, 0) + p
+    return start
+
+
 def _dist(n, sides, num):
     return {v: _conv(num, p) for v, p in sum_distribution(n, sides)}
 
@@ -246,15 +271,7 @@ def hazard_distribution(rules: Rules, ship, hazard: str, *, velocity: int = 0,
             hits[h] = hits.get(h, 0) + p
         return chain(rules, _start_from_hits(ship, hits), si0, num)
     if kind == "fire":
-        t = rules.t("hell_fire_attack")
-        out: dict = {}
-        for a, p in _dist(t["dice"], 6, num).items():
-            f = a + t["class_modifier"][arg] + rules.turns_allowed(velocity)
-            r = f - screens if rules.fire_card else screens - f
-            key = (False, 0, 0, r // t["crisis_per"], True) if r >= t["threshold"] else \
-                (False, 0, 0, 0, False)
-            out[key] = out.get(key, 0) + p
-        return out
+        return chain(rules, _fire_start(rules, ship, arg, velocity, screens, num), si0, num)
     if kind == "null":
         t = rules.t("null_attack")
         p = _conv(num, p_at_most(t["dice"], 6, t["lost_at_most"] - pi_modifier))

@@ -48,10 +48,10 @@ from .layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIN
                      BU_SIZE, BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                      OFF_BOARD, ON_BOARD, RACING, RP_CAP_MIN, RP_CRISIS_REPL, RP_ESC_PEN,
                      RP_ESC_V, RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS,
-                     RP_F_TRACTOR, RP_F_TURN, RP_FIN_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
+                     RP_F_TRACTOR, RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
                      RP_MAX_RANGE, RP_MOVES_AT_MOST, RP_NULL_FUEL, RP_PASS_MIN, RP_PLACE0,
                      RP_REC_FIRE0, RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_VOVER,
-                     RP_REC_WELL, RP_SCR_LASER, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_VP_FUEL_MAX,
+                     RP_REC_WELL, RP_SCR_LASER, RP_SI_DEAD, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_VP_FUEL_MAX,
                      RP_VP_FUEL_PER, RP_WHIP_GAIN, RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_STEPS,
                      RP_WHIP_VMAX, RP_WHIP_VMIN, SV_SIZE, V_CAPTURED, V_COL, V_CR_NEXT,
                      V_CR_NOW, V_FACING, V_FIN_COL, V_FIN_ROW, V_FIN_FIELD, V_FIN_TURN, V_FORCED, V_LEAKS,
@@ -173,7 +173,7 @@ def _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn):
             if bu[b, BU_VP] != VP_EASY:
                 bu[b, BU_MKIND] = FREE
             _log(log, logn, turn, EV_LOOSE, s, b, sv[s, V_COL], sv[s, V_ROW], 0, 0)
-    if out[K.O_DESTROYED] and sv[s, V_STATUS] == RACING:
+    if (out[K.O_DESTROYED] or ships[s, SI] <= rp[RP_SI_DEAD]) and sv[s, V_STATUS] == RACING:
         sv[s, V_STATUS] = DESTROYED
         _log(log, logn, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
 
@@ -531,9 +531,11 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
     if forced != 0:
         best_a = forced
     elif sv[s, V_CAPTURED]:
-        # 204 M: only Velocity 4+ escapes; accelerate all out if that reaches it, else wait
+        # 204 M: only Velocity 4+ escapes; accelerate all out if that reaches it, else wait --
+        # unless a failed attempt keeps its Velocity (variant hell_hole_escape=keep): then
+        # every Turn's acceleration counts towards the escape
         a = min(me_max, rp[RP_VMAX] - V, fuel // rp[RP_F_ACC])
-        best_a = a if V + a >= rp[RP_ESC_V] else 0
+        best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
         for a in range(-me_max, me_max + 1):
@@ -701,7 +703,8 @@ def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, 
             h = hole_of[sv[s, V_COL], sv[s, V_ROW]] - 1
             _hazard(st, script, K.K_HOLE, hole_cls[h], 0, 0, 0, 0, 0, 0, s, ships, spec, out, RT)
             _log(log, logn, turn, EV_HOLE_ESC, s, 0, out[K.O_SI_LOSS], 0, 0, 0)
-            sv[s, V_VEL] = 0
+            if rp[RP_HOLE_KEEP_V] == 0:   # variant hell_hole_escape=reset
+                sv[s, V_VEL] = 0
             sv[s, V_MOVED] = 1
             _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
             return place
@@ -804,6 +807,12 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
     for turn in range(1, rp[RP_TURN_LIMIT] + 1):
         racing = 0
         for s in range(ns):
+            # 005 L: a ship with Level 0 SI is destroyed at any moment, whatever brought it there
+            # (the hazard kernels destroy a ship they drive to 0; this catches any other cause,
+            # e.g. a ship that starts the race at SI 0)
+            if sv[s, V_STATUS] == RACING and ships[s, SI] <= rp[RP_SI_DEAD]:
+                sv[s, V_STATUS] = DESTROYED
+                _log(log, logn, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
             if sv[s, V_STATUS] == RACING:
                 racing += 1
         if racing == 0:

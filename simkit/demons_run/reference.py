@@ -136,7 +136,8 @@ def hell_hole_attack(dice, rules: Rules, ship, cls: int) -> Result:
 def hell_fire_attack(dice, rules: Rules, ship, cls: int, velocity: int,
                      screens: int | None = None) -> Result:
     """208: 2d6 + class modifier + turns allowed at the Velocity, against the Screen Level;
-    one System Crisis roll per +2 of the result (no SI damage)."""
+    one System Crisis roll per +2 of the result; then, under variant hell_fire_damage=si (the
+    default), the result is that many SI Levels lost with their Critical Hit checks (210)."""
     t = rules.t("hell_fire_attack")
     screens = ship[SCREENS] if screens is None else screens
     res = Result(si0=ship[SI])
@@ -146,6 +147,8 @@ def hell_fire_attack(dice, rules: Rules, ship, cls: int, velocity: int,
         res.effect = True
         for _ in range(result // t["crisis_per"]):
             res.crises.append(dice.roll(2, 6))
+        if rules.fire_si_damage:
+            apply_damage(dice, rules, ship, result, res)
     return res
 
 

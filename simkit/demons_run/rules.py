@@ -58,6 +58,15 @@ class Rules:
         return int(self.function_row(name)["max_level"])
 
     @property
+    def si_destroyed_at(self) -> int:
+        """005 L: a ship with this many SI Levels (0) or fewer is destroyed."""
+        return int(self.data.table("structural_integrity")["destroyed_at"])
+
+    def min_level(self, name: str) -> int:
+        """The lowest Level a build may buy: SI above ``si_destroyed_at`` (005 L), else 0."""
+        return self.si_destroyed_at + 1 if name == "si" else 0
+
+    @property
     def budget(self) -> int:
         return int(self.data.table("budget")["points"])
 
@@ -94,6 +103,16 @@ class Rules:
     @property
     def fire_card(self) -> bool:
         return self.variants["hell_fire_subtraction"] == "card"
+
+    @property
+    def fire_si_damage(self) -> bool:
+        """Hell Fire's result is SI damage too (variant hell_fire_damage=si, the default)."""
+        return self.variants["hell_fire_damage"] == "si"
+
+    @property
+    def hole_keeps_velocity(self) -> bool:
+        """A failed Hell Hole escape keeps its Velocity (variant hell_hole_escape=keep)."""
+        return self.variants["hell_hole_escape"] == "keep"
 
     @property
     def scrambler_uses_laser(self) -> bool:

@@ -155,7 +155,8 @@ def design_space(rules: Rules | None = None, budget: int | None = None, *, fixed
             fields.append(cs.IntField(name, min(vals), max(vals), step=step,
                                       cost=[v // step * pts for v in vals], values=tuple(vals)))
         else:
-            fields.append(cs.IntField(name, 0, hi, step=step, cost=pts))
+            lo = -(-rules.min_level(name) // step) * step   # SI 0 is a destroyed ship (005 L)
+            fields.append(cs.IntField(name, lo, hi, step=step, cost=pts))
 
     def legal(c):
         return not violations(build_of(c), rules)

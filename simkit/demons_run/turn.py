@@ -1,4 +1,4 @@
-"""Turn procedures outside movement, plain-Python references for the race engine (later work):
+"""Turn procedures outside movement, plain-Python references for the compiled race (race.py):
 Hell Hole escape attempts (204 M, 202 B C, Reference Card), Null escape attempts (errata
 206/207), the Fuel losses of Step G (Null, System Crisis 12), and Victory Points (211 B).
 """
@@ -13,11 +13,13 @@ from .rules import Rules
 def hell_hole_escape_turn(dice, rules: Rules, ship, velocity_after_allocation: int, cls: int):
     """A captured ship's Turn (204 M, 202 B C): at Velocity 4 or more after its Main Engines
     allocation it escapes and moves at Velocity - 3; otherwise it stays, and the Hole attacks
-    it again. Returns (escaped, Velocity for the Turn, attack Result or None)."""
+    it again, keeping the Velocity it reached (variant hell_hole_escape=keep, the default) or
+    back at 0 (reset). Returns (escaped, Velocity for the Turn, attack Result or None)."""
     m = rules.t("movement")
     if velocity_after_allocation >= m["escape_velocity"]:
         return True, velocity_after_allocation - m["escape_penalty"], None
-    return False, 0, hell_hole_attack(dice, rules, ship, cls)
+    v = velocity_after_allocation if rules.hole_keeps_velocity else 0
+    return False, v, hell_hole_attack(dice, rules, ship, cls)
 
 
 def null_escape_turn(dice, rules: Rules, board: Board, pi_modifier: int):
