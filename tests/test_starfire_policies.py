@@ -237,3 +237,21 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
                       "me")["desired_range"]
 
     assert run(a) != run(b)
+
+
+def test_multiplex_tracking_splits_fire(tmp_path):
+    """(8.5): with (M2) the Missiles go to the distant ship and the Guns to the one in the same
+    hex (Missiles do nothing at range 0); without Multiplex Tracking one target takes all."""
+    from simkit.starfire.battles import playthrough
+    root = Path(__file__).resolve().parent.parent
+    fix = root / "tests/fixtures/starfire-multiplex-split.toml"
+    lines, _ = playthrough(fix, seed=1)
+    shots = [line for line in lines if line.startswith("T01 fire    mx ->")]
+    assert any("mx -> distant" in x and "missile" in x for x in shots), shots
+    assert any("mx -> close" in x and "gun" in x for x in shots), shots
+    p = tmp_path / "single.toml"
+    p.write_text(fix.read_text().replace("(M2) ", ""))
+    lines, _ = playthrough(p, seed=1)
+    targets = {line.split("->")[1].split(":")[0].strip()
+               for line in lines if line.startswith("T01 fire    mx ->")}
+    assert len(targets) == 1, lines

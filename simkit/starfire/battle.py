@@ -768,6 +768,46 @@ def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
 
 
 @jit
+def _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys,
+                        ev, link, s, chosen, n_chosen, cap, fam):
+    """For a ship with Multiplex Tracking: the target for weapon family ``fam``, one already
+    chosen this turn or a new one while fewer than cap are chosen (or one it tractors). Each
+    target's worth (_target_score) is shared out by the family's share of s's expected damage
+    at that range, so a family that cannot fire at a range adds nothing there. -1: none."""
+    best = 0.0
+    bt = -1
+    best_h = 0.0
+    bt_h = -1
+    for q in range(status.shape[0]):
+        if not _can_target(si, opt, obj, status, col, row, fac, s, q):
+            continue
+        allowed = n_chosen < cap or link[s, q] == 1
+        for k in range(n_chosen):
+            if chosen[k] == q:
+                allowed = True
+        if not allowed:
+            continue
+        r = distance(col[s], row[s], col[q], row[q])
+        if r > MAX_RANGE or ev[fam, r] <= 0.0:
+            continue
+        tot = _ship_ev(codes, hp, nsys, ev, s, r)
+        if tot <= 0.0:
+            continue
+        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s,
+                           q) * ev[fam, r] / tot
+        if _harmless(codes, hp, nsys, si, side_int, q):
+            if sc > best_h:
+                best_h = sc
+                bt_h = q
+        elif sc > best:
+            best = sc
+            bt = q
+    if bt < 0:
+        bt = bt_h
+    return bt
+
+
+@jit
 def _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number, effect_halves,
               link, s, t, fam, grp):
     """The DataLink group firing family ``fam`` with s at t (12.2), s first, into grp; returns
@@ -846,7 +886,21 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
             continue
         # pick the target for this family: keep the current one while it stands
         t = -1
-        if n_chosen > 0 and status[chosen[n_chosen - 1]] == ON_MAP:
+        if cap > 1 and mspent[s, 0] == 0:
+            # Multiplex Tracking (8.5): each family at the target it is worth most against
+            # (Missiles at a distant ship, beams at a close one), at most cap targets
+            t = _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac,
+                                    codes, hp, nsys, ev, link, s, chosen, n_chosen, cap, fam)
+            if t < 0:
+                continue
+            new_t = True
+            for q in range(n_chosen):
+                if chosen[q] == t:
+                    new_t = False
+            if new_t:
+                chosen[n_chosen] = t
+                n_chosen += 1
+        elif n_chosen > 0 and status[chosen[n_chosen - 1]] == ON_MAP:
             t = chosen[n_chosen - 1]
         else:
             t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
