@@ -1,5 +1,6 @@
 """Scripted admirals in scripted positions: each policy's choice, checked against the tables."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -201,7 +202,7 @@ def _first_contact(tmp_path, params):
 @pytest.mark.parametrize("policy,param,a,b", [
     ("closer", "tractor", 0, 1), ("closer", "range_bias", 0, 2),
     ("closer", "w_threat", 0, 1), ("closer", "w_points", 0, 10),
-    ("closer", "caution", 0, 1), ("closer", "horizon", 1, 3),
+    ("closer", "caution", 0, 1), ("closer", "horizon", 1, 3), ("closer", "fleet", 0, 1),
     ("standoff", "range", 3, 7), ("standoff", "tractor", 0, 1),
     ("standoff", "w_threat", 0, 1), ("standoff", "w_points", 0, 10),
     ("objective", "scan_range", 1, 2), ("objective", "tractor", 0, 1),
@@ -216,6 +217,8 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
         if param == "tractor":
             extra = ", range = 0" if policy == "standoff" else ""
             return _latches(tmp_path, policy, f"{{ tractor = {v}{extra} }}")
+        if param == "fleet":
+            return decide(_datalink(tmp_path, v), "es01", first=1)["desired_range"]
         if policy == "objective" and param == "scan_range":
             return decide(_first_contact(tmp_path, f"{{ scan_range = {v} }}"),
                           "discovery")["desired_range"]
@@ -255,3 +258,29 @@ def test_multiplex_tracking_splits_fire(tmp_path):
     targets = {line.split("->")[1].split(":")[0].strip()
                for line in lines if line.startswith("T01 fire    mx ->")}
     assert len(targets) == 1, lines
+
+
+def _datalink(tmp_path, fleet):
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "scenarios/starfire/datalink-battleships.toml").read_text()
+    assert "params = { fleet = 1 }" in text
+    p = tmp_path / f"dl-{fleet}.toml"
+    p.write_text(text.replace("params = { fleet = 1 }", f"params = {{ fleet = {fleet} }}"))
+    return load_scenario(p)
+
+
+def test_fleet_parameter_lets_the_laser_swarm_attack(tmp_path):
+    """The DataLink scenario (12.2 Player's Notes): no escort can fight a battleship alone, so
+    ship-by-ship ranges (fleet = 0) keep the swarm at range 20; weighing the fleets' exchange
+    (fleet = 1, the scenario's setting) the swarm closes to laser range, initiative or not."""
+    for first in (1, 0):
+        assert decide(_datalink(tmp_path, 0), "es01", first=first)["desired_range"] == 20
+        assert decide(_datalink(tmp_path, 1), "es01", first=first)["desired_range"] <= 2
+
+
+def test_the_laser_swarm_attacks_in_its_scenario():
+    from simkit.starfire.battles import playthrough
+    root = Path(__file__).resolve().parent.parent
+    lines, _ = playthrough(root / "scenarios/starfire/datalink-battleships.toml", seed=2026)
+    swarm_shots = [x for x in lines if re.match(r"T0[1-5] fire    es\d\d -> bb", x)]
+    assert len(swarm_shots) >= 12, "the swarm fires at the battleships in the first five turns"

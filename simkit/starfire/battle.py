@@ -57,7 +57,7 @@ from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .fire import resolve_volley_call as resolve_volley
 from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
-from .policies import (I_CAUTION, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER, P_OBJECTIVE,
+from .policies import (I_CAUTION, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER, P_OBJECTIVE,
                        P_SCRIPTED, P_STANDOFF)
 from .rules import CODE, GUN, MISSILE, FORCE, ENERGY, PRIMARY, LASER
 
@@ -265,17 +265,39 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
     if pid == P_STANDOFF:
         goal[2] = int(par[0])
     else:
-        caution, horizon = 1.0, 3
+        caution, horizon, fleet = 1.0, 3, 0.0
         if pid == P_CLOSER:
             caution = par[I_CAUTION]
             horizon = int(par[I_HORIZON])
+            fleet = par[I_FLEET]
         ns = 2.0 * _intact(hp, s, nsys)
         nt = 2.0 * _intact(hp, t, nsys)
+        # the fleets: every ship of each side on the map (or still to arrive)
+        fs = 0.0
+        ft = 0.0
+        for q in range(status.shape[0]):
+            if status[q] == ON_MAP:
+                if si[q, SI_SIDE] == side:
+                    fs += 2.0 * _intact(hp, q, nsys)
+                else:
+                    ft += 2.0 * _intact(hp, q, nsys)
         best = 0
         bscore = -1e18
         bmine = 0.0
         for r in range(MAX_RANGE + 1):
             sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution)
+            if fleet > 0.0:
+                # the fleet's exchange: every ship at this range from the enemy's
+                ms = 0.0
+                mt = 0.0
+                for q in range(status.shape[0]):
+                    if status[q] == ON_MAP:
+                        if si[q, SI_SIDE] == side:
+                            ms += shipev[q, r]
+                        else:
+                            mt += shipev[q, r]
+                sc = ((1.0 - fleet) * sc + fleet * _exchange(ms, mt, fs, ft, first, horizon,
+                                                             caution) * ns / fs)
             mine = shipev[s, r]
             # ties: the range where s deals the most, then the nearer
             if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > bmine + 1e-12):

@@ -15,6 +15,9 @@ a search can explore it. Shared parameters keep one index across policies (``P_*
   tables, ranges where a weapon cannot fire count as zero; the side with the initiative fires
   first in the first turn of that exchange, and since it moves last (3.21, 4.6) it re-plans
   after the enemy has committed). Score = damage dealt - ``caution`` * damage received.
+  ``fleet`` (0 to 1) blends in the whole fleets' exchange at that range (every ship of each side
+  at it, each side's fire shrinking with its fleet's losses), scaled to this ship's share, so a
+  swarm of small ships can close on big ones none of them could fight alone.
   Parameters: ``tractor`` (1: latch on when possible), ``range_bias`` (added to the range).
 * ``standoff``: hold ``range`` hexes from the nearest enemy. Parameters: ``range``, ``tractor``.
 * ``scripted`` (not offered to ``--policy``): each ship's moves are given point by point in the
@@ -50,7 +53,8 @@ _TARGET = (Param("w_threat", 0.0, 10.0, 1.0, "float"),
            Param("w_points", 0.0, 10.0, 1.0, "float"))
 SPACES = {
     "closer": (Param("tractor", 0, 1, 1, "bool"), Param("range_bias", -5, 5, 0, "int"))
-    + _TARGET + (Param("caution", 0.0, 3.0, 1.0, "float"), Param("horizon", 1, 6, 3, "int")),
+    + _TARGET + (Param("caution", 0.0, 3.0, 1.0, "float"), Param("horizon", 1, 6, 3, "int"),
+                 Param("fleet", 0.0, 1.0, 0.0, "float")),
     "standoff": (Param("range", 0, 20, 8, "int"), Param("tractor", 0, 1, 0, "bool")) + _TARGET,
     "objective": (Param("scan_range", 0, 3, 1, "int"), Param("tractor", 0, 1, 0, "bool"))
     + _TARGET,
@@ -61,11 +65,11 @@ PARAMS = {name: {p.name: float(p.default) for p in space} for name, space in SPA
 N_PARAMS = max(len(space) for space in SPACES.values())
 P_CLOSER, P_STANDOFF, P_OBJECTIVE, P_SCRIPTED = 0, 1, 2, 3
 #: indices in the parameter vector shared by every policy, and the closer's own
-I_W_THREAT, I_W_POINTS, I_CAUTION, I_HORIZON = 2, 3, 4, 5
+I_W_THREAT, I_W_POINTS, I_CAUTION, I_HORIZON, I_FLEET = 2, 3, 4, 5, 6
 for _space in SPACES.values():
     assert (_space[I_W_THREAT].name, _space[I_W_POINTS].name) == ("w_threat", "w_points")
-assert (SPACES["closer"][I_CAUTION].name, SPACES["closer"][I_HORIZON].name) == (
-    "caution", "horizon")
+assert tuple(SPACES["closer"][i].name for i in (I_CAUTION, I_HORIZON, I_FLEET)) == (
+    "caution", "horizon", "fleet")
 
 
 def default_params(name: str) -> dict:
