@@ -284,3 +284,55 @@ def test_the_laser_swarm_attacks_in_its_scenario():
     lines, _ = playthrough(root / "scenarios/starfire/datalink-battleships.toml", seed=2026)
     swarm_shots = [x for x in lines if re.match(r"T0[1-5] fire    es\d\d -> bb", x)]
     assert len(swarm_shots) >= 12, "the swarm fires at the battleships in the first five turns"
+
+
+def _dl_spread_turns(path, seeds, turns=8):
+    """(turn ends where a DataLink member stood more than 3 hexes from every group mate, turn
+    ends counted) over seeded playthroughs; positions and lost DataLinks followed through the
+    log (a member whose DataLink is destroyed no longer counts)."""
+    from simkit.starfire.battles import playthrough
+    sc = load_scenario(path)
+    dl = {s.name: s.datalink for s in sc.ships if s.datalink}
+    zpos = {s.name: list(s.sheet.systems).index("Z") for s in sc.ships if s.datalink}
+    bad = total = 0
+    for seed in seeds:
+        lines, _ = playthrough(path, seed=seed)
+        pos, gone = {}, set()
+        for line in lines:
+            m = re.match(r"T(\d\d) ", line)
+            if m and int(m.group(1)) > turns:
+                break
+            if "initiative:" in line and pos:
+                here = [n for n in dl if n in pos and n not in gone]
+                for n in here:
+                    mates = [q for q in here if q != n and dl[q] == dl[n]]
+                    if mates:
+                        total += 1
+                        d = min(hex_distance(pos[n], pos[q]) for q in mates)
+                        bad += d > 3
+            m = re.search(r"arrive  (\S+) at (\d{4})|mp\d+ +(\S+) -> (\d{4})", line)
+            if m:
+                name = m.group(1) or m.group(3)
+                pos[name] = m.group(2) or m.group(4)
+            m = re.search(r"DESTROYED (\S+)", line)
+            if m:
+                gone.add(m.group(1))
+            m = re.match(r" +(\S+): (.*)$", line)  # a sheet after a shot: DataLink lost?
+            if m and m.group(1) in zpos and m.group(2).split()[zpos[m.group(1)]] == "x":
+                gone.add(m.group(1))
+    return bad, total
+
+
+def hex_distance(a, b):
+    from simkit.starfire.hexmap import distance
+    return distance(int(a[:2]), int(a[2:]), int(b[:2]), int(b[2:]))
+
+
+def test_datalink_groups_keep_within_three_hexes():
+    """(12.2): lead and wing each have their nearest enemy on the other side; chasing them they
+    used to split (18 of 80 turn ends beyond 3 hexes over these seeds); now they keep within 3
+    hexes so the group can fire as one."""
+    root = Path(__file__).resolve().parent.parent
+    bad, total = _dl_spread_turns(root / "tests/fixtures/starfire-datalink-cohesion.toml",
+                                  seeds=range(1, 21), turns=3)
+    assert total == 80 and bad == 0, (bad, total)

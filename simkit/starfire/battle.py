@@ -407,6 +407,23 @@ def _linked(link, s):
 
 
 @jit
+def _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r):
+    """Hexes beyond 3 from hex (c, r) to ship s's nearest DataLink group mate (12.2), when s
+    and that mate both have a working DataLink; 0 otherwise."""
+    if si[s, SI_DL] == 0 or si[s, SI_ZOK] == 0 or _count(codes, hp, s, nsys, C_Z) == 0:
+        return 0
+    best = -1
+    for m in range(status.shape[0]):
+        if (m == s or status[m] != ON_MAP or si[m, SI_DL] != si[s, SI_DL] or si[m, SI_ZOK] == 0
+                or si[m, SI_SIDE] != si[s, SI_SIDE] or _count(codes, hp, m, nsys, C_Z) == 0):
+            continue
+        d = distance(c, r, col[m], row[m])
+        if best < 0 or d < best:
+            best = d
+    return max(0, best - 3)
+
+
+@jit
 def _tie(st, script, k):
     """The k-th of k equally scored candidates replaces the kept one with probability 1/k
     (uniform among ties), from the dice stream; never in scripted dice mode (fixed scripts)."""
@@ -534,6 +551,9 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                             sc = _score_pos(c, r, f, goal)
                         else:
                             sc = 0.0
+                        # (12.2): a DataLink member fires with its group only within 3 hexes of
+                        # another member; each hex beyond costs as much as a hex off the range
+                        sc -= 10.0 * _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r)
                         sc -= 0.001 * abs(dt)  # prefer not to turn when it does not matter
                         if sc > best_sc + 1e-12:
                             best_sc = sc
