@@ -1,8 +1,10 @@
 """Scripted admirals in scripted positions: each policy's choice, checked against the tables."""
 
+import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from simkit.starfire.battles import BattleSim, decide, expected_values
 from simkit.starfire.rules import FAMILIES, combat_tables
@@ -77,15 +79,31 @@ def test_standoff_holds_its_range_parameter(tmp_path):
     assert d["desired_range"] == 7 and d["goal"] == "1010"
 
 
-def test_target_choice_prefers_the_kill_over_the_nearest(tmp_path):
-    sc = scenario(tmp_path, mine="S S A L L L I I I I")
-    assert decide(sc, "me")["target"] == "near"
-    # the far ship has lost all but its last engine: lasers at range 10 cannot reach (laser rows
-    # end at 9), so the crippled far ship is out of range and the near one is still chosen
-    assert decide(sc, "me", damage={"far": range(0, 9)})["target"] == "near"
-    sc2 = scenario(tmp_path, mine="S S A R R R I I I I")
-    # missiles reach both; a nearly dead far ship is worth more per shot than a fresh near one
-    assert decide(sc2, "me", damage={"far": range(0, 9)})["target"] == "far"
+def test_target_choice_fires_at_the_threat_in_its_hex_not_the_distant_wreck(tmp_path):
+    """Issue 13: a cruiser in the same hex as an intact enemy fired at a ship 10 hexes away that
+    had only engines left (ranked by expected damage per intact system). The wreck can neither
+    shoot nor score, so it is not fired at while an armed enemy is within reach."""
+    sc = scenario(tmp_path, mine="S S A G G R R I I I I")
+    d = decide(sc, "me", moved={"near": "0510"}, damage={"far": range(0, 9)})
+    assert d["target"] == "near"
+
+
+def test_target_choice_takes_the_wreck_when_nothing_armed_is_in_reach(tmp_path):
+    sc = scenario(tmp_path, mine="S S A G G R R I I I I")
+    # near has lost its three launchers: both ships are harmless, so the kill is worth a shot
+    d = decide(sc, "me", damage={"far": range(0, 9), "near": [3, 4, 5]})
+    assert d["target"] == "far"
+
+
+def test_target_choice_by_weapons_destroyed_not_fragility(tmp_path):
+    """far (one launcher, four engines: 5 systems) is more fragile than near (three exposed
+    launchers, four engines: 7 systems), but a volley at near destroys more launchers."""
+    sc = scenario(tmp_path, mine="S S A R R R I I I I")
+    dmg = {"far": [0, 1, 2, 3, 4], "near": [0, 1, 2]}
+    assert decide(sc, "me", damage=dmg)["target"] == "near"
+    # with the threat weight off, only the victory points count: the likelier kill, far
+    sc0 = scenario(tmp_path, params="{ w_threat = 0 }", mine="S S A R R R I I I I")
+    assert decide(sc0, "me", damage=dmg)["target"] == "far"
 
 
 def test_objective_goes_for_scan_targets_then_the_exit():
@@ -102,3 +120,219 @@ def test_mirror_sides_get_mirror_decisions():
     sc = load_scenario(root / "scenarios/starfire/mirror.toml")
     assert decide(sc, "blue-ca")["desired_range"] == decide(sc, "red-ca")["desired_range"]
     assert BattleSim(sc).nsides == 2
+
+
+def test_closer_counts_ranges_where_energy_beams_cannot_fire(tmp_path):
+    """Energy Beams cannot fire at range 0 (default variant): with the initiative (fires first)
+    an Energy Beam ship closes to the range where its beams do the most, not into the hex."""
+    ev = expected_values(combat_tables())
+    e = FAMILIES.index("energy_beam")
+    assert ev[e, 0] == 0.0
+    sc = scenario(tmp_path, mine="S S A E E E I I I I", theirs="S S A E E E I I I I")
+    d = decide(sc, "me", first=1)
+    assert d["desired_range"] == int(np.argmax(ev[e])) == 1
+    # without the initiative it fires second in an even exchange: it keeps away
+    assert decide(sc, "me", first=0)["desired_range"] == 20
+
+
+def test_mirror_initiative_side_closes_and_the_other_keeps_away():
+    """The mirror used to have both cruisers close to range 0, where their Energy Beams cannot
+    fire. The side with the initiative (fires first, moves last: 3.21, 4.6) closes to range 1;
+    the side without it keeps away until it has the initiative."""
+    root = Path(__file__).resolve().parent.parent
+    sc = load_scenario(root / "scenarios/starfire/mirror.toml")
+    assert decide(sc, "blue-ca", first=1)["desired_range"] == 1
+    assert decide(sc, "red-ca", first=1)["desired_range"] == 1
+    assert decide(sc, "blue-ca", first=0)["desired_range"] == 20
+
+
+def test_every_policy_parameter_is_a_typed_bounded_space():
+    from simkit.starfire.policies import PARAMS, POLICIES, SPACES, Param
+    for name in POLICIES:
+        space = SPACES[name]
+        assert all(isinstance(p, Param) and p.lo <= p.default <= p.hi for p in space)
+        assert all(p.kind in ("int", "float", "bool") for p in space)
+        assert [p.name for p in space] == list(PARAMS[name])
+
+
+TRACTOR_DUEL = """
+game = "starfire"
+name = "tractor duel"
+label = "ORIGINAL"
+source = "test position"
+turns = 1
+initiative = "a"
+[sides.a]
+policy = "{policy}"
+params = {params}
+[[sides.a.ships]]
+name = "me"
+sheet = "S S A T G G I I I I"
+hex = "0510"
+facing = "down-right"
+[sides.b]
+policy = "standoff"
+params = {{ range = 2 }}
+[[sides.b.ships]]
+name = "them"
+sheet = "S S A G I I"
+hex = "0710"
+facing = "down-left"
+"""
+
+
+def _latches(tmp_path, policy, params):
+    from simkit.starfire.battles import playthrough
+    p = tmp_path / f"tractor-{policy}.toml"
+    p.write_text(TRACTOR_DUEL.format(policy=policy, params=params))
+    lines, _ = playthrough(p, seed=1)
+    return any("latches onto" in line for line in lines)
+
+
+def _first_contact(tmp_path, params):
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "scenarios/starfire/first-contact.toml").read_text()
+    assert 'policy = "objective"' in text
+    p = tmp_path / "fc.toml"
+    p.write_text(text.replace('policy = "objective"',
+                              f'policy = "objective"\nparams = {params}', 1))
+    return load_scenario(p)
+
+
+@pytest.mark.parametrize("policy,param,a,b", [
+    ("closer", "tractor", 0, 1), ("closer", "range_bias", 0, 2),
+    ("closer", "w_threat", 0, 1), ("closer", "w_points", 0, 10),
+    ("closer", "caution", 0, 1), ("closer", "horizon", 1, 3), ("closer", "fleet", 0, 1),
+    ("standoff", "range", 3, 7), ("standoff", "tractor", 0, 1),
+    ("standoff", "w_threat", 0, 1), ("standoff", "w_points", 0, 10),
+    ("objective", "scan_range", 1, 2), ("objective", "tractor", 0, 1),
+    ("objective", "w_threat", 0, 1), ("objective", "w_points", 0, 10),
+])
+def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
+    """Every parameter of every admiral's space moves a decision in a scripted position."""
+    from simkit.starfire.policies import SPACES
+    assert param in [p.name for p in SPACES[policy]]
+
+    def run(v):
+        if param == "tractor":
+            extra = ", range = 0" if policy == "standoff" else ""
+            return _latches(tmp_path, policy, f"{{ tractor = {v}{extra} }}")
+        if param == "fleet":
+            return decide(_datalink(tmp_path, v), "es01", first=1)["desired_range"]
+        if policy == "objective" and param == "scan_range":
+            return decide(_first_contact(tmp_path, f"{{ scan_range = {v} }}"),
+                          "discovery")["desired_range"]
+        if param in ("w_threat", "w_points"):
+            # threat against victory points: near (three exposed launchers) or far (fragile)
+            other = "w_points = 1" if param == "w_threat" else "w_threat = 0.1"
+            sc = scenario(tmp_path, policy=policy, params=f"{{ {param} = {v}, {other} }}",
+                          mine="S S A R R R I I I I")
+            return decide(sc, "me", damage={"far": [0, 1, 2, 3, 4], "near": [0, 1, 2]})["target"]
+        if param in ("caution", "horizon"):
+            mine, theirs, first = (("S S A E E E I I I I", "S S A E E E I I I I", 0)
+                                   if param == "caution" else
+                                   ("S S A G G G I I I I", "S S A L L L L I I I I", 1))
+            other = "horizon = 3" if param == "caution" else "caution = 0"
+            sc = scenario(tmp_path, params=f"{{ {param} = {v}, {other} }}", mine=mine,
+                          theirs=theirs)
+            return decide(sc, "me", first=first)["desired_range"]
+        return decide(scenario(tmp_path, policy=policy, params=f"{{ {param} = {v} }}"),
+                      "me")["desired_range"]
+
+    assert run(a) != run(b)
+
+
+def test_multiplex_tracking_splits_fire(tmp_path):
+    """(8.5): with (M2) the Missiles go to the distant ship and the Guns to the one in the same
+    hex (Missiles do nothing at range 0); without Multiplex Tracking one target takes all."""
+    from simkit.starfire.battles import playthrough
+    root = Path(__file__).resolve().parent.parent
+    fix = root / "tests/fixtures/starfire-multiplex-split.toml"
+    lines, _ = playthrough(fix, seed=1)
+    shots = [line for line in lines if line.startswith("T01 fire    mx ->")]
+    assert any("mx -> distant" in x and "missile" in x for x in shots), shots
+    assert any("mx -> close" in x and "gun" in x for x in shots), shots
+    p = tmp_path / "single.toml"
+    p.write_text(fix.read_text().replace("(M2) ", ""))
+    lines, _ = playthrough(p, seed=1)
+    targets = {line.split("->")[1].split(":")[0].strip()
+               for line in lines if line.startswith("T01 fire    mx ->")}
+    assert len(targets) == 1, lines
+
+
+def _datalink(tmp_path, fleet):
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "scenarios/starfire/datalink-battleships.toml").read_text()
+    assert "params = { fleet = 1 }" in text
+    p = tmp_path / f"dl-{fleet}.toml"
+    p.write_text(text.replace("params = { fleet = 1 }", f"params = {{ fleet = {fleet} }}"))
+    return load_scenario(p)
+
+
+def test_fleet_parameter_lets_the_laser_swarm_attack(tmp_path):
+    """The DataLink scenario (12.2 Player's Notes): no escort can fight a battleship alone, so
+    ship-by-ship ranges (fleet = 0) keep the swarm at range 20; weighing the fleets' exchange
+    (fleet = 1, the scenario's setting) the swarm closes to laser range, initiative or not."""
+    for first in (1, 0):
+        assert decide(_datalink(tmp_path, 0), "es01", first=first)["desired_range"] == 20
+        assert decide(_datalink(tmp_path, 1), "es01", first=first)["desired_range"] <= 2
+
+
+def test_the_laser_swarm_attacks_in_its_scenario():
+    from simkit.starfire.battles import playthrough
+    root = Path(__file__).resolve().parent.parent
+    lines, _ = playthrough(root / "scenarios/starfire/datalink-battleships.toml", seed=2026)
+    swarm_shots = [x for x in lines if re.match(r"T0[1-5] fire    es\d\d -> bb", x)]
+    assert len(swarm_shots) >= 12, "the swarm fires at the battleships in the first five turns"
+
+
+def _dl_spread_turns(path, seeds, turns=8):
+    """(turn ends where a DataLink member stood more than 3 hexes from every group mate, turn
+    ends counted) over seeded playthroughs; positions and lost DataLinks followed through the
+    log (a member whose DataLink is destroyed no longer counts)."""
+    from simkit.starfire.battles import playthrough
+    sc = load_scenario(path)
+    dl = {s.name: s.datalink for s in sc.ships if s.datalink}
+    zpos = {s.name: list(s.sheet.systems).index("Z") for s in sc.ships if s.datalink}
+    bad = total = 0
+    for seed in seeds:
+        lines, _ = playthrough(path, seed=seed)
+        pos, gone = {}, set()
+        for line in lines:
+            m = re.match(r"T(\d\d) ", line)
+            if m and int(m.group(1)) > turns:
+                break
+            if "initiative:" in line and pos:
+                here = [n for n in dl if n in pos and n not in gone]
+                for n in here:
+                    mates = [q for q in here if q != n and dl[q] == dl[n]]
+                    if mates:
+                        total += 1
+                        d = min(hex_distance(pos[n], pos[q]) for q in mates)
+                        bad += d > 3
+            m = re.search(r"arrive  (\S+) at (\d{4})|mp\d+ +(\S+) -> (\d{4})", line)
+            if m:
+                name = m.group(1) or m.group(3)
+                pos[name] = m.group(2) or m.group(4)
+            m = re.search(r"DESTROYED (\S+)", line)
+            if m:
+                gone.add(m.group(1))
+            m = re.match(r" +(\S+): (.*)$", line)  # a sheet after a shot: DataLink lost?
+            if m and m.group(1) in zpos and m.group(2).split()[zpos[m.group(1)]] == "x":
+                gone.add(m.group(1))
+    return bad, total
+
+
+def hex_distance(a, b):
+    from simkit.starfire.hexmap import distance
+    return distance(int(a[:2]), int(a[2:]), int(b[:2]), int(b[2:]))
+
+
+def test_datalink_groups_keep_within_three_hexes():
+    """(12.2): lead and wing each have their nearest enemy on the other side; chasing them they
+    used to split (18 of 80 turn ends beyond 3 hexes over these seeds); now they keep within 3
+    hexes so the group can fire as one."""
+    root = Path(__file__).resolve().parent.parent
+    bad, total = _dl_spread_turns(root / "tests/fixtures/starfire-datalink-cohesion.toml",
+                                  seeds=range(1, 21), turns=3)
+    assert total == 80 and bad == 0, (bad, total)

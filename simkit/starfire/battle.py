@@ -57,7 +57,8 @@ from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .fire import resolve_volley_call as resolve_volley
 from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
-from .policies import P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF
+from .policies import (I_CAUTION, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER, P_OBJECTIVE,
+                       P_SCRIPTED, P_STANDOFF)
 from .rules import CODE, GUN, MISSILE, FORCE, ENERGY, PRIMARY, LASER
 
 # ship_int columns (scenario.SHIP_FIELDS)
@@ -115,30 +116,47 @@ def _intact(hp, s, nsys):
 
 
 @jit
+def _sys_ev(c, ev, r):
+    """Expected half points per turn of one intact system with code c at range r."""
+    if r > MAX_RANGE:
+        return 0.0
+    if c == C_G:
+        return ev[GUN, r]
+    if c == C_R:
+        return ev[MISSILE, r]
+    if c == C_W:
+        return max(ev[GUN, r], ev[MISSILE, r])
+    if c == C_F:
+        return ev[FORCE, r]
+    if c == C_P:
+        return ev[PRIMARY, r] * 0.5  # every other turn
+    if c == C_L:
+        return ev[LASER, r]
+    if c == C_E:
+        return ev[ENERGY, r]
+    return 0.0
+
+
+@jit
 def _ship_ev(codes, hp, nsys, ev, s, r):
     """Expected half points per turn of ship s's surviving weapons at range r (no defences)."""
     if r > MAX_RANGE:
         return 0.0
     tot = 0.0
     for j in range(nsys[s]):
-        if hp[s, j] == 0:
-            continue
-        c = codes[s, j]
-        if c == C_G:
-            tot += ev[GUN, r]
-        elif c == C_R:
-            tot += ev[MISSILE, r]
-        elif c == C_W:
-            tot += max(ev[GUN, r], ev[MISSILE, r])
-        elif c == C_F:
-            tot += ev[FORCE, r]
-        elif c == C_P:
-            tot += ev[PRIMARY, r] * 0.5  # every other turn
-        elif c == C_L:
-            tot += ev[LASER, r]
-        elif c == C_E:
-            tot += ev[ENERGY, r]
+        if hp[s, j] > 0:
+            tot += _sys_ev(codes[s, j], ev, r)
     return tot
+
+
+@jit
+def _armed(codes, hp, nsys, s):
+    for j in range(nsys[s]):
+        c = codes[s, j]
+        if hp[s, j] > 0 and (c == C_G or c == C_R or c == C_W or c == C_F or c == C_P
+                             or c == C_L or c == C_E):
+            return True
+    return False
 
 
 @jit
@@ -179,9 +197,42 @@ def _fill_ship_ev(codes, hp, nsys, ev, shipev):
 
 
 @jit
+def _exchange(mine, theirs, ns, nt, first, horizon, caution):
+    """Expected exchange of two ships at one range over ``horizon`` turns: damage dealt -
+    caution * damage received (half points), each ship's fire shrinking with the share of its
+    systems lost (ns, nt: its intact half points). ``first``: 1 when the first ship fires first
+    this turn (initiative, 3.21), 0 when second, -1 unknown; later turns count as simultaneous
+    (initiative is rolled anew)."""
+    x = 1.0
+    y = 1.0
+    dealt = 0.0
+    recv = 0.0
+    for h in range(horizon):
+        if h == 0 and first == 1:
+            d1 = mine * x
+            y = max(0.0, y - d1 / nt)
+            d2 = theirs * y
+            x = max(0.0, x - d2 / ns)
+        elif h == 0 and first == 0:
+            d2 = theirs * y
+            x = max(0.0, x - d2 / ns)
+            d1 = mine * x
+            y = max(0.0, y - d1 / nt)
+        else:
+            d1 = mine * x
+            d2 = theirs * y
+            x = max(0.0, x - d2 / ns)
+            y = max(0.0, y - d1 / nt)
+        dealt += d1
+        recv += d2
+    return dealt - caution * recv
+
+
+@jit
 def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, status, pcol,
-          prow, s, goal):
-    """Policy: goal hex and desired distance for ship s, from positions (pcol, prow)."""
+          prow, s, goal, first):
+    """Policy: goal hex and desired distance for ship s, from positions (pcol, prow); ``first``:
+    1 when s's side fires first this turn, 0 when it fires later, -1 unknown."""
     side = si[s, SI_SIDE]
     pid = side_int[side, 3]
     par = side_par[side]
@@ -214,15 +265,45 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
     if pid == P_STANDOFF:
         goal[2] = int(par[0])
     else:
+        caution, horizon, fleet = 1.0, 3, 0.0
+        if pid == P_CLOSER:
+            caution = par[I_CAUTION]
+            horizon = int(par[I_HORIZON])
+            fleet = par[I_FLEET]
+        ns = 2.0 * _intact(hp, s, nsys)
+        nt = 2.0 * _intact(hp, t, nsys)
+        # the fleets: every ship of each side on the map (or still to arrive)
+        fs = 0.0
+        ft = 0.0
+        for q in range(status.shape[0]):
+            if status[q] == ON_MAP:
+                if si[q, SI_SIDE] == side:
+                    fs += 2.0 * _intact(hp, q, nsys)
+                else:
+                    ft += 2.0 * _intact(hp, q, nsys)
         best = 0
         bscore = -1e18
+        bmine = 0.0
         for r in range(MAX_RANGE + 1):
+            sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution)
+            if fleet > 0.0:
+                # the fleet's exchange: every ship at this range from the enemy's
+                ms = 0.0
+                mt = 0.0
+                for q in range(status.shape[0]):
+                    if status[q] == ON_MAP:
+                        if si[q, SI_SIDE] == side:
+                            ms += shipev[q, r]
+                        else:
+                            mt += shipev[q, r]
+                sc = ((1.0 - fleet) * sc + fleet * _exchange(ms, mt, fs, ft, first, horizon,
+                                                             caution) * ns / fs)
             mine = shipev[s, r]
-            theirs = shipev[t, r]
-            sc = mine - theirs
-            if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > 0 and r < best):
+            # ties: the range where s deals the most, then the nearer
+            if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > bmine + 1e-12):
                 bscore = sc
                 best = r
+                bmine = mine
         if shipev[s, best] <= 0.0:
             best = MAX_RANGE  # nothing to shoot with: keep away
         if pid == P_CLOSER:
@@ -326,9 +407,37 @@ def _linked(link, s):
 
 
 @jit
+def _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r):
+    """Hexes beyond 3 from hex (c, r) to ship s's nearest DataLink group mate (12.2), when s
+    and that mate both have a working DataLink; 0 otherwise."""
+    if si[s, SI_DL] == 0 or si[s, SI_ZOK] == 0 or _count(codes, hp, s, nsys, C_Z) == 0:
+        return 0
+    best = -1
+    for m in range(status.shape[0]):
+        if (m == s or status[m] != ON_MAP or si[m, SI_DL] != si[s, SI_DL] or si[m, SI_ZOK] == 0
+                or si[m, SI_SIDE] != si[s, SI_SIDE] or _count(codes, hp, m, nsys, C_Z) == 0):
+            continue
+        d = distance(c, r, col[m], row[m])
+        if best < 0 or d < best:
+            best = d
+    return max(0, best - 3)
+
+
+@jit
+def _tie(st, script, k):
+    """The k-th of k equally scored candidates replaces the kept one with probability 1/k
+    (uniform among ties), from the dice stream; never in scripted dice mode (fixed scripts)."""
+    if st[dice.MODE] == dice.MODE_SCRIPTED:
+        return False
+    return dice.roll(st, script, 1, k) == 1
+
+
+@jit
 def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
                 scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
-                goal, moves, result, shipev, log, logn):
+                goal, moves, result, shipev, st, script, log, logn):
+    """Ties between equally good moves or facings are broken by the dice stream (_tie), never
+    by the order candidates are tried, so mirrored positions get mirrored choices."""
     n = status.shape[0]
     _fill_ship_ev(codes, hp, nsys, ev, shipev)
     # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
@@ -357,7 +466,8 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
             continue
         # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
         if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned,
-                               status, pcol, prow, s, goal):
+                               status, pcol, prow, s, goal,
+                               1 if order[0] == si[s, SI_SIDE] else 0):
             d = distance(col[s], row[s], goal[0], goal[1])
             b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
             want_away = d < goal[2]
@@ -365,11 +475,17 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
             if behind and si[s, SI_TM] - prog[s] >= 2 and not _linked(link, s):
                 best_f = fac[s]
                 bs = -1e18
+                nties = 1
                 for f in range(6):
                     sc = _score_pos(col[s], row[s], f, goal)
-                    if sc > bs:
+                    if sc > bs + 1e-12:
                         bs = sc
                         best_f = f
+                        nties = 1
+                    elif sc >= bs - 1e-12:
+                        nties += 1
+                        if _tie(st, script, nties):
+                            best_f = f
                 if best_f != fac[s]:
                     fac[s] = best_f
                     prog[s] = 0
@@ -389,6 +505,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 best_turn = 0
                 best_move = 0
                 best_sc = -1e18
+                nties = 1
                 scripted = side_int[side, 3] == P_SCRIPTED
                 has_goal = False
                 if scripted:
@@ -408,7 +525,8 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                             return
                 else:
                     has_goal = _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan,
-                                     scanned, status, pcol, prow, s, goal)
+                                     scanned, status, pcol, prow, s, goal,
+                                     1 if order[0] == side else 0)
                 for dt in (0, 1, -1):
                     if scripted:
                         break
@@ -433,11 +551,20 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                             sc = _score_pos(c, r, f, goal)
                         else:
                             sc = 0.0
+                        # (12.2): a DataLink member fires with its group only within 3 hexes of
+                        # another member; each hex beyond costs as much as a hex off the range
+                        sc -= 10.0 * _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r)
                         sc -= 0.001 * abs(dt)  # prefer not to turn when it does not matter
                         if sc > best_sc + 1e-12:
                             best_sc = sc
                             best_turn = dt
                             best_move = mv
+                            nties = 1
+                        elif sc >= best_sc - 1e-12:
+                            nties += 1
+                            if _tie(st, script, nties):
+                                best_turn = dt
+                                best_move = mv
                 if best_turn != 0:
                     fac[s] = (fac[s] + best_turn) % 6
                     prog[s] = 0
@@ -603,12 +730,123 @@ def _shot_params(hit_number, effect_halves, fam, r, s, t, link):
 
 
 @jit
-def _target_score(codes, hp, nsys, ev, si, col, row, s, t):
-    r = distance(col[s], row[s], col[t], row[t])
+def _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, t):
+    """Worth of ship s firing at t now: the threat removed and the victory bought (policies.py).
+    0 when s cannot hurt t at this range; -1 when t has no system left."""
     rem = _intact(hp, t, nsys)
     if rem == 0:
         return -1.0
-    return _ship_ev(codes, hp, nsys, ev, s, r) / rem
+    r = distance(col[s], row[s], col[t], row[t])
+    dmg = _ship_ev(codes, hp, nsys, ev, s, r)
+    if dmg <= 0.0:
+        return 0.0
+    par = side_par[si[s, SI_SIDE]]
+    # t's damage per turn against s's side: at its range to the nearest of s's side's ships
+    rt = 1 << 30
+    for q in range(status.shape[0]):
+        if status[q] == ON_MAP and si[q, SI_SIDE] == si[s, SI_SIDE]:
+            d = distance(col[q], row[q], col[t], row[t])
+            if d < rt:
+                rt = d
+    rt = min(rt, MAX_RANGE + 1)
+    threat = _ship_ev(codes, hp, nsys, ev, t, rt)
+    # the expected volley in damage order (left to right): the weapons it destroys
+    budget = dmg  # half points; an intact system takes two, a circled one one
+    removed = 0.0
+    halves = 0
+    for j in range(nsys[t]):
+        halves += hp[t, j]
+    for j in range(nsys[t]):
+        if budget <= 0.0:
+            break
+        h = hp[t, j]
+        if h == 0:
+            continue
+        take = min(1.0, budget / h)
+        removed += take * _sys_ev(codes[t, j], ev, rt)
+        budget -= h
+    frac = min(1.0, dmg / halves)
+    return (par[I_W_THREAT] * (removed + threat * frac) + par[I_W_POINTS] * si[t, SI_SIZE] * frac
+            + 1e-6 * dmg)
+
+
+@jit
+def _harmless(codes, hp, nsys, si, side_int, t):
+    """t can neither shoot (no intact weapon) nor score (not a ship that must scan or exit)."""
+    if _armed(codes, hp, nsys, t):
+        return False
+    return not (side_int[si[t, SI_SIDE], 0] == 1 and si[t, SI_ESCORT] == 0)
+
+
+@jit
+def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys, ev,
+                 link, s, chosen, n_chosen, cap, out2):
+    """Best target for s (out2[0] = ship, out2[1] = score), -1 when none is worth a shot.
+    A harmless target (_harmless) is taken only when no armed one is within reach."""
+    n = status.shape[0]
+    best = 0.0
+    bt = -1
+    best_h = 0.0
+    bt_h = -1
+    for q in range(n):
+        if not _can_target(si, opt, obj, status, col, row, fac, s, q):
+            continue
+        if not (n_chosen < cap or link[s, q] == 1):
+            continue
+        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, q)
+        if _harmless(codes, hp, nsys, si, side_int, q):
+            if sc > best_h:
+                best_h = sc
+                bt_h = q
+        elif sc > best:
+            best = sc
+            bt = q
+    if bt < 0:
+        bt = bt_h
+        best = best_h
+    out2[0] = bt
+    out2[1] = best
+    return bt
+
+
+@jit
+def _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys,
+                        ev, link, s, chosen, n_chosen, cap, fam):
+    """For a ship with Multiplex Tracking: the target for weapon family ``fam``, one already
+    chosen this turn or a new one while fewer than cap are chosen (or one it tractors). Each
+    target's worth (_target_score) is shared out by the family's share of s's expected damage
+    at that range, so a family that cannot fire at a range adds nothing there. -1: none."""
+    best = 0.0
+    bt = -1
+    best_h = 0.0
+    bt_h = -1
+    for q in range(status.shape[0]):
+        if not _can_target(si, opt, obj, status, col, row, fac, s, q):
+            continue
+        allowed = n_chosen < cap or link[s, q] == 1
+        for k in range(n_chosen):
+            if chosen[k] == q:
+                allowed = True
+        if not allowed:
+            continue
+        r = distance(col[s], row[s], col[q], row[q])
+        if r > MAX_RANGE or ev[fam, r] <= 0.0:
+            continue
+        tot = _ship_ev(codes, hp, nsys, ev, s, r)
+        if tot <= 0.0:
+            continue
+        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s,
+                           q) * ev[fam, r] / tot
+        if _harmless(codes, hp, nsys, si, side_int, q):
+            if sc > best_h:
+                best_h = sc
+                bt_h = q
+        elif sc > best:
+            best = sc
+            bt = q
+    if bt < 0:
+        bt = bt_h
+    return bt
 
 
 @jit
@@ -667,10 +905,10 @@ def _designate(codes, hp_t, ns, t):
 
 
 @jit
-def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_number,
-               effect_halves, skip, nth, intercept, odn, odb, status, col, row, fac, link,
-               prim_last, fired, mspent, last_dmg, fired_upon, st, script, pd_fired, out, chosen,
-               log, logn, hpsnap):
+def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys, run_end, ev,
+               hit_number, effect_halves, skip, nth, intercept, odn, odb, status, col, row, fac,
+               link, prim_last, fired, mspent, last_dmg, fired_upon, st, script, pd_fired, out,
+               chosen, pick, log, logn, hpsnap):
     n = status.shape[0]
     cap = 1
     for j in range(nsys[s]):
@@ -690,21 +928,26 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             continue
         # pick the target for this family: keep the current one while it stands
         t = -1
-        if n_chosen > 0 and status[chosen[n_chosen - 1]] == ON_MAP:
+        if cap > 1 and mspent[s, 0] == 0:
+            # Multiplex Tracking (8.5): each family at the target it is worth most against
+            # (Missiles at a distant ship, beams at a close one), at most cap targets
+            t = _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac,
+                                    codes, hp, nsys, ev, link, s, chosen, n_chosen, cap, fam)
+            if t < 0:
+                continue
+            new_t = True
+            for q in range(n_chosen):
+                if chosen[q] == t:
+                    new_t = False
+            if new_t:
+                chosen[n_chosen] = t
+                n_chosen += 1
+        elif n_chosen > 0 and status[chosen[n_chosen - 1]] == ON_MAP:
             t = chosen[n_chosen - 1]
         else:
-            best = -1.0
-            for q in range(n):
-                if not _can_target(si, opt, obj, status, col, row, fac, s, q):
-                    continue
-                allowed = n_chosen < cap or link[s, q] == 1
-                if not allowed:
-                    continue
-                sc = _target_score(codes, hp, nsys, ev, si, col, row, s, q)
-                if sc > best:
-                    best = sc
-                    t = q
-            if t < 0 or best <= 0.0:
+            t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
+                             hp, nsys, ev, link, s, chosen, n_chosen, cap, pick)
+            if t < 0 or pick[1] <= 0.0:
                 return
             chosen[n_chosen] = t
             n_chosen += 1
@@ -736,13 +979,13 @@ def _fire_ship(turn, s, si, mult, opt, obj, codes, hp, nsys, run_end, ev, hit_nu
             out[1] = 0
             out[2] = 0
             for _ in range(k):
-                pick = _designate(codes, hp_t, nsys[t], t)
-                if pick < 0:
+                dsg = _designate(codes, hp_t, nsys[t], t)
+                if dsg < 0:
                     break
-                if eff >= 2 or hp_t[pick] == 1:
-                    hp_t[pick] = 0
+                if eff >= 2 or hp_t[dsg] == 1:
+                    hp_t[dsg] = 0
                 else:
-                    hp_t[pick] = 1
+                    hp_t[dsg] = 1
                 out[1] += eff
         elif ((fam == MISSILE or fam == ENERGY) and si[s, SI_DL] > 0 and si[s, SI_ZOK] == 1
               and _count(codes, hp, s, nsys, C_Z) > 0):
@@ -858,6 +1101,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     pd_fired = np.zeros(codes0.shape[1], dtype=np.int64)
     out = np.zeros(3, dtype=np.int64)
     chosen = np.zeros(n + 1, dtype=np.int64)  # distinct targets of one ship: at most n
+    pick = np.zeros(2, dtype=np.float64)  # _pick_target: (ship, score)
     init_roll = np.zeros(nsides, dtype=np.int64)
     turn = 0
     for turn in range(1, turns + 1):
@@ -900,7 +1144,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         # 3. movement
         _move_phase(turn, order, nsides, si, side_int, side_par, codes0, hp, nsys, ev, obj,
                     scan, scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp,
-                    pivoted, comp, goal, moves, result, shipev, log, logn)
+                    pivoted, comp, goal, moves, result, shipev, st, script, log, logn)
         if result[3] != 0:
             return
         _pull(si, status, col, row, link, opt, obj, turn, log, logn)
@@ -939,17 +1183,17 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 for s in range(n):
                     if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
                         continue
-                    for t in range(n):
-                        if _can_target(si, opt, obj, status, col, row, fac, s, t):
-                            sc = _target_score(codes0, hp, nsys, ev, si, col, row, s, t)
-                            if sc > bsc:
-                                bsc = sc
-                                best = s
+                    _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac,
+                                 codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, pick)
+                    if pick[0] >= 0 and pick[1] > bsc:
+                        bsc = pick[1]
+                        best = s
                 if best >= 0:
-                    _fire_ship(turn, best, si, mult, opt, obj, codes0, hp, nsys, run_end, ev,
-                               hit_number, effect_halves, skip, nth, intercept, odn, odb, status,
-                               col, row, fac, link, prim_last, fired, mspent, last_dmg,
-                               fired_upon, st, script, pd_fired, out, chosen, log, logn, hpsnap)
+                    _fire_ship(turn, best, si, side_int, side_par, mult, opt, obj, codes0, hp,
+                               nsys, run_end, ev, hit_number, effect_halves, skip, nth, intercept,
+                               odn, odb, status, col, row, fac, link, prim_last, fired, mspent,
+                               last_dmg, fired_upon, st, script, pd_fired, out, chosen, pick, log,
+                               logn, hpsnap)
                     any_fired = True
             if not any_fired:
                 break

@@ -194,13 +194,16 @@ def _sys_char(tok, h):
 
 # --- a policy's decision in a scripted position (for tests and for explaining choices) -------
 
-def decide(scenario: Scenario, ship: str, *, damage: dict | None = None):
+def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: int = -1,
+           moved: dict | None = None):
     """What the side's policy wants for ``ship`` in the scenario's opening position.
 
-    ``damage`` maps ship names to system indices already destroyed. Returns
+    ``damage`` maps ship names to system indices already destroyed; ``moved`` maps ship names to
+    hexes ("CCRR") they stand on instead; ``first``: 1 when the ship's side has the initiative
+    (fires first, moves last), 0 when the enemy has it, -1 unknown. Returns
     dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
     """
-    from .battle import ON_MAP, _can_target, _fill_ship_ev, _plan, _target_score
+    from .battle import ON_MAP, _fill_ship_ev, _pick_target, _plan
 
     sim = BattleSim(scenario)
     a = sim.a
@@ -214,17 +217,20 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None):
     col = a.ship_int[:, 1].copy()
     row = a.ship_int[:, 2].copy()
     fac = a.ship_int[:, 3].copy()
+    for name, h in (moved or {}).items():
+        i = scenario.ship_index(name)
+        col[i], row[i] = int(h[:2]), int(h[2:])
     s = scenario.ship_index(ship)
     scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
     goal = np.zeros(3, dtype=np.int64)
     shipev = np.zeros((n, 21), dtype=np.float64)
     _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev)
     _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
-          scanned, status, col, row, s, goal)
-    best, target = 0.0, None
-    for t in range(n):
-        if _can_target(a.ship_int, a.opt, a.obj, status, col, row, fac, s, t):
-            sc = _target_score(a.codes, hp, a.nsys, sim.ev, a.ship_int, col, row, s, t)
-            if sc > best:
-                best, target = sc, scenario.ships[t].name
+          scanned, status, col, row, s, goal, first)
+    link = np.zeros((n, n), dtype=np.int64)
+    chosen = np.zeros(n + 1, dtype=np.int64)
+    pick = np.zeros(2, dtype=np.float64)
+    t = _pick_target(a.ship_int, a.side_int, a.side_par, a.opt, a.obj, status, col, row, fac,
+                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, pick)
+    target = scenario.ships[t].name if t >= 0 and pick[1] > 0.0 else None
     return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}

@@ -1,38 +1,84 @@
 """Scripted admirals: policies chosen by name, each a compiled rule with a parameter vector.
 
 A policy decides *where a ship wants to be* (a goal hex and a desired range from it) and
-whether it uses its Tractor Beams; the battle engine turns that into legal moves hex by hex,
-and picks fire targets by expected kills for every policy. Policies see the whole state: the
-real game hides control sheets (2.31), so simkit's admirals know more than a player would.
+whether it uses its Tractor Beams; the battle engine turns that into legal moves hex by hex.
+Fire targets are picked for every policy by the threat removed and the victory bought (below).
+Policies see the whole state: the real game hides control sheets (2.31), so simkit's admirals
+know more than a player would.
 
-* ``closer``: close on the nearest enemy to the range where this ship's weapons out-damage that
-  enemy's by the most (computed from the Probability and Effect of Hit tables and both ships'
-  surviving weapons, every turn). Parameters: ``tractor`` (1: latch on when possible),
-  ``range_bias`` (added to the computed range).
+Every admiral is data (DESIGN.md): ``SPACES[name]`` is its parameter space, a tuple of
+:class:`Param` (name, bounds, default, kind) in the order of the compiled parameter vector, so
+a search can explore it. Shared parameters keep one index across policies (``P_*`` below).
+
+* ``closer``: close on the nearest enemy to the range with the best expected exchange over the
+  next ``horizon`` turns (both ships' surviving weapons, the Probability and Effect of Hit
+  tables, ranges where a weapon cannot fire count as zero; the side with the initiative fires
+  first in the first turn of that exchange, and since it moves last (3.21, 4.6) it re-plans
+  after the enemy has committed). Score = damage dealt - ``caution`` * damage received.
+  ``fleet`` (0 to 1) blends in the whole fleets' exchange at that range (every ship of each side
+  at it, each side's fire shrinking with its fleet's losses), scaled to this ship's share, so a
+  swarm of small ships can close on big ones none of them could fight alone.
+  Parameters: ``tractor`` (1: latch on when possible), ``range_bias`` (added to the range).
 * ``standoff``: hold ``range`` hexes from the nearest enemy. Parameters: ``range``, ``tractor``.
 * ``scripted`` (not offered to ``--policy``): each ship's moves are given point by point in the
   scenario file (``moves``), for replaying rulebook examples; illegal moves are errors.
 * ``objective``: go for the side's scan targets (to within ``scan_range`` hexes), then its exit
   warp point, and leave the map there. Parameters: ``scan_range``, ``tractor``.
+
+Targets (every policy): score = ``w_threat`` * (enemy damage per turn removed: the weapons the
+expected volley destroys in damage order, plus the target's whole threat times the fraction of
+its systems the volley destroys) + ``w_points`` * hull spaces * that fraction. A target that can
+neither shoot (no intact weapon) nor score (not a ship that must scan or exit) is not fired at
+while an armed enemy is within reach.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+
+class Param(NamedTuple):
+    name: str
+    lo: float
+    hi: float
+    default: float
+    kind: str  # "int", "float" or "bool"
+
+
 POLICIES = {"closer": 0, "standoff": 1, "objective": 2}
 #: not a policy to choose: moves given hex by hex in the scenario file (rulebook examples, tests)
 SCRIPTED = {"scripted": 3}
-PARAMS = {
-    "closer": {"tractor": 1.0, "range_bias": 0.0},
-    "standoff": {"range": 8.0, "tractor": 0.0},
-    "objective": {"scan_range": 1.0, "tractor": 0.0},
-    "scripted": {"scan_range": 1.0, "tractor": 0.0},
+
+_TARGET = (Param("w_threat", 0.0, 10.0, 1.0, "float"),
+           Param("w_points", 0.0, 10.0, 1.0, "float"))
+SPACES = {
+    "closer": (Param("tractor", 0, 1, 1, "bool"), Param("range_bias", -5, 5, 0, "int"))
+    + _TARGET + (Param("caution", 0.0, 3.0, 1.0, "float"), Param("horizon", 1, 6, 3, "int"),
+                 Param("fleet", 0.0, 1.0, 0.0, "float")),
+    "standoff": (Param("range", 0, 20, 8, "int"), Param("tractor", 0, 1, 0, "bool")) + _TARGET,
+    "objective": (Param("scan_range", 0, 3, 1, "int"), Param("tractor", 0, 1, 0, "bool"))
+    + _TARGET,
+    "scripted": (Param("scan_range", 0, 3, 1, "int"), Param("tractor", 0, 1, 0, "bool"))
+    + _TARGET,
 }
-N_PARAMS = 4
+PARAMS = {name: {p.name: float(p.default) for p in space} for name, space in SPACES.items()}
+N_PARAMS = max(len(space) for space in SPACES.values())
 P_CLOSER, P_STANDOFF, P_OBJECTIVE, P_SCRIPTED = 0, 1, 2, 3
+#: indices in the parameter vector shared by every policy, and the closer's own
+I_W_THREAT, I_W_POINTS, I_CAUTION, I_HORIZON, I_FLEET = 2, 3, 4, 5, 6
+for _space in SPACES.values():
+    assert (_space[I_W_THREAT].name, _space[I_W_POINTS].name) == ("w_threat", "w_points")
+assert tuple(SPACES["closer"][i].name for i in (I_CAUTION, I_HORIZON, I_FLEET)) == (
+    "caution", "horizon", "fleet")
 
 
 def default_params(name: str) -> dict:
     return dict(PARAMS[name])
+
+
+def space(name: str) -> tuple:
+    """The named, typed parameter space of policy ``name`` (order = the compiled vector)."""
+    return SPACES[name]
 
 
 def tractor_param_index(name: str) -> int:

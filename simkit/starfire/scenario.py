@@ -15,7 +15,7 @@ import numpy as np
 from ..core.errors import UserInputError
 from ..core.data import read_toml
 from .hexmap import distance, parse_facing, parse_hex
-from .policies import N_PARAMS, POLICIES, SCRIPTED, default_params
+from .policies import N_PARAMS, POLICIES, SCRIPTED, SPACES, default_params
 from .rules import CODE, DATALINK, rules_data
 from .sheet import hold_run_ends, parse_sheet
 
@@ -180,6 +180,10 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
                                      f"{', '.join(params)})", where=where, field=f"{f}.params.{k}")
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 raise UserInputError("must be a number", where=where, field=f"{f}.params.{k}")
+            spec = {q.name: q for q in SPACES[pol]}[k]
+            if not spec.lo <= v <= spec.hi or (spec.kind != "float" and v != int(v)):
+                raise UserInputError(f"must be {spec.kind} in [{spec.lo}, {spec.hi}]",
+                                     where=where, field=f"{f}.params.{k}")
             params[k] = float(v)
         side_policy.append(pol)
         side_params.append(params)
