@@ -19,6 +19,56 @@ def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
             w.outc, w.tbuf, w.cl_lows, w.cl_codes, w.spin_t, pol, w.E, w.EN, turn, phase)
 
 
+def test_stopped_cars_move_off_p15():
+    """A stopped lead car moves off (it used to stay put for ever); a stopped chase car moves
+    off whatever the enemy's speed (it used to wait for the enemy to be 10mph faster), unless
+    it has a shot at a moving target; a rule keeping the car still keeps it still."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.place(0, 3, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE)     # two lanes over: no corridor shot
+    w.WS[:, :, VH.W_AMMO] = 0
+    for v in (0, 1):
+        act, arg = _d(w, v, std)
+        assert act == PO.A_ACCEL and 0 < arg <= w.V[v, VH.V_ACC], (v, act, arg)
+    # the enemy slower than the chase car's +10mph threshold still does not hold it back
+    w.V[0, VH.V_MPH] = 5
+    assert _d(w, 1, std)[0] == PO.A_ACCEL
+    # through the engine: the stationary lead car sets its speed in phase 1 (p15)
+    w.V[0, VH.V_MPH] = 0
+    st, s = w.script([])
+    pol = np.stack([std, std])
+    _act(w, st, s, 0, pol)
+    assert w.V[0, VH.V_MPH] > 0
+    # a chase car with a shot at a moving target shoots first (the target is leaving)
+    w.place(0, 2, 0, 0, 40, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE)
+    w.WS[1] = w.a.LOAD[1, 0]
+    assert _d(w, 1, std)[0] == PO.A_SHOOT
+    w.V[0, VH.V_MPH] = 0                              # both stopped: move off, no stand-off
+    assert _d(w, 1, std)[0] == PO.A_ACCEL
+    # rules that keep a car still: engine out, zero handling (p16, p50)
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.V[1, VH.V_ENGOFF] = 1
+    assert _d(w, 1, std) == (PO.A_NONE, 0)
+    w.V[1, VH.V_ENGOFF] = 0
+    w.V[1, VH.V_HAND] = 0
+    assert _d(w, 1, std) == (PO.A_NONE, 0)
+
+
+def test_stopped_nose_to_a_wreck_reverses_p17():
+    """Stopped against a wreck in front, a driver reverses (drifting to a clear side) instead
+    of driving into it or waiting for ever."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.place(0, 2, 2, 2, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.WS[:, :, VH.W_AMMO] = 0
+    act, arg = _d(w, 0, std)
+    assert act == PO.A_REVERSE and arg in (-1, 0, 1)
+
+
 def test_a_car_halted_while_spinning_or_skidding_regains_control_p46():
     """A spinning car brought to a halt (by a ram: its speed set to 0 without a further spin
     roll) stops spinning and re-aligns next (p46: a spin lasts until the car comes to a

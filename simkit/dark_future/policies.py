@@ -342,6 +342,8 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     cruise = V[v, V_MAXSPD] if par[P_CRUISE] <= 0 else min(par[P_CRUISE], V[v, V_MAXSPD])
     want, gap = curve_plan(T, TM, V, v, hp, par)
     brk = max(V[v, V_BRK], 1)
+    if mph == 0 and not moves:
+        return _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -437,6 +439,33 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     elif mph > target + 10:
         return A_BRAKE, min(brk, mph - target)
     return A_NONE, 0
+
+
+@jit
+def _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want):
+    """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
+    is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50); a
+    chase car whose target is moving takes a shot first if it has one (the target is leaving,
+    so the shooting ends), a lead car always moves off. Stopped nose to a vehicle, a wreck or
+    an obstacle the car reverses, drifting to a clear side when there is one."""
+    slot, u = best_shot(T, V, WS, n, v, par, tbuf)
+    if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
+            or V[v, V_SKILL] <= 0:
+        if slot >= 0:
+            return A_SHOOT, slot
+        return A_NONE, 0
+    if V[v, V_ROLE] == CHASE and slot >= 0 and V[u, V_MPH] > 0:
+        return A_SHOOT, slot
+    if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
+        if V[v, V_BIKE]:
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0   # riders may not reverse (p64); the way may clear
+        return A_REVERSE, _drift_dir(T, M, NM, V, n, v, 0)
+    up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
+    if 0 < want < up:
+        up = want
+    return A_ACCEL, up
 
 
 # --- bikes and gang tactics (p62-72) ------------------------------------------------------------
