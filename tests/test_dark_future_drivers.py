@@ -2,9 +2,11 @@
 control loss (p46), in scripted positions through the policy and the engine's ``_act``."""
 
 import numpy as np
+import pytest
 
 from simkit.dark_future import engine as EG
 from simkit.dark_future import policies as PO
+from simkit.dark_future import road as RD
 from simkit.dark_future import vehicle as VH
 
 from test_dark_future_engine import World
@@ -93,3 +95,68 @@ def test_a_car_halted_while_spinning_or_skidding_regains_control_p46():
     _act(w, st, s, 1, pol)
     assert w.V[1, VH.V_OOC] == VH.IN_CONTROL and w.V[1, VH.V_SKIDDIR] == 0
     assert w.V[1, VH.V_MPH] > 0                                # moving off (p15)
+
+
+def _oil_ahead(w, v, k, shift=0):
+    """An oil marker k spaces straight ahead of car v, in its two lanes (moved ``shift``
+    lanes over)."""
+    sec, sp, lane = w.V[v, VH.V_SEC], w.V[v, VH.V_SP] + k, w.V[v, VH.V_LANE]
+    while sp >= RD.pair_spaces(w.T, sec, lane):
+        sp -= RD.pair_spaces(w.T, sec, lane)
+        sec += 1
+    w.NM[0] = 0
+    lane += shift
+    RD._add_marker(w.M, w.NM, RD.OIL, sec, lane, lane + 1, RD.rear_x(w.T, sec, lane, sp),
+                   RD.front_x(w.T, sec, lane, sp), 0, 1)
+
+
+def test_drivers_hold_steady_or_slow_for_passives_p25_p41():
+    """A chase car falling behind used to accelerate onto oil it could not steer round
+    (turning a 60mph hazard into a 30mph one) and cross it at 100mph. Now: oil within two
+    spaces, it holds its speed (no acceleration, no braking onto it, p25); oil further off
+    and the car above its passive speed (80, the p41 optimum), it brakes before reaching it;
+    with a clear lane beside it, it steers round."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 5, 2, 0, 100, side=0, role=VH.LEAD)      # far ahead, same lanes, faster
+    w.place(1, 1, 2, 0, 60, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_ACCEL     # no oil: closes on the enemy
+    _oil_ahead(w, 1, 1)
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)    # oil next: steady over it
+    w.V[1, VH.V_MPH] = 100
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)    # too late to brake: no braking onto it
+    _oil_ahead(w, 1, 4)
+    act, arg = _d(w, 1, std, moves=True)
+    assert act == PO.A_BRAKE and arg == min(w.V[1, VH.V_BRK], 20)
+    # P_PASSMPH is the driver's: the reckless driver's 100 keeps its speed
+    assert _d(w, 1, PO.policy_vector("reckless"), moves=True)[0] != PO.A_BRAKE
+    # oil two spaces ahead over both its lanes: no single drift clears it, steady; over one
+    # of them, with the lanes on the other side clear: drift round it
+    w.V[1, VH.V_MPH] = 60
+    _oil_ahead(w, 1, 2)
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)
+    _oil_ahead(w, 1, 2, shift=1)
+    assert _d(w, 1, std, moves=True) == (PO.A_DRIFT, -1)
+
+
+def test_parameter_space_is_named_typed_and_bounded():
+    """PO.PARAM_SPACE names every column of the policy vector once, with a kind, bounds and a
+    default; the defaults are the standard driver, every named driver lies in the bounds and
+    params_vector refuses unknown names and values outside the bounds."""
+    cols = sorted(c for c, *_ in PO.PARAM_SPACE.values())
+    assert cols == list(range(PO.P_W))
+    for name, (col, kind, lo, hi, default) in PO.PARAM_SPACE.items():
+        assert kind in ("int", "bool", "bits") and lo <= default <= hi, name
+        if kind == "bool":
+            assert (lo, hi) == (0, 1)
+    assert (PO.params_vector() == PO.policy_vector("standard")).all()
+    for pol in PO.POLICIES:
+        vec = PO.policy_vector(pol)
+        for name, (col, kind, lo, hi, _) in PO.PARAM_SPACE.items():
+            assert lo <= vec[col] <= hi, (pol, name)
+    assert PO.params_vector({"passive_mph": 60})[PO.P_PASSMPH] == 60
+    with pytest.raises(KeyError):
+        PO.params_vector({"nitro": 1})
+    with pytest.raises(ValueError):
+        PO.params_vector({"sideswipe": 2})
