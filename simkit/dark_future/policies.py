@@ -420,7 +420,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     # P_PASSMPH while it is still a few spaces off, never speed up towards it (p25, p41)
     hold = False
     if moves:
-        k = _marker_gap(T, M, NM, V, n, v, PASS_LOOK)
+        k = _marker_gap(T, TM, M, NM, V, n, v, PASS_LOOK)
         if k > 0:
             cruise = min(cruise, max(par[P_PASSMPH], 1))
             if k <= 2:
@@ -505,10 +505,28 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
 
 
 @jit
-def _marker_gap(T, M, NM, V, n, v, look):
+def _marker_gap(T, TM, M, NM, V, n, v, look):
     """Spaces (1..look) to the nearest passive marker or road hazard (not smoke, not an
-    obstacle) in the car's two lanes straight ahead, or 0."""
+    obstacle) in the car's two lanes straight ahead, or 0. Looks only over the track laid so
+    far (sections past it hold an earlier game's rows)."""
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    lane = V[v, V_LANE]
     for k in range(1, look + 1):
+        if V[v, V_DIR] == 0:
+            sp += 1
+            if sp >= RD.pair_spaces(T, sec, lane):
+                sec += 1
+                sp = 0
+            if sec >= TM[RD.TM_NSEC] or sec >= TM_LIMIT:
+                return 0
+        else:
+            sp -= 1
+            if sp < 0:
+                sec -= 1
+                if sec < max(TM[RD.TM_FIRST], 0):
+                    return 0
+                sp = RD.pair_spaces(T, sec, lane) - 1
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], True, k) \
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, k):
             return k
