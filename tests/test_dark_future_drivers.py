@@ -160,3 +160,20 @@ def test_parameter_space_is_named_typed_and_bounded():
         PO.params_vector({"nitro": 1})
     with pytest.raises(ValueError):
         PO.params_vector({"sideswipe": 2})
+
+
+def test_stopped_before_a_block_backs_off_towards_the_open_side():
+    """Seeded Game Six trial 518 drew at the turn limit: a car stopped two spaces short of an
+    obstacle across its lanes and the lanes beside them moved off, braked to a stop in front
+    of it, reversed straight back and did it again for 30 turns. A stopped car with the way
+    blocked within two spaces and no clear lane beside it now reverses a lane towards the
+    wider side of the road."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 0, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 3, 0, 0, side=1, role=VH.CHASE)
+    sec, sp = 1, 2
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 2, 5, RD.rear_x(w.T, sec, 2, sp),
+                   RD.front_x(w.T, sec, 2, sp), 1, -1)
+    assert _d(w, 1, std) == (PO.A_REVERSE, -1)

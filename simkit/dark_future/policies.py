@@ -548,12 +548,18 @@ def _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want):
         return A_NONE, 0
     if V[v, V_ROLE] == CHASE and slot >= 0 and V[u, V_MPH] > 0:
         return A_SHOOT, slot
-    if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
+    if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
+            or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
         if V[v, V_BIKE]:
             if slot >= 0:
                 return A_SHOOT, slot
             return A_NONE, 0   # riders may not reverse (p64); the way may clear
-        return A_REVERSE, _drift_dir(T, M, NM, V, n, v, 0)
+        # no clear lane beside it: back off a lane towards the wider side of the road each
+        # turn until one is clear (moving off into the block only brakes it to a stop again)
+        d = _drift_dir(T, M, NM, V, n, v, 0)
+        if d == 0 and T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT:
+            d = -1 if V[v, V_LANE] >= 2 else 1
+        return A_REVERSE, d
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
     if 0 < want < up:
         up = want
