@@ -177,3 +177,38 @@ def test_stopped_before_a_block_backs_off_towards_the_open_side():
     RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 2, 5, RD.rear_x(w.T, sec, 2, sp),
                    RD.front_x(w.T, sec, 2, sp), 1, -1)
     assert _d(w, 1, std) == (PO.A_REVERSE, -1)
+
+
+def test_parameters_change_decisions_in_scripted_positions():
+    """One parameter of the space moved off its default (params_vector, everything else the
+    standard driver) changes the decision in a scripted position (covered so far: passive_mph,
+    curve_margin, sideswipe, shoot_sixths; uturn_mph and head_on in the direction tests)."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "S", "CL", "S", "S", "S"))
+    # shoot_sixths: the chase car 3 spaces behind in the lead car's lanes shoots its hood MG,
+    # not when it wants a certain hit
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_SHOOT
+    assert _d(w, 1, PO.params_vector({"shoot_sixths": 6}), moves=True)[0] != PO.A_SHOOT
+    # curve_margin: 90mph one space short of a corner brakes to the p41 optimum; 30 over the
+    # limit is a different plan
+    w.place(0, 2, 2, 1, 90, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 30, side=1, role=VH.CHASE)
+    a = _d(w, 0, std, moves=True)
+    b = _d(w, 0, PO.params_vector({"curve_margin": 30}), moves=True)
+    assert a[0] == PO.A_BRAKE and a != b
+    # sideswipe: level with an enemy in the adjacent lanes
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 60, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert _d(w, 1, std, moves=True) == (PO.A_SWIPE, 1)
+    assert _d(w, 1, PO.params_vector({"sideswipe": 0}), moves=True)[0] != PO.A_SWIPE
+    # passive_mph: oil four spaces ahead at 100mph: brake to 80, not with 100
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 5, 2, 0, 100, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 100, side=1, role=VH.CHASE)
+    _oil_ahead(w, 1, 4)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_BRAKE
+    assert _d(w, 1, PO.params_vector({"passive_mph": 100}), moves=True)[0] != PO.A_BRAKE
