@@ -24,6 +24,11 @@ def _turn_ends_too_early(ev, step):
     for t, p, v, code, a, b, c, d, *_ in ev:
         if p != 1 or t - 1 not in last or (t, v) in seen:
             continue
+        if code == EG.EV_ACTION and a == EG.A_ACCEL and b == c:
+            # moving off from 0mph logs the new speed (= the acceleration asked for); a moving
+            # car at exactly its acceleration's mph is skipped with it
+            seen.add((t, v))
+            continue
         if code == EG.EV_ACTION and a == EG.A_ACCEL:
             mph = c
         elif code == EG.EV_MOVE:

@@ -393,7 +393,8 @@ def test_drivers_turn_to_face_and_head_on():
     w.V[1, VH.V_STATUS] = VH.WRECK
     w.WS[0, :, VH.W_AMMO] = 0
     assert d(0, ttf, moves=False) == (PO.A_REVERSE, 0)
-    assert d(0, std, moves=False)[0] != PO.A_REVERSE
+    # ... and since issue 15 (drivers move off) so does the standard driver
+    assert d(0, std, moves=False)[0] == PO.A_REVERSE
 
 
 def _intercept_counts(trials, seed=2026, policy=None):

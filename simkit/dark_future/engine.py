@@ -720,6 +720,16 @@ def _spin(st, script, T, V, v, first, G, spin_t, E, EN, turn, phase, rolling):
 
 
 @jit
+def _halted(V, v):
+    """A car brought to a halt while skidding or spinning (by a ram, a hit or its own speed
+    losses) is no longer out of control: a spin lasts 'until it comes to halt' and a car
+    halted at an angle must re-align next (p46)."""
+    V[v, V_OOC] = IN_CONTROL
+    V[v, V_SKIDDIR] = 0
+    V[v, V_NEEDALIGN] = 1 if V[v, V_ATT] != 0 else 0
+
+
+@jit
 def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp,
                          o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
     """The control-loss test and its compulsory move (p42-46)."""
@@ -922,7 +932,8 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
 def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
     # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
-    # leaves this module's cached kernels with the old driver linked in (edit both)
+    # leaves this module's cached kernels with the old driver linked in (edit both; last for
+    # the passive speed P_PASSMPH, looking over the laid track only; backing off a block)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
@@ -931,6 +942,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         return
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
         _lose_control(V, v)
+    if V[v, V_OOC] != IN_CONTROL and V[v, V_MPH] == 0 and not V[v, V_BIKE]:
+        _halted(V, v)
     if V[v, V_OOC] != IN_CONTROL:
         if moves:
             _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,

@@ -63,7 +63,13 @@ P_UTURN, P_HEADON = 8, 9
 # p88): the highest rolled start speed (mph) it keeps; 0 = re-roll whenever the rule allows
 # (every named driver here).
 P_VETO = 15
-P_W = 16
+# P_PASSMPH: the speed a driver crosses a passive or road hazard it cannot steer round at
+# (p41: 'optimum speed about 80'; p25: drive straight over, do not brake onto it): above it
+# the driver brakes while the marker is still PASS_LOOK spaces off, within two spaces it holds
+# its speed, and it never accelerates towards one
+P_PASSMPH = 16
+P_W = 17
+PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
 POLICIES = {
@@ -95,6 +101,9 @@ GANG_TACTICS = {
     "head-on": (0, 50, 2),
 }
 
+# P_PASSMPH of each policy (80: the book's optimum speed, p41)
+PASS_MPH = {"careful": 60, "reckless": 100}
+
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
 # -1/+1 a drift, 2 a U-turn as part of the reverse (p17)
@@ -111,10 +120,51 @@ ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge",
                                                                         "lock-on", "dummy")
 
 
+# The drivers' parameter space (DESIGN.md: a typed parameter space a search can explore):
+# name -> (column, kind, low, high, default). kind "int" is a count or mph, "bool" 0/1,
+# "bits" a bit set within [low, high]; the defaults are the "standard" driver's.
+PARAM_SPACE = {
+    "curve_margin": (P_CURVE, "int", -1, 30, -1),      # mph over a curve limit; -1: p41 optimum
+    "cruise": (P_CRUISE, "int", 0, 200, 0),            # cruising mph; 0: the car's maximum
+    "sideswipe": (P_SWIPE, "bool", 0, 1, 1),
+    "passive_range": (P_PASSIVE, "int", 0, 12, 4),     # spaces behind to drop passives within
+    "shoot_sixths": (P_SHOOT, "int", 1, 6, 2),         # lowest hit chance to shoot, in sixths
+    "dodge": (P_DODGE, "bool", 0, 1, 1),
+    "close_margin": (P_CLOSE, "int", 0, 60, 20),       # chaser's mph above the enemy's
+    "escape": (P_ESCAPE, "bool", 0, 1, 1),
+    "uturn_mph": (P_UTURN, "int", 0, 30, 0),           # 0: never U-turn (p14)
+    "head_on": (P_HEADON, "bool", 0, 1, 0),
+    "swarm": (P_SWARM, "int", 0, 12, 0),               # bikes only
+    "dodge_passive_mph": (P_DODGEP, "int", 0, 100, 50),
+    "ram_clear": (P_RAMCLEAR, "int", 0, 12, 2),
+    "layer": (P_LAYER, "bits", 0, 3, 0),
+    "unlock": (P_UNLOCK, "int", 0, 12, 0),
+    "veto_mph": (P_VETO, "int", 0, 200, 0),
+    "passive_mph": (P_PASSMPH, "int", 10, 200, 80),   # speed over passives/hazards (p41)
+}
+
+
+def params_vector(values: dict | None = None) -> np.ndarray:
+    """A policy vector from parameter names (the rest at their defaults), checked against the
+    space's kinds and bounds."""
+    v = np.zeros(P_W, np.int64)
+    for name, (col, kind, lo, hi, default) in PARAM_SPACE.items():
+        v[col] = default
+    for name, x in (values or {}).items():
+        if name not in PARAM_SPACE:
+            raise KeyError(f"unknown driver parameter {name!r}")
+        col, kind, lo, hi, _ = PARAM_SPACE[name]
+        if isinstance(x, bool) or int(x) != x or not lo <= int(x) <= hi:
+            raise ValueError(f"driver parameter {name}={x!r} outside {kind} [{lo}, {hi}]")
+        v[col] = int(x)
+    return v
+
+
 def policy_vector(name: str) -> np.ndarray:
     v = np.zeros(P_W, np.int64)
     v[:len(POLICIES[name])] = POLICIES[name]
     v[P_SWARM:P_RAMCLEAR + 1] = GANG_TACTICS.get(name, (0, 0, 0))
+    v[P_PASSMPH] = PASS_MPH.get(name, 80)
     return v
 
 
@@ -342,6 +392,8 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     cruise = V[v, V_MAXSPD] if par[P_CRUISE] <= 0 else min(par[P_CRUISE], V[v, V_MAXSPD])
     want, gap = curve_plan(T, TM, V, v, hp, par)
     brk = max(V[v, V_BRK], 1)
+    if mph == 0 and not moves:
+        return _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -364,10 +416,21 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             d = _drift_dir(T, M, NM, V, n, v, 0)
             if d != 0:
                 return A_DRIFT, d
+    # a passive or road hazard it cannot steer round: hold steady on top of it, brake to
+    # P_PASSMPH while it is still a few spaces off, never speed up towards it (p25, p41)
+    hold = False
+    if moves:
+        k = _marker_gap(T, TM, M, NM, V, n, v, PASS_LOOK)
+        if k > 0:
+            cruise = min(cruise, max(par[P_PASSMPH], 1))
+            if k <= 2:
+                hold = True
+            elif mph > par[P_PASSMPH]:
+                return A_BRAKE, min(brk, mph - par[P_PASSMPH])
     if V[v, V_ROLE] == CHASE:
         u, g = _nearest_enemy(T, V, n, v, False)
         # falling behind (or stopped): speed before shooting
-        if u >= 0 and mph + 10 < V[u, V_MPH] and V[v, V_ACC] > 0 and mph < cruise:
+        if not hold and u >= 0 and mph + 10 < V[u, V_MPH] and V[v, V_ACC] > 0 and mph < cruise:
             up = min(V[v, V_ACC], cruise - mph)
             if want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap:
                 return A_ACCEL, up
@@ -392,7 +455,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
         else:
             target = cruise
     else:
-        if moves and par[P_ESCAPE] and mph < cruise and V[v, V_ACC] > 0:
+        if moves and not hold and par[P_ESCAPE] and mph < cruise and V[v, V_ACC] > 0:
             u, g = _nearest_enemy(T, V, n, v, True)
             up = min(V[v, V_ACC], cruise - mph)
             if (u < 0 or g >= 1) and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
@@ -426,6 +489,8 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             return A_NONE, 0
         target = cruise
     # speed: towards the target speed, never so fast the next curve cannot be braked for
+    if hold:
+        return A_NONE, 0
     if mph < target:
         up = min(V[v, V_ACC], target - mph)
         if up > 0:
@@ -437,6 +502,68 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     elif mph > target + 10:
         return A_BRAKE, min(brk, mph - target)
     return A_NONE, 0
+
+
+@jit
+def _marker_gap(T, TM, M, NM, V, n, v, look):
+    """Spaces (1..look) to the nearest passive marker or road hazard (not smoke, not an
+    obstacle) in the car's two lanes straight ahead, or 0. Looks only over the track laid so
+    far (sections past it hold an earlier game's rows)."""
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    lane = V[v, V_LANE]
+    for k in range(1, look + 1):
+        if V[v, V_DIR] == 0:
+            sp += 1
+            if sp >= RD.pair_spaces(T, sec, lane):
+                sec += 1
+                sp = 0
+            if sec >= TM[RD.TM_NSEC] or sec >= TM_LIMIT:
+                return 0
+        else:
+            sp -= 1
+            if sp < 0:
+                sec -= 1
+                if sec < max(TM[RD.TM_FIRST], 0):
+                    return 0
+                sp = RD.pair_spaces(T, sec, lane) - 1
+        if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], True, k) \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, k):
+            return k
+    return 0
+
+
+@jit
+def _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want):
+    """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
+    is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50); a
+    chase car whose target is moving takes a shot first if it has one (the target is leaving,
+    so the shooting ends), a lead car always moves off. Stopped nose to a vehicle, a wreck or
+    an obstacle the car reverses, drifting to a clear side when there is one."""
+    slot, u = best_shot(T, V, WS, n, v, par, tbuf)
+    if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
+            or V[v, V_SKILL] <= 0:
+        if slot >= 0:
+            return A_SHOOT, slot
+        return A_NONE, 0
+    if V[v, V_ROLE] == CHASE and slot >= 0 and V[u, V_MPH] > 0:
+        return A_SHOOT, slot
+    if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
+            or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
+        if V[v, V_BIKE]:
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0   # riders may not reverse (p64); the way may clear
+        # no clear lane beside it: back off a lane towards the wider side of the road each
+        # turn until one is clear (moving off into the block only brakes it to a stop again)
+        d = _drift_dir(T, M, NM, V, n, v, 0)
+        if d == 0 and T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT:
+            d = -1 if V[v, V_LANE] >= 2 else 1
+        return A_REVERSE, d
+    up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
+    if 0 < want < up:
+        up = want
+    return A_ACCEL, up
 
 
 # --- bikes and gang tactics (p62-72) ------------------------------------------------------------

@@ -1,0 +1,214 @@
+"""Drivers (issue 15, 'Drivers'): moving off when stopped, a halted spin or skid ending the
+control loss (p46), in scripted positions through the policy and the engine's ``_act``."""
+
+import numpy as np
+import pytest
+
+from simkit.dark_future import engine as EG
+from simkit.dark_future import policies as PO
+from simkit.dark_future import road as RD
+from simkit.dark_future import vehicle as VH
+
+from test_dark_future_engine import World
+
+
+def _d(w, v, par, moves=False, n=2):
+    return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, v, moves, w.hp, par, w.tbuf)
+
+
+def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
+    EG._act(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, n, v, *w.common(), w.lim, w.oil,
+            w.outc, w.tbuf, w.cl_lows, w.cl_codes, w.spin_t, pol, w.E, w.EN, turn, phase)
+
+
+def test_stopped_cars_move_off_p15():
+    """A stopped lead car moves off (it used to stay put for ever); a stopped chase car moves
+    off whatever the enemy's speed (it used to wait for the enemy to be 10mph faster), unless
+    it has a shot at a moving target; a rule keeping the car still keeps it still."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.place(0, 3, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE)     # two lanes over: no corridor shot
+    w.WS[:, :, VH.W_AMMO] = 0
+    for v in (0, 1):
+        act, arg = _d(w, v, std)
+        assert act == PO.A_ACCEL and 0 < arg <= w.V[v, VH.V_ACC], (v, act, arg)
+    # the enemy slower than the chase car's +10mph threshold still does not hold it back
+    w.V[0, VH.V_MPH] = 5
+    assert _d(w, 1, std)[0] == PO.A_ACCEL
+    # through the engine: the stationary lead car sets its speed in phase 1 (p15)
+    w.V[0, VH.V_MPH] = 0
+    st, s = w.script([])
+    pol = np.stack([std, std])
+    _act(w, st, s, 0, pol)
+    assert w.V[0, VH.V_MPH] > 0
+    # a chase car with a shot at a moving target shoots first (the target is leaving)
+    w.place(0, 2, 0, 0, 40, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE)
+    w.WS[1] = w.a.LOAD[1, 0]
+    assert _d(w, 1, std)[0] == PO.A_SHOOT
+    w.V[0, VH.V_MPH] = 0                              # both stopped: move off, no stand-off
+    assert _d(w, 1, std)[0] == PO.A_ACCEL
+    # rules that keep a car still: engine out, zero handling (p16, p50)
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.V[1, VH.V_ENGOFF] = 1
+    assert _d(w, 1, std) == (PO.A_NONE, 0)
+    w.V[1, VH.V_ENGOFF] = 0
+    w.V[1, VH.V_HAND] = 0
+    assert _d(w, 1, std) == (PO.A_NONE, 0)
+
+
+def test_stopped_nose_to_a_wreck_reverses_p17():
+    """Stopped against a wreck in front, a driver reverses (drifting to a clear side) instead
+    of driving into it or waiting for ever."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.place(0, 2, 2, 2, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.WS[:, :, VH.W_AMMO] = 0
+    act, arg = _d(w, 0, std)
+    assert act == PO.A_REVERSE and arg in (-1, 0, 1)
+
+
+def test_a_car_halted_while_spinning_or_skidding_regains_control_p46():
+    """A spinning car brought to a halt (by a ram: its speed set to 0 without a further spin
+    roll) stops spinning and re-aligns next (p46: a spin lasts until the car comes to a
+    halt); a skidding car halted square to the grid simply moves off. Before the fix both
+    stayed out of control for ever (seeded Game One trials drawn at the turn limit)."""
+    w = World()
+    std = PO.policy_vector("standard")
+    pol = np.stack([std, std])
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 4, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_OOC] = VH.SPINNING
+    w.V[1, VH.V_ATT] = 90
+    st, s = w.script([])
+    _act(w, st, s, 1, pol)
+    assert w.V[1, VH.V_OOC] == VH.IN_CONTROL
+    assert w.V[1, VH.V_ATT] == 0 and w.V[1, VH.V_NEEDALIGN] == 0
+    assert 0 < w.V[1, VH.V_MPH] <= w.G[EG.G_REALIGN]          # the re-alignment (p46)
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    w.V[1, VH.V_SKIDDIR] = 1
+    _act(w, st, s, 1, pol)
+    assert w.V[1, VH.V_OOC] == VH.IN_CONTROL and w.V[1, VH.V_SKIDDIR] == 0
+    assert w.V[1, VH.V_MPH] > 0                                # moving off (p15)
+
+
+def _oil_ahead(w, v, k, shift=0):
+    """An oil marker k spaces straight ahead of car v, in its two lanes (moved ``shift``
+    lanes over)."""
+    sec, sp, lane = w.V[v, VH.V_SEC], w.V[v, VH.V_SP] + k, w.V[v, VH.V_LANE]
+    while sp >= RD.pair_spaces(w.T, sec, lane):
+        sp -= RD.pair_spaces(w.T, sec, lane)
+        sec += 1
+    w.NM[0] = 0
+    lane += shift
+    RD._add_marker(w.M, w.NM, RD.OIL, sec, lane, lane + 1, RD.rear_x(w.T, sec, lane, sp),
+                   RD.front_x(w.T, sec, lane, sp), 0, 1)
+
+
+def test_drivers_hold_steady_or_slow_for_passives_p25_p41():
+    """A chase car falling behind used to accelerate onto oil it could not steer round
+    (turning a 60mph hazard into a 30mph one) and cross it at 100mph. Now: oil within two
+    spaces, it holds its speed (no acceleration, no braking onto it, p25); oil further off
+    and the car above its passive speed (80, the p41 optimum), it brakes before reaching it;
+    with a clear lane beside it, it steers round."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 5, 2, 0, 100, side=0, role=VH.LEAD)      # far ahead, same lanes, faster
+    w.place(1, 1, 2, 0, 60, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_ACCEL     # no oil: closes on the enemy
+    _oil_ahead(w, 1, 1)
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)    # oil next: steady over it
+    w.V[1, VH.V_MPH] = 100
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)    # too late to brake: no braking onto it
+    _oil_ahead(w, 1, 4)
+    act, arg = _d(w, 1, std, moves=True)
+    assert act == PO.A_BRAKE and arg == min(w.V[1, VH.V_BRK], 20)
+    # P_PASSMPH is the driver's: the reckless driver's 100 keeps its speed
+    assert _d(w, 1, PO.policy_vector("reckless"), moves=True)[0] != PO.A_BRAKE
+    # oil two spaces ahead over both its lanes: no single drift clears it, steady; over one
+    # of them, with the lanes on the other side clear: drift round it
+    w.V[1, VH.V_MPH] = 60
+    _oil_ahead(w, 1, 2)
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)
+    _oil_ahead(w, 1, 2, shift=1)
+    assert _d(w, 1, std, moves=True) == (PO.A_DRIFT, -1)
+
+
+def test_parameter_space_is_named_typed_and_bounded():
+    """PO.PARAM_SPACE names every column of the policy vector once, with a kind, bounds and a
+    default; the defaults are the standard driver, every named driver lies in the bounds and
+    params_vector refuses unknown names and values outside the bounds."""
+    cols = sorted(c for c, *_ in PO.PARAM_SPACE.values())
+    assert cols == list(range(PO.P_W))
+    for name, (col, kind, lo, hi, default) in PO.PARAM_SPACE.items():
+        assert kind in ("int", "bool", "bits") and lo <= default <= hi, name
+        if kind == "bool":
+            assert (lo, hi) == (0, 1)
+    assert (PO.params_vector() == PO.policy_vector("standard")).all()
+    for pol in PO.POLICIES:
+        vec = PO.policy_vector(pol)
+        for name, (col, kind, lo, hi, _) in PO.PARAM_SPACE.items():
+            assert lo <= vec[col] <= hi, (pol, name)
+    assert PO.params_vector({"passive_mph": 60})[PO.P_PASSMPH] == 60
+    with pytest.raises(KeyError):
+        PO.params_vector({"nitro": 1})
+    with pytest.raises(ValueError):
+        PO.params_vector({"sideswipe": 2})
+
+
+def test_stopped_before_a_block_backs_off_towards_the_open_side():
+    """Seeded Game Six trial 518 drew at the turn limit: a car stopped two spaces short of an
+    obstacle across its lanes and the lanes beside them moved off, braked to a stop in front
+    of it, reversed straight back and did it again for 30 turns. A stopped car with the way
+    blocked within two spaces and no clear lane beside it now reverses a lane towards the
+    wider side of the road."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 0, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 3, 0, 0, side=1, role=VH.CHASE)
+    sec, sp = 1, 2
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 2, 5, RD.rear_x(w.T, sec, 2, sp),
+                   RD.front_x(w.T, sec, 2, sp), 1, -1)
+    assert _d(w, 1, std) == (PO.A_REVERSE, -1)
+
+
+def test_parameters_change_decisions_in_scripted_positions():
+    """One parameter of the space moved off its default (params_vector, everything else the
+    standard driver) changes the decision in a scripted position (covered so far: passive_mph,
+    curve_margin, sideswipe, shoot_sixths; uturn_mph and head_on in the direction tests)."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "S", "CL", "S", "S", "S"))
+    # shoot_sixths: the chase car 3 spaces behind in the lead car's lanes shoots its hood MG,
+    # not when it wants a certain hit
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_SHOOT
+    assert _d(w, 1, PO.params_vector({"shoot_sixths": 6}), moves=True)[0] != PO.A_SHOOT
+    # curve_margin: 90mph one space short of a corner brakes to the p41 optimum; 30 over the
+    # limit is a different plan
+    w.place(0, 2, 2, 1, 90, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 30, side=1, role=VH.CHASE)
+    a = _d(w, 0, std, moves=True)
+    b = _d(w, 0, PO.params_vector({"curve_margin": 30}), moves=True)
+    assert a[0] == PO.A_BRAKE and a != b
+    # sideswipe: level with an enemy in the adjacent lanes
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 60, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert _d(w, 1, std, moves=True) == (PO.A_SWIPE, 1)
+    assert _d(w, 1, PO.params_vector({"sideswipe": 0}), moves=True)[0] != PO.A_SWIPE
+    # passive_mph: oil four spaces ahead at 100mph: brake to 80, not with 100
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 5, 2, 0, 100, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 100, side=1, role=VH.CHASE)
+    _oil_ahead(w, 1, 4)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_BRAKE
+    assert _d(w, 1, PO.params_vector({"passive_mph": 100}), moves=True)[0] != PO.A_BRAKE

@@ -1,0 +1,62 @@
+"""Invariants over many seeded, recorded games of Game One and Game Six (issue 15,
+'Evidence'): no vehicle moves in a phase above its speed factor, no turn ends while a vehicle
+still in play was fast enough for the next phase, no car ends the game stopped and out of
+control, and no game runs to the turn limit with a car that could still act."""
+
+from pathlib import Path
+
+import pytest
+
+from simkit.dark_future import engine as EG
+from simkit.dark_future import games as GM
+from simkit.dark_future import vehicle as VH
+
+SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"
+TRIALS = 100
+# events that change a vehicle's speed during its own move (collisions, control, hazards)
+_DURING = {EG.EV_HAZARD, EG.EV_CONTROL, EG.EV_SKID, EG.EV_SPIN}
+
+
+@pytest.mark.parametrize("name", ["game-1", "game-6"])
+def test_seeded_games_keep_the_turn_and_control_invariants(name):
+    sc = GM.load_scenario(SCEN / f"{name}.toml")
+    bad = []
+    for trial in range(TRIALS):
+        ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+        step = sim.a.G[EG.G_SPEED_STEP]
+        V = world[4]
+        last_phase = {}
+        fast = {}          # (turn, phase) -> cars whose move left them fast enough for phase+1
+        touched = set()    # (turn, phase, v) with a collision, hazard or control event
+        for e in ev:
+            turn, phase, v, code = (int(x) for x in e[:4])
+            if turn <= 0 or phase <= 0:
+                continue
+            last_phase[turn] = max(last_phase.get(turn, 0), phase)
+            if code != EG.EV_MOVE:
+                if v >= 0:
+                    touched.add((turn, phase, v))
+                continue
+            mph = int(e[7])
+            sf = EG.speed_factor(mph, step)
+            if (turn, phase, v) not in touched and sf < phase and mph > 0:
+                bad.append((trial, "moved above its speed factor", turn, phase, v, mph))
+            if sf > phase:
+                fast.setdefault((turn, phase), set()).add(v)
+        final_turn = max(last_phase) if last_phase else 0
+        for turn, p in last_phase.items():
+            if turn < final_turn and p < 6 and fast.get((turn, p)):
+                movers = [v for v in fast[(turn, p)] if (turn, p, v) not in touched]
+                if movers:
+                    bad.append((trial, "turn ended with a car still fast enough", turn, p,
+                                movers))
+        for v in range(V.shape[0]):
+            # (a car put out of the game by the hit that stopped it never acts again)
+            if V[v, VH.V_STATUS] == VH.ACTIVE and V[v, VH.V_MPH] == 0 \
+                    and V[v, VH.V_OOC] != VH.IN_CONTROL and not EG._is_out(V, v):
+                bad.append((trial, "stopped and out of control", v))
+        if res[EG.R_REASON] == EG.REASON_TIME:
+            for v in range(V.shape[0]):
+                if not EG._is_out(V, v):
+                    bad.append((trial, "frozen to the turn limit with a car that could act", v))
+    assert not bad, bad[:10]
