@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a shipped scenario's name (simkit scenario list), e.g. starfire/mirror, "
                          "or a scenario TOML file (its 'game' field names the game)")
     rp.add_argument("--policy", action="append", default=[], metavar="SIDE=NAME",
-                    help="play SIDE with policy NAME; repeatable")
+                    help="play SIDE with policy NAME, optionally with parameters: "
+                         "SIDE=NAME:PARAM=VALUE,PARAM=VALUE; repeatable")
     rp.add_argument("--policies", choices=["all"], default=None,
                     help="'all': every pairing of policies, as a matrix")
     rp.add_argument("--log", default=None, help="write the game log of trial 0 to FILE")
@@ -85,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "policy pairing, with 95%% intervals and a tornado plot")
     _sensitivity_args(sens)
     sens.set_defaults(_run=_sensitivity_run)
+    bal = sub.add_parser("balance", help="equilibrium win rates over the sides' policy spaces "
+                         "(the best reply to the best reply), exploitability and support")
+    _balance_args(bal)
+    bal.set_defaults(_run=_balance_run)
     rep = sub.add_parser("report", help="run the headline analyses of every game into a static "
                          "HTML page (tables, plots, rules provenance, variants)")
     _report_args(rep)
@@ -102,34 +107,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 def scenario_game(path: str):
     """The game a scenario file is for (its ``game`` field), with errors naming the file."""
-    from .core.data import read_toml
+    return games.for_scenario(path)
 
-    raw = read_toml(path)
-    game = raw.get("game")
-    if not isinstance(game, str):
-        raise UserInputError("missing: which game the scenario is for", where=path, field="game")
-    try:
-        g = games.get(game)
-    except UserInputError as e:
-        raise UserInputError(e.detail, where=path, field="game") from None
-    if "scenario" not in g.analyses:
-        raise UserInputError(f"{g.title} has no scenario engine yet", where=path, field="game")
-    return g
+
+def parse_policy(text: str, option: str = "--policy"):
+    """``SIDE=NAME`` or ``SIDE=NAME:PARAM=VALUE,PARAM=VALUE`` -> (side, Policy)."""
+    from .core.game import Policy
+
+    side, sep, rest = text.partition("=")
+    name, _, params = rest.partition(":")
+    if not sep or not side.strip() or not name.strip():
+        raise UserInputError(f"expected SIDE=NAME or SIDE=NAME:PARAM=VALUE,..., got {text!r}",
+                             field=option)
+    values = {}
+    for item in filter(None, (x.strip() for x in params.split(","))):
+        k, eq, v = item.partition("=")
+        try:
+            values[k.strip()] = float(v) if eq else None
+        except ValueError:
+            values[k.strip()] = None
+        if not eq or values[k.strip()] is None:
+            raise UserInputError(f"expected PARAM=NUMBER, got {item!r} in {text!r}", field=option)
+        if values[k.strip()] == int(values[k.strip()]):
+            values[k.strip()] = int(values[k.strip()])
+    return side.strip(), Policy.of(name.strip(), values)
 
 
 def _scenario_run(args) -> int:
     scen = shipped.resolve(args.file)   # a shipped scenario's name, or a file
     g = scenario_game(scen)
-    policies = {}
-    for opt in args.policy:
-        side, sep, name = opt.partition("=")
-        if not sep or not side or not name:
-            raise UserInputError(f"expected SIDE=NAME, got {opt!r}", field="--policy")
-        policies[side.strip()] = name.strip()
-    frame = g.analyses["scenario"](scen, trials=positive_int(args.trials, "--trials"),
-                                   seed=args.seed, policies=policies,
-                                   all_policies=args.policies == "all",
-                                   variants=variants_from(args), **run_options(args))
+    policies = dict(parse_policy(opt) for opt in args.policy)
+    frame = g.scenario.table(scen, trials=positive_int(args.trials, "--trials"), seed=args.seed,
+                             policies=policies, all_policies=args.policies == "all",
+                             variants=variants_from(args), **run_options(args))
     # A game may name its own columns and add tables (survival curves, per start spot...)
     # through the frame's attrs: "columns" and "extra" = {title: frame}.
     shown = frame.attrs.get("columns") or [
@@ -143,13 +153,13 @@ def _scenario_run(args) -> int:
         print()
         emit(extra, argparse.Namespace(), title=title)
     if args.log:
-        lines, _ = g.analyses["playthrough"](scen, seed=args.seed, policies=policies,
-                                             variants=variants_from(args))
+        lines, _ = g.scenario.log(scen, seed=args.seed, policies=policies,
+                                  variants=variants_from(args))
         atomic_write(args.log, "\n".join(lines) + "\n")
         print(f"wrote {args.log}")
     path = plot_path(args)
     if path:
-        from .core.plots import plot_win_rates
+        from .plots import plot_win_rates
 
         plot_win_rates(frame, path)
         print(f"wrote {path}")
@@ -232,6 +242,58 @@ def _sensitivity_run(args) -> int:
     return 0
 
 
+# --- balance -----------------------------------------------------------------------------------
+
+def _balance_args(p) -> None:
+    p.add_argument("file", metavar="SCENARIO",
+                   help="a shipped scenario's name (simkit scenario list) or a scenario TOML file")
+    p.add_argument("--trials-budget", type=int, default=400_000,
+                   help="games the search may play in all (default 400,000)")
+    p.add_argument("--profile-trials", type=int, default=1000,
+                   help="games per policy profile, on the same seed (default 1,000)")
+    p.add_argument("--candidates", type=int, default=16,
+                   help="policies drawn from each space per best-reply search (default 16)")
+    p.add_argument("--epsilon", type=float, default=0.02,
+                   help="stop when no best reply gains more than this in win rate "
+                        "(default 0.02)")
+    add_run_options(p, trials=1)
+    add_output_options(p)
+    for a in p._actions:
+        if a.dest == "trials":   # the budget says how many games; --trials means nothing here
+            a.help = argparse.SUPPRESS
+        elif a.dest == "run_dir":
+            a.help = ("keep every profile estimate in DIR; the same command again resumes "
+                      "there and reaches the same numbers")
+        elif a.dest in ("target_ci", "chunk_size"):
+            a.help = argparse.SUPPRESS
+
+
+def _balance_run(args) -> int:
+    from .analysis.balance import plot_balance
+    from .analysis.balance import balance as run_balance
+
+    scen = shipped.resolve(args.file)
+    opts = run_options(args)
+    run_dir = opts.pop("run_dir", None)
+    opts.pop("target_ci", None)
+    progress = opts.pop("progress", None)
+    frame = run_balance(scen, trials_budget=args.trials_budget,
+                        profile_trials=args.profile_trials, candidates=args.candidates,
+                        epsilon=args.epsilon, seed=args.seed, variants=variants_from(args),
+                        run_dir=run_dir, progress=progress, **opts)
+    emit(frame, args, columns=[c for c in frame.columns if c != "scenario"],
+         title=f"{frame['scenario'].iloc[0]}: default and equilibrium win rates, seed "
+               f"{args.seed}, {frame['trials_used'].iloc[0]:,} games ({frame.attrs['interval']})")
+    print()
+    emit(frame.attrs["payoffs"], argparse.Namespace(),
+         title="payoffs of the final population (win + share of draws), search seed")
+    path = plot_path(args)
+    if path:
+        plot_balance(frame, path)
+        print(f"wrote {path}")
+    return 0
+
+
 # --- report ------------------------------------------------------------------------------------
 
 def _report_args(p) -> None:
@@ -247,6 +309,9 @@ def _report_args(p) -> None:
     p.add_argument("--sensitivity", type=int, default=None, metavar="N",
                    help="scenarios per game shown with their variant sensitivity (default: 1 "
                         "with --quick, all otherwise; 0: none)")
+    p.add_argument("--balance", type=int, default=None, metavar="N",
+                   help="scenarios per game shown with their balance: default and equilibrium "
+                        "win rates (default: 1 with --quick, all otherwise; 0: none)")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="games run side by side in N processes, each compiling its own "
                         "kernels (default: one per core, at most one per game; 1 with --workers "
@@ -268,8 +333,10 @@ def _report_run(args) -> int:
                              "`simkit sensitivity` to vary them", field="--variant")
     if args.trials is not None:
         positive_int(args.trials, "--trials")
-    if args.sensitivity is not None and args.sensitivity < 0:
-        raise UserInputError(f"must be 0 or more, got {args.sensitivity}", field="--sensitivity")
+    for opt in ("sensitivity", "balance"):
+        value = getattr(args, opt)
+        if value is not None and value < 0:
+            raise UserInputError(f"must be 0 or more, got {value}", field=f"--{opt}")
     if args.seed < 0:
         raise UserInputError(f"must be a non-negative whole number, got {args.seed}",
                              field="--seed")
@@ -288,7 +355,8 @@ def _report_run(args) -> int:
     run_args["no_progress"] = True
     _, failures = build_report(args.out, quick=args.quick, games=names, seed=args.seed,
                                trials=args.trials, scenarios_dir=args.scenarios,
-                               run_args=run_args, sensitivity=args.sensitivity, jobs=args.jobs)
+                               run_args=run_args, sensitivity=args.sensitivity,
+                               balance=args.balance, jobs=args.jobs)
     if failures:
         print(f"simkit: {len(failures)} analysis(es) failed; see the top of the page",
               file=sys.stderr)

@@ -11,11 +11,21 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .core.data import parse_variant_options
 from .core.errors import UserInputError
+
+
+@dataclass(frozen=True)
+class Command:
+    """One CLI command a game offers (``simkit NAME GAME ...``): its options and a run function
+    that parses them, calls the game's library analysis and prints or writes its frame."""
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
 from .core.files import atomic_write, write_frame
 
 if TYPE_CHECKING:

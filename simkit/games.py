@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 
 from .core.errors import UserInputError
-from .core.registry import Game
+from .core.game import Game
 
 #: CLI name -> package
 PACKAGES = {
@@ -41,3 +41,23 @@ def get(name: str) -> Game:
 
 def all_games() -> list[Game]:
     return [get(n) for n in available()]
+
+
+def for_scenario(path) -> Game:
+    """The game a scenario file is for (its ``game`` field); it must have a scenario engine.
+    Errors name the file and the field."""
+    from .core.data import read_toml
+
+    raw = read_toml(path)
+    name = raw.get("game")
+    if not isinstance(name, str):
+        raise UserInputError("missing: which game the scenario is for", where=str(path),
+                             field="game")
+    try:
+        g = get(name)
+    except UserInputError as e:
+        raise UserInputError(e.detail, where=str(path), field="game") from None
+    if g.scenario is None:
+        raise UserInputError(f"{g.title} has no scenario engine yet", where=str(path),
+                             field="game")
+    return g

@@ -90,3 +90,15 @@ def test_compile_benchmark_writes_its_readme_section(tmp_path):
     text = readme.read_text()
     assert text.startswith("intro\n<!-- compile:start -->\n") and text.endswith("rest\n")
     assert "\nold\n" not in text and "**200 s** wall" in text
+
+
+def test_balance_benchmark_smoke_writes_its_table(tmp_path):
+    out = tmp_path / "balance.md"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_balance.py"),
+                           "--smoke", "--scenarios", "starfire/mirror", "--out", str(out)],
+                          env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = out.read_text()
+    assert "| scenario | side | wall (s) |" in text
+    assert sum(line.startswith("| starfire/mirror |") for line in text.splitlines()) == 2

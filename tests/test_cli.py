@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -67,6 +68,21 @@ def test_library_call_returns_the_same_frame():
     b = weapon_table("starfire", target="CT - S S A H R L I I", ranges=[2, 5], trials=5000, seed=1,
                      progress=False)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_dark_future_weapon_table_from_the_library_equals_the_command(tmp_path):
+    from simkit.analysis import weapon_table
+
+    lib = weapon_table("dark-future", target="renegade", mount="turret", ranges=[2, 7],
+                       trials=3000, seed=5, weapon_keys=["mg", "gl40"], progress=False)
+    out = tmp_path / "w.csv"
+    assert main(["weapons", "dark-future", "--target", "renegade", "--mount", "turret",
+                 "--ranges", "2,7", "--weapons", "mg,gl40", "--trials", "3000", "--seed", "5",
+                 "--no-progress", "--out", str(out)]) == 0
+    cli = pd.read_csv(out)
+    assert list(lib.weapon) == list(cli.weapon) and len(lib) == 4
+    assert np.allclose(lib["p_hit"], cli["p_hit"]) and np.allclose(lib["damage_per_shot"],
+                                                                   cli["damage_per_shot"])
 
 
 def test_scenario_run_prints_win_rates_and_writes_outputs(tmp_path, capsys):

@@ -26,7 +26,7 @@ def game(policy, *cars, players=None, lim=None, **params):
 
 
 def test_policy_names_are_registered_without_loading_kernels():
-    assert GAME.analyses["policies"]() == list(D.POLICIES)
+    assert list(GAME.scenario.policies()) == list(D.POLICIES)
 
 
 # one position, four different plots: car 0 moving F5 at (12, 12); car 1 stuck two hexes ahead

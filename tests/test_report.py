@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import types
 from pathlib import Path
 
 import pandas as pd
@@ -21,7 +22,8 @@ import pytest
 from simkit import games
 from simkit.cli import main
 from simkit.core.data import RulesData, Table, Variant
-from simkit.core.registry import Command, Game
+from simkit.cliutil import Command
+from simkit.core.game import Game
 from simkit.report import build_report
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,9 +128,12 @@ def test_report_covers_every_game_its_rules_and_its_scenarios(report_dir):
         for v in rules.variants.values():
             assert v.name in text and v.doc in text
         files = sorted((ROOT / "scenarios" / name).glob("*.toml"))
-        if "scenario" in g.analyses:
+        if g.scenario is not None:
             for f in files:
                 assert f"Scenario {f.name}" in text
+            # quick: the first scenario's balance, default beside equilibrium
+            assert f"Balance of {files[0].name}: default and equilibrium win rates" in text
+            assert f"{name}-{files[0].stem}-balance.png" in text
         else:
             assert f"{g.title} has no scenario engine yet" in text
     # every image and every CSV the page links to is there, and the CSVs read back
@@ -241,9 +246,10 @@ def _fake_games(monkeypatch):
         "plain": Game("plain", "Plain (Toy, 2003)", _rules,
                       {"weapons": Command("toy weapons", weapons_args, weapons_run),
                        "builds": Command("search builds", builds_args, builds_run)},
-                      {"scenario": scenario, "build_scenario": build_scenario,
+                      {"build_scenario": build_scenario,
                        "report_args": lambda quick: {"weapons": ["--range", "3"],
-                                                     "builds": ["--budget", "80"]}}),
+                                                     "builds": ["--budget", "80"]}},
+                      scenario=types.SimpleNamespace(table=scenario)),
         "checker": Game("checker", "Checker (Toy, 2004)", _rules,
                         {"builds": Command("check a build", lambda p: p.add_argument("--check"),
                                            lambda a: 0)}),
@@ -260,7 +266,8 @@ def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
         (scen / game).mkdir(parents=True)
         (scen / game / "duel.toml").write_text(f'game = "{game}"\nname = "Duel"\n')
     out = tmp_path / "rep"
-    page, failures = build_report(out, quick=True, seed=7, scenarios_dir=scen,
+    # balance=0: the toy engine has no policy space (the real report test checks the section)
+    page, failures = build_report(out, quick=True, seed=7, scenarios_dir=scen, balance=0,
                                   run_args={"threads": 1}, log=open(os.devnull, "w"))
     text = html.unescape(page.read_text())
     # the hook's section, with its table written as CSV and its image shown
@@ -289,7 +296,7 @@ def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
     # scenarios: played by the game's engine, or one clear line when it has none
     assert "Scenario duel.toml" in text and (out / "plain-scenario-duel.png").exists()
     assert "Sensitivity of duel.toml to the rule variants" in text
-    assert ("Hooked (Toy, 2001) has no scenario engine yet (GAME.analyses['scenario']): "
+    assert ("Hooked (Toy, 2001) has no scenario engine yet (GAME.scenario): "
             "1 scenario file(s) under scenarios/hooked/ are not played.") in text
     assert "Checker (Toy, 2004) has no scenario engine yet" in text
     # provenance and variants of every game (text escaped properly)

@@ -66,7 +66,7 @@ def test_every_variant_choice_gets_a_row_and_the_default_matches_scenario_run(ca
     got = frame[frame.kind == "variant"]
     assert set(got.setting) == expect                      # untouched variants appear too
     assert set(frame.side) == {"blue", "red"} and len(frame) == 2 * (1 + len(expect))
-    base = games.get("starfire").analyses["scenario"](str(MIRROR), trials=N, seed=11,
+    base = games.get("starfire").scenario.table(str(MIRROR), trials=N, seed=11,
                                                       progress=False)
     d = frame[frame.kind == "default"].set_index("side")
     assert (d.loc[base.side, "wins"].to_numpy() == base.wins.to_numpy()).all()
@@ -90,7 +90,7 @@ def test_a_scenarios_own_variant_choice_is_its_default(tmp_path):
                                                          "missile_max_range": "twenty"})
     assert set(moved[moved.kind == "variant"].setting) == {"missile_max_range=seventeen",
                                                            "laser_alignment=range0"}
-    play = games.get("starfire").analyses["scenario"]
+    play = games.get("starfire").scenario.table
     ref = play(str(path), trials=N, seed=3, progress=False,
                variants={"laser_alignment": "range1", "missile_max_range": "twenty"})
     assert list(moved[moved.kind == "default"].wins) == list(ref.wins)
@@ -101,12 +101,12 @@ def test_a_scenarios_own_variant_choice_is_its_default(tmp_path):
 def test_every_policy_pairing_replays_scenario_run_with_those_policies():
     frame = S.sensitivity(MIRROR, variants="none", policies=True, trials=N, seed=5,
                           progress=False)
-    pol = games.get("starfire").analyses["policies"]()
+    pol = list(games.get("starfire").scenario.policies())
     pairs = frame[frame.kind == "policies"]
     assert pairs.setting.nunique() == len(pol) ** 2 - 1      # the default pairing is the base
     assert "blue=closer vs red=closer" not in set(pairs.setting)
     one = pairs[pairs.setting == "blue=standoff vs red=closer"].set_index("side")
-    ref = games.get("starfire").analyses["scenario"](
+    ref = games.get("starfire").scenario.table(
         str(MIRROR), trials=N, seed=5, policies={"blue": "standoff", "red": "closer"},
         progress=False).set_index("side")
     assert (one.loc[["blue", "red"], "wins"].to_numpy() == ref.loc[["blue", "red"], "wins"]).all()
@@ -151,7 +151,7 @@ def test_bad_scenario_files_are_one_line(tmp_path, capsys, monkeypatch):
     for name, text in cases.items():
         (tmp_path / name).write_text(text)
     real = games.get
-    engineless = dataclasses.replace(real("starfire"), analyses={})
+    engineless = dataclasses.replace(real("starfire"), scenario=None)
     for name in cases:
         if name == "engineless.toml":
             monkeypatch.setattr(games, "get", lambda n: engineless)

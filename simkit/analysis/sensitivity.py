@@ -6,7 +6,7 @@ file names), then again with **one** thing changed at a time:
 
 * every other choice of every named rule variant (``games.get(game).rules().variants``); a
   variant that does not touch the scenario still gets its row (its delta is ~0, usually exactly);
-* every policy pairing over ``GAME.analyses["policies"]`` (all pairings when there are at most
+* every policy pairing over ``GAME.scenario.policies()`` (all pairings when there are at most
   :data:`simkit.core.pairings.MAX_PAIRINGS`; beyond that, one side's policy changed at a time, so a six-car derby
   costs 6 x (policies - 1) runs instead of policies^6).
 
@@ -43,7 +43,7 @@ from .. import games
 from ..core import pairings as PR, stats
 from ..core.data import read_toml
 from ..core.errors import UserInputError
-from ..core.registry import Game
+from ..core.game import Game
 
 #: above this many pairings, policies change one side at a time
 
@@ -54,19 +54,7 @@ COLUMNS = ["scenario", "kind", "factor", "setting", "side", "policy", "trials", 
 
 def scenario_game(path: str | Path) -> Game:
     """The game a scenario file is for (its ``game`` field); it must have a scenario engine."""
-    raw = read_toml(path)
-    name = raw.get("game")
-    if not isinstance(name, str):
-        raise UserInputError("missing: which game the scenario is for", where=str(path),
-                             field="game")
-    try:
-        g = games.get(name)
-    except UserInputError as e:
-        raise UserInputError(e.detail, where=str(path), field="game") from None
-    if "scenario" not in g.analyses:
-        raise UserInputError(f"{g.title} has no scenario engine yet", where=str(path),
-                             field="game")
-    return g
+    return games.for_scenario(path)
 
 
 def delta_ci(k1, n1, k0, n0, level: float = stats.LEVEL):
@@ -128,7 +116,7 @@ def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
     game = scenario_game(path)
     raw = read_toml(path)
     names = select_variants(game, variants)
-    play = game.analyses["scenario"]
+    play = game.scenario.table
     base_over = dict(base_variants or {})
     game.rules().resolve(base_over)  # names and choices checked (--variant)
     base_sel = {**_file_variants(game, raw, path), **base_over}
@@ -148,8 +136,7 @@ def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
             if choice != base_sel[v]:
                 settings.append(("variant", v, f"{v}={choice}", run_one(var={v: choice})))
     if policies:
-        names_of = game.analyses.get("policies")
-        pnames = list(names_of()) if names_of else []
+        pnames = list(game.policy_spaces())
         if not pnames:
             raise UserInputError(f"{game.title} names no policies to compare", field="--policies")
         sides = [str(s) for s in base["side"]]

@@ -77,6 +77,8 @@ def table(frame_of: Callable[[dict[str, str]], pd.DataFrame], sides: Sequence[st
         f.attrs = {}   # frames holding frames in attrs cannot be concatenated
         frames.append(f)
     out = pd.concat(frames, ignore_index=True)
+    if columns and "pairing" not in columns:
+        columns = ["pairing", *columns]
     if columns:
         out.attrs["columns"] = columns
     if extra:

@@ -935,7 +935,7 @@ def plot_leaderboard(board: pd.DataFrame, path, *, figure: str | None = None,
                      title: str = "") -> Path:
     """Each finalist's objective with its 95% interval (fresh trials), the paired gap to the
     leader when the board has one, and the search's progress (the leader's racing score)."""
-    from .plots import plt
+    from ..plots import plt
 
     figure = figure or board.attrs.get("objective", "score")
     name = figure[:-5] if figure.endswith("_rate") else figure.removeprefix("mean_")

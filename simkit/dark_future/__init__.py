@@ -12,30 +12,70 @@ of cars on the road (:mod:`.engine`, :mod:`.vehicle`) played by parameterised dr
 
 from __future__ import annotations
 
-from ..core.registry import Game
+from ..core.game import Game, ScenarioEngine
 from . import rules as _rules
 from .commands import COMMANDS
 
 
-def _scenario(path, **options):
-    from .games import scenario_table
+def weapon_table(target=None, mount="hood", ranges=range(1, 31), *, trials=100_000, seed=2026,
+                 variants=None, **options):
+    """Per weapon and range, one shot from ``mount`` at ``target``: hit chance, damage,
+    criticals and the hazards a hit forces (the frame ``simkit weapons dark-future`` prints).
+    ``options``: ``firer_mph``, ``target_mph``, ``smoke``, ``bike_lanes``, ``facing``,
+    ``target_skill``, ``target_damage``, ``weapon_keys``, ``target_build`` (see
+    :func:`simkit.dark_future.shooting.weapon_table_sim`), and ``runner.run``'s options."""
+    from ..core.runner import run
+    from .shooting import weapon_table_sim
 
-    return scenario_table(path, **options)
+    run_keys = {"threads", "progress", "backend", "chunk_size", "run_dir", "target_ci"}
+    run_opts = {k: options.pop(k) for k in list(options) if k in run_keys}
+    sim = weapon_table_sim(target, mount, list(ranges), chosen=dict(variants or {}), **options)
+    return run(sim, trials, seed, **run_opts).frame
 
 
-def _playthrough(path, seed=2026, trial=0, policies=None, variants=None):
-    from .games import playthrough
+def _policies():
+    from ..core.game import Param, PolicySpace
+    from .policies import PARAM_SPACE, POLICIES, policy_vector
+
+    kinds = {"int": "int", "bool": "bool", "bits": "int"}
+    out = {}
+    for name in POLICIES:
+        vec = policy_vector(name)   # a named driver is a point of the one space
+        out[name] = PolicySpace(name, tuple(
+            Param(p, kinds[kind], lo, hi, min(max(int(vec[col]), lo), hi))
+            for p, (col, kind, lo, hi, _default) in PARAM_SPACE.items()))
+    return out
+
+
+def _load(path, *, policies=None, variants=None):
     from .games import load_scenario
 
-    # the logged game is one of the games the table counts: same policies and variants
-    return playthrough(load_scenario(path, policies=policies, variants=variants),
-                       seed=seed, trial=trial)
+    return load_scenario(path, policies=policies, variants=variants)
 
 
-def _policy_names():
-    from .policies import POLICIES
+def _simulation(sc):
+    from .games import GameSim
 
-    return list(POLICIES)
+    return GameSim(sc)
+
+
+def _set_params(sc, side, values):
+    for s in sc.sides:
+        if s.name == side:
+            s.params = dict(values)
+    return sc
+
+
+def _playthrough(sc, *, seed=2026, trial=0):
+    from .games import playthrough
+
+    return playthrough(sc, seed=seed, trial=trial)
+
+
+SCENARIO = ScenarioEngine(load=_load, simulation=_simulation,
+                          sides=lambda sc: [s.name for s in sc.sides], policies=_policies,
+                          playthrough=_playthrough, set_params=_set_params,
+                          keep_extra=("win rates by role (lead car / chase car)",))
 
 
 def _build_scenario(row, workdir):
@@ -58,6 +98,6 @@ def _report_args(quick):
 
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
             rules=_rules.base_rules, commands=COMMANDS,
-            analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names, "build_scenario": _build_scenario,
-                      "report_args": _report_args})
+            analyses={"weapons": weapon_table, "build_scenario": _build_scenario,
+                      "report_args": _report_args},
+            scenario=SCENARIO)

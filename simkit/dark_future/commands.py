@@ -12,7 +12,7 @@ from pathlib import Path
 from .. import cliutil, shipped
 from ..core.errors import UserInputError
 from ..core.files import save_figure, write_frame
-from ..core.registry import Command
+from ..cliutil import Command
 from . import rules as R
 
 #: ``shooting.FACINGS`` and ``shooting.MOUNTS`` (the compiled module), for the option choices

@@ -486,6 +486,8 @@ def to_arrays(sc: Scenario) -> Arrays:
             if li == 0:
                 groups[v] = grp
         POL[v] = PO.policy_vector(side.policy)
+        for pname, value in getattr(side, "params", {}).items():  # a point of the space
+            POL[v, PO.PARAM_SPACE[pname][0]] = int(value)
         names.append(f"{side.name}#{j + 1}" if len(side.cars) > 1 else side.name)
         loadouts.append([_compact(c) for c in loads])
     SKILLS = np.array(rules.table("drive_skill_game_four")["rows"], np.int64)

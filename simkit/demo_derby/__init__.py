@@ -9,35 +9,55 @@ whole derbies, Figure-8 races and the combined event played by parameterised dri
 ``simkit derby demo-derby`` is the quick hunter-only derby).
 """
 
-from ..core.registry import Game
+from ..core.game import Game, ScenarioEngine
 from .commands import COMMANDS
 from .rules import rules_data
-
-
-def _scenario(path, **options):
-    from .scenario import scenario_table
-
-    return scenario_table(path, **options)
-
-
-def _playthrough(path, seed=2026, trial=0, policies=None, variants=None):
-    from .scenario import playthrough
-    from .scenario import load_scenario
-
-    # the logged game is one of the games the table counts: same policies and variants
-    return playthrough(load_scenario(path, policies=policies, variants=variants),
-                       seed=seed, trial=trial)
 
 
 #: policy names, without importing the compiled kernels (kept equal to derby.POLICIES by a test)
 POLICY_NAMES = ["hunter", "rammer", "survivor", "opportunist"]
 
 
-def _policy_names():
-    return list(POLICY_NAMES)
+def _policies():
+    from ..core.game import PolicySpace
 
+    return {name: PolicySpace(name) for name in POLICY_NAMES}
+
+
+def _load(path, *, policies=None, variants=None):
+    from .scenario import load_scenario
+
+    return load_scenario(path, policies=policies, variants=variants)
+
+
+def _simulation(sc):
+    from .scenario import build_sim
+
+    return build_sim(sc)
+
+
+def _summarise(sc, res):
+    from .scenario import summarise
+
+    return summarise(sc, res.totals, res.n_trials)
+
+
+def _set_params(sc, side, values):
+    for c in sc.cars:
+        if c.player == side:
+            c.params = {**c.params, **values}
+    return sc
+
+
+def _playthrough(sc, *, seed=2026, trial=0):
+    from .scenario import playthrough
+
+    return playthrough(sc, seed=seed, trial=trial)
+
+
+SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: list(sc.players),
+                          policies=_policies, playthrough=_playthrough, set_params=_set_params,
+                          summarise=_summarise)
 
 GAME = Game(name="demo-derby", title="Demo Derby: Saturday Night at the Track (Mayfair, 1982)",
-            rules=rules_data, commands=COMMANDS,
-            analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names})
+            rules=rules_data, commands=COMMANDS, scenario=SCENARIO)

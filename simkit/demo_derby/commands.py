@@ -7,7 +7,7 @@ from pathlib import Path
 from ..cliutil import (add_output_options, add_run_options, emit, parse_int_range, plot_path,
                        positive_int, run_options, variants_from)
 from ..core.errors import UserInputError
-from ..core.registry import Command
+from ..cliutil import Command
 from .rules import IMPACTS, build_tables
 from ..core.files import save_figure
 

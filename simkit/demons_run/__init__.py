@@ -13,32 +13,86 @@ the race evaluator for the shared build search (``search.py``) and the Racing Se
 docs/rules/demons-run.md.
 """
 
-from simkit.core.registry import Game
+from ..core.game import Game, ScenarioEngine
 
 from .commands import COMMANDS
 from .rules import rules_data
 
 
 
-def _scenario(path, **options):
-    from .races import scenario_table
-
-    return scenario_table(path, **options)
-
-
-def _playthrough(path, seed=2026, trial=0, policies=None, variants=None):
-    from .races import playthrough
-    from .races import load_scenario
-
-    # the logged game is one of the games the table counts: same policies and variants
-    return playthrough(load_scenario(path, policies=policies, variants=variants),
-                       seed=seed, trial=trial)
-
-
-def _policy_names():
+def _policies():
+    from ..core.game import PolicySpace
     from .pilots import POLICIES
 
-    return list(POLICIES)
+    return {name: PolicySpace(name) for name in POLICIES}
+
+
+def _load(path, *, policies=None, variants=None):
+    from .races import load_scenario
+
+    return load_scenario(path, policies=policies, variants=variants)
+
+
+def _simulation(sc):
+    from .races import RaceSim
+
+    return RaceSim(sc)
+
+
+def _set_params(sc, side, values):
+    for s in sc.ships:
+        if s.name == side:
+            s.params = {**s.params, **values}
+    return sc
+
+
+def _playthrough(sc, *, seed=2026, trial=0):
+    from .races import playthrough
+
+    return playthrough(sc, seed=seed, trial=trial)
+
+
+def _metagame(pilot="buoy_hunter", variants=None, budget=None):
+    """The 80-point metagame (simkit.analysis.metagame): two ships flown by the same pilot race
+    from the opposite corners A and D (which the rulebook's symmetry pairs: 211 A), each build
+    from each corner in half the races, on the same seeded races."""
+    import numpy as np
+
+    from ..core.errors import UserInputError
+    from ..core.game import BuildGame
+    from ..core.runner import run
+    from .builds import worked_ship
+    from .pilots import POLICIES
+    from .races import RaceScenario, RaceSim, ShipEntry
+    from .rules import make_rules
+    from .search import build_of, candidate_of, design_space
+
+    if pilot not in POLICIES:
+        raise UserInputError(f"unknown pilot {pilot!r} (known: {', '.join(POLICIES)})",
+                             field="--pilot")
+    rules = make_rules(variants)
+
+    def race(x, y, n, seed):
+        ships = [ShipEntry("x", "A", build_of(x), pilot), ShipEntry("y", "D", build_of(y), pilot)]
+        sc = RaceScenario("<metagame>", "metagame duel", "ORIGINAL", "", None, ships,
+                          dict(rules.variants))
+        f = run(RaceSim(sc), n, seed, progress=False).frame.set_index("side")
+        return int(f.loc["x", "wins"]), int(f.loc["y", "wins"])
+
+    def duel(a, b, n, seed):
+        wa, wb = race(a, b, n // 2, seed) if n // 2 else (0, 0)
+        wb2, wa2 = race(b, a, n - n // 2, seed)
+        return np.array([wa + wa2, wb + wb2], np.int64)
+
+    worked = candidate_of(worked_ship(rules))
+    return BuildGame("Demon's Run 80-point ships", design_space(rules, budget), duel,
+                     start=[worked], reference=[("the rulebook's worked ship", worked)],
+                     note=f"two ships flown by the {pilot} pilot, corners A and D rotated")
+
+
+SCENARIO = ScenarioEngine(load=_load, simulation=_simulation,
+                          sides=lambda sc: [s.name for s in sc.ships], policies=_policies,
+                          playthrough=_playthrough, set_params=_set_params)
 
 
 def _build_scenario(row, workdir):
@@ -59,6 +113,6 @@ def _report_args(quick):
 
 GAME = Game(name="demons-run", title="Demon's Run (Yaquinto, 1981)", rules=rules_data,
             commands=COMMANDS,
-            analyses={"scenario": _scenario, "playthrough": _playthrough,
-                      "policies": _policy_names, "build_scenario": _build_scenario,
-                      "report_args": _report_args})
+            analyses={"build_scenario": _build_scenario, "report_args": _report_args,
+                      "metagame": _metagame},
+            scenario=SCENARIO)

@@ -10,7 +10,7 @@ import argparse
 
 from simkit import cliutil, shipped
 from simkit.core.errors import UserInputError
-from simkit.core.registry import Command
+from simkit.cliutil import Command
 
 from .builds import check_build, cost, parse_build, worked_ship
 from .rules import make_rules

@@ -63,12 +63,13 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
                  games: list[str] | None = None, seed: int = 2026, trials: int | None = None,
                  scenarios_dir: str | Path | None = None,
                  run_args: Mapping[str, Any] | None = None, sensitivity: int | None = None,
-                 jobs: int | None = None, log=sys.stderr) -> tuple[Path, list[str]]:
+                 balance: int | None = None, jobs: int | None = None, log=sys.stderr) -> tuple[Path, list[str]]:
     """Write ``outdir/index.html`` (+ PNGs and CSVs); return its path and the failures.
 
     ``run_args``: run flags by argparse name as ``simkit`` would parse them (``threads``,
     ``no_progress``...); they reach every command and analysis unchanged. ``sensitivity``: how
-    many scenarios per game get a variant-sensitivity section (default 1 quick, all otherwise).
+    many scenarios per game get a variant-sensitivity section (default 1 quick, all otherwise);
+    ``balance``: how many get a balance section (default the same).
     ``jobs``: games run side by side in worker processes (default: one per core, at most one
     per game; 1 runs them here, in order); the page is the same either way.
     """
@@ -87,9 +88,10 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
     run_args = {d: None for d in run_flag_dests()} | {"no_progress": True} | dict(run_args or {})
     run_opts = run_options(argparse.Namespace(**run_args))
     n_sens = sensitivity if sensitivity is not None else (1 if quick else 10_000)
+    n_bal = balance if balance is not None else (1 if quick else 10_000)
 
     part = dict(outdir=outdir, quick=quick, seed=seed, trials=trials, sdir=sdir,
-                run_args=run_args, n_sens=n_sens, t_start=t_start)
+                run_args=run_args, n_sens=n_sens, n_bal=n_bal, t_start=t_start)
     jobs = _jobs(jobs, chosen, run_opts)
     if jobs > 1:
         results = _parts_side_by_side([g.name for g in chosen], part, jobs)
@@ -106,6 +108,7 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
                        + ([f"--trials {trials}"] if trials else [])
                        + ([f"--seed {seed}"] if seed != 2026 else [])
                        + ([f"--sensitivity {sensitivity}"] if sensitivity is not None else [])
+                       + ([f"--balance {balance}"] if balance is not None else [])
                        + [f"--out {outdir}"])
     header = [
         f"Generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC by `{cmdline}` "
@@ -172,7 +175,7 @@ def _parts_side_by_side(names: list[str], part: dict, jobs: int) -> list:
 
 def _game_part(game, *, outdir: Path, quick: bool, seed: int, trials: int | None,
                sdir: Path | None, run_args: Mapping[str, Any], n_sens: int, t_start: float,
-               log=None) -> tuple[list, list[str]]:
+               n_bal: int = 0, log=None) -> tuple[list, list[str]]:
     """One game's sections with their CSV files, and its failures. ``game``: the game, or its
     name (in a worker process); ``log=None``: progress to this process's stderr (a worker's
     stderr is the command's)."""
@@ -209,7 +212,7 @@ def _game_part(game, *, outdir: Path, quick: bool, seed: int, trials: int | None
                                                 f"({what})."])])
     for s in scenario_sections(game, scenario_files(game, sdir), outdir, quick=quick,
                                seed=seed, trials=trials, run_opts=run_opts,
-                               sensitivity_count=n_sens):
+                               sensitivity_count=n_sens, balance_count=n_bal):
         add([s])
     add(guarded("Rules tables and variants", lambda g=game: [rules_section(g)]))
     page_secs = []

@@ -22,7 +22,7 @@ A game contributes its headline analyses in one of two ways:
 
 Either way the report adds, for every game, the provenance of every rules table, the variants
 in force, and every scenario under ``scenarios/<game>/`` played through
-``GAME.analyses["scenario"]`` (or one line saying the game has no scenario engine yet).
+``GAME.scenario`` (or one line saying the game has no scenario engine yet).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..cliutil import run_options, with_intervals
 from ..core.errors import UserInputError
-from ..core.registry import Game
+from ..core.game import Game
 from ..shipped import name_of
 
 #: commands shown first, in this order; any other trial command follows alphabetically
@@ -263,14 +263,16 @@ def scenario_files(game: Game, scenarios_dir: Path | None) -> list[Path]:
 
 
 def scenario_sections(game: Game, files: list[Path], outdir: Path, *, quick: bool, seed: int,
-                      trials: int | None, run_opts: Mapping[str, Any], sensitivity_count: int):
-    """Sections, one by one as they finish: each scenario's win rates, and the variant
-    sensitivity of the first ``sensitivity_count`` scenarios."""
-    if "scenario" not in game.analyses:
+                      trials: int | None, run_opts: Mapping[str, Any], sensitivity_count: int,
+                      balance_count: int = 0):
+    """Sections, one by one as they finish: each scenario's win rates, the variant
+    sensitivity of the first ``sensitivity_count`` scenarios and the balance (default beside
+    equilibrium win rates) of the first ``balance_count``."""
+    if game.scenario is None:
         where = (f"{len(files)} scenario file(s) under scenarios/{game.name}/ are not played"
                  if files else "no scenarios are played")
         yield Section("Scenarios", notes=[f"{game.title} has no scenario engine yet "
-                                          f"(GAME.analyses['scenario']): {where}."])
+                                          f"(GAME.scenario): {where}."])
         return
     if not files:
         yield Section("Scenarios", notes=[f"No scenario files under scenarios/{game.name}/."])
@@ -285,13 +287,18 @@ def scenario_sections(game: Game, files: list[Path], outdir: Path, *, quick: boo
             ns = trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS)
             yield from guarded(stitle, _sensitivity, path, outdir, title=stitle, n=ns, seed=seed,
                                run_opts=run_opts, stem=f"{game.name}-{path.stem}")
+        if i < balance_count:
+            btitle = f"Balance of {path.name}: default and equilibrium win rates"
+            yield from guarded(btitle, _balance, path, outdir, title=btitle, quick=quick,
+                               trials=trials, seed=seed, run_opts=run_opts,
+                               stem=f"{game.name}-{path.stem}")
 
 
 def _one_scenario(game, path, outdir, *, title, n, seed, run_opts):
-    from ..core.plots import plot_win_rates
+    from ..plots import plot_win_rates
 
-    frame = game.analyses["scenario"](str(path), trials=n, seed=seed, policies={},
-                                      all_policies=False, variants={}, **run_opts)
+    frame = game.scenario.table(str(path), trials=n, seed=seed, policies={},
+                                all_policies=False, variants={}, **run_opts)
     png = outdir / f"{game.name}-scenario-{path.stem}.png"
     plot_win_rates(frame, png)
     cols = frame.attrs.get("columns") or [c for c in SCENARIO_COLUMNS if c in frame]
@@ -305,6 +312,41 @@ def _one_scenario(game, path, outdir, *, title, n, seed, run_opts):
     for caption, extra in frame.attrs.get("extra", {}).items():
         s.tables.append((str(caption), extra))
     return [s]
+
+
+#: a quick report's balance: games per profile and candidates per best-reply search (the budget
+#: is then a few times what the starting profiles need: ``balance.QUICK_BUDGET_FACTOR``)
+QUICK_BALANCE = {"trials_budget": None, "profile_trials": 100, "candidates": 4}
+
+
+def _balance(path, outdir, *, title, quick, trials, seed, run_opts, stem):
+    from ..analysis.balance import balance, plot_balance
+
+    opts = dict(QUICK_BALANCE) if quick or trials else {}
+    if trials:   # a forced count is per profile here, as it is per scenario elsewhere
+        opts["profile_trials"] = trials
+    frame = balance(path, seed=seed, progress=False, **opts,
+                    **{k: v for k, v in run_opts.items() if k not in ("progress", "run_dir",
+                                                                      "target_ci")})
+    png = outdir / f"{stem}-balance.png"
+    plot_balance(frame, png)
+    shown = ["side", "default_win_rate", "default_lo", "default_hi", "equilibrium_win_rate",
+             "equilibrium_lo", "equilibrium_hi", "exploitability", "exploit_lo", "exploit_hi",
+             "support"]
+    flags = (" --trials-budget {0} --profile-trials {1} --candidates {2}".format(
+        frame["trials_used"].iloc[0], opts["profile_trials"], opts["candidates"]) if quick else "")
+    return [Section(title, command=f"simkit balance {name_of(path)} --seed {seed}{flags}",
+                    notes=[f"Each side's best reply to the other's best (simkit balance): "
+                           f"{frame['profiles'].iloc[0]} policy profiles, "
+                           f"{frame['trials_used'].iloc[0]:,} games"
+                           + (" (a quick look: small samples, few rounds of replies)"
+                              if quick else "") + f". Intervals: {frame.attrs['interval']}. "
+                           "Exploitability is the most a side's best reply found gains against "
+                           "the final mixture; NaN when the budget ran out before it could be "
+                           "measured."],
+                    tables=[("Default and equilibrium win rates", frame[shown]),
+                            ("Payoffs of the final population", frame.attrs["payoffs"])],
+                    images=[("Default beside equilibrium, and the payoff matrix", png.name)])]
 
 
 def _sensitivity(path, outdir, *, title, n, seed, run_opts, stem):

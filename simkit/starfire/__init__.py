@@ -7,7 +7,7 @@ range). Rule coverage: ``docs/rules/starfire.md``.
 
 from __future__ import annotations
 
-from ..core.registry import Game
+from ..core.game import Game, ScenarioEngine
 from .commands import COMMANDS
 from .rules import FAMILIES, rules_data
 
@@ -36,32 +36,47 @@ def weapon_table(target=None, ranges=range(0, 21), trials=1_000_000, seed=2026, 
     return res.frame
 
 
-def _scenario(path, **options):
-    from .battles import scenario_table
+def _policies():
+    from ..core.game import Param, PolicySpace
+    from .policies import POLICIES, SPACES
 
-    return scenario_table(path, **options)
+    return {name: PolicySpace(name, tuple(Param(p.name, p.kind, p.lo, p.hi, p.default)
+                                          for p in SPACES[name]))
+            for name in POLICIES}
 
 
-def _playthrough(path, seed=2026, trial=0, policies=None, variants=None):
-    from .battles import playthrough
+def _simulation(sc):
+    from .battles import BattleSim
+
+    return BattleSim(sc)
+
+
+def _set_params(sc, side, values):
+    i = sc.sides.index(side)
+    sc.side_params[i] = {**sc.side_params[i], **{k: float(v) for k, v in values.items()}}
+    return sc
+
+
+def _load(path, *, policies=None, variants=None):
     from .scenario import load_scenario
 
-    # the logged game is one of the games the table counts: same policies and variants
-    return playthrough(load_scenario(path, policies=policies, variants=variants),
-                       seed=seed, trial=trial)
+    return load_scenario(path, policies=policies, variants=variants)
 
 
-def _policy_names():
-    from .policies import POLICIES
+def _playthrough(sc, *, seed=2026, trial=0):
+    from .battles import playthrough
 
-    return list(POLICIES)
+    return playthrough(sc, seed=seed, trial=trial)
 
+
+SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: list(sc.sides),
+                          policies=_policies, playthrough=_playthrough, set_params=_set_params)
 
 GAME = Game(
     name="starfire",
     title="Starfire (Task Force Games, 1979)",
     rules=rules_data,
     commands=COMMANDS,
-    analyses={"weapons": weapon_table, "scenario": _scenario, "playthrough": _playthrough,
-              "policies": _policy_names},
+    analyses={"weapons": weapon_table},
+    scenario=SCENARIO,
 )

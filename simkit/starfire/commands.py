@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..cliutil import (add_output_options, add_run_options, emit, parse_int_range, plot_path,
                        positive_int, run_options, variants_from)
-from ..core.registry import Command
+from ..cliutil import Command
 from .rules import FAMILIES, rules_data
 
 _SHOWN = ["weapon", "range", "p_hit", "p_hit_exact", "mean_damage", "mean_damage_exact",
@@ -49,7 +49,7 @@ def _weapons_run(args) -> int:
                f"variants: {', '.join(f'{k}={v}' for k, v in sel.items())})")
     path = plot_path(args)
     if path:
-        from ..core.plots import plot_by_x
+        from ..plots import plot_by_x
 
         plot_by_x(frame, [("p_hit", "P(hit) per weapon"), ("mean_damage", "hit points per volley"),
                           ("mean_destroyed", "systems destroyed per volley"),

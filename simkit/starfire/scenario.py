@@ -174,7 +174,10 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
         if not isinstance(sd.get("params", {}), dict):
             raise UserInputError("must be a table of name = number", where=where,
                                  field=f + ".params")
-        for k, v in (sd.get("params", {}) or {}).items():
+        # the file's parameters belong to the file's policy: a side given another policy (a
+        # pairing, a balance search) starts from that policy's defaults
+        overridden = _name(sd.get("policy", "closer")) != pol
+        for k, v in ({} if overridden else (sd.get("params", {}) or {})).items():
             if k not in params:
                 raise UserInputError(f"unknown parameter for policy {pol} (known: "
                                      f"{', '.join(params)})", where=where, field=f"{f}.params.{k}")

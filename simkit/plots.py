@@ -9,7 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .files import save_figure  # noqa: E402
+from .core.files import save_figure  # noqa: E402
 
 
 def plot_by_x(frame, figures, path: str | Path, *, x: str = "range", group: str = "weapon",

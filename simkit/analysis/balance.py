@@ -1,0 +1,596 @@
+"""Balance that survives the best reply: equilibrium win rates over each side's policy space.
+
+A scenario's win rates under its scripted policies say as much about the scripts as about the
+game. ``balance`` asks instead what each side wins when both play their best, in the manner of
+policy-space response oracles (Lanctot et al. 2017) and empirical game-theoretic analysis
+(Wellman 2006):
+
+1. **Population.** Each side starts with every named policy of the game (at its defaults) and
+   the scenario file's own policy.
+2. **Payoffs.** Every profile (one policy per side) is played ``profile_trials`` times on the
+   same seeded trials (common random numbers). A side's utility is its win rate plus half the
+   draw rate, so the two-sided game is constant-sum.
+3. **Meta-game.** Two sides: the maximin mixture of the zero-sum matrix game, a linear program
+   (``scipy.optimize.linprog``, HiGHS). More sides: fictitious play on the estimated payoff
+   tensor (each side's mixture is the running average of its best replies to the others'
+   mixtures; Brown 1951), an approximate equilibrium: the exploitability reported says how far.
+4. **Best replies.** For each side, candidate policies are drawn from its parameter spaces by a
+   scrambled Sobol sequence (``scipy.stats.qmc``) and around the current support, and raced
+   against the others' mixture by successive halving on common random numbers. The winner joins
+   the population when it gains more than ``epsilon`` over the side's equilibrium value; the
+   loop stops when no side's best reply gains that much or the trial budget is spent.
+5. **Report**, from trials the search never saw (a fresh seed per profile, so the estimates are
+   independent and the interval of a mixture's win rate follows from theirs): per side the
+   default win rate, the equilibrium win rate and the exploitability (the gain of the best
+   reply found against the final mixture), each with a 95% interval, and the support.
+
+``run_dir``: every profile estimate is kept there as it finishes; a rerun with the same
+arguments reads them back and so reaches the same numbers without replaying them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+from scipy.stats import qmc
+
+from .. import games
+from ..core.errors import UserInputError
+from ..core.files import atomic_write
+from ..core.game import Policy, PolicySpace
+
+#: columns of the balance frame, one row per side
+COLUMNS = ["scenario", "side", "default_policy", "default_win_rate", "default_lo", "default_hi",
+           "equilibrium_win_rate", "equilibrium_lo", "equilibrium_hi", "exploitability",
+           "exploit_lo", "exploit_hi", "best_reply", "support", "profiles", "trials_used"]
+Z = float(stats.norm.ppf(0.975))
+#: ``trials_budget=None``: this many times what the starting profiles need
+QUICK_BUDGET_FACTOR = 3
+#: a population entry meaning "the policy the scenario file gives this side"
+FILE = Policy("(file)")
+
+
+# --- the meta-game solvers (pure functions, exact on small games) -----------------------------
+
+def maximin(U: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Equilibrium of the zero-sum game where the row player gets ``U[i, j]`` and the column
+    player ``c - U[i, j]``: (row mixture, column mixture, value to the row player)."""
+    U = np.asarray(U, float)
+    m, n = U.shape
+
+    def row_side(A):  # max v s.t. x @ A[:, j] >= v for all j, sum x = 1, x >= 0
+        k, l = A.shape
+        c = np.zeros(k + 1)
+        c[-1] = -1.0
+        a_ub = np.hstack([-A.T, np.ones((l, 1))])
+        res = optimize.linprog(c, A_ub=a_ub, b_ub=np.zeros(l),
+                               A_eq=np.append(np.ones(k), 0.0)[None, :], b_eq=[1.0],
+                               bounds=[(0, None)] * k + [(None, None)], method="highs")
+        if not res.success:  # pragma: no cover - a bounded feasible LP always solves
+            raise RuntimeError(f"linprog failed: {res.message}")
+        x = np.clip(res.x[:k], 0.0, None)
+        return x / x.sum(), float(res.x[-1])
+
+    x, v = row_side(U)
+    y, _ = row_side(-U.T)   # the column player maximises -U: the same LP on the transpose
+    return x, y, v
+
+
+def fictitious_play(U: np.ndarray, iterations: int = 5000) -> list[np.ndarray]:
+    """Mixtures of an n-player game by fictitious play; ``U[s]`` is side ``s``'s payoff tensor
+    indexed by every side's policy. Deterministic: ties go to the lowest payoff index only
+    when payoffs are exactly equal, which the estimated payoffs of distinct policies are not."""
+    U = np.asarray(U, float)
+    n = U.shape[0]
+    counts = [np.zeros(U.shape[1 + s]) for s in range(n)]
+    for s in range(n):
+        counts[s][0] = 1.0
+    for _ in range(iterations):
+        mix = [c / c.sum() for c in counts]
+        for s in range(n):
+            counts[s][int(np.argmax(expected(U[s], mix, skip=s)))] += 1.0
+    return [c / c.sum() for c in counts]
+
+
+def expected(T: np.ndarray, mix: Sequence[np.ndarray], skip: int | None = None) -> np.ndarray:
+    """Contract tensor ``T`` with every side's mixture but ``skip`` (a vector over ``skip``'s
+    policies), or with all of them (a number) when ``skip`` is None."""
+    out = T
+    for s in reversed(range(len(mix))):
+        if s == skip:
+            continue
+        out = np.tensordot(out, mix[s], axes=([s], [0]))
+    return out
+
+
+# --- payoff estimates on common random numbers -----------------------------------------------
+
+@dataclass
+class Estimates:
+    """Wins per side of profiles played on one seed; kept in ``run_dir`` when given."""
+    play: Callable[[tuple, int, int], np.ndarray]   # (profile, n, seed) -> wins per side
+    n_sides: int
+    run_dir: Path | None = None
+    key: str = ""
+    used: int = 0
+    bar: object = None
+    _cache: dict = field(default_factory=dict)
+    _seen: set = field(default_factory=set)
+
+    def __post_init__(self):
+        if self.run_dir is not None:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            f = self.run_dir / "balance-estimates.json"
+            if f.exists():
+                saved = json.loads(f.read_text())
+                if saved.get("key") != self.key:
+                    raise UserInputError("holds a balance run with other arguments or code; "
+                                         "use a new folder", where=str(self.run_dir),
+                                         field="--run-dir")
+                self._cache = {k: np.asarray(v, np.int64) for k, v in saved["wins"].items()}
+
+    def wins(self, profile: tuple, n: int, seed: int) -> np.ndarray:
+        k = json.dumps([[p.name, list(map(list, p.params))] for p in profile] + [n, seed])
+        if k not in self._cache:
+            self._cache[k] = np.asarray(self.play(profile, n, seed), np.int64)
+            self._save()
+        # the budget counts each estimate once per run, whether played now or read back from
+        # run_dir, so a resumed run takes the same decisions as an uninterrupted one
+        if k not in self._seen:
+            self._seen.add(k)
+            self.used += n
+            if self.bar is not None:
+                self.bar.update(n)
+        return self._cache[k]
+
+    def _save(self):
+        if self.run_dir is not None:
+            atomic_write(self.run_dir / "balance-estimates.json",
+                         json.dumps({"key": self.key, "wins": {k: v.tolist() for k, v in
+                                                               self._cache.items()}}))
+
+
+def utility(wins: np.ndarray, n: int) -> np.ndarray:
+    """Each side's win rate plus an equal share of the games no side won."""
+    wins = np.asarray(wins, float)
+    return (wins + (n - wins.sum()) / len(wins)) / n
+
+
+# --- the balance loop --------------------------------------------------------------------------
+
+@dataclass
+class Side:
+    """One side of the meta-game: its starting population and where replies come from.
+
+    ``spaces``: the named policies a reply may be drawn from (Sobol points of their typed
+    parameters). ``propose(rng, k, population) -> [Policy]`` replaces that for strategies that
+    are not points of a box, such as builds bought from a budget. ``describe(policy) -> str``
+    names a strategy in the report."""
+    name: str
+    population: list          # Policy entries (FILE: as in the scenario file)
+    spaces: Mapping[str, PolicySpace] = field(default_factory=dict)
+    propose: Callable | None = None
+    describe: Callable | None = None
+    neighbours: Callable | None = None   # policy -> [Policy] one step away, for polishing
+
+
+@dataclass
+class Outcome:
+    """Where a search ended: the populations, the final mixtures, the last best replies (each
+    measured against those mixtures) and the estimates, for the reports to re-measure."""
+    est: Estimates
+    sides: list
+    pops: list
+    mix: list
+    replies: list            # per side: (best reply or None, its gain on the search seed)
+    seed: int
+    profile_trials: int
+    validation_trials: int
+
+    def fresh_seed(self, prof) -> int:
+        """A seed of the profile's own, never the search's: validation estimates are
+        independent of the search and of each other."""
+        digest = hashlib.sha256(json.dumps([p.label() for p in prof]).encode()).digest()
+        return self.seed + 1 + int.from_bytes(digest[:6], "little")
+
+    def measure(self, s: int, override: Policy | None = None):
+        """(win rate, utility, variance of each) of side ``s`` (playing ``override`` if given)
+        against the final mixtures, from fresh trials."""
+        nv = self.validation_trials
+        lists = [_support(self.pops[i], self.mix[i]) for i in range(len(self.pops))]
+        if override is not None:
+            lists[s] = [(override, 1.0)]
+        rate = util = var_r = var_u = 0.0
+        for combo in _product(lists):
+            w = math.prod(x for _, x in combo)
+            prof = tuple(p for p, _ in combo)
+            wins = self.est.wins(prof, nv, self.fresh_seed(prof))
+            p = wins[s] / nv
+            u = utility(wins, nv)[s]
+            rate += w * p
+            util += w * u
+            var_r += w * w * p * (1 - p) / nv
+            # a game's utility is 1, 1/k (a game no side won, shared by k sides) or 0
+            k = len(wins)
+            second = (wins[s] + (nv - wins.sum()) / (k * k)) / nv
+            var_u += w * w * max(second - u * u, 0.0) / nv
+        return rate, util, var_r, var_u
+
+
+def balance_game(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray], *,
+                 scenario: str = "", **kwargs) -> pd.DataFrame:
+    """The balance loop over any game given as ``play(profile, n, seed) -> wins per side``
+    (a profile is one :class:`Policy` per side, in ``sides`` order); one row per side. See
+    :func:`search` for the options and the module doc for the method."""
+    return _report(search(sides, play, **kwargs), scenario)
+
+
+def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray], *,
+           trials_budget: int | None = 400_000, profile_trials: int = 1000,
+           candidates: int = 16, epsilon: float = 0.02, seed: int = 2026,
+           validation_trials: int | None = None, max_rounds: int = 8,
+           run_dir: str | Path | None = None, key: str = "", progress: bool | None = None,
+           symmetric: bool = False) -> Outcome:
+    """Grow the populations by best replies until none gains more than ``epsilon`` or the
+    budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
+    builds racing with seats rotated): only the first side's reply is searched, and it joins
+    both."""
+    from tqdm.auto import tqdm
+
+    n_s = len(sides)
+    if n_s < 2:
+        raise UserInputError("a balance needs at least two sides", field="sides")
+    if symmetric and n_s != 2:
+        raise ValueError("a symmetric search has two sides")
+    validation_trials = validation_trials or profile_trials
+    pops = [list(dict.fromkeys(canonical(p, s.spaces) if s.propose is None else p
+                               for p in s.population)) for s in sides]
+    if symmetric:
+        pops[1] = pops[0]
+    n_profiles = math.prod(len(p) for p in pops)
+    if trials_budget is None:   # a quick look: the starting profiles and two rounds of replies
+        trials_budget = QUICK_BUDGET_FACTOR * n_profiles * profile_trials
+    if trials_budget < n_profiles * profile_trials:
+        raise UserInputError(f"{trials_budget:,} trials cannot estimate the {n_profiles} starting "
+                             f"profiles at {profile_trials:,} games each (need at least "
+                             f"{n_profiles * profile_trials:,})", field="--trials-budget")
+    est = Estimates(play, n_s, Path(run_dir) if run_dir else None, key)
+    rng = np.random.default_rng(seed)
+    searched = [0] if symmetric else list(range(n_s))
+    with tqdm(total=trials_budget, unit="trial", unit_scale=True, leave=False,
+              disable=progress is False, delay=0 if progress else 2.0,
+              desc="balance") as bar:
+        est.bar = bar
+        U = _tensor(est, pops, profile_trials, seed)
+        for rnd in range(max_rounds + 1):
+            # every side replies to the same mixtures, then all replies join at once (PSRO);
+            # the last round's replies are measured against the final mixtures
+            mix, values = _solve(U)
+            found = [(None, 0.0)] * n_s
+            before = est.used
+            for s in searched:
+                found[s] = _best_reply(est, s, sides[s], pops, mix, values[s], profile_trials,
+                                       candidates, seed, rng, trials_budget - est.used)
+            if symmetric:
+                found[1] = found[0]
+            grow = [s for s in searched
+                    if found[s][0] is not None and found[s][1] > epsilon
+                    and found[s][0] not in pops[s]]
+            extra = sum(math.prod(len(p) for i, p in enumerate(pops) if i != s)
+                        for s in grow) * profile_trials * (2 if symmetric else 1)
+            # keep enough budget to measure the replies to the grown population's mixture
+            reserve = 1.5 * (est.used - before)
+            if not grow or rnd == max_rounds or est.used + extra + reserve > trials_budget:
+                break
+            for s in grow:
+                pops[s].append(found[s][0])
+            U = _tensor(est, pops, profile_trials, seed)
+        bar.close()
+    return Outcome(est, list(sides), pops, mix, found, seed, profile_trials, validation_trials)
+
+
+def _tensor(est: Estimates, pops, n: int, seed: int) -> np.ndarray:
+    shape = tuple(len(p) for p in pops)
+    U = np.zeros((len(pops),) + shape)
+    for idx in np.ndindex(*shape):
+        prof = tuple(pops[s][i] for s, i in enumerate(idx))
+        U[(slice(None),) + idx] = utility(est.wins(prof, n, seed), n)
+    return U
+
+
+def _solve(U: np.ndarray):
+    if U.shape[0] == 2:
+        x, y, v = maximin(U[0])
+        mix = [x, y]
+    else:
+        mix = fictitious_play(U)
+    values = [float(expected(U[s], mix)) for s in range(U.shape[0])]
+    return mix, values
+
+
+def _support(pop, w, tol=1e-6):
+    return [(p, float(x)) for p, x in zip(pop, w) if x > tol]
+
+
+def _value_against(est, s, policy, pops, mix, n, seed):
+    """Side ``s``'s utility playing ``policy`` against the others' mixtures (their supports)."""
+    others = [_support(pops[i], mix[i]) if i != s else [(policy, 1.0)] for i in range(len(pops))]
+    total = 0.0
+    for combo in _product(others):
+        w = math.prod(x for _, x in combo)
+        prof = tuple(p for p, _ in combo)
+        total += w * utility(est.wins(prof, n, seed), n)[s]
+    return total
+
+
+def _product(lists):
+    if not lists:
+        yield ()
+        return
+    for head in lists[0]:
+        for rest in _product(lists[1:]):
+            yield (head,) + rest
+
+
+def canonical(p: Policy, spaces: Mapping[str, PolicySpace]) -> Policy:
+    """One name for one policy: parameters at their defaults are left out."""
+    if p == FILE:
+        return p
+    sp = spaces[p.name]
+    vals = sp.check(p.values)
+    default = sp.defaults()
+    return Policy.of(p.name, {k: v for k, v in vals.items() if v != default[k]})
+
+
+def _candidates(side: Side, pops, s, k: int, seed: int, rng):
+    """Named policies at their defaults, Sobol points of every space with parameters, and
+    steps around the side's current policies (in the unit box of their space); or the side's
+    own proposals."""
+    if side.propose is not None:
+        return list(dict.fromkeys(side.propose(rng, k, list(pops[s]))))
+    spaces = side.spaces
+    out = [Policy(name) for name in spaces]
+    param_spaces = [sp for sp in spaces.values() if sp.params]
+    if param_spaces and k > 0:
+        per = max(1, k // len(param_spaces))
+        for j, sp in enumerate(param_spaces):
+            d = len(sp.params)
+            sob = qmc.Sobol(d, scramble=True, seed=np.random.default_rng([seed, s, j]))
+            m = 1 << max(0, math.ceil(math.log2(per)))
+            for u in sob.random(m)[:per]:
+                out.append(Policy.of(sp.name, sp.from_unit(u)))
+        for p in pops[s]:
+            sp = spaces.get(p.name)
+            if sp is None or not sp.params or p == FILE:
+                continue
+            vals = sp.check(p.values)
+            unit = np.array([(vals[q.name] - q.lo) / ((q.hi - q.lo) or 1) for q in sp.params])
+            for _ in range(2):
+                out.append(Policy.of(sp.name, sp.from_unit(unit + rng.normal(0, 0.15, len(unit)))))
+    return list(dict.fromkeys(canonical(p, spaces) for p in out))
+
+
+def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left):
+    """Race candidates for side ``s`` against the others' mixture by successive halving on the
+    same seeded trials; returns (best policy, its gain over ``value``) or (None, 0) when the
+    budget cannot afford a round."""
+    cands = _candidates(side, pops, s, k, seed, rng)
+    cost_per = math.prod(max(1, int((m > 1e-6).sum())) for i, m in enumerate(mix) if i != s)
+    rounds = max(1, math.ceil(math.log2(max(2, len(cands)))))
+    n0 = max(50, n >> rounds)
+    alive = cands
+    t = n0
+    spent = 0
+    while True:
+        need = len(alive) * t * cost_per
+        if spent + need > left:
+            if spent == 0:
+                return None, 0.0
+            break
+        scores = [_value_against(est, s, c, pops, mix, t, seed) for c in alive]
+        spent += need
+        # ties (the same games won) go to the dice stream: a fixed permutation from the seed
+        order = np.lexsort((rng.permutation(len(alive)), -np.asarray(scores)))
+        best = alive[int(order[0])]   # the leader so far, if the budget stops the race here
+        if len(alive) == 1 or t >= n:
+            break
+        alive = [alive[i] for i in order[:max(1, math.ceil(len(alive) / 2))]]
+        t = min(n, t * 2)
+    full = _value_against(est, s, best, pops, mix, n, seed)
+    # polish: climb to the best one-step neighbour while that improves on the same races (a
+    # racing search's winner is rarely a local optimum: the builds search found the same)
+    for _ in range(POLISH_STEPS):
+        nbrs = [c for c in _neighbours(side, best) if c != best]
+        need = len(nbrs) * n * cost_per
+        if not nbrs or spent + need > left:
+            break
+        spent += need
+        vals = [_value_against(est, s, c, pops, mix, n, seed) for c in nbrs]
+        i = int(np.lexsort((rng.permutation(len(nbrs)), -np.asarray(vals)))[0])
+        if vals[i] <= full:
+            break
+        best, full = nbrs[i], vals[i]
+    return best, full - value
+
+
+#: the most one-step moves a best reply is polished by
+POLISH_STEPS = 6
+
+
+def _neighbours(side: Side, p: Policy) -> list:
+    """One step from ``p``: the side's own neighbours, or each parameter one step up or down
+    (whole numbers by 1, real numbers by a tenth of their range, booleans flipped)."""
+    if side.neighbours is not None:
+        return list(side.neighbours(p))
+    if p == FILE or p.name not in side.spaces:
+        return []
+    sp = side.spaces[p.name]
+    vals = sp.check(p.values)
+    out = []
+    for q in sp.params:
+        step = (q.hi - q.lo) / 10 if q.kind == "float" else 1
+        for d in (-step, step):
+            x = vals[q.name] + d
+            if q.lo <= x <= q.hi:
+                out.append(canonical(Policy.of(p.name, {**vals, q.name: x}), side.spaces))
+    return out
+
+
+def _report(out: Outcome, scenario: str) -> pd.DataFrame:
+    """One row per side: the file's policies, the equilibrium and the best reply found, each
+    from fresh trials."""
+    est, sides, pops, mix, nv = out.est, out.sides, out.pops, out.mix, out.validation_trials
+    n_s = len(sides)
+    base_prof = tuple(FILE for _ in range(n_s))
+    base = est.wins(base_prof, nv, out.fresh_seed(base_prof))
+    rows = []
+    for s, side in enumerate(sides):
+        rate, util, var_r, var_u = out.measure(s)
+        br, _ = out.replies[s]
+        if br is not None:
+            _, br_util, _, br_var = out.measure(s, br)
+            ex = br_util - util
+            half = Z * math.sqrt(br_var + var_u)
+        else:   # the budget ran out before a reply could be raced: not measured
+            ex, half = math.nan, math.nan
+        lo, hi = _wilson(int(base[s]), nv)
+        half_r = Z * math.sqrt(var_r)
+        rows.append({
+            "scenario": scenario, "side": side.name, "default_policy": "as in the file",
+            "default_win_rate": base[s] / nv, "default_lo": lo, "default_hi": hi,
+            "equilibrium_win_rate": rate, "equilibrium_lo": max(0.0, rate - half_r),
+            "equilibrium_hi": min(1.0, rate + half_r),
+            "exploitability": max(ex, 0.0) if ex == ex else math.nan,
+            "exploit_lo": ex - half, "exploit_hi": ex + half,
+            "best_reply": _label(br, side) if br is not None else "",
+            "support": "; ".join(f"{_label(p, side)} {w:.2f}"
+                                 for p, w in _support(pops[s], mix[s])),
+            "profiles": math.prod(len(p) for p in pops),
+        })
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame["trials_used"] = est.used
+    frame.attrs["payoffs"] = _payoff_frame(est, sides, pops, out.profile_trials, out.seed)
+    frame.attrs["interval"] = ("95%: Wilson for the default; normal for mixtures of independent "
+                               "profile estimates")
+    return frame
+
+
+def _label(p: Policy, side: Side | None = None) -> str:
+    if p == FILE:
+        return "as in the file"
+    if side is not None and side.describe is not None:
+        return side.describe(p)
+    return p.label()
+
+
+def _wilson(k, n):
+    from ..core.stats import rate_ci
+
+    lo, hi = rate_ci(k, n)
+    return float(lo), float(hi)
+
+
+def _payoff_frame(est, sides, pops, n, seed) -> pd.DataFrame:
+    """Side 0's utility for every profile of the final population (the payoff matrix when two
+    sides play), from the search's own estimates."""
+    rows = []
+    for idx in np.ndindex(*(len(p) for p in pops)):
+        prof = tuple(pops[s][i] for s, i in enumerate(idx))
+        u = utility(est.wins(prof, n, seed), n)
+        rows.append({**{sides[s].name: _label(p, sides[s]) for s, p in enumerate(prof)},
+                     **{f"utility_{sides[s].name}": float(u[s]) for s in range(len(sides))}})
+    return pd.DataFrame(rows)
+
+
+# --- a scenario file ---------------------------------------------------------------------------
+
+def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 1000,
+            candidates: int = 16, epsilon: float = 0.02, seed: int = 2026,
+            variants: Mapping[str, str] | None = None, run_dir: str | Path | None = None,
+            progress: bool | None = None, **run_opts) -> pd.DataFrame:
+    """Default and equilibrium win rates of a scenario's sides, exploitability and support
+    (one row per side; ``attrs["payoffs"]``: the estimated payoffs of the final population)."""
+    path = str(path)
+    game = games.for_scenario(path)
+    eng = game.scenario
+    spaces = dict(eng.policies())
+    if not spaces:
+        raise UserInputError(f"{game.title} has no policy space to search", where=path,
+                             field="game")
+    for name, value in (("--trials-budget", 1 if trials_budget is None else trials_budget),
+                        ("--profile-trials", profile_trials), ("--candidates", candidates)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise UserInputError(f"must be a positive whole number, got {value!r}", field=name)
+    if not 0 <= epsilon < 1:
+        raise UserInputError(f"must be in [0, 1), got {epsilon!r}", field="--epsilon")
+    base = eng.load_profile(path, variants=variants)
+    names = [str(s) for s in eng.sides(base)]
+    # two sides start from every named policy; with more, the full tensor of named policies
+    # (5**6 profiles for a six-car derby) is out of reach, so each side starts from the file's
+    # policy and best replies (which try every named policy) grow the population
+    start = [FILE] + [Policy(p) for p in spaces] if len(names) == 2 else [FILE]
+    sides = [Side(nm, list(start), spaces) for nm in names]
+
+    def play(profile, n, s):
+        chosen = {side: p for side, p in zip(names, profile) if p != FILE}
+        sc = eng.load_profile(path, chosen, variants=variants)
+        frame = eng.frame(sc, n, s, **{**run_opts, "progress": False}).set_index("side")
+        return np.array([int(frame.loc[nm, "wins"]) for nm in names], np.int64)
+
+    from ..core.runner import code_identity
+
+    key = hashlib.sha256(json.dumps(
+        [Path(path).read_text(), trials_budget, profile_trials, candidates, epsilon, seed,
+         dict(variants or {}), code_identity()]).encode()).hexdigest()
+    scen_name = getattr(base, "name", Path(path).stem)
+    return balance_game(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
+                        candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir,
+                        key=key, progress=progress, scenario=str(scen_name))
+
+
+def plot_balance(frame: pd.DataFrame, path, *, title: str | None = None) -> None:
+    """Default beside equilibrium win rate per side (95% intervals), and the payoff matrix."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..core.files import save_figure
+
+    pay = frame.attrs.get("payoffs")
+    two = pay is not None and len(frame) == 2
+    fig, axes = plt.subplots(1, 2 if two else 1, figsize=(11 if two else 6, 4.2))
+    ax = axes[0] if two else axes
+    x = np.arange(len(frame))
+    for off, col, lab in ((-0.18, "default", "default policies"),
+                          (0.18, "equilibrium", "equilibrium")):
+        r = frame[f"{col}_win_rate"].to_numpy()
+        err = np.vstack([r - frame[f"{col}_lo"].to_numpy(), frame[f"{col}_hi"].to_numpy() - r])
+        ax.bar(x + off, r, 0.36, yerr=np.clip(err, 0, None), capsize=3, label=lab)
+    ax.set_xticks(x, frame["side"])
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.legend()
+    ax.set_title(title or str(frame["scenario"].iloc[0]))
+    if two:
+        a, b = frame["side"]
+        m = pay.pivot_table(index=a, columns=b, values=f"utility_{a}", sort=False)
+        im = axes[1].imshow(m.to_numpy(), vmin=0, vmax=1, cmap="RdBu")
+        axes[1].set_xticks(range(m.shape[1]), [str(c)[:18] for c in m.columns], rotation=60,
+                           ha="right", fontsize=7)
+        axes[1].set_yticks(range(m.shape[0]), [str(c)[:18] for c in m.index], fontsize=7)
+        axes[1].set_xlabel(f"policy of {b}")
+        axes[1].set_ylabel(f"policy of {a}")
+        axes[1].set_title(f"payoff to {a} (win + draw/2)")
+        fig.colorbar(im, ax=axes[1])
+    fig.tight_layout()
+    save_figure(fig, path)
+    plt.close(fig)

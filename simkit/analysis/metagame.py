@@ -1,0 +1,125 @@
+"""The build metagame: which builds a strong field would fly, and how each fares against it.
+
+A build search against a fixed field answers "what beats *these* ships". The metagame asks what
+holds when everyone picks their best: the same best-reply loop as :mod:`.balance`, over builds
+instead of policies, in a symmetric two-seat game. Two builds race with the seats rotated (half
+the races each way, on the same seeded races), so a build's result is never its corner's. The
+population starts from the game's reference builds; each round the best reply to the current
+mixture is searched among builds drawn from the game's design space (random legal builds and
+one-level moves around the support, raced by successive halving on common random numbers) and
+joins when it gains more than ``epsilon``.
+
+The answer: the mixture (support builds and weights), each support build's win rate against the
+field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
+matrix of the final population (which build beats which). Win rates against the field are
+re-measured on fresh seeds, one per pairing, as in :mod:`.balance`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import UserInputError
+from ..core.game import BuildGame, Policy
+from .balance import Side, Z, search
+
+COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
+           "utility_hi", "role", "trials_used"]
+
+
+def _policy(c) -> Policy:
+    return Policy("build", tuple((f"f{i:02d}", int(v)) for i, v in enumerate(c)))
+
+
+def _build(p: Policy) -> tuple:
+    return tuple(int(v) for _, v in p.params)
+
+
+def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int = 400,
+             candidates: int = 24, epsilon: float = 0.02, seed: int = 2026,
+             run_dir: str | Path | None = None, progress: bool | None = None,
+             key: str = "") -> pd.DataFrame:
+    """One row per support build and per reference build (``role``); ``attrs["payoffs"]``:
+    the final population's payoff matrix (row build's utility against the column build)."""
+    space = bg.space
+    if not bg.start:
+        raise UserInputError("the metagame needs at least one build to start from",
+                             field="--metagame")
+    for c in bg.start:
+        if not space.is_legal(tuple(c)):
+            raise UserInputError(f"illegal starting build {space.describe(tuple(c))}",
+                                 field="--metagame")
+
+    def propose(rng, k, pop):
+        out = [tuple(space.sample(rng)) for _ in range(k)]
+        for p in pop:
+            c = _build(p)
+            out += [tuple(space.mutate(c, rng)) for _ in range(2)]
+        return [_policy(c) for c in out if space.is_legal(c)]
+
+    def describe(p):
+        return space.describe(_build(p))
+
+    def neighbours(p):
+        """Every one-level move of points from one field to another that stays legal."""
+        c = list(_build(p))
+        vals = getattr(space, "values", None)
+        if vals is None:
+            return []
+        out = []
+        for i, j in itertools.permutations(range(len(c)), 2):
+            vi, vj = vals[i], vals[j]
+            pi, pj = vi.index(c[i]), vj.index(c[j])
+            if pi + 1 < len(vi) and pj > 0:
+                d = list(c)
+                d[i], d[j] = vi[pi + 1], vj[pj - 1]
+                if space.is_legal(tuple(d)):
+                    out.append(_policy(tuple(d)))
+        return out
+
+    def play(profile, n, s):
+        a, b = (_build(p) for p in profile)
+        return np.asarray(bg.duel(a, b, n, s), np.int64)
+
+    start = [_policy(tuple(c)) for c in bg.start]
+    sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours)
+             for name in ("seat 1", "seat 2")]
+    key = key or hashlib.sha256(json.dumps([bg.title, [list(c) for c in bg.start],
+                                            trials_budget, profile_trials, candidates,
+                                            epsilon, seed]).encode()).hexdigest()
+    out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
+                 candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
+                 progress=progress, symmetric=True)
+    rows = []
+    weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
+    shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]
+    for name, c in bg.reference:
+        shown.append((_policy(tuple(c)), f"reference: {name}"))
+    for p, role in shown:
+        rate, util, var_r, var_u = out.measure(0, p)
+        hr, hu = Z * math.sqrt(var_r), Z * math.sqrt(var_u)
+        rows.append({"build": describe(p), "weight": float(weights.get(p, 0.0)),
+                     "win_rate": rate, "win_lo": max(0.0, rate - hr),
+                     "win_hi": min(1.0, rate + hr), "utility": util,
+                     "utility_lo": max(0.0, util - hu), "utility_hi": min(1.0, util + hu),
+                     "role": role})
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame["trials_used"] = out.est.used
+    pop = out.pops[0]
+    names = [describe(p) for p in pop]
+    pay = np.zeros((len(pop), len(pop)))
+    for i, a in enumerate(pop):
+        for j, b in enumerate(pop):
+            wins = out.est.wins((a, b), out.profile_trials, out.seed)
+            n = out.profile_trials
+            pay[i, j] = (wins[0] + (n - wins.sum()) / 2) / n
+    frame.attrs["payoffs"] = pd.DataFrame(pay, index=names, columns=names)
+    frame.attrs["note"] = bg.note
+    return frame
