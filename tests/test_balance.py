@@ -273,3 +273,24 @@ def test_a_budget_that_stops_the_race_midway_still_names_the_leader_so_far():
     # five candidates (aim 0-4) at 50 games each fit; the next round (three at 100) does not
     best, gain = B._best_reply(est, 0, side, pops, mix, 0.5, 200, 4, 1, rng, left=5 * 50 + 100)
     assert best is not None and best.values.get("aim") == 4 and gain > 0.2
+
+
+def test_demons_run_metagame_command_reports_the_field_and_the_worked_ship(tmp_path, capsys):
+    import pandas as pd
+
+    from simkit.cli import main
+
+    out = tmp_path / "meta.csv"
+    assert main(["builds", "demons-run", "--metagame", "--trials-budget", "1000",
+                 "--seed", "3", "--no-progress", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    frame = pd.read_csv(out)
+    assert "Which build beats which" in text
+    assert (frame.role == "support").any()
+    worked = frame[frame.role == "reference: the rulebook's worked ship"]
+    assert len(worked) == 1 and worked.build.iloc[0].startswith("fuel=210,si=14")
+    assert (frame.win_lo <= frame.win_rate).all() and (frame.win_rate <= frame.win_hi).all()
+    assert frame[frame.role == "support"].weight.sum() == pytest.approx(1.0, abs=1e-6)
+    assert main(["builds", "demons-run", "--metagame", "--versus",
+                 "fuel=210,si=14,pi=3,me=6,mn=6,tractor=10,screens=4,laser=10,scrambler=0"]) == 2
+    assert "--metagame" in capsys.readouterr().err

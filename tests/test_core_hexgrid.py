@@ -54,7 +54,7 @@ def test_the_lower_columns_are_the_ones_named():
     assert {H.neighbour(0, 1, f, H.ODD_LOWER) for f in (1, 2)} == {(1, 0), (1, 1)}
 
 
-def test_each_games_own_map_agrees_with_the_shared_grid():
+def test_each_game_calls_the_shared_grid_with_its_own_lower_columns():
     from simkit.demo_derby import arena as dd
     from simkit.demons_run import board as dr
     from simkit.starfire import hexmap as sf

@@ -91,7 +91,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
     start = [_policy(tuple(c)) for c in bg.start]
     sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours)
              for name in ("seat 1", "seat 2")]
-    key = key or hashlib.sha256(json.dumps([bg.title, [list(c) for c in bg.start],
+    key = key or hashlib.sha256(json.dumps([bg.title, bg.note, [list(c) for c in bg.start],
                                             trials_budget, profile_trials, candidates,
                                             epsilon, seed]).encode()).hexdigest()
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import hexgrid
 from ..core._numba import jit
+from ..core.hexgrid import ODD_LOWER
 from ..core.errors import UserInputError
 from ..core.data import read_toml
 from ..core.files import save_figure
@@ -33,10 +35,6 @@ FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
 COLOURS = {FLOOR: "#d9d9d9", WALL: "#404040", RAMP: "#8e44ad", FIGURE8: "#e6cfa3",
            LINE: "#e74c3c", MUD: "#3b7dd8", DITCH: "#8b5a2b", POLE: "#f1c40f",
            F8_POLE: "#f39c12"}
-
-# axial (dq, dr) per facing for flat-topped hexes
-_DQ = np.array([0, 1, 1, 0, -1, -1], np.int64)
-_DR = np.array([-1, -1, 0, 1, 1, 0], np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,30 +56,29 @@ class Arena:
         return self.terrain.shape
 
 
+# (row, col) with odd columns lower: the shared grid's ODD_LOWER, arguments in this module's order
 @jit
 def to_axial(row, col):
-    return col, row - (col - (col & 1)) // 2
+    x, _, z = hexgrid.to_cube(col, row, ODD_LOWER)
+    return x, z
 
 
 @jit
 def to_offset(q, r):
-    return r + (q - (q & 1)) // 2, q
+    col, row = hexgrid.to_offset(q, r, ODD_LOWER)
+    return row, col
 
 
 @jit
 def neighbour(row, col, facing):
     """The hex adjacent to (row, col) across hexside ``facing``."""
-    q, r = to_axial(row, col)
-    return to_offset(q + _DQ[facing], r + _DR[facing])
+    c, r = hexgrid.neighbour(col, row, facing, ODD_LOWER)
+    return r, c
 
 
 @jit
 def distance(row1, col1, row2, col2):
-    q1, r1 = to_axial(row1, col1)
-    q2, r2 = to_axial(row2, col2)
-    dq = q1 - q2
-    dr = r1 - r2
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return hexgrid.distance(col1, row1, col2, row2, ODD_LOWER)
 
 
 def load_arena(path: str | Path | None = None) -> Arena:

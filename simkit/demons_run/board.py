@@ -22,7 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from simkit.core.errors import UserInputError
+from simkit.core import hexgrid
 from simkit.core.data import read_toml
+from simkit.core.hexgrid import EVEN_LOWER
 from simkit.core.files import save_figure
 
 from .rules import DATA
@@ -38,26 +40,13 @@ MARKERS = ("easy", "free_floater", "astaroth", "belial", "lucifer", "hell_hound"
 
 def neighbour(col: int, row: int, direction: str) -> tuple[int, int]:
     """The hex across ``direction`` (1-based, flat-topped, even columns half a hex lower)."""
-    down = col % 2 == 0
-    dc, dr = {
-        "N": (0, -1), "S": (0, 1),
-        "NE": (1, 0 if down else -1), "SE": (1, 1 if down else 0),
-        "SW": (-1, 1 if down else 0), "NW": (-1, 0 if down else -1),
-    }[direction]
-    return col + dc, row + dr
-
-
-def _cube(col, row):
-    x = col - 1                          # 0-based: odd columns sit lower ('odd-q')
-    z = (row - 1) - (x - (x & 1)) // 2
-    return x, -x - z, z
+    c, r = hexgrid.neighbour(col, row, DIRECTIONS.index(direction), EVEN_LOWER)
+    return int(c), int(r)
 
 
 def distance(a, b) -> int:
     """Hexes between two hexes (0 = same hex)."""
-    ax, ay, az = _cube(*a)
-    bx, by, bz = _cube(*b)
-    return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+    return int(hexgrid.distance(a[0], a[1], b[0], b[1], EVEN_LOWER))
 
 
 @dataclass

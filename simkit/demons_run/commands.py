@@ -38,6 +38,9 @@ def _builds_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--objective", default="win_rate", choices=["win_rate", "mean_vp"])
     p.add_argument("--versus", default=None, metavar="BUILD",
                    help="search: the strongest answer to this build (it is the whole field)")
+    p.add_argument("--metagame", action="store_true",
+                   help="the builds a strong field would fly: best replies to best replies in "
+                        "two-ship races with the corners rotated (simkit.analysis.metagame)")
     cliutil.add_search_options(p, trials_budget=20_000)
     cliutil.add_run_options(p, trials=0)
     cliutil.add_output_options(p)
@@ -56,6 +59,8 @@ def _builds_run(args) -> int:
         print(f"cost: {cost(build, rules)} of {rules.budget} points")
         print("valid: yes")
         return 0
+    if args.metagame:
+        return _metagame_run(args, rules)
     from .search import _core_search, design_space, load_field, stat_evaluator
     from .races import ShipEntry
     cs = _core_search()
@@ -93,6 +98,33 @@ def _builds_run(args) -> int:
     if path:
         cs.plot_leaderboard(board, path)
         print(f"wrote {path}")
+    return 0
+
+
+def _metagame_run(args, rules) -> int:
+    from simkit.analysis.metagame import metagame
+
+    from . import _metagame
+
+    if args.versus or args.field:
+        raise UserInputError("the metagame is its own field: drop --versus and --field",
+                             field="--metagame")
+    budget = rules.budget if args.budget is None else args.budget
+    if not 1 <= budget <= rules.budget:
+        raise UserInputError(f"must be 1-{rules.budget} (102 A)", field="--budget")
+    cliutil.positive_int(args.trials_budget, "--trials-budget")
+    opts = cliutil.run_options(args)
+    bg = _metagame(args.pilot, cliutil.variants_from(args), budget)
+    frame = metagame(bg, trials_budget=args.trials_budget, seed=args.seed,
+                     run_dir=opts.get("run_dir"), progress=opts.get("progress"))
+    cliutil.emit(frame, args, title=f"Demon's Run metagame, {budget} points: {bg.note}; "
+                                    f"{frame['trials_used'].iloc[0]:,} races, seed {args.seed} "
+                                    "(win rates against the field's mixture, 95% intervals "
+                                    "from fresh seeds)")
+    print()
+    cliutil.emit(frame.attrs["payoffs"].round(3).reset_index(names="build"), argparse.Namespace(),
+                 title="Which build beats which: the row build's win rate + half its ties "
+                       "against the column build")
     return 0
 
 

@@ -9,7 +9,9 @@ import math
 
 import numpy as np
 
+from simkit.core import hexgrid
 from simkit.core._numba import jit
+from simkit.core.hexgrid import ODD_LOWER
 
 from .markers import _hex_distance, _nbr
 
@@ -48,32 +50,13 @@ def in_field_of_fire(c0, r0, facing, c1, r1):
 
 
 @jit
-def _round_half_even(x):
-    f = math.floor(x)
-    d = x - f
-    if d > 0.5:
-        return f + 1.0
-    if d < 0.5:
-        return f
-    return f if f % 2.0 == 0.0 else f + 1.0
-
-
-@jit
 def pixel_to_hex(x, y):
     """los._pixel_to_hex (cube rounding; Python's round is half-to-even, kept here)."""
     cx = x / 1.5
     cz = (-y / SQ3) - cx / 2.0
-    cy = -cx - cz
-    rx, ry, rz = _round_half_even(cx), _round_half_even(cy), _round_half_even(cz)
-    dx, dy, dz = abs(rx - cx), abs(ry - cy), abs(rz - cz)
-    if dx > dy and dx > dz:
-        rx = -ry - rz
-    elif dy > dz:
-        ry = -rx - rz
-    else:
-        rz = -rx - ry
-    col0 = np.int64(rx)
-    row0 = np.int64(rz) + (col0 - (col0 & 1)) // 2
+    rx, _, rz = hexgrid.cube_round(cx, -cx - cz, cz)
+    # 0-based columns here, odd ones lower: 1-based even columns lower, as on the board
+    col0, row0 = hexgrid.to_offset(np.int64(rx), np.int64(rz), ODD_LOWER)
     return col0 + 1, row0 + 1
 
 

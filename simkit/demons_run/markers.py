@@ -37,7 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.core import dice as cdice
+from simkit.core import hexgrid
 from simkit.core._numba import jit
+from simkit.core.hexgrid import EVEN_LOWER
 
 from .board import DIRECTIONS, WELL, Board, neighbour
 from .kernels import _roll
@@ -174,18 +176,8 @@ def move_hell_hound(dice, rules, board: Board, pos, ships):
 
 @jit
 def _nbr(col, row, d):
-    down = col % 2 == 0
-    if d == 0:
-        return col, row - 1
-    if d == 3:
-        return col, row + 1
-    if d == 1:
-        return col + 1, (row if down else row - 1)
-    if d == 2:
-        return col + 1, (row + 1 if down else row)
-    if d == 4:
-        return col - 1, (row + 1 if down else row)
-    return col - 1, (row if down else row - 1)
+    # 1-based columns, even ones lower (board.py): the shared grid's EVEN_LOWER
+    return hexgrid.neighbour(col, row, d, EVEN_LOWER)
 
 
 @jit
@@ -268,11 +260,7 @@ def kernel_marker_path(st, script, col, row, kind, terrain, hole_of, ring_pos, r
 
 @jit
 def _hex_distance(c1, r1, c2, r2):
-    x1, x2 = c1 - 1, c2 - 1
-    z1 = (r1 - 1) - (x1 - (x1 & 1)) // 2
-    z2 = (r2 - 1) - (x2 - (x2 & 1)) // 2
-    y1, y2 = -x1 - z1, -x2 - z2
-    return max(abs(x1 - x2), abs(y1 - y2), abs(z1 - z2))
+    return hexgrid.distance(c1, r1, c2, r2, EVEN_LOWER)
 
 
 @jit

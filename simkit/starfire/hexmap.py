@@ -14,55 +14,25 @@ from __future__ import annotations
 
 import math
 
+from ..core import hexgrid
 from ..core._numba import jit
+from ..core.hexgrid import EVEN_LOWER
 from ..core.errors import UserInputError
 
-# neighbour offsets (dcol, drow) by facing, for even and odd columns
-_EVEN = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
-_ODD = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
+# the map's lower columns are the even ones (module doc): the shared grid does the arithmetic
+LOWER = EVEN_LOWER
 
 
 @jit
 def neighbour(col, row, facing):
     """The hex adjacent to (col, row) across the hexside ``facing``."""
-    if col % 2 == 0:
-        if facing == 0:
-            return col, row - 1
-        if facing == 1:
-            return col + 1, row
-        if facing == 2:
-            return col + 1, row + 1
-        if facing == 3:
-            return col, row + 1
-        if facing == 4:
-            return col - 1, row + 1
-        return col - 1, row
-    if facing == 0:
-        return col, row - 1
-    if facing == 1:
-        return col + 1, row - 1
-    if facing == 2:
-        return col + 1, row
-    if facing == 3:
-        return col, row + 1
-    if facing == 4:
-        return col - 1, row
-    return col - 1, row - 1
-
-
-@jit
-def _cube(col, row):
-    x = col
-    z = row - (col + (col & 1)) // 2
-    return x, -x - z, z
+    return hexgrid.neighbour(col, row, facing, LOWER)
 
 
 @jit
 def distance(c1, r1, c2, r2):
     """Hex distance: the range of (5.3)."""
-    x1, y1, z1 = _cube(c1, r1)
-    x2, y2, z2 = _cube(c2, r2)
-    return max(abs(x1 - x2), abs(y1 - y2), abs(z1 - z2))
+    return hexgrid.distance(c1, r1, c2, r2, LOWER)
 
 
 @jit
@@ -101,9 +71,9 @@ def line_passes(c1, r1, c2, r2, pc, pr):
     n = distance(c1, r1, c2, r2)
     if n == 0:
         return False
-    x0, y0, z0 = _cube(c1, r1)
-    x1, y1, z1 = _cube(c2, r2)
-    px, py, pz = _cube(pc, pr)
+    x0, y0, z0 = hexgrid.to_cube(c1, r1, LOWER)
+    x1, y1, z1 = hexgrid.to_cube(c2, r2, LOWER)
+    px, py, pz = hexgrid.to_cube(pc, pr, LOWER)
     steps = 4 * n
     for k in range(1, steps):
         t = k / steps
@@ -111,14 +81,7 @@ def line_passes(c1, r1, c2, r2, pc, pr):
             fx = x0 + (x1 - x0) * t + eps
             fy = y0 + (y1 - y0) * t + eps
             fz = z0 + (z1 - z0) * t - 2 * eps
-            rx, ry, rz = round(fx), round(fy), round(fz)
-            dx, dy, dz = abs(rx - fx), abs(ry - fy), abs(rz - fz)
-            if dx > dy and dx > dz:
-                rx = -ry - rz
-            elif dy > dz:
-                ry = -rx - rz
-            else:
-                rz = -rx - ry
+            rx, ry, rz = hexgrid.cube_round(fx, fy, fz)
             if rx == px and ry == py and rz == pz:
                 return True
     return False
