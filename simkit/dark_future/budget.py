@@ -147,9 +147,15 @@ class GameEvaluator(StatEvaluator):
         osc = self.sc.sides[1 - self.side]
         for text in opponents:
             car = car_from(text) if isinstance(text, str) else text
-            rep = check(car, osc.budget, chosen)
-            if rep.violations:
-                raise UserInputError(f"opponent {_compact(car)}: " + "; ".join(rep.violations),
+            per_car = osc.budget if osc.budget_scope == "car" else None
+            rep = check(car, per_car, chosen)
+            bad = list(rep.violations)
+            if osc.budget is not None and osc.budget_scope == "side" \
+                    and rep.cost * len(other) > osc.budget:
+                bad.append(f"{len(other)} of them cost ${rep.cost * len(other):,}, over the "
+                           f"side's budget of ${osc.budget:,}")
+            if bad:
+                raise UserInputError(f"opponent {_compact(car)}: " + "; ".join(bad),
                                      field="--opponent")
             self.opponents.append(self._rows(car, other, self.a.VC, self.a.LOAD, self.a.LFIT,
                                              self.a.crit[3]))

@@ -64,6 +64,8 @@ class Side:
     cars: list            # per vehicle: list of Car loadouts (6 for a rolled table)
     skill: object         # int or "roll"
     role: str | None
+    budget: int | None = None     # dollars per car, or for the side (budget_scope "side")
+    budget_scope: str = "car"
 
 
 @dataclass
@@ -219,7 +221,7 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
         if budget is not None and scope == "side" and cost > budget:
             raise _err(f"the side costs ${cost:,}, over its budget of ${budget:,}", path,
                        f"{f}.budget")
-        sides.append(Side(sname, pol, vehicles, skill, role))
+        sides.append(Side(sname, pol, vehicles, skill, role, budget, scope))
         total += len(vehicles)
     if policies:
         unknown = set(policies) - {s.name for s in sides}
