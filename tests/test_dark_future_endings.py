@@ -41,9 +41,10 @@ def test_endings_frame_partitions_each_sides_games_and_matches_the_wins():
             veh = e[e.measure == "vehicles"].set_index("ending").games
             assert list(veh.index) == list(GM.FATE_NAMES)
             if name == "game-1":
-                # Game One: the side whose car crossed the line won by it, and only then
+                # Game One: a lead car over the line won it (a chase car driven off the end
+                # of the track crosses it too, and is merely out)
                 won_line = res[res.ending == "won: " + EG.REASON_NAMES[EG.REASON_FINISH]].games
-                assert veh["crossed the line"] == int(won_line.iloc[0])
+                assert veh["crossed the line"] >= int(won_line.iloc[0]) > 0
             else:
                 assert veh["crossed the line"] == 0         # continuous track: no line
         # the two sides' wins and losses mirror each other

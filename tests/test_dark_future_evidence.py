@@ -108,8 +108,9 @@ def test_game_one_and_two_set_up_p87():
                 assert sec == (0 if role == VH.CHASE else 1), (name, v, sec)
                 assert info[v][0] == 3                               # drive skill 3
         assert leads == {0, 1}
-        for car in sim.a.names:
-            assert "hood=mg" in car and "passive=oil" in car
+        for side in sc.sides:
+            for loads in side.cars:
+                assert GM._compact(loads[0]) == "renegade: hood=mg, passive=oil"
     # Game One is seven straights
     assert GM.GameSim(GM.load_scenario(SCEN / "game-1.toml")).a.G[EG.G_MODE] == EG.MODE_FIXED
 
@@ -142,12 +143,14 @@ def test_game_six_set_up_p88():
         assert int(res[EG.R_LEAD_SIDE]) == gang
     a = GM.GameSim(sc).a
     assert a.G[EG.G_MODE] == EG.MODE_CONTINUOUS and a.G[EG.G_VICTORY] == EG.VICTORY_DESTROY
-    kinds = [c.split(":")[0] for c in sc.sides[gang].cars]
+    kinds = [loads[0].vehicle for loads in sc.sides[gang].cars]
     assert sorted(kinds) in (["renegade", "renegade"], ["bike"] * 3, ["bike", "bike", "renegade"])
+    op = [s for s in sc.sides if s.name != "gang"][0]
+    assert [loads[0].vehicle for loads in op.cars] == ["interceptor"]
     for side in sc.sides:
-        assert side.budget == 100_000
-        for car in side.cars:
-            assert "=" in car                                   # at least one weapon
+        assert side.budget == 100_000 and side.budget_scope == "side"
+        for loads in side.cars:
+            assert loads[0].mounts                               # at least one weapon
 
 
 # --- victory conditions (p87-89) -----------------------------------------------------------------
@@ -281,8 +284,8 @@ def test_all_27_safety_limits_p38_and_where_the_engine_reads_them():
 
 
 def test_changing_a_limit_in_the_engines_array_changes_the_test():
-    """The engine reads the limits from its arrays, not literals: smoke at 61mph tests at the
-    book's 60mph limit and not with the limit raised to 70."""
+    """The engine reads the limits from its arrays, not literals: a move through smoke gathers
+    the book's 60mph limit for its hazard rolls, and 70 with the array's limit raised."""
     def run(limit):
         w = World(layout=("S", "S", "S"))
         w.a.G[EG.G_L_SMOKE] = limit
@@ -291,10 +294,10 @@ def test_changing_a_limit_in_the_engines_array_changes_the_test():
         x0, x1 = RD.rear_x(w.T, 1, 2, 0), RD.front_x(w.T, 1, 2, 0)
         RD._add_marker(w.M, w.NM, RD.SMOKE, 1, 2, 3, x0, x1, 0, 1)
         st, s = w.script([1] * 6)
-        EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(), w.lim,
-                    w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
-        return int(st[dice.POS])
-    assert run(60) == 1 and run(70) == 0
+        nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(),
+                         w.lim, w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+        return list(w.lim[:nl])        # the limits the move's hazard rolls are taken against
+    assert 60 in run(60) and 70 in run(70) and 60 not in run(70)
 
 
 # --- a panic brake costs the move (p41) ---------------------------------------------------------

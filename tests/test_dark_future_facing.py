@@ -78,7 +78,9 @@ def _shot(att, rolls):
     st, s = w.script(rolls)
     EG._fire(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 2, 1, slot, *w.common(), w.tbuf, w.E,
              w.EN, 1, 1)
-    return int(st[dice.POS]), w.V[0].copy(), w.FIT[0].copy()
+    state = w.V[0].copy()
+    state[VH.V_ATT] = 0          # the set-up differs here by construction
+    return int(st[dice.POS]), state, w.FIT[0].copy()
 
 
 def test_engine_shots_roll_the_oblique_die_and_use_the_side_profile_p32():
