@@ -495,8 +495,9 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             return A_DRIFT, d
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
         blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK)
+        # (not onto a marker: oil after a drift is a 30mph hazard, not a 60mph one, p30)
         if blocked and d != 0 and _drift_legal(T, V, v, d) \
-                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, False, 1) \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
                 and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
             return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
