@@ -92,3 +92,66 @@ def test_leaderboard_rows_replay_as_scenarios_for_sensitivity(tmp_path, capsys):
     assert main(["sensitivity", str(board), "--variants", "none", "--policies", "none",
                  "--trials", "30", "--no-progress"]) == 0
     assert "grenadier" in capsys.readouterr().out
+
+
+def test_search_space_has_two_weapon_turrets_and_linked_weapons_p83():
+    """Issue 15: the $ search tries two medium weapons in a turret ('one heavy weapon or two
+    medium weapons', p83) and linked identical weapons (free, p83); both round-trip through
+    the leaderboard's compact string."""
+    from simkit.dark_future.design import car_from
+    space = B.design_space("interceptor", 130_000)
+    text = "interceptor: wing_left=mg, wing_right=mg, turret=mg+lw_gl20, link=wing_left+wing_right"
+    c = B.encode(space, text)
+    assert space.is_legal(c)
+    car = space.to_car(c)
+    assert sorted(car.mounts["turret"]) == ["lw_gl20", "mg"] and car.links == [["wing_left", "wing_right"]]
+    assert not check(car_from(space.describe(c)), 130_000).violations
+    assert car_from(space.describe(c)).links == car.links
+    # a heavy weapon and a medium one in the turret is no candidate
+    with pytest.raises(UserInputError):
+        B.encode(space, "interceptor: turret=heavy_laser+mg")
+    rng = np.random.default_rng(4)
+    pairs = links = 0
+    for _ in range(300):
+        car = space.to_car(space.sample(rng))
+        assert not check(car, 130_000).violations
+        pairs += len(car.mounts.get("turret", [])) == 2
+        links += bool(car.links)
+    assert pairs > 0 and links > 0
+
+
+def test_search_faces_a_field_of_opponents_in_turn():
+    """With opponents, trial t faces opponent (t // 16) mod k whatever the candidate: one
+    opponent equal to the scenario's own car gives the scenario's own figures; two split the
+    trials between them in blocks."""
+    space = B.design_space("renegade", 50_000)
+    c = B.encode(space, "renegade: hood=autocannon, passive=mines")
+    own = "renegade: wings=gl20, passive=smoke"          # game-4's grenadier
+    other = "renegade: hood=mg, passive=oil"
+    key = 99
+    plain = B.GameEvaluator(SCEN / "game-4.toml", "gunner", space)
+    one = B.GameEvaluator(SCEN / "game-4.toml", "gunner", space, opponents=[own])
+    assert (plain.evaluate([c], 0, 64, key) == one.evaluate([c], 0, 64, key)).all()
+    two = B.GameEvaluator(SCEN / "game-4.toml", "gunner", space, opponents=[own, other])
+    alt = B.GameEvaluator(SCEN / "game-4.toml", "gunner", space, opponents=[other])
+    want = (one.evaluate([c], 0, 16, key) + alt.evaluate([c], 16, 16, key)
+            + one.evaluate([c], 32, 16, key) + alt.evaluate([c], 48, 8, key))
+    assert (two.evaluate([c], 0, 56, key) == want).all()
+    with pytest.raises(UserInputError):
+        B.GameEvaluator(SCEN / "game-4.toml", "gunner", space,
+                        opponents=["renegade: hood=chain_gun, passive=mines"])   # over budget
+
+
+def test_builds_cli_takes_a_field_of_opponents(capsys):
+    from simkit.cli import main
+
+    base = ["builds", "dark-future", "--budget", "50000", "--side", "gunner",
+            "--scenario", str(SCEN / "game-4.toml")]
+    assert main(base + ["--opponent", "renegade: wings=gl20, passive=smoke",
+                        "--opponent", "renegade: hood=mg, passive=oil", "--trials-budget", "2000",
+                        "--population", "4", "--finalists", "2", "--no-progress"]) == 0
+    assert "win_rate" in capsys.readouterr().out
+    for bad in ("renegade: hood=chain_gun, passive=mines", "renegade: hood=nitro"):
+        assert main(base + ["--opponent", bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--opponent" in err[0], err

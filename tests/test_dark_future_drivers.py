@@ -24,7 +24,7 @@ def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
 def test_stopped_cars_move_off_p15():
     """A stopped lead car moves off (it used to stay put for ever); a stopped chase car moves
     off whatever the enemy's speed (it used to wait for the enemy to be 10mph faster), unless
-    it has a shot at a moving target; a rule keeping the car still keeps it still."""
+    it has a shot; a rule keeping the car still keeps it still."""
     w = World()
     std = PO.policy_vector("standard")
     w.place(0, 3, 2, 0, 0, side=0, role=VH.LEAD)
@@ -47,8 +47,10 @@ def test_stopped_cars_move_off_p15():
     w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE)
     w.WS[1] = w.a.LOAD[1, 0]
     assert _d(w, 1, std)[0] == PO.A_SHOOT
-    w.V[0, VH.V_MPH] = 0                              # both stopped: move off, no stand-off
-    assert _d(w, 1, std)[0] == PO.A_ACCEL
+    # a stopped target is a sitting one (issue 15: moving off into it only braked the chase
+    # car to a stop again, and seeded Game Six games shuttled so to the turn limit)
+    w.V[0, VH.V_MPH] = 0
+    assert _d(w, 1, std)[0] == PO.A_SHOOT
     # rules that keep a car still: engine out, zero handling (p16, p50)
     w.WS[:, :, VH.W_AMMO] = 0
     w.V[1, VH.V_ENGOFF] = 1
@@ -212,3 +214,224 @@ def test_parameters_change_decisions_in_scripted_positions():
     _oil_ahead(w, 1, 4)
     assert _d(w, 1, std, moves=True)[0] == PO.A_BRAKE
     assert _d(w, 1, PO.params_vector({"passive_mph": 100}), moves=True)[0] != PO.A_BRAKE
+
+
+def _gap_place(w, v, u, gap, lane, mph, side, role):
+    """Place car ``u`` so that it is ``gap`` whole spaces behind car ``v`` (along v's lanes)."""
+    for sec in range(w.V[v, VH.V_SEC], -1, -1):
+        for sp in range(RD.pair_spaces(w.T, sec, lane) - 1, -1, -1):
+            if (sec, sp) >= (w.V[v, VH.V_SEC], w.V[v, VH.V_SP]):
+                continue
+            w.place(u, sec, lane, sp, mph, side=side, role=role)
+            if PO._nearest_enemy(w.T, w.V, 2, v, True) == (u, gap):
+                return
+    raise AssertionError("no such place")
+
+
+def _no_guns(w, v):
+    for s in range(VH.MAXW):
+        if w.WS[v, s, VH.W_KIND] == VH.WK_DIRECT:
+            w.WS[v, s, VH.W_AMMO] = 0
+
+
+def _lead_with_pursuer(gap, mph=None, pursuer_lane=2):
+    """A lead car with its oil layer and no guns, a pursuer ``gap`` spaces behind."""
+    w = World()
+    w.place(0, 4, 2, 1, 60, side=0, role=VH.LEAD)
+    w.V[0, VH.V_MPH] = w.V[0, VH.V_MAXSPD] if mph is None else mph
+    w.WS[0] = w.a.LOAD[0, 0]
+    _no_guns(w, 0)
+    _gap_place(w, 0, 1, gap, pursuer_lane, 60, 1, VH.CHASE)
+    w.WS[1] = w.a.LOAD[1, 0]
+    _no_guns(w, 1)
+    return w
+
+
+def _case_cruise():
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 3, 2, 0, 80, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 60, side=1, role=VH.CHASE)
+    return lambda par: _d(w, 0, par, moves=True), {"cruise": 80}
+
+
+def _case_passive_range():
+    w = _lead_with_pursuer(5)
+    return lambda par: _d(w, 0, par, moves=True), {"passive_range": 6}
+
+
+def _case_dodge():
+    w = _lead_with_pursuer(2)
+    w.WS[0, :, VH.W_AMMO] = 0                       # its passives are spent too
+    return lambda par: _d(w, 0, par, moves=True), {"dodge": 0}
+
+
+def _case_close_margin():
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 3, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 70, side=1, role=VH.CHASE)
+    return lambda par: _d(w, 1, par, moves=True), {"close_margin": 0}
+
+
+def _case_escape():
+    w = _lead_with_pursuer(2, mph=60)
+    return lambda par: _d(w, 0, par, moves=True), {"escape": 0}
+
+
+def _case_layer():
+    w = _lead_with_pursuer(2)
+    return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
+
+
+def _case_unlock():
+    w = _lead_with_pursuer(9)
+    for s in range(VH.MAXW):
+        if w.WS[0, s, VH.W_KIND] == VH.WK_PASSIVE:
+            w.WS[0, s, VH.W_LOCKED] = 1
+    return (lambda par: _d(w, 0, par, moves=True),
+            {"layer": 1, "unlock": 6}, {"layer": 1})
+
+
+def _case_veto():
+    w = World()
+    pol = lambda par: np.stack([par, par])
+    return (lambda par: bool(EG._lead_vetoes(w.V, 2, 0, pol(par), 80)), {"veto_mph": 80})
+
+
+def _case_uturn():
+    from test_dark_future_engine import World as W
+    w = W(layout=("S", "BL", "S", "S", "S", "S", "S"))
+    w.place(0, 2, 2, 1, 30, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    return lambda par: _d(w, 0, par, moves=True), {"uturn_mph": 30}
+
+
+def _case_head_on():
+    w = World()
+    w.place(1, 4, 3, 2, 60, side=1, role=VH.CHASE)
+    w.V[1, VH.V_DIR] = 1
+    w.WS[1, :, VH.W_AMMO] = 0
+    w.place(0, 3, 3, 0, 60, side=0, role=VH.LEAD)
+    return lambda par: _d(w, 1, par, moves=True), {"head_on": 1}
+
+
+def _bike_case(setup, values):
+    def case():
+        from test_dark_future_bikes import World as BW
+        w = BW()
+        setup(w)
+
+        def run(par):
+            w.POL[1] = par
+            return w.decide(1)
+        return run, values
+    return case
+
+
+def _swarm_pos(w):
+    from test_dark_future_bikes import BIKE, CAR
+    w.place(1, 1, 2, 0, 60, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 2, 2, 0, 60, CAR, side=1, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+
+
+def _ram_clear_pos(w):
+    from test_dark_future_bikes import BIKE, CAR
+    w.place(1, 1, 2, 1, 60, BIKE, side=0, role=VH.LEAD)
+    w.place(3, 1, 2, 0, 70, CAR, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+
+
+def _dodge_passive_pos(w):
+    from test_dark_future_bikes import BIKE
+    w.place(1, 1, 2, 0, 50, BIKE, role=VH.LEAD)
+    w.marker(RD.SPIKES, 1, 1, 3, 4)
+
+
+def _case_from(fn, values):
+    """A case defined by a (position, parameters) pair of the tests above."""
+    def case():
+        return fn, values
+    return case
+
+
+def _case_shoot():
+    w = World(layout=("S", "S", "S", "CL", "S", "S", "S"))
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
+    return lambda par: _d(w, 1, par, moves=True), {"shoot_sixths": 6}
+
+
+def _case_curve():
+    w = World(layout=("S", "S", "S", "CL", "S", "S", "S"))
+    w.place(0, 2, 2, 1, 90, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 30, side=1, role=VH.CHASE)
+    return lambda par: _d(w, 0, par, moves=True), {"curve_margin": 30}
+
+
+def _case_sideswipe():
+    w = World()
+    w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 0, 0, 60, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    return lambda par: _d(w, 1, par, moves=True), {"sideswipe": 0}
+
+
+def _case_passive_mph():
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 5, 2, 0, 100, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 100, side=1, role=VH.CHASE)
+    _oil_ahead(w, 1, 4)
+    return lambda par: _d(w, 1, par, moves=True), {"passive_mph": 100}
+
+
+PARAM_CASES = {
+    "curve_margin": (_case_curve, PO.A_BRAKE),
+    "cruise": (_case_cruise, PO.A_ACCEL),
+    "sideswipe": (_case_sideswipe, PO.A_SWIPE),
+    "passive_range": (_case_passive_range, None),
+    "shoot_sixths": (_case_shoot, PO.A_SHOOT),
+    "dodge": (_case_dodge, PO.A_DRIFT),
+    "close_margin": (_case_close_margin, PO.A_ACCEL),
+    "escape": (_case_escape, PO.A_ACCEL),
+    "uturn_mph": (_case_uturn, None),
+    "head_on": (_case_head_on, PO.A_DRIFT),
+    "swarm": (_bike_case(_swarm_pos, {"swarm": 4}), None),
+    "dodge_passive_mph": (_bike_case(_dodge_passive_pos, {"dodge_passive_mph": 0}),
+                          PO.A_DODGE),
+    "ram_clear": (_bike_case(_ram_clear_pos, {"ram_clear": 0}), PO.A_DRIFT),
+    "layer": (_case_layer, PO.A_PASSIVE),
+    "unlock": (_case_unlock, None),
+    "veto_mph": (_case_veto, True),
+    "passive_mph": (_case_passive_mph, PO.A_BRAKE),
+}
+# what the changed parameter makes the driver do instead
+PARAM_EFFECT = {
+    "curve_margin": None, "cruise": PO.A_NONE, "sideswipe": None,
+    "passive_range": PO.A_PASSIVE, "shoot_sixths": None, "dodge": PO.A_NONE,
+    "close_margin": PO.A_NONE, "escape": PO.A_PASSIVE, "uturn_mph": PO.A_UTURN,
+    "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
+    "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
+def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
+    """Each of the 17 driver parameters, moved off the standard driver (``unlock`` with the
+    layer bit it needs), changes the choice in a scripted position, and to the choice it
+    names: the standard driver's action first, then the changed driver's."""
+    assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
+    case, expect_std = PARAM_CASES[name]
+    got = case()
+    decide, changed = got[0], got[1]
+    base = got[2] if len(got) > 2 else {}
+    a = decide(PO.params_vector(base))
+    b = decide(PO.params_vector(changed))
+    first = lambda x: x[0] if isinstance(x, tuple) else x
+    assert a != b, (name, a, b)
+    if expect_std is not None:
+        assert first(a) == expect_std, (name, a)
+    if PARAM_EFFECT[name] is not None:
+        assert first(b) == PARAM_EFFECT[name], (name, b)

@@ -60,3 +60,25 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
                 if not EG._is_out(V, v):
                     bad.append((trial, "frozen to the turn limit with a car that could act", v))
     assert not bad, bad[:10]
+
+
+
+
+def test_seeded_game_six_turn_limit_draws_issue_15():
+    """Issue 15: 9 of 2,000 seeded Game Six games (seed 2026) were drawn at the turn limit with
+    a car going nowhere: an Op shuttling behind a stranded gang car it never shot (486, 590),
+    cars backing and filling in front of obstacle strips they steered round too late (1365,
+    1672), one stalemate of two stranded cars (1541). Those games now end. Left: one long
+    chase the unarmed Op cannot close (447) and three games at a road shut from edge to edge
+    by obstacles (the p76 double) next to a curve, where neither a U-turn nor a reversing
+    drift is allowed (822, 926, 993; a known limit of the drivers). A guard against new
+    deadlocks: at most 4 such games, none of the fixed ones."""
+    sc = GM.load_scenario(SCEN / "game-6.toml")
+    sim = GM.GameSim(sc)
+    key = EG.dice.stream_key(2026)
+    for t in (486, 590, 1365, 1672, 1541):
+        acc = sim.chunk(key, t, 1)
+        assert acc[EG.ST_REASON + EG.REASON_TIME] == 0, t
+    tot = sim.chunk(key, 0, 2000)
+    assert tot[EG.ST_REASON + EG.REASON_TIME] <= 4
+    assert tot[EG.ST_REASON + EG.REASON_STALEMATE] <= 4

@@ -8,11 +8,14 @@ module supplies its two game parts:
   allowed on that mount or empty; dollars (vehicle + items, the turret's own $25,000 on the
   turret field) and weight (payload, p81) are the budgets; legal when
   :func:`design.check` finds no violation and the car carries at least one weapon (Games
-  Four-Six). A turret is searched with one weapon (two medium weapons in a turret are not
-  searched).
+  Four-Six). The turret field holds one weapon or two medium ones (p83: 'one heavy weapon or
+  two medium weapons'); a ``link`` field (0/1) links every set of identical fixed weapons
+  (p83: linking is free, identical weapons only, never the turret's).
 * :class:`GameEvaluator`: each candidate replaces the cars of one side of a scenario and plays
   its games through the compiled engine (``engine.games_chunk``): trial ``t`` of every
-  candidate draws from the same stream, so candidates race on identical games.
+  candidate draws from the same stream, so candidates race on identical games. With
+  ``opponents`` (cars for the other side) trial ``t`` faces opponent ``(t // 16) mod k``, the
+  same one for every candidate, so a design must beat a field, not one fixed car.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from ..core.errors import UserInputError
 from ..core.search import IntBoxSpace, IntField, Rate, StatEvaluator
 from . import engine as EG
 from . import rules as R
-from .design import Car, catalogue, check
+from .design import Car, car_from, catalogue, check
 from .games import _compact, _weapon_rows, load_scenario, to_arrays
 
 
@@ -43,8 +46,26 @@ def _mount_items(vehicle, chosen):
         items = [k for k in keys if cat[k].cls in classes]
         if mount == "turret":
             items = [k for k in items if k not in turret["forbidden"]]
+            # two medium (or lightweight) weapons, unordered, as 'a+b' (p83)
+            two = [k for k in items if cat[k].cls in ("medium", "lightweight")]
+            items = items + [f"{a}+{b}" for i, a in enumerate(two) for b in two[i:]]
         out[mount] = items
     return out, cat, turret
+
+
+def _turret_keys(key):
+    return key.split("+")
+
+
+def _link_all(car):
+    """Link every set of two or more identical fixed weapons (p83)."""
+    groups = {}
+    for m, k in car.mounts.items():
+        if m != "turret" and not isinstance(k, list):
+            groups.setdefault(k, []).append(m)
+    cat = catalogue()
+    car.links = [ms for k, ms in groups.items()
+                 if len(ms) > 1 and not cat[k].cls.endswith("passive")]
 
 
 def design_space(vehicle: str, budget: int, chosen=None) -> IntBoxSpace:
@@ -59,21 +80,31 @@ def design_space(vehicle: str, budget: int, chosen=None) -> IntBoxSpace:
     for m in mounts:
         extra_cost = turret["cost"] if m == "turret" else 0
         extra_w = turret["weight"] if m == "turret" else 0
-        dollars = [0] + [cat[k].cost + extra_cost for k in items[m]]
-        weight = [0] + [cat[k].weight + extra_w for k in items[m]]
+        dollars = [0] + [sum(cat[x].cost for x in _turret_keys(k)) + extra_cost
+                         for k in items[m]]
+        weight = [0] + [sum(cat[x].weight for x in _turret_keys(k)) + extra_w
+                        for k in items[m]]
         fields.append(IntField(m, 0, len(items[m]), cost={"dollars": dollars, "weight": weight}))
+    # linking is free (p83); with the space's fill a design whose fixed weapons include
+    # identical ones is searched linked (the field goes up whenever a link is possible)
+    fields.append(IntField("link", 0, 1, cost={"dollars": [0, 0], "weight": [0, 0]}))
 
     def to_car(c) -> Car:
         car = Car(vehicle, source="candidate")
         for m, v in zip(mounts, c):
             if v:
-                car.mounts[m] = [items[m][v - 1]] if m == "turret" else items[m][v - 1]
+                k = items[m][v - 1]
+                car.mounts[m] = _turret_keys(k) if m == "turret" else k
+        if c[len(mounts)]:
+            _link_all(car)
         return car
 
     def legal(c) -> bool:
         car = to_car(c)
         if not car.mounts:
             return False
+        if c[len(mounts)] and not car.links:
+            return False   # the link field on with nothing to link: the same car twice
         return not check(car, budget, chosen).violations
 
     space = IntBoxSpace(fields, {"dollars": budget - prof.cost, "weight": prof.payload},
@@ -82,13 +113,17 @@ def design_space(vehicle: str, budget: int, chosen=None) -> IntBoxSpace:
     return space
 
 
+OPP_BLOCK = 16   # consecutive trials against one opponent of the field
+
+
 class GameEvaluator(StatEvaluator):
     """Win rate of one side of a scenario when it drives the candidate car."""
 
     stats = (Rate("win", 0), Rate("draw", 1), Rate("lead_win", 2))
     objective = "win_rate"
 
-    def __init__(self, scenario_path, side: str | None, space, chosen=None, policies=None):
+    def __init__(self, scenario_path, side: str | None, space, chosen=None, policies=None,
+                 opponents=()):
         self.sc = load_scenario(scenario_path, policies=policies, variants=chosen)
         names = [s.name for s in self.sc.sides]
         if side is None:
@@ -105,31 +140,70 @@ class GameEvaluator(StatEvaluator):
         self.a = to_arrays(self.sc)
         self.vehicles = [v for v in range(self.a.G[EG.G_NV]) if self.a.VC[v, EG.VC_SIDE] == self.side]
         self.name = f"dark-future {self.sc.name} ({side})"
+        # the opposing field: each a car (compact string or Car) driving every vehicle of the
+        # other side; checked legal within the other side's budget
+        self.opponents = []
+        other = [v for v in range(self.a.G[EG.G_NV]) if v not in self.vehicles]
+        osc = self.sc.sides[1 - self.side]
+        for text in opponents:
+            car = car_from(text) if isinstance(text, str) else text
+            per_car = osc.budget if osc.budget_scope == "car" else None
+            rep = check(car, per_car, chosen)
+            bad = list(rep.violations)
+            if osc.budget is not None and osc.budget_scope == "side" \
+                    and rep.cost * len(other) > osc.budget:
+                bad.append(f"{len(other)} of them cost ${rep.cost * len(other):,}, over the "
+                           f"side's budget of ${osc.budget:,}")
+            if bad:
+                raise UserInputError(f"opponent {_compact(car)}: " + "; ".join(bad),
+                                     field="--opponent")
+            self.opponents.append(self._rows(car, other, self.a.VC, self.a.LOAD, self.a.LFIT,
+                                             self.a.crit[3]))
 
-    def _arrays_for(self, c):
-        a = self.a
-        car = self.space.to_car(c)
+    def _rows(self, car, vehicles, VC, LOAD, LFIT, grp):
         rows, fit, groups = _weapon_rows(car, self.chosen)
-        VC, LOAD, LFIT = a.VC.copy(), a.LOAD.copy(), a.LFIT.copy()
-        grp = a.crit[3].copy()
+        VC, LOAD, LFIT, grp = VC.copy(), LOAD.copy(), LFIT.copy(), grp.copy()
         kind = list(R.VEHICLES).index(car.vehicle)
-        for v in self.vehicles:
+        for v in vehicles:
             VC[v, EG.VC_KIND] = kind
             VC[v, EG.VC_NLOAD] = 1
             LOAD[v, 0] = rows
             LFIT[v, 0] = fit
             grp[v] = groups
+        return VC, LOAD, LFIT, grp
+
+    def _arrays_for(self, c, opponent=None):
+        a = self.a
+        base = (a.VC, a.LOAD, a.LFIT, a.crit[3]) if opponent is None else opponent
+        VC, LOAD, LFIT, grp = self._rows(self.space.to_car(c), self.vehicles, *base)
         return VC, LOAD, LFIT, (a.crit[0], a.crit[1], a.crit[2], grp)
 
-    def evaluate(self, candidates, first_trial, n_trials, key):
+    def _play(self, arrays, key, first, n):
         a = self.a
+        VC, LOAD, LFIT, crit = arrays
+        return EG.games_chunk(np.uint64(key), int(first), int(n), a.G, VC, a.VPOS, LOAD, LFIT,
+                              a.PROF, a.SKILLS, a.LAY, a.curves, a.box, crit, a.hp, a.cl_lows,
+                              a.cl_codes, a.spin_t, a.POL, np.zeros(0, np.int64))
+
+    def evaluate(self, candidates, first_trial, n_trials, key):
         out = np.zeros((len(candidates), self.n_stats), np.int64)
+        base = EG.ST_SIDE + self.side * EG.N_SIDE
         for i, c in enumerate(candidates):
-            VC, LOAD, LFIT, crit = self._arrays_for(tuple(int(x) for x in c))
-            acc = EG.games_chunk(np.uint64(key), int(first_trial), int(n_trials), a.G, VC, a.VPOS,
-                                 LOAD, LFIT, a.PROF, a.SKILLS, a.LAY, a.curves, a.box, crit, a.hp,
-                                 a.cl_lows, a.cl_codes, a.spin_t, a.POL, np.zeros(0, np.int64))
-            base = EG.ST_SIDE + self.side * EG.N_SIDE
+            c = tuple(int(x) for x in c)
+            if not self.opponents:
+                acc = self._play(self._arrays_for(c), key, first_trial, n_trials)
+            else:
+                # trial t faces opponent (t // OPP_BLOCK) mod k, whatever the candidate (common
+                # random numbers); blocks keep the compiled calls few
+                k = len(self.opponents)
+                acc = np.zeros(EG.N_STATS, np.int64)
+                arrays = [self._arrays_for(c, o) for o in self.opponents]
+                t = int(first_trial)
+                end = t + int(n_trials)
+                while t < end:
+                    stop = min(end, (t // OPP_BLOCK + 1) * OPP_BLOCK)
+                    acc += self._play(arrays[(t // OPP_BLOCK) % k], key, t, stop - t)
+                    t = stop
             out[i, 0] = acc[base]
             out[i, 1] = acc[EG.ST_DRAWS]
             out[i, 2] = acc[base + 2]
@@ -137,13 +211,14 @@ class GameEvaluator(StatEvaluator):
 
 
 def budget_search(scenario, *, vehicle="renegade", budget=50_000, side=None, include=(),
-                  chosen=None, seed=2026, **search_kwargs):
+                  chosen=None, seed=2026, opponents=(), **search_kwargs):
     """The leaderboard of legal ``vehicle`` designs within ``budget`` for ``side`` of
-    ``scenario`` (see :func:`simkit.core.search.search` for the search options)."""
+    ``scenario`` (see :func:`simkit.core.search.search` for the search options), against the
+    scenario's own opponents or, with ``opponents``, against that field of cars in turn."""
     from ..core.search import search
 
     space = design_space(vehicle, budget, chosen)
-    ev = GameEvaluator(scenario, side, space, chosen)
+    ev = GameEvaluator(scenario, side, space, chosen, opponents=opponents)
     inc = []
     for text in include:
         inc.append(encode(space, text, chosen))
@@ -165,13 +240,20 @@ def encode(space, text, chosen=None):
     car = car_from(text)
     items, _, _ = _mount_items(car.vehicle, chosen)
     c = []
+    cat = catalogue(chosen)
     for f in space.fields:
+        if f.name == "link":
+            c.append(1 if car.links else 0)
+            continue
         v = car.mounts.get(f.name)
         if v is None:
             c.append(0)
             continue
-        key = (v[0] if isinstance(v, list) else v).lower()
-        key = catalogue(chosen)[key].key if key in catalogue(chosen) else key
+        keys = [str(x).lower() for x in (v if isinstance(v, list) else [v])]
+        keys = [cat[k].key if k in cat else k for k in keys]
+        key = "+".join(keys)
+        if key not in items[f.name] and "+".join(reversed(keys)) in items[f.name]:
+            key = "+".join(reversed(keys))
         if key not in items[f.name]:
             raise UserInputError(f"{f.name}: {key} cannot be searched on this mount",
                                  field="--include")

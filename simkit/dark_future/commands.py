@@ -192,6 +192,9 @@ def _builds_args(p):
                                                 "(default: the scenario's first side)")
     p.add_argument("--include", action="append", default=[], metavar="CAR",
                    help="a design always raced and shown on the leaderboard; repeatable")
+    p.add_argument("--opponent", action="append", default=[], metavar="CAR",
+                   help="a car driving every vehicle of the other side; repeat for a field of "
+                        "opponents faced in turn (default: the scenario's own cars)")
     cliutil.add_search_options(p, trials_budget=200_000)
     cliutil.add_run_options(p, trials=0)   # --seed, --threads, --variant, --no-progress
     cliutil.add_output_options(p, plot=True)
@@ -206,7 +209,7 @@ def _search_run(args, chosen) -> int:
 
     board = budget_search(scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
                           include=args.include, chosen=chosen, seed=args.seed,
-                          **cliutil.search_options(args), **cliutil.run_options(args))
+                          opponents=args.opponent, **cliutil.search_options(args), **cliutil.run_options(args))
     cliutil.emit(board, args, columns=[c for c in board.attrs["columns"] if c in board],
                  title=f"Best {args.vehicle} designs within ${args.budget:,} for "
                        f"{args.side or 'the first side'} of {args.scenario} (95% intervals, fresh seeds)")

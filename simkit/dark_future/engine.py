@@ -92,8 +92,9 @@ from .policies import A_DUMMY, A_LOCK
 from .vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                       V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK,
                       W_LOCKED, W_OFF)
-from .policies import A_REVERSE, A_UTURN, P_VETO
+from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
 from .vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
+from .vehicle import OBLIQUE, V_WHY, hit_facing
 from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                       M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
                       V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
@@ -176,8 +177,12 @@ BR_HEAD_ON, BR_SHUNT, BR_SWIPE, BR_INTO_WRECK = range(4)
 R_WINNER, R_REASON, R_TURNS, R_LEAD_SIDE, R_LEAD_FINISHED = range(5)
 R_W = 8
 REASON_FINISH, REASON_LEAD_OUT, REASON_SIDE_OUT, REASON_TIME, REASON_TRACK_END = range(5)
+# REASON_STALEMATE: every vehicle left in play is stopped for good and none has a shot, so
+# nothing can change any more (Game Six-Eight: a side immobilised *with* weapons is not beaten,
+# p88); a draw, ended at once instead of at the turn limit
+REASON_STALEMATE = 5
 REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was taken out",
-                "turn limit", "the track ran out")
+                "turn limit", "the track ran out", "nothing could move or shoot")
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
 CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
@@ -253,8 +258,8 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     sp[SH.S_FLAT] = flat
     sp[SH.S_ARMOUR] = V[v, V_ARM]
     sp[SH.S_TDAMAGE] = max(V[v, V_DMG], 0)
-    sp[SH.S_FACING] = facing
-    sp[SH.S_OBLIQUE] = 0
+    sp[SH.S_FACING] = facing & ~OBLIQUE
+    sp[SH.S_OBLIQUE] = 1 if facing & OBLIQUE else 0
     sp[SH.S_CRIT_HIT] = G[G_CRIT_HIT]
     sp[SH.S_MPH] = V[v, V_MPH] if V[v, V_OOC] == IN_CONTROL else 0
     sp[SH.S_HANDLING] = V[v, V_HAND]
@@ -356,6 +361,7 @@ def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, ph
 @jit
 def _crash(V, v, why, E, EN, turn, phase):
     V[v, V_STATUS] = CRASHED
+    V[v, V_WHY] = why + 1
     V[v, V_MPH] = 0
     _log(E, EN, turn, phase, v, EV_CRASH, why, 0, 0, 0)
 
@@ -859,7 +865,7 @@ def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, 
     if V[u, V_MPH] >= G[G_T_FAST]:
         mod += G[G_T_FAST_T]
     mod += _bike_target_mod(V, v, u, mount, G)
-    facing = tbuf[2]
+    facing = hit_facing(T, V, v, u, tbuf[2])
     if not in_range:
         _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, -1)
         return
@@ -1213,6 +1219,21 @@ def _verdict(V, WS, n, G, res, lead_side):
 
 
 @jit
+def _stalemate(T, V, WS, n, POL, tbuf):
+    """Nothing left in play can move, and no driver has a shot it would take: the game can no
+    longer change (checked at a turn's end)."""
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE and not _is_out(V, v):
+            return False
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE and not V[v, V_NODRIVER]:
+            slot, u = best_shot(T, V, WS, n, v, POL[v], tbuf)
+            if slot >= 0:
+                return False
+    return True
+
+
+@jit
 def _lead_vetoes(V, n, lead_side, POL, mph):
     """'The driver of the lead car may choose to roll again' (p88): the lead side's first
     driver's choice (P_VETO: the highest start speed it keeps; 0 = re-roll whenever allowed)."""
@@ -1376,6 +1397,11 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
                 break
             phase += 1
         _end_of_turn(st, script, V, WS, n, G, E, EN, turn)
+        if G[G_VICTORY] != VICTORY_FINISH and _stalemate(T, V, WS, n, POL, tbuf):
+            res[R_WINNER] = -1
+            res[R_REASON] = REASON_STALEMATE
+            _log(E, EN, turn, 0, -1, EV_END, -1, REASON_STALEMATE, 0, 0)
+            return
     res[R_WINNER] = -1
     res[R_REASON] = REASON_TIME
     _log(E, EN, G[G_MAXTURNS], 0, -1, EV_END, -1, REASON_TIME, 0, 0)
@@ -1383,10 +1409,55 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
 
 # --- many games -----------------------------------------------------------------------------------
 ST_DRAWS, ST_TURNS, ST_TURNS_SQ, ST_LEAD_WINS, ST_CHASE_WINS = range(5)
-ST_REASON = 5            # 5 reasons
-ST_SIDE = 10             # per side: wins, times lead, wins as lead
+ST_REASON = 5            # 6 reasons
+ST_SIDE = 11             # per side: wins, times lead, wins as lead
 N_SIDE = 3
-N_STATS = ST_SIDE + 2 * N_SIDE
+# How each game ended for each side (issue 15): games won / lost / drawn by each reason, and
+# games in which at least one of the side's vehicles ended each way (FATE_*): a game-level
+# count, so the binomial intervals of the report hold (vehicles of one game are not
+# independent).
+ST_END = ST_SIDE + 2 * N_SIDE
+N_RESULT = 3             # won, lost, drawn
+N_REASON = len(REASON_NAMES)
+N_END = N_RESULT * N_REASON
+FATE_FINISHED, FATE_LEFT, FATE_WRECK, FATE_CRASH = range(4)   # FATE_CRASH + the CRASH_* code
+N_CRASH = 7
+FATE_STOPPED = FATE_CRASH + N_CRASH   # still on the road, stopped for good (p34-35, p88)
+FATE_RUNNING = FATE_STOPPED + 1       # still able to move when the game ended
+N_FATE = FATE_RUNNING + 1
+ST_FATE = ST_END + 2 * N_END
+N_STATS = ST_FATE + 2 * N_FATE
+
+
+@jit
+def _fate(V, v):
+    st = V[v, V_STATUS]
+    if st == FINISHED:
+        return FATE_FINISHED
+    if st == LEFT:
+        return FATE_LEFT
+    if st == WRECK:
+        return FATE_WRECK
+    if st == CRASHED:
+        return FATE_CRASH + max(V[v, V_WHY] - 1, 0)
+    if _is_out(V, v):
+        return FATE_STOPPED
+    return FATE_RUNNING
+
+
+@jit
+def _tally_endings(V, n, res, acc):
+    w = res[R_WINNER]
+    for s in range(2):
+        r = 2 if w < 0 else (0 if w == s else 1)
+        acc[ST_END + s * N_END + r * N_REASON + res[R_REASON]] += 1
+        mask = 0
+        for v in range(n):
+            if V[v, V_SIDE] == s:
+                mask |= 1 << _fate(V, v)
+        for f in range(N_FATE):
+            if (mask >> f) & 1:
+                acc[ST_FATE + s * N_FATE + f] += 1
 
 
 @jit
@@ -1413,6 +1484,7 @@ def _games_block(key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves
         acc[ST_TURNS] += res[R_TURNS]
         acc[ST_TURNS_SQ] += res[R_TURNS] * res[R_TURNS]
         acc[ST_REASON + res[R_REASON]] += 1
+        _tally_endings(V, n, res, acc)
         acc[ST_SIDE + ls * N_SIDE + 1] += 1
         if w < 0:
             acc[ST_DRAWS] += 1

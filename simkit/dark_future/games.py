@@ -64,6 +64,8 @@ class Side:
     cars: list            # per vehicle: list of Car loadouts (6 for a rolled table)
     skill: object         # int or "roll"
     role: str | None
+    budget: int | None = None     # dollars per car, or for the side (budget_scope "side")
+    budget_scope: str = "car"
 
 
 @dataclass
@@ -219,7 +221,7 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
         if budget is not None and scope == "side" and cost > budget:
             raise _err(f"the side costs ${cost:,}, over its budget of ${budget:,}", path,
                        f"{f}.budget")
-        sides.append(Side(sname, pol, vehicles, skill, role))
+        sides.append(Side(sname, pol, vehicles, skill, role, budget, scope))
         total += len(vehicles)
     if policies:
         unknown = set(policies) - {s.name for s in sides}
@@ -333,6 +335,8 @@ def _compact(car) -> str:
     parts = []
     for m, v in car.mounts.items():
         parts.append(f"{m}={'+'.join(v) if isinstance(v, list) else v}")
+    for link in car.links:
+        parts.append(f"link={'+'.join(link)}")
     return f"{car.vehicle}: {', '.join(parts)}"
 
 
@@ -611,13 +615,61 @@ class GameSim:
             role_rows.append({"role": role, "wins": w, "win_rate": w / n, "win_lo": float(lo),
                               "win_hi": float(hi)})
         reasons = pd.DataFrame({"how the game ended": EG.REASON_NAMES,
-                                "games": [int(t[EG.ST_REASON + i]) for i in range(5)]})
+                                "games": [int(t[EG.ST_REASON + i])
+                                          for i in range(len(EG.REASON_NAMES))]})
         frame.attrs["columns"] = ["pairing", "side", "policy", "trials", "wins", "draws",
                                   "win_rate", "win_lo", "win_hi", "wins_as_lead", "wins_as_chase",
                                   "mean_turns"]
         frame.attrs["extra"] = {"win rates by role (lead car / chase car)": pd.DataFrame(role_rows),
-                                "how games ended": reasons}
+                                "how games ended": reasons,
+                                "how games ended, per side": endings_frame(sc, t, n)}
         return frame
+
+
+# the engine's CRASH_* codes, in order
+_CRASH = _CRASH_CAUSES = ("off the road", "spinning on a curve", "no driver on a curve",
+                          "hit by a train", "a roll at 81mph or more",
+                          "a head-on collision with a car or obstacle", "into a wrecked bike")
+RESULT_NAMES = ("won", "lost", "drawn")
+FATE_NAMES = ("crossed the line", "left play (outdistanced or got away)", "wrecked",
+              *(f"crashed: {c}" for c in _CRASH_CAUSES), "stopped for good", "still running")
+
+
+def endings_frame(sc: Scenario, totals, n_trials) -> pd.DataFrame:
+    """How games ended for each side, from the summed statistics of :class:`GameSim`: a tidy
+    frame, one row per (side, measure, ending) with the games counted, their share of all
+    games and its 95% Wilson interval. ``measure`` is ``result`` (the side won, lost or drew,
+    and why the game ended: every game in exactly one row per side) or ``vehicles`` (games in
+    which at least one of the side's vehicles ended that way: crossed the line, got away,
+    wrecked, crashed and how, stopped for good, still running; a game may count in several
+    rows). Rows with no games are kept, so frames of different runs line up."""
+    t = np.asarray(totals)
+    rows = []
+    for i, side in enumerate(sc.sides[:2]):
+        b = EG.ST_END + i * EG.N_END
+        for r, rname in enumerate(RESULT_NAMES):
+            for k, why in enumerate(EG.REASON_NAMES):
+                rows.append((side.name, side.policy, "result", f"{rname}: {why}",
+                             int(t[b + r * EG.N_REASON + k])))
+        b = EG.ST_FATE + i * EG.N_FATE
+        for f, fname in enumerate(FATE_NAMES):
+            rows.append((side.name, side.policy, "vehicles", fname, int(t[b + f])))
+    frame = pd.DataFrame(rows, columns=["side", "policy", "measure", "ending", "games"])
+    frame.insert(0, "scenario", sc.name)
+    frame["trials"] = n_trials
+    frame["rate"] = frame["games"] / n_trials
+    lo, hi = stats.rate_ci(frame["games"].to_numpy(), n_trials)
+    frame["rate_lo"] = lo
+    frame["rate_hi"] = hi
+    return frame
+
+
+def how_games_ended(path, *, trials=10_000, seed=2026, policies=None, variants=None,
+                    **run_opts) -> pd.DataFrame:
+    """How the games of a scenario ended, per side, with intervals (:func:`endings_frame`)."""
+    sc = load_scenario(path, policies=policies, variants=variants)
+    return run(GameSim(sc), trials, seed, **run_opts).frame.attrs["extra"][
+        "how games ended, per side"]
 
 
 def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
@@ -668,9 +720,6 @@ _KIND = ("straight", "corner", "bend")
 _CTRL = ("regains control", "skids, then regains control", "skids, still out of control",
          "spins", "rolls")
 _HAZ = ("OK", "panic brake", "control lost", "control lost (out of braking)")
-_CRASH = ("off the road", "spinning on a curve", "no driver on a curve", "hit by a train",
-          "a roll at 81mph or more", "a head-on collision with a car or obstacle",
-          "into a wrecked bike")
 _BIKERAM = ("head-on", "shunt", "sideswipe (partial collision)", "into a wreck")
 
 

@@ -54,6 +54,7 @@ from .vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASS
                       W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target,
                       lanes_of, on_road, v_front, v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED,
                       W_PTYPE, OFF_LASTSHOT, V_ENGOFF, LEAD, uturn_zone)
+from .vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 P_UTURN, P_HEADON = 8, 9
@@ -251,6 +252,91 @@ def _drift_dir(T, M, NM, V, n, v, prefer):
     return 0
 
 
+# a U-turn made as the car moves off from a shut road: at 10mph or less it needs no hazard
+# roll (p14); the driver's choice of speed, the engine applies the rule
+U_TURN_SAFE = 10
+ROUTE_LOOK = 5   # spaces: far enough to drift three lanes round a road-edge strip (p76)
+
+
+@jit
+def _static_at(T, M, NM, V, n, v, lane, ahead):
+    """An obstacle, or a stopped vehicle or wreck, on ``lane``'s pair ``ahead`` spaces in front
+    (things that will still be there when the car arrives). A chase car does not steer round a
+    stopped enemy: it means to shoot it."""
+    if lane < 0 or lane > 4:
+        return True
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    for _ in range(ahead):
+        if V[v, V_DIR] == 0:
+            sp += 1
+            if sp >= RD.pair_spaces(T, sec, V[v, V_LANE]):
+                sec += 1
+                sp = 0
+            if sec >= TM_LIMIT:
+                return False
+        else:
+            sp -= 1
+            if sp < 0:
+                sec -= 1
+                if sec < 0:
+                    return False
+                sp = RD.pair_spaces(T, sec, V[v, V_LANE]) - 1
+    sp = min(sp, RD.pair_spaces(T, sec, lane) - 1)
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    for u in range(n):
+        if u == v or V[u, V_MPH] != 0 or not (V[u, V_STATUS] == ACTIVE or V[u, V_STATUS] == WRECK):
+            continue
+        if V[v, V_ROLE] == CHASE and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            continue
+        a, b = lanes_of(V, u)
+        if b < lane or a > lane + 1:
+            continue
+        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
+            return True
+    for i in range(NM[0]):
+        if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE and not (
+                M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
+                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+            return True
+    return False
+
+
+@jit
+def _pair_clear(T, M, NM, V, n, v, lane, look):
+    for k in range(1, look + 1):
+        if _static_at(T, M, NM, V, n, v, lane, k):
+            return False
+    return True
+
+
+@jit
+def _route(T, M, NM, V, n, v, look):
+    """(blocked, direction): whether a stopped thing or an obstacle stands in the car's lanes
+    within ``look`` spaces, and the way (-1, +1) to the nearest lane pair clear of them for
+    that distance (0: none; on equal distances the wider side of the road). A car that waits
+    until the block is two spaces off can only brake (one drift a move, after the straight
+    move, p13); three-lane strips of obstacles on a road edge (p76) take several drifts."""
+    lane = V[v, V_LANE]
+    if _pair_clear(T, M, NM, V, n, v, lane, look):
+        return False, 0
+    for dist in range(1, 5):
+        wide = -1 if lane >= 2 else 1
+        for k in range(2):
+            d = wide if k == 0 else -wide
+            if 0 <= lane + d * dist <= 4 and _pair_clear(T, M, NM, V, n, v, lane + d * dist, look):
+                return True, d
+    return True, 0
+
+
+@jit
+def _drift_legal(T, V, v, d):
+    """On a curve a drift may only go outwards (p13)."""
+    t = T[V[v, V_SEC], RD.T_DIR]
+    return t == 0 or d == (1 if t < 0 else -1)
+
+
 @jit
 def _hit_sixths(rng, mod):
     """Faces of a d6 that hit at this range and modifier (a natural 1 misses, p26)."""
@@ -393,7 +479,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     want, gap = curve_plan(T, TM, V, v, hp, par)
     brk = max(V[v, V_BRK], 1)
     if mph == 0 and not moves:
-        return _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want)
+        return _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -406,6 +492,13 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
         # straight ahead and, in most cases, don't brake')
         d = _dodge_oncoming(T, M, NM, V, n, v, par)
         if d != 0:
+            return A_DRIFT, d
+        # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
+        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK)
+        # (not onto a marker: oil after a drift is a 30mph hazard, not a 60mph one, p30)
+        if blocked and d != 0 and _drift_legal(T, V, v, d) \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
+                and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
             return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0)
@@ -534,30 +627,97 @@ def _marker_gap(T, TM, M, NM, V, n, v, look):
 
 
 @jit
-def _move_off(T, M, NM, V, WS, n, v, par, tbuf, cruise, want):
+def _stuck(V, u):
+    """A stopped vehicle that cannot move off (engine or driver out, no handling, no
+    acceleration, a broken axle, terminal damage: p15-16, p34-35, p40); all announced by the
+    dice its critical hits rolled, so a driver may know it."""
+    return V[u, V_MPH] == 0 and (V[u, V_ENGOFF] or V[u, V_ACC] <= 0 or V[u, V_HAND] <= 0
+                                 or V[u, V_SKILL] <= 0 or V[u, V_NODRIVER] or V[u, V_TERMINAL]
+                                 or V[u, V_AXLE])
+
+
+LINE_UP = 3   # spaces: a stopped enemy this close in other lanes is lined up on by reversing
+
+
+@jit
+def _stopped_enemy_in_front(T, V, n, v, look):
+    """The nearest stopped enemy level with the car or ahead of it within ``look`` spaces, or
+    -1 (with the direction of play; a car facing back does not line up)."""
+    if V[v, V_DIR] != 0:
+        return -1
+    fx = v_front(T, V, v)
+    rx = v_rear(T, V, v)
+    best = look + 1
+    who = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] \
+                or V[u, V_MPH] != 0:
+            continue
+        ur = v_rear(T, V, u)
+        if v_front(T, V, u) <= rx:
+            continue   # behind
+        g = RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS if ur >= fx else 0
+        if g < best:
+            best = g
+            who = u
+    return who
+
+
+@jit
+def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want):
     """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
-    is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50); a
-    chase car whose target is moving takes a shot first if it has one (the target is leaving,
-    so the shooting ends), a lead car always moves off. Stopped nose to a vehicle, a wreck or
-    an obstacle the car reverses, drifting to a clear side when there is one."""
+    is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50). A chase
+    car with a shot takes it (a moving target is leaving, a stopped one is a sitting target);
+    a lead car shoots only a target stopped for good, else it moves off. Stopped with the way
+    blocked within two spaces the car reverses, drifting towards clear lanes; a road shut from
+    edge to edge within ``ROUTE_LOOK`` spaces turns it round (a U-turn as it moves off, p15)
+    towards an enemy behind, or backs it off to where it may turn; with no enemy behind it
+    waits. A chase car lines up on a stopped enemy ahead in other lanes by reversing with a
+    drift (p17)."""
     slot, u = best_shot(T, V, WS, n, v, par, tbuf)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
-    if V[v, V_ROLE] == CHASE and slot >= 0 and V[u, V_MPH] > 0:
+    if slot >= 0 and (V[v, V_ROLE] == CHASE or _stuck(V, u)):
+        # moving off into a stopped target only brakes the car to a stop again (seeded Game
+        # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
-    if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
-            or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
+    straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
+    if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and straight:
+        e = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
+        if e >= 0 and V[e, V_LANE] != V[v, V_LANE]:
+            return A_REVERSE, 1 if V[e, V_LANE] > V[v, V_LANE] else -1
+    near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
+        or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
+    d = _drift_dir(T, M, NM, V, n, v, 0) if near else 0
+    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK)
+    if blocked and r == 0 and d == 0:
+        # the road is shut from edge to edge (obstacles on both sides, p76)
+        e, g = _nearest_enemy(T, V, n, v, True)
+        if e < 0:
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0
+        if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
+            return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
+        if not V[v, V_BIKE]:
+            return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r):
+        # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
+        # back off the curve first
+        return A_REVERSE, 0
+    if near:
         if V[v, V_BIKE]:
             if slot >= 0:
                 return A_SHOOT, slot
             return A_NONE, 0   # riders may not reverse (p64); the way may clear
-        # no clear lane beside it: back off a lane towards the wider side of the road each
-        # turn until one is clear (moving off into the block only brakes it to a stop again)
-        d = _drift_dir(T, M, NM, V, n, v, 0)
-        if d == 0 and T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT:
+        # no clear lane beside it: back off a lane towards the nearest clear lanes (else the
+        # wider side of the road) each turn until one is clear
+        if d == 0:
+            d = r
+        if d == 0 and straight:
             d = -1 if V[v, V_LANE] >= 2 else 1
         return A_REVERSE, d
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))

@@ -27,6 +27,9 @@ V_DIR = 34
 # V_SIDEREACH: the reading of the side mounts' forward corridor (variant side_mount_corridor,
 # p82-83): 0 the car's own lane on that side, 1 the lane beside the car on that side.
 V_SIDEREACH = 48
+# V_WHY: why the vehicle crashed, the engine's CRASH_* code + 1 (0: it did not crash); read
+# only by the end-of-game tally of how each side's vehicles ended.
+V_WHY = 49
 V_W = 64
 # Bikes (p62-72): V_BIKE 1 for a bike; V_DODGE the side of this move's single-lane dodge zone
 # (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
@@ -216,6 +219,36 @@ def find_target(T, V, n, v, mount, out):
     if out[0] >= 0 and V[out[0], V_DIR] != V[v, V_DIR] and out[2] < 2:
         out[2] = 1 - out[2]   # a target facing the firer shows its front (and vice versa)
     return out[0]
+
+
+# a facing code with this bit set is an oblique hit: the critical's d6 picks the facing given
+# (even) or the side (odd), p32
+OBLIQUE = 8
+F_FRONT, F_REAR, F_SIDE = 0, 1, 2
+
+
+@jit
+def hit_facing(T, V, v, u, facing):
+    """The facing a shot from ``v`` strikes on ``u`` (p32), from the front/rear/side facing of
+    the corridor geometry (:func:`find_target`): a target spun through 90 degrees shows its
+    side; one spun round to face the other way swaps front and rear; a target at 45 degrees,
+    a shot onto or from a curve, or a target in a completely different pair of lanes is an
+    oblique hit (``facing | OBLIQUE``). Both on straights with a lane in common: front or rear."""
+    if facing == F_SIDE:
+        return F_SIDE
+    att = V[u, V_ATT] % 360
+    if att == 90 or att == 270:
+        return F_SIDE
+    if att == 180:
+        facing = 1 - facing
+    oblique = att % 90 != 0
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT or T[V[u, V_SEC], RD.T_KIND] != RD.STRAIGHT:
+        oblique = True
+    a, b = lanes_of(V, u)
+    c, d = lanes_of(V, v)
+    if b < c or a > d:
+        oblique = True
+    return facing | OBLIQUE if oblique else facing
 
 
 @jit
