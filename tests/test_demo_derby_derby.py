@@ -392,8 +392,8 @@ def test_vector_collisions_variant_reads_the_extended_table_by_relative_speed(ta
 
 
 def _hunter_plot(g, i):
-    D._plot_hunter(i, g.params[i], g.cars, g.sheets, T.capacity, g.occ, AR.terrain, g.lim)
-    return int(g.cars[i, D.C_PLDIR]), int(g.cars[i, D.C_PLSPEED])
+    d, v, _ = g.policy_plot(i)
+    return d, v
 
 
 def test_hunter_policy_in_scripted_positions():
@@ -401,9 +401,9 @@ def test_hunter_policy_in_scripted_positions():
     g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 3, 1
     assert _hunter_plot(g, 0) == (1, 0)       # every hex ahead is wall: stop first
     g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 0, 0
-    assert _hunter_plot(g, 0) == (-1, 2)      # then back off 2
+    assert _hunter_plot(g, 0) == (-1, 2)      # then back off 2 (reverse: +2 a round)
     g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 2, -1
-    assert _hunter_plot(g, 0) == (-1, 0)      # and stop before going forward again
+    assert _hunter_plot(g, 0)[0] == -1        # no forward plot before it has stopped
     g.cars[1, D.C_SPEED], g.cars[1, D.C_DIR] = 2, 1
     assert _hunter_plot(g, 1) == (1, 5)       # open floor: up to the cruise speed (+3 a round)
     g.sheets[1, ENGINE] = 5
@@ -411,8 +411,7 @@ def test_hunter_policy_in_scripted_positions():
     # steering: from (12, 12) facing N it turns toward the nearest car, right or left
     g2 = game((12, 12, N), (12, 15, S))
     assert g2.steer(0) == 1
-    assert D._steer(0, 1, True, g2.cars, g2.occ, AR.terrain, 2, g2.lim, g2.params, g2.sheets,
-                    T.capacity) == 0  # jammed steering: straight on only
+    assert g2.steer(0, straight=True) == 0    # jammed steering: straight on only
     g3 = game((12, 12, N), (12, 9, S))
     assert g3.steer(0) == -1
 

@@ -133,7 +133,7 @@ _COMMON = {"race_speed": 6, "margin": 6, "reach": 4, "weak": 8, "safe": 3, "duel
            "care": 10, "guard": 1, "aim": 1, "min_ram": 4}
 DEFAULTS = {
     "hunter": dict(_COMMON, cruise=5, aim=0, min_ram=0, care=0, guard=0),
-    "rammer": dict(_COMMON, cruise=8),
+    "rammer": dict(_COMMON, cruise=8, care=6),   # counts its own damage at 60%: aggressive
     "survivor": dict(_COMMON, cruise=6),
     "opportunist": dict(_COMMON, cruise=7, safe=2),
 }
@@ -620,14 +620,18 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
                 return 2500.0, True
             imp = _impact_from(o, row, col, cars)
             if mode == M_RACE:
+                # a ram on the way is taken, not sought: it costs what stopping here would
+                x, y = _centre(row, col)
+                here = 9.0 + np.sqrt((x - ax) ** 2 + (y - ay) ** 2)
                 if pol == POL_HUNTER:
-                    return 0.0, True
+                    return here, True
                 if imp == FRONT:
                     return 2500.0, True
                 if pol == POL_RAMMER:
-                    return 0.0, True
-                if pol == POL_OPPORTUNIST and _helpless(o, cars):
-                    return 0.0, True
+                    return here, True
+                if pol == POL_OPPORTUNIST and _weakness(o, cars, sheets, capacity,
+                                                        params[i]) >= 50:
+                    return here, True  # stuck, locked or stopped
                 return 2500.0, True
             if params[i, P_AIM] == 0:
                 return (0.0 if o == target else 1.0), True
@@ -652,7 +656,11 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
     s = 1 if straight else 0
     cost = 0.0
     room = clear[s, nr, nc, tf]
-    if left > room:  # the rest of the move no longer fits: it will end in a hazard
+    ram = (mode == M_HUNT and target >= 0
+           and A.distance(nr, nc, cars[target, C_ROW], cars[target, C_COL]) <= left
+           and (params[i, P_AIM] == 0 or speed >= params[i, P_MIN_RAM]
+                or _helpless(target, cars)))
+    if left > room and not ram:  # the rest of the move no longer fits: it ends in a hazard
         cost += 1000.0 + 100.0 * (left - room)
     if mode == M_RACE:
         x, y = _centre(nr, nc)
@@ -665,7 +673,7 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
         cost += 10.0 + max(0, 12 - near)
     elif target >= 0:
         cost += 10.0 + A.distance(nr, nc, aimr, aimc)
-        if params[i, P_AIM] == 1 and nr != aimr or nc != aimc:
+        if params[i, P_AIM] == 1 and (nr != aimr or nc != aimc):
             # the hex in front of a moving target is where it rams us, not we it
             fr, fc = A.neighbour(cars[target, C_ROW], cars[target, C_COL],
                                  cars[target, C_FACING])
@@ -679,7 +687,7 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
         if nxt > room:
             cost += 2.0 * (nxt - room)
         if params[i, P_GUARD] == 1 and mode != M_RACE:
-            cost += _exposure(i, nr, nc, nf, cars, sheets, capacity, overflow, hit, params)
+            cost += 4.0 * _exposure(i, nr, nc, nf, cars, sheets, capacity, overflow, hit, params)
     return cost, False
 
 
@@ -823,9 +831,13 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
     aimc = 0
     if target >= 0:
         aimr, aimc = _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain)
-    best_cost = 1e18
-    best_dir = 1
+    # stopping (or staying stopped) first: always legal
+    best_dir = cur_dir if cur_dir != 0 else 1
     best_speed = 0
+    best_cost = _plan_cost(i, target, best_dir, 0, 0, straight, cars, sheets, capacity, overflow,
+                           damage, hit, params, occ, terrain, clear, rnd, lim, ax, ay, aimr,
+                           aimc, salt)
+    best_cost += 1.5 * abs(want) + _tie(salt, 63)
     for dd in range(2):
         pdir = 1 if dd == 0 else -1
         if cur_dir != 0 and cur > 0 and pdir != cur_dir:
@@ -834,9 +846,7 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
             continue
         acc = lim[LIM_ACC_F] if pdir > 0 else lim[LIM_ACC_R]
         top = min(maxs, (cur + acc) if cur_dir == pdir else acc)
-        for v in range(0, top + 1):
-            if v == 0 and pdir < 0:
-                continue  # stopping is costed once, forward
+        for v in range(1, top + 1):
             hexes = max(v - flats, 0)
             c = _plan_cost(i, target, pdir, v, hexes, straight, cars, sheets, capacity,
                            overflow, damage, hit, params, occ, terrain, clear, rnd, lim, ax, ay,
@@ -847,8 +857,6 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
                 best_cost = c
                 best_dir = pdir
                 best_speed = v
-    if best_speed == 0:
-        best_dir = cur_dir if cur_dir != 0 else 1
     cars[i, C_PLDIR] = best_dir
     cars[i, C_PLSPEED] = best_speed
 
