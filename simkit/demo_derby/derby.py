@@ -919,6 +919,10 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow, 
                     or (p[P_DUEL] == 1 and n_players == 2)):
                 cars[i, C_MODE] = M_HUNT  # disqualification closing in, or a tie is no win
                 want = p[P_CRUISE] - flats
+    if cars[i, C_MODE] == M_HUNT and p[P_AIM] == 1 and cars[i, C_TARGET] < 0:
+        # an aiming driver keeps the rival it chose for the round (choosing weighs every side
+        # of every rival: too dear to redo each hex)
+        cars[i, C_TARGET] = _target_of(i, cars, sheets, capacity, overflow, hit, params)
     _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, occ, terrain,
                clear, lim, held, card_effect, card_param, rnd, salt)
 
@@ -1554,28 +1558,54 @@ class DerbySimulation:
         return self._sim.chunk(key, first, n)
 
     def summarise(self, totals, n_trials):
+        """One row per car (car k starts on spot k, so this is also the win rate per start
+        spot) and one per kind of tie, each rate with its 95% Wilson interval; how cars went
+        out (every way out, with interval) and how games end are in ``attrs["extra"]``."""
         t = np.asarray(totals)
+        n = n_trials
         rows = []
+        went_out = []
         for i in range(self.n_cars):
             k = int(t[S_WINS + self.params[i, P_PLAYER]])
-            lo, hi = rate_ci(k, n_trials)
+            lo, hi = rate_ci(k, n)
             reasons = t[S_REASONS + 6 * i: S_REASONS + 6 * i + 6]
             row = {"car": i + 1, "start_spot": i + 1,
                    "policy": POLICIES[self.params[i, P_POLICY]],
-                   "cruise_speed": int(self.params[i, P_CRUISE]), "p_win": k / n_trials,
+                   "cruise_speed": int(self.params[i, P_CRUISE]), "p_win": k / n,
                    "p_win_lo": float(lo), "p_win_hi": float(hi)}
-            for r, name in enumerate(OUT_REASONS[1:], start=1):
-                row[f"p_{name}"] = reasons[r] / n_trials
+            for r, name in enumerate(OUT_REASONS):
+                kr = int(reasons[r])
+                rlo, rhi = rate_ci(kr, n)
+                if r > 0:
+                    row[f"p_{name}"] = kr / n
+                went_out.append({"car": i + 1, "start_spot": i + 1,
+                                 "how": "still in at the end" if r == 0
+                                 else name.replace("_", " "),
+                                 "games": kr, "share": kr / n, "share_lo": float(rlo),
+                                 "share_hi": float(rhi)})
             rows.append(row)
-        ties = int(t[S_TIES] + t[S_TIE64])
-        lo, hi = rate_ci(ties, n_trials)
-        rows.append({"car": 0, "start_spot": 0, "policy": "tie", "cruise_speed": 0,
-                     "p_win": ties / n_trials, "p_win_lo": float(lo), "p_win_hi": float(hi)})
+        ends = []
+        for label, k in (("tie: more than one player left after 64 rounds", int(t[S_TIE64])),
+                         ("tie: the last cars went out together", int(t[S_TIES]))):
+            lo, hi = rate_ci(k, n)
+            rows.append({"car": 0, "start_spot": 0, "policy": label, "cruise_speed": 0,
+                         "p_win": k / n, "p_win_lo": float(lo), "p_win_hi": float(hi)})
+        won = int(t[S_WINS:S_WINS + MAXC].sum())
+        for label, k in (("a player won", won),
+                         ("tie: more than one player left after 64 rounds", int(t[S_TIE64])),
+                         ("tie: the last cars went out together", int(t[S_TIES]))):
+            lo, hi = rate_ci(k, n)
+            ends.append({"outcome": label, "games": k, "share": k / n, "share_lo": float(lo),
+                         "share_hi": float(hi)})
         frame = pd.DataFrame(rows)
-        m, mlo, mhi = mean_ci(t[S_ROUNDS], t[S_ROUNDS_SQ], n_trials)
+        m, mlo, mhi = mean_ci(t[S_ROUNDS], t[S_ROUNDS_SQ], n)
         q = quantiles_from_histogram(t[S_HIST:S_HIST + MAX_ROUNDS + 1])[0]
         frame.attrs["rounds"] = {"mean": float(m), "lo": float(mlo), "hi": float(mhi),
                                  "q05": int(q[0]), "median": int(q[1]), "q95": int(q[2])}
+        frame.attrs["extra"] = {
+            "how cars went out (share of derbies, 95% Wilson)": pd.DataFrame(went_out),
+            "how derbies end (share, 95% Wilson)": pd.DataFrame(ends),
+        }
         return frame
 
 
