@@ -635,11 +635,12 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
                 return 2500.0, True
             if params[i, P_AIM] == 0:
                 return (0.0 if o == target else 1.0), True
-            if speed < params[i, P_MIN_RAM] and not _helpless(o, cars):
+            pressed = cars[i, C_NOCRASH] >= params[i, P_MARGIN] and lim[LIM_DQ] == 1
+            if speed < params[i, P_MIN_RAM] and not _helpless(o, cars) and not pressed:
                 return 1500.0, True  # too slow to be worth it: wind up first
             v = _ram_value(i, o, imp, speed, pdir, cars, sheets, capacity, overflow, damage, hit,
                            params, lim)
-            if cars[i, C_NOCRASH] >= params[i, P_MARGIN] and lim[LIM_DQ] == 1:
+            if pressed:
                 v += 5.0  # the eight-round rule is closing in: any crash will do
             if v <= 0.0:
                 return 1500.0 - v, True
@@ -659,7 +660,8 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
     ram = (mode == M_HUNT and target >= 0
            and A.distance(nr, nc, cars[target, C_ROW], cars[target, C_COL]) <= left
            and (params[i, P_AIM] == 0 or speed >= params[i, P_MIN_RAM]
-                or _helpless(target, cars)))
+                or _helpless(target, cars)
+                or (cars[i, C_NOCRASH] >= params[i, P_MARGIN] and lim[LIM_DQ] == 1)))
     if left > room and not ram:  # the rest of the move no longer fits: it ends in a hazard
         cost += 1000.0 + 100.0 * (left - room)
     if mode == M_RACE:
