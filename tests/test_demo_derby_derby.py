@@ -90,7 +90,9 @@ def test_a_car_hit_before_moving_may_move_only_up_to_3():
 
 
 def test_a_car_hit_before_moving_may_reverse_only_up_to_2():
-    g = game((12, 12, N), (11, 12, N))
+    # the hunter's target is behind it, so it does want to reverse (the driver re-plans the
+    # distance within the allowance)
+    g = game((12, 12, N), (15, 12, N))
     g.cars[0, D.C_HIT] = 1
     g.plot(0, -1, 5)
     g.scripted([])

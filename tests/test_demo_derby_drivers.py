@@ -195,3 +195,19 @@ def test_planning_drivers_rarely_hit_walls_aim_at_fronts_and_rarely_tie(six_car_
     assert s["share of crashes on the target's front"].lo > 0.08
     assert s["games tied at the 64-round limit"].hi < 0.12
     assert s["car-to-car crashes per game"].value > 5    # they still fight
+
+
+def test_a_car_hit_before_moving_replans_short_of_the_wall():
+    # plotted F8 in the bottom-left corner facing SW, then rammed before its turn: the rule
+    # allows up to 3 "without regard to what the player recorded"; the driver takes what fits
+    # (the old engine moved min(plot, 3) = 3 hexes and hit the wall)
+    g = game("hunter", (14, 1, SW), (3, 20, S))
+    g.cars[0, D.C_HIT] = 1
+    g.plot(0, 1, 8)
+    room = int(g.clear[0, 14, 1, SW])
+    assert room == 1
+    g.scripted([3] * 30)
+    g.turn(0)
+    ev = g.events()
+    assert not (ev.event == "obstacle").any()
+    assert len(ev.query("event == 'move'")) <= room

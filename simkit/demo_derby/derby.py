@@ -814,9 +814,11 @@ def _card_limits(i, held, card_effect, card_param):
 
 @jit
 def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, occ, terrain,
-               clear, lim, held, card_effect, card_param, rnd, salt):
+               clear, lim, held, card_effect, card_param, rnd, salt, only_dir, top_cap):
     """Choose the plot: every legal (direction, speed) is driven in the head and costed; a
-    speed away from ``want`` hexes a round (the driver's preference) costs a little."""
+    speed away from ``want`` hexes a round (the driver's preference) costs a little.
+    ``only_dir`` (+1/-1, 0 for both) and ``top_cap`` narrow the choice (a car hit before
+    moving)."""
     straight, fwd_only, cap = _card_limits(i, held, card_effect, card_param)
     cur_dir = cars[i, C_DIR]
     cur = cars[i, C_SPEED]
@@ -844,10 +846,10 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
         pdir = 1 if dd == 0 else -1
         if cur_dir != 0 and cur > 0 and pdir != cur_dir:
             continue  # must stop before changing direction
-        if pdir < 0 and fwd_only:
+        if (pdir < 0 and fwd_only) or (only_dir != 0 and pdir != only_dir):
             continue
         acc = lim[LIM_ACC_F] if pdir > 0 else lim[LIM_ACC_R]
-        top = min(maxs, (cur + acc) if cur_dir == pdir else acc)
+        top = min(maxs, (cur + acc) if cur_dir == pdir else acc, top_cap)
         for v in range(1, top + 1):
             hexes = max(v - flats, 0)
             c = _plan_cost(i, target, pdir, v, hexes, straight, cars, sheets, capacity,
@@ -926,7 +928,7 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow, 
         # of every rival: too dear to redo each hex)
         cars[i, C_TARGET] = _target_of(i, cars, sheets, capacity, overflow, hit, params)
     _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, occ, terrain,
-               clear, lim, held, card_effect, card_param, rnd, salt)
+               clear, lim, held, card_effect, card_param, rnd, salt, 0, 1 << 20)
 
 
 # --- one turn ----------------------------------------------------------------------------------
@@ -1036,10 +1038,16 @@ def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage
         return
     if cars[i, C_HIT] == 1:
         # hit before moving: speed zero, may still move up to 3 forward or 2 in reverse
+        # "without regard to what the player recorded": the driver picks the distance anew on
+        # the board as it is now, wanting the hexes it plotted (keeping the plotted direction)
         pdir = cars[i, C_PLDIR]
-        ps = cars[i, C_PLSPEED]
-        ps = min(ps, lim[LIM_COLL_F] if pdir >= 0 else lim[LIM_COLL_R],
-                 max_speed(sheets[i], capacity))
+        allow = lim[LIM_COLL_F] if pdir >= 0 else lim[LIM_COLL_R]
+        want = max(cars[i, C_PLSPEED] - lim[LIM_FLAT] * flat_tires(sheets[i], capacity), 0)
+        _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params,
+                   occ, terrain, clear, lim, held, card_effect, card_param, rnd,
+                   _salt(st, i, rnd), 1 if pdir >= 0 else -1, allow)
+        ps = cars[i, C_PLSPEED] if cars[i, C_PLDIR] == pdir else 0
+        ps = min(ps, allow, max_speed(sheets[i], capacity))
         if ps < 0:
             ps = 0
     else:
