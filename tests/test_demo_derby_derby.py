@@ -364,8 +364,30 @@ def test_derby_command(only_this_game, tmp_path, capsys):
     out = tmp_path / "derby.csv"
     assert cli.main(["derby", "demo-derby", "--trials", "1000", "--cars", "3", "--cruise",
                      "3,5,8", "--no-progress", "--out", str(out)]) == 0
-    assert "rounds: mean" in capsys.readouterr().out
-    assert out.exists()
+    text = capsys.readouterr().out
+    assert "rounds: mean" in text and out.exists()
+    # every printed estimate has its interval (issue 16 item 4): wins per car and start spot,
+    # both kinds of tie, every way out per car, how derbies end
+    assert "p_win_lo" in text and "p_win_hi" in text
+    assert "how cars went out" in text and "share_lo" in text and "how derbies end" in text
+    for way in ("wrecked", "stalled", "left by ramp", "disqualified", "red card",
+                "still in at the end", "after 64 rounds", "went out together"):
+        assert way in text, way
+
+
+def test_derby_summary_reports_every_way_out_and_both_ties_with_intervals():
+    sim = D.DerbySimulation(T, AR, np.full((3, 1), 5, np.int64))
+    res = run(sim, 600, seed=9, progress=False)
+    f = res.frame
+    assert abs(f["p_win"].sum() - 1) < 1e-12          # cars + both kinds of tie
+    assert (f["p_win_lo"] <= f["p_win"]).all() and (f["p_win"] <= f["p_win_hi"]).all()
+    went = f.attrs["extra"]["how cars went out (share of derbies, 95% Wilson)"]
+    assert len(went) == 3 * len(D.OUT_REASONS)
+    for car, rows in went.groupby("car"):
+        assert rows["games"].sum() == 600              # each car: exactly one way per derby
+    assert ((went["share_lo"] <= went["share"]) & (went["share"] <= went["share_hi"])).all()
+    ends = f.attrs["extra"]["how derbies end (share, 95% Wilson)"]
+    assert ends["games"].sum() == 600
 
 
 @pytest.mark.parametrize("argv, needle", [(["--cars", "7"], "--cars"),
