@@ -32,6 +32,11 @@ counted from the crossings of the line through the two poles (``_lap_step``) and
 to complete its laps wins at once. The combined event (``play_event``) plays a race, regroups
 the survivors on the derby spots with their damage (``regroup``) and plays a derby.
 
+Drivers (``plot_policy``) plan the whole recorded move: every legal (direction, speed) is driven
+in the head hex by hex against a clearance map of the arena, counting the car's flat tires,
+engine and cards, and costed by where it ends (a ram valued from the damage and hit-location
+tables, a hazard, or a hex with room for the next move); see docs/rules/demo-derby.md.
+
 Seating and ties: every event rolls an order of the cars (``draw_ranks``): turn order runs
 clockwise over it from the starting player, and any choice among equals goes to the car first
 in it, so nothing depends on a car's place in the scenario file (DESIGN.md "Ties never follow
