@@ -31,8 +31,11 @@ def test_policy_names_are_registered_without_loading_kernels():
 
 # one position, four different plots: car 0 moving F5 at (12, 12); car 1 stuck two hexes ahead
 # (a weak car within the opportunist's reach); car 2 far away; round 3, no crash yet
+# (the opportunist counts its own damage in full: at speed 2 it hurts the stuck car's rear
+# about as much as a forward ram hurts its own front, so it eases in; the rammer, counting its
+# own damage at 60%, rams at 8)
 EXPECTED_PLOT = {"hunter": (1, 5, "hunt"), "rammer": (1, 8, "hunt"),
-                 "survivor": (1, 3, "evade"), "opportunist": (1, 7, "hunt")}
+                 "survivor": (1, 3, "evade"), "opportunist": (1, 2, "hunt")}
 
 
 def _position(policy):
@@ -64,9 +67,11 @@ def test_survivor_avoids_crashes_until_the_eight_round_rule_closes_in():
     g = _position("survivor")
     g.cars[0, D.C_NOCRASH] = 5
     assert g.policy_plot(0) == (1, 3, "evade")
-    g.cars[0, D.C_NOCRASH] = 6        # margin 6: two rounds left before disqualification
-    assert g.policy_plot(0) == (1, 6, "hunt")
-    g.cars[2, D.C_ALIVE] = 0          # two cars left: the rule no longer applies
+    g.cars[0, D.C_NOCRASH] = 6        # margin 6: two rounds left before disqualification:
+    assert g.policy_plot(0) == (1, 2, "hunt")  # the cheapest crash, a nudge into the stuck car
+    g.cars[2, D.C_ALIVE] = 0          # two cars left: the rule no longer applies, but a tie
+    assert g.policy_plot(0)[2] == "hunt"  # is no win: it attacks (duel), unless told not to
+    g.params[0, D.P_DUEL] = 0
     assert g.policy_plot(0) == (1, 3, "evade")
     # a larger margin waits longer; the hunter never evades at all
     g2 = _position("survivor")
@@ -106,9 +111,12 @@ def _head_on(policy):
     return game(policy, (12, 12, N), (11, 12, S), (3, 20, S))
 
 
-def _side_on(policy):
-    """Car 1 in the hex ahead side-on (facing SE): entering it hits its rear left."""
-    return game(policy, (12, 12, N), (11, 12, SE), (3, 20, S))
+def _side_on(policy, **params):
+    """Car 1 in the hex ahead side-on (facing SE): entering it hits its rear left. Car 0 is
+    moving at 5, fast enough to ram at once."""
+    g = game(policy, (12, 12, N), (11, 12, SE), (3, 20, S), **params)
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 5, 1
+    return g
 
 
 def _steer(g):
@@ -116,26 +124,18 @@ def _steer(g):
     return g.steer(0)
 
 
-def test_rammer_refuses_a_head_on_ram_that_the_hunter_takes():
+def test_from_a_standstill_the_rammer_winds_up_where_the_hunter_rams_head_on():
+    # a ram from a standstill is at speed 3 at most, below the rammer's min_ram (4)
     assert _steer(_head_on("hunter")) == 0
     assert _steer(_head_on("rammer")) != 0
+    assert _steer(game("rammer", (12, 12, N), (11, 12, S), (3, 20, S), min_ram=3)) == 0
 
 
-def test_rammer_takes_a_side_ram_that_the_survivor_avoids():
-    g = _side_on("rammer")
+def test_a_rammer_that_counts_only_the_targets_damage_takes_a_side_ram_the_survivor_avoids():
+    g = _side_on("rammer", care=0)
     assert D._impact_from(1, 12, 12, g.cars) not in (0,)  # not the front
     assert _steer(g) == 0
     assert _steer(_side_on("survivor")) != 0
-
-
-def test_rammer_goes_round_to_the_targets_rear():
-    # target two hexes ahead facing N (its rear toward car 0) vs facing S (its front toward it):
-    # the rammer heads straight for a rear, but swings wide of a front
-    rear = game("rammer", (12, 12, N), (10, 12, N), (3, 20, S))
-    front = game("rammer", (12, 12, N), (10, 12, S), (3, 20, S))
-    assert _steer(rear) == 0 and _steer(front) != 0
-    hunter = game("hunter", (12, 12, N), (10, 12, S), (3, 20, S))
-    assert _steer(hunter) == 0  # the hunter closes straight in either way
 
 
 def test_opportunist_steers_for_the_stuck_car_and_the_rammer_for_the_nearest():
@@ -157,9 +157,10 @@ def test_survivor_steers_away_from_the_nearest_car():
 
 
 def test_team_mates_are_not_rammed_on_purpose():
-    g = game("rammer", (12, 12, N), (11, 12, SE), (3, 20, S), players=[0, 0, 1])
+    g = game("rammer", (12, 12, N), (11, 12, SE), (3, 20, S), players=[0, 0, 1], care=0)
+    g.cars[0, D.C_SPEED], g.cars[0, D.C_DIR] = 5, 1
     assert _steer(g) != 0             # the side-on car ahead is a team mate
-    assert _steer(_side_on("rammer")) == 0
+    assert _steer(_side_on("rammer", care=0)) == 0
 
 
 def test_engine_damage_caps_every_policys_plot():

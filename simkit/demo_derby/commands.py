@@ -144,11 +144,17 @@ def _derby_run(args) -> int:
     sim = DerbySimulation(tables, arena, np.array(cruise, np.int64).reshape(-1, 1))
     res = run(sim, args.trials, args.seed, **run_options(args))
     r = res.frame.attrs["rounds"]
-    emit(res.frame, args, title=f"Demo Derby, {args.cars} hunter cars, {res.n_trials:,} derbies, "
-                                f"seed {res.seed}: win rate per car with 95% interval, and how "
-                                f"cars went out\nrounds: mean {r['mean']:.2f} "
-                                f"[{r['lo']:.2f}, {r['hi']:.2f}], 5%/50%/95%: "
-                                f"{r['q05']}/{r['median']}/{r['q95']}")
+    emit(res.frame, args, columns=["car", "start_spot", "policy", "cruise_speed", "p_win"],
+         title=f"Demo Derby, {args.cars} hunter cars (car k on start spot k), "
+               f"{res.n_trials:,} derbies, seed {res.seed}: wins per car and start spot, and "
+               f"ties, with 95% intervals\nrounds: mean {r['mean']:.2f} "
+               f"[{r['lo']:.2f}, {r['hi']:.2f}], 5%/50%/95%: "
+               f"{r['q05']}/{r['median']}/{r['q95']}")
+    import pandas as pd
+    for title, table in res.frame.attrs["extra"].items():
+        print(f"\n{title}")
+        with pd.option_context("display.max_rows", 500, "display.width", 200):
+            print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0
 
 

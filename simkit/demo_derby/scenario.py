@@ -33,9 +33,8 @@ EVENTS = ("derby", "figure8", "combined")
 KEYS = {"game", "name", "label", "source", "event", "laps", "crashes", "spots", "arena",
         "variants", "cars", "notes"}
 CAR_KEYS = {"name", "player", "policy", "params", "spot"}
-#: parameter -> (lowest, highest) accepted
-PARAM_RANGE = {"cruise": (1, 8), "race_speed": (1, 8), "margin": (1, 8), "reach": (1, 40),
-               "weak": (1, 60), "safe": (1, 8)}
+#: parameter -> (lowest, highest) accepted: the drivers' typed space
+PARAM_RANGE = {k: (lo, hi) for k, (_, _, lo, hi) in D.PARAM_SPACE.items()}
 SURVIVAL_ROUNDS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 80, 96, 112, 128)
 
 
@@ -377,7 +376,7 @@ def playthrough(path_or_scenario, seed=2026, trial=0):
     out = np.zeros(6, np.int64)
     D.play_event(st, rolls, sim.params, g.cars, g.sheets, g.held, g.occ, g.dk, sc.arena.terrain,
                  *D.kernel_tables(sim.tables), sim.lim, sim.lim2.copy(), g.log, g.nlog, -1,
-                 sim.tables.phases, starts2, out)
+                 sim.tables.phases, starts2, out, g.clear)
     used = int(dice.script_position(st))
     lines = render(sc, sim, g, spot_of[:n], rolls[:used],
                    race_rounds=int(out[5]) if sc.event == "combined" else -1, starts2=starts2)
