@@ -92,6 +92,14 @@ INF = 1e9
 MAX_PLAN = 96
 
 
+TABLE_SIZE = 2048
+
+
+def plan_scratch():
+    """The dominance table :func:`best_plan` works in (allocated once per race)."""
+    return np.zeros((2, TABLE_SIZE), np.float64)
+
+
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
     p = dict(PARAMS[name])
     p.update(overrides or {})
@@ -212,10 +220,11 @@ def p_2d6_at_least(k):
 @jit
 def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb, out_plan,
               terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, vturns, par,
-              rp, pp):
+              rp, pp, tab):
     """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
     write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
-    (cost, tokens). ``J`` is the target's route field, ``tb`` the target Buoy (-1 none)."""
+    (cost, tokens). ``J`` is the target's route field, ``tb`` the target Buoy (-1 none),
+    ``tab`` float64[2, TS] scratch for the dominance table (:func:`plan_scratch`)."""
     C, R = terrain.shape[0], terrain.shape[1]
     nh = hd.shape[0]
     D = V + 8                                 # rotation slots: before each hex and at the end
@@ -244,21 +253,31 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     for k in range(nh):
         phd[0, k] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) if hd[k, 2] else 99
     vmax_f = J.shape[3] - 1
+    # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
+    # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
+    # expanded again. The search stays exhaustive over distinct states, but no longer over
+    # every order of reaching them (that was exponential in the turning movements).
+    TS = tab.shape[1]
+    tkey = tab[0]
+    tval = tab[1]
+    tkey[:] = -1.0
+    bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
     d = 0
     nodes = 0
     while d >= 0:
         choice[d] += 1
-        if choice[d] >= nrot * 6 or nodes > 60000:
+        if choice[d] >= nrot * 6 or nodes > 20000:
             d -= 1
             continue
         nodes += 1
-        rot = choice[d] % nrot - per_hex
-        k = choice[d] // nrot + 1               # whip hexes, used only when a whip happens
+        # choice = rotation index * 6 + (whip hexes - 1); a move without a whip uses only
+        # the first of its six slots and skips the rest
+        rot = choice[d] // 6 - per_hex
+        k = choice[d] % 6 + 1
         c, r, f = pc[d], pr[d], pf[d]
         if rot != 0:
-            if terrain[c, r] == 2 or terrain[c, r] == 3:
-                continue
-            if pu[d] + abs(rot) > limit:
+            if terrain[c, r] == 2 or terrain[c, r] == 3 or pu[d] + abs(rot) > limit:
+                choice[d] += 5
                 continue
         f = (f + rot) % 6
         u = pu[d] + abs(rot)
@@ -268,13 +287,11 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         mleft = pm[d]
         last = mleft == 0 or d >= D - 1
         if last:                                 # the last slot: turning only
-            if k > 1:
-                continue
+            choice[d] += 5
         else:
             c2, r2 = nbr(c, r, f)
             if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
-                if k > 1:
-                    continue
+                choice[d] += 5
                 # off the board is disqualification (211 A): worse than any plan that stays,
                 # even one ending where the route field sees no way home (INF)
                 cost += 10 * INF
@@ -297,8 +314,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                     g = min(rp[RP_WHIP_GAIN], g + k)
                     c, r = c2, r2
                 else:
-                    if k > 1:
-                        continue
+                    choice[d] += 5
                     c, r = c2, r2
                     cost += hex_cost(c, r, V, terrain, fire_class, vturns, rp, pp)
                     if terrain[c, r] == 4 and V < rp[RP_PASS_MIN]:
@@ -311,22 +327,23 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         # store the state at depth d+1 (or evaluate)
         pc[d + 1], pr[d + 1], pf[d + 1], pu[d + 1] = c, r, f, u
         pg[d + 1], pw[d + 1], pbd[d + 1] = g, w, bd
+        hpen = 0.0
         for q in range(nh):
             phd[d + 1, q] = phd[d, q]
             if hd[q, 2] and 1 <= c < C and 1 <= r < R:
                 phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[q, 0], hd[q, 1]))
+            if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
+                e = 3.5 * par[P_HOUND_DICE_0 + phd[d + 1, q]] - screens
+                hpen += pp[PP_W_HOUND] * pp[PP_RISK] * max(0.5, e)
         pcost[d + 1] = cost
         pm[d + 1] = mleft
+        rec = 0.0
+        if tb >= 0 and bd < 99:
+            rec = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW],
+                            terrain, fire_class, rp) * bonus_w
         if last or terminal:
-            total = cost
-            for q in range(nh):
-                if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
-                    e = 3.5 * par[P_HOUND_DICE_0 + phd[d + 1, q]] - screens
-                    total += pp[PP_W_HOUND] * pp[PP_RISK] * max(0.5, e)
-            if terminal:
-                if c == fin_c and r == fin_r and V == 1:
-                    total += 0.0
-            else:
+            total = cost + hpen - rec
+            if not terminal:
                 total += J[c, r, f, min(V + g, vmax_f)]
                 if pp[PP_ATTACK] > 0:
                     for t in range(sv.shape[0]):
@@ -334,16 +351,33 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                                 and in_field_of_fire(c, r, f, sv[t, V_COL], sv[t, V_ROW]):
                             total -= pp[PP_ATTACK]
                             break
-            if tb >= 0 and bd < 99:
-                p = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW],
-                              terrain, fire_class, rp)
-                total -= p * rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0)
             if total < best:
                 best = total
                 best_depth = d
                 for q in range(d + 1):
                     best_choice[q] = choice[q]
                     best_pm[q] = pm[q]
+            continue
+        eff = cost + hpen - rec
+        key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
+        key = key * 256 + w
+        fkey = np.float64(key)
+        slot = key % TS
+        pruned = False
+        for _ in range(16):
+            kk = tkey[slot]
+            if kk == -1.0:
+                tkey[slot] = fkey
+                tval[slot] = eff
+                break
+            if kk == fkey:
+                if tval[slot] <= eff:
+                    pruned = True
+                else:
+                    tval[slot] = eff
+                break
+            slot = (slot + 1) % TS
+        if pruned:
             continue
         d += 1
         choice[d] = -1
@@ -354,8 +388,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     c, r, f = pc[0], pr[0], pf[0]
     w = 0
     for q in range(best_depth + 1):
-        rot = best_choice[q] % nrot - per_hex
-        k = best_choice[q] // nrot + 1
+        rot = best_choice[q] // 6 - per_hex
+        k = best_choice[q] % 6 + 1
         for _ in range(abs(rot)):
             out_plan[n] = 2 if rot > 0 else 1
             n += 1

@@ -58,10 +58,14 @@ from .layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIN
                      V_MOVED, V_NCARRY, V_NULL, V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS,
                      V_TARGET, V_TURNS, V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .markers import EASY, FREE, kernel_marker_path
-from .pilots import (MAX_PLAN, NV, PP_CRUISE, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
+from .pilots import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
                      PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
                      choose_target, fire_choice, p_2d6_at_least, p_recover)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
+
+#: Main Engines settings searched move by move in each allocation (the rest priced by the
+#: route field alone)
+SHORTLIST = 2
 
 # crisis effect indices (layout.CRISIS_KEYS)
 C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_NO_DEC, \
@@ -489,10 +493,48 @@ def hound_targets(s, sv, ships, plan, nplan, bu, hd, carry, hound_at, path, spec
 
 # --- the pilot's allocation (Step A D) --------------------------------------------------------
 
+# the plan kept from the allocation: its length, the Velocity, turn limit and target Buoy it
+# was planned for, the position, how many hounds and Buoys were live, then the tokens
+K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS = range(9)
+K_PLAN = 16
+
+
+@jit
+def plan_scratch_():
+    return np.zeros((2, TABLE_SIZE), np.float64)
+
+
+@jit
+def _live(bu, hd):
+    nb = 0
+    for b in range(bu.shape[0]):
+        nb += bu[b, BU_STATE] == ON_BOARD
+    nh = 0
+    for q in range(hd.shape[0]):
+        nh += hd[q, 2] != 0
+    return nb, nh
+
+
+@jit
+def _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
+    """Whether the plan found at allocation still stands: same position, Velocity, turning
+    limit and target, and no hound or Buoy gone since (fire, detonations, recoveries by ships
+    that moved first). Anything else (a crisis, a Null escape's new facing) plans afresh."""
+    if keep[K_N] < 0:
+        return False
+    nb, nh = _live(bu, hd)
+    return (keep[K_V] == V and keep[K_LIMIT] == limit and keep[K_TB] == tb
+            and keep[K_COL] == sv[s, V_COL] and keep[K_ROW] == sv[s, V_ROW]
+            and keep[K_FACING] == sv[s, V_FACING] and keep[K_HOUNDS] == nh
+            and keep[K_BUOYS] == nb)
+
+
 @jit
 def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field, fin_from,
-             pp, plan, RT, BT, log, logn):
-    """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent."""
+             pp, plan, keep, tab, RT, BT, log, logn):
+    """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
+    ``keep`` receives the movement plan found for the chosen setting and what it was planned
+    for (see :func:`_kept_plan`), so the ship's phase need not search again."""
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     now = _resolve(sv[s, V_CR_NEXT], contra, rp[RP_CRISIS_REPL])
@@ -503,6 +545,7 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
     sv[s, A_LASER] = 0
     sv[s, A_SCR] = 0
     sv[s, A_TRACTOR] = 0
+    keep[K_N] = -1
     fin_field = sv[s, V_FIN_FIELD]
     if _has(now, C_FAILURE, ccode):
         ships[s, PI] = max(0, ships[s, PI] - 1)
@@ -538,6 +581,12 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
+        # Every legal setting is first priced by the route field alone (the cost-to-go at the
+        # Velocity it gives, plus its Fuel); only the best SHORTLIST are searched move by move
+        # (the search is the expensive part, and the field already ranks settings well).
+        est = np.full(2 * me_max + 1, np.inf)
+        c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+        Jt = F[fld]
         for a in range(-me_max, me_max + 1):
             V2 = V + a
             if V2 < 0 or V2 > rp[RP_VMAX] or V2 >= NV:
@@ -549,6 +598,20 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
             fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
             if fcost > fuel:
                 continue
+            if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
+                continue            # never accelerate beyond the Fuel to come back down
+            e = np.float64(Jt[c0, r0, f0, V2])
+            for df in (1, 5):       # the field prices a first turning movement too
+                e = min(e, np.float64(Jt[c0, r0, (f0 + df) % 6, V2]))
+            est[a + me_max] = e + pp[PP_W_FUEL] * fcost
+        for _ in range(SHORTLIST):
+            ia = np.argmin(est)
+            if not np.isfinite(est[ia]):
+                break
+            est[ia] = np.inf
+            a = ia - me_max
+            V2 = V + a
+            fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
             # Fuel still needed to come down to Velocity 1 at the Finish
             reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
@@ -556,14 +619,17 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
                 limit = 0
             c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, sv, bu, hd,
                              F[fld], tb, plan, terrain, fire_class, hole_of, ring_pos,
-                             ring_hole, rings, rotation, vturns, par, rp, pp)
+                             ring_hole, rings, rotation, vturns, par, rp, pp, tab)
             c += pp[PP_W_FUEL] * fcost
-            if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
-                continue            # never accelerate beyond the Fuel to come back down
             if fuel - fcost < reserve:
                 c += 0.05 * (reserve - (fuel - fcost))
             if c < best_c:
                 best_c, best_a = c, a
+                keep[K_N] = n
+                keep[K_V], keep[K_LIMIT], keep[K_TB] = V2, limit, tb
+                keep[K_PLAN:K_PLAN + n] = plan[:n]
+    keep[K_COL], keep[K_ROW], keep[K_FACING] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+    keep[K_BUOYS], keep[K_HOUNDS] = _live(bu, hd)
     fcost = (rp[RP_F_ACC] if best_a > 0 else rp[RP_F_DEC]) * abs(best_a)
     fcost = min(fcost, fuel)
     fuel -= fcost
@@ -674,7 +740,7 @@ def _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT
 
 
 @jit
-def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, plan2,
+def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, plan2, keep, tab,
                hound_at, path, spec, out, RT, BT, log, logn, place):
     """Steps B-E for one ship: fire, Null and Hell Hole escapes, movement. Returns the next
     finishing place."""
@@ -718,11 +784,15 @@ def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, 
     tb = sv[s, V_FORCED]
     if tb >= 0 and bu[tb, BU_STATE] != ON_BOARD:
         tb = -1
-    c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]],
-                     sv[s, A_TRACTOR], _screens(s, sv, ships), pim, sv, bu, hd,
-                     fields[sv[s, V_PILOT], fld], tb,
-                     plan, terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation,
-                     vturns, par, rp, pp)
+    if _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
+        n = keep[K_N]
+        plan[:n] = keep[K_PLAN:K_PLAN + n]
+    else:
+        c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]],
+                         sv[s, A_TRACTOR], _screens(s, sv, ships), pim, sv, bu, hd,
+                         fields[sv[s, V_PILOT], fld], tb,
+                         plan, terrain, fire_class, hole_of, ring_pos, ring_hole, rings,
+                         rotation, vturns, par, rp, pp, tab)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, sv,
                               bu, terrain, fire_class, hole_of, ring_pos, rings, rotation, rp, pp)
     hound_targets(s, sv, ships, plan2, m, bu, hd, carry, hound_at, path, spec, out, RT, BT)
@@ -796,6 +866,8 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
     carry = np.zeros((ns, MAX_CARRY), np.int64)
     plan = np.zeros(MAX_PLAN, np.int64)
     plan2 = np.zeros(MAX_PLAN, np.int64)
+    keep = np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64)
+    tab = plan_scratch_()
     path = np.zeros((MAX_PLAN, 2), np.int64)
     hpath = np.zeros((32, 2), np.int64)
     hound_at = np.full(hd.shape[0], -1, np.int64)
@@ -844,14 +916,14 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
             sv[s, V_TURNS] = 0
             sv[s, V_WHIP] = 0
             allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field,
-                     fin_from, pilots[s], plan, RT, BT, log, logn)
+                     fin_from, pilots[s], plan, keep[s], tab, RT, BT, log, logn)
         # Steps B-E
         for i in range(k):
             s = order[i]
             if sv[s, V_STATUS] != RACING:
                 continue
             place = ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pilots[s],
-                               plan, plan2, hound_at, path, spec, out, RT, BT, log, logn, place)
+                               plan, plan2, keep[s], tab, hound_at, path, spec, out, RT, BT, log, logn, place)
         # Step F
         step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT, log, logn)
         # Step G

@@ -567,7 +567,7 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     """The pilot of ``ship`` allocates in ``state`` (from :func:`position`) and plans its move.
     Returns dict(me, velocity, screens, laser, scrambler, tractor, target, plan, fuel)."""
     from .layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
-    from .pilots import MAX_PLAN, add_recovery_attempts, best_plan
+    from .pilots import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch
     from .rules import FUEL, MN, PI
     sh, sv, bu, hd = (a.copy() for a in state)
     s = sim.sc.sides.index(ship)
@@ -577,7 +577,8 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     log = np.zeros((0, RK.LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
     RK.allocate(st, dice.NO_SCRIPT, s, turn, sv, sh, bu, hd, sim.fields, sim.easy_field,
-                sim.ring_field, sim.fin_from, sim.pilots[s], plan, sim.RT, sim.BT, log, logn)
+                sim.ring_field, sim.fin_from, sim.pilots[s], plan,
+                np.full(RK.K_PLAN + MAX_PLAN, -1, np.int64), plan_scratch(), sim.RT, sim.BT, log, logn)
     V = int(sv[s, V_VEL])
     ra = sim.ra
     limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[min(V, len(ra.vturns) - 1)], int(sh[s, FUEL]))
@@ -586,7 +587,8 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     c, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
                      min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], sv, bu, hd,
                      sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], tb, plan, b[0], b[1], b[2],
-                     b[3], b[4], b[5], b[6], ra.vturns, ra.par, ra.rp, sim.pilots[s])
+                     b[3], b[4], b[5], b[6], ra.vturns, ra.par, ra.rp, sim.pilots[s],
+                     plan_scratch())
     plan2 = np.zeros(MAX_PLAN, np.int64)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], ra.pi_mod[sh[s, PI]], sh[s, FUEL], plan, n,
                               plan2, sv, bu, b[0], b[1], b[2], b[3], b[5], b[6], ra.rp,
