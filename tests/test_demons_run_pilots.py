@@ -16,7 +16,7 @@ from simkit.demons_run.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
 from simkit.demons_run.pilots import (PARAM_NAMES, PARAM_SPACE, PARAMS, PP_SCREENS_HAZ, best_plan,
-                                      fire_choice, fire_harm, hex_cost, param_space,
+                                      fire_choice, fire_harm, fire_prices, hex_cost, param_space,
                                       param_vector, plan_scratch, MAX_PLAN)
 from simkit.demons_run.races import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
@@ -92,8 +92,8 @@ def test_hell_fire_costs_less_behind_more_screens(four):
     terrain, fire_class = four.BT[0], four.BT[1]
     lc, lr = four.bu0[[b for b in range(len(four.bu0)) if four.bu0[b, BU_VP] == VP_HELL3][0], :2]
     pp = four.pilots[0]
-    costs = [hex_cost(lc, lr, 3, terrain, fire_class, ra.vturns, ra.rp, pp, ra.par, s)
-             for s in range(0, 12)]
+    costs = [hex_cost(lc, lr, 3, terrain, fire_class, ra.rp, pp,
+                      fire_prices(3, s, ra.vturns, ra.par, pp)) for s in range(0, 12)]
     assert all(a >= b for a, b in zip(costs, costs[1:])) and costs[0] > 3 * costs[-1]
 
 

@@ -191,19 +191,29 @@ def fire_harm(cls, v, screens, vturns, par):
 
 
 @jit
-def hex_cost(c, r, v, terrain, fire_class, vturns, rp, pp, par, screens):
-    """The pilot's price (in Turn units) for entering hex (c, r) at Velocity v behind
-    ``screens``: Hell Fire by its expected harm at those Screens (so a ship with the Screens
-    for it dives where another would not), Null, a Gravity Whip, capture."""
+def fire_prices(v, screens, vturns, par, pp):
+    """The pilot's price of a Hell Fire hex of each class (index 1-3) entered at Velocity v
+    behind ``screens``: its own weight plus the expected System Crises and SI loss."""
+    out = np.zeros(4)
+    for fc in range(1, 4):
+        w = pp[PP_W_FIRE1] if fc == 1 else (pp[PP_W_FIRE2] if fc == 2 else pp[PP_W_FIRE3])
+        ecr, esi = fire_harm(fc, v, screens, vturns, par)
+        out[fc] = w + pp[PP_W_CRISIS] * ecr + pp[PP_W_SI] * esi
+    return out
+
+
+@jit
+def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
+    """The pilot's price (in Turn units) for entering hex (c, r) at Velocity v: Hell Fire by
+    ``ftab`` (:func:`fire_prices` at this Velocity and the ship's Screens, so a ship with the
+    Screens for it dives where another would not), Null, a Gravity Whip, capture."""
     t = terrain[c, r]
     cost = 0.0
     if t == 2:                                  # Null
         cost += pp[PP_W_NULL]
     fc = fire_class[c, r]
     if fc > 0:
-        w = pp[PP_W_FIRE1] if fc == 1 else (pp[PP_W_FIRE2] if fc == 2 else pp[PP_W_FIRE3])
-        ecr, esi = fire_harm(fc, v, screens, vturns, par)
-        cost += w + pp[PP_W_CRISIS] * ecr + pp[PP_W_SI] * esi
+        cost += ftab[fc]
     if t == 3 and rp[RP_WHIP_VMIN] <= v <= rp[RP_WHIP_VMAX]:
         cost += pp[PP_W_WHIP]
     cost *= pp[PP_RISK]
@@ -224,6 +234,9 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
     at ``screens``. float32[cols+1, rows+1, 6, NV]."""
     C, R = terrain.shape[0], terrain.shape[1]
     J = np.full((C, R, 6, NV), np.float32(INF))
+    ftab = np.zeros((NV, 4))
+    for v in range(1, NV):
+        ftab[v] = fire_prices(v, screens, vturns, par, pp)
     h = [(0.0, np.int64(0))]
     h.pop()
     for c in range(1, C):
@@ -247,8 +260,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
         if v >= 1 and not (well and rp[RP_WHIP_VMIN] <= v <= rp[RP_WHIP_VMAX]):
             pc, pr = nbr(c, r, (f + 3) % 6)
             if 1 <= pc < C and 1 <= pr < R:
-                nd = d + 1.0 / v + hex_cost(c, r, v, terrain, fire_class, vturns, rp, pp, par,
-                                             screens)
+                nd = d + 1.0 / v + hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab[v])
                 if nd < J[pc, pr, f, v]:
                     J[pc, pr, f, v] = nd
                     heapq.heappush(h, (nd, np.int64(((pc * R + pr) * 6 + f) * NV + v)))
@@ -273,7 +285,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
                 for n in range(k):
                     jj = (j0 + step * n) % 6
                     nd += hex_cost(rings[hole - 1, jj, 0], rings[hole - 1, jj, 1], v0, terrain,
-                                   fire_class, vturns, rp, pp, par, screens)
+                                   fire_class, rp, pp, ftab[v0])
                 if nd < J[pc, pr, f, v0]:
                     J[pc, pr, f, v0] = nd
                     heapq.heappush(h, (nd, np.int64(((pc * R + pr) * 6 + f) * NV + v0)))
@@ -367,8 +379,16 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     pbd[0] = 99
     pm[0] = V
+    # only hounds the ship can come within reach of this Turn matter (it ends at most V hexes
+    # away, a whip's ring and its refunded MP add 3)
+    rel = np.zeros(max(nh, 1), np.int64)
+    nrel = 0
     for k in range(nh):
-        phd[0, k] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) if hd[k, 2] else 99
+        if hd[k, 2] and dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) <= V + 3 + rp[RP_HOUND_RANGE]:
+            rel[nrel] = k
+            phd[0, nrel] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1])
+            nrel += 1
+    ftab = fire_prices(V, screens, vturns, par, pp)
     vmax_f = J.shape[3] - 1
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
     # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
@@ -427,14 +447,13 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                     for n in range(k):
                         c2 = rings[hole - 1, (j + step * n) % 6, 0]
                         r2 = rings[hole - 1, (j + step * n) % 6, 1]
-                        cost += hex_cost(c2, r2, V, terrain, fire_class, vturns, rp, pp, par,
-                                         screens)
+                        cost += hex_cost(c2, r2, V, terrain, fire_class, rp, pp, ftab)
                     g = min(rp[RP_WHIP_GAIN], g + k)
                     c, r = c2, r2
                 else:
                     choice[d] += 5
                     c, r = c2, r2
-                    cost += hex_cost(c, r, V, terrain, fire_class, vturns, rp, pp, par, screens)
+                    cost += hex_cost(c, r, V, terrain, fire_class, rp, pp, ftab)
                     if terrain[c, r] == 4 and V < rp[RP_PASS_MIN]:
                         terminal = True          # captured: the plan ends here
                     if c == fin_c and r == fin_r and V == 1:
@@ -446,10 +465,10 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         pc[d + 1], pr[d + 1], pf[d + 1], pu[d + 1] = c, r, f, u
         pg[d + 1], pw[d + 1], pbd[d + 1] = g, w, bd
         hpen = 0.0
-        for q in range(nh):
+        for q in range(nrel):
             phd[d + 1, q] = phd[d, q]
-            if hd[q, 2] and 1 <= c < C and 1 <= r < R:
-                phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[q, 0], hd[q, 1]))
+            if 1 <= c < C and 1 <= r < R:
+                phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[rel[q], 0], hd[rel[q], 1]))
             if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
                 e = 3.5 * par[P_HOUND_DICE_0 + phd[d + 1, q]] - screens
                 hpen += pp[PP_W_HOUND] * pp[PP_RISK] * max(0.5, e)
