@@ -19,9 +19,10 @@ Then, for each race scenario in ``scenarios/demons-run/``, whole races (``race.r
   CPU time per ship-Turn (the pilots' allocation and plan search dominate it).
 
 Issue 14 (one core, CPU time, same machine): four-corners 87 races/s before (every Main
-Engines setting searched move by move, every order of turning movements enumerated), 330
-after (dominance-pruned plan search, settings shortlisted by the route field, the allocation's
-plan reused in the ship's phase, Hell Fire prices and in-reach hounds computed once per plan).
+Engines setting searched move by move, every order of turning movements enumerated), 454
+after (dominance-pruned, branch-and-bound plan search with the route field as the bound,
+settings shortlisted by the route field, the allocation's plan reused in the ship's phase,
+Hell Fire prices and in-reach hounds computed once per plan).
 
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.

@@ -408,8 +408,10 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
             continue
         nodes += 1
         # choice = rotation index * 6 + (whip hexes - 1); a move without a whip uses only
-        # the first of its six slots and skips the rest
-        rot = choice[d] // 6 - per_hex
+        # the first of its six slots and skips the rest. Rotations in the order 0, -1, +1,
+        # -2, +2, ...: going straight on first finds a good plan early for the bound below.
+        ri = choice[d] // 6
+        rot = ((ri + 1) // 2) * (-1 if ri % 2 == 1 else 1)
         k = choice[d] % 6 + 1
         c, r, f = pc[d], pr[d], pf[d]
         if rot != 0:
@@ -496,6 +498,18 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                     best_pm[q] = pm[q]
             continue
         eff = cost + hpen - rec
+        # Branch and bound: the route field is a lower bound on what the rest of the Turn can
+        # cost (it prices the same hexes, plus 1/V a hex and dearer turning movements), so a
+        # partial plan that cannot beat the best complete one even with every allowance (the
+        # whole Buoy bonus, the end-of-move attack bonus, a whip's Velocity) is dropped.
+        if V > 0 and best < 1e29:
+            jn = J[c, r, f, min(V, vmax_f)]
+            if jn < INF / 2:
+                lb = eff - bonus_w - pp[PP_ATTACK] + jn - (mleft + 1.0) / V \
+                    - (limit - u) * 2.0 * pp[PP_W_TURN] - g * pp[PP_W_DV] \
+                    - rp[RP_WHIP_GAIN] * pp[PP_W_DV]
+                if lb >= best:
+                    continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
         key = key * 256 + w
         fkey = np.float64(key)
@@ -525,7 +539,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     c, r, f = pc[0], pr[0], pf[0]
     w = 0
     for q in range(best_depth + 1):
-        rot = best_choice[q] // 6 - per_hex
+        ri = best_choice[q] // 6
+        rot = ((ri + 1) // 2) * (-1 if ri % 2 == 1 else 1)
         k = best_choice[q] % 6 + 1
         for _ in range(abs(rot)):
             out_plan[n] = 2 if rot > 0 else 1
