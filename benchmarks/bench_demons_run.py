@@ -18,7 +18,8 @@ Then, for each race scenario in ``scenarios/demons-run/``, whole races (``race.r
 * the share of issue 14's target of 2,000 races/s per core on the four-corners race, and the
   CPU time per ship-Turn (the pilots' allocation and plan search dominate it).
 
-Issue 14 (one core, CPU time, same machine): four-corners 87 races/s before (every Main
+Issue 14 (one core, CPU time, same shared machine; 76 -> 315 when measured back to back
+under load): four-corners 87 races/s before (every Main
 Engines setting searched move by move, every order of turning movements enumerated), 454
 after (dominance-pruned, branch-and-bound plan search with the route field as the bound,
 settings shortlisted by the route field, the allocation's plan reused in the ship's phase,
