@@ -14,7 +14,16 @@ Then, for each race scenario in ``scenarios/demons-run/``, whole races (``race.r
 * the bare random-number bound for the same mean number of rolls per race (counted by
   replaying recorded races), in the same run;
 * the speed-up over the same races with ``NUMBA_DISABLE_JIT=1`` (the route fields, which are
-  built once per board and pilot, are handed to the child precomputed; only races are timed).
+  built once per board and pilot, are handed to the child precomputed; only races are timed);
+* the share of issue 14's target of 2,000 races/s per core on the four-corners race, and the
+  CPU time per ship-Turn (the pilots' allocation and plan search dominate it).
+
+Issue 14 (one core, CPU time, same shared machine; 76 -> 315 when measured back to back
+under load): four-corners 87 races/s before (every Main
+Engines setting searched move by move, every order of turning movements enumerated), 454
+after (dominance-pruned, branch-and-bound plan search with the route field as the bound,
+settings shortlisted by the route field, the allocation's plan reused in the ship's phase,
+Hell Fire prices and in-reach hounds computed once per plan).
 
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.
@@ -173,17 +182,30 @@ def bench_races(args):
     key, n = stream_key(2026), args.races
     print(f"\nDemon's Run whole races, one core, {n:,} races each")
     print(f"{'scenario':14s} {'races/s':>10s} {'rolls/race':>10s} {'kernel/bare':>11s} "
-          f"{'vs no-JIT':>10s}")
+          f"{'vs no-JIT':>10s} {'of target':>9s} {'us/ship-turn':>12s}")
     for name, sim in sims:
         RK.race_stats(key, 0, 20, *sim.args())            # warm-up / load cache
         t = _time(lambda: RK.race_stats(key, 0, n, *sim.args()), repeats=2)
-        rolls = np.mean([len(races.play_one(sim, 2026, i)[3]) for i in range(30)])
+        plays = [races.play_one(sim, 2026, i) for i in range(30)]
+        rolls = np.mean([len(p[3]) for p in plays])
+        # ship-Turns: each ship's Turns until it left the race (finished, destroyed, off)
+        ship_turns = np.mean([_ship_turns(p[0], len(sim.sc.ships)) for p in plays])
         per = max(1, int(round(rolls)))
         K.bare_rng(key, 0, 100, per)
         tb = _time(lambda: K.bare_rng(key, 0, n, per))
         speed = n / t
         print(f"{name:14s} {speed:10,.0f} {rolls:10.1f} {t / tb:11.1f} "
-              f"{nojit[name] * speed:9.0f}x")
+              f"{nojit[name] * speed:9.0f}x {speed / TARGET:9.2f} "
+              f"{1e6 * t / n / ship_turns:12.1f}")
+
+
+TARGET = 2_000      # races/s per core on four-corners (issue 14 item 4)
+
+
+def _ship_turns(log, n_ships):
+    """Ship-Turns moved in one race log: the EV_MOVE rows."""
+    from simkit.demons_run import race as RK
+    return max(1, int(np.sum(log[:, 1] == RK.EV_MOVE))) if len(log) else n_ships
 
 
 def main():

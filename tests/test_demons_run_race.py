@@ -22,6 +22,7 @@ from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, DESTROYED, FINISHED,
 from simkit.demons_run.los import fire_solution, in_field_of_fire
 from simkit.demons_run.movement import ShipMove, _plan_tokens, move_ship
 from simkit.demons_run.pilots import MAX_PLAN
+from simkit.demons_run.pilots import PARAM_NAMES
 from simkit.demons_run.races import RaceSim, decide, load_scenario, playthrough, position
 from simkit.demons_run.rules import SI, make_rules
 
@@ -207,7 +208,12 @@ def test_pilot_decelerates_to_finish_and_raider_fires(sim):
     raider = next(s.name for s in sc.ships if s.pilot == "raider")
     other = next(s.name for s in sc.ships if s.pilot != "raider")
     assert decide(rs, raider, st)["laser"] > 0
-    assert decide(rs, other, st)["laser"] == 0
+    # the buoy hunter fires too when a hit pays (issue 14: every pilot weighs its weapons);
+    # with fire_ships = 0 it never allocates its Laser at a ship
+    assert decide(rs, other, st)["laser"] > 0
+    calm = RaceSim(load_scenario(SCEN / "raid.toml"))
+    calm.pilots[[s.name for s in sc.ships].index(other), PARAM_NAMES.index("fire_ships")] = 0
+    assert decide(calm, other, st)["laser"] == 0
 
 
 def test_a_ship_at_si_0_is_destroyed_005_L():

@@ -45,46 +45,89 @@ import heapq
 
 import numpy as np
 
+from simkit.core import dice
 from simkit.core._numba import jit
 
-from .kernels import P_HOUND_DICE_0
+from .kernels import (P_DESTROY_AT_LEAST, P_FIRE_CARD, P_FIRE_DICE, P_FIRE_MOD_0, P_FIRE_PER,
+                      P_FIRE_SI, P_FIRE_THRESHOLD, P_HOUND_DICE_0, P_MARKER_DICE, P_SCR_ABOVE,
+                      P_SCR_ROLLS)
 from .geometry import dist, fire_solution, in_field_of_fire, nbr
 from .layout import (A_LASER, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW, BU_STATE,
                      BU_VP, ON_BOARD, RACING, RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR,
                      RP_F_SCREENS, RP_F_TRACTOR, RP_F_TURN, RP_HOUND_RANGE, RP_LOF_FIRE0,
                      RP_LOF_HOLE, RP_LOF_WELL, RP_MAX_RANGE, RP_PASS_MIN, RP_REC_FIRE0,
                      RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_SUCCESS, RP_REC_VOVER,
-                     RP_REC_WELL, RP_TGT_HOUND, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_WHIP_GAIN,
+                     RP_REC_WELL, RP_TGT_HOUND, RP_TGT_MOVING, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_WHIP_GAIN,
                      RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_VMAX, RP_WHIP_VMIN, V_COL, V_FACING,
-                     V_FIN_COL, V_FIN_ROW, V_ROW, V_STATUS, V_TARGET, V_VEL)
+                     V_FIN_COL, V_FIN_ROW, V_FORCED, V_ROW, V_STATUS, V_TARGET, V_VEL)
 from .markers import EASY
 from .rules import FUEL, LASER, ME, PI, SCRAMBLER, SCREENS, TRACTOR
 
 # --- parameters ------------------------------------------------------------------------------
-PARAM_NAMES = ("risk", "cruise", "hunt_class", "vp_per_turn", "screens", "screens_hazard",
-               "fire_ships", "fire_hounds", "min_p_hit", "tractor_p", "fuel_margin",
-               "attack_bonus", "time_margin", "w_null", "w_fire1", "w_fire2", "w_fire3",
-               "w_whip", "w_hound", "w_turn", "w_dv", "w_fuel")
+# The pilots' parameter space (DESIGN.md: a typed space a search can explore): name -> (kind,
+# low, high, meaning). Units: "turn" prices are in Turns of the route fields (a Turn of racing
+# is the common currency of route, hazard and Fuel), "vp" values in Victory Points.
+PARAM_SPACE = {
+    "risk": ("float", 0.0, 10.0, "multiplier on every hazard price"),
+    "cruise": ("int", 1, 12, "highest Velocity the pilot accelerates to"),
+    "hunt_class": ("int", -1, 2, "richest Hell Hole class whose ring Buoys it hunts (-1 none, "
+                                 "0 hell, 1 Hell2, 2 Hell3 = Lucifer)"),
+    "vp_per_turn": ("float", 1.0, 200.0, "VP a Turn of detour must pay to chase a Buoy"),
+    "screens": ("float", 0.0, 1.0, "share of the Screens allocated with no hazard near"),
+    "screens_hazard": ("float", 0.0, 1.0, "share of the Screens allocated near a hazard"),
+    "fire_ships": ("float", 0.0, 1.0, "1: fires Laser and Scrambler at rival ships"),
+    "fire_hounds": ("float", 0.0, 100.0, "VP of destroying a Hell Hound near it (0: never)"),
+    "min_p_hit": ("float", 0.0, 1.0, "lowest hit chance it fires at"),
+    "tractor_p": ("float", 0.0, 1.0, "lowest recovery chance it spends an attempt on"),
+    "fuel_margin": ("int", 0, 290, "Fuel kept beyond what coming down to Velocity 1 needs"),
+    "attack_bonus": ("float", 0.0, 10.0, "Turns a plan is worth that ends with a rival in the "
+                                         "Field of Fire"),
+    "time_margin": ("int", 0, 30, "Turns kept in hand when chasing a Buoy"),
+    "w_null": ("float", 0.0, 20.0, "Turns a Null hex costs"),
+    "w_fire1": ("float", 0.0, 20.0, "Turns a plain Hell Fire hex costs beyond its expected harm"),
+    "w_fire2": ("float", 0.0, 20.0, "the same for a Hell2 Hell Fire hex"),
+    "w_fire3": ("float", 0.0, 20.0, "the same for a Hell3 Hell Fire hex"),
+    "w_whip": ("float", 0.0, 20.0, "Turns a Gravity Whip costs (the Velocity it gives is "
+                                   "priced by the route field)"),
+    "w_hound": ("float", 0.0, 20.0, "Turns per expected hit of a Hell Hound"),
+    "w_turn": ("float", 0.0, 5.0, "Turns a turning movement costs in the route field"),
+    "w_dv": ("float", 0.0, 5.0, "Turns a Velocity Level of change costs in the route field"),
+    "w_fuel": ("float", 0.0, 1.0, "Turns a Fuel Level costs"),
+    "w_crisis": ("float", 0.0, 20.0, "Turns an expected System Crisis roll costs"),
+    "w_si": ("float", 0.0, 20.0, "Turns an expected SI Level lost costs"),
+    "rival_screens": ("int", 0, 11, "Screens it assumes a rival has allocated (allocations "
+                                    "are secret, 203 A)"),
+    "vp_per_hit": ("float", 0.0, 100.0, "VP worth of one SI hit on a rival"),
+    "vp_per_crisis": ("float", 0.0, 100.0, "VP worth of one System Crisis on a rival"),
+    "fire_buoys": ("float", 0.0, 1.0, "share of a Buoy's VP that denying it to a nearer rival "
+                                      "is worth (0: never shoots Buoys)"),
+    "fuel_vp": ("float", 0.0, 2.0, "VP a Fuel Level is worth when firing (1 per Level at the "
+                                   "end, 211 B)"),
+}
+PARAM_NAMES = tuple(PARAM_SPACE)
 (PP_RISK, PP_CRUISE, PP_HUNT, PP_VPT, PP_SCREENS, PP_SCREENS_HAZ, PP_FIRE_SHIPS,
  PP_FIRE_HOUNDS, PP_MIN_PHIT, PP_TRACTOR_P, PP_FUEL_MARGIN, PP_ATTACK, PP_TIME_MARGIN,
  PP_W_NULL, PP_W_FIRE1, PP_W_FIRE2, PP_W_FIRE3, PP_W_WHIP, PP_W_HOUND, PP_W_TURN, PP_W_DV,
- PP_W_FUEL) = range(22)
-N_PP = 22
+ PP_W_FUEL, PP_W_CRISIS, PP_W_SI, PP_RIVAL_SCR, PP_VP_HIT, PP_VP_CRISIS, PP_FIRE_BUOYS,
+ PP_FUEL_VP) = range(29)
+N_PP = len(PARAM_NAMES)
 
-_COMMON = dict(w_null=3.0, w_fire1=0.6, w_fire2=2.5, w_fire3=5.0, w_whip=0.4, w_hound=0.3,
-               w_turn=0.05, w_dv=0.05, w_fuel=0.01)
+_COMMON = dict(w_null=3.0, w_fire1=0.3, w_fire2=0.5, w_fire3=0.8, w_whip=0.2, w_hound=0.3,
+               w_turn=0.05, w_dv=0.05, w_fuel=0.01, w_crisis=0.6, w_si=0.4, rival_screens=2,
+               vp_per_hit=4.0, vp_per_crisis=8.0, fuel_vp=0.5)
 PARAMS = {
     "safe_runner": dict(risk=3.0, cruise=7, hunt_class=-1, vp_per_turn=40.0, screens=0.0,
-                        screens_hazard=1.0, fire_ships=0, fire_hounds=1, min_p_hit=0.4,
+                        screens_hazard=1.0, fire_ships=0, fire_hounds=15.0, min_p_hit=0.4,
                         tractor_p=0.5, fuel_margin=60, attack_bonus=0.0, time_margin=6,
-                        **_COMMON),
-    "buoy_hunter": dict(risk=1.0, cruise=6, hunt_class=1, vp_per_turn=8.0, screens=0.3,
-                        screens_hazard=1.0, fire_ships=0, fire_hounds=1, min_p_hit=0.4,
+                        fire_buoys=0.0, **_COMMON),
+    "buoy_hunter": dict(risk=1.0, cruise=6, hunt_class=2, vp_per_turn=8.0, screens=0.3,
+                        screens_hazard=1.0, fire_ships=1, fire_hounds=15.0, min_p_hit=0.4,
                         tractor_p=0.3, fuel_margin=50, attack_bonus=0.0, time_margin=4,
-                        **_COMMON),
+                        fire_buoys=0.5, **_COMMON),
     "raider": dict(risk=1.5, cruise=7, hunt_class=-1, vp_per_turn=30.0, screens=0.5,
-                   screens_hazard=1.0, fire_ships=1, fire_hounds=0, min_p_hit=0.25,
-                   tractor_p=0.5, fuel_margin=50, attack_bonus=1.5, time_margin=6, **_COMMON),
+                   screens_hazard=1.0, fire_ships=1, fire_hounds=0.0, min_p_hit=0.25,
+                   tractor_p=0.5, fuel_margin=50, attack_bonus=1.5, time_margin=6,
+                   fire_buoys=1.0, **dict(_COMMON, vp_per_hit=8.0, vp_per_crisis=12.0)),
 }
 POLICIES = {name: i for i, name in enumerate(PARAMS)}
 NV = 13                     # Velocities the route fields cover (0-12)
@@ -92,25 +135,85 @@ INF = 1e9
 MAX_PLAN = 96
 
 
+def param_space(pilot: str = "buoy_hunter"):
+    """The parameter space as a frame-ready list of dicts (name, kind, low, high, default of
+    ``pilot``, meaning)."""
+    return [dict(name=k, kind=kind, low=lo, high=hi, default=PARAMS[pilot][k], meaning=m)
+            for k, (kind, lo, hi, m) in PARAM_SPACE.items()]
+
+
+TABLE_SIZE = 2048
+
+
+def plan_scratch():
+    """The dominance table :func:`best_plan` works in (allocated once per race)."""
+    return np.zeros((2, TABLE_SIZE), np.float64)
+
+
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
+    """The named pilot's vector with ``overrides``, each checked against PARAM_SPACE (a
+    ValueError names the parameter and its bounds)."""
     p = dict(PARAMS[name])
-    p.update(overrides or {})
+    for k, x in (overrides or {}).items():
+        if k not in PARAM_SPACE:
+            raise KeyError(f"unknown pilot parameter {k!r}")
+        kind, lo, hi, _ = PARAM_SPACE[k]
+        if isinstance(x, bool) or not lo <= x <= hi or (kind == "int" and int(x) != x):
+            raise ValueError(f"pilot parameter {k}={x!r} outside {kind} [{lo}, {hi}]")
+        p[k] = x
     return np.asarray([float(p[k]) for k in PARAM_NAMES], np.float64)
 
 
 # --- costs shared by the route fields and the plan search ------------------------------------
 
 @jit
-def hex_cost(c, r, v, terrain, fire_class, vturns, rp, pp):
-    """The pilot's price (in Turn units) for entering hex (c, r) at Velocity v."""
+def fire_harm(cls, v, screens, vturns, par):
+    """208: the expected System Crisis rolls and SI Levels lost entering a Hell Fire hex of
+    class ``cls`` (1-3) at Velocity v behind ``screens`` (exact over the attack dice)."""
+    nd = par[P_FIRE_DICE]
+    base = par[P_FIRE_MOD_0 + cls - 1] + vturns[min(v, vturns.shape[0] - 1)]
+    cr, si, tot = 0.0, 0.0, 0.0
+    # the sum of nd dice, enumerated (nd is 2 in the rules)
+    n = 6 ** nd
+    for i in range(n):
+        x, k = 0, i
+        for _ in range(nd):
+            x += k % 6 + 1
+            k //= 6
+        f = x + base
+        res = f - screens if par[P_FIRE_CARD] == 1 else screens - f
+        if res >= par[P_FIRE_THRESHOLD]:
+            cr += res // par[P_FIRE_PER]
+            if par[P_FIRE_SI] == 1:
+                si += res
+        tot += 1.0
+    return cr / tot, si / tot
+
+
+@jit
+def fire_prices(v, screens, vturns, par, pp):
+    """The pilot's price of a Hell Fire hex of each class (index 1-3) entered at Velocity v
+    behind ``screens``: its own weight plus the expected System Crises and SI loss."""
+    out = np.zeros(4)
+    for fc in range(1, 4):
+        w = pp[PP_W_FIRE1] if fc == 1 else (pp[PP_W_FIRE2] if fc == 2 else pp[PP_W_FIRE3])
+        ecr, esi = fire_harm(fc, v, screens, vturns, par)
+        out[fc] = w + pp[PP_W_CRISIS] * ecr + pp[PP_W_SI] * esi
+    return out
+
+
+@jit
+def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
+    """The pilot's price (in Turn units) for entering hex (c, r) at Velocity v: Hell Fire by
+    ``ftab`` (:func:`fire_prices` at this Velocity and the ship's Screens, so a ship with the
+    Screens for it dives where another would not), Null, a Gravity Whip, capture."""
     t = terrain[c, r]
     cost = 0.0
     if t == 2:                                  # Null
         cost += pp[PP_W_NULL]
     fc = fire_class[c, r]
     if fc > 0:
-        w = pp[PP_W_FIRE1] if fc == 1 else (pp[PP_W_FIRE2] if fc == 2 else pp[PP_W_FIRE3])
-        cost += w * (1.0 + vturns[min(v, vturns.shape[0] - 1)] / 4.0)
+        cost += ftab[fc]
     if t == 3 and rp[RP_WHIP_VMIN] <= v <= rp[RP_WHIP_VMAX]:
         cost += pp[PP_W_WHIP]
     cost *= pp[PP_RISK]
@@ -120,13 +223,20 @@ def hex_cost(c, r, v, terrain, fire_class, vturns, rp, pp):
 
 
 @jit
-def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, rp, pp):
+def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, rp, pp, par,
+                screens, hole_of, ring_pos, rings, rotation):
     """Cost-to-go over (col, row, facing, Velocity) to any state with a ``goal`` hex and a
     Velocity in vlo..vhi (Dijkstra on the reversed state graph). ``enter_only``: the goal
     counts only when entered by a forward move (the Finish hex, 211 A), not reached by turning
-    or by a Velocity change in it. float32[cols+1, rows+1, 6, NV]."""
+    or by a Velocity change in it. Entering a Gravity Well at Velocity 1-4 is a Gravity Whip
+    (204 O): 1-6 Well hexes round the hole, no MP for them, and the Velocity they add (at most
+    4) counted at once, so the field knows where a whip saves time and Fuel. Hell Fire is priced
+    at ``screens``. float32[cols+1, rows+1, 6, NV]."""
     C, R = terrain.shape[0], terrain.shape[1]
     J = np.full((C, R, 6, NV), np.float32(INF))
+    ftab = np.zeros((NV, 4))
+    for v in range(1, NV):
+        ftab[v] = fire_prices(v, screens, vturns, par, pp)
     h = [(0.0, np.int64(0))]
     h.pop()
     for c in range(1, C):
@@ -144,14 +254,41 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
         c = u // (NV * 6 * R)
         if d > J[c, r, f, v]:
             continue
-        # forward: from the hex behind, same facing and Velocity
-        if v >= 1:
+        # forward: from the hex behind, same facing and Velocity (not into a Well at a
+        # whipping Velocity: that move is the whip below)
+        well = terrain[c, r] == 3
+        if v >= 1 and not (well and rp[RP_WHIP_VMIN] <= v <= rp[RP_WHIP_VMAX]):
             pc, pr = nbr(c, r, (f + 3) % 6)
             if 1 <= pc < C and 1 <= pr < R:
-                nd = d + 1.0 / v + hex_cost(c, r, v, terrain, fire_class, vturns, rp, pp)
+                nd = d + 1.0 / v + hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab[v])
                 if nd < J[pc, pr, f, v]:
                     J[pc, pr, f, v] = nd
                     heapq.heappush(h, (nd, np.int64(((pc * R + pr) * 6 + f) * NV + v)))
+        # a Gravity Whip of k hexes that ends here: entered from the hex behind its first Well
+        # hex at Velocity v0, leaving at v0 + min(k, gain)
+        if well and hole_of[c, r] > 0:
+            hole = hole_of[c, r]
+            j = ring_pos[c, r]
+            step = rotation[hole - 1]
+            for k in range(rp[RP_WHIP_KMIN], rp[RP_WHIP_KMAX] + 1):
+                v0 = v - min(k, rp[RP_WHIP_GAIN])
+                if v0 < rp[RP_WHIP_VMIN] or v0 > rp[RP_WHIP_VMAX]:
+                    continue
+                j0 = (j - step * (k - 1)) % 6
+                ec, er = rings[hole - 1, j0, 0], rings[hole - 1, j0, 1]
+                pc, pr = nbr(ec, er, (f + 3) % 6)
+                if not (1 <= pc < C and 1 <= pr < R):
+                    continue
+                if terrain[pc, pr] == 3 and hole_of[pc, pr] == hole:
+                    continue
+                nd = d + 1.0 / v0
+                for n in range(k):
+                    jj = (j0 + step * n) % 6
+                    nd += hex_cost(rings[hole - 1, jj, 0], rings[hole - 1, jj, 1], v0, terrain,
+                                   fire_class, rp, pp, ftab[v0])
+                if nd < J[pc, pr, f, v0]:
+                    J[pc, pr, f, v0] = nd
+                    heapq.heappush(h, (nd, np.int64(((pc * R + pr) * 6 + f) * NV + v0)))
         if enter_only and goal[c, r] and vlo <= v <= vhi:
             continue
         # a turning movement in this hex
@@ -212,10 +349,11 @@ def p_2d6_at_least(k):
 @jit
 def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb, out_plan,
               terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, vturns, par,
-              rp, pp):
+              rp, pp, tab):
     """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
     write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
-    (cost, tokens). ``J`` is the target's route field, ``tb`` the target Buoy (-1 none)."""
+    (cost, tokens). ``J`` is the target's route field, ``tb`` the target Buoy (-1 none),
+    ``tab`` float64[2, TS] scratch for the dominance table (:func:`plan_scratch`)."""
     C, R = terrain.shape[0], terrain.shape[1]
     nh = hd.shape[0]
     D = V + 8                                 # rotation slots: before each hex and at the end
@@ -241,24 +379,44 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     pbd[0] = 99
     pm[0] = V
+    # only hounds the ship can come within reach of this Turn matter (it ends at most V hexes
+    # away, a whip's ring and its refunded MP add 3)
+    rel = np.zeros(max(nh, 1), np.int64)
+    nrel = 0
     for k in range(nh):
-        phd[0, k] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) if hd[k, 2] else 99
+        if hd[k, 2] and dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) <= V + 3 + rp[RP_HOUND_RANGE]:
+            rel[nrel] = k
+            phd[0, nrel] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1])
+            nrel += 1
+    ftab = fire_prices(V, screens, vturns, par, pp)
     vmax_f = J.shape[3] - 1
+    # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
+    # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
+    # expanded again. The search stays exhaustive over distinct states, but no longer over
+    # every order of reaching them (that was exponential in the turning movements).
+    TS = tab.shape[1]
+    tkey = tab[0]
+    tval = tab[1]
+    tkey[:] = -1.0
+    bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
     d = 0
     nodes = 0
     while d >= 0:
         choice[d] += 1
-        if choice[d] >= nrot * 6 or nodes > 60000:
+        if choice[d] >= nrot * 6 or nodes > 20000:
             d -= 1
             continue
         nodes += 1
-        rot = choice[d] % nrot - per_hex
-        k = choice[d] // nrot + 1               # whip hexes, used only when a whip happens
+        # choice = rotation index * 6 + (whip hexes - 1); a move without a whip uses only
+        # the first of its six slots and skips the rest. Rotations in the order 0, -1, +1,
+        # -2, +2, ...: going straight on first finds a good plan early for the bound below.
+        ri = choice[d] // 6
+        rot = ((ri + 1) // 2) * (-1 if ri % 2 == 1 else 1)
+        k = choice[d] % 6 + 1
         c, r, f = pc[d], pr[d], pf[d]
         if rot != 0:
-            if terrain[c, r] == 2 or terrain[c, r] == 3:
-                continue
-            if pu[d] + abs(rot) > limit:
+            if terrain[c, r] == 2 or terrain[c, r] == 3 or pu[d] + abs(rot) > limit:
+                choice[d] += 5
                 continue
         f = (f + rot) % 6
         u = pu[d] + abs(rot)
@@ -268,13 +426,11 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         mleft = pm[d]
         last = mleft == 0 or d >= D - 1
         if last:                                 # the last slot: turning only
-            if k > 1:
-                continue
+            choice[d] += 5
         else:
             c2, r2 = nbr(c, r, f)
             if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
-                if k > 1:
-                    continue
+                choice[d] += 5
                 # off the board is disqualification (211 A): worse than any plan that stays,
                 # even one ending where the route field sees no way home (INF)
                 cost += 10 * INF
@@ -293,14 +449,13 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                     for n in range(k):
                         c2 = rings[hole - 1, (j + step * n) % 6, 0]
                         r2 = rings[hole - 1, (j + step * n) % 6, 1]
-                        cost += hex_cost(c2, r2, V, terrain, fire_class, vturns, rp, pp)
+                        cost += hex_cost(c2, r2, V, terrain, fire_class, rp, pp, ftab)
                     g = min(rp[RP_WHIP_GAIN], g + k)
                     c, r = c2, r2
                 else:
-                    if k > 1:
-                        continue
+                    choice[d] += 5
                     c, r = c2, r2
-                    cost += hex_cost(c, r, V, terrain, fire_class, vturns, rp, pp)
+                    cost += hex_cost(c, r, V, terrain, fire_class, rp, pp, ftab)
                     if terrain[c, r] == 4 and V < rp[RP_PASS_MIN]:
                         terminal = True          # captured: the plan ends here
                     if c == fin_c and r == fin_r and V == 1:
@@ -311,22 +466,23 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         # store the state at depth d+1 (or evaluate)
         pc[d + 1], pr[d + 1], pf[d + 1], pu[d + 1] = c, r, f, u
         pg[d + 1], pw[d + 1], pbd[d + 1] = g, w, bd
-        for q in range(nh):
+        hpen = 0.0
+        for q in range(nrel):
             phd[d + 1, q] = phd[d, q]
-            if hd[q, 2] and 1 <= c < C and 1 <= r < R:
-                phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[q, 0], hd[q, 1]))
+            if 1 <= c < C and 1 <= r < R:
+                phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[rel[q], 0], hd[rel[q], 1]))
+            if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
+                e = 3.5 * par[P_HOUND_DICE_0 + phd[d + 1, q]] - screens
+                hpen += pp[PP_W_HOUND] * pp[PP_RISK] * max(0.5, e)
         pcost[d + 1] = cost
         pm[d + 1] = mleft
+        rec = 0.0
+        if tb >= 0 and bd < 99:
+            rec = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW],
+                            terrain, fire_class, rp) * bonus_w
         if last or terminal:
-            total = cost
-            for q in range(nh):
-                if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
-                    e = 3.5 * par[P_HOUND_DICE_0 + phd[d + 1, q]] - screens
-                    total += pp[PP_W_HOUND] * pp[PP_RISK] * max(0.5, e)
-            if terminal:
-                if c == fin_c and r == fin_r and V == 1:
-                    total += 0.0
-            else:
+            total = cost + hpen - rec
+            if not terminal:
                 total += J[c, r, f, min(V + g, vmax_f)]
                 if pp[PP_ATTACK] > 0:
                     for t in range(sv.shape[0]):
@@ -334,16 +490,45 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
                                 and in_field_of_fire(c, r, f, sv[t, V_COL], sv[t, V_ROW]):
                             total -= pp[PP_ATTACK]
                             break
-            if tb >= 0 and bd < 99:
-                p = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW],
-                              terrain, fire_class, rp)
-                total -= p * rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0)
             if total < best:
                 best = total
                 best_depth = d
                 for q in range(d + 1):
                     best_choice[q] = choice[q]
                     best_pm[q] = pm[q]
+            continue
+        eff = cost + hpen - rec
+        # Branch and bound: the route field is a lower bound on what the rest of the Turn can
+        # cost (it prices the same hexes, plus 1/V a hex and dearer turning movements), so a
+        # partial plan that cannot beat the best complete one even with every allowance (the
+        # whole Buoy bonus, the end-of-move attack bonus, a whip's Velocity) is dropped.
+        if V > 0 and best < 1e29:
+            jn = J[c, r, f, min(V, vmax_f)]
+            if jn < INF / 2:
+                lb = eff - bonus_w - pp[PP_ATTACK] + jn - (mleft + 1.0) / V \
+                    - (limit - u) * 2.0 * pp[PP_W_TURN] - g * pp[PP_W_DV] \
+                    - rp[RP_WHIP_GAIN] * pp[PP_W_DV]
+                if lb >= best:
+                    continue
+        key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
+        key = key * 256 + w
+        fkey = np.float64(key)
+        slot = key % TS
+        pruned = False
+        for _ in range(16):
+            kk = tkey[slot]
+            if kk == -1.0:
+                tkey[slot] = fkey
+                tval[slot] = eff
+                break
+            if kk == fkey:
+                if tval[slot] <= eff:
+                    pruned = True
+                else:
+                    tval[slot] = eff
+                break
+            slot = (slot + 1) % TS
+        if pruned:
             continue
         d += 1
         choice[d] = -1
@@ -354,8 +539,9 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
     c, r, f = pc[0], pr[0], pf[0]
     w = 0
     for q in range(best_depth + 1):
-        rot = best_choice[q] % nrot - per_hex
-        k = best_choice[q] // nrot + 1
+        ri = best_choice[q] // 6
+        rot = ((ri + 1) // 2) * (-1 if ri % 2 == 1 else 1)
+        k = best_choice[q] % 6 + 1
         for _ in range(abs(rot)):
             out_plan[n] = 2 if rot > 0 else 1
             n += 1
@@ -484,13 +670,33 @@ def choose_target(s, turn, sv, ships, bu, J, easy_field, ring_field, hole_cls, f
 
 
 @jit
-def fire_choice(s, sv, ships, hd, laser, terrain, fire_class, rp, pp, pi_mod, ships_ok):
-    """The best Laser target now: (kind 0 ship / 1 hound / -1 none, index, range, modifier,
-    expected value). Ships only if ``ships_ok``; Hell Hounds if the pilot shoots them."""
+def _p_marker_destroyed(level, par):
+    """206 F: a Buoy or Hell Hound hit is destroyed when Laser - 2d6 'Screens' >= 2."""
+    need = level - par[P_DESTROY_AT_LEAST]          # destroyed when the dice total <= need
+    if par[P_MARKER_DICE] != 2:
+        return 0.0
+    return 1.0 - p_2d6_at_least(need + 1)
+
+
+@jit
+def fire_choice(st, script, s, sv, ships, bu, hd, level, scrambler, terrain, fire_class, rp,
+                pp, pi_mod, par):
+    """The best target for the Laser (``scrambler`` False) or the Scrambler now, priced in VP:
+    (kind 0 ship / 1 Hell Hound / 2 Buoy / -1 none, index, range, modifier, value).
+
+    A rival ship: the hit chance times the SI hits (Laser) or the System Crisis rolls
+    (Scrambler, only if its Level beats the Screens by more than 2) the pilot expects against
+    ``rival_screens`` -- it cannot see what a rival allocated (203 A) -- at ``vp_per_hit`` /
+    ``vp_per_crisis``. A Hell Hound within 4 hexes: chance of destroying it times
+    ``fire_hounds``. A Buoy a rival is nearer to and can reach this Turn (its Velocity is on
+    the board) and that this pilot is not after itself: chance of destroying it times its VP
+    times ``fire_buoys``. Targets below ``min_p_hit`` are skipped; equal values are settled by
+    the dice, never by list order."""
     c, r, f = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     lf = rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4]
     bk, bi, brg, bm, bv = -1, -1, 0, 0, 0.0
-    if ships_ok and pp[PP_FIRE_SHIPS] > 0:
+    nt = 0
+    if pp[PP_FIRE_SHIPS] > 0:
         for t in range(sv.shape[0]):
             if t == s or sv[t, V_STATUS] != RACING:
                 continue
@@ -498,12 +704,29 @@ def fire_choice(s, sv, ships, hd, laser, terrain, fire_class, rp, pp, pi_mod, sh
                                          terrain, fire_class, lf, rp[RP_LOF_WELL], rp[RP_LOF_HOLE])
             if not ok:
                 continue
-            scr = min(sv[t, A_SCREENS], ships[t, SCREENS])
             p = p_2d6_at_least(rng - mod - pi_mod)
-            val = p * max(0, laser - scr)
-            if p >= pp[PP_MIN_PHIT] and val > bv:
-                bk, bi, brg, bm, bv = 0, t, rng, mod, val
-    if bk < 0 and pp[PP_FIRE_HOUNDS] > 0:
+            if p < pp[PP_MIN_PHIT]:
+                continue
+            scr = pp[PP_RIVAL_SCR]
+            if scrambler:
+                val = 0.0
+                if level - scr > par[P_SCR_ABOVE]:
+                    val = p * par[P_SCR_ROLLS] * pp[PP_VP_CRISIS]
+            else:
+                val = p * max(0.0, level - scr) * pp[PP_VP_HIT]
+            val *= pp[PP_FIRE_SHIPS]
+            if val <= 0.0:
+                continue
+            if val > bv:
+                bk, bi, brg, bm, bv, nt = 0, t, rng, mod, val, 1
+            elif val == bv:
+                nt += 1
+                if dice.roll(st, script, 1, nt) == 1:
+                    bk, bi, brg, bm = 0, t, rng, mod
+    if scrambler:
+        return bk, bi, brg, bm, bv
+    pd = _p_marker_destroyed(level, par)
+    if pp[PP_FIRE_HOUNDS] > 0:
         for q in range(hd.shape[0]):
             if not hd[q, 2] or dist(c, r, hd[q, 0], hd[q, 1]) > 4:
                 continue
@@ -513,7 +736,45 @@ def fire_choice(s, sv, ships, hd, laser, terrain, fire_class, rp, pp, pi_mod, sh
                 continue
             mod += rp[RP_TGT_HOUND]
             p = p_2d6_at_least(rng - mod - pi_mod)
-            val = p * (1.0 - p_2d6_at_least(laser - 1))   # destroyed when 2d6 <= laser - 2
-            if p >= pp[PP_MIN_PHIT] and val > bv:
-                bk, bi, brg, bm, bv = 1, q, rng, mod, val
+            val = p * pd * pp[PP_FIRE_HOUNDS]
+            if p < pp[PP_MIN_PHIT] or val <= 0.0:
+                continue
+            if val > bv:
+                bk, bi, brg, bm, bv, nt = 1, q, rng, mod, val, 1
+            elif val == bv:
+                nt += 1
+                if dice.roll(st, script, 1, nt) == 1:
+                    bk, bi, brg, bm = 1, q, rng, mod
+    if pp[PP_FIRE_BUOYS] > 0:
+        for b in range(bu.shape[0]):
+            if bu[b, BU_STATE] != ON_BOARD or b == sv[s, V_FORCED]:
+                continue
+            bc, br = bu[b, BU_COL], bu[b, BU_ROW]
+            mine = dist(c, r, bc, br)
+            if mine > rp[RP_MAX_RANGE]:
+                continue
+            threat = False
+            for t in range(sv.shape[0]):
+                if t != s and sv[t, V_STATUS] == RACING:
+                    dt = dist(sv[t, V_COL], sv[t, V_ROW], bc, br)
+                    if dt < mine and dt <= sv[t, V_VEL] + 2:
+                        threat = True
+            if not threat:
+                continue
+            ok, rng, mod = fire_solution(c, r, f, bc, br, rp[RP_MAX_RANGE], terrain, fire_class,
+                                         lf, rp[RP_LOF_WELL], rp[RP_LOF_HOLE])
+            if not ok:
+                continue
+            if bu[b, BU_MKIND] != EASY:
+                mod += rp[RP_TGT_MOVING]
+            p = p_2d6_at_least(rng - mod - pi_mod)
+            val = p * pd * rp[RP_VP0 + bu[b, BU_VP]] * pp[PP_FIRE_BUOYS]
+            if p < pp[PP_MIN_PHIT] or val <= 0.0:
+                continue
+            if val > bv:
+                bk, bi, brg, bm, bv, nt = 2, b, rng, mod, val, 1
+            elif val == bv:
+                nt += 1
+                if dice.roll(st, script, 1, nt) == 1:
+                    bk, bi, brg, bm = 2, b, rng, mod
     return bk, bi, brg, bm, bv

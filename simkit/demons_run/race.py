@@ -58,10 +58,14 @@ from .layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIN
                      V_MOVED, V_NCARRY, V_NULL, V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS,
                      V_TARGET, V_TURNS, V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .markers import EASY, FREE, kernel_marker_path
-from .pilots import (MAX_PLAN, NV, PP_CRUISE, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
+from .pilots import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
                      PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
                      choose_target, fire_choice, p_2d6_at_least, p_recover)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
+
+#: Main Engines settings searched move by move in each allocation (the rest priced by the
+#: route field alone)
+SHORTLIST = 2
 
 # crisis effect indices (layout.CRISIS_KEYS)
 C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_NO_DEC, \
@@ -71,15 +75,26 @@ C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_N
 LOG_W = 8
 (EV_TURN, EV_ALLOC, EV_FIRE, EV_NULL, EV_FIRE_HEX, EV_HOLE, EV_HOUND, EV_RECOVER, EV_WHIP,
  EV_MOVE, EV_DESTROYED, EV_FINISH, EV_OFF, EV_NULL_ESC, EV_HOLE_ESC, EV_CRISIS, EV_LOOSE,
- EV_STEP_G, EV_END, EV_HOUND_F, EV_SCRAMBLE, EV_HOLE_PASS, EV_HOUND_SHOT) = range(23)
+ EV_STEP_G, EV_END, EV_HOUND_F, EV_SCRAMBLE, EV_HOLE_PASS, EV_HOUND_SHOT, EV_BUOY_SHOT) = range(24)
+
+# --- what each ship did in a race, counted in extra columns of its state row -----------------
+# Gravity Whips, Hell Fire hexes entered, Laser/Scrambler shots, shots that hit, Buoys recovered
+# by class (easy, moving, Hell2, Hell3: the BU_VP index)
+X_WHIPS, X_FIRE_HEX, X_SHOTS, X_HITS, X_B0 = range(SV_SIZE, SV_SIZE + 5)
+N_COUNTS = 8
+SVX = SV_SIZE + N_COUNTS
+COUNT_NAMES = ("whips", "hell_fire_entries", "shots", "hits", "buoys_easy", "buoys_moving",
+               "buoys_hell2", "buoys_hell3")
 
 # --- per-ship statistics (int64 sums) ----------------------------------------------------------
 (S_WINS, S_FINISHED, S_DESTROYED, S_OFF, S_VP, S_VP2, S_BUOYS, S_FUEL, S_PLACE1, S_PLACE2,
  S_PLACE3, S_PLACE4, S_FIN_TURN, S_SI_LOST, S_CRISES) = range(15)
-N_SHIP_STATS = 15
+S_COUNT0 = 15                # N_COUNTS sums, then N_COUNTS sums of squares (COUNT_NAMES order)
+N_SHIP_STATS = S_COUNT0 + 2 * N_COUNTS
 G_TURNS, G_TURNS2, G_NO_WINNER = range(3)
 N_GLOBAL = 3
-RES_W = 7
+RES_COUNT0 = 7               # res columns: 7 fixed, then the N_COUNTS counts
+RES_W = RES_COUNT0 + N_COUNTS
 
 
 @jit
@@ -279,6 +294,7 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
                     carry[s, n] = b
                     sv[s, V_NCARRY] = n + 1
                     bu[b, BU_STATE] = CARRIED
+                    sv[s, X_B0 + bu[b, BU_VP]] += 1
                     ships[s, BUOYS] += 1
                     sv[s, V_RECOVERED] += 1
             continue
@@ -322,6 +338,7 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
             gain = min(rp[RP_WHIP_GAIN], gain + k)
             if wet:
                 _log(log, logn, turn, EV_WHIP, s, k, col, row, 0, 0)
+                sv[s, X_WHIPS] += 1
             continue
         col, row = c2, r2
         path[npath, 0], path[npath, 1] = col, row
@@ -389,6 +406,7 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu
             _hazard(st, script, K.K_FIRE, fire_class[col, row] - 1, screens, vel, 0, 0, 0, 0, s,
                     ships, spec, out, RT)
             _log(log, logn, turn, EV_FIRE_HEX, s, col, row, fire_class[col, row], out[K.O_CRISES], 0)
+            sv[s, X_FIRE_HEX] += 1
             sv[s, V_COL], sv[s, V_ROW] = col, row
             _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
         if t == 4 and not through_whip:
@@ -489,10 +507,48 @@ def hound_targets(s, sv, ships, plan, nplan, bu, hd, carry, hound_at, path, spec
 
 # --- the pilot's allocation (Step A D) --------------------------------------------------------
 
+# the plan kept from the allocation: its length, the Velocity, turn limit and target Buoy it
+# was planned for, the position, how many hounds and Buoys were live, then the tokens
+K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS = range(9)
+K_PLAN = 16
+
+
+@jit
+def plan_scratch_():
+    return np.zeros((2, TABLE_SIZE), np.float64)
+
+
+@jit
+def _live(bu, hd):
+    nb = 0
+    for b in range(bu.shape[0]):
+        nb += bu[b, BU_STATE] == ON_BOARD
+    nh = 0
+    for q in range(hd.shape[0]):
+        nh += hd[q, 2] != 0
+    return nb, nh
+
+
+@jit
+def _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
+    """Whether the plan found at allocation still stands: same position, Velocity, turning
+    limit and target, and no hound or Buoy gone since (fire, detonations, recoveries by ships
+    that moved first). Anything else (a crisis, a Null escape's new facing) plans afresh."""
+    if keep[K_N] < 0:
+        return False
+    nb, nh = _live(bu, hd)
+    return (keep[K_V] == V and keep[K_LIMIT] == limit and keep[K_TB] == tb
+            and keep[K_COL] == sv[s, V_COL] and keep[K_ROW] == sv[s, V_ROW]
+            and keep[K_FACING] == sv[s, V_FACING] and keep[K_HOUNDS] == nh
+            and keep[K_BUOYS] == nb)
+
+
 @jit
 def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field, fin_from,
-             pp, plan, RT, BT, log, logn):
-    """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent."""
+             pp, plan, keep, tab, RT, BT, log, logn):
+    """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
+    ``keep`` receives the movement plan found for the chosen setting and what it was planned
+    for (see :func:`_kept_plan`), so the ship's phase need not search again."""
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     now = _resolve(sv[s, V_CR_NEXT], contra, rp[RP_CRISIS_REPL])
@@ -503,6 +559,7 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
     sv[s, A_LASER] = 0
     sv[s, A_SCR] = 0
     sv[s, A_TRACTOR] = 0
+    keep[K_N] = -1
     fin_field = sv[s, V_FIN_FIELD]
     if _has(now, C_FAILURE, ccode):
         ships[s, PI] = max(0, ships[s, PI] - 1)
@@ -538,6 +595,12 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
+        # Every legal setting is first priced by the route field alone (the cost-to-go at the
+        # Velocity it gives, plus its Fuel); only the best SHORTLIST are searched move by move
+        # (the search is the expensive part, and the field already ranks settings well).
+        est = np.full(2 * me_max + 1, np.inf)
+        c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+        Jt = F[fld]
         for a in range(-me_max, me_max + 1):
             V2 = V + a
             if V2 < 0 or V2 > rp[RP_VMAX] or V2 >= NV:
@@ -549,6 +612,20 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
             fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
             if fcost > fuel:
                 continue
+            if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
+                continue            # never accelerate beyond the Fuel to come back down
+            e = np.float64(Jt[c0, r0, f0, V2])
+            for df in (1, 5):       # the field prices a first turning movement too
+                e = min(e, np.float64(Jt[c0, r0, (f0 + df) % 6, V2]))
+            est[a + me_max] = e + pp[PP_W_FUEL] * fcost
+        for _ in range(SHORTLIST):
+            ia = np.argmin(est)
+            if not np.isfinite(est[ia]):
+                break
+            est[ia] = np.inf
+            a = ia - me_max
+            V2 = V + a
+            fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
             # Fuel still needed to come down to Velocity 1 at the Finish
             reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
@@ -556,14 +633,17 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
                 limit = 0
             c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, sv, bu, hd,
                              F[fld], tb, plan, terrain, fire_class, hole_of, ring_pos,
-                             ring_hole, rings, rotation, vturns, par, rp, pp)
+                             ring_hole, rings, rotation, vturns, par, rp, pp, tab)
             c += pp[PP_W_FUEL] * fcost
-            if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
-                continue            # never accelerate beyond the Fuel to come back down
             if fuel - fcost < reserve:
                 c += 0.05 * (reserve - (fuel - fcost))
             if c < best_c:
                 best_c, best_a = c, a
+                keep[K_N] = n
+                keep[K_V], keep[K_LIMIT], keep[K_TB] = V2, limit, tb
+                keep[K_PLAN:K_PLAN + n] = plan[:n]
+    keep[K_COL], keep[K_ROW], keep[K_FACING] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+    keep[K_BUOYS], keep[K_HOUNDS] = _live(bu, hd)
     fcost = (rp[RP_F_ACC] if best_a > 0 else rp[RP_F_DEC]) * abs(best_a)
     fcost = min(fcost, fuel)
     fuel -= fcost
@@ -595,26 +675,26 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
     fuel -= sc * rp[RP_F_SCREENS]
     sv[s, A_SCREENS] = sc
     spare = max(0, fuel - reserve)
-    # weapons: a target in the Field of Fire now (fire comes before this ship's movement)
+    # weapons: a target in the Field of Fire now (fire comes before this ship's movement),
+    # allocated only when the shot's expected VP pays for the Fuel it burns (211 B counts Fuel)
     if not _has(now, C_NO_WEAPONS, ccode):
         lz = ships[s, LASER]
         if lz > 0 and lz * rp[RP_F_LASER] <= spare:
-            kind, idx, rng, mod, val = fire_choice(s, sv, ships, hd, lz, terrain, fire_class, rp,
-                                                   pp, pim, True)
-            if kind >= 0:
+            kind, idx, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lz, False,
+                                                   terrain, fire_class, rp, pp, pim, par)
+            if kind >= 0 and val >= pp[PP_FUEL_VP] * lz * rp[RP_F_LASER]:
                 sv[s, A_LASER] = lz
                 fuel -= lz * rp[RP_F_LASER]
                 spare -= lz * rp[RP_F_LASER]
         sz = ships[s, SCRAMBLER]
         if sz > 0 and sz * rp[RP_F_SCR] <= spare:
-            kind, idx, rng, mod, val = fire_choice(s, sv, ships, hd, sz, terrain, fire_class,
-                                                   rp, pp, pim, True)
-            if kind == 0:
-                lvl = sv[s, A_LASER] if rp[RP_SCR_LASER] else sz
-                if lvl - min(sv[idx, A_SCREENS], ships[idx, SCREENS]) > par[K.P_SCR_ABOVE]:
-                    sv[s, A_SCR] = sz
-                    fuel -= sz * rp[RP_F_SCR]
-                    spare -= sz * rp[RP_F_SCR]
+            lvl = sv[s, A_LASER] if rp[RP_SCR_LASER] else sz
+            kind, idx, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lvl, True,
+                                                   terrain, fire_class, rp, pp, pim, par)
+            if kind == 0 and val >= pp[PP_FUEL_VP] * sz * rp[RP_F_SCR]:
+                sv[s, A_SCR] = sz
+                fuel -= sz * rp[RP_F_SCR]
+                spare -= sz * rp[RP_F_SCR]
     # Tractor: a Buoy within reach of this Turn's move; only the Levels that make an attempt
     # from an adjacent hex sure (205 B), since every Level costs Fuel (203 C e)
     spare = max(0, fuel - reserve)
@@ -648,33 +728,43 @@ def _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT
     pim = pi_mod[ships[s, PI]]
     lz = min(sv[s, A_LASER], ships[s, LASER])
     if lz > 0:
-        kind, t, rng, mod, val = fire_choice(s, sv, ships, hd, lz, terrain, fire_class, rp, pp,
-                                             pim, True)
+        kind, t, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lz, False,
+                                             terrain, fire_class, rp, pp, pim, par)
         if kind == 0:
             _hazard(st, script, K.K_LASER, 0, _screens(t, sv, ships), 0, 0, lz, rng, mod + pim, t,
                     ships, spec, out, RT)
             _log(log, logn, turn, EV_FIRE, s, t, rng, out[K.O_EFFECT], out[K.O_SI_LOSS], 0)
+            sv[s, X_SHOTS] += 1
+            sv[s, X_HITS] += out[K.O_EFFECT]
             _after(st, script, t, out, sv, ships, bu, carry, RT, turn, log, logn)
-        elif kind == 1:
+        elif kind == 1 or kind == 2:
             _hazard(st, script, K.K_LASER_MARKER, 0, 0, 0, 0, lz, rng, mod + pim, s, ships, spec,
                     out, RT)
-            _log(log, logn, turn, EV_HOUND_SHOT, s, t, rng, out[K.O_EFFECT], out[K.O_DESTROYED], 0)
+            _log(log, logn, turn, EV_HOUND_SHOT if kind == 1 else EV_BUOY_SHOT, s, t, rng,
+                 out[K.O_EFFECT], out[K.O_DESTROYED], 0)
+            sv[s, X_SHOTS] += 1
+            sv[s, X_HITS] += out[K.O_EFFECT]
             if out[K.O_DESTROYED]:
-                hd[t, 2] = 0
+                if kind == 1:
+                    hd[t, 2] = 0
+                else:
+                    bu[t, BU_STATE] = GONE
     sz = min(sv[s, A_SCR], ships[s, SCRAMBLER])
     if sz > 0 and sv[s, V_STATUS] == RACING:
         lvl = lz if rp[RP_SCR_LASER] else sz
-        kind, t, rng, mod, val = fire_choice(s, sv, ships, hd, lvl, terrain, fire_class, rp, pp,
-                                             pim, True)
+        kind, t, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lvl, True,
+                                             terrain, fire_class, rp, pp, pim, par)
         if kind == 0:
             _hazard(st, script, K.K_SCRAMBLER, 0, _screens(t, sv, ships), 0, 0, lvl, rng,
                     mod + pim, t, ships, spec, out, RT)
             _log(log, logn, turn, EV_SCRAMBLE, s, t, rng, out[K.O_EFFECT], out[K.O_CRISES], 0)
+            sv[s, X_SHOTS] += 1
+            sv[s, X_HITS] += out[K.O_EFFECT]
             _after(st, script, t, out, sv, ships, bu, carry, RT, turn, log, logn)
 
 
 @jit
-def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, plan2,
+def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, plan2, keep, tab,
                hound_at, path, spec, out, RT, BT, log, logn, place):
     """Steps B-E for one ship: fire, Null and Hell Hole escapes, movement. Returns the next
     finishing place."""
@@ -718,11 +808,15 @@ def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, 
     tb = sv[s, V_FORCED]
     if tb >= 0 and bu[tb, BU_STATE] != ON_BOARD:
         tb = -1
-    c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]],
-                     sv[s, A_TRACTOR], _screens(s, sv, ships), pim, sv, bu, hd,
-                     fields[sv[s, V_PILOT], fld], tb,
-                     plan, terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation,
-                     vturns, par, rp, pp)
+    if _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
+        n = keep[K_N]
+        plan[:n] = keep[K_PLAN:K_PLAN + n]
+    else:
+        c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]],
+                         sv[s, A_TRACTOR], _screens(s, sv, ships), pim, sv, bu, hd,
+                         fields[sv[s, V_PILOT], fld], tb,
+                         plan, terrain, fire_class, hole_of, ring_pos, ring_hole, rings,
+                         rotation, vturns, par, rp, pp, tab)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, sv,
                               bu, terrain, fire_class, hole_of, ring_pos, rings, rotation, rp, pp)
     hound_targets(s, sv, ships, plan2, m, bu, hd, carry, hound_at, path, spec, out, RT, BT)
@@ -772,6 +866,14 @@ def step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT,
         if bs < 0:
             hd[q, 0], hd[q, 1] = c, r
             continue
+        # ships at the same closest distance from that hex: the dice pick, not ship order
+        nt = 0
+        for s in range(ns):
+            if sv[s, V_STATUS] == RACING and \
+                    dist(hpath[bk, 0], hpath[bk, 1], sv[s, V_COL], sv[s, V_ROW]) == best:
+                nt += 1
+                if nt > 1 and K._roll(st, script, 1, nt) == 1:
+                    bs = s
         hd[q, 0], hd[q, 1] = hpath[bk, 0], hpath[bk, 1]
         _hazard(st, script, K.K_HOUND, best, _screens(bs, sv, ships), 0, 0, 0, 0, 0, bs, ships,
                 spec, out, RT)
@@ -790,12 +892,15 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     ns = ships0.shape[0]
     ships = ships0.copy()
-    sv = sv0.copy()
+    sv = np.zeros((ns, SVX), np.int64)
+    sv[:, :SV_SIZE] = sv0[:, :SV_SIZE]
     bu = bu0.copy()
     hd = hd0.copy()
     carry = np.zeros((ns, MAX_CARRY), np.int64)
     plan = np.zeros(MAX_PLAN, np.int64)
     plan2 = np.zeros(MAX_PLAN, np.int64)
+    keep = np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64)
+    tab = plan_scratch_()
     path = np.zeros((MAX_PLAN, 2), np.int64)
     hpath = np.zeros((32, 2), np.int64)
     hound_at = np.full(hd.shape[0], -1, np.int64)
@@ -844,14 +949,14 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
             sv[s, V_TURNS] = 0
             sv[s, V_WHIP] = 0
             allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field,
-                     fin_from, pilots[s], plan, RT, BT, log, logn)
+                     fin_from, pilots[s], plan, keep[s], tab, RT, BT, log, logn)
         # Steps B-E
         for i in range(k):
             s = order[i]
             if sv[s, V_STATUS] != RACING:
                 continue
             place = ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pilots[s],
-                               plan, plan2, hound_at, path, spec, out, RT, BT, log, logn, place)
+                               plan, plan2, keep[s], tab, hound_at, path, spec, out, RT, BT, log, logn, place)
         # Step F
         step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT, log, logn)
         # Step G
@@ -882,6 +987,8 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
         res[s, 4] = sv[s, V_FIN_TURN] if st_ == FINISHED else 0
         res[s, 5] = 0
         res[s, 6] = ships[s, PI]
+        for j in range(N_COUNTS):
+            res[s, RES_COUNT0 + j] = sv[s, SV_SIZE + j]
     for s in range(ns):
         vp = res[s, 1]
         if vp > best:
@@ -910,6 +1017,7 @@ def _race_block(key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, 
     log = np.zeros((0, LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
     res = np.zeros((ns, RES_W), np.int64)
+    tie = np.zeros(ns, np.int64)
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
         turns = play_race(st, dice.NO_SCRIPT, ships0, sv0, bu0, hd0, pilots, fields,
@@ -917,7 +1025,10 @@ def _race_block(key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, 
         acc[G_TURNS] += turns
         acc[G_TURNS2] += turns * turns
         anywin = 0
-        # places by VP (ties by finishing order, then ship order)
+        # places by VP, ties by finishing order, then by the trial's own dice (drawn after the
+        # race, so the race itself is untouched), never by ship order
+        for s in range(ns):
+            tie[s] = dice.roll(st, dice.NO_SCRIPT, 1, 1 << 20)
         for s in range(ns):
             o = N_GLOBAL + s * N_SHIP_STATS
             won = res[s, 5]
@@ -938,11 +1049,16 @@ def _race_block(key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, 
                     rank += 1
                 elif res[t, 1] == vp:
                     a, b = res[t, 2], res[s, 2]
-                    if (a > 0 and (b == 0 or a < b)) or (a == b and t < s):
+                    if (a > 0 and (b == 0 or a < b)) or (a == b and (tie[t] < tie[s] or
+                                                                     (tie[t] == tie[s] and t < s))):
                         rank += 1
             acc[o + S_PLACE1 + min(rank, 3)] += 1
             if res[s, 0] == FINISHED:
                 acc[o + S_FIN_TURN] += res[s, 4]
+            for j in range(N_COUNTS):
+                x = res[s, RES_COUNT0 + j]
+                acc[o + S_COUNT0 + j] += x
+                acc[o + S_COUNT0 + N_COUNTS + j] += x * x
         if anywin == 0:
             acc[G_NO_WINNER] += 1
 

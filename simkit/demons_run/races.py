@@ -30,7 +30,8 @@ from .layout import (BU_SIZE, RACING, STATUS_NAMES, SV_SIZE, V_COL, V_FACING,
                      V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
                      V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
 from .markers import EASY, FREE, ORBIT_ONLY
-from .pilots import NV, PARAM_NAMES, PARAMS, POLICIES, param_vector, route_field
+from .pilots import (NV, PARAM_NAMES, PARAM_SPACE, PARAMS, POLICIES, PP_SCREENS_HAZ, param_vector,
+                     route_field)
 from .reference import ship_from_build
 from .rules import make_rules, rules_data
 
@@ -154,8 +155,10 @@ def scenario_from_raw(raw: dict, where: str, *, policies=None, variants=None) ->
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) \
                     or abs(v) > 1e6:
                 raise UserInputError("must be a finite number", where=where, field=f"{f}.params.{k}")
-        if "cruise" in params and not 1 <= params["cruise"] <= NV - 1:
-            raise UserInputError(f"must be 1-{NV - 1}", where=where, field=f"{f}.params.cruise")
+            kind, lo, hi, _ = PARAM_SPACE[k]
+            if not lo <= v <= hi or (kind == "int" and int(v) != v):
+                raise UserInputError(f"must be {'an integer' if kind == 'int' else 'a number'} "
+                                     f"in {lo}-{hi}", where=where, field=f"{f}.params.{k}")
         facing = sr.get("facing")
         if facing is not None:
             if not isinstance(facing, str) or facing.upper() not in DIRECTIONS:
@@ -215,12 +218,13 @@ def field_goals(board: Board):
 _FIELD_CACHE: dict = {}
 
 
-def route_fields(board_path, variants_key, pp: np.ndarray):
-    """(fields float32[nf, cols+1, rows+1, 6, NV], fin_from float64[nf, 4]) for one pilot."""
-    key = (board_path, variants_key, tuple(np.round(pp, 9)))
+def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
+    """(fields float32[nf, cols+1, rows+1, 6, NV], fin_from float64[nf, 4]) for one pilot
+    flying a ship that meets Hell Fire behind ``screens``."""
+    key = (board_path, variants_key, tuple(np.round(pp, 9)), int(screens))
     if key in _FIELD_CACHE:
         return _FIELD_CACHE[key]
-    disk = _field_file(board_path, variants_key, pp)
+    disk = _field_file(board_path, variants_key, pp, screens)
     if disk is not None and disk.exists():
         try:
             with np.load(disk) as z:
@@ -236,7 +240,8 @@ def route_fields(board_path, variants_key, pp: np.ndarray):
     fields = np.zeros((len(goals),) + terrain.shape + (6, NV), np.float32)
     for i, (m, lo, hi, _) in enumerate(goals):
         fields[i] = route_field(m, lo, hi, NV - 1, i < 4, terrain, fire_class, ra.vturns,
-                                 ra.rp, pp)
+                                ra.rp, pp, ra.par, int(screens), ra.board[2], ra.board[3],
+                                ra.board[5], ra.board[6])
     fin_from = np.zeros((len(goals), len(goals)), np.float64)
     for i, (m, lo, hi, _) in enumerate(goals):
         for j in range(4):
@@ -253,10 +258,10 @@ def route_fields(board_path, variants_key, pp: np.ndarray):
     return fields, fin_from
 
 
-FIELD_VERSION = "1"   # bump when route_field or its costs change
+FIELD_VERSION = "2"   # bump when route_field or its costs change
 
 
-def _field_file(board_path, variants_key, pp):
+def _field_file(board_path, variants_key, pp, screens=0):
     """Where the fields of (board, variants, pilot) are kept between runs (they take seconds to
     build and never change for the same inputs): ~/.cache/simkit/demons-run-fields/<hash>.npz,
     or $SIMKIT_FIELD_CACHE; None (no disk cache) if that is set to an empty string."""
@@ -268,7 +273,8 @@ def _field_file(board_path, variants_key, pp):
     from . import pilots
     h = hashlib.sha1()
     board_file = Path(board_path) if board_path else (Path(__file__).parent / "data/board.toml")
-    for part in (FIELD_VERSION, board_file.read_bytes(), repr(variants_key).encode(),
+    for part in (FIELD_VERSION, str(int(screens)), board_file.read_bytes(),
+                 repr(variants_key).encode(),
                  np.asarray(pp, np.float64).tobytes(), Path(pilots.__file__).read_bytes(),
                  *(p.read_bytes() for p in sorted((Path(__file__).parent / "data").glob("*.toml")))):
         h.update(part if isinstance(part, bytes) else part.encode())
@@ -291,13 +297,14 @@ class RaceSim:
         ns = len(sc.ships)
         pvs = pilot_vectors or [param_vector(s.pilot, s.params) for s in sc.ships]
         self.pilots = np.asarray(pvs, np.float64)
-        # one field set per distinct pilot vector
+        # one field set per distinct pilot vector and the Screens it raises near Hell Fire
         slots, fl, ff = {}, [], []
         self.slot = []
-        for pv in self.pilots:
-            k = tuple(pv)
+        for pv, entry in zip(self.pilots, sc.ships):
+            scr = int(round(entry.build.screens * pv[PP_SCREENS_HAZ]))
+            k = (tuple(pv), scr)
             if k not in slots:
-                f, fin = route_fields(sc.board_path, self.vkey, pv)
+                f, fin = route_fields(sc.board_path, self.vkey, pv, scr)
                 slots[k] = len(fl)
                 fl.append(f)
                 ff.append(fin)
@@ -384,13 +391,48 @@ class RaceSim:
             row["mean_finish_turn"] = g(RK.S_FIN_TURN) / fin if fin else float("nan")
             row["no_winner_rate"] = int(tot[RK.G_NO_WINNER]) / n
             row.update(mean_turns=float(turns), turns_lo=float(t_lo), turns_hi=float(t_hi))
+            for j, cname in enumerate(RK.COUNT_NAMES):
+                m, lo, hi = stats.mean_ci(g(RK.S_COUNT0 + j), g(RK.S_COUNT0 + RK.N_COUNTS + j), n)
+                # counts are never negative: the t interval is cut at 0
+                row.update({cname: float(m), f"{cname}_lo": max(0.0, float(lo)),
+                            f"{cname}_hi": float(hi)})
             rows.append(row)
         f = pd.DataFrame(rows)
+        f.attrs["extra"] = {"What each side did, per race (95% intervals: Wilson for rates, t for "
+                            "means)": mechanics_table(f)}
         f.attrs["columns"] = ["pairing", "side", "policy", "corner", "trials", "wins", "win_rate",
                               "win_lo", "win_hi",
                               "finish_rate", "destroyed_rate", "off_board_rate", "mean_vp",
                               "mean_buoys", "mean_turns"]
         return f
+
+
+MECHANICS = (("finish", "finish_rate"), ("destroyed", "destroyed_rate"),
+             ("off_board", "off_board_rate")) + tuple((c, c) for c in RK.COUNT_NAMES)
+
+
+def mechanics_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Tidy per-side table of what the ships did (from a :class:`RaceSim` summary frame): one
+    row per side and measure -- finish, destroyed and off-board rates, then per race the
+    Gravity Whips, Hell Fire hexes entered, Laser/Scrambler shots fired and hits, and Buoys
+    recovered by class -- with its 95% interval (Wilson for the rates, t for the means)."""
+    rows = []
+    for _, r in frame.iterrows():
+        for measure, col in MECHANICS:
+            lo = r[f"{col}_lo"]
+            hi = r[f"{col}_hi"]
+            rows.append({"scenario": r["scenario"], "side": r["side"], "policy": r["policy"],
+                         "measure": measure, "kind": "rate" if col.endswith("_rate") else "per race",
+                         "value": float(r[col]), "lo": float(lo), "hi": float(hi),
+                         "trials": int(r["trials"])})
+    return pd.DataFrame(rows)
+
+
+def race_mechanics(path, *, trials=2_000, seed=2026, policies=None, variants=None, **run_opts):
+    """:func:`mechanics_table` of a scenario's races (the same races as
+    :func:`scenario_table` with the same seed)."""
+    sim = RaceSim(load_scenario(path, policies=policies, variants=variants))
+    return mechanics_table(run(sim, trials, seed, **run_opts).frame)
 
 
 def scenario_table(path, *, trials=2_000, seed=2026, policies=None, all_policies=False,
@@ -470,6 +512,9 @@ def render(sim: RaceSim, log, res, turns) -> list[str]:
         elif kind == RK.EV_SCRAMBLE:
             out.append(f"{T} scramb  {who} -> {names[a]} at range {b}: "
                        + (f"{d} crisis roll(s)" if c else "no effect"))
+        elif kind == RK.EV_BUOY_SHOT:
+            out.append(f"{T} laser   {who} -> buoy {sim.buoy_labels[a]} at range {b}: "
+                       + ("destroyed" if d else ("hit, undamaged" if c else "miss")))
         elif kind == RK.EV_HOUND_SHOT:
             out.append(f"{T} laser   {who} -> hell hound {a + 1} at range {b}: "
                        + ("destroyed" if d else ("hit, undamaged" if c else "miss")))
@@ -567,7 +612,7 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     """The pilot of ``ship`` allocates in ``state`` (from :func:`position`) and plans its move.
     Returns dict(me, velocity, screens, laser, scrambler, tractor, target, plan, fuel)."""
     from .layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
-    from .pilots import MAX_PLAN, add_recovery_attempts, best_plan
+    from .pilots import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch
     from .rules import FUEL, MN, PI
     sh, sv, bu, hd = (a.copy() for a in state)
     s = sim.sc.sides.index(ship)
@@ -577,7 +622,8 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     log = np.zeros((0, RK.LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
     RK.allocate(st, dice.NO_SCRIPT, s, turn, sv, sh, bu, hd, sim.fields, sim.easy_field,
-                sim.ring_field, sim.fin_from, sim.pilots[s], plan, sim.RT, sim.BT, log, logn)
+                sim.ring_field, sim.fin_from, sim.pilots[s], plan,
+                np.full(RK.K_PLAN + MAX_PLAN, -1, np.int64), plan_scratch(), sim.RT, sim.BT, log, logn)
     V = int(sv[s, V_VEL])
     ra = sim.ra
     limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[min(V, len(ra.vturns) - 1)], int(sh[s, FUEL]))
@@ -586,7 +632,8 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     c, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
                      min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], sv, bu, hd,
                      sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], tb, plan, b[0], b[1], b[2],
-                     b[3], b[4], b[5], b[6], ra.vturns, ra.par, ra.rp, sim.pilots[s])
+                     b[3], b[4], b[5], b[6], ra.vturns, ra.par, ra.rp, sim.pilots[s],
+                     plan_scratch())
     plan2 = np.zeros(MAX_PLAN, np.int64)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], ra.pi_mod[sh[s, PI]], sh[s, FUEL], plan, n,
                               plan2, sv, bu, b[0], b[1], b[2], b[3], b[5], b[6], ra.rp,

@@ -1,0 +1,322 @@
+"""Pilots that race the whole game (issue 14 item 3): each mechanic used when it pays in Victory
+Points and risk and left alone when it does not, in scripted positions; the parameter space;
+ties settled by the dice; and over many seeded races the mechanics actually happen."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit.core import dice
+from simkit.core.errors import UserInputError
+from simkit.core.runner import run
+from simkit.demons_run import race as RK
+from simkit.demons_run.geometry import nbr
+from simkit.demons_run.kernels import P_FIRE_MOD_0, P_FIRE_SI
+from simkit.demons_run.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
+                                      V_ROW, VP_HELL3)
+from simkit.demons_run.pilots import (PARAM_NAMES, PARAM_SPACE, PARAMS, PP_SCREENS_HAZ, best_plan,
+                                      fire_choice, fire_harm, fire_prices, hex_cost, param_space,
+                                      param_vector, plan_scratch, MAX_PLAN)
+from simkit.demons_run.races import (RaceSim, decide, load_scenario, mechanics_table, position,
+                                     scenario_from_raw)
+from simkit.demons_run.rules import MN, PI, make_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+SCEN = ROOT / "scenarios/demons-run"
+
+
+@pytest.fixture(scope="module")
+def four():
+    return RaceSim(load_scenario(SCEN / "four-corners.toml"))
+
+
+# --- the parameter space ------------------------------------------------------------------------
+
+def test_every_pilot_parameter_is_named_typed_and_bounded():
+    assert PARAM_NAMES == tuple(PARAM_SPACE)
+    for pilot, values in PARAMS.items():
+        assert set(values) == set(PARAM_NAMES), pilot
+        for row in param_space(pilot):
+            assert row["kind"] in ("int", "float")
+            assert row["low"] <= row["default"] <= row["high"], (pilot, row)
+            if row["kind"] == "int":
+                assert int(row["default"]) == row["default"]
+    v = param_vector("raider", {"risk": 2.5, "cruise": 5})
+    assert v[PARAM_NAMES.index("risk")] == 2.5 and v[PARAM_NAMES.index("cruise")] == 5
+    with pytest.raises(ValueError, match="cruise"):
+        param_vector("raider", {"cruise": 13})
+    with pytest.raises(ValueError, match="cruise"):
+        param_vector("raider", {"cruise": 4.5})
+    with pytest.raises(KeyError):
+        param_vector("raider", {"bravado": 1})
+
+
+def test_scenario_parameter_outside_its_bounds_names_file_and_field():
+    raw = {"game": "demons-run", "ship": [
+        {"name": "a", "corner": "A", "build": "fuel=210,si=14,pi=3,me=6,mn=6,tractor=10,screens=4,"
+         "laser=10,scrambler=0", "params": {"min_p_hit": 1.5}},
+        {"name": "b", "corner": "D", "build": "fuel=210,si=14,pi=3,me=6,mn=6,tractor=10,screens=4,"
+         "laser=10,scrambler=0"}]}
+    with pytest.raises(UserInputError) as e:
+        scenario_from_raw(raw, "x.toml")
+    assert "x.toml" in str(e.value) and "ship[0].params.min_p_hit" in str(e.value)
+
+
+# --- Hell Fire priced by the Screens ------------------------------------------------------------
+
+def _fire_harm_by_hand(cls, v, screens, rules):
+    """208 A-B by enumeration: 2d6 + class modifier + turns at that Velocity - Screens; one
+    System Crisis roll per full +2; SI damage of the whole result when the variant says so."""
+    a = __import__("simkit.demons_run.kernels", fromlist=["kernel_arrays"]).kernel_arrays(rules)
+    par, vturns = a[1], a[2]
+    cr = si = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            res = d1 + d2 + par[P_FIRE_MOD_0 + cls - 1] + vturns[v] - screens
+            if res >= 2:
+                cr += res // 2
+                si += res if par[P_FIRE_SI] else 0
+    return cr / 36, si / 36, par, vturns
+
+
+@pytest.mark.parametrize("cls,v,screens", [(1, 4, 0), (2, 3, 4), (3, 2, 11), (3, 6, 0), (2, 1, 8)])
+def test_hell_fire_harm_the_pilot_expects_is_exact(cls, v, screens):
+    want_cr, want_si, par, vturns = _fire_harm_by_hand(cls, v, screens, make_rules())
+    got_cr, got_si = fire_harm(cls, v, screens, vturns, par)
+    assert got_cr == pytest.approx(want_cr) and got_si == pytest.approx(want_si)
+
+
+def test_hell_fire_costs_less_behind_more_screens(four):
+    ra = four.ra
+    terrain, fire_class = four.BT[0], four.BT[1]
+    lc, lr = four.bu0[[b for b in range(len(four.bu0)) if four.bu0[b, BU_VP] == VP_HELL3][0], :2]
+    pp = four.pilots[0]
+    costs = [hex_cost(lc, lr, 3, terrain, fire_class, ra.rp, pp,
+                      fire_prices(3, s, ra.vturns, ra.par, pp)) for s in range(0, 12)]
+    assert all(a >= b for a, b in zip(costs, costs[1:])) and costs[0] > 3 * costs[-1]
+
+
+# --- plans in scripted positions ----------------------------------------------------------------
+
+def _path(sim, c, r, f, tokens):
+    """The hexes a plan's tokens visit (F forward, L/R turning, W<k> a whip of k Well hexes)."""
+    hole_of, ring_pos, rings, rotation = sim.BT[2], sim.BT[3], sim.BT[5], sim.BT[6]
+    out = []
+    for t in tokens:
+        t = int(t)
+        if t == 1:
+            f = (f + 5) % 6
+        elif t == 2:
+            f = (f + 1) % 6
+        elif t == 0:
+            c, r = nbr(c, r, f)
+            out.append((c, r))
+        elif 10 <= t < 100:
+            h = hole_of[c, r]
+            j, step = ring_pos[c, r], rotation[h - 1]
+            for n in range(1, t - 10):
+                jj = (j + step * n) % 6
+                out.append((int(rings[h - 1, jj, 0]), int(rings[h - 1, jj, 1])))
+            c, r = out[-1]
+    return out
+
+
+def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
+    ra, b = sim.ra, sim.BT
+    sh, sv, bu, hd = position(sim, **{sim.sc.sides[s]: {"pos": pos, "facing": facing,
+                                                          "velocity": V}})
+    limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
+    plan = np.zeros(MAX_PLAN, np.int64)
+    pp = sim.pilots[s] if pp is None else pp
+    cost, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]],
+                        sv, bu, hd, field, tb, plan, b[0], b[1], b[2], b[3], b[4], b[5], b[6],
+                        ra.vturns, ra.par, ra.rp, pp, plan_scratch())
+    return plan[:n].copy()
+
+
+def _whips_near_wells(sim, s, pp, fld):
+    """Plans at Velocity 3-4 from every hex two or three hexes out from a plain Hell Hole's
+    Well, every facing: how many whip."""
+    terrain, hole_of = sim.BT[0], sim.BT[2]
+    whips = tried = 0
+    fields = sim.fields[sim.sv0[s, V_PILOT]][fld]
+    for c in range(2, 30):
+        for r in range(2, 40):
+            if terrain[c, r] != 0:
+                continue
+            near = False
+            for f in range(6):
+                c1, r1 = nbr(c, r, f)
+                c2, r2 = nbr(c1, r1, f)
+                if 1 <= c2 <= 30 and 1 <= r2 <= 40 and terrain[c2, r2] == 3 \
+                        and sim.BT[8][hole_of[c2, r2] - 1] == 0:
+                    near = True
+            if not near:
+                continue
+            for f in range(6):
+                for V in (3, 4):
+                    tokens = _plan(sim, s, (c, r), f, V, 0, fields, pp=pp)
+                    tried += 1
+                    whips += any(10 <= t < 100 for t in tokens)
+    return whips, tried
+
+
+def test_gravity_whip_is_taken_when_the_speed_pays_and_not_when_it_is_dear(four):
+    """204 O: a whip is free movement and up to 4 Velocity Levels for the next Turn. Pilots whip
+    round a plain Hell Hole on the way to their Finish from some of the hexes just outside its
+    Well; priced at 20 Turns a whip hex, never."""
+    s = 1                                   # pink, the safe runner from B
+    fld = int(four.sv0[s, V_FIN_FIELD])              # its Finish field
+    pp = four.pilots[s]
+    whips, tried = _whips_near_wells(four, s, pp, fld)
+    assert tried > 100 and whips > 0, (whips, tried)
+    dear = pp.copy()
+    dear[PARAM_NAMES.index("w_whip")] = 20.0
+    assert _whips_near_wells(four, s, dear, fld)[0] == 0
+
+
+def test_hell_fire_dive_for_lucifer_only_behind_strong_screens(four):
+    """The buoy hunter two hexes from the Lucifer Buoy (in a Hell3 Hell Fire Well hex) at
+    Velocity 2: behind Screens 11 some approaches enter Hell Fire to get at the 100-VP Buoy;
+    with no Screens, every plan keeps out of it."""
+    s = 0                                               # green, buoy hunter
+    luc = [b for b in range(len(four.bu0)) if four.bu0[b, BU_VP] == VP_HELL3][0]
+    lc, lr = int(four.bu0[luc, BU_COL]), int(four.bu0[luc, BU_ROW])
+    ring = four.ring_field[int(four.BT[2][lc, lr]) - 1] if four.BT[2][lc, lr] else None
+    fire_class = four.BT[1]
+    enter = {0: 0, 11: 0}
+    for scr in enter:
+        # the fields of a ship that raises Screens 11 near Hell Fire
+        from simkit.demons_run.races import route_fields
+        F, _ = route_fields(four.sc.board_path, four.vkey, four.pilots[s], scr)
+        field = F[ring] if ring is not None else F[int(four.sv0[s, V_FIN_FIELD])]
+        for c in range(lc - 3, lc + 4):
+            for r in range(lr - 3, lr + 4):
+                if four.BT[0][c, r] != 0 or max(abs(c - lc), abs(r - lr)) < 2:
+                    continue
+                for f in range(6):
+                    path = _path(four, c, r, f, _plan(four, s, (c, r), f, 2, scr, field, luc))
+                    enter[scr] += any(fire_class[p] == 3 for p in path if 1 <= p[0] <= 30
+                                      and 1 <= p[1] <= 40)
+    assert enter[11] > 0 and enter[0] == 0, enter
+
+
+# --- weapons ------------------------------------------------------------------------------------
+
+def _duel_position(sim, me, other, *, my_pos=(10, 10), my_facing=3, their_pos=(10, 14)):
+    return position(sim, **{me: {"pos": my_pos, "facing": my_facing, "velocity": 3},
+                            other: {"pos": their_pos, "facing": 0, "velocity": 3}})
+
+
+def test_laser_fires_at_a_rival_when_the_hits_pay_and_not_when_they_do_not():
+    sc = load_scenario(SCEN / "raid.toml")
+    sim = RaceSim(sc)
+    st = _duel_position(sim, "raider", "hunter")
+    assert decide(sim, "raider", st)["laser"] > 0
+    # a rival believed to sit behind Screens 11: the raider's Laser 11 does no harm
+    sim.pilots[0, PARAM_NAMES.index("rival_screens")] = 11
+    assert decide(sim, "raider", st)["laser"] == 0
+    # or a hit worth almost nothing against the Fuel it burns
+    sim.pilots[0, PARAM_NAMES.index("rival_screens")] = 2
+    sim.pilots[0, PARAM_NAMES.index("vp_per_hit")] = 0.1
+    assert decide(sim, "raider", st)["laser"] == 0
+
+
+def test_scrambler_only_when_its_level_beats_the_screens_by_more_than_2():
+    """206 G: the Scrambler damages only above Screens + 2; the pilot allocates it (2 Fuel a
+    Level) only when it expects that against the Screens it assumes."""
+    raw_build = "fuel=200,si=16,pi=3,me=6,mn=6,tractor=0,screens=6,laser=0,scrambler=11"
+    text = (SCEN / "raid.toml").read_text().replace(
+        "fuel=200,si=16,pi=3,me=6,mn=6,tractor=0,screens=6,laser=11,scrambler=4", raw_build)
+    import tomllib
+    sim = RaceSim(scenario_from_raw(tomllib.loads(text), "raid-scrambler.toml"))
+    st = _duel_position(sim, "raider", "hunter")
+    assert decide(sim, "raider", st)["scrambler"] == 11
+    sim.pilots[0, PARAM_NAMES.index("rival_screens")] = 9        # 11 - 9 = 2: no effect
+    assert decide(sim, "raider", st)["scrambler"] == 0
+
+
+def test_laser_at_a_buoy_a_rival_is_about_to_take():
+    """206 F: a Buoy hit for 2+ is destroyed. The raider shoots an Easy Buoy a rival sits next
+    to (and it cannot get itself); not one nobody is near, and never with fire_buoys = 0."""
+    sim = RaceSim(load_scenario(SCEN / "raid.toml"))
+    ra = sim.ra
+    easy = 0
+    bc, br = int(sim.bu0[easy, BU_COL]), int(sim.bu0[easy, BU_ROW])
+    sh, sv, bu, hd = position(sim, raider={"pos": (bc, br - 4), "facing": 3, "velocity": 3},
+                              hunter={"pos": (bc + 1, br), "facing": 0, "velocity": 3})
+    sv[0, V_FORCED] = -1                         # the raider chases no Buoy
+    pp = sim.pilots[0].copy()
+    pp[PARAM_NAMES.index("fire_ships")] = 0      # only the Buoy is in question
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(1), 0)
+    b = sim.BT
+
+    def choose(pp, sv):
+        return fire_choice(st, dice.NO_SCRIPT, 0, sv, sh, bu, hd, 11, False, b[0], b[1], ra.rp,
+                           pp, ra.pi_mod[sh[0, PI]], ra.par)
+    kind, idx = choose(pp, sv)[:2]
+    assert (kind, idx) == (2, easy)
+    far = sv.copy()
+    far[1, V_COL], far[1, V_ROW] = 20, 30
+    assert choose(pp, far)[0] == -1
+    off = pp.copy()
+    off[PARAM_NAMES.index("fire_buoys")] = 0
+    assert choose(off, sv)[0] == -1
+
+
+def test_equal_targets_are_chosen_by_the_dice_not_by_ship_order(four):
+    """Two rivals mirror images of each other in the Field of Fire: each is the target in
+    about half of 400 seeded choices."""
+    ra, b = four.ra, four.BT
+    names = four.sc.sides
+    sh, sv, bu, hd = position(four, **{names[2]: {"pos": (15, 33), "facing": 3, "velocity": 3},
+                                       names[0]: {"pos": (14, 37), "velocity": 3},
+                                       names[3]: {"pos": (16, 37), "velocity": 3},
+                                       names[1]: {"pos": (1, 1), "velocity": 3}})
+    pp = four.pilots[2]
+    picks = []
+    for seed in range(400):
+        st = dice.new_state()
+        dice.seed_trial(st, dice.stream_key(seed), 0)
+        kind, idx, rng, mod, val = fire_choice(st, dice.NO_SCRIPT, 2, sv, sh, bu, hd, 11, False,
+                                               b[0], b[1], ra.rp, pp, ra.pi_mod[sh[2, PI]],
+                                               ra.par)
+        assert kind == 0
+        picks.append(idx)
+    share = np.mean(np.asarray(picks) == 0)
+    assert set(picks) == {0, 3} and 0.4 < share < 0.6, share
+
+
+# --- whole races ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def four_races(four):
+    return run(four, 200, 2026, progress=False).frame
+
+
+def test_races_use_the_whole_game(four_races):
+    """Over 200 seeded four-corner races the ships fire and hit, recover Buoys of every class up
+    to Lucifer, and (somewhere) whip or enter Hell Fire -- before issue 14 only the raider
+    fired and no Hell2/Hell3 Buoy, whip or Hell Fire entry was ever seen."""
+    m = mechanics_table(four_races)
+    tot = m.groupby("measure")["value"].sum() * 200
+    assert tot["shots"] > 50 and tot["hits"] > 20
+    assert tot["buoys_hell2"] > 0 and tot["buoys_hell3"] > 0
+    assert tot["whips"] + tot["hell_fire_entries"] > 0
+    firing = m[(m.measure == "shots") & (m.value > 0)]["side"]
+    assert len(firing) >= 2, "more than the raider fires"
+
+
+def test_mechanics_invariants(four_races):
+    m = mechanics_table(four_races).set_index(["side", "measure"])["value"]
+    for side in four_races["side"]:
+        assert m[(side, "hits")] <= m[(side, "shots")]
+        for k in ("finish", "destroyed", "off_board"):
+            assert 0 <= m[(side, k)] <= 1
+        assert m[(side, "finish")] + m[(side, "destroyed")] + m[(side, "off_board")] <= 1 + 1e-9
+    # no more Lucifer (one Buoy) recovered in a race than there is, over all sides
+    assert m.xs("buoys_hell3", level="measure").sum() <= 1 + 1e-9
+    rows = mechanics_table(four_races)
+    assert ((rows["lo"] <= rows["value"] + 1e-12) & (rows["value"] <= rows["hi"] + 1e-12)).all()
