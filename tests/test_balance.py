@@ -294,3 +294,25 @@ def test_demons_run_metagame_command_reports_the_field_and_the_worked_ship(tmp_p
     assert main(["builds", "demons-run", "--metagame", "--versus",
                  "fuel=210,si=14,pi=3,me=6,mn=6,tractor=10,screens=4,laser=10,scrambler=0"]) == 2
     assert "--metagame" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("scenario", ["starfire/mirror", "dark-future/game-1",
+                                      "demons-run/duel", "demo-derby/two-car-duel"])
+def test_every_game_plays_a_point_of_every_policy_space(scenario):
+    """Each game's engine takes a policy with parameters away from its defaults (the points a
+    balance search plays), and a value outside the space is one clear error."""
+    from simkit import games, shipped
+
+    path = shipped.resolve(scenario)
+    eng = games.for_scenario(path).scenario
+    side = eng.sides(eng.load(path))[0]
+    spaces = eng.policies()
+    assert spaces and all(sp.params for sp in spaces.values())
+    for name, sp in spaces.items():
+        p = sp.params[0]
+        moved = p.hi if sp.defaults()[p.name] != p.hi else p.lo
+        sc = eng.load_profile(path, {side: Policy.of(name, {p.name: moved})})
+        frame = eng.frame(sc, 20, 1, progress=False)
+        assert int(frame["trials"].iloc[0]) == 20
+        with pytest.raises(UserInputError):
+            eng.load_profile(path, {side: Policy.of(name, {p.name: p.hi + 1})})

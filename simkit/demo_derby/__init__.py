@@ -19,9 +19,12 @@ POLICY_NAMES = ["hunter", "rammer", "survivor", "opportunist"]
 
 
 def _policies():
-    from ..core.game import PolicySpace
+    from ..core.game import Param, PolicySpace
+    from .derby import DEFAULTS, PARAM_SPACE
 
-    return {name: PolicySpace(name) for name in POLICY_NAMES}
+    return {name: PolicySpace(name, tuple(Param(k, kind, lo, hi, DEFAULTS[name][k])
+                                          for k, (_col, kind, lo, hi) in PARAM_SPACE.items()))
+            for name in POLICY_NAMES}
 
 
 def _load(path, *, policies=None, variants=None):

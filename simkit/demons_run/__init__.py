@@ -21,10 +21,12 @@ from .rules import rules_data
 
 
 def _policies():
-    from ..core.game import PolicySpace
-    from .pilots import POLICIES
+    from ..core.game import Param, PolicySpace
+    from .pilots import PARAM_SPACE, PARAMS
 
-    return {name: PolicySpace(name) for name in POLICIES}
+    return {name: PolicySpace(name, tuple(Param(k, kind, lo, hi, PARAMS[name][k], doc)
+                                          for k, (kind, lo, hi, doc) in PARAM_SPACE.items()))
+            for name in PARAMS}
 
 
 def _load(path, *, policies=None, variants=None):
