@@ -320,3 +320,20 @@ def test_mechanics_invariants(four_races):
     assert m.xs("buoys_hell3", level="measure").sum() <= 1 + 1e-9
     rows = mechanics_table(four_races)
     assert ((rows["lo"] <= rows["value"] + 1e-12) & (rows["value"] <= rows["hi"] + 1e-12)).all()
+
+
+@pytest.mark.parametrize("weights", [{"w_turn": 0.0, "w_dv": 0.0}, {"w_turn": 1e-6, "w_dv": 1e-6}])
+def test_route_fields_finish_when_turns_and_velocity_changes_cost_nothing(weights, monkeypatch,
+                                                                          tmp_path):
+    """The bounds of the pilot space allow free turns and Velocity changes; the route field's
+    search must still end (it used to re-push the same states until memory ran out), and the
+    cost of reaching a goal cannot grow when turning gets cheaper."""
+    from simkit.demons_run import races
+
+    monkeypatch.setenv("SIMKIT_FIELD_CACHE", "")
+    sc = load_scenario(ROOT / "scenarios/demons-run/duel.toml")
+    vkey = tuple(sorted(sc.variants.items()))
+    free, _ = races.route_fields(sc.board_path, vkey, param_vector("safe_runner", weights), 4)
+    base, _ = races.route_fields(sc.board_path, vkey, param_vector("safe_runner"), 4)
+    reach = base < 1e8
+    assert np.isfinite(free).all() and (free[reach] <= base[reach] + 1e-3).all()

@@ -12,6 +12,7 @@ renders the log the golden test diffs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -215,7 +216,18 @@ def field_goals(board: Board):
     return out
 
 
-_FIELD_CACHE: dict = {}
+#: the route fields of the last pilots flown, most recent last: a policy search (simkit balance)
+#: flies hundreds of pilot vectors, each ~10 MB of fields, so the cache is bounded
+_FIELD_CACHE: "OrderedDict" = OrderedDict()
+FIELD_CACHE_SIZE = 16
+
+
+def _remember(key, value):
+    _FIELD_CACHE[key] = value
+    _FIELD_CACHE.move_to_end(key)
+    while len(_FIELD_CACHE) > FIELD_CACHE_SIZE:
+        _FIELD_CACHE.popitem(last=False)
+    return value
 
 
 def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
@@ -223,13 +235,13 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     flying a ship that meets Hell Fire behind ``screens``."""
     key = (board_path, variants_key, tuple(np.round(pp, 9)), int(screens))
     if key in _FIELD_CACHE:
+        _FIELD_CACHE.move_to_end(key)
         return _FIELD_CACHE[key]
     disk = _field_file(board_path, variants_key, pp, screens)
     if disk is not None and disk.exists():
         try:
             with np.load(disk) as z:
-                _FIELD_CACHE[key] = (z["fields"], z["fin_from"])
-                return _FIELD_CACHE[key]
+                return _remember(key, (z["fields"], z["fin_from"]))
         except (OSError, ValueError, KeyError):
             pass
     board = _board(board_path)
@@ -246,7 +258,7 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     for i, (m, lo, hi, _) in enumerate(goals):
         for j in range(4):
             fin_from[i, j] = float(fields[j][m][:, :, lo:hi + 1].min())
-    _FIELD_CACHE[key] = (fields, fin_from)
+    _remember(key, (fields, fin_from))
     if disk is not None:
         try:
             disk.parent.mkdir(parents=True, exist_ok=True)
@@ -258,7 +270,7 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     return fields, fin_from
 
 
-FIELD_VERSION = "2"   # bump when route_field or its costs change
+FIELD_VERSION = "3"   # bump when route_field or its costs change
 
 
 def _field_file(board_path, variants_key, pp, screens=0):
