@@ -36,7 +36,7 @@ def test_default_board_meets_the_rule_text_constraints():
     plain = [h for h in b.holes if h.cls == "hell"]
     assert plain and any("null" in h.well_terrain.values() for h in plain)
     assert b.finish == {"A": "D", "D": "A", "B": "C", "C": "B"}         # 211 A
-    assert b.corners["A"] == (1, 1) and b.corners["D"] == (30, 40)
+    assert b.corners["A"] == (1, 1) and b.corners["D"] == (31, 40)
     assert b.markers["astaroth"][0] in big[0].well and b.markers["belial"][0] in big[2].well
     assert b.markers["lucifer"][0] in big[1].well and len(b.markers["hell_hound"]) == 3
     assert b.hexsides["N"] == 1 and b.hexsides["S"] == 4
