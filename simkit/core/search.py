@@ -95,6 +95,17 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
       trial ``t`` the same for every finalist), and the leaderboard reports those figures.
       Unset, ``final_trials`` is whatever the racing left of the budget shared out equally
       (at least 20% of the budget is kept for it).
+    * ``method="race"`` (``keep=3``, ``polish=True``; the default when the evaluator sets
+      ``search_method = "race"``; needs ``trial_scores``): the pool is the whole space when
+      it has at most ``ENUMERATE_POOL`` candidates, else the best the GA with successive
+      halving finds with 40% of the racing budget; the pool is raced by successive
+      elimination on paired per-trial values (every round the same further trials for all
+      still in play; dropped when each of the top ``keep`` beats it beyond a one-sided paired
+      interval of z ``RACE_Z``, accepted when it beats every outsider so); the leader is then
+      polished: its one-move neighbours (``space.neighbours``) raced against it on a fresh
+      stream per round, moving while one is better beyond the interval
+      (``attrs["local_optimum"]``, ``attrs["polish"]``). Finals as above with 10% of the
+      budget; rank = the racing's order, figures = the finals', ``gap`` = paired to rank 1.
     * deterministic given ``seed``: the same leaderboard, bit for bit, for any thread count
       and any ``chunk_size`` (candidate-trials per ``evaluate`` call; it only cuts work).
     * ``**run_opts`` are the CLI run flags (``cliutil.run_options(args)``); ``threads`` and
@@ -1204,6 +1215,7 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
                        racing_key=int(racing_key), race_key=int(race_key),
                        final_key=int(final_key), trials_used=used[0], trials_budget=budget,
                        objective=_objective_name(evaluator), candidates=len(pool),
+                       rungs=_rungs(min_trials, eta, max_trials) if explored else [],
                        method="race", keep=keep, polish=pd.DataFrame(polish_rows).to_dict("list"),
                        local_optimum=local_optimum, final_score=final_score.tolist(),
                        columns=[c for c in board.columns if c not in ("build", "included")])
