@@ -1120,6 +1120,9 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
     rng = np.random.default_rng([seed, _GA_SALT])
     pool = None
     enum = getattr(space, "enumerate", None)
+    values = getattr(space, "values", None)
+    if values is not None and np.prod([float(len(v)) for v in values]) > 50 * ENUMERATE_POOL:
+        enum = None   # walking a big space only to find it too big takes minutes
     if enum is not None:
         try:
             every = enum(limit=ENUMERATE_POOL)
