@@ -1,6 +1,8 @@
 """The board file format and the RECONSTRUCTED default board (rules-data.md 2.5), and the
 board-free movement arithmetic of 204 L-O (examples of 204 M and 204 O)."""
 
+from pathlib import Path
+
 import pytest
 
 from simkit import cli, games
@@ -36,7 +38,7 @@ def test_default_board_meets_the_rule_text_constraints():
     plain = [h for h in b.holes if h.cls == "hell"]
     assert plain and any("null" in h.well_terrain.values() for h in plain)
     assert b.finish == {"A": "D", "D": "A", "B": "C", "C": "B"}         # 211 A
-    assert b.corners["A"] == (1, 1) and b.corners["D"] == (30, 40)
+    assert b.corners["A"] == (1, 1) and b.corners["D"] == (31, 40)
     assert b.markers["astaroth"][0] in big[0].well and b.markers["belial"][0] in big[2].well
     assert b.markers["lucifer"][0] in big[1].well and len(b.markers["hell_hound"]) == 3
     assert b.hexsides["N"] == 1 and b.hexsides["S"] == 4
@@ -101,6 +103,8 @@ from simkit.demons_run.reference import ship_from_build  # noqa: E402
 from simkit.demons_run.rules import SI, make_rules  # noqa: E402
 
 RULES = make_rules()
+# the pre-issue-14 board: the scripted positions below were written against its hexes
+OLD_BOARD = Path(__file__).parent / "fixtures" / "demons-run-board-2025.toml"
 S = DIRECTIONS.index("S")
 
 
@@ -111,7 +115,7 @@ def ship_at(pos, facing=S, velocity=3, maneuver=8):
 
 def go(pos, plan, rolls=(), **kw):
     d = ScriptedDice(list(rolls))
-    s = move_ship(d, RULES, load_board(), ship_at(pos, **kw), plan)
+    s = move_ship(d, RULES, load_board(OLD_BOARD), ship_at(pos, **kw), plan)
     assert d.exhausted
     return s
 
@@ -138,7 +142,7 @@ def test_every_movement_point_is_used_204_C():
 
 
 def test_null_attack_stops_the_ship_204_K():
-    b = load_board()
+    b = load_board(OLD_BOARD)
     start = neighbour(12, 16, "N")            # a Null hex lies one hex south
     assert b.terrain[12, 16] == 2
     s = go(start, "FFF", rolls=[5], velocity=3)   # 2d6 = 5 + PI 0 <= 5: lost in Null
@@ -158,7 +162,7 @@ def test_hell_hole_capture_and_pass_204_M():
 
 def test_gravity_whip_example_204_O_on_the_board():
     """V4: two hexes, into the Well, whipped five Well hexes (no MP), last 2 MPs out; V8 next Turn."""
-    b = load_board()
+    b = load_board(OLD_BOARD)
     hole = b.holes[3]                              # northwest plain hole, counter-clockwise
     assert hole.center == (6, 12) and hole.rotation == "ccw"
     # the whip passes the SW Well hex, which is Null: 2d6 = 7 + 0 > 5, the attack fails
@@ -177,7 +181,7 @@ def test_hell_fire_attacks_on_entry_movement_unaffected_204_N():
     the ship enters' and 'The Hell Fire will not effect the movement': at Velocity 5 straight
     south from (10, 3) through the Hell Fire hexes (10, 5) and (10, 6), each is attacked as it
     is entered, and the ship still ends five hexes on, damaged or not."""
-    b = load_board()
+    b = load_board(OLD_BOARD)
     assert [int(b.fire_class[10, r]) for r in range(4, 9)] == [0, 1, 1, 0, 0]
     t = RULES.turns_allowed(5)
     # (10, 5): 2d6 = 2 -> 2 + t - 4 < 2, no damage; (10, 6): 2d6 = 12 -> r = 8 + t: r // 2
@@ -204,7 +208,7 @@ def test_hell_hound_detonates_at_closest_approach_207_A():
     hounds = [hound, (25, 5)]
     # 3d6 = 10 at one hex: 10 - Screens 4 = 6 hits, SI 14 -> 8: Levels 14, 12, 10 checked
     d = ScriptedDice([10, 1, 1, 1])
-    s = move_ship(d, RULES, load_board(), ship_at((10, 20), velocity=3), "FFF", hounds=hounds)
+    s = move_ship(d, RULES, load_board(OLD_BOARD), ship_at((10, 20), velocity=3), "FFF", hounds=hounds)
     assert d.exhausted and hounds == [(25, 5)]          # the far hound stays, this one is spent
     assert ("hell_hound", hound, 1, 6, (10, 21)) in s.events and s.ship[SI] == 8
     assert s.pos == (10, 23)
@@ -213,7 +217,7 @@ def test_hell_hound_detonates_at_closest_approach_207_A():
 def test_buoy_recovery_during_movement_205():
     """Tractor 10 at Velocity 5: after two hexes, a Buoy three hexes away in plain space (-2 -6):
     die 3 -> 10 + 3 - 8 = 5, recovered; a second attempt the same Turn needs another hex first."""
-    board = load_board()
+    board = load_board(OLD_BOARD)
 
     def tractor_ship(tractor=10):
         s = ship_at((10, 20), velocity=5)
@@ -240,7 +244,7 @@ def test_buoy_recovery_during_movement_205():
 
 def test_recovery_terrain_takes_the_most_severe_modifier():
     from simkit.demons_run.movement import recovery_terrain_modifier
-    b = load_board()
+    b = load_board(OLD_BOARD)
     lucifer = b.markers["lucifer"][0]
     assert recovery_terrain_modifier(RULES, b, lucifer) == -6          # Hell3 Fire beats the Well
     plain_well = next(x for x, t in b.holes[3].well_terrain.items() if t == "plain")

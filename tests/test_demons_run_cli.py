@@ -3,6 +3,8 @@ counts and chunk sizes, and bad input (exit 2, one line)."""
 
 import numpy as np
 import pandas as pd
+from pathlib import Path
+
 import pytest
 
 from simkit import cli, games
@@ -120,7 +122,9 @@ def test_fire_on_the_board_206_E_setting(tmp_path, capsys):
     """Range 7 past a Hell3 Well hex with Pilot +2 (PI box 7): hit on 2d6 + 2 - 6 >= 7."""
     out = tmp_path / "s.csv"
     assert cli.main(["fire", "demons-run", "--firer", "13,25", "--facing", "NE", "--at", "17,20",
-                     "--pi", "7", "--trials", "5000", "--no-progress", "--out", str(out)]) == 0
+                     "--pi", "7", "--trials", "5000", "--no-progress", "--out", str(out),
+                     # the pre-issue-14 board: this setting was laid out on its hexes
+                     "--board", str(Path(__file__).parent / "fixtures" / "demons-run-board-2025.toml")]) == 0
     row = pd.read_csv(out).iloc[0]
     assert row["range"] == 7 and row["modifier"] == -4
     assert row.p_hit_exact == pytest.approx(3 / 36)                  # 2d6 >= 11

@@ -1,5 +1,7 @@
 """Field of Fire and Line of Fire on the board (206 A-D), and the 206 E example on a real line."""
 
+from pathlib import Path
+
 from simkit.core.exact import ScriptedDice
 from simkit.demons_run import reference as ref
 from simkit.demons_run.board import DIRECTIONS, distance, load_board, neighbour
@@ -8,7 +10,8 @@ from simkit.demons_run.los import (_pixel_to_hex, centre, fire_solution, in_fiel
 from simkit.demons_run.rules import make_rules
 
 R = make_rules()
-B = load_board()
+# the pre-issue-14 board: these scripted positions were written against its hexes
+B = load_board(Path(__file__).parent / "fixtures" / "demons-run-board-2025.toml")
 N = DIRECTIONS.index("N")
 
 

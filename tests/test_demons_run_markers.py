@@ -2,6 +2,7 @@
 examples with scripted dice, the Gravity Whip, and the compiled kernel held to the reference on
 random scripts."""
 
+from pathlib import Path
 import numpy as np
 
 from simkit.core import dice
@@ -11,7 +12,8 @@ from simkit.demons_run.board import DIRECTIONS, distance, load_board, neighbour
 from simkit.demons_run.rules import make_rules
 
 R = make_rules()
-B = load_board()
+# the pre-issue-14 board: these scripted positions were written against its hexes
+B = load_board(Path(__file__).parent / "fixtures" / "demons-run-board-2025.toml")
 A = M.board_arrays(B)
 
 

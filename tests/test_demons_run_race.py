@@ -143,7 +143,7 @@ def test_compiled_movement_equals_move_ship(reckless):
 
 def test_finish_hex_at_velocity_1_only_211_A(sim):
     for velocity, plan, want in ((1, "F", 4), (2, "FF", 3)):
-        sh, sv, bu, hd = position(sim, worked={"pos": (30, 39), "facing": 3, "velocity": velocity})
+        sh, sv, bu, hd = position(sim, worked={"pos": (31, 39), "facing": 3, "velocity": velocity})
         toks = _tokens(plan)
         st = dice.new_state()
         dice.seed_trial(st, dice.stream_key(1), 0)

@@ -1,14 +1,19 @@
 """Which 80-point ships are strong? The race evaluator for the shared build search.
 
 A candidate is the nine Function Levels of a ship (``FIELDS`` order). :class:`RaceEvaluator`
-races every candidate, from corner A with the chosen pilot, against a *field* of ships (a
-scenario-like TOML of ``[[ship]]`` tables taking corners D, B, C in order; default: the
-rulebook's worked ship flown by the buoy hunter) on common random numbers: race ``t`` of every
-candidate draws from stream ``(key, t)``. Statistics per candidate (int64 sums): wins, VP, VP
-squared, destroyed, finished.
+races every candidate, flown by the chosen pilot, against a *field* of ships (a scenario-like
+TOML of ``[[ship]]`` tables; default: the rulebook's worked ship flown by the buoy hunter) on
+common random numbers. Seats rotate (issue 14 item 5): with ``k`` ships in the race the corners
+are those of 100 B (two: A, D; three: A, B, D; four: A-D), and search race ``t`` puts the
+candidate in corner ``seats[t % k]`` and field ship ``i`` in ``seats[(t + 1 + i) % k]``, so
+every candidate meets every seat equally often and a corner's advantage cannot pass for a
+build's strength. Race ``t`` is race ``t // k`` of the rotation's own stream, derived from
+``(key, t % k)``: the same for every candidate (common random numbers). Statistics per
+candidate (int64 sums): wins, VP, VP squared, destroyed, finished; ``trial_scores`` gives the
+objective race by race, which the shared search's ``method="race"`` pairs across candidates.
 
-The search itself (proposals, successive halving, finals, leaderboard, plot, efficiency) is
-the shared :mod:`simkit.core.search`; :func:`design_space` describes the legal builds to it.
+The search itself (proposals, racing, polish, finals, leaderboard, plot, efficiency) is the
+shared :mod:`simkit.core.search`; :func:`design_space` describes the legal builds to it.
 :func:`evaluate` is the plain function form ``evaluate(builds, first, n, seed) -> int64``.
 """
 
@@ -33,6 +38,8 @@ FIELDS = ("fuel", "si", "pi", "me", "mn", "tractor", "screens", "laser", "scramb
 E_WIN, E_VP, E_VP2, E_DESTROYED, E_FINISHED = range(5)
 N_EVAL = 5
 FIELD_CORNERS = "DBC"
+SEATS = {2: "AD", 3: "ABD", 4: "ABCD"}   # 100 B: the corners by number of players
+_SEAT_SALT = 0x5345415453414C54
 
 
 def build_of(c) -> Build:
@@ -70,13 +77,15 @@ def load_field(path=None, rules: Rules | None = None) -> list[ShipEntry]:
 
 
 class RaceEvaluator:
-    """Races candidates against a field on common random numbers (see module doc)."""
+    """Races candidates against a field on common random numbers, seats in rotation (see
+    the module doc)."""
 
     name = "demons-run race"
     n_stats = N_EVAL
+    search_method = "race"   # the shared search pairs races (trial_scores) and polishes
 
     def __init__(self, field=None, pilot="buoy_hunter", variants=None, board_path=None,
-                 rules: Rules | None = None):
+                 rules: Rules | None = None, objective="win_rate"):
         if pilot not in POLICIES:
             raise UserInputError(f"unknown pilot {pilot!r} (known: {', '.join(POLICIES)})",
                                  field="--pilot")
@@ -85,34 +94,70 @@ class RaceEvaluator:
         self.pilot = pilot
         self.variants = dict(self.rules.variants)
         self.board_path = board_path
+        self.objective = objective
+        self.seats = SEATS[1 + len(self.field)]
         self._sims: dict = {}
 
-    def scenario(self, build: Build) -> RaceScenario:
-        ships = [ShipEntry("candidate", "A", build, self.pilot)] + [
-            replace(s, corner=FIELD_CORNERS[i]) for i, s in enumerate(self.field)]
+    def scenario(self, build: Build, rotation: int = 0) -> RaceScenario:
+        k = len(self.seats)
+        ships = [ShipEntry("candidate", self.seats[rotation % k], build, self.pilot)] + [
+            replace(s, corner=self.seats[(rotation + 1 + i) % k])
+            for i, s in enumerate(self.field)]
         return RaceScenario("<search>", "build search", "ORIGINAL", "", self.board_path, ships,
                             self.variants)
 
-    def sim(self, c) -> RaceSim:
-        c = tuple(int(v) for v in c)
+    def sim(self, c, rotation: int = 0) -> RaceSim:
+        c = (tuple(int(v) for v in c), rotation)
         if c not in self._sims:
             if len(self._sims) > 256:
                 self._sims.clear()
-            self._sims[c] = RaceSim(self.scenario(build_of(c)))
+            self._sims[c] = RaceSim(self.scenario(build_of(c[0]), rotation))
         return self._sims[c]
+
+    def _spans(self, first, n, key):
+        """(rotation, its stream key, first, count): search races first..first+n-1 split by
+        seat rotation (race t is race t // k of rotation t % k)."""
+        k = len(self.seats)
+        out = []
+        for r in range(k):
+            lo = -(-(first - r) // k)                 # smallest j with j*k + r >= first
+            hi = -(-(first + n - r) // k)
+            if hi > lo:
+                out.append((r, np.uint64(dice._mix64_py(int(key) ^ (_SEAT_SALT + r))), lo,
+                            hi - lo))
+        return out
 
     def evaluate(self, candidates, first_trial, n_trials, key):
         cands = np.asarray(candidates, np.int64).reshape(-1, len(FIELDS))
         out = np.zeros((len(cands), N_EVAL), np.int64)
+        spans = self._spans(int(first_trial), int(n_trials), key)
         for i, c in enumerate(cands):
-            sim = self.sim(c)
-            tot = RK.race_stats(np.uint64(key), int(first_trial), int(n_trials), *sim.args())
-            o = RK.N_GLOBAL          # the candidate is ship 0
-            out[i, E_WIN] = tot[o + RK.S_WINS]
-            out[i, E_VP] = tot[o + RK.S_VP]
-            out[i, E_VP2] = tot[o + RK.S_VP2]
-            out[i, E_DESTROYED] = tot[o + RK.S_DESTROYED]
-            out[i, E_FINISHED] = tot[o + RK.S_FINISHED]
+            for r, rk, lo, m in spans:
+                tot = RK.race_stats(rk, lo, m, *self.sim(c, r).args())
+                o = RK.N_GLOBAL          # the candidate is ship 0
+                out[i, E_WIN] += tot[o + RK.S_WINS]
+                out[i, E_VP] += tot[o + RK.S_VP]
+                out[i, E_VP2] += tot[o + RK.S_VP2]
+                out[i, E_DESTROYED] += tot[o + RK.S_DESTROYED]
+                out[i, E_FINISHED] += tot[o + RK.S_FINISHED]
+        return out
+
+    def trial_scores(self, candidates, first_trial, n_trials, key) -> np.ndarray:
+        """The objective race by race (win 0/1, or VP), the same races as ``evaluate``."""
+        cands = np.asarray(candidates, np.int64).reshape(-1, len(FIELDS))
+        col = {"win_rate": RK.S_WINS, "mean_vp": RK.S_VP}.get(self.objective.lstrip("-"))
+        if col is None:
+            raise ValueError(f"no per-race values for objective {self.objective!r}")
+        sign = -1 if self.objective.startswith("-") else 1
+        k = len(self.seats)
+        out = np.zeros((len(cands), int(n_trials)), np.int64)
+        o = RK.N_GLOBAL + col
+        for i, c in enumerate(cands):
+            for r, rk, lo, m in self._spans(int(first_trial), int(n_trials), key):
+                args = self.sim(c, r).args()
+                for j in range(lo, lo + m):
+                    out[i, j * k + r - int(first_trial)] = sign * RK.race_stats(rk, j, 1,
+                                                                                *args)[o]
         return out
 
 
@@ -175,11 +220,13 @@ def stat_evaluator(field=None, pilot="buoy_hunter", variants=None, objective="wi
                  cs.Rate("destroyed", E_DESTROYED), cs.Rate("finish", E_FINISHED))
 
         def __init__(self):
-            RaceEvaluator.__init__(self, field, pilot, variants)
-            self.objective = objective
+            RaceEvaluator.__init__(self, field, pilot, variants, objective=objective)
 
         def evaluate(self, candidates, first_trial, n_trials, key):
             return RaceEvaluator.evaluate(self, candidates, first_trial, n_trials, key)
+
+        def trial_scores(self, candidates, first_trial, n_trials, key):
+            return RaceEvaluator.trial_scores(self, candidates, first_trial, n_trials, key)
 
     return _Eval()
 
