@@ -141,9 +141,12 @@ def test_mirror_initiative_side_closes_and_the_other_keeps_away():
     the side without it keeps away until it has the initiative."""
     root = Path(__file__).resolve().parent.parent
     sc = load_scenario(root / "scenarios/starfire/mirror.toml")
-    assert decide(sc, "blue-ca", first=1)["desired_range"] == 1
-    assert decide(sc, "red-ca", first=1)["desired_range"] == 1
-    assert decide(sc, "blue-ca", first=0)["desired_range"] == 20
+    # the destroyers out of the way: each cruiser's nearest enemy is the other cruiser (at the
+    # start every enemy is 20 hexes away, a tie the dice would break)
+    apart = {"blue-dd": "0124", "red-dd": "2924"}
+    assert decide(sc, "blue-ca", first=1, moved=apart)["desired_range"] == 1
+    assert decide(sc, "red-ca", first=1, moved=apart)["desired_range"] == 1
+    assert decide(sc, "blue-ca", first=0, moved=apart)["desired_range"] == 20
 
 
 def test_every_policy_parameter_is_a_typed_bounded_space():

@@ -98,6 +98,15 @@ def _log(log, logn, kind, turn, a, b, c, d, e, f, g):
 
 
 @jit
+def _tie(st, script, k):
+    """The k-th of k equally scored candidates replaces the kept one with probability 1/k
+    (uniform among ties), from the dice stream; never in scripted dice mode (fixed scripts)."""
+    if st[dice.MODE] == dice.MODE_SCRIPTED:
+        return False
+    return dice.roll(st, script, 1, k) == 1
+
+
+@jit
 def _count(codes, hp, s, nsys, code):
     n = 0
     for j in range(nsys[s]):
@@ -160,15 +169,23 @@ def _armed(codes, hp, nsys, s):
 
 
 @jit
-def _nearest_enemy(si, status, col, row, s, gcol, grow):
+def _nearest_enemy(si, status, s, gcol, grow, st, script):
+    """The enemy ship on the map nearest to s; equally near ones are chosen between by the dice
+    stream (_tie), so the answer never depends on the order ships are listed."""
     best = -1
     bd = 1 << 30
+    nties = 1
     for t in range(status.shape[0]):
         if status[t] == ON_MAP and si[t, SI_SIDE] != si[s, SI_SIDE]:
             d = distance(gcol[s], grow[s], gcol[t], grow[t])
             if d < bd:
                 bd = d
                 best = t
+                nties = 1
+            elif d == bd:
+                nties += 1
+                if _tie(st, script, nties):
+                    best = t
     return best
 
 
@@ -230,7 +247,7 @@ def _exchange(mine, theirs, ns, nt, first, horizon, caution):
 
 @jit
 def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, status, pcol,
-          prow, s, goal, first):
+          prow, s, goal, first, st, script):
     """Policy: goal hex and desired distance for ship s, from positions (pcol, prow); ``first``:
     1 when s's side fires first this turn, 0 when it fires later, -1 unknown."""
     side = si[s, SI_SIDE]
@@ -257,7 +274,7 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
             goal[1] = obj[e, 2]
             goal[2] = 0
             return True
-    t = _nearest_enemy(si, status, pcol, prow, s, pcol, prow)
+    t = _nearest_enemy(si, status, s, pcol, prow, st, script)
     if t < 0:
         return False
     goal[0] = pcol[t]
@@ -424,15 +441,6 @@ def _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r):
 
 
 @jit
-def _tie(st, script, k):
-    """The k-th of k equally scored candidates replaces the kept one with probability 1/k
-    (uniform among ties), from the dice stream; never in scripted dice mode (fixed scripts)."""
-    if st[dice.MODE] == dice.MODE_SCRIPTED:
-        return False
-    return dice.roll(st, script, 1, k) == 1
-
-
-@jit
 def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
                 scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
                 goal, moves, result, shipev, st, script, log, logn):
@@ -467,7 +475,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
         # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
         if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned,
                                status, pcol, prow, s, goal,
-                               1 if order[0] == si[s, SI_SIDE] else 0):
+                               1 if order[0] == si[s, SI_SIDE] else 0, st, script):
             d = distance(col[s], row[s], goal[0], goal[1])
             b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
             want_away = d < goal[2]
@@ -491,10 +499,21 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                     prog[s] = 0
                     pivoted[s] = 1
                     _log(log, logn, EV_PIVOT, turn, s, col[s], row[s], fac[s], mp[s], 0, 0)
+    # the order a side moves its ships in, point by point, is its player's choice: a fresh
+    # shuffle from the dice stream each turn, so no ship moves first for being listed first
+    # (scripted sides keep their listed order: the script is written for it)
+    perm = np.arange(n)
+    if st[dice.MODE] != dice.MODE_SCRIPTED:
+        for i in range(n - 1, 0, -1):
+            j = dice.roll(st, script, 1, i + 1) - 1
+            tmp = perm[i]
+            perm[i] = perm[j]
+            perm[j] = tmp
     for k in range(1, maxmp + 1):
         for oi in range(nsides - 1, -1, -1):  # initiative loser moves first (4.6)
             side = order[oi]
-            for s in range(n):
+            for ii in range(n):
+                s = ii if side_int[side, 3] == P_SCRIPTED else perm[ii]
                 if si[s, SI_SIDE] != side or status[s] != ON_MAP or mp[s] < k or pivoted[s]:
                     continue
                 if opt[O_SIMUL] == 0:
@@ -526,7 +545,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 else:
                     has_goal = _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan,
                                      scanned, status, pcol, prow, s, goal,
-                                     1 if order[0] == side else 0)
+                                     1 if order[0] == side else 0, st, script)
                 for dt in (0, 1, -1):
                     if scripted:
                         break
@@ -780,46 +799,20 @@ def _harmless(codes, hp, nsys, si, side_int, t):
 
 @jit
 def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys, ev,
-                 link, s, chosen, n_chosen, cap, out2):
-    """Best target for s (out2[0] = ship, out2[1] = score), -1 when none is worth a shot.
-    A harmless target (_harmless) is taken only when no armed one is within reach."""
-    n = status.shape[0]
+                 link, s, chosen, n_chosen, cap, fam, st, script, out2):
+    """Best target for s (out2[0] = ship, out2[1] = score; -1 when none is worth a shot): one
+    already chosen this turn, a new one while fewer than ``cap`` are chosen, or one it holds in
+    a Tractor Beam (5.5, 8.5). ``fam`` < 0 scores the whole ship's fire; a weapon family (for
+    Multiplex Tracking, each family at its own target) shares each target's worth by the
+    family's part of s's expected damage at that range, so a family that cannot fire at a
+    range adds nothing there. A harmless target (_harmless) is taken only when no armed one is
+    within reach. Equal scores are chosen between by the dice stream, never by list order."""
     best = 0.0
     bt = -1
+    nt = 1
     best_h = 0.0
     bt_h = -1
-    for q in range(n):
-        if not _can_target(si, opt, obj, status, col, row, fac, s, q):
-            continue
-        if not (n_chosen < cap or link[s, q] == 1):
-            continue
-        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, q)
-        if _harmless(codes, hp, nsys, si, side_int, q):
-            if sc > best_h:
-                best_h = sc
-                bt_h = q
-        elif sc > best:
-            best = sc
-            bt = q
-    if bt < 0:
-        bt = bt_h
-        best = best_h
-    out2[0] = bt
-    out2[1] = best
-    return bt
-
-
-@jit
-def _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys,
-                        ev, link, s, chosen, n_chosen, cap, fam):
-    """For a ship with Multiplex Tracking: the target for weapon family ``fam``, one already
-    chosen this turn or a new one while fewer than cap are chosen (or one it tractors). Each
-    target's worth (_target_score) is shared out by the family's share of s's expected damage
-    at that range, so a family that cannot fire at a range adds nothing there. -1: none."""
-    best = 0.0
-    bt = -1
-    best_h = 0.0
-    bt_h = -1
+    nt_h = 1
     for q in range(status.shape[0]):
         if not _can_target(si, opt, obj, status, col, row, fac, s, q):
             continue
@@ -829,23 +822,40 @@ def _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac,
                 allowed = True
         if not allowed:
             continue
-        r = distance(col[s], row[s], col[q], row[q])
-        if r > MAX_RANGE or ev[fam, r] <= 0.0:
+        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, q)
+        if fam >= 0:
+            r = distance(col[s], row[s], col[q], row[q])
+            if r > MAX_RANGE or ev[fam, r] <= 0.0:
+                continue
+            tot = _ship_ev(codes, hp, nsys, ev, s, r)
+            if tot <= 0.0:
+                continue
+            sc *= ev[fam, r] / tot
+        if sc <= 0.0:
             continue
-        tot = _ship_ev(codes, hp, nsys, ev, s, r)
-        if tot <= 0.0:
-            continue
-        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s,
-                           q) * ev[fam, r] / tot
+        eps = 1e-9 * sc
         if _harmless(codes, hp, nsys, si, side_int, q):
-            if sc > best_h:
+            if sc > best_h + eps:
                 best_h = sc
                 bt_h = q
-        elif sc > best:
+                nt_h = 1
+            elif sc >= best_h - eps:
+                nt_h += 1
+                if _tie(st, script, nt_h):
+                    bt_h = q
+        elif sc > best + eps:
             best = sc
             bt = q
+            nt = 1
+        elif sc >= best - eps:
+            nt += 1
+            if _tie(st, script, nt):
+                bt = q
     if bt < 0:
         bt = bt_h
+        best = best_h
+    out2[0] = bt
+    out2[1] = best
     return bt
 
 
@@ -931,8 +941,8 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
         if cap > 1 and mspent[s, 0] == 0:
             # Multiplex Tracking (8.5): each family at the target it is worth most against
             # (Missiles at a distant ship, beams at a close one), at most cap targets
-            t = _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac,
-                                    codes, hp, nsys, ev, link, s, chosen, n_chosen, cap, fam)
+            t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
+                             hp, nsys, ev, link, s, chosen, n_chosen, cap, fam, st, script, pick)
             if t < 0:
                 continue
             new_t = True
@@ -946,7 +956,7 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
             t = chosen[n_chosen - 1]
         else:
             t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
-                             hp, nsys, ev, link, s, chosen, n_chosen, cap, pick)
+                             hp, nsys, ev, link, s, chosen, n_chosen, cap, -1, st, script, pick)
             if t < 0 or pick[1] <= 0.0:
                 return
             chosen[n_chosen] = t
@@ -1178,16 +1188,26 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 side = order[oi]
                 if side_int[side, 1] == 1 and not fired_upon[side] < turn:
                     continue  # scenario rule: holds fire until a full turn after being fired on
+                # the ship whose best shot is worth most fires next; equal worth: dice
                 best = -1
                 bsc = 0.0
+                nties = 1
                 for s in range(n):
                     if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
                         continue
                     _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac,
-                                 codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, pick)
-                    if pick[0] >= 0 and pick[1] > bsc:
+                                 codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, -1, st,
+                                 script, pick)
+                    if pick[0] < 0:
+                        continue
+                    if pick[1] > bsc * (1.0 + 1e-9):
                         bsc = pick[1]
                         best = s
+                        nties = 1
+                    elif pick[1] >= bsc * (1.0 - 1e-9):
+                        nties += 1
+                        if _tie(st, script, nties):
+                            best = s
                 if best >= 0:
                     _fire_ship(turn, best, si, side_int, side_par, mult, opt, obj, codes0, hp,
                                nsys, run_end, ev, hit_number, effect_halves, skip, nth, intercept,
@@ -1214,6 +1234,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 while used < beams:
                     bt = -1
                     bd = 6
+                    nties = 1
                     for t in range(n):
                         if (status[t] == ON_MAP and si[t, SI_SIDE] != side and link[s, t] == 0
                                 and si[t, SI_BASE] == 0 and _count(codes0, hp, t, nsys, C_C) == 0):
@@ -1221,6 +1242,11 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                             if d < bd:
                                 bd = d
                                 bt = t
+                                nties = 1
+                            elif d == bd:
+                                nties += 1
+                                if _tie(st, script, nties):
+                                    bt = t
                     if bt < 0:
                         break
                     link[s, bt] = 1

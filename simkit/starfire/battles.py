@@ -195,13 +195,14 @@ def _sys_char(tok, h):
 # --- a policy's decision in a scripted position (for tests and for explaining choices) -------
 
 def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: int = -1,
-           moved: dict | None = None):
+           moved: dict | None = None, seed: int = 0):
     """What the side's policy wants for ``ship`` in the scenario's opening position.
 
     ``damage`` maps ship names to system indices already destroyed; ``moved`` maps ship names to
     hexes ("CCRR") they stand on instead; ``first``: 1 when the ship's side has the initiative
     (fires first, moves last), 0 when the enemy has it, -1 unknown. Returns
     dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
+    Ties (equally near enemies, equally worthy targets) are broken by the stream of ``seed``.
     """
     from .battle import ON_MAP, _fill_ship_ev, _pick_target, _plan
 
@@ -225,12 +226,15 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: 
     goal = np.zeros(3, dtype=np.int64)
     shipev = np.zeros((n, 21), dtype=np.float64)
     _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    script = np.zeros(0, dtype=np.int64)
     _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
-          scanned, status, col, row, s, goal, first)
+          scanned, status, col, row, s, goal, first, st, script)
     link = np.zeros((n, n), dtype=np.int64)
     chosen = np.zeros(n + 1, dtype=np.int64)
     pick = np.zeros(2, dtype=np.float64)
     t = _pick_target(a.ship_int, a.side_int, a.side_par, a.opt, a.obj, status, col, row, fac,
-                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, pick)
+                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, -1, st, script, pick)
     target = scenario.ships[t].name if t >= 0 and pick[1] > 0.0 else None
     return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}
