@@ -339,3 +339,41 @@ def test_datalink_groups_keep_within_three_hexes():
     bad, total = _dl_spread_turns(root / "tests/fixtures/starfire-datalink-cohesion.toml",
                                   seeds=range(1, 21), turns=3)
     assert total == 80 and bad == 0, (bad, total)
+
+
+def test_primary_beams_timed_every_other_turn(tmp_path):
+    """(6.5): Primary Beams fire every other turn. A Primary ship with its beams ready closes to
+    where they hit; the turn after firing them (nothing else to shoot) it keeps away, and an
+    enemy facing it closes nearer than when the beams are ready."""
+    ev = expected_values(combat_tables())
+    p = FAMILIES.index("primary_beam")
+    sc = scenario(tmp_path, mine="S S A P P P I I I I", theirs="S S A G I I I I")
+    ready = decide(sc, "me", first=1)["desired_range"]
+    assert ev[p, ready] > 0.0
+    assert decide(sc, "me", first=1, primary_spent=("me",))["desired_range"] == 20
+    # "near" without the initiative: it keeps away from ready beams, closes on spent ones
+    moved = {"far": "2920"}  # me is "near"'s only enemy either way
+    assert decide(sc, "near", first=0, moved=moved)["desired_range"] == 20
+    r_spent = decide(sc, "near", first=0, moved=moved, primary_spent=("me",))["desired_range"]
+    g = FAMILIES.index("gun")
+    assert ev[g, r_spent] == ev[g].max(), r_spent
+
+
+def test_a_ship_that_cannot_outrun_a_fixed_initiative_fights(tmp_path):
+    """Without the initiative an even exchange favours the enemy at every range, so keeping
+    out of reach is best when it can be held: with the initiative rolled (next turn may be
+    better) or when faster. With the initiative fixed to the enemy (3.21: it moves last every
+    turn) and no more speed, it cannot: the ship takes the least bad range where its guns fire."""
+    ev = expected_values(combat_tables())
+    g = FAMILIES.index("gun")
+    sheet = "S S A G G G I I I I"
+    assert decide(scenario(tmp_path, mine=sheet, theirs=sheet), "me", first=0)[
+        "desired_range"] == 20
+    p = tmp_path / "fixed.toml"
+    p.write_text(DUEL.format(policy="closer", params="{}", mine=sheet, theirs=sheet).replace(
+        'initiative = "roll"', 'initiative = "b"'))
+    r = decide(load_scenario(p), "me", first=0)["desired_range"]
+    assert ev[g, r] > 0.0, r
+    p.write_text(DUEL.format(policy="closer", params="{}", mine=sheet + " I I", theirs=sheet)
+                 .replace('initiative = "roll"', 'initiative = "b"'))
+    assert decide(load_scenario(p), "me", first=0)["desired_range"] == 20  # faster: it can

@@ -206,31 +206,42 @@ def _open_scan(codes, hp, nsys, si, scan, scanned, status, s):
 
 
 @jit
-def _fill_ship_ev(codes, hp, nsys, ev, shipev):
-    """shipev[s, r] = _ship_ev(s, r): fixed through a movement phase (no damage is taken)."""
+def _fill_ship_ev(codes, hp, nsys, ev, shipev, prim_ready):
+    """shipev[s, r]: ship s's expected half points this turn at range r, fixed through a
+    movement phase (no damage is taken). Primary Beams fire every other turn (6.5): they count
+    in full in a turn they can fire (``prim_ready[s]``) and not at all in one they cannot, so
+    a Primary ship closes when its beams are ready and its enemies close on it when they are
+    spent (elsewhere, _sys_ev counts them at half, their average)."""
     for s in range(shipev.shape[0]):
+        np_beams = 0
+        for j in range(nsys[s]):
+            if codes[s, j] == C_P and hp[s, j] > 0:
+                np_beams += 1
         for r in range(MAX_RANGE + 1):
             shipev[s, r] = _ship_ev(codes, hp, nsys, ev, s, r)
+            if np_beams > 0:
+                shipev[s, r] += np_beams * ev[PRIMARY, r] * (0.5 if prim_ready[s] else -0.5)
 
 
 @jit
-def _exchange(mine, theirs, ns, nt, first, horizon, caution):
+def _exchange(mine, theirs, ns, nt, first, horizon, caution, fixed):
     """Expected exchange of two ships at one range over ``horizon`` turns: damage dealt -
     caution * damage received (half points), each ship's fire shrinking with the share of its
     systems lost (ns, nt: its intact half points). ``first``: 1 when the first ship fires first
     this turn (initiative, 3.21), 0 when second, -1 unknown; later turns count as simultaneous
-    (initiative is rolled anew)."""
+    (initiative is rolled anew) unless ``fixed`` (the scenario gives one side the initiative
+    every turn, 3.21), when every turn keeps this turn's order."""
     x = 1.0
     y = 1.0
     dealt = 0.0
     recv = 0.0
     for h in range(horizon):
-        if h == 0 and first == 1:
+        if (h == 0 or fixed) and first == 1:
             d1 = mine * x
             y = max(0.0, y - d1 / nt)
             d2 = theirs * y
             x = max(0.0, x - d2 / ns)
-        elif h == 0 and first == 0:
+        elif (h == 0 or fixed) and first == 0:
             d2 = theirs * y
             x = max(0.0, x - d2 / ns)
             d1 = mine * x
@@ -247,9 +258,15 @@ def _exchange(mine, theirs, ns, nt, first, horizon, caution):
 
 @jit
 def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, status, pcol,
-          prow, s, goal, first, st, script):
+          prow, s, goal, first, opt, st, script):
     """Policy: goal hex and desired distance for ship s, from positions (pcol, prow); ``first``:
-    1 when s's side fires first this turn, 0 when it fires later, -1 unknown."""
+    1 when s's side fires first this turn, 0 when it fires later, -1 unknown.
+
+    Keeping out of reach (a range where s cannot fire) is a choice only when it can be held or
+    pays: s is faster than its enemy, its side wins by surviving, or the initiative is rolled
+    each turn (keep away this turn, fight when the dice give the initiative). Otherwise the
+    enemy, moving as fast and (with the initiative fixed to it) always last, chooses the range
+    in the end: s fights at the range where the exchange is least bad."""
     side = si[s, SI_SIDE]
     pid = side_int[side, 3]
     par = side_par[side]
@@ -298,11 +315,16 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
                     fs += 2.0 * _intact(hp, q, nsys)
                 else:
                     ft += 2.0 * _intact(hp, q, nsys)
+        fixed = opt[O_INIT] >= 0
+        can_hide = (first < 0 or opt[O_INIT] < 0 or side_int[side, 0] == 2
+                    or _count(codes, hp, s, nsys, C_I) > _count(codes, hp, t, nsys, C_I))
         best = 0
         bscore = -1e18
         bmine = 0.0
         for r in range(MAX_RANGE + 1):
-            sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution)
+            if not can_hide and shipev[s, r] <= 0.0:
+                continue
+            sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution, fixed)
             if fleet > 0.0:
                 # the fleet's exchange: every ship at this range from the enemy's
                 ms = 0.0
@@ -314,7 +336,7 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
                         else:
                             mt += shipev[q, r]
                 sc = ((1.0 - fleet) * sc + fleet * _exchange(ms, mt, fs, ft, first, horizon,
-                                                             caution) * ns / fs)
+                                                             caution, fixed) * ns / fs)
             mine = shipev[s, r]
             # ties: the range where s deals the most, then the nearer
             if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > bmine + 1e-12):
@@ -443,11 +465,14 @@ def _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r):
 @jit
 def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
                 scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
-                goal, moves, result, shipev, st, script, log, logn):
+                goal, moves, result, shipev, prim_last, st, script, log, logn):
     """Ties between equally good moves or facings are broken by the dice stream (_tie), never
     by the order candidates are tried, so mirrored positions get mirrored choices."""
     n = status.shape[0]
-    _fill_ship_ev(codes, hp, nsys, ev, shipev)
+    prim_ready = np.empty(n, dtype=np.int64)
+    for s in range(n):
+        prim_ready[s] = 1 if turn - prim_last[s] >= 2 else 0  # (6.5) every other turn
+    _fill_ship_ev(codes, hp, nsys, ev, shipev, prim_ready)
     # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
     for s in range(n):
         pcol[s] = col[s]
@@ -475,7 +500,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
         # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
         if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned,
                                status, pcol, prow, s, goal,
-                               1 if order[0] == si[s, SI_SIDE] else 0, st, script):
+                               1 if order[0] == si[s, SI_SIDE] else 0, opt, st, script):
             d = distance(col[s], row[s], goal[0], goal[1])
             b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
             want_away = d < goal[2]
@@ -545,7 +570,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 else:
                     has_goal = _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan,
                                      scanned, status, pcol, prow, s, goal,
-                                     1 if order[0] == side else 0, st, script)
+                                     1 if order[0] == side else 0, opt, st, script)
                 for dt in (0, 1, -1):
                     if scripted:
                         break
@@ -1154,7 +1179,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         # 3. movement
         _move_phase(turn, order, nsides, si, side_int, side_par, codes0, hp, nsys, ev, obj,
                     scan, scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp,
-                    pivoted, comp, goal, moves, result, shipev, st, script, log, logn)
+                    pivoted, comp, goal, moves, result, shipev, prim_last, st, script, log, logn)
         if result[3] != 0:
             return
         _pull(si, status, col, row, link, opt, obj, turn, log, logn)

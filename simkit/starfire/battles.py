@@ -195,7 +195,7 @@ def _sys_char(tok, h):
 # --- a policy's decision in a scripted position (for tests and for explaining choices) -------
 
 def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: int = -1,
-           moved: dict | None = None, seed: int = 0):
+           moved: dict | None = None, seed: int = 0, primary_spent: tuple = ()):
     """What the side's policy wants for ``ship`` in the scenario's opening position.
 
     ``damage`` maps ship names to system indices already destroyed; ``moved`` maps ship names to
@@ -203,6 +203,7 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: 
     (fires first, moves last), 0 when the enemy has it, -1 unknown. Returns
     dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
     Ties (equally near enemies, equally worthy targets) are broken by the stream of ``seed``.
+    ``primary_spent`` names ships whose Primary Beams fired last turn (6.5: not ready now).
     """
     from .battle import ON_MAP, _fill_ship_ev, _pick_target, _plan
 
@@ -225,12 +226,14 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: 
     scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
     goal = np.zeros(3, dtype=np.int64)
     shipev = np.zeros((n, 21), dtype=np.float64)
-    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev)
+    ready = np.array([0 if sh.name in primary_spent else 1 for sh in scenario.ships],
+                     dtype=np.int64)
+    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev, ready)
     st = dice.new_state()
     dice.seed_trial(st, dice.stream_key(seed), 0)
     script = np.zeros(0, dtype=np.int64)
     _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
-          scanned, status, col, row, s, goal, first, st, script)
+          scanned, status, col, row, s, goal, first, a.opt, st, script)
     link = np.zeros((n, n), dtype=np.int64)
     chosen = np.zeros(n + 1, dtype=np.int64)
     pick = np.zeros(2, dtype=np.float64)
