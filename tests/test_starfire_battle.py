@@ -192,3 +192,39 @@ def test_each_optional_rule_plays_and_changes_only_what_it_should(tmp_path, opti
     assert again == lines  # deterministic for a seed
     df = scenario_table(p, trials=200, seed=2, progress=False)
     assert (df.wins.sum() + df.draws.iloc[0]) == 200
+
+
+def test_how_battles_were_won_matches_the_game_logs():
+    """The victory breakdown of a scenario run (decisive and minor wins, turns of the battles
+    each side won, own ships destroyed) equals what the seeded game logs of the same trials
+    show, battle by battle; the intervals hold their estimates."""
+    from simkit.starfire.battles import how_battles_were_won, scenario_table
+    from simkit.starfire.scenario import load_scenario
+    path = ROOT / "scenarios/starfire/escalation.toml"
+    n = 40
+    frame = how_battles_were_won(scenario_table(path, trials=n, seed=5, progress=False))
+    sides = load_scenario(path).sides
+    ships = {s.name: sides[s.side] for s in load_scenario(path).ships}
+    want = {side: {"decisive": 0, "minor": 0, "turns": [], "lost": 0} for side in sides}
+    for trial in range(n):
+        lines, res = playthrough(path, seed=5, trial=trial)
+        if res["winner"] is not None:
+            w = want[res["winner"]]
+            w["decisive" if res["level"] == 2 else "minor"] += 1
+            w["turns"].append(res["turns"])
+        for line in lines:
+            if " DESTROYED " in line:
+                want[ships[line.split()[-1]]]["lost"] += 1
+    for side in sides:
+        row = frame[frame.side == side].iloc[0]
+        w = want[side]
+        assert round(row.decisive_rate * n) == w["decisive"]
+        assert round(row.minor_rate * n) == w["minor"]
+        assert row.win_rate == pytest.approx(row.decisive_rate + row.minor_rate)
+        if w["turns"]:
+            assert row.mean_win_turns == pytest.approx(np.mean(w["turns"]))
+            assert row.win_turns_lo <= row.mean_win_turns <= row.win_turns_hi
+        assert row.mean_ships_lost == pytest.approx(w["lost"] / n)
+        for col in ("decisive", "minor"):
+            assert row[f"{col}_lo"] <= row[f"{col}_rate"] <= row[f"{col}_hi"]
+        assert row.ships_lost_lo <= row.mean_ships_lost <= row.ships_lost_hi

@@ -1104,7 +1104,8 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
          effect_halves, skip, nth, intercept, odn, odb, moves, st, script, result, side_out, log,
          logn, hpsnap):
     """One battle. ``result``: winner side (-1 draw), level, turns; ``side_out[side]``:
-    surviving ships, surviving systems, hull spaces destroyed of the enemy."""
+    surviving ships, surviving systems, hull spaces destroyed of the enemy, victory level,
+    ships of its own destroyed."""
     n = si.shape[0]
     nsides = side_int.shape[0]
     turns = opt[O_TURNS]
@@ -1315,6 +1316,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         on_map = False
         surv_ships = 0
         surv_sys = 0
+        ships_lost = 0
         all_gone = True
         for s in range(n):
             if si[s, SI_SIDE] != side and (status[s] == ON_MAP or (
@@ -1324,6 +1326,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
             if si[s, SI_SIDE] == side:
                 if status[s] == DESTROYED:
                     mine_lost += si[s, SI_SIZE]
+                    ships_lost += 1
                 else:
                     surv_ships += 1
                     surv_sys += _intact(hp, s, nsys)
@@ -1360,6 +1363,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         side_out[side, 1] = surv_sys
         side_out[side, 2] = theirs_lost
         side_out[side, 3] = lvl
+        side_out[side, 4] = ships_lost
         if lvl > best_level:
             best_level = lvl
             winner = side
@@ -1377,7 +1381,10 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
 # per-trial statistics layout: global, then per side
 G_DRAWS, G_TURNS, G_TURNS_SQ, G_HIST = 0, 1, 2, 3
 S_WINS, S_DECISIVE, S_SHIPS, S_SHIPS_SQ, S_SYS, S_SYS_SQ, S_KILLS = range(7)
-N_SIDE_STATS = 7
+# how the side's wins came (turns of the battles it won) and what it cost (own ships destroyed)
+S_WIN_TURNS, S_WIN_TURNS_SQ, S_LOST, S_LOST_SQ = range(7, 11)
+N_SIDE_STATS = 11
+SIDE_OUT_W = 5
 
 
 @jit
@@ -1388,7 +1395,7 @@ def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, sca
     n_glob = G_HIST + opt[O_TURNS] + 1
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
     result = np.zeros(6, dtype=np.int64)
-    side_out = np.zeros((nsides, 4), dtype=np.int64)
+    side_out = np.zeros((nsides, SIDE_OUT_W), dtype=np.int64)
     log = np.zeros((0, LOG_W), dtype=np.int64)
     logn = np.zeros(1, dtype=np.int64)
     hpsnap = np.zeros((0, codes0.shape[1]), dtype=np.int64)
@@ -1410,6 +1417,10 @@ def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, sca
                 acc[base + S_WINS] += 1
                 if result[1] == 2:
                     acc[base + S_DECISIVE] += 1
+                acc[base + S_WIN_TURNS] += result[2]
+                acc[base + S_WIN_TURNS_SQ] += result[2] * result[2]
+            acc[base + S_LOST] += side_out[side, 4]
+            acc[base + S_LOST_SQ] += side_out[side, 4] * side_out[side, 4]
             acc[base + S_SHIPS] += side_out[side, 0]
             acc[base + S_SHIPS_SQ] += side_out[side, 0] * side_out[side, 0]
             acc[base + S_SYS] += side_out[side, 1]

@@ -2,7 +2,9 @@
 
 :class:`BattleSim` runs the compiled battle (``battle.py``) trial by trial for the runner and
 summarises per side: wins, draws, win rate with a 95% Wilson interval, decisive wins, mean turns,
-mean surviving ships and systems (t intervals). :func:`playthrough` plays one seeded game with
+mean surviving ships and systems (t intervals), and how the battles were won
+(:func:`how_battles_were_won`: decisive and minor win rates, turns of won battles, own ships
+lost, with intervals). :func:`playthrough` plays one seeded game with
 every roll recorded and renders the log the golden tests diff.
 """
 
@@ -18,8 +20,9 @@ from ..core.runner import run
 from .battle import (EV_ARRIVE, EV_DESTROYED, EV_DRAG, EV_END, EV_EXIT, EV_FIRE, EV_MOVE,
                      EV_PIVOT, EV_PULL, EV_REPAIR, EV_SCAN, EV_STAY, EV_TRACTOR, EV_TURN,
                      EV_TURNFACE, G_DRAWS, G_HIST, G_TURNS, G_TURNS_SQ, LOG_W, N_SIDE_STATS,
-                     S_DECISIVE, S_KILLS, S_SHIPS, S_SHIPS_SQ, S_SYS, S_SYS_SQ, S_WINS,
-                     battles_kernel, play)
+                     S_DECISIVE, S_KILLS, S_LOST, S_LOST_SQ, S_SHIPS, S_SHIPS_SQ, S_SYS,
+                     S_SYS_SQ, S_WIN_TURNS, S_WIN_TURNS_SQ, S_WINS, SIDE_OUT_W, battles_kernel,
+                     play)
 from .hexmap import hex_label
 from .policies import POLICIES
 from .rules import FAMILIES, combat_tables
@@ -46,6 +49,8 @@ def expected_values(tables) -> np.ndarray:
 class BattleSim:
     scenario: Scenario
     name: str = "starfire battles"
+    #: the rates --target-ci aims at (the victory breakdown's rates ride along)
+    reported_rates = ("win_rate",)
 
     def __post_init__(self):
         sc = self.scenario
@@ -90,12 +95,49 @@ class BattleSim:
                 "mean_surviving_systems": float(syst), "systems_lo": float(y_lo),
                 "systems_hi": float(y_hi),
                 "mean_enemy_hull_destroyed": tot[b + S_KILLS] / n,
+                **_how_won(tot, b, wins, n),
             })
         return pd.DataFrame(rows)
 
     def turn_distribution(self, totals, n_trials):
         h = np.asarray(totals)[G_HIST:G_HIST + self.scenario.turns + 1]
         return pd.DataFrame({"turns": np.arange(len(h)), "games": h, "share": h / n_trials})
+
+
+def _how_won(tot, b, wins, n):
+    """How a side's battles were won: decisive and minor wins as shares of all battles (Wilson
+    intervals), the turns its won battles lasted and its own ships destroyed per battle (t
+    intervals; turns NaN when it won none)."""
+    dec = int(tot[b + S_DECISIVE])
+    d_lo, d_hi = stats.rate_ci(dec, n)
+    m_lo, m_hi = stats.rate_ci(wins - dec, n)
+    if wins > 0:
+        wt, wt_lo, wt_hi = stats.mean_ci(tot[b + S_WIN_TURNS], tot[b + S_WIN_TURNS_SQ], wins)
+    else:
+        wt = wt_lo = wt_hi = float("nan")
+    lost, l_lo, l_hi = stats.mean_ci(tot[b + S_LOST], tot[b + S_LOST_SQ], n)
+    return {"decisive_rate": dec / n, "decisive_lo": float(d_lo), "decisive_hi": float(d_hi),
+            "minor_rate": (wins - dec) / n, "minor_lo": float(m_lo), "minor_hi": float(m_hi),
+            "mean_win_turns": float(wt), "win_turns_lo": float(wt_lo),
+            "win_turns_hi": float(wt_hi),
+            "mean_ships_lost": float(lost), "ships_lost_lo": float(l_lo),
+            "ships_lost_hi": float(l_hi)}
+
+
+#: the columns of :func:`how_battles_were_won`, beside side and policy
+HOW_WON_COLUMNS = ("win_rate", "win_lo", "win_hi", "decisive_rate", "decisive_lo", "decisive_hi",
+                   "minor_rate", "minor_lo", "minor_hi", "draw_rate", "mean_win_turns",
+                   "win_turns_lo", "win_turns_hi", "mean_ships_lost", "ships_lost_lo",
+                   "ships_lost_hi")
+
+
+def how_battles_were_won(frame: pd.DataFrame) -> pd.DataFrame:
+    """How each side's battles were won, from a scenario frame (:func:`scenario_table` or
+    ``BattleSim.summarise``): win rate, decisive and minor wins (shares of all battles), the
+    turns its won battles lasted and its own ships destroyed per battle, each with its 95%
+    interval. One row per side (per pairing with ``--policies all``)."""
+    keys = [c for c in ("scenario", "pairing", "side", "policy", "trials") if c in frame.columns]
+    return frame[keys + list(HOW_WON_COLUMNS)].reset_index(drop=True)
 
 
 def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
@@ -124,7 +166,7 @@ def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
     logn = np.zeros(1, dtype=np.int64)
     hpsnap = np.zeros((max_events, sim.a.codes.shape[1]), dtype=np.int64)
     result = np.zeros(6, dtype=np.int64)
-    side_out = np.zeros((sim.nsides, 4), dtype=np.int64)
+    side_out = np.zeros((sim.nsides, SIDE_OUT_W), dtype=np.int64)
     play(*sim._args(), st, rolls, result, side_out, log, logn, hpsnap)
     if result[3]:
         from ..core.errors import UserInputError
