@@ -228,3 +228,36 @@ def test_how_battles_were_won_matches_the_game_logs():
         for col in ("decisive", "minor"):
             assert row[f"{col}_lo"] <= row[f"{col}_rate"] <= row[f"{col}_hi"]
         assert row.ships_lost_lo <= row.mean_ships_lost <= row.ships_lost_hi
+
+
+def test_advanced_maneuvering_lowers_the_turn_mode_by_one(tmp_path):
+    """(8.7): Advanced Maneuvering reduces a ship's turn mode by one point. Jackson (turn mode
+    2) may not turn after a single point (test above); with Advanced Maneuvering it may."""
+    p = edit(tmp_path, MOVEMENT.read_text(), **{
+        'moves = ["M M LM M M"]': 'moves = ["M LM M M M"]\nadvanced_maneuvering = true'})
+    assert {s.name: s.turn_mode for s in load_scenario(p).ships}["jackson"] == 1
+    lines, _ = playthrough(p)
+    assert any(re.match(r"T01 mp2 +jackson turns to face down-right", line) for line in lines)
+    assert positions(lines, "jackson") == ["0708", "0808", "0909", "1009", "1110"]
+
+
+DATALINK = ROOT / "tests/fixtures/starfire-datalink-simultaneous.toml"
+
+
+def _missile_volleys(path):
+    lines, _ = playthrough(path, seed=1)
+    return sorted(int(m.group(1)) for line in lines
+                  for m in [re.search(r"fire    \S+ -> target: (\d+) x missile", line)] if m)
+
+
+def test_datalink_works_only_between_shields_and_armor_and_within_three_hexes(tmp_path):
+    """(12.2): installed between the Shields and the Armor, three members within 3 hexes of
+    one another fire one volley of 3 Missiles; the same DataLink behind the Armor does not
+    work, so each ship fires its own; and a member 5 hexes from every other fires alone."""
+    text = DATALINK.read_text()
+    assert _missile_volleys(DATALINK) == [3]
+    behind = edit(tmp_path, text, **{"S S Z A R E I": "S S A Z R E I"})
+    assert _missile_volleys(behind) == [1, 1, 1]
+    p = tmp_path / "apart.toml"
+    p.write_text(text.replace('hex = "1013"', 'hex = "1017"'))
+    assert _missile_volleys(p) == [1, 2]
