@@ -37,7 +37,7 @@ def turns(lines):
 
 
 PHASE = {"initiative:": 0, "arrive": 1, "pivot": 2, "mp": 2, "": 2, "pull": 2, "exit": 2,
-         "scan": 3, "fire": 4, "DESTROYED": 4, "tractor": 5, "repair": 6}
+         "scan": 3, "fire": 4, "DESTROYED": 4, "release": 5, "tractor": 5, "repair": 6}
 
 
 def phase(line):

@@ -377,3 +377,41 @@ def test_a_ship_that_cannot_outrun_a_fixed_initiative_fights(tmp_path):
     p.write_text(DUEL.format(policy="closer", params="{}", mine=sheet + " I I", theirs=sheet)
                  .replace('initiative = "roll"', 'initiative = "b"'))
     assert decide(load_scenario(p), "me", first=0)["desired_range"] == 20  # faster: it can
+
+
+def _gain(tmp_path, mine, theirs, r):
+    """_tractor_gain of "me" holding "them" at range r (8.3), from the duel's arrays."""
+    from simkit.starfire.battle import _tractor_gain
+    p = tmp_path / "gain.toml"
+    p.write_text(TRACTOR_DUEL.format(policy="closer", params="{}").replace(
+        "S S A T G G I I I I", mine).replace('sheet = "S S A G I I"', f'sheet = "{theirs}"'))
+    sim = BattleSim(load_scenario(p))
+    a, t = sim.a, sim.tables
+    hp = np.zeros(a.codes.shape, dtype=np.int64)
+    for i in range(2):
+        hp[i, :a.nsys[i]] = 2
+    return _tractor_gain(a.codes, hp, a.nsys, t.hit_number, t.effect_halves, 0, 1, r)
+
+
+def test_tractor_beams_latch_and_hold_only_where_the_link_pays(tmp_path):
+    """(8.3): a tractor link shifts the holder's Probability of Hit range by -3 and the held
+    ship's by +3, and Missiles between them hit automatically. Holding a gunship pays (its gun
+    loses range, the holder's guns gain it); holding a missile boat costs, since its Missiles
+    then cannot miss: the admiral does not latch onto it, and it releases a link that has
+    come to cost more than it gives (its own guns destroyed, say)."""
+    assert _gain(tmp_path, "S S A T G G I I I I", "S S A G I I", 2) > 0.0
+    assert _gain(tmp_path, "S S A T G G I I I I", "S S A R R R R I I", 4) < 0.0
+    assert _gain(tmp_path, "S S A T I I I I", "S S A G I I", 2) > 0.0  # no guns: still pays
+    assert _gain(tmp_path, "S S A T I I I I", "S S A R R I I", 4) < 0.0  # release this one
+    from simkit.starfire.battles import playthrough
+    # in play: both ships hold their hexes 4 apart (scripted moves), the holder's tractor on
+    still = TRACTOR_DUEL.format(policy="scripted", params="{ tractor = 1 }").replace(
+        'hex = "0510"', 'hex = "0510"\nmoves = ["S S S S"]').replace(
+        'policy = "standoff"\nparams = { range = 2 }', 'policy = "scripted"').replace(
+        'hex = "0710"', 'hex = "0910"\nmoves = ["S S"]')
+    for theirs, latched in (("S S A G I I", True), ("S S A R R R R I I", False)):
+        p = tmp_path / "still.toml"
+        p.write_text(still.replace('sheet = "S S A G I I"', f'sheet = "{theirs}"'))
+        for seed in range(1, 4):
+            lines, _ = playthrough(p, seed=seed)
+            assert any("me latches onto them" in line for line in lines) == latched, lines

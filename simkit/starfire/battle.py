@@ -77,6 +77,7 @@ C_T, C_C, C_X, C_I, C_Z, C_D, C_S, C_M = (CODE[c] for c in "TCXIZDSM")
 EV_TURN, EV_ARRIVE, EV_MOVE, EV_STAY, EV_TURNFACE, EV_PIVOT, EV_EXIT = 1, 2, 3, 4, 5, 6, 7
 EV_FIRE, EV_DESTROYED, EV_TRACTOR, EV_SCAN, EV_REPAIR, EV_END, EV_DRAG, EV_PULL = (
     8, 9, 10, 11, 12, 13, 14, 15)
+EV_RELEASE = 16
 LOG_W = 10
 MAX_RANGE = 20
 
@@ -925,6 +926,72 @@ def _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number, 
 
 
 @jit
+def _p2d6(h):
+    """P(2d6 <= h)."""
+    if h >= 12:
+        return 1.0
+    if h < 2:
+        return 0.0
+    if h <= 7:
+        return (h - 1) * h / 72.0
+    return 1.0 - (12 - h) * (13 - h) / 72.0
+
+
+@jit
+def _held_fire(codes, hp, nsys, hit_number, effect_halves, x, r, shift):
+    """Expected half points a turn of ship x's weapons at range r, with the Probability of Hit
+    range shifted by ``shift`` and Missiles hitting automatically when ``shift`` != 0 (8.3: a
+    tractor link between firer and target), as do the holder's (``shift`` < 0) Primary Beams
+    at a target in its hex or adjacent; Primary Beams at half (every other turn)."""
+    if r > MAX_RANGE:
+        return 0.0
+    hr = min(MAX_RANGE, max(0, r + shift))
+    tot = 0.0
+    for j in range(nsys[x]):
+        if hp[x, j] == 0:
+            continue
+        c = codes[x, j]
+        best = 0.0
+        for fi in range(6):
+            fam = (GUN, MISSILE, FORCE, PRIMARY, LASER, ENERGY)[fi]
+            if not ((fam == GUN and (c == C_G or c == C_W)) or (fam == MISSILE and (
+                    c == C_R or c == C_W)) or (fam == FORCE and c == C_F)
+                    or (fam == PRIMARY and c == C_P) or (fam == LASER and c == C_L)
+                    or (fam == ENERGY and c == C_E)):
+                continue
+            eff = effect_halves[fam, r]
+            if eff < 0 or hit_number[fam, r] < 0:
+                continue
+            if (fam == MISSILE and shift != 0) or (fam == PRIMARY and shift < 0 and r <= 1):
+                v = float(eff)  # automatic: Missiles either way, a holder's designated Primary
+            elif r + shift > MAX_RANGE:
+                v = 0.0
+            else:
+                v = _p2d6(hit_number[fam, hr]) * eff
+            if fam == PRIMARY:
+                v *= 0.5
+            if v > best:
+                best = v
+        tot += best
+    return tot
+
+
+@jit
+def _tractor_gain(codes, hp, nsys, hit_number, effect_halves, s, t, r):
+    """What a tractor link from s onto t at range r is worth to s a turn (8.3): s's fire at t
+    gains the -3 range shift and automatic Missiles, t's fire at s loses 3 hexes of range but
+    its Missiles hit s automatically. Gain = (s's fire with - without) - (t's with - without),
+    expected half points. The link's other effects (engines shut down, the pull) are not
+    counted, except that the admirals latch at a gain of 0 (holding a ship costs nothing and
+    keeps it from running) and release only below it."""
+    mine = (_held_fire(codes, hp, nsys, hit_number, effect_halves, s, r, -3)
+            - _held_fire(codes, hp, nsys, hit_number, effect_halves, s, r, 0))
+    theirs = (_held_fire(codes, hp, nsys, hit_number, effect_halves, t, r, 3)
+              - _held_fire(codes, hp, nsys, hit_number, effect_halves, t, r, 0))
+    return mine - theirs
+
+
+@jit
 def _designate(codes, hp_t, ns, t):
     """The system a tractoring ship's Primary Beam designates (8.3): the first intact weapon,
     else the first intact system; -1 when nothing is left."""
@@ -1256,6 +1323,12 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 beams = _count(codes0, hp, s, nsys, C_T)
                 used = 0
                 for t in range(n):
+                    if link[s, t] == 1 and _tractor_gain(
+                            codes0, hp, nsys, hit_number, effect_halves, s, t,
+                            distance(col[s], row[s], col[t], row[t])) < 0.0:
+                        # (8.3) voluntarily released: the link now costs s more than it gives
+                        link[s, t] = 0
+                        _log(log, logn, EV_RELEASE, turn, s, t, 0, 0, 0, 0, 0)
                     used += link[s, t]
                 while used < beams:
                     bt = -1
@@ -1265,6 +1338,9 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                         if (status[t] == ON_MAP and si[t, SI_SIDE] != side and link[s, t] == 0
                                 and si[t, SI_BASE] == 0 and _count(codes0, hp, t, nsys, C_C) == 0):
                             d = distance(col[s], row[s], col[t], row[t])
+                            if d < 6 and _tractor_gain(codes0, hp, nsys, hit_number,
+                                                       effect_halves, s, t, d) < 0.0:
+                                continue  # never latch where the link costs (8.3)
                             if d < bd:
                                 bd = d
                                 bt = t

@@ -18,11 +18,11 @@ import pandas as pd
 from ..core import dice, pairings, stats
 from ..core.runner import run
 from .battle import (EV_ARRIVE, EV_DESTROYED, EV_DRAG, EV_END, EV_EXIT, EV_FIRE, EV_MOVE,
-                     EV_PIVOT, EV_PULL, EV_REPAIR, EV_SCAN, EV_STAY, EV_TRACTOR, EV_TURN,
-                     EV_TURNFACE, G_DRAWS, G_HIST, G_TURNS, G_TURNS_SQ, LOG_W, N_SIDE_STATS,
-                     S_DECISIVE, S_KILLS, S_LOST, S_LOST_SQ, S_SHIPS, S_SHIPS_SQ, S_SYS,
-                     S_SYS_SQ, S_WIN_TURNS, S_WIN_TURNS_SQ, S_WINS, SIDE_OUT_W, battles_kernel,
-                     play)
+                     EV_PIVOT, EV_PULL, EV_RELEASE, EV_REPAIR, EV_SCAN, EV_STAY, EV_TRACTOR,
+                     EV_TURN, EV_TURNFACE, G_DRAWS, G_HIST, G_TURNS, G_TURNS_SQ, LOG_W,
+                     N_SIDE_STATS, S_DECISIVE, S_KILLS, S_LOST, S_LOST_SQ, S_SHIPS, S_SHIPS_SQ,
+                     S_SYS, S_SYS_SQ, S_WIN_TURNS, S_WIN_TURNS_SQ, S_WINS, SIDE_OUT_W,
+                     battles_kernel, play)
 from .hexmap import hex_label
 from .policies import POLICIES
 from .rules import FAMILIES, combat_tables
@@ -219,6 +219,8 @@ def render(sc: Scenario, log, hpsnap, rolls) -> list[str]:
             out.append(f"T{turn:02d} DESTROYED {names[a]}")
         elif kind == EV_TRACTOR:
             out.append(f"T{turn:02d} tractor {names[a]} latches onto {names[b]} at range {c}")
+        elif kind == EV_RELEASE:
+            out.append(f"T{turn:02d} release {names[a]} releases {names[b]} (8.3)")
         elif kind == EV_REPAIR:
             out.append(f"T{turn:02d} repair  {names[a]} erases a Shield hit (12.1)")
         elif kind == EV_END:
