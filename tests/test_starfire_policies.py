@@ -409,7 +409,9 @@ def test_tractor_beams_latch_and_hold_only_where_the_link_pays(tmp_path):
         'hex = "0510"', 'hex = "0510"\nmoves = ["S S S S"]').replace(
         'policy = "standoff"\nparams = { range = 2 }', 'policy = "scripted"').replace(
         'hex = "0710"', 'hex = "0910"\nmoves = ["S S"]')
-    for theirs, latched in (("S S A G I I", True), ("S S A R R R R I I", False)):
+    # (8.4): an intact Shearing Plane (C) prevents the link however well it would pay
+    for theirs, latched in (("S S A G I I", True), ("S S A R R R R I I", False),
+                            ("S S A C G I I", False)):
         p = tmp_path / "still.toml"
         p.write_text(still.replace('sheet = "S S A G I I"', f'sheet = "{theirs}"'))
         for seed in range(1, 4):
