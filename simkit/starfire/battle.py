@@ -170,20 +170,24 @@ def _armed(codes, hp, nsys, s):
 
 
 @jit
-def _nearest_enemy(si, status, s, gcol, grow, st, script):
-    """The enemy ship on the map nearest to s; equally near ones are chosen between by the dice
-    stream (_tie), so the answer never depends on the order ships are listed."""
+def _nearest_enemy(si, status, s, gcol, grow, shipev, st, script):
+    """The enemy ship on the map nearest to s; among equally near ones the one with the most
+    fire at that range (the threat to plan against), then the dice stream (_tie), so the
+    answer never depends on the order ships are listed."""
     best = -1
     bd = 1 << 30
+    bf = 0.0
     nties = 1
     for t in range(status.shape[0]):
         if status[t] == ON_MAP and si[t, SI_SIDE] != si[s, SI_SIDE]:
             d = distance(gcol[s], grow[s], gcol[t], grow[t])
-            if d < bd:
+            f = shipev[t, min(d, MAX_RANGE)]
+            if d < bd or (d == bd and f > bf + 1e-12):
                 bd = d
+                bf = f
                 best = t
                 nties = 1
-            elif d == bd:
+            elif d == bd and f >= bf - 1e-12:
                 nties += 1
                 if _tie(st, script, nties):
                     best = t
@@ -292,7 +296,7 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
             goal[1] = obj[e, 2]
             goal[2] = 0
             return True
-    t = _nearest_enemy(si, status, s, pcol, prow, st, script)
+    t = _nearest_enemy(si, status, s, pcol, prow, shipev, st, script)
     if t < 0:
         return False
     goal[0] = pcol[t]
