@@ -206,6 +206,7 @@ def _first_contact(tmp_path, params):
     ("closer", "tractor", 0, 1), ("closer", "range_bias", 0, 2),
     ("closer", "w_threat", 0, 1), ("closer", "w_points", 0, 10),
     ("closer", "caution", 0, 1), ("closer", "horizon", 1, 3), ("closer", "fleet", 0, 1),
+    ("closer", "engage", 0, 0.5),
     ("standoff", "range", 3, 7), ("standoff", "tractor", 0, 1),
     ("standoff", "w_threat", 0, 1), ("standoff", "w_points", 0, 10),
     ("objective", "scan_range", 1, 2), ("objective", "tractor", 0, 1),
@@ -222,6 +223,12 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
             return _latches(tmp_path, policy, f"{{ tractor = {v}{extra} }}")
         if param == "fleet":
             return decide(_datalink(tmp_path, v), "es01", first=1)["desired_range"]
+        if param == "engage":  # cornered: the initiative fixed to the enemy, equal engines
+            p = tmp_path / "engage.toml"
+            p.write_text(DUEL.format(policy="closer", params=f"{{ engage = {v} }}",
+                                     mine="S S A G G G I I I I", theirs="S S A G G G I I I I")
+                         .replace('initiative = "roll"', 'initiative = "b"'))
+            return decide(load_scenario(p), "me", first=0)["desired_range"]
         if policy == "objective" and param == "scan_range":
             return decide(_first_contact(tmp_path, f"{{ scan_range = {v} }}"),
                           "discovery")["desired_range"]

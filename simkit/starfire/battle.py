@@ -57,8 +57,8 @@ from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .fire import resolve_volley_call as resolve_volley
 from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
-from .policies import (I_CAUTION, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER, P_OBJECTIVE,
-                       P_SCRIPTED, P_STANDOFF)
+from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER,
+                       P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
 from .rules import CODE, GUN, MISSILE, FORCE, ENERGY, PRIMARY, LASER
 
 # ship_int columns (scenario.SHIP_FIELDS)
@@ -304,11 +304,12 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
     if pid == P_STANDOFF:
         goal[2] = int(par[0])
     else:
-        caution, horizon, fleet = 1.0, 3, 0.0
+        caution, horizon, fleet, engage = 1.0, 3, 0.0, 0.0
         if pid == P_CLOSER:
             caution = par[I_CAUTION]
             horizon = int(par[I_HORIZON])
             fleet = par[I_FLEET]
+            engage = par[I_ENGAGE]
         ns = 2.0 * _intact(hp, s, nsys)
         nt = 2.0 * _intact(hp, t, nsys)
         # the fleets: every ship of each side on the map (or still to arrive)
@@ -323,11 +324,16 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
         fixed = opt[O_INIT] >= 0
         can_hide = (first < 0 or opt[O_INIT] < 0 or side_int[side, 0] == 2
                     or _count(codes, hp, s, nsys, C_I) > _count(codes, hp, t, nsys, C_I))
+        # a cornered ship (can_hide false) fights only at ranges where its fire is at least
+        # ``engage`` x its best: with no way out, the fight should happen where it can hurt
+        top = 0.0
+        for r in range(MAX_RANGE + 1):
+            top = max(top, shipev[s, r])
         best = 0
         bscore = -1e18
         bmine = 0.0
         for r in range(MAX_RANGE + 1):
-            if not can_hide and shipev[s, r] <= 0.0:
+            if not can_hide and (shipev[s, r] <= 0.0 or shipev[s, r] < engage * top):
                 continue
             sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution, fixed)
             if fleet > 0.0:
