@@ -261,3 +261,47 @@ def test_datalink_works_only_between_shields_and_armor_and_within_three_hexes(tm
     p = tmp_path / "apart.toml"
     p.write_text(text.replace('hex = "1013"', 'hex = "1017"'))
     assert _missile_volleys(p) == [1, 2]
+
+
+PIVOT = """
+game = "starfire"
+name = "pivot"
+label = "ORIGINAL"
+source = "test: (4.4) with (4.5)"
+turns = 2
+initiative = "a"
+[sides.a]
+policy = "scripted"
+[[sides.a.ships]]
+name = "turner"
+sheet = "FG - (2) - S A I I (2)"
+hex = "1010"
+facing = "down"
+moves = {moves}
+[sides.b]
+policy = "scripted"
+[[sides.b.ships]]
+name = "other"
+sheet = "S A I I"
+hex = "2020"
+moves = ["S S", "S S"]
+"""
+
+
+def test_turning_in_place_resets_the_turn_mode_count(tmp_path):
+    """(4.4) with (4.5), simkit's reading (docs/rules/starfire.md): the points of a turn spent
+    pivoting were spent facing the old way, so the new facing starts from 0 points. Two points
+    straight ahead carry over and allow a turn at the next turn's first point; a pivot does
+    not, and the turn needs two more points in the new direction."""
+    p = tmp_path / "pivot.toml"
+    p.write_text(PIVOT.format(moves='["M M", "RM M"]'))
+    playthrough(p)  # carried over: legal (4.4)
+    p.write_text(PIVOT.format(moves='["P1", "RM M"]'))
+    with pytest.raises(UserInputError, match="turner in turn 2: turns before its turn mode"):
+        playthrough(p)
+    p.write_text(PIVOT.format(moves='["P1", "M RM"]'))
+    with pytest.raises(UserInputError, match="turner in turn 2: turns before its turn mode"):
+        playthrough(p)
+    p.write_text(PIVOT.format(moves='["P1", "M M"]'))
+    lines, _ = playthrough(p)
+    assert any("pivot   turner in 1010 to face up-right" in line for line in lines), lines
