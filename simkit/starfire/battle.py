@@ -1002,6 +1002,35 @@ def _tractor_gain(codes, hp, nsys, hit_number, effect_halves, s, t, r):
 
 
 @jit
+def _volley_member_can_fire(si, codes, hp, nsys, status, col, row, link, mult, mspent,
+                            hit_number, effect_halves, s):
+    """A DataLink member that joined a volley this turn (5.5, 12.2) still has a shot: a weapon
+    family not yet fired that reaches the volley's target, a ship it holds in a Tractor Beam,
+    or Multiplex Tracking for another target. One with none takes no turn to fire."""
+    for j in range(nsys[s]):
+        if codes[s, j] == C_M and hp[s, j] > 0 and mult[s] > 1:
+            return True
+    for q in range(status.shape[0]):
+        if link[s, q] == 1 and status[q] == ON_MAP:
+            return True
+    t = mspent[s, 0] - 1
+    if status[t] != ON_MAP:
+        return False
+    r = distance(col[s], row[s], col[t], row[t])
+    spent_missiles = ((mspent[s, 1] >> MISSILE) & 1) == 1
+    for fi in range(6):
+        fam = (PRIMARY, MISSILE, GUN, FORCE, ENERGY, LASER)[fi]
+        if (mspent[s, 1] >> fam) & 1:
+            continue
+        for w in (False, True):
+            if _family_count(codes, hp, nsys, s, fam, w, spent_missiles) > 0:
+                h, e, a = _shot_params(hit_number, effect_halves, fam, r, s, t, link)
+                if e >= 0:
+                    return True
+    return False
+
+
+@jit
 def _designate(codes, hp_t, ns, t):
     """The system a tractoring ship's Primary Beam designates (8.3): the first intact weapon,
     else the first intact system; -1 when nothing is left."""
@@ -1298,6 +1327,10 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 for s in range(n):
                     if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
                         continue
+                    if mspent[s, 0] > 0 and not _volley_member_can_fire(
+                            si, codes0, hp, nsys, status, col, row, link, mult, mspent,
+                            hit_number, effect_halves, s):
+                        continue  # every weapon it may still use fired in its group's volley
                     _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac,
                                  codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, -1, st,
                                  script, pick)
