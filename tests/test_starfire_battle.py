@@ -192,3 +192,116 @@ def test_each_optional_rule_plays_and_changes_only_what_it_should(tmp_path, opti
     assert again == lines  # deterministic for a seed
     df = scenario_table(p, trials=200, seed=2, progress=False)
     assert (df.wins.sum() + df.draws.iloc[0]) == 200
+
+
+def test_how_battles_were_won_matches_the_game_logs():
+    """The victory breakdown of a scenario run (decisive and minor wins, turns of the battles
+    each side won, own ships destroyed) equals what the seeded game logs of the same trials
+    show, battle by battle; the intervals hold their estimates."""
+    from simkit.starfire.battles import how_battles_were_won, scenario_table
+    from simkit.starfire.scenario import load_scenario
+    path = ROOT / "scenarios/starfire/escalation.toml"
+    n = 40
+    frame = how_battles_were_won(scenario_table(path, trials=n, seed=5, progress=False))
+    sides = load_scenario(path).sides
+    ships = {s.name: sides[s.side] for s in load_scenario(path).ships}
+    want = {side: {"decisive": 0, "minor": 0, "turns": [], "lost": 0} for side in sides}
+    for trial in range(n):
+        lines, res = playthrough(path, seed=5, trial=trial)
+        if res["winner"] is not None:
+            w = want[res["winner"]]
+            w["decisive" if res["level"] == 2 else "minor"] += 1
+            w["turns"].append(res["turns"])
+        for line in lines:
+            if " DESTROYED " in line:
+                want[ships[line.split()[-1]]]["lost"] += 1
+    for side in sides:
+        row = frame[frame.side == side].iloc[0]
+        w = want[side]
+        assert round(row.decisive_rate * n) == w["decisive"]
+        assert round(row.minor_rate * n) == w["minor"]
+        assert row.win_rate == pytest.approx(row.decisive_rate + row.minor_rate)
+        if w["turns"]:
+            assert row.mean_win_turns == pytest.approx(np.mean(w["turns"]))
+            assert row.win_turns_lo <= row.mean_win_turns <= row.win_turns_hi
+        assert row.mean_ships_lost == pytest.approx(w["lost"] / n)
+        for col in ("decisive", "minor"):
+            assert row[f"{col}_lo"] <= row[f"{col}_rate"] <= row[f"{col}_hi"]
+        assert row.ships_lost_lo <= row.mean_ships_lost <= row.ships_lost_hi
+
+
+def test_advanced_maneuvering_lowers_the_turn_mode_by_one(tmp_path):
+    """(8.7): Advanced Maneuvering reduces a ship's turn mode by one point. Jackson (turn mode
+    2) may not turn after a single point (test above); with Advanced Maneuvering it may."""
+    p = edit(tmp_path, MOVEMENT.read_text(), **{
+        'moves = ["M M LM M M"]': 'moves = ["M LM M M M"]\nadvanced_maneuvering = true'})
+    assert {s.name: s.turn_mode for s in load_scenario(p).ships}["jackson"] == 1
+    lines, _ = playthrough(p)
+    assert any(re.match(r"T01 mp2 +jackson turns to face down-right", line) for line in lines)
+    assert positions(lines, "jackson") == ["0708", "0808", "0909", "1009", "1110"]
+
+
+DATALINK = ROOT / "tests/fixtures/starfire-datalink-simultaneous.toml"
+
+
+def _missile_volleys(path):
+    lines, _ = playthrough(path, seed=1)
+    return sorted(int(m.group(1)) for line in lines
+                  for m in [re.search(r"fire    \S+ -> target: (\d+) x missile", line)] if m)
+
+
+def test_datalink_works_only_between_shields_and_armor_and_within_three_hexes(tmp_path):
+    """(12.2): installed between the Shields and the Armor, three members within 3 hexes of
+    one another fire one volley of 3 Missiles; the same DataLink behind the Armor does not
+    work, so each ship fires its own; and a member 5 hexes from every other fires alone."""
+    text = DATALINK.read_text()
+    assert _missile_volleys(DATALINK) == [3]
+    behind = edit(tmp_path, text, **{"S S Z A R E I": "S S A Z R E I"})
+    assert _missile_volleys(behind) == [1, 1, 1]
+    p = tmp_path / "apart.toml"
+    p.write_text(text.replace('hex = "1013"', 'hex = "1017"'))
+    assert _missile_volleys(p) == [1, 2]
+
+
+PIVOT = """
+game = "starfire"
+name = "pivot"
+label = "ORIGINAL"
+source = "test: (4.4) with (4.5)"
+turns = 2
+initiative = "a"
+[sides.a]
+policy = "scripted"
+[[sides.a.ships]]
+name = "turner"
+sheet = "FG - (2) - S A I I (2)"
+hex = "1010"
+facing = "down"
+moves = {moves}
+[sides.b]
+policy = "scripted"
+[[sides.b.ships]]
+name = "other"
+sheet = "S A I I"
+hex = "2020"
+moves = ["S S", "S S"]
+"""
+
+
+def test_turning_in_place_resets_the_turn_mode_count(tmp_path):
+    """(4.4) with (4.5), simkit's reading (docs/rules/starfire.md): the points of a turn spent
+    pivoting were spent facing the old way, so the new facing starts from 0 points. Two points
+    straight ahead carry over and allow a turn at the next turn's first point; a pivot does
+    not, and the turn needs two more points in the new direction."""
+    p = tmp_path / "pivot.toml"
+    p.write_text(PIVOT.format(moves='["M M", "RM M"]'))
+    playthrough(p)  # carried over: legal (4.4)
+    p.write_text(PIVOT.format(moves='["P1", "RM M"]'))
+    with pytest.raises(UserInputError, match="turner in turn 2: turns before its turn mode"):
+        playthrough(p)
+    p.write_text(PIVOT.format(moves='["P1", "M RM"]'))
+    with pytest.raises(UserInputError, match="turner in turn 2: turns before its turn mode"):
+        playthrough(p)
+    p.write_text(PIVOT.format(moves='["P1", "M M"]'))
+    lines, _ = playthrough(p)
+    assert any("pivot   turner in 1010 to face up-right" in line for line in lines), lines

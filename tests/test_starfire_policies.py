@@ -141,9 +141,12 @@ def test_mirror_initiative_side_closes_and_the_other_keeps_away():
     the side without it keeps away until it has the initiative."""
     root = Path(__file__).resolve().parent.parent
     sc = load_scenario(root / "scenarios/starfire/mirror.toml")
-    assert decide(sc, "blue-ca", first=1)["desired_range"] == 1
-    assert decide(sc, "red-ca", first=1)["desired_range"] == 1
-    assert decide(sc, "blue-ca", first=0)["desired_range"] == 20
+    # the destroyers out of the way: each cruiser's nearest enemy is the other cruiser (at the
+    # start every enemy is 20 hexes away, a tie the dice would break)
+    apart = {"blue-dd": "0124", "red-dd": "2924"}
+    assert decide(sc, "blue-ca", first=1, moved=apart)["desired_range"] == 1
+    assert decide(sc, "red-ca", first=1, moved=apart)["desired_range"] == 1
+    assert decide(sc, "blue-ca", first=0, moved=apart)["desired_range"] == 20
 
 
 def test_every_policy_parameter_is_a_typed_bounded_space():
@@ -203,6 +206,7 @@ def _first_contact(tmp_path, params):
     ("closer", "tractor", 0, 1), ("closer", "range_bias", 0, 2),
     ("closer", "w_threat", 0, 1), ("closer", "w_points", 0, 10),
     ("closer", "caution", 0, 1), ("closer", "horizon", 1, 3), ("closer", "fleet", 0, 1),
+    ("closer", "engage", 0, 0.5),
     ("standoff", "range", 3, 7), ("standoff", "tractor", 0, 1),
     ("standoff", "w_threat", 0, 1), ("standoff", "w_points", 0, 10),
     ("objective", "scan_range", 1, 2), ("objective", "tractor", 0, 1),
@@ -219,6 +223,12 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
             return _latches(tmp_path, policy, f"{{ tractor = {v}{extra} }}")
         if param == "fleet":
             return decide(_datalink(tmp_path, v), "es01", first=1)["desired_range"]
+        if param == "engage":  # cornered: the initiative fixed to the enemy, equal engines
+            p = tmp_path / "engage.toml"
+            p.write_text(DUEL.format(policy="closer", params=f"{{ engage = {v} }}",
+                                     mine="S S A G G G I I I I", theirs="S S A G G G I I I I")
+                         .replace('initiative = "roll"', 'initiative = "b"'))
+            return decide(load_scenario(p), "me", first=0)["desired_range"]
         if policy == "objective" and param == "scan_range":
             return decide(_first_contact(tmp_path, f"{{ scan_range = {v} }}"),
                           "discovery")["desired_range"]
@@ -336,3 +346,81 @@ def test_datalink_groups_keep_within_three_hexes():
     bad, total = _dl_spread_turns(root / "tests/fixtures/starfire-datalink-cohesion.toml",
                                   seeds=range(1, 21), turns=3)
     assert total == 80 and bad == 0, (bad, total)
+
+
+def test_primary_beams_timed_every_other_turn(tmp_path):
+    """(6.5): Primary Beams fire every other turn. A Primary ship with its beams ready closes to
+    where they hit; the turn after firing them (nothing else to shoot) it keeps away, and an
+    enemy facing it closes nearer than when the beams are ready."""
+    ev = expected_values(combat_tables())
+    p = FAMILIES.index("primary_beam")
+    sc = scenario(tmp_path, mine="S S A P P P I I I I", theirs="S S A G I I I I")
+    ready = decide(sc, "me", first=1)["desired_range"]
+    assert ev[p, ready] > 0.0
+    assert decide(sc, "me", first=1, primary_spent=("me",))["desired_range"] == 20
+    # "near" without the initiative: it keeps away from ready beams, closes on spent ones
+    moved = {"far": "2920"}  # me is "near"'s only enemy either way
+    assert decide(sc, "near", first=0, moved=moved)["desired_range"] == 20
+    r_spent = decide(sc, "near", first=0, moved=moved, primary_spent=("me",))["desired_range"]
+    g = FAMILIES.index("gun")
+    assert ev[g, r_spent] == ev[g].max(), r_spent
+
+
+def test_a_ship_that_cannot_outrun_a_fixed_initiative_fights(tmp_path):
+    """Without the initiative an even exchange favours the enemy at every range, so keeping
+    out of reach is best when it can be held: with the initiative rolled (next turn may be
+    better) or when faster. With the initiative fixed to the enemy (3.21: it moves last every
+    turn) and no more speed, it cannot: the ship takes the least bad range where its guns fire."""
+    ev = expected_values(combat_tables())
+    g = FAMILIES.index("gun")
+    sheet = "S S A G G G I I I I"
+    assert decide(scenario(tmp_path, mine=sheet, theirs=sheet), "me", first=0)[
+        "desired_range"] == 20
+    p = tmp_path / "fixed.toml"
+    p.write_text(DUEL.format(policy="closer", params="{}", mine=sheet, theirs=sheet).replace(
+        'initiative = "roll"', 'initiative = "b"'))
+    r = decide(load_scenario(p), "me", first=0)["desired_range"]
+    assert ev[g, r] > 0.0, r
+    p.write_text(DUEL.format(policy="closer", params="{}", mine=sheet + " I I", theirs=sheet)
+                 .replace('initiative = "roll"', 'initiative = "b"'))
+    assert decide(load_scenario(p), "me", first=0)["desired_range"] == 20  # faster: it can
+
+
+def _gain(tmp_path, mine, theirs, r):
+    """_tractor_gain of "me" holding "them" at range r (8.3), from the duel's arrays."""
+    from simkit.starfire.battle import _tractor_gain
+    p = tmp_path / "gain.toml"
+    p.write_text(TRACTOR_DUEL.format(policy="closer", params="{}").replace(
+        "S S A T G G I I I I", mine).replace('sheet = "S S A G I I"', f'sheet = "{theirs}"'))
+    sim = BattleSim(load_scenario(p))
+    a, t = sim.a, sim.tables
+    hp = np.zeros(a.codes.shape, dtype=np.int64)
+    for i in range(2):
+        hp[i, :a.nsys[i]] = 2
+    return _tractor_gain(a.codes, hp, a.nsys, t.hit_number, t.effect_halves, 0, 1, r)
+
+
+def test_tractor_beams_latch_and_hold_only_where_the_link_pays(tmp_path):
+    """(8.3): a tractor link shifts the holder's Probability of Hit range by -3 and the held
+    ship's by +3, and Missiles between them hit automatically. Holding a gunship pays (its gun
+    loses range, the holder's guns gain it); holding a missile boat costs, since its Missiles
+    then cannot miss: the admiral does not latch onto it, and it releases a link that has
+    come to cost more than it gives (its own guns destroyed, say)."""
+    assert _gain(tmp_path, "S S A T G G I I I I", "S S A G I I", 2) > 0.0
+    assert _gain(tmp_path, "S S A T G G I I I I", "S S A R R R R I I", 4) < 0.0
+    assert _gain(tmp_path, "S S A T I I I I", "S S A G I I", 2) > 0.0  # no guns: still pays
+    assert _gain(tmp_path, "S S A T I I I I", "S S A R R I I", 4) < 0.0  # release this one
+    from simkit.starfire.battles import playthrough
+    # in play: both ships hold their hexes 4 apart (scripted moves), the holder's tractor on
+    still = TRACTOR_DUEL.format(policy="scripted", params="{ tractor = 1 }").replace(
+        'hex = "0510"', 'hex = "0510"\nmoves = ["S S S S"]').replace(
+        'policy = "standoff"\nparams = { range = 2 }', 'policy = "scripted"').replace(
+        'hex = "0710"', 'hex = "0910"\nmoves = ["S S"]')
+    # (8.4): an intact Shearing Plane (C) prevents the link however well it would pay
+    for theirs, latched in (("S S A G I I", True), ("S S A R R R R I I", False),
+                            ("S S A C G I I", False)):
+        p = tmp_path / "still.toml"
+        p.write_text(still.replace('sheet = "S S A G I I"', f'sheet = "{theirs}"'))
+        for seed in range(1, 4):
+            lines, _ = playthrough(p, seed=seed)
+            assert any("me latches onto them" in line for line in lines) == latched, lines

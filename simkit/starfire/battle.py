@@ -57,8 +57,8 @@ from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .fire import resolve_volley_call as resolve_volley
 from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
-from .policies import (I_CAUTION, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER, P_OBJECTIVE,
-                       P_SCRIPTED, P_STANDOFF)
+from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER,
+                       P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
 from .rules import CODE, GUN, MISSILE, FORCE, ENERGY, PRIMARY, LASER
 
 # ship_int columns (scenario.SHIP_FIELDS)
@@ -77,6 +77,7 @@ C_T, C_C, C_X, C_I, C_Z, C_D, C_S, C_M = (CODE[c] for c in "TCXIZDSM")
 EV_TURN, EV_ARRIVE, EV_MOVE, EV_STAY, EV_TURNFACE, EV_PIVOT, EV_EXIT = 1, 2, 3, 4, 5, 6, 7
 EV_FIRE, EV_DESTROYED, EV_TRACTOR, EV_SCAN, EV_REPAIR, EV_END, EV_DRAG, EV_PULL = (
     8, 9, 10, 11, 12, 13, 14, 15)
+EV_RELEASE = 16
 LOG_W = 10
 MAX_RANGE = 20
 
@@ -95,6 +96,15 @@ def _log(log, logn, kind, turn, a, b, c, d, e, f, g):
         log[i, 7] = f
         log[i, 8] = g
     logn[0] = i + 1
+
+
+@jit
+def _tie(st, script, k):
+    """The k-th of k equally scored candidates replaces the kept one with probability 1/k
+    (uniform among ties), from the dice stream; never in scripted dice mode (fixed scripts)."""
+    if st[dice.MODE] == dice.MODE_SCRIPTED:
+        return False
+    return dice.roll(st, script, 1, k) == 1
 
 
 @jit
@@ -160,15 +170,27 @@ def _armed(codes, hp, nsys, s):
 
 
 @jit
-def _nearest_enemy(si, status, col, row, s, gcol, grow):
+def _nearest_enemy(si, status, s, gcol, grow, shipev, st, script):
+    """The enemy ship on the map nearest to s; among equally near ones the one with the most
+    fire at that range (the threat to plan against), then the dice stream (_tie), so the
+    answer never depends on the order ships are listed."""
     best = -1
     bd = 1 << 30
+    bf = 0.0
+    nties = 1
     for t in range(status.shape[0]):
         if status[t] == ON_MAP and si[t, SI_SIDE] != si[s, SI_SIDE]:
             d = distance(gcol[s], grow[s], gcol[t], grow[t])
-            if d < bd:
+            f = shipev[t, min(d, MAX_RANGE)]
+            if d < bd or (d == bd and f > bf + 1e-12):
                 bd = d
+                bf = f
                 best = t
+                nties = 1
+            elif d == bd and f >= bf - 1e-12:
+                nties += 1
+                if _tie(st, script, nties):
+                    best = t
     return best
 
 
@@ -189,31 +211,42 @@ def _open_scan(codes, hp, nsys, si, scan, scanned, status, s):
 
 
 @jit
-def _fill_ship_ev(codes, hp, nsys, ev, shipev):
-    """shipev[s, r] = _ship_ev(s, r): fixed through a movement phase (no damage is taken)."""
+def _fill_ship_ev(codes, hp, nsys, ev, shipev, prim_ready):
+    """shipev[s, r]: ship s's expected half points this turn at range r, fixed through a
+    movement phase (no damage is taken). Primary Beams fire every other turn (6.5): they count
+    in full in a turn they can fire (``prim_ready[s]``) and not at all in one they cannot, so
+    a Primary ship closes when its beams are ready and its enemies close on it when they are
+    spent (elsewhere, _sys_ev counts them at half, their average)."""
     for s in range(shipev.shape[0]):
+        np_beams = 0
+        for j in range(nsys[s]):
+            if codes[s, j] == C_P and hp[s, j] > 0:
+                np_beams += 1
         for r in range(MAX_RANGE + 1):
             shipev[s, r] = _ship_ev(codes, hp, nsys, ev, s, r)
+            if np_beams > 0:
+                shipev[s, r] += np_beams * ev[PRIMARY, r] * (0.5 if prim_ready[s] else -0.5)
 
 
 @jit
-def _exchange(mine, theirs, ns, nt, first, horizon, caution):
+def _exchange(mine, theirs, ns, nt, first, horizon, caution, fixed):
     """Expected exchange of two ships at one range over ``horizon`` turns: damage dealt -
     caution * damage received (half points), each ship's fire shrinking with the share of its
     systems lost (ns, nt: its intact half points). ``first``: 1 when the first ship fires first
     this turn (initiative, 3.21), 0 when second, -1 unknown; later turns count as simultaneous
-    (initiative is rolled anew)."""
+    (initiative is rolled anew) unless ``fixed`` (the scenario gives one side the initiative
+    every turn, 3.21), when every turn keeps this turn's order."""
     x = 1.0
     y = 1.0
     dealt = 0.0
     recv = 0.0
     for h in range(horizon):
-        if h == 0 and first == 1:
+        if (h == 0 or fixed) and first == 1:
             d1 = mine * x
             y = max(0.0, y - d1 / nt)
             d2 = theirs * y
             x = max(0.0, x - d2 / ns)
-        elif h == 0 and first == 0:
+        elif (h == 0 or fixed) and first == 0:
             d2 = theirs * y
             x = max(0.0, x - d2 / ns)
             d1 = mine * x
@@ -230,9 +263,15 @@ def _exchange(mine, theirs, ns, nt, first, horizon, caution):
 
 @jit
 def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, status, pcol,
-          prow, s, goal, first):
+          prow, s, goal, first, opt, st, script):
     """Policy: goal hex and desired distance for ship s, from positions (pcol, prow); ``first``:
-    1 when s's side fires first this turn, 0 when it fires later, -1 unknown."""
+    1 when s's side fires first this turn, 0 when it fires later, -1 unknown.
+
+    Keeping out of reach (a range where s cannot fire) is a choice only when it can be held or
+    pays: s is faster than its enemy, its side wins by surviving, or the initiative is rolled
+    each turn (keep away this turn, fight when the dice give the initiative). Otherwise the
+    enemy, moving as fast and (with the initiative fixed to it) always last, chooses the range
+    in the end: s fights at the range where the exchange is least bad."""
     side = si[s, SI_SIDE]
     pid = side_int[side, 3]
     par = side_par[side]
@@ -257,7 +296,7 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
             goal[1] = obj[e, 2]
             goal[2] = 0
             return True
-    t = _nearest_enemy(si, status, pcol, prow, s, pcol, prow)
+    t = _nearest_enemy(si, status, s, pcol, prow, shipev, st, script)
     if t < 0:
         return False
     goal[0] = pcol[t]
@@ -265,11 +304,12 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
     if pid == P_STANDOFF:
         goal[2] = int(par[0])
     else:
-        caution, horizon, fleet = 1.0, 3, 0.0
+        caution, horizon, fleet, engage = 1.0, 3, 0.0, 0.0
         if pid == P_CLOSER:
             caution = par[I_CAUTION]
             horizon = int(par[I_HORIZON])
             fleet = par[I_FLEET]
+            engage = par[I_ENGAGE]
         ns = 2.0 * _intact(hp, s, nsys)
         nt = 2.0 * _intact(hp, t, nsys)
         # the fleets: every ship of each side on the map (or still to arrive)
@@ -281,11 +321,21 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
                     fs += 2.0 * _intact(hp, q, nsys)
                 else:
                     ft += 2.0 * _intact(hp, q, nsys)
+        fixed = opt[O_INIT] >= 0
+        can_hide = (first < 0 or opt[O_INIT] < 0 or side_int[side, 0] == 2
+                    or _count(codes, hp, s, nsys, C_I) > _count(codes, hp, t, nsys, C_I))
+        # a cornered ship (can_hide false) fights only at ranges where its fire is at least
+        # ``engage`` x its best: with no way out, the fight should happen where it can hurt
+        top = 0.0
+        for r in range(MAX_RANGE + 1):
+            top = max(top, shipev[s, r])
         best = 0
         bscore = -1e18
         bmine = 0.0
         for r in range(MAX_RANGE + 1):
-            sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution)
+            if not can_hide and (shipev[s, r] <= 0.0 or shipev[s, r] < engage * top):
+                continue
+            sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution, fixed)
             if fleet > 0.0:
                 # the fleet's exchange: every ship at this range from the enemy's
                 ms = 0.0
@@ -297,7 +347,7 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
                         else:
                             mt += shipev[q, r]
                 sc = ((1.0 - fleet) * sc + fleet * _exchange(ms, mt, fs, ft, first, horizon,
-                                                             caution) * ns / fs)
+                                                             caution, fixed) * ns / fs)
             mine = shipev[s, r]
             # ties: the range where s deals the most, then the nearer
             if sc > bscore + 1e-12 or (abs(sc - bscore) <= 1e-12 and mine > bmine + 1e-12):
@@ -424,22 +474,16 @@ def _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r):
 
 
 @jit
-def _tie(st, script, k):
-    """The k-th of k equally scored candidates replaces the kept one with probability 1/k
-    (uniform among ties), from the dice stream; never in scripted dice mode (fixed scripts)."""
-    if st[dice.MODE] == dice.MODE_SCRIPTED:
-        return False
-    return dice.roll(st, script, 1, k) == 1
-
-
-@jit
 def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
                 scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
-                goal, moves, result, shipev, st, script, log, logn):
+                goal, moves, result, shipev, prim_last, st, script, log, logn):
     """Ties between equally good moves or facings are broken by the dice stream (_tie), never
     by the order candidates are tried, so mirrored positions get mirrored choices."""
     n = status.shape[0]
-    _fill_ship_ev(codes, hp, nsys, ev, shipev)
+    prim_ready = np.empty(n, dtype=np.int64)
+    for s in range(n):
+        prim_ready[s] = 1 if turn - prim_last[s] >= 2 else 0  # (6.5) every other turn
+    _fill_ship_ev(codes, hp, nsys, ev, shipev, prim_ready)
     # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
     for s in range(n):
         pcol[s] = col[s]
@@ -467,7 +511,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
         # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
         if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned,
                                status, pcol, prow, s, goal,
-                               1 if order[0] == si[s, SI_SIDE] else 0):
+                               1 if order[0] == si[s, SI_SIDE] else 0, opt, st, script):
             d = distance(col[s], row[s], goal[0], goal[1])
             b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
             want_away = d < goal[2]
@@ -491,10 +535,21 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                     prog[s] = 0
                     pivoted[s] = 1
                     _log(log, logn, EV_PIVOT, turn, s, col[s], row[s], fac[s], mp[s], 0, 0)
+    # the order a side moves its ships in, point by point, is its player's choice: a fresh
+    # shuffle from the dice stream each turn, so no ship moves first for being listed first
+    # (scripted sides keep their listed order: the script is written for it)
+    perm = np.arange(n)
+    if st[dice.MODE] != dice.MODE_SCRIPTED:
+        for i in range(n - 1, 0, -1):
+            j = dice.roll(st, script, 1, i + 1) - 1
+            tmp = perm[i]
+            perm[i] = perm[j]
+            perm[j] = tmp
     for k in range(1, maxmp + 1):
         for oi in range(nsides - 1, -1, -1):  # initiative loser moves first (4.6)
             side = order[oi]
-            for s in range(n):
+            for ii in range(n):
+                s = ii if side_int[side, 3] == P_SCRIPTED else perm[ii]
                 if si[s, SI_SIDE] != side or status[s] != ON_MAP or mp[s] < k or pivoted[s]:
                     continue
                 if opt[O_SIMUL] == 0:
@@ -526,7 +581,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 else:
                     has_goal = _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan,
                                      scanned, status, pcol, prow, s, goal,
-                                     1 if order[0] == side else 0)
+                                     1 if order[0] == side else 0, opt, st, script)
                 for dt in (0, 1, -1):
                     if scripted:
                         break
@@ -780,46 +835,20 @@ def _harmless(codes, hp, nsys, si, side_int, t):
 
 @jit
 def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys, ev,
-                 link, s, chosen, n_chosen, cap, out2):
-    """Best target for s (out2[0] = ship, out2[1] = score), -1 when none is worth a shot.
-    A harmless target (_harmless) is taken only when no armed one is within reach."""
-    n = status.shape[0]
+                 link, s, chosen, n_chosen, cap, fam, st, script, out2):
+    """Best target for s (out2[0] = ship, out2[1] = score; -1 when none is worth a shot): one
+    already chosen this turn, a new one while fewer than ``cap`` are chosen, or one it holds in
+    a Tractor Beam (5.5, 8.5). ``fam`` < 0 scores the whole ship's fire; a weapon family (for
+    Multiplex Tracking, each family at its own target) shares each target's worth by the
+    family's part of s's expected damage at that range, so a family that cannot fire at a
+    range adds nothing there. A harmless target (_harmless) is taken only when no armed one is
+    within reach. Equal scores are chosen between by the dice stream, never by list order."""
     best = 0.0
     bt = -1
+    nt = 1
     best_h = 0.0
     bt_h = -1
-    for q in range(n):
-        if not _can_target(si, opt, obj, status, col, row, fac, s, q):
-            continue
-        if not (n_chosen < cap or link[s, q] == 1):
-            continue
-        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, q)
-        if _harmless(codes, hp, nsys, si, side_int, q):
-            if sc > best_h:
-                best_h = sc
-                bt_h = q
-        elif sc > best:
-            best = sc
-            bt = q
-    if bt < 0:
-        bt = bt_h
-        best = best_h
-    out2[0] = bt
-    out2[1] = best
-    return bt
-
-
-@jit
-def _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys,
-                        ev, link, s, chosen, n_chosen, cap, fam):
-    """For a ship with Multiplex Tracking: the target for weapon family ``fam``, one already
-    chosen this turn or a new one while fewer than cap are chosen (or one it tractors). Each
-    target's worth (_target_score) is shared out by the family's share of s's expected damage
-    at that range, so a family that cannot fire at a range adds nothing there. -1: none."""
-    best = 0.0
-    bt = -1
-    best_h = 0.0
-    bt_h = -1
+    nt_h = 1
     for q in range(status.shape[0]):
         if not _can_target(si, opt, obj, status, col, row, fac, s, q):
             continue
@@ -829,23 +858,40 @@ def _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac,
                 allowed = True
         if not allowed:
             continue
-        r = distance(col[s], row[s], col[q], row[q])
-        if r > MAX_RANGE or ev[fam, r] <= 0.0:
+        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, q)
+        if fam >= 0:
+            r = distance(col[s], row[s], col[q], row[q])
+            if r > MAX_RANGE or ev[fam, r] <= 0.0:
+                continue
+            tot = _ship_ev(codes, hp, nsys, ev, s, r)
+            if tot <= 0.0:
+                continue
+            sc *= ev[fam, r] / tot
+        if sc <= 0.0:
             continue
-        tot = _ship_ev(codes, hp, nsys, ev, s, r)
-        if tot <= 0.0:
-            continue
-        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s,
-                           q) * ev[fam, r] / tot
+        eps = 1e-9 * sc
         if _harmless(codes, hp, nsys, si, side_int, q):
-            if sc > best_h:
+            if sc > best_h + eps:
                 best_h = sc
                 bt_h = q
-        elif sc > best:
+                nt_h = 1
+            elif sc >= best_h - eps:
+                nt_h += 1
+                if _tie(st, script, nt_h):
+                    bt_h = q
+        elif sc > best + eps:
             best = sc
             bt = q
+            nt = 1
+        elif sc >= best - eps:
+            nt += 1
+            if _tie(st, script, nt):
+                bt = q
     if bt < 0:
         bt = bt_h
+        best = best_h
+    out2[0] = bt
+    out2[1] = best
     return bt
 
 
@@ -890,6 +936,101 @@ def _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number, 
 
 
 @jit
+def _p2d6(h):
+    """P(2d6 <= h)."""
+    if h >= 12:
+        return 1.0
+    if h < 2:
+        return 0.0
+    if h <= 7:
+        return (h - 1) * h / 72.0
+    return 1.0 - (12 - h) * (13 - h) / 72.0
+
+
+@jit
+def _held_fire(codes, hp, nsys, hit_number, effect_halves, x, r, shift):
+    """Expected half points a turn of ship x's weapons at range r, with the Probability of Hit
+    range shifted by ``shift`` and Missiles hitting automatically when ``shift`` != 0 (8.3: a
+    tractor link between firer and target), as do the holder's (``shift`` < 0) Primary Beams
+    at a target in its hex or adjacent; Primary Beams at half (every other turn)."""
+    if r > MAX_RANGE:
+        return 0.0
+    hr = min(MAX_RANGE, max(0, r + shift))
+    tot = 0.0
+    for j in range(nsys[x]):
+        if hp[x, j] == 0:
+            continue
+        c = codes[x, j]
+        best = 0.0
+        for fi in range(6):
+            fam = (GUN, MISSILE, FORCE, PRIMARY, LASER, ENERGY)[fi]
+            if not ((fam == GUN and (c == C_G or c == C_W)) or (fam == MISSILE and (
+                    c == C_R or c == C_W)) or (fam == FORCE and c == C_F)
+                    or (fam == PRIMARY and c == C_P) or (fam == LASER and c == C_L)
+                    or (fam == ENERGY and c == C_E)):
+                continue
+            eff = effect_halves[fam, r]
+            if eff < 0 or hit_number[fam, r] < 0:
+                continue
+            if (fam == MISSILE and shift != 0) or (fam == PRIMARY and shift < 0 and r <= 1):
+                v = float(eff)  # automatic: Missiles either way, a holder's designated Primary
+            elif r + shift > MAX_RANGE:
+                v = 0.0
+            else:
+                v = _p2d6(hit_number[fam, hr]) * eff
+            if fam == PRIMARY:
+                v *= 0.5
+            if v > best:
+                best = v
+        tot += best
+    return tot
+
+
+@jit
+def _tractor_gain(codes, hp, nsys, hit_number, effect_halves, s, t, r):
+    """What a tractor link from s onto t at range r is worth to s a turn (8.3): s's fire at t
+    gains the -3 range shift and automatic Missiles, t's fire at s loses 3 hexes of range but
+    its Missiles hit s automatically. Gain = (s's fire with - without) - (t's with - without),
+    expected half points. The link's other effects (engines shut down, the pull) are not
+    counted, except that the admirals latch at a gain of 0 (holding a ship costs nothing and
+    keeps it from running) and release only below it."""
+    mine = (_held_fire(codes, hp, nsys, hit_number, effect_halves, s, r, -3)
+            - _held_fire(codes, hp, nsys, hit_number, effect_halves, s, r, 0))
+    theirs = (_held_fire(codes, hp, nsys, hit_number, effect_halves, t, r, 3)
+              - _held_fire(codes, hp, nsys, hit_number, effect_halves, t, r, 0))
+    return mine - theirs
+
+
+@jit
+def _volley_member_can_fire(si, codes, hp, nsys, status, col, row, link, mult, mspent,
+                            hit_number, effect_halves, s):
+    """A DataLink member that joined a volley this turn (5.5, 12.2) still has a shot: a weapon
+    family not yet fired that reaches the volley's target, a ship it holds in a Tractor Beam,
+    or Multiplex Tracking for another target. One with none takes no turn to fire."""
+    for j in range(nsys[s]):
+        if codes[s, j] == C_M and hp[s, j] > 0 and mult[s] > 1:
+            return True
+    for q in range(status.shape[0]):
+        if link[s, q] == 1 and status[q] == ON_MAP:
+            return True
+    t = mspent[s, 0] - 1
+    if status[t] != ON_MAP:
+        return False
+    r = distance(col[s], row[s], col[t], row[t])
+    spent_missiles = ((mspent[s, 1] >> MISSILE) & 1) == 1
+    for fi in range(6):
+        fam = (PRIMARY, MISSILE, GUN, FORCE, ENERGY, LASER)[fi]
+        if (mspent[s, 1] >> fam) & 1:
+            continue
+        for w in (False, True):
+            if _family_count(codes, hp, nsys, s, fam, w, spent_missiles) > 0:
+                h, e, a = _shot_params(hit_number, effect_halves, fam, r, s, t, link)
+                if e >= 0:
+                    return True
+    return False
+
+
+@jit
 def _designate(codes, hp_t, ns, t):
     """The system a tractoring ship's Primary Beam designates (8.3): the first intact weapon,
     else the first intact system; -1 when nothing is left."""
@@ -931,8 +1072,8 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
         if cap > 1 and mspent[s, 0] == 0:
             # Multiplex Tracking (8.5): each family at the target it is worth most against
             # (Missiles at a distant ship, beams at a close one), at most cap targets
-            t = _pick_family_target(si, side_int, side_par, opt, obj, status, col, row, fac,
-                                    codes, hp, nsys, ev, link, s, chosen, n_chosen, cap, fam)
+            t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
+                             hp, nsys, ev, link, s, chosen, n_chosen, cap, fam, st, script, pick)
             if t < 0:
                 continue
             new_t = True
@@ -946,7 +1087,7 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
             t = chosen[n_chosen - 1]
         else:
             t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
-                             hp, nsys, ev, link, s, chosen, n_chosen, cap, pick)
+                             hp, nsys, ev, link, s, chosen, n_chosen, cap, -1, st, script, pick)
             if t < 0 or pick[1] <= 0.0:
                 return
             chosen[n_chosen] = t
@@ -1069,7 +1210,8 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
          effect_halves, skip, nth, intercept, odn, odb, moves, st, script, result, side_out, log,
          logn, hpsnap):
     """One battle. ``result``: winner side (-1 draw), level, turns; ``side_out[side]``:
-    surviving ships, surviving systems, hull spaces destroyed of the enemy."""
+    surviving ships, surviving systems, hull spaces destroyed of the enemy, victory level,
+    ships of its own destroyed."""
     n = si.shape[0]
     nsides = side_int.shape[0]
     turns = opt[O_TURNS]
@@ -1144,7 +1286,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         # 3. movement
         _move_phase(turn, order, nsides, si, side_int, side_par, codes0, hp, nsys, ev, obj,
                     scan, scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp,
-                    pivoted, comp, goal, moves, result, shipev, st, script, log, logn)
+                    pivoted, comp, goal, moves, result, shipev, prim_last, st, script, log, logn)
         if result[3] != 0:
             return
         _pull(si, status, col, row, link, opt, obj, turn, log, logn)
@@ -1178,16 +1320,30 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 side = order[oi]
                 if side_int[side, 1] == 1 and not fired_upon[side] < turn:
                     continue  # scenario rule: holds fire until a full turn after being fired on
+                # the ship whose best shot is worth most fires next; equal worth: dice
                 best = -1
                 bsc = 0.0
+                nties = 1
                 for s in range(n):
                     if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
                         continue
+                    if mspent[s, 0] > 0 and not _volley_member_can_fire(
+                            si, codes0, hp, nsys, status, col, row, link, mult, mspent,
+                            hit_number, effect_halves, s):
+                        continue  # every weapon it may still use fired in its group's volley
                     _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac,
-                                 codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, pick)
-                    if pick[0] >= 0 and pick[1] > bsc:
+                                 codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, -1, st,
+                                 script, pick)
+                    if pick[0] < 0:
+                        continue
+                    if pick[1] > bsc * (1.0 + 1e-9):
                         bsc = pick[1]
                         best = s
+                        nties = 1
+                    elif pick[1] >= bsc * (1.0 - 1e-9):
+                        nties += 1
+                        if _tie(st, script, nties):
+                            best = s
                 if best >= 0:
                     _fire_ship(turn, best, si, side_int, side_par, mult, opt, obj, codes0, hp,
                                nsys, run_end, ev, hit_number, effect_halves, skip, nth, intercept,
@@ -1210,17 +1366,32 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 beams = _count(codes0, hp, s, nsys, C_T)
                 used = 0
                 for t in range(n):
+                    if link[s, t] == 1 and _tractor_gain(
+                            codes0, hp, nsys, hit_number, effect_halves, s, t,
+                            distance(col[s], row[s], col[t], row[t])) < 0.0:
+                        # (8.3) voluntarily released: the link now costs s more than it gives
+                        link[s, t] = 0
+                        _log(log, logn, EV_RELEASE, turn, s, t, 0, 0, 0, 0, 0)
                     used += link[s, t]
                 while used < beams:
                     bt = -1
                     bd = 6
+                    nties = 1
                     for t in range(n):
                         if (status[t] == ON_MAP and si[t, SI_SIDE] != side and link[s, t] == 0
                                 and si[t, SI_BASE] == 0 and _count(codes0, hp, t, nsys, C_C) == 0):
                             d = distance(col[s], row[s], col[t], row[t])
+                            if d < 6 and _tractor_gain(codes0, hp, nsys, hit_number,
+                                                       effect_halves, s, t, d) < 0.0:
+                                continue  # never latch where the link costs (8.3)
                             if d < bd:
                                 bd = d
                                 bt = t
+                                nties = 1
+                            elif d == bd:
+                                nties += 1
+                                if _tie(st, script, nties):
+                                    bt = t
                     if bt < 0:
                         break
                     link[s, bt] = 1
@@ -1264,6 +1435,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         on_map = False
         surv_ships = 0
         surv_sys = 0
+        ships_lost = 0
         all_gone = True
         for s in range(n):
             if si[s, SI_SIDE] != side and (status[s] == ON_MAP or (
@@ -1273,6 +1445,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
             if si[s, SI_SIDE] == side:
                 if status[s] == DESTROYED:
                     mine_lost += si[s, SI_SIZE]
+                    ships_lost += 1
                 else:
                     surv_ships += 1
                     surv_sys += _intact(hp, s, nsys)
@@ -1309,6 +1482,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         side_out[side, 1] = surv_sys
         side_out[side, 2] = theirs_lost
         side_out[side, 3] = lvl
+        side_out[side, 4] = ships_lost
         if lvl > best_level:
             best_level = lvl
             winner = side
@@ -1326,7 +1500,10 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
 # per-trial statistics layout: global, then per side
 G_DRAWS, G_TURNS, G_TURNS_SQ, G_HIST = 0, 1, 2, 3
 S_WINS, S_DECISIVE, S_SHIPS, S_SHIPS_SQ, S_SYS, S_SYS_SQ, S_KILLS = range(7)
-N_SIDE_STATS = 7
+# how the side's wins came (turns of the battles it won) and what it cost (own ships destroyed)
+S_WIN_TURNS, S_WIN_TURNS_SQ, S_LOST, S_LOST_SQ = range(7, 11)
+N_SIDE_STATS = 11
+SIDE_OUT_W = 5
 
 
 @jit
@@ -1337,7 +1514,7 @@ def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, sca
     n_glob = G_HIST + opt[O_TURNS] + 1
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
     result = np.zeros(6, dtype=np.int64)
-    side_out = np.zeros((nsides, 4), dtype=np.int64)
+    side_out = np.zeros((nsides, SIDE_OUT_W), dtype=np.int64)
     log = np.zeros((0, LOG_W), dtype=np.int64)
     logn = np.zeros(1, dtype=np.int64)
     hpsnap = np.zeros((0, codes0.shape[1]), dtype=np.int64)
@@ -1359,6 +1536,10 @@ def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, sca
                 acc[base + S_WINS] += 1
                 if result[1] == 2:
                     acc[base + S_DECISIVE] += 1
+                acc[base + S_WIN_TURNS] += result[2]
+                acc[base + S_WIN_TURNS_SQ] += result[2] * result[2]
+            acc[base + S_LOST] += side_out[side, 4]
+            acc[base + S_LOST_SQ] += side_out[side, 4] * side_out[side, 4]
             acc[base + S_SHIPS] += side_out[side, 0]
             acc[base + S_SHIPS_SQ] += side_out[side, 0] * side_out[side, 0]
             acc[base + S_SYS] += side_out[side, 1]

@@ -2,7 +2,9 @@
 
 :class:`BattleSim` runs the compiled battle (``battle.py``) trial by trial for the runner and
 summarises per side: wins, draws, win rate with a 95% Wilson interval, decisive wins, mean turns,
-mean surviving ships and systems (t intervals). :func:`playthrough` plays one seeded game with
+mean surviving ships and systems (t intervals), and how the battles were won
+(:func:`how_battles_were_won`: decisive and minor win rates, turns of won battles, own ships
+lost, with intervals). :func:`playthrough` plays one seeded game with
 every roll recorded and renders the log the golden tests diff.
 """
 
@@ -16,9 +18,10 @@ import pandas as pd
 from ..core import dice, pairings, stats
 from ..core.runner import run
 from .battle import (EV_ARRIVE, EV_DESTROYED, EV_DRAG, EV_END, EV_EXIT, EV_FIRE, EV_MOVE,
-                     EV_PIVOT, EV_PULL, EV_REPAIR, EV_SCAN, EV_STAY, EV_TRACTOR, EV_TURN,
-                     EV_TURNFACE, G_DRAWS, G_HIST, G_TURNS, G_TURNS_SQ, LOG_W, N_SIDE_STATS,
-                     S_DECISIVE, S_KILLS, S_SHIPS, S_SHIPS_SQ, S_SYS, S_SYS_SQ, S_WINS,
+                     EV_PIVOT, EV_PULL, EV_RELEASE, EV_REPAIR, EV_SCAN, EV_STAY, EV_TRACTOR,
+                     EV_TURN, EV_TURNFACE, G_DRAWS, G_HIST, G_TURNS, G_TURNS_SQ, LOG_W,
+                     N_SIDE_STATS, S_DECISIVE, S_KILLS, S_LOST, S_LOST_SQ, S_SHIPS, S_SHIPS_SQ,
+                     S_SYS, S_SYS_SQ, S_WIN_TURNS, S_WIN_TURNS_SQ, S_WINS, SIDE_OUT_W,
                      battles_kernel, play)
 from .hexmap import hex_label
 from .policies import POLICIES
@@ -46,6 +49,8 @@ def expected_values(tables) -> np.ndarray:
 class BattleSim:
     scenario: Scenario
     name: str = "starfire battles"
+    #: the rates --target-ci aims at (the victory breakdown's rates ride along)
+    reported_rates = ("win_rate",)
 
     def __post_init__(self):
         sc = self.scenario
@@ -90,12 +95,49 @@ class BattleSim:
                 "mean_surviving_systems": float(syst), "systems_lo": float(y_lo),
                 "systems_hi": float(y_hi),
                 "mean_enemy_hull_destroyed": tot[b + S_KILLS] / n,
+                **_how_won(tot, b, wins, n),
             })
         return pd.DataFrame(rows)
 
     def turn_distribution(self, totals, n_trials):
         h = np.asarray(totals)[G_HIST:G_HIST + self.scenario.turns + 1]
         return pd.DataFrame({"turns": np.arange(len(h)), "games": h, "share": h / n_trials})
+
+
+def _how_won(tot, b, wins, n):
+    """How a side's battles were won: decisive and minor wins as shares of all battles (Wilson
+    intervals), the turns its won battles lasted and its own ships destroyed per battle (t
+    intervals; turns NaN when it won none)."""
+    dec = int(tot[b + S_DECISIVE])
+    d_lo, d_hi = stats.rate_ci(dec, n)
+    m_lo, m_hi = stats.rate_ci(wins - dec, n)
+    if wins > 0:
+        wt, wt_lo, wt_hi = stats.mean_ci(tot[b + S_WIN_TURNS], tot[b + S_WIN_TURNS_SQ], wins)
+    else:
+        wt = wt_lo = wt_hi = float("nan")
+    lost, l_lo, l_hi = stats.mean_ci(tot[b + S_LOST], tot[b + S_LOST_SQ], n)
+    return {"decisive_rate": dec / n, "decisive_lo": float(d_lo), "decisive_hi": float(d_hi),
+            "minor_rate": (wins - dec) / n, "minor_lo": float(m_lo), "minor_hi": float(m_hi),
+            "mean_win_turns": float(wt), "win_turns_lo": float(wt_lo),
+            "win_turns_hi": float(wt_hi),
+            "mean_ships_lost": float(lost), "ships_lost_lo": float(l_lo),
+            "ships_lost_hi": float(l_hi)}
+
+
+#: the columns of :func:`how_battles_were_won`, beside side and policy
+HOW_WON_COLUMNS = ("win_rate", "win_lo", "win_hi", "decisive_rate", "decisive_lo", "decisive_hi",
+                   "minor_rate", "minor_lo", "minor_hi", "draw_rate", "mean_win_turns",
+                   "win_turns_lo", "win_turns_hi", "mean_ships_lost", "ships_lost_lo",
+                   "ships_lost_hi")
+
+
+def how_battles_were_won(frame: pd.DataFrame) -> pd.DataFrame:
+    """How each side's battles were won, from a scenario frame (:func:`scenario_table` or
+    ``BattleSim.summarise``): win rate, decisive and minor wins (shares of all battles), the
+    turns its won battles lasted and its own ships destroyed per battle, each with its 95%
+    interval. One row per side (per pairing with ``--policies all``)."""
+    keys = [c for c in ("scenario", "pairing", "side", "policy", "trials") if c in frame.columns]
+    return frame[keys + list(HOW_WON_COLUMNS)].reset_index(drop=True)
 
 
 def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
@@ -124,7 +166,7 @@ def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
     logn = np.zeros(1, dtype=np.int64)
     hpsnap = np.zeros((max_events, sim.a.codes.shape[1]), dtype=np.int64)
     result = np.zeros(6, dtype=np.int64)
-    side_out = np.zeros((sim.nsides, 4), dtype=np.int64)
+    side_out = np.zeros((sim.nsides, SIDE_OUT_W), dtype=np.int64)
     play(*sim._args(), st, rolls, result, side_out, log, logn, hpsnap)
     if result[3]:
         from ..core.errors import UserInputError
@@ -177,6 +219,8 @@ def render(sc: Scenario, log, hpsnap, rolls) -> list[str]:
             out.append(f"T{turn:02d} DESTROYED {names[a]}")
         elif kind == EV_TRACTOR:
             out.append(f"T{turn:02d} tractor {names[a]} latches onto {names[b]} at range {c}")
+        elif kind == EV_RELEASE:
+            out.append(f"T{turn:02d} release {names[a]} releases {names[b]} (8.3)")
         elif kind == EV_REPAIR:
             out.append(f"T{turn:02d} repair  {names[a]} erases a Shield hit (12.1)")
         elif kind == EV_END:
@@ -195,13 +239,15 @@ def _sys_char(tok, h):
 # --- a policy's decision in a scripted position (for tests and for explaining choices) -------
 
 def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: int = -1,
-           moved: dict | None = None):
+           moved: dict | None = None, seed: int = 0, primary_spent: tuple = ()):
     """What the side's policy wants for ``ship`` in the scenario's opening position.
 
     ``damage`` maps ship names to system indices already destroyed; ``moved`` maps ship names to
     hexes ("CCRR") they stand on instead; ``first``: 1 when the ship's side has the initiative
     (fires first, moves last), 0 when the enemy has it, -1 unknown. Returns
     dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
+    Ties (equally near enemies, equally worthy targets) are broken by the stream of ``seed``.
+    ``primary_spent`` names ships whose Primary Beams fired last turn (6.5: not ready now).
     """
     from .battle import ON_MAP, _fill_ship_ev, _pick_target, _plan
 
@@ -224,13 +270,18 @@ def decide(scenario: Scenario, ship: str, *, damage: dict | None = None, first: 
     scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
     goal = np.zeros(3, dtype=np.int64)
     shipev = np.zeros((n, 21), dtype=np.float64)
-    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev)
+    ready = np.array([0 if sh.name in primary_spent else 1 for sh in scenario.ships],
+                     dtype=np.int64)
+    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev, ready)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    script = np.zeros(0, dtype=np.int64)
     _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
-          scanned, status, col, row, s, goal, first)
+          scanned, status, col, row, s, goal, first, a.opt, st, script)
     link = np.zeros((n, n), dtype=np.int64)
     chosen = np.zeros(n + 1, dtype=np.int64)
     pick = np.zeros(2, dtype=np.float64)
     t = _pick_target(a.ship_int, a.side_int, a.side_par, a.opt, a.obj, status, col, row, fac,
-                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, pick)
+                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, -1, st, script, pick)
     target = scenario.ships[t].name if t >= 0 and pick[1] > 0.0 else None
     return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}
