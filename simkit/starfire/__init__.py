@@ -51,6 +51,15 @@ def _simulation(sc):
     return BattleSim(sc)
 
 
+def _summarise(sc, res):
+    from .battles import how_battles_were_won
+
+    frame = res.frame
+    frame.attrs.setdefault("extra", {})["how battles were won (shares of all battles; turns and "
+                                        "ships lost with 95% intervals)"] = how_battles_were_won(frame)
+    return frame
+
+
 def _set_params(sc, side, values):
     i = sc.sides.index(side)
     sc.side_params[i] = {**sc.side_params[i], **{k: float(v) for k, v in values.items()}}
@@ -70,7 +79,8 @@ def _playthrough(sc, *, seed=2026, trial=0):
 
 
 SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: list(sc.sides),
-                          policies=_policies, playthrough=_playthrough, set_params=_set_params)
+                          policies=_policies, playthrough=_playthrough, set_params=_set_params,
+                          summarise=_summarise)
 
 GAME = Game(
     name="starfire",
