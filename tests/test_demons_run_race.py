@@ -73,11 +73,18 @@ def _tokens(plan):
     return np.asarray(out, np.int64)
 
 
+#: the board the scripted positions below were laid out on (before the fair board of issue 14)
+OLD_BOARD = ROOT / "tests" / "fixtures" / "demons-run-board-2025.toml"
+
+
 @pytest.fixture(scope="module")
 def reckless():
-    """The worked ship flown with no fear of hazards, so its plans cross them."""
+    """The worked ship flown with no fear of hazards, so its plans cross them (on the board its
+    start positions were chosen for: they lead through a Hell Fire zone, Null, a whip and a
+    Buoy)."""
     sc = load_scenario(DUEL)
     sc.ships[0].params = {"risk": 0.0}
+    sc.board_path = str(OLD_BOARD)
     return RaceSim(sc)
 
 
@@ -116,7 +123,8 @@ def _both(sim, pos, facing, velocity, seed):
     hounds = [tuple(int(v) for v in h[:2]) for h in sim.hd0]
     buoys = [[(int(b[0]), int(b[1])), "x"] for b in sim.bu0]
     dd = ScriptedDice(list(used))
-    s = move_ship(dd, R, B, s, plan, hounds=hounds, buoys=buoys)
+    board = load_board(sim.sc.board_path) if sim.sc.board_path else B
+    s = move_ship(dd, R, board, s, plan, hounds=hounds, buoys=buoys)
     assert dd.exhausted
     assert code >= 0, (plan, code)
     assert s.ship[SI] == sh[0, SI]
@@ -193,10 +201,10 @@ def test_pilot_plans_round_the_hell3_ring_not_through_it(sim):
 
 
 def test_pilot_decelerates_to_finish_and_raider_fires(sim):
-    # worked, flown by the safe runner, two hexes from its Finish D (30, 40), facing it, at
+    # worked, flown by the safe runner, two hexes from its Finish D (31, 40), facing it, at
     # Velocity 3: it must come down (at 3 it would fly past the corner and off the board)
     safe = RaceSim(load_scenario(DUEL, policies={"worked": "safe_runner"}))
-    state = position(safe, worked={"pos": (30, 38), "facing": 3, "velocity": 3, "fuel": 150},
+    state = position(safe, worked={"pos": (31, 38), "facing": 3, "velocity": 3, "fuel": 150},
                      runner={"pos": (1, 1), "status": FINISHED})
     d = decide(safe, "worked", state)
     assert d["me"] < 0 and d["velocity"] <= 2, d

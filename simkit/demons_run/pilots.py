@@ -90,8 +90,10 @@ PARAM_SPACE = {
     "w_whip": ("float", 0.0, 20.0, "Turns a Gravity Whip costs (the Velocity it gives is "
                                    "priced by the route field)"),
     "w_hound": ("float", 0.0, 20.0, "Turns per expected hit of a Hell Hound"),
-    "w_turn": ("float", 0.0, 5.0, "Turns a turning movement costs in the route field"),
-    "w_dv": ("float", 0.0, 5.0, "Turns a Velocity Level of change costs in the route field"),
+    # at least 0.001: the route field's Dijkstra keeps float32 costs, and free turns or
+    # Velocity changes let it re-push the same states until memory runs out
+    "w_turn": ("float", 0.001, 5.0, "Turns a turning movement costs in the route field"),
+    "w_dv": ("float", 0.001, 5.0, "Turns a Velocity Level of change costs in the route field"),
     "w_fuel": ("float", 0.0, 1.0, "Turns a Fuel Level costs"),
     "w_crisis": ("float", 0.0, 20.0, "Turns an expected System Crisis roll costs"),
     "w_si": ("float", 0.0, 20.0, "Turns an expected SI Level lost costs"),
@@ -231,10 +233,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
     or by a Velocity change in it. Entering a Gravity Well at Velocity 1-4 is a Gravity Whip
     (204 O): 1-6 Well hexes round the hole, no MP for them, and the Velocity they add (at most
     4) counted at once, so the field knows where a whip saves time and Fuel. Hell Fire is priced
-    at ``screens``. float32[cols+1, rows+1, 6, NV]. Every cost is rounded to float32 before it
-    is compared with ``J``: compared in float64, a path whose cost rounds to the stored value
-    looked shorter, and with zero-cost turns or Velocity changes (``w_turn``/``w_dv`` at their
-    lower bound 0) the search re-pushed the same states for ever."""
+    at ``screens``. float32[cols+1, rows+1, 6, NV]."""
     C, R = terrain.shape[0], terrain.shape[1]
     J = np.full((C, R, 6, NV), np.float32(INF))
     ftab = np.zeros((NV, 4))
@@ -264,7 +263,6 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
             pc, pr = nbr(c, r, (f + 3) % 6)
             if 1 <= pc < C and 1 <= pr < R:
                 nd = d + 1.0 / v + hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab[v])
-                nd = np.float64(np.float32(nd))  # J holds float32: compare what is stored
                 if nd < J[pc, pr, f, v]:
                     J[pc, pr, f, v] = nd
                     heapq.heappush(h, (nd, np.int64(((pc * R + pr) * 6 + f) * NV + v)))
@@ -290,7 +288,6 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
                     jj = (j0 + step * n) % 6
                     nd += hex_cost(rings[hole - 1, jj, 0], rings[hole - 1, jj, 1], v0, terrain,
                                    fire_class, rp, pp, ftab[v0])
-                nd = np.float64(np.float32(nd))  # J holds float32: compare what is stored
                 if nd < J[pc, pr, f, v0]:
                     J[pc, pr, f, v0] = nd
                     heapq.heappush(h, (nd, np.int64(((pc * R + pr) * 6 + f) * NV + v0)))
@@ -302,7 +299,6 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
             for df in (1, 5):
                 pf = (f + df) % 6
                 nd = d + w
-                nd = np.float64(np.float32(nd))  # J holds float32: compare what is stored
                 if nd < J[c, r, pf, v]:
                     J[c, r, pf, v] = nd
                     heapq.heappush(h, (nd, np.int64(((c * R + r) * 6 + pf) * NV + v)))
@@ -310,7 +306,6 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
         for pv in (v - 1, v + 1):
             if 0 <= pv <= vmax and pv < NV:
                 nd = d + pp[PP_W_DV]
-                nd = np.float64(np.float32(nd))  # J holds float32: compare what is stored
                 if nd < J[c, r, f, pv]:
                     J[c, r, f, pv] = nd
                     heapq.heappush(h, (nd, np.int64(((c * R + r) * 6 + f) * NV + pv)))
