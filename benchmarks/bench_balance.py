@@ -15,9 +15,6 @@ asserted in a test (tests run ``--smoke``).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -65,17 +62,11 @@ def render(rows, info) -> str:
 
 
 def machine() -> dict:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"date": f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC", "cpu": cpu,
-            "cores": os.cpu_count(), "load": f"{os.getloadavg()[0]:.2f}",
-            "python": platform.python_version()}
+    """The machine the table was measured on (run_all.py's description of it)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from run_all import machine as describe
+
+    return describe()
 
 
 def main(argv=None) -> int:
