@@ -349,3 +349,18 @@ def test_route_fields_finish_at_the_cheapest_turns_and_velocity_changes_the_spac
     vkey = tuple(sorted(sc.variants.items()))
     cheap, _ = races.route_fields(sc.board_path, vkey, param_vector("safe_runner", lo), 4)
     assert cheap.dtype == np.float32 and (cheap == 0).any()
+
+
+def test_only_the_named_pilots_fields_are_kept_on_disk(tmp_path, monkeypatch):
+    """A policy search flies hundreds of pilot vectors; their ~10 MB fields stay in memory."""
+    from simkit.demons_run import races
+
+    monkeypatch.setenv("SIMKIT_FIELD_CACHE", str(tmp_path))
+    monkeypatch.setattr(races, "_FIELD_CACHE", type(races._FIELD_CACHE)())
+    sc = load_scenario(ROOT / "scenarios/demons-run/duel.toml")
+    vkey = tuple(sorted(sc.variants.items()))
+    races.route_fields(sc.board_path, vkey, param_vector("safe_runner"), 4)
+    assert len(list(tmp_path.iterdir())) == 1
+    races.route_fields(sc.board_path, vkey, param_vector("safe_runner", {"risk": 2.0}), 4)
+    assert len(list(tmp_path.iterdir())) == 1
+    assert len(races._FIELD_CACHE) == 2

@@ -259,7 +259,9 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
         for j in range(4):
             fin_from[i, j] = float(fields[j][m][:, :, lo:hi + 1].min())
     _remember(key, (fields, fin_from))
-    if disk is not None:
+    # only the named pilots' fields are kept on disk: a policy search flies hundreds of other
+    # pilot vectors, ~10 MB of fields each, that no later run is likely to ask for again
+    if disk is not None and _named_pilot(pp):
         try:
             disk.parent.mkdir(parents=True, exist_ok=True)
             tmp = disk.with_suffix(".tmp.npz")
@@ -271,6 +273,12 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
 
 
 FIELD_VERSION = "3"   # bump when route_field or its costs change
+
+
+def _named_pilot(pp) -> bool:
+    from .pilots import PARAMS, param_vector
+
+    return any(np.array_equal(np.asarray(pp, np.float64), param_vector(name)) for name in PARAMS)
 
 
 def _field_file(board_path, variants_key, pp, screens=0):
