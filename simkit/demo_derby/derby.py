@@ -748,10 +748,9 @@ def _target_of(i, cars, sheets, capacity, overflow, hit, params):
 
 
 @jit
-def _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capacity, overflow,
-           damage, hit, clear, salt):
-    """The step (0 straight, -1 left, +1 right) the car's driver picks for its next hex, with
-    cars[i, C_LEFT] hexes of its move still to go (this one included)."""
+def _goal(i, cars, sheets, capacity, overflow, hit, params, lim, occ, terrain):
+    """What car ``i`` drives at this round: (target car or -1, race aim x and y, the hex it aims
+    at on the target)."""
     target = -1
     if cars[i, C_MODE] == M_HUNT:
         target = _target_of(i, cars, sheets, capacity, overflow, hit, params)
@@ -763,6 +762,16 @@ def _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capa
     aimc = 0
     if target >= 0:
         aimr, aimc = _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain)
+    return target, ax, ay, aimr, aimc
+
+
+@jit
+def _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capacity, overflow,
+           damage, hit, clear, salt):
+    """The step (0 straight, -1 left, +1 right) the car's driver picks for its next hex, with
+    cars[i, C_LEFT] hexes of its move still to go (this one included)."""
+    target, ax, ay, aimr, aimc = _goal(i, cars, sheets, capacity, overflow, hit, params, lim,
+                                       occ, terrain)
     turn, _, _ = _choose_hex(i, target, cars[i, C_ROW], cars[i, C_COL], cars[i, C_FACING], pdir,
                              cars[i, C_SPEED], cars[i, C_LEFT] - 1, straight, cars, sheets,
                              capacity, overflow, damage, hit, params, occ, terrain, clear, rnd,
@@ -829,17 +838,8 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
     cur = cars[i, C_SPEED]
     maxs = min(max_speed(sheets[i], capacity), cap)
     flats = lim[LIM_FLAT] * flat_tires(sheets[i], capacity)
-    target = -1
-    if cars[i, C_MODE] == M_HUNT:
-        target = _target_of(i, cars, sheets, capacity, overflow, hit, params)
-    ax = 0.0
-    ay = 0.0
-    if cars[i, C_MODE] == M_RACE:
-        ax, ay = _race_aim(i, cars, lim)
-    aimr = 0
-    aimc = 0
-    if target >= 0:
-        aimr, aimc = _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain)
+    target, ax, ay, aimr, aimc = _goal(i, cars, sheets, capacity, overflow, hit, params, lim,
+                                       occ, terrain)
     # stopping (or staying stopped) first: always legal
     best_dir = cur_dir if cur_dir != 0 else 1
     best_speed = 0
