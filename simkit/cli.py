@@ -286,7 +286,8 @@ def _balance_run(args) -> int:
                f"{args.seed}, {frame['trials_used'].iloc[0]:,} games ({frame.attrs['interval']})")
     print()
     emit(frame.attrs["payoffs"], argparse.Namespace(),
-         title="payoffs of the final population (win + share of draws), search seed")
+         title="payoffs of the final population (win + share of draws): the search's own "
+               "estimates on its seed, no intervals; the weights above are the solver's mixture")
     path = plot_path(args)
     if path:
         plot_balance(frame, path)

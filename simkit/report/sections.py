@@ -343,7 +343,9 @@ def _balance(path, outdir, *, title, quick, trials, seed, run_opts, stem):
                               if quick else "") + f". Intervals: {frame.attrs['interval']}. "
                            "Exploitability is the most a side's best reply found gains against "
                            "the final mixture; NaN when the budget ran out before it could be "
-                           "measured."],
+                           "measured. The support's weights are the solver's mixture, not "
+                           "estimates; the payoff table holds the search's own estimates on its "
+                           "seed (no intervals)."],
                     tables=[("Default and equilibrium win rates", frame[shown]),
                             ("Payoffs of the final population", frame.attrs["payoffs"])],
                     images=[("Default beside equilibrium, and the payoff matrix", png.name)])]
