@@ -217,14 +217,36 @@ class BuildGame:
 
 
 @dataclass(frozen=True)
+class Analysis:
+    """One headline analysis of a game, as a library call: what the report shows and the
+    game's CLI command prints.
+
+    ``run(trials=N, seed=S, **options, **run_opts)`` returns a tidy frame; ``trials`` is the
+    number of trials per cell (for a build search, its candidate-trial budget), ``None`` for an
+    analysis that runs none (a drawing of the board). ``frame.attrs["notes"]`` (a list of
+    strings), when set, says how to read it (intervals, what was exact). ``plot(frame, path)``
+    draws it (optional). ``quick`` holds the options of the ~2-minute version; ``command`` is
+    the ``simkit`` line that reproduces it with the default options (the report adds
+    ``--trials`` and ``--seed``)."""
+    name: str                        # "weapons", "hazards", "crash", "builds", "board"...
+    title: str
+    run: Callable[..., "pd.DataFrame"]
+    trials: int | None = None        # the default count; None: no trials
+    plot: Callable[["pd.DataFrame", Any], Any] | None = None
+    quick: Mapping[str, Any] = field(default_factory=dict)
+    command: str = ""
+    trials_option: str = "--trials"  # how the command spells ``trials`` ("--trials-budget")
+
+
+@dataclass(frozen=True)
 class Game:
     """A game: its name, its rules data, its scenario engine and its analyses.
 
     ``analyses`` holds the game's library entry points by question, each a callable returning
-    a tidy frame (``weapons``...), and the report's hooks (``report``, ``report_args``,
-    ``build_scenario``; :mod:`simkit.report.sections`). ``commands`` are the game's CLI
-    commands (``simkit.cliutil.Command``), declared by its ``commands`` module: the library
-    never calls them.
+    a tidy frame (``weapons``...; ``build_scenario`` for sensitivity, ``metagame`` for
+    balance). ``headline`` lists the analyses the report shows, in order (:class:`Analysis`).
+    ``commands`` are the game's CLI commands (``simkit.cliutil.Command``), declared by its
+    ``commands`` module: the library never calls them.
     """
     name: str                      # CLI name, e.g. "starfire"
     title: str                     # e.g. "Starfire (Task Force Games, 1979)"
@@ -232,6 +254,7 @@ class Game:
     commands: Mapping[str, Any] = field(default_factory=dict)
     analyses: Mapping[str, Callable] = field(default_factory=dict)
     scenario: ScenarioEngine | None = None
+    headline: Sequence[Analysis] = ()
 
     def policy_spaces(self) -> Mapping[str, PolicySpace]:
         return self.scenario.policies() if self.scenario is not None else {}
