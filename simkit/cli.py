@@ -206,14 +206,10 @@ def _sensitivity_args(p) -> None:
                    help="leaderboard only: the best N builds (default 3)")
     p.add_argument("--scenario-dir", default=None,
                    help="leaderboard only: keep the generated build scenarios in DIR")
-    add_run_options(p, trials=10_000)
+    add_run_options(p, trials=10_000, helps={
+        "trials": "games per setting, all on the same seed (default 10,000)",
+        "variant": "move the default: play it (and every setting) with NAME=CHOICE; repeatable"})
     add_output_options(p)
-    for a in p._actions:
-        if a.dest == "trials":
-            a.help = "games per setting, all on the same seed (default 10,000)"
-        elif a.dest == "variant":
-            a.help = ("move the default: play it (and every setting) with NAME=CHOICE; "
-                      "repeatable")
 
 
 def _sensitivity_run(args) -> int:
@@ -256,16 +252,13 @@ def _balance_args(p) -> None:
     p.add_argument("--epsilon", type=float, default=0.02,
                    help="stop when no best reply gains more than this in win rate "
                         "(default 0.02)")
-    add_run_options(p, trials=1)
+    # the budget says how many games; --trials, --target-ci and --chunk-size mean nothing here
+    add_run_options(p, trials=1, helps={
+        "trials": argparse.SUPPRESS, "target_ci": argparse.SUPPRESS,
+        "chunk_size": argparse.SUPPRESS,
+        "run_dir": "keep every profile estimate in DIR; the same command again resumes there "
+                   "and reaches the same numbers"})
     add_output_options(p)
-    for a in p._actions:
-        if a.dest == "trials":   # the budget says how many games; --trials means nothing here
-            a.help = argparse.SUPPRESS
-        elif a.dest == "run_dir":
-            a.help = ("keep every profile estimate in DIR; the same command again resumes "
-                      "there and reaches the same numbers")
-        elif a.dest in ("target_ci", "chunk_size"):
-            a.help = argparse.SUPPRESS
 
 
 def _balance_run(args) -> int:
@@ -319,11 +312,8 @@ def _report_args(p) -> None:
                         "or --cluster)")
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 if any analysis failed (the page is still written)")
-    add_run_options(p, trials=1)
-    for a in p._actions:
-        if a.dest == "trials":
-            a.default = None
-            a.help = "force this many trials per cell and per scenario (default: see --quick)"
+    add_run_options(p, trials=None, helps={
+        "trials": "force this many trials per cell and per scenario (default: see --quick)"})
 
 
 def _report_run(args) -> int:

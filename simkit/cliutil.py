@@ -32,29 +32,50 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def add_run_options(p: argparse.ArgumentParser, *, trials: int = 1_000_000) -> None:
+def add_run_options(p: argparse.ArgumentParser, *, trials: int | None = 1_000_000,
+                    helps: dict[str, str] | None = None) -> None:
+    """The run flags every command shares. ``helps`` rewords a flag's help by its destination
+    (``{"trials": "games per setting"}``); ``argparse.SUPPRESS`` hides it from ``--help``."""
+    helps = dict(helps or {})
+
+    def h(dest, text):
+        return helps.pop(dest, text)
+
     p.add_argument("--trials", type=int, default=trials,
-                   help=f"trials per cell (default {trials:,}); with --target-ci, the most to run")
-    p.add_argument("--seed", type=int, default=2026, help="seed of the run (default 2026)")
+                   help=h("trials", f"trials per cell (default {trials or 0:,}); with "
+                                    "--target-ci, the most to run"))
+    p.add_argument("--seed", type=int, default=2026,
+                   help=h("seed", "seed of the run (default 2026)"))
     p.add_argument("--threads", type=int, default=None,
-                   help="numba threads of a local run (default: all cores)")
+                   help=h("threads", "numba threads of a local run (default: all cores)"))
     p.add_argument("--variant", action="append", default=[], metavar="NAME=CHOICE",
-                   help="select a rule variant; repeatable (simkit variants GAME lists them)")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+                   help=h("variant", "select a rule variant; repeatable (simkit variants GAME "
+                                     "lists them)"))
+    p.add_argument("--no-progress", action="store_true",
+                   help=h("no_progress", "never show a progress bar"))
     scale = p.add_argument_group("scale-out, checkpoints, adaptive stopping")
     scale.add_argument("--workers", type=int, default=None, metavar="N",
-                       help="run chunks on a local Dask cluster of N single-threaded processes "
-                            "(needs simkit[dask])")
+                       help=h("workers", "run chunks on a local Dask cluster of N "
+                                         "single-threaded processes (needs simkit[dask])"))
     scale.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT",
-                       help="run chunks on the Dask scheduler at this address (needs simkit[dask])")
+                       help=h("cluster", "run chunks on the Dask scheduler at this address "
+                                         "(needs simkit[dask])"))
     scale.add_argument("--run-dir", default=None, metavar="DIR",
-                       help="record finished chunks and this command in DIR; "
-                            "simkit resume DIR finishes an interrupted run")
+                       help=h("run_dir", "record finished chunks and this command in DIR; "
+                                         "simkit resume DIR finishes an interrupted run"))
     scale.add_argument("--target-ci", type=float, default=None, metavar="W",
-                       help="add trials until every rate's 95%% interval is at most +/-W "
-                            "(--trials is then the cap)")
+                       help=h("target_ci", "add trials until every rate's 95%% interval is at "
+                                           "most +/-W (--trials is then the cap)"))
     scale.add_argument("--chunk-size", type=int, default=None, metavar="N",
-                       help="trials per chunk (default: sized to run ~0.5 s)")
+                       help=h("chunk_size", "trials per chunk (default: sized to run ~0.5 s)"))
+    if helps:
+        raise ValueError(f"add_run_options: no run flag {', '.join(helps)}")
+
+
+#: the run flags' destinations that carry over unchanged to every analysis a command runs
+#: (everything ``add_run_options`` declares but the trial count, the seed and the variants)
+RUN_FLAGS = ("threads", "no_progress", "workers", "cluster", "run_dir", "target_ci",
+             "chunk_size")
 
 
 def run_options(args) -> dict:

@@ -228,3 +228,16 @@ def test_readme_check_catches_a_missing_option():
     _check("simkit weapons starfire --tractor none|towing", "t", problems)
     assert problems == ["t: simkit weapons starfire has no --no-such-option",
                         "t: simkit weapons starfire --tractor does not take towing"]
+
+
+def test_run_flags_named_once():
+    """RUN_FLAGS (what the report hands every analysis) is every flag add_run_options declares
+    but the trial count, the seed and the variants: a flag added there reaches the report."""
+    from simkit.cliutil import RUN_FLAGS, add_run_options
+
+    p = argparse.ArgumentParser()
+    add_run_options(p)
+    assert sorted(RUN_FLAGS) == sorted(set(vars(p.parse_args([]))) - {"trials", "seed",
+                                                                       "variant"})
+    with pytest.raises(ValueError):
+        add_run_options(argparse.ArgumentParser(), helps={"no_such_flag": "x"})

@@ -52,11 +52,9 @@ def default_scenarios_dir() -> Path | None:
 def run_flag_dests() -> list[str]:
     """The run flags of ``cliutil.add_run_options`` that carry over to every command as given
     (threads, progress, and whatever scale-out flags are added there later)."""
-    from ..cliutil import add_run_options
+    from ..cliutil import RUN_FLAGS
 
-    p = argparse.ArgumentParser(add_help=False)
-    add_run_options(p)
-    return [a.dest for a in p._actions if a.dest not in ("trials", "seed", "variant")]
+    return list(RUN_FLAGS)
 
 
 def build_report(outdir: str | Path = "report", *, quick: bool = False,
