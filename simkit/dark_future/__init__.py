@@ -14,23 +14,9 @@ from __future__ import annotations
 
 from ..core.game import Game, ScenarioEngine
 from . import rules as _rules
+from .analyses import HEADLINE
+from .analyses import weapons as weapon_table
 from .commands import COMMANDS
-
-
-def weapon_table(target=None, mount="hood", ranges=range(1, 31), *, trials=100_000, seed=2026,
-                 variants=None, **options):
-    """Per weapon and range, one shot from ``mount`` at ``target``: hit chance, damage,
-    criticals and the hazards a hit forces (the frame ``simkit weapons dark-future`` prints).
-    ``options``: ``firer_mph``, ``target_mph``, ``smoke``, ``bike_lanes``, ``facing``,
-    ``target_skill``, ``target_damage``, ``weapon_keys``, ``target_build`` (see
-    :func:`simkit.dark_future.shooting.weapon_table_sim`), and ``runner.run``'s options."""
-    from ..core.runner import run
-    from .shooting import weapon_table_sim
-
-    run_keys = {"threads", "progress", "backend", "chunk_size", "run_dir", "target_ci"}
-    run_opts = {k: options.pop(k) for k in list(options) if k in run_keys}
-    sim = weapon_table_sim(target, mount, list(ranges), chosen=dict(variants or {}), **options)
-    return run(sim, trials, seed, **run_opts).frame
 
 
 def _policies():
@@ -85,19 +71,7 @@ def _build_scenario(row, workdir):
 
 
 
-def _report_args(quick):
-    """Extra arguments for the report's run of each command (simkit.report): the headline
-    budget question (a $50,000 Renegade for Game Four), small when quick."""
-    args = ["--budget", "50000", "--vehicle", "renegade",
-            "--scenario", "dark-future/game-4"]
-    if quick:
-        args += ["--population", "8", "--min-trials", "50", "--finalists", "3",
-                 "--trials-budget", "1500"]
-    return {"builds": args}
-
-
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
             rules=_rules.base_rules, commands=COMMANDS,
-            analyses={"weapons": weapon_table, "build_scenario": _build_scenario,
-                      "report_args": _report_args},
-            scenario=SCENARIO)
+            analyses={"weapons": weapon_table, "build_scenario": _build_scenario},
+            scenario=SCENARIO, headline=HEADLINE)

@@ -1,4 +1,5 @@
-"""Dark Future's CLI commands: ``hazards``, ``weapons`` and ``builds`` (thin: parse, call, emit).
+"""Dark Future's CLI commands: ``hazards``, ``weapons`` and ``builds`` (thin: parse, call
+:mod:`.analyses`, print).
 
 Imported when the ``simkit`` parser is built, so nothing here may import numba or a kernel
 module at module level (``tests/test_cli_parser.py``): each run function imports what it runs.
@@ -9,9 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import cliutil, shipped
+from .. import cliutil
 from ..core.errors import UserInputError
-from ..core.files import save_figure, write_frame
+from ..core.files import write_frame
 from ..cliutil import Command
 from . import rules as R
 
@@ -19,10 +20,6 @@ from . import rules as R
 #: without importing it; kept equal by tests/test_cli_parser.py
 FACINGS = ("front", "rear", "side", "floor", "roof")
 MOUNTS = ("hood", "wing", "side", "roof", "turret", "fairing")
-
-
-def _rules(args):
-    return R.rules_for(cliutil.variants_from(args))
 
 
 def _int_list(text, option, lo, hi):
@@ -53,44 +50,23 @@ def _hazards_args(p):
 
 
 def _hazards_run(args) -> int:
-    from ..core.runner import run
-    from .hazards import ControlLossSim, HazardSim
+    from .analyses import hazards
 
-    rules = _rules(args)
-    cliutil.positive_int(args.trials, "--trials")
-    if args.step is None or args.step < 1:
-        raise UserInputError(f"must be a positive whole number, got {args.step!r}", field="--step")
-    if args.braking is not None and args.braking < 0:
-        raise UserInputError(f"must be 0 or more mph, got {args.braking!r}", field="--braking")
-    frames = []
-    if args.test in ("hazard", "both"):
-        controls = _int_list(args.control, "--control", 0, 12)
-        excess = _int_list(args.excess, "--excess", 0, 200)
-        excess = [e for e in excess if (e - excess[0]) % args.step == 0]
-        sim = HazardSim(excess, controls, args.braking, rules)
-        res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
-        frames.append(("hazard", res.frame, [
-            "excess_mph", "control", "p_ok", "p_ok_exact", "p_panic", "p_panic_exact",
-            "p_loss", "p_loss_exact", "mean_panic_mph_exact"]))
-    if args.test in ("control-loss", "both"):
-        kinds = ("car", "bike") if args.vehicle == "both" else (args.vehicle,)
-        sim = ControlLossSim(kinds, _int_list(args.speed_factors, "--speed-factors", 0, 12),
-                             _int_list(args.adverse, "--adverse", 0, 12),
-                             (False, True) if args.plus_two else (False,), rules)
-        res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
-        frames.append(("control-loss", res.frame, [
-            "vehicle", "speed_factor", "adverse_control", "no_control_plus_2",
-            "p_regain_exact", "p_skid_regain_exact", "p_skid_out_exact", "p_spin_exact",
-            "p_roll", "p_roll_exact"]))
-    for i, (what, frame, cols) in enumerate(frames):
-        cols = [c for c in cols if c in frame.columns]
-        title = ("Hazard roll (p39): d6 + excess - optimum control" if what == "hazard" else
-                 "Control-loss test (p42, bikes p70): d6 + speed factor - adverse control")
-        cliutil.emit(frame, _without_out(args), title=title, columns=cols)
+    first = hazards(args.test, control=_int_list(args.control, "--control", 0, 12),
+                    excess=_int_list(args.excess, "--excess", 0, 200), step=args.step,
+                    braking=args.braking, adverse=_int_list(args.adverse, "--adverse", 0, 12),
+                    speed_factors=_int_list(args.speed_factors, "--speed-factors", 0, 12),
+                    vehicle=args.vehicle, plus_two=args.plus_two, trials=args.trials,
+                    seed=args.seed, variants=cliutil.variants_from(args),
+                    **cliutil.run_options(args))
+    frames = [first, *first.attrs["extra"].values()]
+    for i, frame in enumerate(frames):
+        cliutil.emit(frame, _without_out(args), title=frame.attrs["title"],
+                     columns=frame.attrs["columns"])
         if args.out:
             path = Path(args.out)
-            if len(frames) > 1 and i > 0:
-                path = path.with_name(f"{path.stem}-{what}{path.suffix}")
+            if i > 0:
+                path = path.with_name(f"{path.stem}-{frame.attrs['name']}{path.suffix}")
             print(f"wrote {write_frame(frame, path)}", file=sys.stderr)
     return 0
 
@@ -132,50 +108,22 @@ def _weapons_args(p):
 
 
 def _weapons_run(args) -> int:
-    from ..core.runner import run
-    from .shooting import weapon_table_sim
+    from .analyses import plot_weapons, weapons
 
-    chosen = cliutil.variants_from(args)
-    cliutil.positive_int(args.trials, "--trials")
     keys = [k.strip() for k in args.weapons.split(",")] if args.weapons else None
-    sim = weapon_table_sim(args.target, args.mount, _int_list(args.ranges, "--ranges", 1, 60),
-                           firer_mph=args.firer_mph, target_mph=args.target_mph, smoke=args.smoke,
-                           bike_lanes=args.bike_lanes, facing=args.facing,
-                           target_skill=args.target_skill, target_damage=args.target_damage,
-                           weapon_keys=keys, chosen=chosen, target_build=args.target_build)
     plot = cliutil.plot_path(args)
-    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
-    frame = res.frame
-    cliutil.emit(frame, args, title=(
-        f"One shot from a {args.mount} mount at a {sim.target_name} ({args.facing} facing), firer "
-        f"{args.firer_mph}mph, target {args.target_mph}mph, smoke {args.smoke}; "
-        f"{args.trials:,} trials, seed {args.seed}"),
-        columns=["weapon", "range", "p_hit", "p_hit_exact", "mean_damage_exact", "p_critical_exact",
-                 "p_hazard_exact", "p_control_loss_exact", "damage_per_shot",
-                 "damage_per_shot_exact", "damage_per_kilodollar"])
+    frame = weapons(args.target, args.mount, _int_list(args.ranges, "--ranges", 1, 60),
+                    trials=args.trials, seed=args.seed, variants=cliutil.variants_from(args),
+                    firer_mph=args.firer_mph, target_mph=args.target_mph, smoke=args.smoke,
+                    bike_lanes=args.bike_lanes, facing=args.facing,
+                    target_skill=args.target_skill, target_damage=args.target_damage,
+                    weapon_keys=keys, target_build=args.target_build,
+                    **cliutil.run_options(args))
+    cliutil.emit(frame, args, title=frame.attrs["title"], columns=frame.attrs["columns"])
     if plot:
-        _plot_weapons(frame, plot)
+        plot_weapons(frame, plot)
+        print(f"wrote {plot}", file=sys.stderr)
     return 0
-
-
-def _plot_weapons(frame, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    for w, g in frame.groupby("weapon", sort=False):
-        axes[0].plot(g["range"], g["p_hit_exact"], marker=".", label=w)
-        axes[1].errorbar(g["range"], g["damage_per_shot"],
-                         yerr=[g["damage_per_shot"] - g["damage_per_shot_lo"],
-                               g["damage_per_shot_hi"] - g["damage_per_shot"]], marker=".", label=w)
-    axes[0].set(xlabel="range (spaces)", ylabel="P(hit), exact")
-    axes[1].set(xlabel="range (spaces)", ylabel="damage points per shot (95% CI)")
-    axes[1].legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    save_figure(fig, path)
-    plt.close(fig)
-    print(f"wrote {path}", file=sys.stderr)
 
 
 # --- builds ------------------------------------------------------------------------------------
@@ -200,53 +148,34 @@ def _builds_args(p):
     cliutil.add_output_options(p, plot=True)
 
 
-def _search_run(args, chosen) -> int:
-    if args.budget is None:
-        raise UserInputError("a search needs --budget (dollars)", field="--budget")
-    scenario = shipped.resolve(args.scenario, option="--scenario")
-    from ..core.search import plot_leaderboard
-    from .budget import budget_search
-
-    board = budget_search(scenario, vehicle=args.vehicle, budget=args.budget, side=args.side,
-                          include=args.include, chosen=chosen, seed=args.seed,
-                          opponents=args.opponent, **cliutil.search_options(args), **cliutil.run_options(args))
-    cliutil.emit(board, args, columns=[c for c in board.attrs["columns"] if c in board],
-                 title=f"Best {args.vehicle} designs within ${args.budget:,} for "
-                       f"{args.side or 'the first side'} of {args.scenario} (95% intervals, fresh seeds)")
-    path = cliutil.plot_path(args)
-    if path:
-        plot_leaderboard(board, path)
-        print(f"wrote {path}", file=sys.stderr)
-    return 0
-
-
 def _builds_run(args) -> int:
-    import pandas as pd
-
-    from .design import car_from, check
+    from .analyses import builds, check_cars, plot_builds
 
     chosen = cliutil.variants_from(args)
     if args.scenario is not None:
-        R.selection(chosen)
-        return _search_run(args, chosen)
+        plot = cliutil.plot_path(args)
+        board = builds(args.scenario, budget=args.budget, vehicle=args.vehicle, side=args.side,
+                       include=args.include, opponents=args.opponent, seed=args.seed,
+                       variants=chosen, trials=args.trials_budget, population=args.population,
+                       generations=args.generations, min_trials=args.min_trials,
+                       finalists=args.finalists, final_trials=args.final_trials,
+                       **cliutil.run_options(args))
+        cliutil.emit(board, args, columns=board.attrs["columns"], title=board.attrs["title"])
+        if plot:
+            plot_builds(board, plot)
+            print(f"wrote {plot}", file=sys.stderr)
+        return 0
     if not args.check:
         raise UserInputError("give --check CAR (a design check) or --scenario FILE --budget $ "
                              "(a design search)", field="--check")
-    R.selection(chosen)  # names validated before any car is read
-    if args.budget is not None and args.budget < 0:
-        raise UserInputError(f"must be 0 or more dollars, got {args.budget!r}", field="--budget")
-    reports = [check(car_from(text), args.budget, chosen) for text in args.check]
-    frame = pd.DataFrame([{
-        "car": r.car.source.removeprefix("car ").strip("'"), "vehicle": r.car.vehicle,
-        "cost": r.cost, "weight": r.weight, "payload": r.payload, "budget": r.budget,
-        "valid": r.valid, "violations": len(r.violations)} for r in reports])
-    cliutil.emit(frame, args, title="Vehicle design check (p81-86)")
-    bad = [r for r in reports if not r.valid]
-    if bad:
-        # one line, every violation of every car (the CLI exits 2)
-        raise UserInputError(" | ".join(
-            f"{r.car.source}: " + "; ".join(f"({i}) {x}" for i, x in enumerate(r.violations, 1))
-            for r in bad))
+    try:
+        frame = check_cars(args.check, args.budget, variants=chosen)
+    except UserInputError as e:
+        # the table first, then one line naming every violation of every car (exit 2)
+        if getattr(e, "frame", None) is not None:
+            cliutil.emit(e.frame, args, title="Vehicle design check (p81-86)")
+        raise
+    cliutil.emit(frame, args, title=frame.attrs["title"])
     return 0
 
 

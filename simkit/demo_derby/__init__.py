@@ -10,6 +10,7 @@ whole derbies, Figure-8 races and the combined event played by parameterised dri
 """
 
 from ..core.game import Game, ScenarioEngine
+from .analyses import HEADLINE, crash
 from .commands import COMMANDS
 from .rules import rules_data
 
@@ -63,4 +64,5 @@ SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: l
                           summarise=_summarise)
 
 GAME = Game(name="demo-derby", title="Demo Derby: Saturday Night at the Track (Mayfair, 1982)",
-            rules=rules_data, commands=COMMANDS, scenario=SCENARIO)
+            rules=rules_data, commands=COMMANDS, scenario=SCENARIO, headline=HEADLINE,
+            analyses={"crash": crash})

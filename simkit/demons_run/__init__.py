@@ -15,6 +15,7 @@ docs/rules/demons-run.md.
 
 from ..core.game import Game, ScenarioEngine
 
+from .analyses import HEADLINE
 from .commands import COMMANDS
 from .rules import rules_data
 
@@ -104,17 +105,7 @@ def _build_scenario(row, workdir):
 
 
 
-def _report_args(quick):
-    """Extra arguments for the report's run of each command (simkit.report): a small build
-    search when quick (races cost ~30 ms each), the full default otherwise."""
-    if quick:
-        return {"builds": ["--population", "8", "--min-trials", "40", "--finalists", "3",
-                           "--trials-budget", "900"]}
-    return {}
-
-
 GAME = Game(name="demons-run", title="Demon's Run (Yaquinto, 1981)", rules=rules_data,
             commands=COMMANDS,
-            analyses={"build_scenario": _build_scenario, "report_args": _report_args,
-                      "metagame": _metagame},
-            scenario=SCENARIO)
+            analyses={"build_scenario": _build_scenario, "metagame": _metagame},
+            scenario=SCENARIO, headline=HEADLINE)

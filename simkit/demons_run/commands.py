@@ -1,4 +1,4 @@
-"""The ``simkit <command> demons-run`` commands: thin option parsing over the package.
+"""The ``simkit <command> demons-run`` commands: thin option parsing over :mod:`.analyses`.
 
 Imported when the ``simkit`` parser is built, so nothing here may import numba or a kernel
 module at module level (``tests/test_cli_parser.py``): each run function imports what it runs.
@@ -12,7 +12,7 @@ from simkit import cliutil, shipped
 from simkit.core.errors import UserInputError
 from simkit.cliutil import Command
 
-from .builds import check_build, cost, parse_build, worked_ship
+from .builds import check_build, cost
 from .rules import make_rules
 
 #: the names of ``oracle.HAZARDS`` and ``hazards.TARGETS`` (modules that load the compiled
@@ -46,85 +46,42 @@ def _builds_args(p: argparse.ArgumentParser) -> None:
     cliutil.add_output_options(p)
 
 
-LEADERBOARD = ["rank", "fuel", "si", "pi", "me", "mn", "tractor", "screens", "laser",
-               "scrambler", "win_rate", "win_lo", "win_hi", "mean_vp", "vp_lo", "vp_hi",
-               "destroyed_rate", "destroyed_lo", "destroyed_hi", "trials"]
-
-
 def _builds_run(args) -> int:
-    rules = make_rules(cliutil.variants_from(args))
+    from .analyses import builds, metagame, plot_builds
+
+    variants = cliutil.variants_from(args)
     if args.check:
+        rules = make_rules(variants)
         build = check_build(args.check, rules, where="--check")  # invalid: one line, exit 2
         print(f"build: {build}")
         print(f"cost: {cost(build, rules)} of {rules.budget} points")
         print("valid: yes")
         return 0
-    if args.metagame:
-        return _metagame_run(args, rules)
-    from .search import _core_search, design_space, load_field, stat_evaluator
-    from .races import ShipEntry
-    cs = _core_search()
-    budget = rules.budget if args.budget is None else args.budget
-    if not 1 <= budget <= rules.budget:
-        raise UserInputError(f"must be 1-{rules.budget} (102 A)", field="--budget")
-    cliutil.positive_int(args.trials_budget, "--trials-budget")
-    run_opts = dict(cs.search_options(args), **cliutil.run_options(args))
-    space = design_space(rules, budget)
-    if args.versus:
-        opp = check_build(args.versus, rules, where="--versus")
-        field = [ShipEntry("versus", "D", opp, args.pilot)]
-        from .search import candidate_of
-        board = cs.versus(space, lambda o: stat_evaluator(field, args.pilot, rules.variants,
-                                                          args.objective),
-                          candidate_of(opp), seed=args.seed, **run_opts)
-        title = f"strongest answers to {opp} ({args.pilot} flies both)"
-    else:
-        field = load_field(args.field, rules)
-        board = cs.search(space, stat_evaluator(field, args.pilot, rules.variants,
-                                                args.objective),
-                          seed=args.seed, **run_opts)
-        title = (f"Demon's Run build search: {budget} points, pilot {args.pilot}, field "
-                 + ", ".join(f"{s.pilot} [{s.build}]" for s in field))
-    # What the rows were raced against, so a leaderboard CSV can be replayed as scenarios
-    # (simkit sensitivity LEADERBOARD.csv --game demons-run).
-    board.insert(0, "game", "demons-run")
-    board["pilot"] = args.pilot
-    board["field"] = "" if args.versus or args.field is None else str(args.field)
-    board["versus"] = str(opp) if args.versus else ""
-    cliutil.emit(board, args, columns=[c for c in LEADERBOARD if c in board],
-                 title=title + f"; {board.attrs.get('trials_used', '?')} races, seed {args.seed}"
-                       " (finalists re-raced on fresh seeds; 95% intervals)")
-    path = cliutil.plot_path(args)
-    if path:
-        cs.plot_leaderboard(board, path)
-        print(f"wrote {path}")
-    return 0
-
-
-def _metagame_run(args, rules) -> int:
-    from simkit.analysis.metagame import metagame
-
-    from . import _metagame
-
-    if args.versus or args.field:
-        raise UserInputError("the metagame is its own field: drop --versus and --field",
-                             field="--metagame")
-    budget = rules.budget if args.budget is None else args.budget
-    if not 1 <= budget <= rules.budget:
-        raise UserInputError(f"must be 1-{rules.budget} (102 A)", field="--budget")
-    cliutil.positive_int(args.trials_budget, "--trials-budget")
     opts = cliutil.run_options(args)
-    bg = _metagame(args.pilot, cliutil.variants_from(args), budget)
-    frame = metagame(bg, trials_budget=args.trials_budget, seed=args.seed,
-                     run_dir=opts.get("run_dir"), progress=opts.get("progress"))
-    cliutil.emit(frame, args, title=f"Demon's Run metagame, {budget} points: {bg.note}; "
-                                    f"{frame['trials_used'].iloc[0]:,} races, seed {args.seed} "
-                                    "(win rates against the field's mixture, 95% intervals "
-                                    "from fresh seeds)")
-    print()
-    cliutil.emit(frame.attrs["payoffs"].round(3).reset_index(names="build"), argparse.Namespace(),
-                 title="Which build beats which: the row build's win rate + half its ties "
-                       "against the column build")
+    if args.metagame:
+        if args.versus or args.field:
+            raise UserInputError("the metagame is its own field: drop --versus and --field",
+                                 field="--metagame")
+        frame = metagame(budget=args.budget, pilot=args.pilot, trials=args.trials_budget,
+                         seed=args.seed, variants=variants, run_dir=opts.get("run_dir"),
+                         progress=opts.get("progress"))
+        cliutil.emit(frame, args, title=frame.attrs["title"])
+        print()
+        cliutil.emit(frame.attrs["payoffs"].round(3).reset_index(names="build"),
+                     argparse.Namespace(),
+                     title="Which build beats which: the row build's win rate + half its ties "
+                           "against the column build")
+        return 0
+    path = cliutil.plot_path(args)
+    board = builds(budget=args.budget, field=args.field, pilot=args.pilot,
+                   objective=args.objective, versus=args.versus, trials=args.trials_budget,
+                   seed=args.seed, variants=variants, population=args.population,
+                   generations=args.generations, min_trials=args.min_trials,
+                   finalists=args.finalists, final_trials=args.final_trials, **opts)
+    cliutil.emit(board, args, columns=board.attrs["columns"], title=board.attrs["title"])
+    if path:
+        plot_builds(board, path)
+        print(f"wrote {path}")
     return 0
 
 
@@ -149,46 +106,14 @@ def _hazards_args(p: argparse.ArgumentParser) -> None:
     cliutil.add_output_options(p, plot=False)
 
 
-def _level_problems(build, rules, velocity, buoys) -> list[str]:
-    out = []
-    for name, level in build.levels().items():
-        hi = rules.max_level(name)
-        if not 0 <= level <= hi:
-            out.append(f"{name}={level} outside 0-{hi}")
-    if build.si < 1:
-        out.append("si must be at least 1 (a ship at SI 0 is destroyed)")
-    if not 0 <= velocity <= rules.max_velocity:
-        out.append(f"velocity={velocity} outside 0-{rules.max_velocity}")
-    if buoys < 0:
-        out.append("buoys must be 0 or more")
-    return out
-
-
 def _hazards_run(args) -> int:
-    from simkit.core.runner import run
+    from .analyses import hazards
 
-    from .hazards import HAZARDS, HazardSim, ship_for
-
-    rules = make_rules(cliutil.variants_from(args))
-    base = parse_build(args.build, where="--build") if args.build else worked_ship(rules)
-    build = ship_for(base, si=args.si, screens=args.screens, pi=args.pi)
-    problems = _level_problems(build, rules, args.velocity, args.buoys)
-    if problems:
-        raise UserInputError("; ".join(problems), where="hazards demons-run")
-    cliutil.positive_int(args.trials, "--trials")
-    names = args.hazard or list(HAZARDS)
-    sim = HazardSim(rules, build, velocity=args.velocity, buoys=args.buoys, names=names,
-                    exact=not args.no_exact)
-    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
-    f = res.frame
-    title = (f"Demon's Run hazards: SI {build.si}, Screens {build.screens}, PI {build.pi} "
-             f"(modifier {sim.pi_modifier:+d}), Velocity {args.velocity}; {args.trials:,} trials, "
-             f"seed {args.seed}")
-    cols = ["hazard", "p_destroyed", "p_destroyed_lo", "p_destroyed_hi", "p_destroyed_exact",
-            "mean_si_loss", "mean_si_loss_exact", "mean_criticals", "mean_criticals_exact",
-            "p_crisis", "p_crisis_exact", "p_effect_exact"]
-    cliutil.emit(f, args, title=title,
-                 columns=[c for c in cols if c in f.columns])
+    f = hazards(si=args.si, screens=args.screens, pi=args.pi, velocity=args.velocity,
+                build=args.build, buoys=args.buoys, hazard=args.hazard, exact=not args.no_exact,
+                trials=args.trials, seed=args.seed, variants=cliutil.variants_from(args),
+                **cliutil.run_options(args))
+    cliutil.emit(f, args, title=f.attrs["title"], columns=f.attrs["columns"])
     return 0
 
 
@@ -209,43 +134,19 @@ def _board_args(p: argparse.ArgumentParser) -> None:
 
 
 def _board_run(args) -> int:
-    from .board import TERRAIN_NAMES, load_board, plot_board
-    board = load_board(args.file)
-    path = cliutil.plot_path(args)
-    print(f"board: {board.columns} x {board.rows} hexes, {board.label} ({board.source})")
-    counts = {n: int((board.terrain[1:, 1:] == i).sum()) for i, n in enumerate(TERRAIN_NAMES)}
-    print("terrain: " + ", ".join(f"{n} {c}" for n, c in counts.items()))
-    fire = [int((board.fire_class[1:, 1:] == k).sum()) for k in (1, 2, 3)]
-    print(f"Hell Fire hexes (zones and wells): hell {fire[0]}, hell2 {fire[1]}, hell3 {fire[2]}")
-    for h in board.holes:
-        print(f"hole {h.name}: {h.cls} at {list(h.center)}, {h.rotation}, well "
-              + ", ".join(f"{t}" for t in h.well_terrain.values()))
-    print("corners: " + ", ".join(f"{k} {list(v)} -> finish {board.finish[k]}"
-                                  for k, v in board.corners.items()))
-    print("markers: " + ", ".join(f"{k} {len(v)}" for k, v in board.markers.items()))
-    occupancy = None
-    if args.drift is not None:
-        from simkit.core.runner import run
+    from .analyses import board, plot_board
 
-        from .markers import DriftSim
-        if not 1 <= args.drift <= rules_turns():
-            raise UserInputError(f"must be 1-{rules_turns()} Turns, got {args.drift}", field="--drift")
-        cliutil.positive_int(args.trials, "--trials")
-        sim = DriftSim(make_rules(cliutil.variants_from(args)), board, args.drift)
-        res = run(sim, args.trials, args.seed, progress=False)
-        occupancy = sim.occupancy
-        cliutil.emit(res.frame, args, title=f"Markers after {args.drift} Turns (no ships); "
-                     f"{args.trials:,} trials, seed {args.seed}",
-                     columns=["marker", "number", "start", "p_in_well", "p_in_well_lo",
-                              "p_in_well_hi", "mean_hexes_from_start"])
+    path = cliutil.plot_path(args)
+    frame = board(args.file, drift=args.drift, trials=args.trials, seed=args.seed,
+                  variants=cliutil.variants_from(args))
+    for line in frame.attrs["notes"]:
+        print(line)
+    for table in frame.attrs["extra"].values():
+        cliutil.emit(table, args, title=table.attrs["title"], columns=table.attrs["columns"])
     if path:
-        plot_board(board, path, occupancy=occupancy)
+        plot_board(frame, path)
         print(f"wrote {path}")
     return 0
-
-
-def rules_turns() -> int:
-    return int(make_rules().t("movement")["turn_limit"])
 
 
 # --- fire and recovery -------------------------------------------------------------------------
@@ -274,80 +175,21 @@ def _fire_args(p: argparse.ArgumentParser) -> None:
 
 
 def _fire_run(args) -> int:
-    from simkit.core.runner import run
+    from .analyses import fire
 
-    from .hazards import fire_sim, ship_for
-
-    rules = make_rules(cliutil.variants_from(args))
-    base = parse_build(args.build, where="--build") if args.build else worked_ship(rules)
-    defender = ship_for(base, si=args.si, screens=args.screens)
-    problems = _level_problems(defender, rules, 0, 0)
-    for name in ("laser", "scrambler", "pi"):
-        v, hi = getattr(args, name), rules.max_level(name)
-        if not 0 <= v <= hi:
-            problems.append(f"--{name} {v} outside 0-{hi}")
-    if args.laser == 0 and args.scrambler == 0:
-        problems.append("nothing fires: give --laser or --scrambler above 0")
-    if args.target != "ship" and args.laser == 0:
-        problems.append("only the Laser fires at Buoys and Hell Hounds (206 A)")
-    if problems:
-        raise UserInputError("; ".join(problems), where="fire demons-run")
-    modifier = args.modifier
-    if args.firer is not None or args.at is not None or args.facing is not None:
-        shot = _board_shot(args, rules)
-        if shot is None:
-            return 0
-        ranges, lof = shot
-        modifier += lof
-    else:
-        ranges = cliutil.parse_int_range(args.range, option="--range", lo=1,
-                                         hi=rules.t("fire")["max_range"])
-    cliutil.positive_int(args.trials, "--trials")
-    sim = fire_sim(rules, defender, laser=args.laser, scrambler=args.scrambler, pi=args.pi,
-                   ranges=ranges, modifier=modifier, target=args.target)
-    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
-    f = res.frame.rename(columns={"p_effect": "p_hit", "p_effect_exact": "p_hit_exact",
-                                  "p_effect_lo": "p_hit_lo", "p_effect_hi": "p_hit_hi"})
-    cols = ["weapon", "range", "p_hit", "p_hit_exact", "p_destroyed", "p_destroyed_exact"]
-    if args.target == "ship":
-        cols += ["mean_si_loss", "mean_si_loss_exact", "mean_criticals", "mean_criticals_exact",
-                 "p_crisis", "p_crisis_exact"]
-    title = (f"Demon's Run fire at a {args.target}: Laser {args.laser}, Scrambler {args.scrambler}, "
-             f"to-hit modifier {sim.meta[0]['modifier']:+d}; defender SI {defender.si}, Screens "
-             f"{defender.screens}; {args.trials:,} trials, seed {args.seed}")
-    cliutil.emit(f, args, title=title, columns=cols)
+    on_board = args.firer is not None or args.at is not None or args.facing is not None
+    f = fire(laser=args.laser, scrambler=args.scrambler, pi=args.pi,
+             ranges=None if on_board else cliutil.parse_int_range(args.range, option="--range",
+                                                                  lo=1, hi=1000),
+             modifier=args.modifier, target=args.target, firer=args.firer, facing=args.facing,
+             at=args.at, board=args.board, si=args.si, screens=args.screens, build=args.build,
+             trials=args.trials, seed=args.seed, variants=cliutil.variants_from(args),
+             **cliutil.run_options(args))
+    for line in f.attrs["notes"]:
+        print(line)
+    if len(f):
+        cliutil.emit(f, args, title=f.attrs["title"], columns=f.attrs["columns"])
     return 0
-
-
-def _hex_option(text, option, board):
-    try:
-        col, row = (int(v) for v in str(text).split(","))
-    except ValueError:
-        raise UserInputError(f"expected COL,ROW, got {text!r}", field=option) from None
-    if not board.on_board(col, row):
-        raise UserInputError(f"hex {col},{row} is off the {board.columns}x{board.rows} board",
-                             field=option)
-    return col, row
-
-
-def _board_shot(args, rules):
-    """(ranges, Line-of-Fire modifier) of a shot on the board, or None (printed why not)."""
-    from .board import DIRECTIONS, load_board
-    from .los import fire_solution
-    if not (args.firer and args.at and args.facing):
-        raise UserInputError("a shot on the board needs --firer, --facing and --at together",
-                             field="--firer")
-    board = load_board(args.board)
-    firer = _hex_option(args.firer, "--firer", board)
-    target = _hex_option(args.at, "--at", board)
-    ok, rng, lof, hexes = fire_solution(rules, board, firer, DIRECTIONS.index(args.facing), target)
-    if not ok:
-        print(f"no shot from {list(firer)} facing {args.facing} at {list(target)} (range {rng}): "
-              "outside the Field of Fire, beyond 12 hexes, or through Null (206 A-D)")
-        return None
-    print(f"Line of Fire: {' '.join(f'{c},{r}' for c, r in hexes)}; range {rng}, "
-          f"terrain modifier {lof:+d}")
-    return [rng], lof
 
 
 def _recovery_args(p: argparse.ArgumentParser) -> None:
@@ -363,34 +205,14 @@ def _recovery_args(p: argparse.ArgumentParser) -> None:
 
 
 def _recovery_run(args) -> int:
-    from simkit.core.runner import run
+    from .analyses import recovery
 
-    from .hazards import recovery_sim
-
-    rules = make_rules(cliutil.variants_from(args))
-    problems = []
-    terrains = rules.t("buoy_recovery")["terrain"]
-    if args.terrain not in terrains:
-        problems.append(f"--terrain {args.terrain!r} unknown (known: {', '.join(terrains)})")
-    if not 0 <= args.pi <= rules.max_level("pi"):
-        problems.append(f"--pi {args.pi} outside 0-{rules.max_level('pi')}")
-    if not 0 <= args.velocity <= rules.max_velocity:
-        problems.append(f"--velocity {args.velocity} outside 0-{rules.max_velocity}")
-    if args.distance < 0 or args.attempt < 1:
-        problems.append("--distance must be 0 or more and --attempt 1 or more")
-    if problems:
-        raise UserInputError("; ".join(problems), where="recovery demons-run")
-    tractors = cliutil.parse_int_range(args.tractor, option="--tractor", lo=0,
-                                       hi=rules.max_level("tractor"))
-    cliutil.positive_int(args.trials, "--trials")
-    sim = recovery_sim(rules, tractors=tractors, velocity=args.velocity, distance=args.distance,
-                       terrain=args.terrain, pi=args.pi, attempt=args.attempt)
-    res = run(sim, args.trials, args.seed, **cliutil.run_options(args))
-    f = res.frame.rename(columns={c: c.replace("p_effect", "p_recover") for c in res.frame.columns})
-    title = (f"Demon's Run Buoy Recovery (205): modifier {sim.meta[0]['modifier']:+d}; "
-             f"{args.trials:,} trials, seed {args.seed}")
-    cliutil.emit(f, args, title=title, columns=["tractor", "modifier", "p_recover", "p_recover_lo",
-                                                "p_recover_hi", "p_recover_exact"])
+    f = recovery(tractor=cliutil.parse_int_range(args.tractor, option="--tractor", lo=0,
+                                                 hi=1000),
+                 velocity=args.velocity, distance=args.distance, terrain=args.terrain,
+                 pi=args.pi, attempt=args.attempt, trials=args.trials, seed=args.seed,
+                 variants=cliutil.variants_from(args), **cliutil.run_options(args))
+    cliutil.emit(f, args, title=f.attrs["title"], columns=f.attrs["columns"])
     return 0
 
 

@@ -8,32 +8,10 @@ range). Rule coverage: ``docs/rules/starfire.md``.
 from __future__ import annotations
 
 from ..core.game import Game, ScenarioEngine
+from .analyses import HEADLINE
+from .analyses import weapons as weapon_table
 from .commands import COMMANDS
-from .rules import FAMILIES, rules_data
-
-
-def weapon_table(target=None, ranges=range(0, 21), trials=1_000_000, seed=2026, volley=1,
-                 variants=None, tractor="none", families=FAMILIES, **run_opts):
-    """Weapon value by range against ``target`` (a ship name or control sheet): a DataFrame.
-
-    Monte Carlo figures carry 95% intervals (``*_lo``, ``*_hi``); ``*_exact`` columns hold the
-    exact values where the dice tree is small enough to enumerate (NaN otherwise).
-    ``run_opts`` go to ``simkit.core.runner.run`` (threads, chunk_size, progress, ...).
-    """
-    from ..cliutil import positive_int
-    from ..core.runner import run
-    from .weapons import WeaponTable, resolve_target
-
-    sheet = resolve_target(target)
-    bad = [f for f in families if f not in FAMILIES]
-    if bad:
-        from ..core.errors import UserInputError
-        raise UserInputError(f"unknown weapon family {bad[0]!r} (known: {', '.join(FAMILIES)})",
-                             field="--weapons")
-    sim = WeaponTable(sheet, list(ranges), positive_int(volley, "--volley"), dict(variants or {}),
-                      tractor, tuple(families))
-    res = run(sim, trials, seed, **run_opts)
-    return res.frame
+from .rules import rules_data
 
 
 def _policies():
@@ -89,4 +67,5 @@ GAME = Game(
     commands=COMMANDS,
     analyses={"weapons": weapon_table},
     scenario=SCENARIO,
+    headline=HEADLINE,
 )

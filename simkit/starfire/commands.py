@@ -1,4 +1,4 @@
-"""Starfire's CLI commands: ``weapons`` (thin: parse, call, emit).
+"""Starfire's CLI commands: ``weapons`` (thin: parse, call :mod:`.analyses`, print).
 
 Imported when the ``simkit`` parser is built, so nothing here may import numba or a kernel
 module at module level (``tests/test_cli_parser.py``): the analysis is imported by the run
@@ -7,14 +7,9 @@ function.
 
 from __future__ import annotations
 
-from ..cliutil import (add_output_options, add_run_options, emit, parse_int_range, plot_path,
-                       positive_int, run_options, variants_from)
-from ..cliutil import Command
-from .rules import FAMILIES, rules_data
-
-_SHOWN = ["weapon", "range", "p_hit", "p_hit_exact", "mean_damage", "mean_damage_exact",
-          "mean_destroyed", "mean_destroyed_lo", "mean_destroyed_hi", "mean_destroyed_exact",
-          "p_internal", "p_internal_lo", "p_internal_hi"]
+from ..cliutil import (Command, add_output_options, add_run_options, emit, parse_int_range,
+                       plot_path, run_options, variants_from)
+from .rules import FAMILIES
 
 
 def _weapons_args(p):
@@ -34,27 +29,18 @@ def _weapons_args(p):
 
 
 def _weapons_run(args) -> int:
-    from . import weapon_table
+    from .analyses import plot_weapons, weapons
 
-    frame = weapon_table(target=args.target, ranges=parse_int_range(args.ranges, option="--ranges",
-                                                                    hi=20),
-                         trials=positive_int(args.trials, "--trials"), seed=args.seed,
-                         volley=args.volley, variants=variants_from(args), tractor=args.tractor,
-                         families=[w.strip() for w in args.weapons.split(",") if w.strip()],
-                         **run_options(args))
-    sel = rules_data().resolve(variants_from(args))
-    emit(frame, args, columns=_SHOWN,
-         title=f"Starfire weapon value vs {args.target} (volley {args.volley}, "
-               f"{frame['trials'].iloc[0]:,} trials/cell, seed {args.seed}; 95% intervals; "
-               f"variants: {', '.join(f'{k}={v}' for k, v in sel.items())})")
     path = plot_path(args)
+    frame = weapons(target=args.target,
+                    ranges=parse_int_range(args.ranges, option="--ranges", hi=20),
+                    trials=args.trials, seed=args.seed, volley=args.volley,
+                    variants=variants_from(args), tractor=args.tractor,
+                    families=[w.strip() for w in args.weapons.split(",") if w.strip()],
+                    **run_options(args))
+    emit(frame, args, columns=frame.attrs["columns"], title=frame.attrs["title"])
     if path:
-        from ..plots import plot_by_x
-
-        plot_by_x(frame, [("p_hit", "P(hit) per weapon"), ("mean_damage", "hit points per volley"),
-                          ("mean_destroyed", "systems destroyed per volley"),
-                          ("p_internal", "P(an internal system destroyed)")], path,
-                  title=f"Starfire weapons vs {args.target}, volley {args.volley}")
+        plot_weapons(frame, path)
         print(f"wrote {path}")
     return 0
 
