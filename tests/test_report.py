@@ -22,8 +22,7 @@ import pytest
 from simkit import games
 from simkit.cli import main
 from simkit.core.data import RulesData, Table, Variant
-from simkit.cliutil import Command
-from simkit.core.game import Game
+from simkit.core.game import Analysis, Game
 from simkit.report import build_report
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,42 +184,23 @@ def _plot(path):
 def _fake_games(monkeypatch):
     seen = {}
 
-    def hook(quick, outdir, *, seed, trials, **run_opts):
-        seen["hook"] = (quick, seed, trials, sorted(run_opts))
-        _plot(Path(outdir) / "hooked.png")
-        return [{"title": "hooked analysis", "notes": ["from the game's own hook"],
-                 "tables": [("toy table", pd.DataFrame({"x": [1, 2], "rate": [0.5, 0.25]}))],
-                 "images": [("toy plot", "hooked.png")]}]
+    def weapons(*, trials, seed, reach=1, **run_opts):
+        seen["weapons"] = (trials, seed, reach, sorted(run_opts))
+        f = pd.DataFrame({"weapon": ["ray"], "p_hit": [0.5]})
+        f.attrs["title"] = f"Toy weapons, {trials:,} trials/cell\nsecond line of the caption"
+        f.attrs["notes"] = ["read the ray as a laser"]
+        f.attrs["extra"] = {"toy extra table": pd.DataFrame({"x": [1, 2], "rate": [0.5, 0.25]})}
+        return f
 
-    def broken_hook(quick, outdir, **kw):
+    def builds(*, trials, seed, budget=None, population=32, **run_opts):
+        seen["builds"] = (trials, budget, population)
+        return pd.DataFrame({"rank": [1, 2], "build": ["fast", "slow"], "speed": [9, 3]})
+
+    def board(**run_opts):
+        return pd.DataFrame({"terrain": ["sand"], "hexes": [7]})
+
+    def broken(**kw):
         raise RuntimeError("kernel exploded")
-
-    def weapons_args(p):
-        p.add_argument("--trials", type=int, default=50_000)
-        p.add_argument("--seed", type=int, default=1)
-        p.add_argument("--threads", type=int, default=None)
-        p.add_argument("--no-progress", action="store_true")
-        p.add_argument("--out")
-        p.add_argument("--plot")
-        p.add_argument("--range", type=int, default=1)
-
-    def weapons_run(args):
-        seen["weapons"] = (args.trials, args.seed, args.threads, args.no_progress, args.range)
-        print(f"Toy weapons, {args.trials:,} trials/cell")
-        pd.DataFrame({"weapon": ["ray"], "p_hit": [0.5]}).to_csv(args.out, index=False)
-        _plot(args.plot)
-        return 0
-
-    def builds_args(p):
-        p.add_argument("--trials-budget", type=int, default=100_000)
-        p.add_argument("--budget", type=int, default=None)
-        p.add_argument("--out")
-
-    def builds_run(args):
-        seen["builds"] = (args.trials_budget, args.budget)
-        pd.DataFrame({"rank": [1, 2], "build": ["fast", "slow"], "speed": [9, 3]}).to_csv(
-            args.out, index=False)
-        return 0
 
     def scenario(path, *, trials, seed, policies, all_policies, variants, **run_opts):
         from simkit.core.data import read_toml
@@ -240,29 +220,31 @@ def _fake_games(monkeypatch):
         path.write_text(f'game = "plain"\nname = "{row["build"]}"\nspeed = {row["speed"]}\n')
         return path
 
+    headline = (
+        Analysis("weapons", "Toy weapon value", weapons, trials=50_000,
+                 plot=lambda frame, path: _plot(path), command="simkit weapons plain"),
+        Analysis("builds", "Toy build search", builds, trials=100_000,
+                 trials_option="--trials-budget", quick={"population": 4},
+                 command="simkit builds plain --budget 80"),
+        Analysis("board", "Toy board", board, plot=lambda frame, path: _plot(path)),
+    )
     fakes = {
-        "hooked": Game("hooked", "Hooked (Toy, 2001)", _rules, {}, {"report": hook}),
-        "broken": Game("broken", "Broken (Toy, 2002)", _rules, {}, {"report": broken_hook}),
-        "plain": Game("plain", "Plain (Toy, 2003)", _rules,
-                      {"weapons": Command("toy weapons", weapons_args, weapons_run),
-                       "builds": Command("search builds", builds_args, builds_run)},
-                      {"build_scenario": build_scenario,
-                       "report_args": lambda quick: {"weapons": ["--range", "3"],
-                                                     "builds": ["--budget", "80"]}},
-                      scenario=types.SimpleNamespace(table=scenario)),
-        "checker": Game("checker", "Checker (Toy, 2004)", _rules,
-                        {"builds": Command("check a build", lambda p: p.add_argument("--check"),
-                                           lambda a: 0)}),
+        "broken": Game("broken", "Broken (Toy, 2002)", _rules,
+                       headline=(Analysis("weapons", "Exploding weapons", broken, trials=10),)),
+        "plain": Game("plain", "Plain (Toy, 2003)", _rules, {},
+                      {"build_scenario": build_scenario},
+                      scenario=types.SimpleNamespace(table=scenario), headline=headline),
+        "bare": Game("bare", "Bare (Toy, 2004)", _rules),
     }
     monkeypatch.setattr(games, "available", lambda: list(fakes))
     monkeypatch.setattr(games, "get", lambda n: fakes[n])
     return seen
 
 
-def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
+def test_games_contribute_their_headline_analyses(tmp_path, monkeypatch):
     seen = _fake_games(monkeypatch)
     scen = tmp_path / "scenarios"
-    for game in ("plain", "hooked"):
+    for game in ("plain", "bare"):
         (scen / game).mkdir(parents=True)
         (scen / game / "duel.toml").write_text(f'game = "{game}"\nname = "Duel"\n')
     out = tmp_path / "rep"
@@ -270,23 +252,23 @@ def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
     page, failures = build_report(out, quick=True, seed=7, scenarios_dir=scen, balance=0,
                                   run_args={"threads": 1}, log=open(os.devnull, "w"))
     text = html.unescape(page.read_text())
-    # the hook's section, with its table written as CSV and its image shown
-    assert seen["hook"] == (True, 7, None, ["progress", "threads"])
-    assert "Hooked analysis" in text and "from the game's own hook" in text
-    assert '<img src="hooked.png"' in text
-    assert any(pd.read_csv(c).shape == (2, 2) for c in out.glob("hooked-*.csv"))
-    # a failing hook is stated on the page, and the rest of the report is still there
-    assert failures == ["Broken (Toy, 2002): Headline analyses: failed: RuntimeError: "
+    # quick = default / 100 (at least 200), the seed and the run flags passed on; a search
+    # keeps its own quick options
+    assert seen["weapons"] == (500, 7, 1, ["progress", "threads"])
+    assert seen["builds"] == (1000, None, 4)
+    assert "simkit weapons plain --trials 500 --seed 7" in text
+    assert "simkit builds plain --budget 80 --population 4 --trials-budget 1000 --seed 7" in text
+    # the frame's caption, notes and extra tables; its CSV and its drawing
+    assert "Toy weapons, 500 trials/cell" in text and "second line of the caption" in text
+    assert "read the ray as a laser" in text and "toy extra table" in text
+    assert pd.read_csv(out / "plain-weapons.csv").shape == (1, 2)
+    assert (out / "plain-weapons.png").exists() and (out / "plain-board.png").exists()
+    # a failing analysis is stated on the page, and the rest of the report is still there
+    assert failures == ["Broken (Toy, 2002): Exploding weapons: failed: RuntimeError: "
                         "kernel exploded"]
     assert "failed: RuntimeError: kernel exploded" in text and "Plain (Toy, 2003)" in text
-    # the fallback ran the trial commands: quick = default / 100 (at least 200), seed, run
-    # flags and the game's report_args passed on
-    assert seen["weapons"] == (500, 7, 1, True, 3)
-    assert seen["builds"] == (1000, 80)                      # a search's budget, quick
-    assert "simkit builds plain --trials-budget 1000 --out plain-builds.csv --budget 80" in text
-    assert "simkit weapons plain --trials 500 --seed 7" in text
-    assert "Toy weapons, 500 trials/cell" in text and (out / "plain-weapons.png").exists()
-    assert "Checker (Toy, 2004) offers no build search yet (its builds command checks a design" in text
+    assert "Bare (Toy, 2004) offers no headline analyses yet" in text
+    assert "Bare (Toy, 2004) offers no build search yet" in text
     # the best build of the leaderboard, through build_scenario, under each variant choice
     assert "Sensitivity of the best build to the rule variants" in text
     sens = pd.read_csv(next(out.glob("plain-sensitivity-of-the-best-build-*.csv")))
@@ -296,15 +278,15 @@ def test_games_contribute_through_hooks_or_the_fallback(tmp_path, monkeypatch):
     # scenarios: played by the game's engine, or one clear line when it has none
     assert "Scenario duel.toml" in text and (out / "plain-scenario-duel.png").exists()
     assert "Sensitivity of duel.toml to the rule variants" in text
-    assert ("Hooked (Toy, 2001) has no scenario engine yet (GAME.scenario): "
-            "1 scenario file(s) under scenarios/hooked/ are not played.") in text
-    assert "Checker (Toy, 2004) has no scenario engine yet" in text
+    assert ("Bare (Toy, 2004) has no scenario engine yet (GAME.scenario): "
+            "1 scenario file(s) under scenarios/bare/ are not played.") in text
+    assert "Broken (Toy, 2002) has no scenario engine yet" in text
     # provenance and variants of every game (text escaped properly)
     assert "reconstructed: toy reason <&>" in text and "yes (default)" in text
     assert "&lt;&amp;&gt;" in page.read_text()
     # the page itself renders in a browser
     got = browser_check(page)
-    assert got["images"] >= 5 and got["broken"] == []
+    assert got["images"] >= 4 and got["broken"] == []
 
 
 def test_strict_exit_status_when_an_analysis_fails(tmp_path, monkeypatch, capsys):

@@ -1,16 +1,15 @@
 """``simkit report``: the headline analyses of every registered game on one static HTML page.
 
 For each game in ``simkit.games`` the page shows: its headline analyses (the game's own
-``analyses["report"]`` hook, or the generic fallback that runs its trial commands -- weapon
-tables, hazard tables, crash tables, a build search where one exists -- see
-:mod:`simkit.report.sections`), every scenario under ``scenarios/<game>/`` with its win rates
+``GAME.headline``: weapon tables, hazard tables, crash tables, a build search where one exists,
+each a library call -- see :mod:`simkit.report.sections`), every scenario under ``scenarios/<game>/`` with its win rates
 (the scenarios shipped with simkit, ``simkit.shipped``, or another folder given as
 ``scenarios_dir``; or a line saying the game has no scenario engine yet), the sensitivity of
 the first scenario to the rule variants, the provenance (name, label, source) of every rules
 table and the variants in force. Every table is also written as CSV and every plot as PNG
 beside ``index.html``. The command's options are declared in ``simkit.cli``.
 
-``--quick`` divides each command's default trial count by 100 (at least 200 trials per cell),
+``--quick`` divides each analysis's default trial count by 100 (at least 200 trials per cell),
 plays scenarios 500 times and each variant setting of a sensitivity 300 times; the page states
 the counts. Nothing on the page needs a
 network or a script to display.
@@ -36,8 +35,7 @@ from ..core.errors import UserInputError
 from .html import _slug, page, write_page
 from .sections import (FULL_SCENARIO_TRIALS, QUICK_DIVISOR, QUICK_MIN_TRIALS,
                        QUICK_SCENARIO_TRIALS, QUICK_SENSITIVITY_TRIALS, Section, guarded,
-                       report_commands, rules_section, scenario_files, scenario_sections)
-from .sections import run_command as _run_game_command
+                       rules_section, run_analysis, scenario_files, scenario_sections)
 
 __all__ = ["Section", "build_report", "run_flag_dests"]
 
@@ -113,13 +111,13 @@ def build_report(outdir: str | Path = "report", *, quick: bool = False,
         f"in {elapsed:.0f} s on {platform.node() or 'this machine'} "
         f"({os.cpu_count()} cores, Python {platform.python_version()}); simkit "
         f"{_version()}{_commit()}.",
-        ("Quick run: each command at its default trial count / "
+        ("Quick run: each analysis at its default trial count / "
          f"{QUICK_DIVISOR} (at least {QUICK_MIN_TRIALS:,} trials per cell), scenarios "
          f"{QUICK_SCENARIO_TRIALS:,} games each, variant sensitivity {QUICK_SENSITIVITY_TRIALS:,} "
          "games per setting: figures are rough, their 95% intervals say how rough."
          if quick and not trials else
          f"Trials forced to {trials:,} per cell and per scenario." if trials else
-         f"Full run: each command at its default trial count, scenarios "
+         f"Full run: each analysis at its default trial count, scenarios "
          f"{FULL_SCENARIO_TRIALS:,} games each.") + f" Seed {seed}; every figure has its 95% "
         "interval (Wilson for rates, t for means); exact values stand beside Monte Carlo where "
         "the dice allow.",
@@ -194,20 +192,14 @@ def _game_part(game, *, outdir: Path, quick: bool, seed: int, trials: int | None
                 failures.append(f"{game.title}: {s.title}: {s.error}")
         secs.extend(new)
 
-    hook = game.analyses.get("report")
-    if hook is not None:
-        add(guarded("Headline analyses", hook, quick, outdir, seed=seed, trials=trials,
-                    **run_opts))
-    else:
-        cmds = report_commands(game)
-        for cname in cmds:
-            add(guarded(cname, _run_game_command, game, cname, outdir, quick=quick, seed=seed,
-                        trials=trials, run_args=run_args, sweep=n_sens > 0))
-        if "builds" not in cmds:
-            what = ("its builds command checks a design; it runs no trials"
-                    if "builds" in game.commands else "it has no builds command")
-            add([Section("Build search", notes=[f"{game.title} offers no build search yet "
-                                                f"({what})."])])
+    if not game.headline:
+        add([Section("Headline analyses", notes=[f"{game.title} offers no headline analyses "
+                                                 "yet (GAME.headline is empty)."])])
+    for a in game.headline:
+        add(guarded(a.title, run_analysis, game, a, outdir, quick=quick, seed=seed,
+                    trials=trials, run_opts=run_opts, sweep=n_sens > 0))
+    if not any(a.name == "builds" for a in game.headline):
+        add([Section("Build search", notes=[f"{game.title} offers no build search yet."])])
     for s in scenario_sections(game, scenario_files(game, sdir), outdir, quick=quick,
                                seed=seed, trials=trials, run_opts=run_opts,
                                sensitivity_count=n_sens, balance_count=n_bal):

@@ -1,35 +1,22 @@
 """What goes on the report page: sections, and how each game contributes them.
 
-A game contributes its headline analyses in one of two ways:
+A game contributes its headline analyses: ``GAME.headline``, a list of
+:class:`simkit.core.game.Analysis`, each a library call returning a tidy frame (its caption in
+``attrs["title"]``, how to read it in ``attrs["notes"]``, further tables in
+``attrs["extra"]``) and, optionally, a function that draws it. The report calls each one at its
+default trial count (quick: the default / ``QUICK_DIVISOR``, at least ``QUICK_MIN_TRIALS``, or
+the analysis's own ``quick`` options), with the run flags the user gave, writes its frame as CSV
+and its drawing as PNG beside the page. When a build search's leaderboard is written and the
+game offers ``analyses["build_scenario"]`` (see :mod:`simkit.analysis.sensitivity`), the best
+build's variant sensitivity follows it. Nothing here parses a command line.
 
-1. **Its own hook** ``GAME.analyses["report"](quick, outdir, *, seed, trials, **run_opts)``
-   returning a list of :class:`Section` (or plain dicts with the same keys, so a game package
-   need not import this one). Images are files the hook wrote inside ``outdir``, named relative
-   to it; tables are DataFrames, which the report writes as CSV beside the page. ``trials`` is
-   ``None`` unless the user forced a count; ``quick`` asks for the ~2-minute version. The hook
-   should not play the scenario files: the report does that for every game (below).
-2. **The generic fallback**, used when there is no hook: every command of the game that runs
-   trials (it has a ``--trials`` option -- weapons, hazards, crash, fire, derby -- or a build
-   search's ``--trials-budget``) is run in-process through its own argument parser with
-   ``--trials`` (``--trials-budget``), ``--seed``, ``--out``
-   and ``--plot`` (when it has one), and commands that only draw (``--plot`` without
-   ``--trials``, e.g. boards) are drawn. A game that gains a command appears without edits here.
-   A game can tune that without a hook through ``GAME.analyses["report_args"]``: a mapping (or
-   a function of ``quick`` returning one) from command name to extra arguments, e.g.
-   ``{"builds": ["--budget", "80"], "hazards": ["--no-exact"]}``. When the build search writes
-   a leaderboard and the game offers ``analyses["build_scenario"]`` (see
-   :mod:`simkit.analysis.sensitivity`), the best build's variant sensitivity follows it.
-
-Either way the report adds, for every game, the provenance of every rules table, the variants
-in force, and every scenario under ``scenarios/<game>/`` played through
-``GAME.scenario`` (or one line saying the game has no scenario engine yet).
+The report adds, for every game, the provenance of every rules table, the variants in force,
+and every scenario under ``scenarios/<game>/`` played through ``GAME.scenario`` (or one line
+saying the game has no scenario engine yet).
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import io
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,18 +24,14 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from ..cliutil import run_options, with_intervals
+from ..cliutil import with_intervals
 from ..core.errors import UserInputError
-from ..core.game import Game
+from ..core.game import Analysis, Game
 from ..shipped import name_of
 
-#: commands shown first, in this order; any other trial command follows alphabetically
-HEADLINE = ("weapons", "fire", "hazards", "crash", "recovery", "derby", "builds", "board")
-#: options that say how many trials a command runs (a build search has a budget instead)
-TRIAL_OPTIONS = ("--trials", "--trials-budget")
-#: the smallest trial count a quick run uses for any command
+#: the smallest trial count a quick run uses for any analysis
 QUICK_MIN_TRIALS = 200
-#: quick runs use the command's default trial count divided by this
+#: quick runs use the analysis's default trial count divided by this
 QUICK_DIVISOR = 100
 QUICK_SCENARIO_TRIALS = 500
 #: games per variant setting in a quick sensitivity section (a scenario's default included)
@@ -126,108 +109,67 @@ def rules_section(game: Game) -> Section:
         command=f"simkit tables {game.name}; simkit variants {game.name}")
 
 
-# --- the generic fallback: a game's own commands, run in-process ------------------------------
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UserInputError(message, where=self.prog)
-
-
-def _options(cmd) -> tuple[argparse.ArgumentParser, dict[str, argparse.Action]]:
-    p = _Parser(prog="simkit", add_help=False)
-    cmd.add_arguments(p)
-    return p, {o: a for a in p._actions for o in a.option_strings}
-
-
-def report_commands(game: Game) -> list[str]:
-    """The game's commands the fallback runs: those that run trials, and drawings (--plot)."""
-    names = []
-    for name, cmd in game.commands.items():
-        _, opts = _options(cmd)
-        if any(o in opts for o in TRIAL_OPTIONS) or ("--plot" in opts
-                                                     and _no_required_inputs(cmd)):
-            names.append(name)
-    order = {n: i for i, n in enumerate(HEADLINE)}
-    return sorted(names, key=lambda n: (order.get(n, len(order)), n))
-
-
-def _no_required_inputs(cmd) -> bool:
-    p, _ = _options(cmd)
-    return not any(a.required for a in p._actions)
-
+# --- a game's headline analyses, called through the library --------------------------------
 
 def quick_trials(default: int | None) -> int:
     return max(QUICK_MIN_TRIALS, int(default or 0) // QUICK_DIVISOR)
 
 
-def run_command(game: Game, name: str, outdir: Path, *, quick: bool, seed: int,
-                trials: int | None, run_args: Mapping[str, Any],
-                sweep: bool = True) -> list[Section]:
-    """Run one of the game's commands as ``simkit NAME GAME ...`` would, into ``outdir``
-    (``sweep=False``: no variant sweep of a build search's best build, as ``--sensitivity 0``)."""
-    cmd = game.commands[name]
-    p, opts = _options(cmd)
-    stem = f"{game.name}-{name}"
-    argv: list[str] = []
-    counts = []
-    for opt in TRIAL_OPTIONS:
-        if opt not in opts:
-            continue
-        # a forced count is per cell; a search's budget counts candidate-trials, so it keeps
-        # the quick rule (or its default)
-        n = (trials if opt == "--trials" else None) or (
-            quick_trials(opts[opt].default) if quick else None)
-        if n:
-            argv += [opt, str(n)]
-        counts.append(f"{opt} {n or opts[opt].default:,}")
-    if "--seed" in opts:
-        argv += ["--seed", str(seed)]
-    csv = png = None
-    if "--out" in opts:
+def analysis_trials(a: Analysis, *, quick: bool, trials: int | None) -> int | None:
+    """How many trials the report runs ``a`` with: a forced count (per cell; a build search's
+    budget counts candidate-trials, so it keeps its own), else the quick rule or the default."""
+    if a.trials is None:
+        return None
+    if trials and a.trials_option == "--trials":
+        return int(trials)
+    if quick:
+        return int(a.quick.get("trials", quick_trials(a.trials)))
+    return int(a.trials)
+
+
+def _flags(options: Mapping[str, Any]) -> str:
+    return " ".join(f"--{k.replace('_', '-')} {v}" for k, v in options.items())
+
+
+def run_analysis(game: Game, a: Analysis, outdir: Path, *, quick: bool, seed: int,
+                 trials: int | None, run_opts: Mapping[str, Any],
+                 sweep: bool = True) -> list[Section]:
+    """Call one headline analysis, write its frame (CSV) and drawing (PNG) into ``outdir``
+    (``sweep=False``: no variant sweep of a build search's best build)."""
+    n = analysis_trials(a, quick=quick, trials=trials)
+    options = {k: v for k, v in (a.quick if quick else {}).items() if k != "trials"}
+    kwargs = dict(options)
+    if n is not None:
+        kwargs.update(trials=n, seed=seed)
+    frame = a.run(**kwargs, **run_opts)
+    stem = f"{game.name}-{a.name}"
+    shown = a.command + (f" {_flags(options)}" if options else "")
+    if n is not None:
+        shown += f" {a.trials_option} {n} --seed {seed}"
+    s = Section(a.title, command=shown)
+    if n is not None:
+        s.notes.append(f"Run with {a.trials_option} {n:,}" + (
+            " (quick run)" if quick and not trials else "") + f", seed {seed}.")
+    caption, *more = str(frame.attrs.get("title") or f"{game.title}: {a.title}").split("\n")
+    s.notes += [str(x) for x in more] + [str(x) for x in frame.attrs.get("notes", [])]
+    csv = None
+    if len(frame.columns):
         csv = outdir / f"{stem}.csv"
-        argv += ["--out", str(csv)]
-    if "--plot" in opts:
-        png = outdir / f"{stem}.png"
-        argv += ["--plot", str(png)]
-    extra = game.analyses.get("report_args") or {}
-    if callable(extra):
-        extra = extra(quick)
-    extra = [str(a) for a in extra.get(name, [])]
-    if trials is not None:   # an explicit --trials wins over the game's own trial options
-        extra = [a for i, a in enumerate(extra)
-                 if a not in TRIAL_OPTIONS and (i == 0 or extra[i - 1] not in TRIAL_OPTIONS)]
-    argv += extra
-    ns = p.parse_args(argv)
-    for dest, value in run_args.items():  # run flags (threads, progress, workers...) as given
-        if hasattr(ns, dest):
-            setattr(ns, dest, value)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = cmd.run(ns)
-    shown = " ".join(a if not a.startswith(str(outdir)) else Path(a).name for a in argv)
-    s = Section(name, command=f"simkit {name} {game.name} {shown}".strip())
-    lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
-    if rc:
-        s.error = f"the command exited with status {rc}"
-    if counts:
-        s.notes.append(f"Run with {', '.join(counts)}" + (
-            f" (quick run: the command's default / {QUICK_DIVISOR})" if quick and not trials
-            else "") + f", seed {seed}.")
-    if csv is not None and csv.exists():
-        caption = lines[0] if lines and not lines[0].startswith(" ") else f"{game.title}: {name}"
-        s.tables.append((caption, pd.read_csv(csv)))
+        frame.to_csv(csv, index=False)
+        s.tables.append((caption, frame))
         s.csv[0] = csv.name
-    elif lines:
-        s.notes.append("Output:\n" + "\n".join(lines[:40]))
-    if png is not None and png.exists():
-        s.images.append((f"{game.title}: {name}", png.name))
+    for extra_caption, extra in frame.attrs.get("extra", {}).items():
+        s.tables.append((str(extra_caption), extra))
+    if a.plot is not None:
+        png = outdir / f"{stem}.png"
+        a.plot(frame, png)
+        s.images.append((f"{game.title}: {a.title}", png.name))
     out = [s]
-    if (sweep and name == "builds" and csv is not None and csv.exists()
-            and "build_scenario" in game.analyses):
+    if sweep and a.name == "builds" and csv is not None and "build_scenario" in game.analyses:
         title = "Sensitivity of the best build to the rule variants"
         out += guarded(title, _build_sensitivity, game, csv, outdir, title=title,
                        n=trials or (QUICK_SENSITIVITY_TRIALS if quick else FULL_SCENARIO_TRIALS),
-                       seed=seed, run_opts=run_options(argparse.Namespace(**run_args)))
+                       seed=seed, run_opts=run_opts)
     return out
 
 
