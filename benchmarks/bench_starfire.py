@@ -29,10 +29,10 @@ import numpy as np
 
 from simkit.core import dice
 from simkit.core._numba import jit
-from simkit.starfire.fire import hit_lookup, resolve_volley
+from simkit.starfire.procedures import hit_lookup, resolve_volley
 from simkit.starfire.rules import FAMILIES, combat_tables
-from simkit.starfire.sheet import hold_run_ends
-from simkit.starfire.weapons import resolve_target
+from simkit.starfire.pieces.sheet import hold_run_ends
+from simkit.starfire.procedures import resolve_target
 
 RANGE = 4
 
@@ -101,7 +101,7 @@ def main():
     ap.add_argument("--_nojit", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a._nojit_battle:  # child process under NUMBA_DISABLE_JIT=1
-        from simkit.starfire.battles import BattleSim
+        from simkit.starfire.engine import BattleSim
         from simkit.starfire.scenario import load_scenario
 
         sim = BattleSim(load_scenario(a._nojit_battle))
@@ -162,7 +162,7 @@ def battle_rows(n, paths=None):
     NUMBA_DISABLE_JIT=1 (3 battles), two-thread efficiency (2-thread rate / twice 1-thread)."""
     from pathlib import Path
 
-    from simkit.starfire.battles import BattleSim
+    from simkit.starfire.engine import BattleSim
     from simkit.starfire.scenario import load_scenario
 
     root = Path(__file__).resolve().parent.parent / "scenarios" / "starfire"

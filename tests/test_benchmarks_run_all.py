@@ -81,7 +81,7 @@ def test_compile_benchmark_counts_nested_compiles_once():
 def test_compile_benchmark_writes_its_readme_section(tmp_path):
     mod = _bench_compile()
     table = mod.render([{"game": "starfire", "wall": 40.0, "compile": 30.0, "compiles": 99,
-                         "peak_mb": 900.0, "top": [["simkit.starfire.battle.play", 12.0]]}],
+                         "peak_mb": 900.0, "top": [["simkit.starfire.engine.play", 12.0]]}],
                        {"wall": 200.0, "peak_mb": 1500.0})
     assert "**200 s** wall" in table and "| starfire | 40 | 30 | 99 | 900 | `play` 12 |" in table
     readme = tmp_path / "README.md"

@@ -18,8 +18,8 @@ import pytest
 from simkit import cli
 from simkit.core import runner
 from simkit.core.errors import UserInputError
-from simkit.starfire.sheet import parse_sheet
-from simkit.starfire.weapons import WeaponTable
+from simkit.starfire.pieces.sheet import parse_sheet
+from simkit.starfire.procedures import WeaponTable
 
 CHANGED = "the code or rules data changed since the run started"
 
@@ -123,7 +123,7 @@ def test_a_changed_chunk_function_is_refused_not_merged(tmp_path, counter):
 # --- simkit's own kernels and rules data --------------------------------------------------------
 
 EDITS = {
-    "kernel code": ("starfire/weapons.py",
+    "kernel code": ("starfire/procedures.py",
                     lambda s: s + "\n\ndef _later_edit():\n    return 1\n"),
     "rules data": ("starfire/data/combat.toml",  # an erratum: a missile to-hit number
                    lambda s: s.replace("missile = [ 0,  4,  7,", "missile = [ 0,  5,  7,", 1)),

@@ -9,8 +9,8 @@ import pytest
 
 from simkit.core import runner, stats
 from simkit.core.errors import UserInputError
-from simkit.starfire.sheet import parse_sheet
-from simkit.starfire.weapons import WeaponTable
+from simkit.starfire.pieces.sheet import parse_sheet
+from simkit.starfire.procedures import WeaponTable
 
 
 def sim():

@@ -21,8 +21,8 @@ import pytest  # noqa: E402
 from simkit import cli  # noqa: E402
 from simkit.core import backends, files, runner  # noqa: E402
 from simkit.core.errors import UserInputError  # noqa: E402
-from simkit.starfire.sheet import parse_sheet  # noqa: E402
-from simkit.starfire.weapons import WeaponTable  # noqa: E402
+from simkit.starfire.pieces.sheet import parse_sheet  # noqa: E402
+from simkit.starfire.procedures import WeaponTable  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 distributed = pytest.importorskip("distributed")

@@ -198,7 +198,7 @@ class StringLoader:
 
 
 def _starfire_scenario(path):
-    from simkit.starfire.battles import BattleSim
+    from simkit.starfire.engine import BattleSim
     from simkit.starfire.scenario import load_scenario
 
     return BattleSim(load_scenario(path))      # validated and turned into kernel arrays
@@ -251,7 +251,7 @@ def _demons_run_build_samples():
 
 
 def _starfire_sheet(text):
-    from simkit.starfire.sheet import parse_sheet
+    from simkit.starfire.pieces.sheet import parse_sheet
 
     return parse_sheet(text, where="--target")
 

@@ -9,7 +9,9 @@ import pytest
 
 from simkit.core import runner
 from simkit.core.errors import UserInputError
-from simkit.starfire.battles import BattleSim, playthrough, scenario_table
+from simkit.starfire import SCENARIO
+from simkit.starfire.engine import BattleSim
+from simkit.starfire.scenario import playthrough
 from simkit.starfire.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,12 +74,12 @@ def test_every_scenario_loads_and_plays_to_its_end(path):
     lines, res = playthrough(path, seed=7)
     assert lines[-1].startswith("END after turn")
     assert 1 <= res["turns"] <= sc.turns
-    df = scenario_table(path, trials=300, seed=1, progress=False)
+    df = SCENARIO.table(path, trials=300, seed=1, progress=False)
     assert (df.wins.sum() + df.draws.iloc[0]) == 300
 
 
 def test_mirror_scenario_is_fair():
-    df = scenario_table(ROOT / "scenarios/starfire/mirror.toml", trials=6000, seed=11,
+    df = SCENARIO.table(ROOT / "scenarios/starfire/mirror.toml", trials=6000, seed=11,
                         progress=False)
     blue, red = df.iloc[0], df.iloc[1]
     decided = blue.wins + red.wins
@@ -190,7 +192,7 @@ def test_each_optional_rule_plays_and_changes_only_what_it_should(tmp_path, opti
     assert lines[-1].startswith("END after turn")
     again, _ = playthrough(p, seed=9)
     assert again == lines  # deterministic for a seed
-    df = scenario_table(p, trials=200, seed=2, progress=False)
+    df = SCENARIO.table(p, trials=200, seed=2, progress=False)
     assert (df.wins.sum() + df.draws.iloc[0]) == 200
 
 
@@ -198,11 +200,11 @@ def test_how_battles_were_won_matches_the_game_logs():
     """The victory breakdown of a scenario run (decisive and minor wins, turns of the battles
     each side won, own ships destroyed) equals what the seeded game logs of the same trials
     show, battle by battle; the intervals hold their estimates."""
-    from simkit.starfire.battles import how_battles_were_won, scenario_table
+    from simkit.starfire.engine import how_battles_were_won
     from simkit.starfire.scenario import load_scenario
     path = ROOT / "scenarios/starfire/escalation.toml"
     n = 40
-    frame = how_battles_were_won(scenario_table(path, trials=n, seed=5, progress=False))
+    frame = how_battles_were_won(SCENARIO.table(path, trials=n, seed=5, progress=False))
     sides = load_scenario(path).sides
     ships = {s.name: sides[s.side] for s in load_scenario(path).ships}
     want = {side: {"decisive": 0, "minor": 0, "turns": [], "lost": 0} for side in sides}

@@ -16,7 +16,7 @@ import pytest
 
 from simkit.core.exact import ScriptedDice
 from simkit.starfire import reference
-from simkit.starfire.fire import Target, fire_volley, hit_lookup
+from simkit.starfire.procedures import Target, fire_volley, hit_lookup
 from simkit.starfire.rules import combat_tables, family_index
 
 WISCONSIN = "S S S S S S S S S S A A H W I O P W I (M2) O W F H O D C I I I"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest, fisher_exact
 
-from simkit.starfire.battles import scenario_table
+from simkit.starfire import SCENARIO
 
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = (ROOT / "scenarios/starfire/mirror.toml").read_text()
@@ -40,7 +40,7 @@ def _west_wins(tmp_path, text, name):
     """(wins of the side starting at column 05, decided games)."""
     p = tmp_path / f"{name}.toml"
     p.write_text(text)
-    df = scenario_table(p, trials=TRIALS, seed=7, progress=False)
+    df = SCENARIO.table(p, trials=TRIALS, seed=7, progress=False)
     west = re.search(r'\[sides\.(\w+)\]\s*\npolicy = "closer"\s*\n\[\[sides\.\1\.ships\]\]\s*\n'
                      r'name = "[\w-]+"\s*\nsheet = "[^"]*"\s*\nhex = "05', text).group(1)
     row = df[df.side == west].iloc[0]
@@ -67,7 +67,7 @@ def test_initiative_is_worth_something(tmp_path, side):
     decided battles (the whole Wilson interval at or above 50%). Issue 13 saw 45% before."""
     p = tmp_path / "init.toml"
     p.write_text(MIRROR.replace('initiative = "roll"', f'initiative = "{side}"'))
-    df = scenario_table(p, trials=1000, seed=3, progress=False)
+    df = SCENARIO.table(p, trials=1000, seed=3, progress=False)
     row = df[df.side == side].iloc[0]
     assert row.win_lo >= 0.5, df
 
@@ -130,7 +130,7 @@ def _even(counts):
 def test_equal_targets_are_drawn_by_the_dice_not_list_order(tmp_path):
     """Two identical enemy ships in one hex are worth the same shot: each seed's stream picks
     one, the first listed no more often than the second."""
-    from simkit.starfire.battles import decide
+    from simkit.starfire.policies import decide
     _, sc = _tie_scenario(tmp_path)
     counts = {"near": 0, "far": 0}
     for seed in SEEDS:
@@ -140,7 +140,7 @@ def test_equal_targets_are_drawn_by_the_dice_not_list_order(tmp_path):
 
 def test_equally_near_enemies_are_drawn_by_the_dice_not_list_order(tmp_path):
     """Two enemy ships 5 hexes from ``one``, in different hexes: the one it closes on is drawn."""
-    from simkit.starfire.battles import decide
+    from simkit.starfire.policies import decide
     _, sc = _tie_scenario(tmp_path)
     counts = {"1510": 0, "1005": 0}
     for seed in SEEDS:
@@ -152,7 +152,7 @@ def test_equally_near_enemies_are_drawn_by_the_dice_not_list_order(tmp_path):
 def test_equal_ships_fire_in_an_order_drawn_by_the_dice(tmp_path):
     """(5.1): a side fires one ship at a time, its player choosing which; two identical ships
     with identical shots open fire equally often, whichever is listed first."""
-    from simkit.starfire.battles import playthrough
+    from simkit.starfire.scenario import playthrough
     p, _ = _tie_scenario(tmp_path, policy="scripted")
     counts = {"one": 0, "two": 0}
     for seed in SEEDS:
@@ -175,7 +175,7 @@ def test_without_the_initiative_the_closer_fights_where_it_can_hurt(tmp_path):
         par = "" if engage is None else f"\nparams = {{ engage = {engage} }}"
         p.write_text(head + "[sides.red]" + red.replace('policy = "closer"',
                                                         'policy = "closer"' + par, 1))
-        df = scenario_table(p, trials=400, seed=13, progress=False)
+        df = SCENARIO.table(p, trials=400, seed=13, progress=False)
         wins[engage] = int(df[df.side == "red"].iloc[0].wins)
     assert fisher_exact([[wins[None], 400 - wins[None]], [wins[0.0], 400 - wins[0.0]]],
                         alternative="greater")[1] < 1e-3, wins

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simkit.starfire.battles import playthrough
+from simkit.starfire.scenario import playthrough
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests/golden"

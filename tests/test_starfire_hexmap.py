@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from simkit.core.errors import UserInputError
-from simkit.starfire.hexmap import (distance, hex_label, in_rear_arc, line_passes, neighbour,
+from simkit.starfire.pieces.hexmap import (distance, hex_label, in_rear_arc, line_passes, neighbour,
                                     parse_facing, parse_hex)
 
 

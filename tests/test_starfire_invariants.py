@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from simkit.starfire.battles import playthrough
+from simkit.starfire.scenario import playthrough
 from simkit.starfire.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent

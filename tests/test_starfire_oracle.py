@@ -14,10 +14,10 @@ import pytest
 from simkit.core import exact, runner, stats
 from simkit.core.exact import RecordingDice
 from simkit.starfire import reference
-from simkit.starfire.fire import Target, fire_volley, hit_lookup
+from simkit.starfire.procedures import Target, fire_volley, hit_lookup
 from simkit.starfire.rules import FAMILIES, combat_tables, family_index
-from simkit.starfire.sheet import parse_sheet
-from simkit.starfire.weapons import HIST, WeaponTable
+from simkit.starfire.pieces.sheet import parse_sheet
+from simkit.starfire.procedures import HIST, WeaponTable
 
 SHEETS = {
     "wisconsin": "S S S S S S S S S S A A H W I O P W I (M2) O W F H O D C I I I",

@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simkit.starfire.battles import BattleSim, decide, expected_values
+from simkit.starfire.engine import BattleSim, expected_values
+from simkit.starfire.policies import decide
 from simkit.starfire.rules import FAMILIES, combat_tables
 from simkit.starfire.scenario import load_scenario
 
@@ -185,7 +186,7 @@ facing = "down-left"
 
 
 def _latches(tmp_path, policy, params):
-    from simkit.starfire.battles import playthrough
+    from simkit.starfire.scenario import playthrough
     p = tmp_path / f"tractor-{policy}.toml"
     p.write_text(TRACTOR_DUEL.format(policy=policy, params=params))
     lines, _ = playthrough(p, seed=1)
@@ -255,7 +256,7 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
 def test_multiplex_tracking_splits_fire(tmp_path):
     """(8.5): with (M2) the Missiles go to the distant ship and the Guns to the one in the same
     hex (Missiles do nothing at range 0); without Multiplex Tracking one target takes all."""
-    from simkit.starfire.battles import playthrough
+    from simkit.starfire.scenario import playthrough
     root = Path(__file__).resolve().parent.parent
     fix = root / "tests/fixtures/starfire-multiplex-split.toml"
     lines, _ = playthrough(fix, seed=1)
@@ -289,7 +290,7 @@ def test_fleet_parameter_lets_the_laser_swarm_attack(tmp_path):
 
 
 def test_the_laser_swarm_attacks_in_its_scenario():
-    from simkit.starfire.battles import playthrough
+    from simkit.starfire.scenario import playthrough
     root = Path(__file__).resolve().parent.parent
     lines, _ = playthrough(root / "scenarios/starfire/datalink-battleships.toml", seed=2026)
     swarm_shots = [x for x in lines if re.match(r"T0[1-5] fire    es\d\d -> bb", x)]
@@ -300,7 +301,7 @@ def _dl_spread_turns(path, seeds, turns=8):
     """(turn ends where a DataLink member stood more than 3 hexes from every group mate, turn
     ends counted) over seeded playthroughs; positions and lost DataLinks followed through the
     log (a member whose DataLink is destroyed no longer counts)."""
-    from simkit.starfire.battles import playthrough
+    from simkit.starfire.scenario import playthrough
     sc = load_scenario(path)
     dl = {s.name: s.datalink for s in sc.ships if s.datalink}
     zpos = {s.name: list(s.sheet.systems).index("Z") for s in sc.ships if s.datalink}
@@ -334,7 +335,7 @@ def _dl_spread_turns(path, seeds, turns=8):
 
 
 def hex_distance(a, b):
-    from simkit.starfire.hexmap import distance
+    from simkit.starfire.pieces.hexmap import distance
     return distance(int(a[:2]), int(a[2:]), int(b[:2]), int(b[2:]))
 
 
@@ -388,7 +389,7 @@ def test_a_ship_that_cannot_outrun_a_fixed_initiative_fights(tmp_path):
 
 def _gain(tmp_path, mine, theirs, r):
     """_tractor_gain of "me" holding "them" at range r (8.3), from the duel's arrays."""
-    from simkit.starfire.battle import _tractor_gain
+    from simkit.starfire.engine import _tractor_gain
     p = tmp_path / "gain.toml"
     p.write_text(TRACTOR_DUEL.format(policy="closer", params="{}").replace(
         "S S A T G G I I I I", mine).replace('sheet = "S S A G I I"', f'sheet = "{theirs}"'))
@@ -410,7 +411,7 @@ def test_tractor_beams_latch_and_hold_only_where_the_link_pays(tmp_path):
     assert _gain(tmp_path, "S S A T G G I I I I", "S S A R R R R I I", 4) < 0.0
     assert _gain(tmp_path, "S S A T I I I I", "S S A G I I", 2) > 0.0  # no guns: still pays
     assert _gain(tmp_path, "S S A T I I I I", "S S A R R I I", 4) < 0.0  # release this one
-    from simkit.starfire.battles import playthrough
+    from simkit.starfire.scenario import playthrough
     # in play: both ships hold their hexes 4 apart (scripted moves), the holder's tractor on
     still = TRACTOR_DUEL.format(policy="scripted", params="{ tractor = 1 }").replace(
         'hex = "0510"', 'hex = "0510"\nmoves = ["S S S S"]').replace(

@@ -5,7 +5,7 @@ members, simultaneous DataLink fire)."""
 import re
 from pathlib import Path
 
-from simkit.starfire.battles import playthrough
+from simkit.starfire.scenario import playthrough
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests/fixtures"
@@ -96,7 +96,7 @@ def test_primary_hit_in_the_middle_of_a_hold_run_collapses_nothing():
     """(8.1): only a hit on the first Hold in the series collapses 1d6 Holds. A Primary Beam
     die of 2 picks the second Hold of S A H H H H I (Shields and Armor are passed over); the
     first Hold is intact, so no collapse die is rolled and only that Hold is lost."""
-    from simkit.starfire.fire import Target, fire_volley
+    from simkit.starfire.procedures import Target, fire_volley
     t = Target("S A H H H H I")
     fire_volley(t, "primary_beam", 1, 1, rolls=[2])  # range 1 cannot miss: the die is N
     assert t.render() == "S A H x H H I"

@@ -4,7 +4,7 @@ import pytest
 
 from simkit.core.errors import UserInputError
 from simkit.starfire.rules import FAMILIES, combat_tables, family_index, rules_data
-from simkit.starfire.sheet import hold_run_ends, parse_sheet
+from simkit.starfire.pieces.sheet import hold_run_ends, parse_sheet
 
 
 def row(tables, fam, what):

@@ -1,8 +1,12 @@
 """Starfire (Task Force Games, 1979): fleet combat on a hex map.
 
-Modules: ``rules`` (tables and variants as arrays), ``sheet`` (control sheets), ``fire``
-(compiled fire resolution), ``reference`` (plain-Python oracle), ``weapons`` (weapon value by
-range). Rule coverage: ``docs/rules/starfire.md``.
+Rooms (as in every game package, docs/design.md): ``rules`` (tables and variants as arrays),
+``pieces`` (the hex map and the control sheets), ``procedures`` (compiled fire resolution, and
+weapon value by range built on it), ``engine`` (the compiled battle and ``BattleSim``),
+``policies`` (the admirals: named policies, their parameter spaces, ``decide``), ``scenario``
+(scenario files, the logged playthrough), ``reference`` (plain-Python oracle of a volley),
+``analyses`` (the headline analyses), ``commands`` (the CLI). Rule coverage:
+``docs/rules/starfire.md``.
 """
 
 from __future__ import annotations
@@ -24,13 +28,13 @@ def _policies():
 
 
 def _simulation(sc):
-    from .battles import BattleSim
+    from .engine import BattleSim
 
     return BattleSim(sc)
 
 
 def _summarise(sc, res):
-    from .battles import how_battles_were_won
+    from .engine import how_battles_were_won
 
     frame = res.frame
     frame.attrs.setdefault("extra", {})["how battles were won (shares of all battles; turns and "
@@ -51,7 +55,7 @@ def _load(path, *, policies=None, variants=None):
 
 
 def _playthrough(sc, *, seed=2026, trial=0):
-    from .battles import playthrough
+    from .scenario import playthrough
 
     return playthrough(sc, seed=seed, trial=trial)
 

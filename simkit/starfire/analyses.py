@@ -25,7 +25,7 @@ def weapons(target="wisconsin", ranges=range(0, 21), *, trials=1_000_000, seed=2
     """
     from ..cliutil import positive_int
     from ..core.runner import run
-    from .weapons import WeaponTable, resolve_target
+    from .procedures import WeaponTable, resolve_target
 
     target = "wisconsin" if target is None else target
     sheet = resolve_target(target)

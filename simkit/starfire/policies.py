@@ -89,3 +89,58 @@ def space(name: str) -> tuple:
 
 def tractor_param_index(name: str) -> int:
     return list(PARAMS[name]).index("tractor")
+
+
+# --- a policy's decision in a scripted position (for tests and for explaining choices) -------
+
+def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
+           moved: dict | None = None, seed: int = 0, primary_spent: tuple = ()):
+    """What the side's policy wants for ``ship`` in the scenario's opening position.
+
+    ``damage`` maps ship names to system indices already destroyed; ``moved`` maps ship names to
+    hexes ("CCRR") they stand on instead; ``first``: 1 when the ship's side has the initiative
+    (fires first, moves last), 0 when the enemy has it, -1 unknown. Returns
+    dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
+    Ties (equally near enemies, equally worthy targets) are broken by the stream of ``seed``.
+    ``primary_spent`` names ships whose Primary Beams fired last turn (6.5: not ready now).
+    """
+    import numpy as np
+
+    from ..core import dice
+    from .engine import ON_MAP, BattleSim, _fill_ship_ev, _pick_target, _plan
+    from .pieces.hexmap import hex_label
+
+    sim = BattleSim(scenario)
+    a = sim.a
+    n = len(scenario.ships)
+    hp = np.zeros(a.codes.shape, dtype=np.int64)
+    for i in range(n):
+        hp[i, :a.nsys[i]] = 2
+    for name, idx in (damage or {}).items():
+        hp[scenario.ship_index(name), list(idx)] = 0
+    status = np.array([ON_MAP if s.arrives == 1 else 0 for s in scenario.ships], dtype=np.int64)
+    col = a.ship_int[:, 1].copy()
+    row = a.ship_int[:, 2].copy()
+    fac = a.ship_int[:, 3].copy()
+    for name, h in (moved or {}).items():
+        i = scenario.ship_index(name)
+        col[i], row[i] = int(h[:2]), int(h[2:])
+    s = scenario.ship_index(ship)
+    scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
+    goal = np.zeros(3, dtype=np.int64)
+    shipev = np.zeros((n, 21), dtype=np.float64)
+    ready = np.array([0 if sh.name in primary_spent else 1 for sh in scenario.ships],
+                     dtype=np.int64)
+    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev, ready)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    script = np.zeros(0, dtype=np.int64)
+    _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
+          scanned, status, col, row, s, goal, first, a.opt, st, script)
+    link = np.zeros((n, n), dtype=np.int64)
+    chosen = np.zeros(n + 1, dtype=np.int64)
+    pick = np.zeros(2, dtype=np.float64)
+    t = _pick_target(a.ship_int, a.side_int, a.side_par, a.opt, a.obj, status, col, row, fac,
+                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, -1, st, script, pick)
+    target = scenario.ships[t].name if t >= 0 and pick[1] > 0.0 else None
+    return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}

@@ -1,6 +1,6 @@
 """Plain-Python reference of Starfire fire resolution: the exact oracle's engine.
 
-Written from the rule text ((5.3)-(8.3)) independently of the compiled kernel in ``fire.py``,
+Written from the rule text ((5.3)-(8.3)) independently of the compiled kernel in ``procedures.py``,
 on a list of system letters and a list of damage states, with the dice passed in
 (:class:`simkit.core.exact.ScriptedDice` to replay an example,
 :class:`simkit.core.exact.EnumeratingDice` to get exact distributions). Tests hold the kernel to

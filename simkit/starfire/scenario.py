@@ -14,10 +14,11 @@ import numpy as np
 
 from ..core.errors import UserInputError
 from ..core.data import read_toml
-from .hexmap import distance, parse_facing, parse_hex
+from ..core import dice
+from .pieces.hexmap import distance, hex_label, parse_facing, parse_hex
+from .pieces.sheet import hold_run_ends, parse_sheet
 from .policies import N_PARAMS, POLICIES, SCRIPTED, SPACES, default_params
-from .rules import CODE, DATALINK, rules_data
-from .sheet import hold_run_ends, parse_sheet
+from .rules import CODE, DATALINK, FAMILIES, rules_data
 
 MAX_SYS = 64
 OBJECT_KINDS = {"star": 0, "planet": 1, "warp_point": 2}
@@ -426,3 +427,97 @@ def _datalink_functional(codes) -> bool:
     s_last = max([i for i, c in enumerate(codes) if c == CODE["S"]], default=-1)
     a_first = min([i for i, c in enumerate(codes) if c == CODE["A"]], default=len(codes))
     return any(s_last < i < a_first for i in z)
+
+
+FACING_NAMES = ("up", "up-right", "down-right", "down", "down-left", "up-left")
+
+
+# --- one game, logged -------------------------------------------------------------------------
+
+def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
+    """Play trial ``trial`` of ``seed`` with every roll recorded; return (lines, result)."""
+    from .engine import LOG_W, SIDE_OUT_W, BattleSim, play
+
+    sc = path_or_scenario if isinstance(path_or_scenario, Scenario) else load_scenario(path_or_scenario)
+    sim = BattleSim(sc)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), trial)
+    dice.set_recording(st)
+    rolls = np.zeros(200_000, dtype=np.int64)
+    log = np.zeros((max_events, LOG_W), dtype=np.int64)
+    logn = np.zeros(1, dtype=np.int64)
+    hpsnap = np.zeros((max_events, sim.a.codes.shape[1]), dtype=np.int64)
+    result = np.zeros(6, dtype=np.int64)
+    side_out = np.zeros((sim.nsides, SIDE_OUT_W), dtype=np.int64)
+    play(*sim._args(), st, rolls, result, side_out, log, logn, hpsnap)
+    if result[3]:
+        from ..core.errors import UserInputError
+        why = {1: "no move given for a movement point", 2: "turns before its turn mode is met (4.4)",
+               3: "moves off the map or within four hexes of a Star"}[int(result[3])]
+        raise UserInputError(f"{sc.ships[result[4]].name} in turn {result[5]}: {why}",
+                             where=sc.path, field="moves")
+    lines = render(sc, log[:min(logn[0], max_events)], hpsnap, rolls)
+    return lines, {"winner": sc.sides[result[0]] if result[0] >= 0 else None,
+                   "level": int(result[1]), "turns": int(result[2])}
+
+
+def render(sc: Scenario, log, hpsnap, rolls) -> list[str]:
+    """The log of one battle as the lines the golden tests diff."""
+    from .engine import (EV_ARRIVE, EV_DESTROYED, EV_DRAG, EV_END, EV_EXIT, EV_FIRE, EV_MOVE,
+                         EV_PIVOT, EV_PULL, EV_RELEASE, EV_REPAIR, EV_SCAN, EV_STAY,
+                         EV_TRACTOR, EV_TURN, EV_TURNFACE)
+
+    names = [s.name for s in sc.ships]
+    sheets = [list(s.sheet.systems) for s in sc.ships]
+    out = [f"# {sc.name} ({sc.label}); sides: {', '.join(sc.sides)}; "
+           f"policies: {', '.join(f'{a}={b}' for a, b in zip(sc.sides, sc.side_policy))}"]
+    for i, ev in enumerate(log):
+        kind, turn, a, b, c, d, e, f, g, extra = (int(x) for x in ev)
+        if kind == EV_TURN:
+            order = [sc.sides[x] for x in (a, b, c) if x >= 0 and x < len(sc.sides)]
+            out.append(f"T{turn:02d} initiative: {order[0]} (fire order {' > '.join(order)})")
+        elif kind == EV_ARRIVE:
+            out.append(f"T{turn:02d} arrive  {names[a]} at {hex_label(b, c)} facing {FACING_NAMES[d]}")
+        elif kind == EV_PIVOT:
+            out.append(f"T{turn:02d} pivot   {names[a]} in {hex_label(b, c)} to face {FACING_NAMES[d]} (4.5)")
+        elif kind == EV_TURNFACE:
+            out.append(f"T{turn:02d} mp{e}   {names[a]} turns to face {FACING_NAMES[d]}")
+        elif kind == EV_MOVE:
+            out.append(f"T{turn:02d} mp{e}   {names[a]} -> {hex_label(b, c)}")
+        elif kind == EV_STAY:
+            out.append(f"T{turn:02d} mp{e}   {names[a]} spends a point in {hex_label(b, c)}")
+        elif kind == EV_DRAG:
+            out.append(f"T{turn:02d}         {names[a]} dragged by {names[e]} -> {hex_label(b, c)}")
+        elif kind == EV_PULL:
+            out.append(f"T{turn:02d} pull    {names[a]} pulled to {hex_label(b, c)}")
+        elif kind == EV_EXIT:
+            out.append(f"T{turn:02d} exit    {names[a]} leaves by the warp point at {hex_label(b, c)}")
+        elif kind == EV_SCAN:
+            tgt = sc.objects[c][1] if b == 0 else names[c]
+            out.append(f"T{turn:02d} scan    {names[a]} scans {tgt}")
+        elif kind == EV_FIRE:
+            r0, r1 = divmod(extra, 1000)
+            dice_txt = " ".join(str(int(x)) for x in rolls[r0:r1]) or "-"
+            snap = " ".join(_sys_char(sheets[b][j], hpsnap[i, j]) for j in range(len(sheets[b])))
+            out.append(f"T{turn:02d} fire    {names[a]} -> {names[b]}: {d} x {FAMILIES[c]}, "
+                       f"{e} hit, {f / 2:g} points, {g} stopped; dice {dice_txt}")
+            out.append(f"            {names[b]}: {snap}")
+        elif kind == EV_DESTROYED:
+            out.append(f"T{turn:02d} DESTROYED {names[a]}")
+        elif kind == EV_TRACTOR:
+            out.append(f"T{turn:02d} tractor {names[a]} latches onto {names[b]} at range {c}")
+        elif kind == EV_RELEASE:
+            out.append(f"T{turn:02d} release {names[a]} releases {names[b]} (8.3)")
+        elif kind == EV_REPAIR:
+            out.append(f"T{turn:02d} repair  {names[a]} erases a Shield hit (12.1)")
+        elif kind == EV_END:
+            who = sc.sides[a] if a >= 0 else "nobody (draw)"
+            lvl = {2: "decisive", 1: "minor", 0: ""}[b]
+            out.append(f"END after turn {turn}: {who} wins {lvl}".rstrip())
+    return out
+
+
+def _sys_char(tok, h):
+    if h == 0:
+        return "x"
+    return ("[" + tok + "]") if h == 1 else tok

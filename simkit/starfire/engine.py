@@ -50,16 +50,20 @@ the map at the turn limit. The side with the highest level wins; equal levels ar
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
 
-from ..core import dice
+import numpy as np
+import pandas as pd
+
+from ..core import dice, stats
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
-from .fire import resolve_volley_call as resolve_volley
-from .hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
+from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
 from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER,
                        P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
-from .rules import CODE, GUN, MISSILE, FORCE, ENERGY, PRIMARY, LASER
+from .procedures import resolve_volley_call as resolve_volley
+from .rules import CODE, ENERGY, FORCE, GUN, LASER, MISSILE, PRIMARY, combat_tables
+from .scenario import Scenario, to_arrays
 
 # ship_int columns (scenario.SHIP_FIELDS)
 SI_SIDE, SI_COL, SI_ROW, SI_FACING, SI_ARRIVES, SI_DL, SI_BASE, SI_SIZE, SI_TM, SI_ZOK, SI_PROG = (
@@ -1556,3 +1560,115 @@ def battles_kernel(si, side_int, side_par, codes0, nsys, run_end, mult, obj, sca
         si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev, hit_number,
         effect_halves, skip, nth, intercept, odn, odb, moves, key, lo, hi, acc),
         first, n, n_stat)
+
+
+# --- the simulation the runner plays, and its summaries ---------------------------------------
+# (Python: imported with the kernels above, which it drives)
+
+def expected_values(tables) -> np.ndarray:
+    """ev[family, range]: expected half points of one weapon, no defences (for the policies)."""
+    from ..core.exact import p_at_most
+
+    ev = np.zeros(tables.hit_number.shape, dtype=np.float64)
+    for f in range(ev.shape[0]):
+        for r in range(ev.shape[1]):
+            h, e = tables.hit_number[f, r], tables.effect_halves[f, r]
+            if h >= 0 and e >= 0:
+                p = 1.0 if h >= 12 else float(p_at_most(2, 6, int(h))) if h >= 2 else 0.0
+                ev[f, r] = p * e
+    return ev
+
+
+@dataclass
+class BattleSim:
+    scenario: Scenario
+    name: str = "starfire battles"
+    #: the rates --target-ci aims at (the victory breakdown's rates ride along)
+    reported_rates = ("win_rate",)
+
+    def __post_init__(self):
+        sc = self.scenario
+        self.tables = combat_tables(sc.variants)
+        self.a = to_arrays(sc)
+        self.mult = np.array([s.sheet.multiplex for s in sc.ships], dtype=np.int64)
+        self.ev = expected_values(self.tables)
+        self.nsides = len(sc.sides)
+        self.n_glob = G_HIST + sc.turns + 1
+        self.n_stats = self.n_glob + self.nsides * N_SIDE_STATS
+
+    def _args(self):
+        a, t = self.a, self.tables
+        return (a.ship_int, a.side_int, a.side_par, a.codes, a.nsys, a.run_end, self.mult, a.obj,
+                a.scan, a.opt, self.ev, t.hit_number, t.effect_halves, t.skip, t.nth, t.intercept,
+                t.od_negate_halves, t.od_burnout_halves, a.moves)
+
+    def chunk(self, key, first, n):
+        return battles_kernel(*self._args(), np.uint64(key), first, n)
+
+    def summarise(self, totals, n_trials):
+        tot = np.asarray(totals)
+        sc = self.scenario
+        n = n_trials
+        turns, t_lo, t_hi = stats.mean_ci(tot[G_TURNS], tot[G_TURNS_SQ], n)
+        rows = []
+        for i, side in enumerate(sc.sides):
+            b = self.n_glob + i * N_SIDE_STATS
+            wins = int(tot[b + S_WINS])
+            lo, hi = stats.rate_ci(wins, n)
+            ships, s_lo, s_hi = stats.mean_ci(tot[b + S_SHIPS], tot[b + S_SHIPS_SQ], n)
+            syst, y_lo, y_hi = stats.mean_ci(tot[b + S_SYS], tot[b + S_SYS_SQ], n)
+            rows.append({
+                "scenario": sc.name, "side": side, "policy": sc.side_policy[i], "trials": n,
+                "wins": wins, "draws": int(tot[G_DRAWS]), "win_rate": wins / n,
+                "win_lo": float(lo), "win_hi": float(hi),
+                "decisive_wins": int(tot[b + S_DECISIVE]),
+                "draw_rate": tot[G_DRAWS] / n,
+                "mean_turns": float(turns), "turns_lo": float(t_lo), "turns_hi": float(t_hi),
+                "mean_surviving_ships": float(ships), "ships_lo": float(s_lo),
+                "ships_hi": float(s_hi),
+                "mean_surviving_systems": float(syst), "systems_lo": float(y_lo),
+                "systems_hi": float(y_hi),
+                "mean_enemy_hull_destroyed": tot[b + S_KILLS] / n,
+                **_how_won(tot, b, wins, n),
+            })
+        return pd.DataFrame(rows)
+
+    def turn_distribution(self, totals, n_trials):
+        h = np.asarray(totals)[G_HIST:G_HIST + self.scenario.turns + 1]
+        return pd.DataFrame({"turns": np.arange(len(h)), "games": h, "share": h / n_trials})
+
+
+def _how_won(tot, b, wins, n):
+    """How a side's battles were won: decisive and minor wins as shares of all battles (Wilson
+    intervals), the turns its won battles lasted and its own ships destroyed per battle (t
+    intervals; turns NaN when it won none)."""
+    dec = int(tot[b + S_DECISIVE])
+    d_lo, d_hi = stats.rate_ci(dec, n)
+    m_lo, m_hi = stats.rate_ci(wins - dec, n)
+    if wins > 0:
+        wt, wt_lo, wt_hi = stats.mean_ci(tot[b + S_WIN_TURNS], tot[b + S_WIN_TURNS_SQ], wins)
+    else:
+        wt = wt_lo = wt_hi = float("nan")
+    lost, l_lo, l_hi = stats.mean_ci(tot[b + S_LOST], tot[b + S_LOST_SQ], n)
+    return {"decisive_rate": dec / n, "decisive_lo": float(d_lo), "decisive_hi": float(d_hi),
+            "minor_rate": (wins - dec) / n, "minor_lo": float(m_lo), "minor_hi": float(m_hi),
+            "mean_win_turns": float(wt), "win_turns_lo": float(wt_lo),
+            "win_turns_hi": float(wt_hi),
+            "mean_ships_lost": float(lost), "ships_lost_lo": float(l_lo),
+            "ships_lost_hi": float(l_hi)}
+
+
+#: the columns of :func:`how_battles_were_won`, beside side and policy
+HOW_WON_COLUMNS = ("win_rate", "win_lo", "win_hi", "decisive_rate", "decisive_lo", "decisive_hi",
+                   "minor_rate", "minor_lo", "minor_hi", "draw_rate", "mean_win_turns",
+                   "win_turns_lo", "win_turns_hi", "mean_ships_lost", "ships_lost_lo",
+                   "ships_lost_hi")
+
+
+def how_battles_were_won(frame: pd.DataFrame) -> pd.DataFrame:
+    """How each side's battles were won, from a scenario frame (:func:`scenario_table` or
+    ``BattleSim.summarise``): win rate, decisive and minor wins (shares of all battles), the
+    turns its won battles lasted and its own ships destroyed per battle, each with its 95%
+    interval. One row per side (per pairing with ``--policies all``)."""
+    keys = [c for c in ("scenario", "pairing", "side", "policy", "trials") if c in frame.columns]
+    return frame[keys + list(HOW_WON_COLUMNS)].reset_index(drop=True)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 
-from ..core import hexgrid
-from ..core._numba import jit
-from ..core.hexgrid import EVEN_LOWER
-from ..core.errors import UserInputError
+from ...core import hexgrid
+from ...core._numba import jit
+from ...core.hexgrid import EVEN_LOWER
+from ...core.errors import UserInputError
 
 # the map's lower columns are the even ones (module doc): the shared grid does the arithmetic
 LOWER = EVEN_LOWER

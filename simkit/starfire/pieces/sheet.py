@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.errors import UserInputError
-from .rules import CODE, HOLD, LETTERS
+from ...core.errors import UserInputError
+from ..rules import CODE, HOLD, LETTERS
 
 #: ship classes of (2.11), plus the hull chart's Starfire II classes (rules-data.md 1.5)
 CLASSES = ("SD", "BB", "BC", "CA", "CL", "DD", "FG", "CT", "ES", "F1", "F2", "F3", "F4",
