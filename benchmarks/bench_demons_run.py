@@ -47,9 +47,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def _setup():
-    from simkit.demons_run import kernels as K
+    from simkit.demons_run.procedures import kernels as K
     from simkit.demons_run.builds import worked_ship
-    from simkit.demons_run.hazards import HAZARDS, hazard_specs
+    from simkit.demons_run.procedures.tables import HAZARDS, hazard_specs
     from simkit.demons_run.reference import ship_from_build
     from simkit.demons_run.rules import make_rules
 
@@ -83,7 +83,7 @@ def nojit_child(n):
 
 
 def _race_sims():
-    from simkit.demons_run.races import RaceSim, load_scenario
+    from simkit.demons_run.scenario import RaceSim, load_scenario
     return [(p.stem, RaceSim(load_scenario(p)))
             for p in sorted((ROOT / "scenarios/demons-run").glob("*.toml"))]
 
@@ -93,8 +93,8 @@ def nojit_race_child(n, fields_file):
     import pickle
 
     from simkit.core.dice import stream_key
-    from simkit.demons_run import race as RK
-    from simkit.demons_run import races
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run import scenario as races
     with open(fields_file, "rb") as f:
         races._FIELD_CACHE.update(pickle.load(f))
     out = {}
@@ -115,9 +115,9 @@ def race_rows(n, nojit_n, *, two_thread=True):
     import numba
 
     from simkit.core.dice import stream_key
-    from simkit.demons_run import race as RK
-    from simkit.demons_run import races
-    from simkit.demons_run import kernels as K
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run import scenario as races
+    from simkit.demons_run.procedures import kernels as K
 
     old = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -164,9 +164,9 @@ def bench_races(args):
     import numba
 
     from simkit.core.dice import stream_key
-    from simkit.demons_run import race as RK
-    from simkit.demons_run import races
-    from simkit.demons_run import kernels as K
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run import scenario as races
+    from simkit.demons_run.procedures import kernels as K
 
     numba.set_num_threads(1)
     sims = _race_sims()
@@ -204,7 +204,7 @@ TARGET = 2_000      # races/s per core on four-corners (issue 14 item 4)
 
 def _ship_turns(log, n_ships):
     """Ship-Turns moved in one race log: the EV_MOVE rows."""
-    from simkit.demons_run import race as RK
+    from simkit.demons_run import engine as RK
     return max(1, int(np.sum(log[:, 1] == RK.EV_MOVE))) if len(log) else n_ships
 
 

@@ -56,7 +56,7 @@ def test_the_lower_columns_are_the_ones_named():
 
 def test_each_game_calls_the_shared_grid_with_its_own_lower_columns():
     from simkit.demo_derby import arena as dd
-    from simkit.demons_run import board as dr
+    from simkit.demons_run.pieces import board as dr
     from simkit.starfire.pieces import hexmap as sf
 
     for c1, r1, c2, r2 in itertools.product(range(1, 7), range(1, 6), range(1, 7), range(1, 6)):

@@ -7,9 +7,9 @@ import pytest
 
 from simkit import cli, games
 from simkit.core.errors import UserInputError
-from simkit.demons_run import movement
-from simkit.demons_run.movement import whip_velocity_next_turn
-from simkit.demons_run.board import (DIRECTIONS, HOLE, NULL, WELL, default_board_path, distance,
+from simkit.demons_run.pieces import movement
+from simkit.demons_run.pieces.movement import whip_velocity_next_turn
+from simkit.demons_run.pieces.board import (DIRECTIONS, HOLE, NULL, WELL, default_board_path, distance,
                                      load_board, neighbour)
 
 
@@ -98,7 +98,7 @@ def test_gravity_whip_example_204_O():
 
 from simkit.core.exact import ScriptedDice  # noqa: E402
 from simkit.demons_run.builds import worked_ship  # noqa: E402
-from simkit.demons_run.movement import IllegalMove, ShipMove, move_ship  # noqa: E402
+from simkit.demons_run.pieces.movement import IllegalMove, ShipMove, move_ship  # noqa: E402
 from simkit.demons_run.reference import ship_from_build  # noqa: E402
 from simkit.demons_run.rules import SI, make_rules  # noqa: E402
 
@@ -243,7 +243,7 @@ def test_buoy_recovery_during_movement_205():
 
 
 def test_recovery_terrain_takes_the_most_severe_modifier():
-    from simkit.demons_run.movement import recovery_terrain_modifier
+    from simkit.demons_run.pieces.movement import recovery_terrain_modifier
     b = load_board(OLD_BOARD)
     lucifer = b.markers["lucifer"][0]
     assert recovery_terrain_modifier(RULES, b, lucifer) == -6          # Hell3 Fire beats the Well

@@ -10,7 +10,7 @@ import pytest
 from simkit import cli, games
 from simkit.core.runner import run
 from simkit.demons_run.builds import worked_ship
-from simkit.demons_run.hazards import HAZARDS, HazardSim
+from simkit.demons_run.procedures.tables import HAZARDS, HazardSim
 from simkit.demons_run.rules import make_rules
 
 

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from simkit.core import dice, stats
-from simkit.demons_run import race as RK
-from simkit.demons_run.board import DIRECTIONS, distance, load_board
+from simkit.demons_run import engine as RK
+from simkit.demons_run.pieces.board import DIRECTIONS, distance, load_board
 from simkit.demons_run.builds import worked_ship
-from simkit.demons_run.races import RaceScenario, RaceSim, ShipEntry
+from simkit.demons_run.scenario import RaceScenario, RaceSim, ShipEntry
 
 B = load_board()
 C, R = B.columns, B.rows

@@ -11,11 +11,11 @@ import pytest
 from simkit.core import dice
 from simkit.core.exact import ScriptedDice, distribution
 from simkit.core.stats import g_test
-from simkit.demons_run import kernels as K
-from simkit.demons_run import oracle
+from simkit.demons_run.procedures import kernels as K
+from simkit.demons_run.reference import oracle
 from simkit.demons_run import reference as ref
 from simkit.demons_run.builds import Build, worked_ship
-from simkit.demons_run.hazards import hazard_specs
+from simkit.demons_run.procedures.tables import hazard_specs
 from simkit.demons_run.rules import BUOYS, FUEL, SCREENS, SI, TRACTOR, make_rules
 
 R = make_rules()

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from simkit.core.exact import ScriptedDice
 from simkit.demons_run import reference as ref
-from simkit.demons_run.board import DIRECTIONS, distance, load_board, neighbour
-from simkit.demons_run.los import (_pixel_to_hex, centre, fire_solution, in_field_of_fire,
+from simkit.demons_run.pieces.board import DIRECTIONS, distance, load_board, neighbour
+from simkit.demons_run.pieces.los import (_pixel_to_hex, centre, fire_solution, in_field_of_fire,
                                    line_of_fire)
 from simkit.demons_run.rules import make_rules
 

@@ -7,8 +7,8 @@ import numpy as np
 
 from simkit.core import dice
 from simkit.core.exact import ScriptedDice
-from simkit.demons_run import markers as M
-from simkit.demons_run.board import DIRECTIONS, distance, load_board, neighbour
+from simkit.demons_run.pieces import markers as M
+from simkit.demons_run.pieces.board import DIRECTIONS, distance, load_board, neighbour
 from simkit.demons_run.rules import make_rules
 
 R = make_rules()

@@ -10,15 +10,15 @@ import pytest
 from simkit.core import dice
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
-from simkit.demons_run import race as RK
-from simkit.demons_run.geometry import nbr
-from simkit.demons_run.kernels import P_FIRE_MOD_0, P_FIRE_SI
-from simkit.demons_run.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
+from simkit.demons_run import engine as RK
+from simkit.demons_run.pieces.geometry import nbr
+from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
+from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.pilots import (PARAM_NAMES, PARAM_SPACE, PARAMS, PP_SCREENS_HAZ, best_plan,
+from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, PP_SCREENS_HAZ, best_plan,
                                       fire_choice, fire_harm, fire_prices, hex_cost, param_space,
                                       param_vector, plan_scratch, MAX_PLAN)
-from simkit.demons_run.races import (RaceSim, decide, load_scenario, mechanics_table, position,
+from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
 from simkit.demons_run.rules import MN, PI, make_rules
 
@@ -68,7 +68,7 @@ def test_scenario_parameter_outside_its_bounds_names_file_and_field():
 def _fire_harm_by_hand(cls, v, screens, rules):
     """208 A-B by enumeration: 2d6 + class modifier + turns at that Velocity - Screens; one
     System Crisis roll per full +2; SI damage of the whole result when the variant says so."""
-    a = __import__("simkit.demons_run.kernels", fromlist=["kernel_arrays"]).kernel_arrays(rules)
+    a = __import__("simkit.demons_run.procedures.kernels", fromlist=["kernel_arrays"]).kernel_arrays(rules)
     par, vturns = a[1], a[2]
     cr = si = 0.0
     for d1 in range(1, 7):
@@ -198,7 +198,7 @@ def test_hell_fire_dive_for_lucifer_only_behind_strong_screens(four):
     enter = {0: 0, 11: 0}
     for scr in enter:
         # the fields of a ship that raises Screens 11 near Hell Fire
-        from simkit.demons_run.races import route_fields
+        from simkit.demons_run.scenario import route_fields
         F, _ = route_fields(four.sc.board_path, four.vkey, four.pilots[s], scr)
         field = F[ring] if ring is not None else F[int(four.sv0[s, V_FIN_FIELD])]
         for c in range(lc - 3, lc + 4):
@@ -337,7 +337,7 @@ def test_route_fields_finish_at_the_cheapest_turns_and_velocity_changes_the_spac
     """Free turns or Velocity changes made the route field's search re-push the same states
     until memory ran out (found by simkit balance); the space keeps them at 0.001 or more, and
     the cheapest point it allows finishes."""
-    from simkit.demons_run import races
+    from simkit.demons_run import scenario as races
 
     lo = {k: PARAM_SPACE[k][1] for k in ("w_turn", "w_dv")}
     assert min(lo.values()) > 0
@@ -353,7 +353,7 @@ def test_route_fields_finish_at_the_cheapest_turns_and_velocity_changes_the_spac
 
 def test_only_the_named_pilots_fields_are_kept_on_disk(tmp_path, monkeypatch):
     """A policy search flies hundreds of pilot vectors; their ~10 MB fields stay in memory."""
-    from simkit.demons_run import races
+    from simkit.demons_run import scenario as races
 
     monkeypatch.setenv("SIMKIT_FIELD_CACHE", str(tmp_path))
     monkeypatch.setattr(races, "_FIELD_CACHE", type(races._FIELD_CACHE)())

@@ -13,17 +13,17 @@ import pytest
 from simkit.core import dice
 from simkit.core.exact import ScriptedDice
 from simkit.core.runner import run
-from simkit.demons_run import geometry as G
-from simkit.demons_run import kernels as K
-from simkit.demons_run import race as RK
-from simkit.demons_run.board import distance, load_board, neighbour, DIRECTIONS
-from simkit.demons_run.layout import (A_SCREENS, A_TRACTOR, DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED,
+from simkit.demons_run.pieces import geometry as G
+from simkit.demons_run.procedures import kernels as K
+from simkit.demons_run import engine as RK
+from simkit.demons_run.pieces.board import distance, load_board, neighbour, DIRECTIONS
+from simkit.demons_run.pieces.layout import (A_SCREENS, A_TRACTOR, DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED,
                                       V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
-from simkit.demons_run.los import fire_solution, in_field_of_fire
-from simkit.demons_run.movement import ShipMove, _plan_tokens, move_ship
-from simkit.demons_run.pilots import MAX_PLAN
-from simkit.demons_run.pilots import PARAM_NAMES
-from simkit.demons_run.races import RaceSim, decide, load_scenario, playthrough, position
+from simkit.demons_run.pieces.los import fire_solution, in_field_of_fire
+from simkit.demons_run.pieces.movement import ShipMove, _plan_tokens, move_ship
+from simkit.demons_run.policies import MAX_PLAN
+from simkit.demons_run.policies import PARAM_NAMES
+from simkit.demons_run.scenario import RaceSim, decide, load_scenario, playthrough, position
 from simkit.demons_run.rules import SI, make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +41,7 @@ def sim():
 def test_compiled_fire_geometry_equals_los():
     rng = np.random.default_rng(7)
     ra = RaceSim.__new__(RaceSim)
-    from simkit.demons_run.layout import RP_LOF_FIRE0, RP_LOF_HOLE, RP_LOF_WELL, race_arrays
+    from simkit.demons_run.pieces.layout import RP_LOF_FIRE0, RP_LOF_HOLE, RP_LOF_WELL, race_arrays
     a = race_arrays(R, B)
     lf = a.rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4]
     checked = 0
@@ -227,7 +227,7 @@ def test_pilot_decelerates_to_finish_and_raider_fires(sim):
 def test_a_ship_at_si_0_is_destroyed_005_L():
     """005 L: a ship with Level 0 SI is destroyed at any moment, whatever the cause: a ship
     that reaches Turn 1 at SI 0 is removed before it moves and scores nothing (212 C)."""
-    from simkit.demons_run.races import play_one
+    from simkit.demons_run.scenario import play_one
     s0 = RaceSim(load_scenario(DUEL))
     s0.ships0 = s0.ships0.copy()
     s0.ships0[0, SI] = 0
@@ -248,7 +248,7 @@ def test_a_ship_at_si_0_is_destroyed_005_L():
 def _hole_escape_race(variant):
     """The worked ship captured in a plain Hell Hole at Velocity 0 with Main Engines 2: the
     Turns of its escape attempts (EV_HOLE_ESC: 1 escaped, 0 failed) until it leaves or dies."""
-    from simkit.demons_run.races import play_one
+    from simkit.demons_run.scenario import play_one
     from simkit.demons_run.rules import ME
     sim = RaceSim(load_scenario(DUEL, variants=variant))
     hole = next(h for h in B.holes if h.cls == "hell")
@@ -281,10 +281,10 @@ def test_compiled_race_victory_points_211_B():
     ship or one that left the board scores 0; the most VP wins, a tie goes to the earlier
     finisher, else nobody wins. Every ship is already out of the race, so play_race goes
     straight to the scoring."""
-    from simkit.demons_run.layout import BU_VP, V_NCARRY, V_PLACE, VP_HELL2
-    from simkit.demons_run.races import play_one
+    from simkit.demons_run.pieces.layout import BU_VP, V_NCARRY, V_PLACE, VP_HELL2
+    from simkit.demons_run.scenario import play_one
     from simkit.demons_run.rules import FUEL
-    from simkit.demons_run.turn import victory_points
+    from simkit.demons_run.reference.turn import victory_points
 
     def score(states):
         s0 = RaceSim(load_scenario(DUEL))
@@ -324,7 +324,7 @@ def test_races_reproducible_across_threads_and_chunks(sim):
 
 
 def test_a_race_replays_from_its_recorded_rolls(sim):
-    from simkit.demons_run.races import play_one
+    from simkit.demons_run.scenario import play_one
     log, res, turns, rolls = play_one(sim, seed=5, trial=3)
     log2, res2, turns2, _ = play_one(sim, script=list(rolls))
     assert turns == turns2 and np.array_equal(res, res2) and np.array_equal(log, log2)

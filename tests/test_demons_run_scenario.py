@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from simkit.cli import main
 from simkit.core.errors import UserInputError
-from simkit.demons_run.races import load_scenario
+from simkit.demons_run.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "scenarios/demons-run/duel.toml"
@@ -171,8 +171,8 @@ def test_racing_season_carries_pi_damage_212_C(monkeypatch):
     """212 C: PI Levels lost stay lost; one is repaired per later race the ship finishes.
     The race results are scripted so only the season's bookkeeping is under test."""
     from simkit.demons_run import season as S
-    from simkit.demons_run.layout import FINISHED, OFF_BOARD
-    from simkit.demons_run.race import RES_W
+    from simkit.demons_run.pieces.layout import FINISHED, OFF_BOARD
+    from simkit.demons_run.engine import RES_W
 
     sc = load_scenario(DUEL)
     log = []              # the season's (player, ship number) entries per race

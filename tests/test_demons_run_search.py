@@ -19,7 +19,7 @@ from simkit.core import dice, search as S
 from simkit.core.search import IntBoxSpace, IntField, ToyRace, toy_table
 from simkit.demons_run import search as DS
 from simkit.demons_run.builds import violations, worked_ship
-from simkit.demons_run.races import ShipEntry
+from simkit.demons_run.scenario import ShipEntry
 from simkit.demons_run.rules import make_rules
 
 RULES = make_rules()

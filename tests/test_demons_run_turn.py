@@ -1,11 +1,11 @@
 """Turn procedures outside movement: Hell Hole and Null escapes, Step G Fuel, Victory Points."""
 
 from simkit.core.exact import ScriptedDice
-from simkit.demons_run.board import load_board
+from simkit.demons_run.pieces.board import load_board
 from simkit.demons_run.builds import worked_ship
 from simkit.demons_run.reference import ship_from_build
 from simkit.demons_run.rules import SI, make_rules
-from simkit.demons_run.turn import (hell_hole_escape_turn, null_escape_turn, step_g_fuel_loss,
+from simkit.demons_run.reference.turn import (hell_hole_escape_turn, null_escape_turn, step_g_fuel_loss,
                                     victory_points)
 
 R = make_rules()
@@ -58,7 +58,7 @@ def test_victory_points_211_B():
 
 
 def test_crisis_effects_and_contradictions_210_C():
-    from simkit.demons_run.turn import crisis_effects, crisis_turn
+    from simkit.demons_run.reference.turn import crisis_effects, crisis_turn
     e = crisis_effects(R, [2, 12, 12])
     assert e["no_tractor"] and e["fuel_leaks"] == 2 and not e["systems_failure"]
     e = crisis_effects(R, [10, 11])            # must accelerate and must decelerate -> No. 7
@@ -68,7 +68,7 @@ def test_crisis_effects_and_contradictions_210_C():
 
 def test_allocation_under_crisis_effects():
     from simkit.demons_run.builds import Allocation
-    from simkit.demons_run.turn import allocation_problems, crisis_effects
+    from simkit.demons_run.reference.turn import allocation_problems, crisis_effects
     ship = worked_ship()
     fire = Allocation(laser=6, screens=3, me_mode="A", me=2)          # the 203 B figure
     assert allocation_problems(R, fire, ship, crisis_effects(R, [])) == []

@@ -211,7 +211,7 @@ def _demons_run_build_file(path):
 
 
 def _demons_run_board(path):
-    from simkit.demons_run.board import load_board
+    from simkit.demons_run.pieces.board import load_board
 
     return load_board(path)
 

@@ -141,7 +141,7 @@ def test_strings_in_user_files_are_never_run(kind, tmp_path):
             from simkit.demons_run.builds import check_build
             check_build(str(path))
         elif kind == "demons-run-board":
-            from simkit.demons_run.board import load_board
+            from simkit.demons_run.pieces.board import load_board
             load_board(path)
         elif kind == "demo-derby-arena":
             from simkit.demo_derby.arena import load_arena

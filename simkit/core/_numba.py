@@ -13,7 +13,7 @@ types (``int64``, ``bool``...) and keeps the literal ones only where a function 
 without them. Nothing in the kernels depends on literal dispatch, so behaviour is unchanged.
 
 numba keys each cached kernel to its own file's timestamp only, so after an edit to a callee in
-another file (``kernels.py`` under ``race.py``, ``dice.py`` under every game) it loaded the old
+another file (``procedures/kernels.py`` under ``engine.py``, ``dice.py`` under every game) it loaded the old
 compiled kernel from the cache without a word: a test could pass against code that no longer
 existed. :class:`_Cache` adds to that key a digest of every source and rules data file of
 ``simkit.core`` and of the kernel's own game package (games never import each other).

@@ -7,10 +7,18 @@ arithmetic (203 B-C), and every dice procedure of the hazards and weapons -- Buo
 as plain-Python references, an exact oracle and compiled kernels; the board as data, Field and
 Line of Fire, one ship's movement over the board with its hex effects, Buoy and Hell Hound
 movement, and the Turn procedures outside movement; the whole race as one compiled kernel
-(``race.py``) flown by parameterised pilots (``pilots.py``), race scenarios (``races.py``) and
+(``engine.py``) flown by parameterised pilots (``policies.py``), race scenarios (``scenario.py``) and
 the race evaluator for the shared build search (``search.py``) and the Racing Season
 (``season.py``). Coverage of every section:
 docs/rules/demons-run.md.
+
+Rooms (as in every game package, docs/design.md): ``rules``, ``pieces`` (board, geometry,
+layout of the compiled state, Line of Fire, markers, movement), ``procedures`` (the compiled
+dice procedures and the hazard/fire/recovery tables built on them), ``engine`` (the compiled
+race), ``policies`` (the pilots), ``scenario`` (race files, ``RaceSim``, the logged race),
+``reference`` (plain-Python twins; ``reference.oracle`` the exact oracle, ``reference.turn``
+the Turn procedures), ``analyses``, ``builds`` and ``search`` (the Set Up Sheet and the build
+search), ``season``, ``commands``.
 """
 
 from ..core.game import Game, ScenarioEngine
@@ -23,7 +31,7 @@ from .rules import rules_data
 
 def _policies():
     from ..core.game import Param, PolicySpace
-    from .pilots import PARAM_SPACE, PARAMS
+    from .policies import PARAM_SPACE, PARAMS
 
     return {name: PolicySpace(name, tuple(Param(k, kind, lo, hi, PARAMS[name][k], doc)
                                           for k, (kind, lo, hi, doc) in PARAM_SPACE.items()))
@@ -31,13 +39,13 @@ def _policies():
 
 
 def _load(path, *, policies=None, variants=None):
-    from .races import load_scenario
+    from .scenario import load_scenario
 
     return load_scenario(path, policies=policies, variants=variants)
 
 
 def _simulation(sc):
-    from .races import RaceSim
+    from .scenario import RaceSim
 
     return RaceSim(sc)
 
@@ -50,7 +58,7 @@ def _set_params(sc, side, values):
 
 
 def _playthrough(sc, *, seed=2026, trial=0):
-    from .races import playthrough
+    from .scenario import playthrough
 
     return playthrough(sc, seed=seed, trial=trial)
 
@@ -65,8 +73,8 @@ def _metagame(pilot="buoy_hunter", variants=None, budget=None):
     from ..core.game import BuildGame
     from ..core.runner import run
     from .builds import worked_ship
-    from .pilots import POLICIES
-    from .races import RaceScenario, RaceSim, ShipEntry
+    from .policies import POLICIES
+    from .scenario import RaceScenario, RaceSim, ShipEntry
     from .rules import make_rules
     from .search import build_of, candidate_of, design_space
 

@@ -63,7 +63,7 @@ def hazards(*, si=None, screens=None, pi=None, velocity=4, build=None, buoys=0, 
     rulebook's worked ship, with ``si``/``screens``/``pi`` replaced when given): Monte Carlo
     beside exact (``exact=False`` skips the exact Critical Hit chains)."""
     from ..core.runner import run
-    from .hazards import HAZARDS, HazardSim, ship_for
+    from .procedures.tables import HAZARDS, HazardSim, ship_for
 
     rules = make_rules(variants)
     ship = ship_for(_base(build, rules), si=si, screens=screens, pi=pi)
@@ -98,7 +98,7 @@ def fire(*, laser=10, scrambler=0, pi=3, ranges=range(1, 13), modifier=0, target
     Line-of-Fire modifiers come from the board; a shot the rules forbid gives an empty frame
     whose title says why."""
     from ..core.runner import run
-    from .hazards import fire_sim, ship_for
+    from .procedures.tables import fire_sim, ship_for
 
     rules = make_rules(variants)
     defender = ship_for(_base(build, rules), si=si, screens=screens)
@@ -160,8 +160,8 @@ def _hex(h, option, board):
 def _board_shot(rules, firer, facing, at, board_file):
     """``([range], Line-of-Fire modifier, the line of fire as text)`` of a shot on the board,
     or the text saying why there is no shot."""
-    from .board import DIRECTIONS, load_board
-    from .los import fire_solution
+    from .pieces.board import DIRECTIONS, load_board
+    from .pieces.los import fire_solution
 
     if not (firer and at and facing):
         raise UserInputError("a shot on the board needs --firer, --facing and --at together",
@@ -186,7 +186,7 @@ def recovery(*, tractor=range(1, 11), velocity=3, distance=0, terrain="plain", p
              trials=100_000, seed=2026, variants=None, **run_opts):
     """Buoy Recovery odds by Tractor Level (205), Monte Carlo beside exact."""
     from ..core.runner import run
-    from .hazards import recovery_sim
+    from .procedures.tables import recovery_sim
 
     rules = make_rules(variants)
     problems = []
@@ -232,7 +232,7 @@ def builds(*, budget=None, field=None, pilot="buoy_hunter", objective="win_rate"
     flown by the buoy hunter), or, with ``versus``, the strongest answers to that build.
     ``trials`` is the search's budget of candidate-races; finalists re-raced on fresh seeds."""
     from .builds import check_build
-    from .races import ShipEntry
+    from .scenario import ShipEntry
     from .search import _core_search, candidate_of, design_space, load_field, stat_evaluator
 
     cs = _core_search()
@@ -301,7 +301,7 @@ def board(file=None, *, drift=None, trials=20_000, seed=2026, variants=None, **_
     end up is in ``attrs["extra"]`` and the occupancy per hex in ``attrs["occupancy"]``."""
     import pandas as pd
 
-    from .board import TERRAIN_NAMES, load_board
+    from .pieces.board import TERRAIN_NAMES, load_board
 
     b = load_board(file)
     counts = {n: int((b.terrain[1:, 1:] == i).sum()) for i, n in enumerate(TERRAIN_NAMES)}
@@ -320,7 +320,7 @@ def board(file=None, *, drift=None, trials=20_000, seed=2026, variants=None, **_
                        extra={})
     if drift is not None:
         from ..core.runner import run
-        from .markers import DriftSim
+        from .pieces.markers import DriftSim
 
         turns = int(make_rules().t("movement")["turn_limit"])
         if not 1 <= drift <= turns:
@@ -339,7 +339,7 @@ def board(file=None, *, drift=None, trials=20_000, seed=2026, variants=None, **_
 
 
 def plot_board(frame, path):
-    from .board import load_board, plot_board as draw
+    from .pieces.board import load_board, plot_board as draw
 
     draw(load_board(frame.attrs.get("file")), path, occupancy=frame.attrs.get("occupancy"))
 

@@ -28,10 +28,10 @@ from simkit.core import dice
 from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 
-from . import race as RK
+from . import engine as RK
 from .builds import Build, FUNCTION_NAMES, check_build, parse_build, violations, worked_ship
-from .races import RaceScenario, RaceSim, ShipEntry, scenario_from_raw
-from .pilots import POLICIES
+from .scenario import RaceScenario, RaceSim, ShipEntry, scenario_from_raw
+from .policies import POLICIES
 from .rules import Rules, make_rules
 
 FIELDS = ("fuel", "si", "pi", "me", "mn", "tractor", "screens", "laser", "scrambler")

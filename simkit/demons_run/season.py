@@ -32,8 +32,8 @@ from simkit.core import stats
 from simkit.core.errors import UserInputError
 
 from .builds import Build
-from .layout import DESTROYED, FINISHED
-from .races import RaceScenario, RaceSim, load_scenario, play_one
+from .pieces.layout import DESTROYED, FINISHED
+from .scenario import RaceScenario, RaceSim, load_scenario, play_one
 from .rules import make_rules
 
 GROWTH_ORDER = ("fuel", "si", "screens", "me")

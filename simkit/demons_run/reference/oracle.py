@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from simkit.core.exact import p_at_most, sum_distribution
 
-from .rules import BUOYS, FUEL, SCREENS, SI, Rules
+from ..rules import BUOYS, FUEL, SCREENS, SI, Rules
 
 BIG = 10**9  # a Level that cannot reach 0 in the checks left
 

@@ -27,12 +27,12 @@ import pandas as pd
 from simkit.core import stats
 
 from . import kernels as K
-from .builds import Build
-from .oracle import (HAZARDS, hazard_summary, laser_distribution, p_hit_exact,
+from ..builds import Build
+from ..reference.oracle import (HAZARDS, hazard_summary, laser_distribution, p_hit_exact,
                      p_marker_destroyed_exact,
                      p_recovery_exact, p_scrambler_exact, summary)
-from .reference import recovery_modifier, ship_from_build
-from .rules import Rules
+from ..reference import recovery_modifier, ship_from_build
+from ..rules import Rules
 
 _KIND = {"hole": K.K_HOLE, "fire": K.K_FIRE, "hound": K.K_HOUND, "null": K.K_NULL}
 

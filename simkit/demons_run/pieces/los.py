@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance
-from .rules import Rules
+from ..rules import Rules
 
 _ANGLE = {"N": 90.0, "NE": 30.0, "SE": -30.0, "S": -90.0, "SW": -150.0, "NW": 150.0}
 

@@ -6,7 +6,7 @@ plain-Python reference the compiled race, ``race.move_plan``, is held to).
 
 from __future__ import annotations
 
-from .rules import Rules, make_rules
+from ..rules import Rules, make_rules
 
 
 def _m(rules):
@@ -55,9 +55,9 @@ def whip_velocity_next_turn(velocity: int, whip_hexes: int, rules: Rules | None 
 from dataclasses import dataclass, field  # noqa: E402
 
 from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, neighbour  # noqa: E402
-from .reference import (buoy_recovery, hell_fire_attack, hell_hole_attack,  # noqa: E402
+from ..reference import (buoy_recovery, hell_fire_attack, hell_hole_attack,  # noqa: E402
                         hell_hound_attack, null_attack, recovery_modifier)
-from .rules import PI, SCREENS, SI  # noqa: E402
+from ..rules import PI, SCREENS, SI  # noqa: E402
 
 
 class IllegalMove(ValueError):

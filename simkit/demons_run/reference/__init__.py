@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rules import BUOYS, FUEL, FUNCS, SCREENS, SHIP_SIZE, SI, Rules
+from ..rules import BUOYS, FUEL, FUNCS, SCREENS, SHIP_SIZE, SI, Rules
 
 
 @dataclass

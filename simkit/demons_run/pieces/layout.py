@@ -1,5 +1,5 @@
-"""State layout and rules arrays shared by the compiled race (``race.py``) and the pilots
-(``pilots.py``): named column constants for the per-ship state, the scalar rules numbers the
+"""State layout and rules arrays shared by the compiled race (``engine.py``) and the pilots
+(``policies.py``): named column constants for the per-ship state, the scalar rules numbers the
 race reads (all taken from the tables by :func:`race_arrays`, never literals in the kernels),
 and the board as plain arrays.
 """
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels as K
+from ..procedures import kernels as K
 from .board import Board
 from .markers import _whip_steps, board_arrays
-from .rules import Rules
+from ..rules import Rules
 
 # --- per-ship race state: int64[n_ships, SV_SIZE] ------------------------------------------
 (V_COL, V_ROW, V_FACING, V_VEL, V_STATUS, V_NULL, V_CAPTURED, V_WHIP, V_TURNS, V_TUSES,

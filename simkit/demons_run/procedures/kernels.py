@@ -24,7 +24,7 @@ from simkit.core import dice
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
 
-from .rules import BUOYS, CRIT_CRISIS, FUEL, SI, Rules
+from ..rules import BUOYS, CRIT_CRISIS, FUEL, SI, Rules
 
 # --- outcome columns ---------------------------------------------------------------------------
 O_DESTROYED, O_SI_LOSS, O_CRITS, O_CRISES, O_EFFECT, O_FUEL_LOSS, O_BUOYS_LOST = range(7)

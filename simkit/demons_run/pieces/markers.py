@@ -22,7 +22,7 @@ Modelled, per marker per Turn:
   a High Roller's orbit passes through all six hexes round the hole.
 
 A Hell Hound's stop and attack at the closest approach to a ship (207 A) is
-:func:`move_hell_hound` here and, compiled, in the race engine (``race.py``), which reads the
+:func:`move_hell_hound` here and, compiled, in the race engine (``engine.py``), which reads the
 hound's path from :func:`kernel_marker_path`.
 
 :func:`move_marker` is the plain-Python reference; :func:`kernel_move_marker` the compiled
@@ -42,7 +42,7 @@ from simkit.core._numba import jit
 from simkit.core.hexgrid import EVEN_LOWER
 
 from .board import DIRECTIONS, WELL, Board, neighbour
-from .kernels import _roll
+from ..procedures.kernels import _roll
 
 FREE, ORBIT_ONLY, EASY = 0, 1, 2   # marker kinds (hounds move as FREE)
 
@@ -153,7 +153,7 @@ def move_hell_hound(dice, rules, board: Board, pos, ships):
     or (hex where it detonated, (ship index, distance, attack Result)); a hound that detonates
     is removed by the caller (202 F)."""
     from .board import distance
-    from .reference import hell_hound_attack
+    from ..reference import hell_hound_attack
 
     pos = tuple(pos)
     path = [pos]

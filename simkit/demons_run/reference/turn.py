@@ -5,9 +5,9 @@ Hell Hole escape attempts (204 M, 202 B C, Reference Card), Null escape attempts
 
 from __future__ import annotations
 
-from .board import DIRECTIONS, Board
-from .reference import Result, hell_hole_attack, null_attack
-from .rules import Rules
+from ..pieces.board import DIRECTIONS, Board
+from . import Result, hell_hole_attack, null_attack
+from ..rules import Rules
 
 
 def hell_hole_escape_turn(dice, rules: Rules, ship, velocity_after_allocation: int, cls: int):
@@ -68,7 +68,7 @@ def crisis_effects(rules: Rules, results) -> dict:
     no_turning, no_accelerate, no_decelerate, no_screens, systems_failure (no allocation at all,
     one PI Level lost), must_accelerate, must_decelerate (bools), fuel_leaks (count of result 12,
     each 5 Fuel a Turn for the rest of the game)."""
-    from .reference import resolve_crises
+    from . import resolve_crises
     keys = rules.t("system_crisis")["key"]
     out = {k: False for k in ("no_tractor", "no_weapons", "no_turning", "no_accelerate",
                               "no_decelerate", "no_screens", "systems_failure",
@@ -92,7 +92,7 @@ def allocation_problems(rules: Rules, alloc, maxima, effects: dict, *, forced_me
     """Every way an allocation breaks 203 A or the Turn's System Crisis effects. ``maxima`` is
     the ship's current Build (maximum Levels after damage); ``forced_me`` the d6 rolled for a
     'must accelerate/decelerate' result (capped at the Main Engines maximum, 203 A)."""
-    from .builds import allocation_violations
+    from ..builds import allocation_violations
     out = allocation_violations(alloc, maxima)
     if effects.get("systems_failure") and any((alloc.me, alloc.screens, alloc.tractor,
                                                alloc.laser, alloc.scrambler)):

@@ -27,7 +27,7 @@ from simkit.core.data import read_toml
 from simkit.core.hexgrid import EVEN_LOWER
 from simkit.core.files import save_figure
 
-from .rules import DATA
+from ..rules import DATA
 
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
 # terrain codes of the per-hex array

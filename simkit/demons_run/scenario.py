@@ -3,7 +3,7 @@
 A race scenario (``scenarios/demons-run/*.toml``, schema in ``scenarios/README.md``) names the
 board, 2-4 ships (a build, a starting corner, a pilot) and optional rule variants.
 :func:`load_scenario` validates it (every error names the file and the field);
-:class:`RaceSim` runs the compiled race (``race.py``) for the runner and reports per ship the
+:class:`RaceSim` runs the compiled race (``engine.py``) for the runner and reports per ship the
 win, finish, destruction and off-board rates (95% Wilson intervals) and the mean Victory
 Points (95% t interval); :func:`playthrough` plays one seeded race with every roll recorded and
 renders the log the golden test diffs.
@@ -24,14 +24,14 @@ from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
 
-from . import race as RK
-from .board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, load_board
+from . import engine as RK
+from .pieces.board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, load_board
 from .builds import Build, _parse, cost, violations
-from .layout import (BU_SIZE, RACING, STATUS_NAMES, SV_SIZE, V_COL, V_FACING,
+from .pieces.layout import (BU_SIZE, RACING, STATUS_NAMES, SV_SIZE, V_COL, V_FACING,
                      V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
                      V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
-from .markers import EASY, FREE, ORBIT_ONLY
-from .pilots import (NV, PARAM_NAMES, PARAM_SPACE, PARAMS, POLICIES, PP_SCREENS_HAZ, param_vector,
+from .pieces.markers import EASY, FREE, ORBIT_ONLY
+from .policies import (NV, PARAM_NAMES, PARAM_SPACE, PARAMS, POLICIES, PP_SCREENS_HAZ, param_vector,
                      route_field)
 from .reference import ship_from_build
 from .rules import make_rules, rules_data
@@ -276,7 +276,7 @@ FIELD_VERSION = "3"   # bump when route_field or its costs change
 
 
 def _named_pilot(pp) -> bool:
-    from .pilots import PARAMS, param_vector
+    from .policies import PARAMS, param_vector
 
     return any(np.array_equal(np.asarray(pp, np.float64), param_vector(name)) for name in PARAMS)
 
@@ -290,12 +290,12 @@ def _field_file(board_path, variants_key, pp, screens=0):
     root = os.environ.get("SIMKIT_FIELD_CACHE", str(Path.home() / ".cache/simkit/demons-run-fields"))
     if not root:
         return None
-    from . import pilots
+    from . import policies
     h = hashlib.sha1()
     board_file = Path(board_path) if board_path else (Path(__file__).parent / "data/board.toml")
     for part in (FIELD_VERSION, str(int(screens)), board_file.read_bytes(),
                  repr(variants_key).encode(),
-                 np.asarray(pp, np.float64).tobytes(), Path(pilots.__file__).read_bytes(),
+                 np.asarray(pp, np.float64).tobytes(), Path(policies.__file__).read_bytes(),
                  *(p.read_bytes() for p in sorted((Path(__file__).parent / "data").glob("*.toml")))):
         h.update(part if isinstance(part, bytes) else part.encode())
     return Path(root) / f"{h.hexdigest()[:20]}.npz"
@@ -450,21 +450,9 @@ def mechanics_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def race_mechanics(path, *, trials=2_000, seed=2026, policies=None, variants=None, **run_opts):
     """:func:`mechanics_table` of a scenario's races (the same races as
-    :func:`scenario_table` with the same seed)."""
+    ``SCENARIO.table`` with the same seed)."""
     sim = RaceSim(load_scenario(path, policies=policies, variants=variants))
     return mechanics_table(run(sim, trials, seed, **run_opts).frame)
-
-
-def scenario_table(path, *, trials=2_000, seed=2026, policies=None, all_policies=False,
-                   variants=None, **run_opts):
-    """Per ship of the race: win/finish/destruction rates and mean VP with 95% intervals."""
-    base = load_scenario(path, policies=policies, variants=variants)
-    if not all_policies:
-        return run(RaceSim(base), trials, seed, **run_opts).frame
-    return pairings.table(
-        lambda chosen: run(RaceSim(load_scenario(path, policies=chosen, variants=variants)),
-                           trials, seed, **run_opts).frame,
-        base.sides, POLICIES)
 
 
 # --- one race, logged ------------------------------------------------------------------------
@@ -607,7 +595,7 @@ def position(sim: RaceSim, **ships):
     """State arrays for a scripted position: ``ships`` maps a ship name to a dict of any of
     pos=(col, row), facing (0-5), velocity, fuel, si, status, alloc=dict(screens=, tractor=,
     laser=, scrambler=). Returns (ships, sv, bu, hd) copies to pass to :func:`decide`."""
-    from .layout import A_LASER, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
+    from .pieces.layout import A_LASER, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
     from .rules import FUEL, SI
     sh, sv, bu, hd = sim.ships0.copy(), sim.sv0.copy(), sim.bu0.copy(), sim.hd0.copy()
     for name, st in ships.items():
@@ -631,8 +619,8 @@ def position(sim: RaceSim, **ships):
 def decide(sim: RaceSim, ship: str, state, *, turn=1):
     """The pilot of ``ship`` allocates in ``state`` (from :func:`position`) and plans its move.
     Returns dict(me, velocity, screens, laser, scrambler, tractor, target, plan, fuel)."""
-    from .layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
-    from .pilots import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch
+    from .pieces.layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
+    from .policies import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch
     from .rules import FUEL, MN, PI
     sh, sv, bu, hd = (a.copy() for a in state)
     s = sim.sc.sides.index(ship)

@@ -42,9 +42,9 @@ from simkit.core import dice
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
 
-from . import kernels as K
-from .geometry import dist, nbr
-from .layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
+from .procedures import kernels as K
+from .pieces.geometry import dist, nbr
+from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
                      BU_SIZE, BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                      OFF_BOARD, ON_BOARD, RACING, RP_CAP_MIN, RP_CRISIS_REPL, RP_ESC_PEN,
                      RP_ESC_V, RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS,
@@ -57,8 +57,8 @@ from .layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIN
                      V_CR_NOW, V_FACING, V_FIN_COL, V_FIN_ROW, V_FIN_FIELD, V_FIN_TURN, V_FORCED, V_LEAKS,
                      V_MOVED, V_NCARRY, V_NULL, V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS,
                      V_TARGET, V_TURNS, V_TUSES, V_VEL, V_WHIP, VP_EASY)
-from .markers import EASY, FREE, kernel_marker_path
-from .pilots import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
+from .pieces.markers import EASY, FREE, kernel_marker_path
+from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
                      PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
                      choose_target, fire_choice, p_2d6_at_least, p_recover)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
