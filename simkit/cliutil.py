@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .core.data import parse_variant_options
 from .core.errors import UserInputError
+from .core.checks import positive_int  # noqa: F401  (commands import it from here)
 
 
 @dataclass(frozen=True)
@@ -203,12 +204,6 @@ def parse_int_range(text: str, *, option: str, lo: int = 0, hi: int = 1000) -> l
 
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
-
-
-def positive_int(value: int, option: str) -> int:
-    if value is None or value < 1:
-        raise UserInputError(f"must be a positive whole number, got {value!r}", field=option)
-    return value
 
 
 def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | None = None,

@@ -9,6 +9,7 @@ tidy frame whose ``attrs`` carry its caption (``title``), the columns worth prin
 
 from __future__ import annotations
 
+from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
 from . import rules as R
@@ -16,17 +17,6 @@ from . import rules as R
 RUN_KEYS = ("threads", "progress", "backend", "chunk_size", "run_dir", "target_ci")
 
 
-def _positive(n, field):
-    if n is None or int(n) < 1:
-        raise UserInputError(f"must be a positive whole number, got {n!r}", field=field)
-    return int(n)
-
-
-def _in_range(values, field, lo, hi):
-    values = [int(v) for v in values]
-    if not values or min(values) < lo or max(values) > hi:
-        raise UserInputError(f"values must lie in {lo}-{hi}, got {values!r}", field=field)
-    return values
 
 
 # --- weapons ----------------------------------------------------------------------------------
@@ -47,8 +37,8 @@ def weapons(target=None, mount="hood", ranges=range(1, 31), *, trials=100_000, s
     from .shooting import weapon_table_sim
 
     run_opts = {k: options.pop(k) for k in list(options) if k in RUN_KEYS}
-    trials = _positive(trials, "--trials")
-    sim = weapon_table_sim(target, mount, _in_range(ranges, "--ranges", 1, 60),
+    trials = positive_int(trials, "--trials")
+    sim = weapon_table_sim(target, mount, ints_in(ranges, "--ranges", 1, 60),
                            chosen=dict(variants or {}), **options)
     frame = run(sim, trials, seed, **run_opts).frame
     facing = options.get("facing", "rear")
@@ -101,15 +91,15 @@ def hazards(test="both", *, control=range(1, 7), excess=range(0, 111), step=10, 
         raise UserInputError(f"must be hazard, control-loss or both, got {test!r}",
                              field="--test")
     rules = R.rules_for(variants)
-    trials = _positive(trials, "--trials")
+    trials = positive_int(trials, "--trials")
     if step is None or step < 1:
         raise UserInputError(f"must be a positive whole number, got {step!r}", field="--step")
     if braking is not None and braking < 0:
         raise UserInputError(f"must be 0 or more mph, got {braking!r}", field="--braking")
     frames = []
     if test in ("hazard", "both"):
-        controls = _in_range(control, "--control", 0, 12)
-        excess = _in_range(excess, "--excess", 0, 200)
+        controls = ints_in(control, "--control", 0, 12)
+        excess = ints_in(excess, "--excess", 0, 200)
         excess = [e for e in excess if (e - excess[0]) % step == 0]
         f = run(HazardSim(excess, controls, braking, rules), trials, seed, **run_opts).frame
         f.attrs.update(name="hazard", title=HAZARD_TITLE, columns=[
@@ -120,8 +110,8 @@ def hazards(test="both", *, control=range(1, 7), excess=range(0, 111), step=10, 
         if vehicle not in ("car", "bike", "both"):
             raise UserInputError(f"must be car, bike or both, got {vehicle!r}", field="--vehicle")
         kinds = ("car", "bike") if vehicle == "both" else (vehicle,)
-        sim = ControlLossSim(kinds, _in_range(speed_factors, "--speed-factors", 0, 12),
-                             _in_range(adverse, "--adverse", 0, 12),
+        sim = ControlLossSim(kinds, ints_in(speed_factors, "--speed-factors", 0, 12),
+                             ints_in(adverse, "--adverse", 0, 12),
                              (False, True) if plus_two else (False,), rules)
         f = run(sim, trials, seed, **run_opts).frame
         f.attrs.update(name="control-loss", title=CONTROL_LOSS_TITLE, columns=[
@@ -182,7 +172,7 @@ def builds(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", 
     path = shipped.resolve(scenario, option="--scenario")
     board = budget_search(path, vehicle=vehicle, budget=budget, side=side, include=include,
                           chosen=chosen, seed=seed, opponents=opponents,
-                          trials_budget=_positive(trials, "--trials-budget"),
+                          trials_budget=positive_int(trials, "--trials-budget"),
                           population=population, generations=generations,
                           min_trials=min_trials, finalists=finalists, final_trials=final_trials,
                           **run_opts)

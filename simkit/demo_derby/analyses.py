@@ -7,6 +7,7 @@ and any further tables (``extra``: caption -> frame); kernels are imported when 
 
 from __future__ import annotations
 
+from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
 from .rules import IMPACTS, build_tables
@@ -21,11 +22,6 @@ CRASH_COLUMNS = ["speed", "impact", "rammer_column", "table_column",
                  "p_stall_rammer", "p_stall_rammer_exact"]
 
 
-def _positive(n, field="--trials") -> int:
-    if n is None or int(n) < 1:
-        raise UserInputError(f"must be a positive whole number, got {n!r}", field=field)
-    return int(n)
-
 
 def crash(speeds=None, impacts=None, *, reverse=False, target_speed=0, trials=200_000,
           seed=2026, variants=None, **run_opts):
@@ -34,7 +30,7 @@ def crash(speeds=None, impacts=None, *, reverse=False, target_speed=0, trials=20
     from .crash import crash_table  # compiled kernels load only when an analysis runs
 
     tables = build_tables(variants=variants)
-    trials = _positive(trials)
+    trials = positive_int(trials, "--trials")
     speeds = list(speeds) if speeds is not None else list(range(1, tables.max_speed + 1))
     bad = [s for s in speeds if not 1 <= int(s) <= tables.max_speed]
     if bad or not speeds:
@@ -100,7 +96,7 @@ def derby(cars=6, cruise=5, *, arena=None, trials=20_000, seed=2026, variants=No
     from .derby import DerbySimulation
 
     tables = build_tables(variants=variants)
-    trials = _positive(trials)
+    trials = positive_int(trials, "--trials")
     if not 2 <= int(cars) <= 6:
         raise UserInputError(f"must be 2-6 (six start spots), got {cars}", field="--cars")
     cruise = [cruise] if np.isscalar(cruise) else list(cruise)

@@ -9,6 +9,7 @@ caption -> frame); kernels are imported when a call runs.
 
 from __future__ import annotations
 
+from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
 from .builds import parse_build, worked_ship
@@ -20,17 +21,6 @@ LEADERBOARD = ["rank", "fuel", "si", "pi", "me", "mn", "tractor", "screens", "la
                "destroyed_rate", "destroyed_lo", "destroyed_hi", "trials"]
 
 
-def _positive(n, field):
-    if n is None or int(n) < 1:
-        raise UserInputError(f"must be a positive whole number, got {n!r}", field=field)
-    return int(n)
-
-
-def _in_range(values, field, lo, hi):
-    values = [int(v) for v in values]
-    if not values or min(values) < lo or max(values) > hi:
-        raise UserInputError(f"values must lie in {lo}-{hi}, got {values!r}", field=field)
-    return values
 
 
 def level_problems(build, rules, velocity, buoys) -> list[str]:
@@ -70,7 +60,7 @@ def hazards(*, si=None, screens=None, pi=None, velocity=4, build=None, buoys=0, 
     problems = level_problems(ship, rules, velocity, buoys)
     if problems:
         raise UserInputError("; ".join(problems), where="hazards demons-run")
-    trials = _positive(trials, "--trials")
+    trials = positive_int(trials, "--trials")
     names = list(hazard) or list(HAZARDS)
     unknown = [n for n in names if n not in HAZARDS]
     if unknown:
@@ -126,8 +116,8 @@ def fire(*, laser=10, scrambler=0, pi=3, ranges=range(1, 13), modifier=0, target
         modifier += lof
         notes.append(line)
     else:
-        ranges = _in_range(ranges, "--range", 1, rules.t("fire")["max_range"])
-    trials = _positive(trials, "--trials")
+        ranges = ints_in(ranges, "--range", 1, rules.t("fire")["max_range"])
+    trials = positive_int(trials, "--trials")
     sim = fire_sim(rules, defender, laser=laser, scrambler=scrambler, pi=pi, ranges=ranges,
                    modifier=modifier, target=target)
     res = run(sim, trials, seed, **run_opts)
@@ -201,8 +191,8 @@ def recovery(*, tractor=range(1, 11), velocity=3, distance=0, terrain="plain", p
         problems.append("--distance must be 0 or more and --attempt 1 or more")
     if problems:
         raise UserInputError("; ".join(problems), where="recovery demons-run")
-    tractors = _in_range(tractor, "--tractor", 0, rules.max_level("tractor"))
-    trials = _positive(trials, "--trials")
+    tractors = ints_in(tractor, "--tractor", 0, rules.max_level("tractor"))
+    trials = positive_int(trials, "--trials")
     sim = recovery_sim(rules, tractors=tractors, velocity=velocity, distance=distance,
                        terrain=terrain, pi=pi, attempt=attempt)
     res = run(sim, trials, seed, **run_opts)
@@ -238,7 +228,7 @@ def builds(*, budget=None, field=None, pilot="buoy_hunter", objective="win_rate"
     cs = _core_search()
     rules = make_rules(variants)
     budget = _budget(rules, budget)
-    opts = dict(trials_budget=_positive(trials, "--trials-budget"), population=population,
+    opts = dict(trials_budget=positive_int(trials, "--trials-budget"), population=population,
                 generations=generations, min_trials=min_trials, finalists=finalists,
                 final_trials=final_trials, **run_opts)
     space = design_space(rules, budget)
@@ -284,7 +274,7 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=20_000, seed=2026, vari
     rules = make_rules(variants)
     budget = _budget(rules, budget)
     bg = _metagame(pilot, variants, budget)
-    frame = solve(bg, trials_budget=_positive(trials, "--trials-budget"), seed=seed,
+    frame = solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
                   run_dir=run_dir, progress=progress)
     frame.attrs["title"] = (f"Demon's Run metagame, {budget} points: {bg.note}; "
                             f"{frame['trials_used'].iloc[0]:,} races, seed {seed} (win rates "
@@ -325,7 +315,7 @@ def board(file=None, *, drift=None, trials=20_000, seed=2026, variants=None, **_
         turns = int(make_rules().t("movement")["turn_limit"])
         if not 1 <= drift <= turns:
             raise UserInputError(f"must be 1-{turns} Turns, got {drift}", field="--drift")
-        trials = _positive(trials, "--trials")
+        trials = positive_int(trials, "--trials")
         sim = DriftSim(make_rules(variants), b, drift)
         res = run(sim, trials, seed, progress=False)
         d = res.frame

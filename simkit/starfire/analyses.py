@@ -5,6 +5,7 @@ the columns worth printing (``columns``); kernels are imported when a call runs.
 
 from __future__ import annotations
 
+from ..core.checks import positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
 from .rules import FAMILIES, rules_data
@@ -23,7 +24,6 @@ def weapons(target="wisconsin", ranges=range(0, 21), *, trials=1_000_000, seed=2
     exact values where the dice tree is small enough to enumerate (NaN otherwise).
     ``run_opts`` go to ``simkit.core.runner.run`` (threads, chunk_size, progress, ...).
     """
-    from ..cliutil import positive_int
     from ..core.runner import run
     from .procedures import WeaponTable, resolve_target
 
