@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from .extras import Extras
 
 if TYPE_CHECKING:   # pandas is imported where frames are stacked: the CLI parser reads
     import pandas as pd   # MAX_PAIRINGS without it
@@ -82,5 +83,5 @@ def table(frame_of: Callable[[dict[str, str]], pd.DataFrame], sides: Sequence[st
     if columns:
         out.attrs["columns"] = columns
     if extra:
-        out.attrs["extra"] = extra
+        out.attrs["extra"] = Extras(extra)
     return out

@@ -9,6 +9,7 @@ tidy frame whose ``attrs`` carry its caption (``title``), the columns worth prin
 
 from __future__ import annotations
 
+from ..core.extras import Extras
 from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
@@ -122,7 +123,7 @@ def hazards(test="both", *, control=range(1, 7), excess=range(0, 111), step=10, 
     for f in frames:
         f.attrs["columns"] = [c for c in f.attrs["columns"] if c in f.columns]
     first = frames[0]
-    first.attrs["extra"] = {f.attrs["title"]: f for f in frames[1:]}
+    first.attrs["extra"] = Extras({f.attrs["title"]: f for f in frames[1:]})
     return first
 
 

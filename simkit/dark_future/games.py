@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..core.extras import Extras
 from ..core import dice, pairings, stats
 from ..core.data import read_toml
 from ..core.errors import UserInputError
@@ -620,9 +621,10 @@ class GameSim:
         frame.attrs["columns"] = ["pairing", "side", "policy", "trials", "wins", "draws",
                                   "win_rate", "win_lo", "win_hi", "wins_as_lead", "wins_as_chase",
                                   "mean_turns"]
-        frame.attrs["extra"] = {"win rates by role (lead car / chase car)": pd.DataFrame(role_rows),
-                                "how games ended": reasons,
-                                "how games ended, per side": endings_frame(sc, t, n)}
+        frame.attrs["extra"] = Extras({
+            "win rates by role (lead car / chase car)": pd.DataFrame(role_rows),
+            "how games ended": reasons,
+            "how games ended, per side": endings_frame(sc, t, n)})
         return frame
 
 

@@ -10,7 +10,8 @@ whole derbies, Figure-8 races and the combined event played by parameterised dri
 """
 
 from ..core.game import Game, ScenarioEngine
-from .analyses import HEADLINE, crash
+from .analyses import HEADLINE
+from .analyses import crash as crash_table   # not "crash": that is the crash-damage module
 from .commands import COMMANDS
 from .rules import rules_data
 
@@ -65,4 +66,4 @@ SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: l
 
 GAME = Game(name="demo-derby", title="Demo Derby: Saturday Night at the Track (Mayfair, 1982)",
             rules=rules_data, commands=COMMANDS, scenario=SCENARIO, headline=HEADLINE,
-            analyses={"crash": crash})
+            analyses={"crash": crash_table})

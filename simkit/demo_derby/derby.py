@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..core.extras import Extras
 from ..core import dice
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
@@ -1617,10 +1618,10 @@ class DerbySimulation:
         q = quantiles_from_histogram(t[S_HIST:S_HIST + MAX_ROUNDS + 1])[0]
         frame.attrs["rounds"] = {"mean": float(m), "lo": float(mlo), "hi": float(mhi),
                                  "q05": int(q[0]), "median": int(q[1]), "q95": int(q[2])}
-        frame.attrs["extra"] = {
+        frame.attrs["extra"] = Extras({
             "how cars went out (share of derbies, 95% Wilson)": pd.DataFrame(went_out),
             "how derbies end (share, 95% Wilson)": pd.DataFrame(ends),
-        }
+        })
         return frame
 
 

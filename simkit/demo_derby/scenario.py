@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..core.extras import Extras
 from ..core import dice, pairings
 from ..core.data import read_toml
 from ..core.errors import UserInputError
@@ -252,7 +253,7 @@ def summarise(sc: Scenario, totals, n: int) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     frame.attrs["columns"] = ["pairing", "side", "policy", "cars", "trials", "wins", "win_rate",
                               "win_lo", "win_hi"]
-    frame.attrs["extra"] = extra_tables(sc, t, n)
+    frame.attrs["extra"] = Extras(extra_tables(sc, t, n))
     return frame
 
 

@@ -9,6 +9,7 @@ caption -> frame); kernels are imported when a call runs.
 
 from __future__ import annotations
 
+from ..core.extras import Extras
 from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
@@ -323,7 +324,7 @@ def board(file=None, *, drift=None, trials=20_000, seed=2026, variants=None, **_
                              f"{seed}",
                        columns=["marker", "number", "start", "p_in_well", "p_in_well_lo",
                                 "p_in_well_hi", "mean_hexes_from_start"])
-        frame.attrs["extra"] = {d.attrs["title"]: d}
+        frame.attrs["extra"] = Extras({d.attrs["title"]: d})
         frame.attrs["occupancy"] = sim.occupancy
     return frame
 

@@ -35,6 +35,7 @@ from .policies import (NV, PARAM_NAMES, PARAM_SPACE, PARAMS, POLICIES, PP_SCREEN
                      route_field)
 from .reference import ship_from_build
 from .rules import make_rules, rules_data
+from ..core.extras import Extras
 
 CORNERS = "ABCD"
 LABELS = ("ORIGINAL", "RECONSTRUCTED", "RULE-TEXT", "SOURCED", "VERIFIED")
@@ -418,8 +419,8 @@ class RaceSim:
                             f"{cname}_hi": float(hi)})
             rows.append(row)
         f = pd.DataFrame(rows)
-        f.attrs["extra"] = {"What each side did, per race (95% intervals: Wilson for rates, t for "
-                            "means)": mechanics_table(f)}
+        f.attrs["extra"] = Extras({"What each side did, per race (95% intervals: Wilson for rates, t for "
+                            "means)": mechanics_table(f)})
         f.attrs["columns"] = ["pairing", "side", "policy", "corner", "trials", "wins", "win_rate",
                               "win_lo", "win_hi",
                               "finish_rate", "destroyed_rate", "off_board_rate", "mean_vp",

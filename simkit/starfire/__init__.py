@@ -11,6 +11,7 @@ weapon value by range built on it), ``engine`` (the compiled battle and ``Battle
 
 from __future__ import annotations
 
+from ..core.extras import extras
 from ..core.game import Game, ScenarioEngine
 from .analyses import HEADLINE
 from .analyses import weapons as weapon_table
@@ -37,7 +38,7 @@ def _summarise(sc, res):
     from .engine import how_battles_were_won
 
     frame = res.frame
-    frame.attrs.setdefault("extra", {})["how battles were won (shares of all battles; turns and "
+    extras(frame)["how battles were won (shares of all battles; turns and "
                                         "ships lost with 95% intervals)"] = how_battles_were_won(frame)
     return frame
 
