@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from simkit.core import dice  # noqa: E402
 from simkit.core._numba import jit  # noqa: E402
-from simkit.dark_future import hazards as H  # noqa: E402
-from simkit.dark_future import shooting as S  # noqa: E402
+from simkit.dark_future.procedures import hazards as H  # noqa: E402
+from simkit.dark_future.procedures import shooting as S  # noqa: E402
 
 
 @jit
@@ -68,7 +68,7 @@ def timed(fn, *a):
 
 
 def _game_sim():
-    from simkit.dark_future import games as G
+    from simkit.dark_future import scenario as G
     return G.GameSim(G.load_scenario(ROOT / "scenarios" / "dark-future" / "game-2.toml"))
 
 
@@ -96,8 +96,8 @@ def measure(n, games):
 def _rolls_per_game(gs, key, n):
     """Dice rolls per game, counted in recording mode on n games."""
     from simkit.dark_future import engine as EG
-    from simkit.dark_future import road as RD
-    from simkit.dark_future.vehicle import MAXW, V_W, W_W
+    from simkit.dark_future.pieces import road as RD
+    from simkit.dark_future.pieces.vehicle import MAXW, V_W, W_W
     a = gs.a
     nv = a.G[EG.G_NV]
     total = 0

@@ -79,7 +79,8 @@ def test_the_kernel_check_would_see_a_kernel_module():
 
 def test_choices_copied_beside_the_parser_match_the_kernels_own():
     """Option choices kept in the light command modules equal the compiled modules' tuples."""
-    from simkit.dark_future import commands as DC, shooting
+    from simkit.dark_future import commands as DC
+    from simkit.dark_future.procedures import shooting
     from simkit.demons_run import commands as RC
     from simkit.demons_run.procedures import tables as hazards
     from simkit.demons_run.reference import oracle

@@ -11,10 +11,10 @@ import numpy as np
 from simkit.core import dice
 from simkit.core.runner import run
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
+from simkit.dark_future import scenario as GM
 from simkit.dark_future import policies as PO
-from simkit.dark_future import road as RD
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.pieces import vehicle as VH
 
 ROOT = Path(__file__).resolve().parents[1]
 SCEN = ROOT / "scenarios" / "dark-future"

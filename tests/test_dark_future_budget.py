@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from simkit.core.errors import UserInputError
-from simkit.dark_future import budget as B
-from simkit.dark_future.design import check
+from simkit.dark_future import search as B
+from simkit.dark_future.builds import check
 
 SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"
 
@@ -42,7 +42,7 @@ def test_budget_search_on_game_four(capsys):
     assert (board["win_lo"] <= board["win_rate"]).all() and (board["win_rate"] <= board["win_hi"]).all()
     space = B.design_space("renegade", 50_000)
     for build in board["build"]:
-        from simkit.dark_future.design import car_from
+        from simkit.dark_future.builds import car_from
         assert not check(car_from(build), 50_000).violations
     # the same seed gives the same board
     again = B.budget_search(SCEN / "game-4.toml", budget=50_000, side="gunner",
@@ -74,7 +74,7 @@ def test_leaderboard_rows_replay_as_scenarios_for_sensitivity(tmp_path, capsys):
     import pandas as pd
 
     from simkit.cli import main
-    from simkit.dark_future.games import load_scenario
+    from simkit.dark_future.scenario import load_scenario
 
     design = "renegade: hood=autocannon, passive=mines"
     row = {"game": "dark-future", "rank": 1, "build": design,
@@ -98,7 +98,7 @@ def test_search_space_has_two_weapon_turrets_and_linked_weapons_p83():
     """Issue 15: the $ search tries two medium weapons in a turret ('one heavy weapon or two
     medium weapons', p83) and linked identical weapons (free, p83); both round-trip through
     the leaderboard's compact string."""
-    from simkit.dark_future.design import car_from
+    from simkit.dark_future.builds import car_from
     space = B.design_space("interceptor", 130_000)
     text = "interceptor: wing_left=mg, wing_right=mg, turret=mg+lw_gl20, link=wing_left+wing_right"
     c = B.encode(space, text)

@@ -16,11 +16,11 @@ import pytest
 
 from simkit.core import dice
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
+from simkit.dark_future import scenario as GM
 from simkit.dark_future import policies as PO
-from simkit.dark_future import road as RD
-from simkit.dark_future import shooting as SH
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.procedures import shooting as SH
+from simkit.dark_future.pieces import vehicle as VH
 from test_dark_future_engine import World
 
 SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"

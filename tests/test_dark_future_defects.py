@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future import scenario as GM
+from simkit.dark_future.pieces import vehicle as VH
 from test_dark_future_engine import World
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +92,7 @@ def _spikes(rolls, variants=None):
     """A Renegade at 60mph runs onto spikes ahead in its lanes on scripted dice; returns the
     world and the number of dice used."""
     from simkit.core import dice
-    from simkit.dark_future import road as RD
+    from simkit.dark_future.pieces import road as RD
     w = World(layout=("S", "S", "S"))
     if variants:
         w.a.G[EG.G_SPIKE_RULE] = variants
@@ -207,7 +207,7 @@ def test_game_seven_gang_against_gang_p89():
 
 def test_a_train_removes_every_vehicle_on_the_crossing_p76():
     """'The vehicle and all others on the railroad section are removed from play immediately.'"""
-    from simkit.dark_future import road as RD
+    from simkit.dark_future.pieces import road as RD
     w = World(layout=("S", "S", "S"))
     w.place(0, 0, 2, 2, 60)
     w.place(1, 1, 0, 0, 0)             # stopped on the crossing, in the other lanes

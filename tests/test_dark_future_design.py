@@ -5,7 +5,7 @@ import pytest
 
 from simkit import cli, games
 from simkit.core.errors import UserInputError
-from simkit.dark_future import design as D
+from simkit.dark_future import builds as D
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from simkit.core import dice
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
+from simkit.dark_future import scenario as GM
 from simkit.dark_future import policies as PO
-from simkit.dark_future import road as RD
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.pieces import vehicle as VH
 
 from test_dark_future_engine import World
 

@@ -6,8 +6,8 @@ import pytest
 
 from simkit.dark_future import engine as EG
 from simkit.dark_future import policies as PO
-from simkit.dark_future import road as RD
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.pieces import vehicle as VH
 
 from test_dark_future_engine import World
 

@@ -7,9 +7,9 @@ import numpy as np
 
 from simkit.core import dice
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
+from simkit.dark_future import scenario as GM
 from simkit.dark_future import policies as PO
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import vehicle as VH
 
 from test_dark_future_engine import World
 

@@ -11,10 +11,11 @@ from simkit.core import dice
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
+from simkit.dark_future import scenario as GM
+from simkit.dark_future import SCENARIO
 from simkit.dark_future import policies as PO
-from simkit.dark_future import road as RD
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.pieces import vehicle as VH
 
 ROOT = Path(__file__).resolve().parents[1]
 SCEN = ROOT / "scenarios" / "dark-future"
@@ -298,11 +299,11 @@ def test_scenario_cli(capsys, tmp_path):
 
 
 def test_scenario_policies_and_pairings():
-    f = GM.scenario_table(SCEN / "game-1.toml", trials=500, seed=3, all_policies=True,
-                          progress=False)
+    f = SCENARIO.table(SCEN / "game-1.toml", trials=500, seed=3, all_policies=True,
+                       progress=False)
     assert len(f) == 2 * len(PO.POLICIES) ** 2 and set(f["policy"]) == set(PO.POLICIES)
     with pytest.raises(UserInputError):
-        GM.scenario_table(SCEN / "game-1.toml", trials=10, policies={"player-1": "nosuch"})
+        SCENARIO.table(SCEN / "game-1.toml", trials=10, policies={"player-1": "nosuch"})
 
 
 def test_budget_is_enforced(tmp_path):

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
+from simkit.dark_future import scenario as GM
 from simkit.dark_future import policies as PO
-from simkit.dark_future import road as RD
+from simkit.dark_future.pieces import road as RD
 from simkit.dark_future import rules as R
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import vehicle as VH
 from simkit.core import dice
 
 from test_dark_future_engine import World

@@ -12,7 +12,8 @@ import pytest
 from simkit.core import dice
 from simkit.core.errors import ScriptedDiceError
 from simkit.core.exact import ScriptedDice, distribution
-from simkit.dark_future import hazards as H
+from simkit.dark_future import reference as REF
+from simkit.dark_future.procedures import hazards as H
 from simkit.dark_future import rules as R
 
 HP = R.hazard_params()
@@ -53,7 +54,7 @@ def test_hazard_roll_example_p39():
     out, mph = H.hazard_roll(st, script, 90, limit, 4, 40, HP.as_array())
     assert (out, mph) == (H.LOSS, 0) and dice.script_position(st) == 1
     sd = ScriptedDice([5])
-    assert H.hazard_roll_ref(sd, 90, limit, 4, 40, HP) == (H.LOSS, 0) and sd.exhausted
+    assert REF.hazard_roll_ref(sd, 90, limit, 4, 40, HP) == (H.LOSS, 0) and sd.exhausted
 
 
 def test_renegade_panic_brake_example_p41():
@@ -81,15 +82,15 @@ def test_renegade_panic_brake_example_p41():
                             ren.braking, hp, outcomes)
     assert res == (50, 0, True) and list(outcomes) == [H.PANIC, H.LOSS_BRAKES]
     sd = ScriptedDice([5, 5])
-    assert H.hazard_sequence_ref(sd, 80, [(30, False), (50, False)], oc, ren.braking, HP) == \
+    assert REF.hazard_sequence_ref(sd, 80, [(30, False), (50, False)], oc, ren.braking, HP) == \
         (50, 0, True, (H.PANIC, H.LOSS_BRAKES))
 
 
 def test_optimum_speed_example_p41():
     # optimum control 4, 60mph limit -> optimum speed 80mph; at 81+ a 6 means control loss
     assert R.optimum_speed(60, 4) == 80
-    at80 = distribution(H.hazard_roll_ref, 80, 60, 4, 10 ** 6, HP)
-    at81 = distribution(H.hazard_roll_ref, 81, 60, 4, 10 ** 6, HP)
+    at80 = distribution(REF.hazard_roll_ref, 80, 60, 4, 10 ** 6, HP)
+    at81 = distribution(REF.hazard_roll_ref, 81, 60, 4, 10 ** 6, HP)
     assert sum(p for (o, _), p in at80.items() if o >= H.LOSS) == 0
     assert at80[(H.PANIC, 20)] == Fraction(1, 6)  # the worst roll, a 6: total 4
     assert sum(p for (o, _), p in at81.items() if o >= H.LOSS) == Fraction(1, 6)
@@ -103,8 +104,8 @@ def test_multiple_tests_example_p41():
     mines = R.safety_limit("pattern_mine")
     assert mines == 50
     tests = [(mines, False), (60, False)]
-    assert [t[0] for t in H.order_tests(tests)] == [60, 50]
-    assert H.order_tests([(60, True), (30, False)])[-1] == (60, True)  # oil always last
+    assert [t[0] for t in REF.order_tests(tests)] == [60, 50]
+    assert REF.order_tests([(60, True), (30, False)])[-1] == (60, True)  # oil always last
     st, script = scripted([6])
     outcomes = np.zeros(2, np.int64)
     res = H.hazard_sequence(st, script, 65, np.array([60, 50]), np.zeros(2, np.int64), 30, 3, 40,
@@ -112,9 +113,9 @@ def test_multiple_tests_example_p41():
     assert res == (45, 20, False) and list(outcomes) == [H.PANIC, H.OK]
     assert dice.script_position(st) == 1  # one roll only: no test for the mines
     sd = ScriptedDice([6])
-    assert H.hazard_sequence_ref(sd, 65, tests, 3, 40, HP) == (45, 20, False, (H.PANIC, H.OK))
+    assert REF.hazard_sequence_ref(sd, 65, tests, 3, 40, HP) == (45, 20, False, (H.PANIC, H.OK))
     assert sd.exhausted
-    curve = distribution(H.hazard_roll_ref, 65, 60, 4, 40, HP)
+    curve = distribution(REF.hazard_roll_ref, 65, 60, 4, 40, HP)
     assert (H.PANIC, 20) not in curve and max(m for _, m in curve) == 15
 
 
@@ -123,14 +124,14 @@ def test_oil_on_a_curve_example_p30():
     # brake means the oil is tested against 30mph. Optimum control 4, braking 40 (Interceptor):
     # curve 5 + 3 - 4 = 4, 20mph -> 60mph; oil at 60 against 30: 2 + 3 - 4 = 1, 5mph -> 55mph.
     tests = [(R.safety_limit("oil_straight"), True), (50, False)]
-    assert H.order_tests(tests) == [(50, False), (60, True)]
+    assert REF.order_tests(tests) == [(50, False), (60, True)]
     st, script = scripted([5, 2])
     outcomes = np.zeros(2, np.int64)
     res = H.hazard_sequence(st, script, 80, np.array([50, 60]), np.array([0, 1]),
                             R.safety_limit("oil_other"), 4, 40, HP.as_array(), outcomes)
     assert res == (55, 15, False) and list(outcomes) == [H.PANIC, H.PANIC]
     sd = ScriptedDice([5, 2])
-    assert H.hazard_sequence_ref(sd, 80, tests, 4, 40, HP) == (55, 15, False, (H.PANIC, H.PANIC))
+    assert REF.hazard_sequence_ref(sd, 80, tests, 4, 40, HP) == (55, 15, False, (H.PANIC, H.PANIC))
     # without the panic brake the straight-ahead oil limit (60mph) would have spared the roll
     st, script = scripted([1])
     res = H.hazard_sequence(st, script, 60, np.array([50, 60]), np.array([0, 1]), 30, 4, 40,
@@ -148,8 +149,8 @@ def test_spin_example_p44():
     assert H.spin_test(st, script, 2, True, 0, template) == (1, 90, 20)
     assert dice.script_position(st) == 3
     sd = ScriptedDice([2, 4, 2])
-    assert H.skid_test_ref(sd, False, 5, 10) == (0, 0, 5)
-    assert H.spin_ref(sd, 2, True, 0, template.tolist()) == (1, 90, 20) and sd.exhausted
+    assert REF.skid_test_ref(sd, False, 5, 10) == (0, 0, 5)
+    assert REF.spin_ref(sd, 2, True, 0, template.tolist()) == (1, 90, 20) and sd.exhausted
 
 
 def test_scripts_that_do_not_fit_the_procedure_fail():
@@ -162,7 +163,7 @@ def test_scripts_that_do_not_fit_the_procedure_fail():
 
 
 def _shot(target, weapon, rng, **kw):
-    from simkit.dark_future import shooting as S
+    from simkit.dark_future.procedures import shooting as S
     sim = S.weapon_table_sim(target, kw.pop("mount", "hood"), [rng], weapon_keys=[weapon], **kw)
     return S, sim, sim.shots[0]
 
@@ -176,7 +177,7 @@ def _replay_shot(S, sim, s, script):
            sim.ct.effects, sim.hp, sim.fit, sim.groups, out)
     assert dice.script_position(st) == len(script)
     sd = ScriptedDice(script)
-    ref = S.shot_ref(sd, s, sim.ct)
+    ref = REF.shot_ref(sd, s, sim.ct)
     assert sd.exhausted and tuple(out) == tuple(int(x) for x in ref)
     return ref
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from simkit.core import dice
 from simkit.dark_future import engine as EG
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future.pieces import vehicle as VH
 
 from test_dark_future_engine import World
 

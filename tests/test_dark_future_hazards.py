@@ -10,7 +10,8 @@ from simkit import cli, games
 from simkit.core.exact import distribution
 from simkit.core.runner import run
 from simkit.core.stats import g_test
-from simkit.dark_future import hazards as H
+from simkit.dark_future import reference as REF
+from simkit.dark_future.procedures import hazards as H
 from simkit.dark_future import rules as R
 
 
@@ -50,15 +51,15 @@ def test_safety_limits_list_p38():
 def test_hazard_reference_by_hand():
     hp = R.hazard_params()
     # 40mph over with optimum control 4: score = d6 + 4 - 4 -> 1-4 panic, 5-6 loss
-    d = distribution(H.hazard_roll_ref, 90, 50, 4, 40, hp)
+    d = distribution(REF.hazard_roll_ref, 90, 50, 4, 40, hp)
     assert d == {(H.PANIC, 5): Fraction(1, 6), (H.PANIC, 10): Fraction(1, 6),
                  (H.PANIC, 15): Fraction(1, 6), (H.PANIC, 20): Fraction(1, 6),
                  (H.LOSS, 0): Fraction(1, 3)}
     # with only 10mph of braking left, 15 and 20mph panic brakes run out: brake 10, lose control
-    d = distribution(H.hazard_roll_ref, 90, 50, 4, 10, hp)
+    d = distribution(REF.hazard_roll_ref, 90, 50, 4, 10, hp)
     assert d[(H.LOSS_BRAKES, 10)] == Fraction(1, 3)
     # at the limit there is no roll at all
-    assert distribution(H.hazard_roll_ref, 50, 50, 0, 40, hp) == {(H.OK, 0): 1}
+    assert distribution(REF.hazard_roll_ref, 50, 50, 0, 40, hp) == {(H.OK, 0): 1}
 
 
 @pytest.mark.parametrize("braking", [None, 15])
@@ -86,10 +87,10 @@ def test_control_loss_kernel_matches_exact_distribution():
 def test_control_loss_tables_by_hand():
     lows, codes = R.control_loss_table("car")
     # SF 4, adverse 3, +2: score = d6 + 3 -> 4,5 skid out; 6,7 spin; 8,9 roll
-    d = distribution(H.control_loss_ref, 4, 3, 2, list(lows), list(codes))
+    d = distribution(REF.control_loss_ref, 4, 3, 2, list(lows), list(codes))
     assert d == {2: Fraction(1, 3), 3: Fraction(1, 3), 4: Fraction(1, 3)}
     lows, codes = R.control_loss_table("bike")
-    d = distribution(H.control_loss_ref, 4, 3, 2, list(lows), list(codes))
+    d = distribution(REF.control_loss_ref, 4, 3, 2, list(lows), list(codes))
     assert d == {2: Fraction(1, 3), 4: Fraction(2, 3)}  # bikes roll from 6 up
 
 

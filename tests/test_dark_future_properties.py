@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from simkit.dark_future import engine as EG
-from simkit.dark_future import games as GM
-from simkit.dark_future import vehicle as VH
+from simkit.dark_future import scenario as GM
+from simkit.dark_future.pieces import vehicle as VH
 
 SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"
 TRIALS = 100

@@ -4,7 +4,7 @@
 import numpy as np
 
 from simkit.core import dice
-from simkit.dark_future import road as RD
+from simkit.dark_future.pieces import road as RD
 from simkit.dark_future import rules as R
 
 

@@ -17,9 +17,10 @@ from simkit.core._numba import jit
 from simkit.core.exact import RecordingDice, ScriptedDice, distribution
 from simkit.core.runner import run
 from simkit.core.stats import g_test
-from simkit.dark_future import design as D
+from simkit.dark_future import reference as REF
+from simkit.dark_future import builds as D
 from simkit.dark_future import rules as R
-from simkit.dark_future import shooting as S
+from simkit.dark_future.procedures import shooting as S
 
 
 @pytest.fixture
@@ -61,15 +62,15 @@ def test_ranges_and_tactical_factors_p26_p30_p64():
 def test_hit_roll_by_hand():
     # hood MG (+2, +1) at range 6 on a Renegade: d6 + 3 >= 6 -> 3-6
     sim, s = one_cell("renegade", "mg", 6)
-    assert distribution(S.hit_roll_ref, s) == {(True, False): Fraction(1, 2),
+    assert distribution(REF.hit_roll_ref, s) == {(True, False): Fraction(1, 2),
                                                (True, True): Fraction(1, 6),
                                                (False, False): Fraction(1, 3)}
     # a natural 1 misses at range 1 whatever the modifiers
     sim, s = one_cell("renegade", "chain_gun", 1)
-    assert sum(p for (h, _), p in distribution(S.hit_roll_ref, s).items() if h) == Fraction(5, 6)
+    assert sum(p for (h, _), p in distribution(REF.hit_roll_ref, s).items() if h) == Fraction(5, 6)
     # beyond the weapon's range: wasted, and no die is rolled
     sim, s = one_cell("renegade", "lw_mg", 9, mount="wing")
-    assert not s.in_range and S.hit_roll_ref(ScriptedDice([]), s) == (False, False)
+    assert not s.in_range and REF.hit_roll_ref(ScriptedDice([]), s) == (False, False)
     # bike target with one lane in the corridor: -2
     sim, s = one_cell("bike", "mg", 3, mount="wing", bike_lanes=1)
     assert s.modifier == 0
@@ -83,7 +84,7 @@ def test_fuel_tank_explosion_chain_replayed_on_kernel_and_reference():
     script = [4, 6, 5, 3, 4, 2, 1]
     expect = (True, 11, 1, True, False, False, False)
     sd = ScriptedDice(script)
-    assert S.shot_ref(sd, s, sim.ct) == expect and sd.exhausted
+    assert REF.shot_ref(sd, s, sim.ct) == expect and sd.exhausted
     st = dice.scripted_state()
     out = np.zeros(7, np.int64)
     S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
@@ -100,7 +101,7 @@ def test_hood_grenade_launcher_explodes_p35():
     sim, s = one_cell(None, "mg", 3, facing="front", target_build="renegade: hood=gl40, wings=mg")
     script = [4, 6, 4, 4, 5, 3, 2, 1]
     sd = ScriptedDice(script)
-    assert S.shot_ref(sd, s, sim.ct) == (True, 11, 1, True, False, False, False) and sd.exhausted
+    assert REF.shot_ref(sd, s, sim.ct) == (True, 11, 1, True, False, False, False) and sd.exhausted
     st = dice.scripted_state()
     out = np.zeros(7, np.int64)
     S.shot(st, dice.as_script(script), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
@@ -109,14 +110,14 @@ def test_hood_grenade_launcher_explodes_p35():
     # an unarmed target wastes the same critical after the matrix rolls
     sim, s = one_cell("renegade", "mg", 3, facing="front")
     sd = ScriptedDice([4, 6, 4, 4])
-    assert S.shot_ref(sd, s, sim.ct) == (True, 4, 1, False, False, False, False) and sd.exhausted
+    assert REF.shot_ref(sd, s, sim.ct) == (True, 4, 1, False, False, False, False) and sd.exhausted
 
 
 def test_too_large_to_enumerate_leaves_exact_columns_empty():
     sim = S.weapon_table_sim(None, "hood", [2], weapon_keys=["missile_pod"], target_build=(
         "interceptor: turret=lw_gl20+lw_mg, side_left=gl40, wings=lw_gl20, passive_left=mines"))
-    with pytest.raises(S.TooLargeToEnumerate):
-        S.exact_shot(sim.shots[0], sim.ct, max_paths=2_000)
+    with pytest.raises(REF.TooLargeToEnumerate):
+        REF.exact_shot(sim.shots[0], sim.ct, max_paths=2_000)
 
 
 def test_station_layout():
@@ -136,20 +137,20 @@ def test_natural_six_is_a_critical_even_through_armour_p28():
     # hits_ref -> (damage, criticals, forced limits, direct loss, terminal)
     # lightweight MG on an Interceptor: d6 + 1 - 4 -> faces 1-3 do nothing, a 6 also crits
     sim, s = one_cell("interceptor", "lw_mg", 1)
-    d = distribution(S.hits_ref, s, sim.ct, False)
+    d = distribution(REF.hits_ref, s, sim.ct, False)
     assert sum(p for o, p in d.items() if o[0] == 0) == Fraction(1, 2)
     assert sum(p for o, p in d.items() if o[1] >= 1) == Fraction(1, 6)
     # flat-one variant: 1 - 2 armour never damages a bike, yet a six is still a critical (and
     # any damage then comes only from the explosions a critical sets off)
     sim, s = one_cell("bike", "lw_laser", 1, chosen={"lightweight_laser_damage": "flat_one"})
-    d = distribution(S.hits_ref, s, sim.ct, False)
+    d = distribution(REF.hits_ref, s, sim.ct, False)
     assert sum(p for o, p in d.items() if o[1] >= 1) == Fraction(1, 6)
     assert sum(p for o, p in d.items() if o[0] > 0 and o[1] == 0) == 0
     # hit-roll variant: the damage roll's six no longer matters, the hit roll's does
     sim, s = one_cell("renegade", "mg", 1, chosen={"critical_trigger": "hit_roll"})
-    d = distribution(S.hits_ref, s, sim.ct, False)
+    d = distribution(REF.hits_ref, s, sim.ct, False)
     assert sum(p for o, p in d.items() if o[1] >= 1) == 0
-    d = distribution(S.hits_ref, s, sim.ct, True)
+    d = distribution(REF.hits_ref, s, sim.ct, True)
     assert sum(p for o, p in d.items() if o[1] >= 1) == 1
 
 
@@ -179,7 +180,7 @@ def test_kernel_replays_the_reference_on_the_same_dice(case):
     out = np.zeros(7, np.int64)
     for seed in range(1500):
         rec = RecordingDice(seed)
-        expect = S.shot_ref(rec, s, sim.ct)
+        expect = REF.shot_ref(rec, s, sim.ct)
         st = dice.scripted_state()
         S.shot(st, dice.as_script(rec.rolls), s.as_array(), sim.ct.matrix, sim.ct.rerolls,
                sim.ct.effects, sim.hp, sim.fit, sim.groups, out)
@@ -191,7 +192,7 @@ def test_kernel_replays_the_reference_on_the_same_dice(case):
 def test_exact_composition_equals_whole_shot_enumeration(case):
     case = dict(case)
     sim, s = one_cell(case.pop("target"), case.pop("weapon"), case.pop("rng"), **case)
-    assert S.exact_shot(s, sim.ct) == distribution(S.shot_ref, s, sim.ct)
+    assert REF.exact_shot(s, sim.ct) == distribution(REF.shot_ref, s, sim.ct)
 
 
 @jit
@@ -217,7 +218,7 @@ ARMED_SMALL = [
 def test_kernel_matches_exact_distribution(case):
     case = dict(case)
     sim, s = one_cell(case.pop("target"), case.pop("weapon"), case.pop("rng"), **case)
-    ex = S.exact_shot(s, sim.ct)
+    ex = REF.exact_shot(s, sim.ct)
     res = _outcomes(dice.stream_key(99), 200_000, s.as_array(), sim.ct.matrix, sim.ct.rerolls,
                     sim.ct.effects, sim.hp, sim.fit, sim.groups)
     keys = [tuple(int(x) for x in k) for k in ex]

@@ -223,7 +223,7 @@ def _demo_derby_arena(path):
 
 
 def _dark_future_car(path):
-    from simkit.dark_future.design import car_from, validate
+    from simkit.dark_future.builds import car_from, validate
 
     return validate(car_from(str(path)))
 
@@ -265,7 +265,7 @@ def _demons_run_build_string(text):
 
 
 def _dark_future_compact(text):
-    from simkit.dark_future.design import parse_compact, validate
+    from simkit.dark_future.builds import parse_compact, validate
 
     if text.strip().lower().endswith(".toml"):
         text = text + "x"

@@ -147,7 +147,7 @@ def test_strings_in_user_files_are_never_run(kind, tmp_path):
             from simkit.demo_derby.arena import load_arena
             load_arena(path)
         else:
-            from simkit.dark_future.design import car_from, validate
+            from simkit.dark_future.builds import car_from, validate
             validate(car_from(str(path)))
     except UserInputError:
         pass    # refusing the extra field is fine; running it is not

@@ -1,13 +1,22 @@
 """Dark Future (Games Workshop, 1988): road combat between armed cars and bikes.
 
-What is modelled (docs/rules/dark-future.md maps every rulebook section): rules tables as data
-(``data/*.toml``); the hazard roll, panic braking, several tests in one move, control-loss
-tests, skids and spins (:mod:`.hazards`); the shot: hit roll, damage roll, critical hits through
-the target matrices and result tables (:mod:`.shooting`); vehicle design validation
-(:mod:`.design`); the road, its generation and random hazards (:mod:`.road`); the compiled game
-of cars on the road (:mod:`.engine`, :mod:`.vehicle`) played by parameterised drivers
-(:mod:`.policies`); Games One-Eight as scenario files run by ``simkit scenario run``
-(:mod:`.games`).
+What is modelled (docs/rules/dark-future.md maps every rulebook section), room by room as in
+every game package:
+
+* ``rules``: the rules tables as labelled data (``data/*.toml``) and their variants;
+* ``procedures``: the compiled dice procedures: hazard rolls, panic braking, several tests in
+  one move, control-loss tests, skids and spins (``procedures.hazards``); the shot: hit roll,
+  damage roll, critical hits through the target matrices and result tables
+  (``procedures.shooting``);
+* ``reference``: the same procedures in plain Python as the rule text reads, and their exact
+  oracles;
+* ``pieces``: the road, its generation and random hazards (``pieces.road``) and the vehicle
+  state the compiled game keeps (``pieces.vehicle``);
+* ``engine``: the compiled game of cars and bikes on the road; ``policies``: its parameterised
+  drivers;
+* ``scenario``: Games One-Eight as scenario files (``simkit scenario run``);
+* ``builds``: vehicle design and its validation; ``search``: cars on a budget;
+* ``analyses``: the headline analyses as library calls; ``commands``: their CLI.
 """
 
 from __future__ import annotations
@@ -34,13 +43,13 @@ def _policies():
 
 
 def _load(path, *, policies=None, variants=None):
-    from .games import load_scenario
+    from .scenario import load_scenario
 
     return load_scenario(path, policies=policies, variants=variants)
 
 
 def _simulation(sc):
-    from .games import GameSim
+    from .scenario import GameSim
 
     return GameSim(sc)
 
@@ -53,7 +62,7 @@ def _set_params(sc, side, values):
 
 
 def _playthrough(sc, *, seed=2026, trial=0):
-    from .games import playthrough
+    from .scenario import playthrough
 
     return playthrough(sc, seed=seed, trial=trial)
 
@@ -65,7 +74,7 @@ SCENARIO = ScenarioEngine(load=_load, simulation=_simulation,
 
 
 def _build_scenario(row, workdir):
-    from .budget import build_scenario
+    from .search import build_scenario
 
     return build_scenario(row, workdir)
 

@@ -33,9 +33,9 @@ def weapons(target=None, mount="hood", ranges=range(1, 31), *, trials=100_000, s
     criticals and the hazards a hit forces. ``options``: ``firer_mph``, ``target_mph``,
     ``smoke``, ``bike_lanes``, ``facing``, ``target_skill``, ``target_damage``,
     ``weapon_keys``, ``target_build`` (see
-    :func:`simkit.dark_future.shooting.weapon_table_sim`), and ``runner.run``'s options."""
+    :func:`simkit.dark_future.procedures.shooting.weapon_table_sim`), and ``runner.run``'s options."""
     from ..core.runner import run
-    from .shooting import weapon_table_sim
+    from .procedures.shooting import weapon_table_sim
 
     run_opts = {k: options.pop(k) for k in list(options) if k in RUN_KEYS}
     trials = positive_int(trials, "--trials")
@@ -86,7 +86,7 @@ def hazards(test="both", *, control=range(1, 7), excess=range(0, 111), step=10, 
     test (``"control-loss"``); with ``"both"`` the control-loss table is in
     ``attrs["extra"]``. ``excess`` keeps every ``step`` mph from its lowest value."""
     from ..core.runner import run
-    from .hazards import ControlLossSim, HazardSim
+    from .procedures.hazards import ControlLossSim, HazardSim
 
     if test not in ("hazard", "control-loss", "both"):
         raise UserInputError(f"must be hazard, control-loss or both, got {test!r}",
@@ -135,7 +135,7 @@ def check_cars(cars, budget=None, *, variants=None):
     :class:`UserInputError` naming every violation of every car."""
     import pandas as pd
 
-    from .design import car_from, check
+    from .builds import car_from, check
 
     chosen = dict(variants or {})
     R.selection(chosen)  # names validated before any car is read
@@ -164,7 +164,7 @@ def builds(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", 
     (a shipped scenario's name or a file), found by the shared build search with ``trials``
     candidate-games in all; finalists re-played on fresh seeds (95% intervals)."""
     from .. import shipped
-    from .budget import budget_search
+    from .search import budget_search
 
     if budget is None:
         raise UserInputError("a search needs --budget (dollars)", field="--budget")

@@ -16,7 +16,7 @@ from ..core.files import write_frame
 from ..cliutil import Command
 from . import rules as R
 
-#: ``shooting.FACINGS`` and ``shooting.MOUNTS`` (the compiled module), for the option choices
+#: ``procedures.shooting.FACINGS`` and ``procedures.shooting.MOUNTS`` (the compiled module), for the option choices
 #: without importing it; kept equal by tests/test_cli_parser.py
 FACINGS = ("front", "rear", "side", "floor", "roof")
 MOUNTS = ("hood", "wing", "side", "roof", "turret", "fairing")

@@ -13,7 +13,7 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   weapons or lay smoke (p9). Panic-braked or out-of-control drivers lose the action (p41-42).
 * Hazards (p38-41): curves (every move ending on a curve over the pair's limit), drifts over
   80mph, passives and road hazards moved onto, HE hits and criticals (inside the shot kernel),
-  rams; several tests in one move via :func:`hazards.hazard_sequence` (higher limits first, oil
+  rams; several tests in one move via :func:`procedures.hazards.hazard_sequence` (higher limits first, oil
   last, none once control is lost); the phase's braking allowance (the rest of the turn for a
   vehicle that no longer moves).
 * Control loss (p42-46): a control-loss test before each move; skids (the sideswipe's forced
@@ -23,7 +23,7 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   after a move ending on a curve (p34, p58); a stationary angled car re-aligns (p46).
 * Shooting (p25-29): the fire corridor and closest target of :mod:`.vehicle`; the hit roll,
   damage, criticals, terminal damage and the hazard rolls they force by the shot kernel
-  (:func:`shooting.shot_ws`, reused); lasting effects applied to the target: damage levels
+  (:func:`procedures.shooting.shot_ws`, reused); lasting effects applied to the target: damage levels
   (-10mph maximum, -3mph acceleration, -1 handling each, p28), handling and drive skill lost to
   criticals, disabled engines and fuel tanks, no driver, destroyed weapons (the kernel's fit).
 * Passives (p22-31): oil (handling -1 to -2; 60mph straight and steady, else 30mph; tested
@@ -54,7 +54,7 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
 
 * Direction of travel (p12-17, p52-57, p75, p89): ``V_DIR`` 1 = facing against the direction
   of play; moves, drifts, passives laid behind, fire corridors and the phase order read it
-  (:func:`_advance_dir`, :func:`vehicle.find_target_against`); U-turns (p14: six-lane zone clear,
+  (:func:`_advance_dir`, :func:`pieces.vehicle.find_target_against`); U-turns (p14: six-lane zone clear,
   not curve to curve, 10mph automatic, 11-30mph a hazard roll, 31mph+ a control-loss test
   instead), moving off with a U-turn (p15), reversing (p17: from a stop in phase 1, 10mph, a
   drift or U-turn as part of it, no hazard rolls, 0mph after), head-on rams between cars
@@ -80,30 +80,19 @@ import numpy as np
 from ..core import dice
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
-from . import hazards as H
-from . import road as RD
-from . import shooting as SH
+from .procedures import hazards as H
+from .pieces import road as RD
+from .procedures import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
-from .vehicle import (V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH,
-                      corridor_lanes)
+from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, corridor_lanes
 from .policies import A_DUMMY, A_LOCK
-from .vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
-                      V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK,
-                      W_LOCKED, W_OFF)
+from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU, V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
-from .vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
-from .vehicle import OBLIQUE, V_WHY, hit_facing
-from .vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
-                      M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM,
-                      V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE,
-                      V_LEVELS, V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH, V_NEEDALIGN, V_NODRIVER, V_OIL,
-                      V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE, V_SKIDDIR, V_SKILL, V_SP, V_SPINDIR,
-                      V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG, W_FIRED, W_FLAT, W_HE,
-                      W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT,
-                      WK_PASSIVE, WRECK, find_target, lanes_of, marker_in_zone, on_road,
-                      smoke_between, v_front, v_rear, zone_hits)
+from .pieces.vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
+from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
+from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD, M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM, V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE, V_LEVELS, V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH, V_NEEDALIGN, V_NODRIVER, V_OIL, V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE, V_SKIDDIR, V_SKILL, V_SP, V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG, W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE, WRECK, find_target, lanes_of, marker_in_zone, on_road, smoke_between, v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
 (G_MAXTURNS, G_NV, G_MODE, G_WINDOW, G_SIGHT, G_HAZARDS, G_VICTORY, G_SPEEDMODE, G_START_MPH,
@@ -2342,7 +2331,7 @@ def _step_space(T, sec, lane, sp, d):
 
 @jit
 def _remap_back(T, sec, lane_from, lane_to, sp):
-    """:func:`road.remap_space` for a car travelling against play: the space on the new pair
+    """:func:`pieces.road.remap_space` for a car travelling against play: the space on the new pair
     whose rear edge is nearest ahead of (below) or level with the car's nose (p13)."""
     n0 = RD.pair_spaces(T, sec, lane_from)
     n1 = RD.pair_spaces(T, sec, lane_to)
@@ -2662,7 +2651,7 @@ def _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase):
 
 @jit
 def _sight_needs_more_back(T, TM, lead_sec, sight):
-    """:func:`road.sight_needs_more` for play towards lower sections."""
+    """:func:`pieces.road.sight_needs_more` for play towards lower sections."""
     first = TM[RD.TM_FIRST]
     if TM[RD.TM_ENDED] or first <= 0:
         return False
@@ -2676,7 +2665,7 @@ def _sight_needs_more_back(T, TM, lead_sec, sight):
 
 @jit
 def _gen_section_back(st, script, T, TM, curves, box):
-    """:func:`road.gen_section` laying the new section before the first one (p74-75): a new
+    """:func:`pieces.road.gen_section` laying the new section before the first one (p74-75): a new
     stretch of road replaces what was removed there. Directions are rolled for the drivers
     going that way (their left is the play-right). False when the track cannot grow."""
     first = TM[RD.TM_FIRST]

@@ -14,8 +14,9 @@ Models dark-future.txt p38-45:
 * the skid test (p43) and the spin test (p44) on the spin template (RECONSTRUCTED, rules-data 4.1).
 
 Each procedure exists twice: a plain-Python reference that reads like the rule text and takes a
-dice object (``roll(n, sides)``), the exact oracle through :func:`simkit.core.exact.distribution`;
-and a compiled kernel drawing through :mod:`simkit.core.dice`, which replays scripted rolls for
+dice object (``roll(n, sides)``; in :mod:`..reference`, whose exact oracle goes through
+:func:`simkit.core.exact.distribution`), and the compiled kernel here, drawing through
+:mod:`simkit.core.dice`, which replays scripted rolls for
 the rulebook's examples. Simulations hold one cell per (excess speed, optimum control) or
 (vehicle, speed factor, adverse control) and share each trial's stream across cells (common
 random numbers).
@@ -26,11 +27,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core import dice, stats
-from ..core._numba import jit
-from ..core.blocks import sum_blocks
-from ..core.exact import distribution
-from . import rules as R
+from ...core import dice, stats
+from ...core._numba import jit
+from ...core.blocks import sum_blocks
+from ...core.exact import distribution
+from .. import rules as R
 
 # hazard outcome codes
 OK, PANIC, LOSS, LOSS_BRAKES = 0, 1, 2, 3  # LOSS_BRAKES: a panic brake beyond the allowance
@@ -42,85 +43,16 @@ _BASE = 1_000  # notional safety limit for tables by excess speed
 _DIE, _STEP, _OK_MAX, _LOSS_MIN, _PANIC = range(5)
 
 
-# --- plain-Python references (the rule text, line by line) -------------------------------------
-def hazard_roll_ref(dice_, speed, limit, optimum, braking_left, hp: R.HazardParams):
-    """One hazard roll (p39) -> (outcome, mph braked). No roll at or below the limit."""
-    if speed <= limit:
-        return OK, 0
-    excess = -(-(speed - limit) // hp.mph_per_point)
-    score = dice_.roll(1, hp.die) + excess - optimum
-    if score <= hp.ok_max:
-        return OK, 0
-    if score >= hp.loss_min:
-        return LOSS, 0
-    wanted = hp.panic_mph_per_point * score
-    if wanted > braking_left:  # 'brakes as far as it can and then suffers Control Loss'
-        return LOSS_BRAKES, max(0, min(braking_left, speed))
-    return PANIC, min(wanted, speed)
-
-
-def order_tests(tests):
-    """Tests as (limit, is_oil): higher limits first, oil always last (p41, p30)."""
-    return sorted(tests, key=lambda t: (bool(t[1]), -t[0]))
-
-
-def hazard_sequence_ref(dice_, speed, tests, optimum, braking_left, hp: R.HazardParams,
-                        oil_panic_limit=None):
-    """Several tests in one move (p41) -> (final speed, braking left, lost control, outcomes).
-
-    ``tests`` are (limit, is_oil). Oil is tested last, and against ``oil_panic_limit`` (the
-    30mph 'any other move' limit) once another test of the move forced a panic brake (p30)."""
-    if oil_panic_limit is None:
-        oil_panic_limit = R.safety_limit("oil_other")
-    outcomes = []
-    for limit, oil in order_tests(tests):
-        if oil and PANIC in outcomes:
-            limit = min(limit, oil_panic_limit)
-        out, mph = hazard_roll_ref(dice_, speed, limit, optimum, braking_left, hp)
-        speed -= mph
-        braking_left -= mph
-        outcomes.append(out)
-        if out >= LOSS:  # 'won't take any more hazard rolls until the driver regains control'
-            break
-    return speed, braking_left, any(o >= LOSS for o in outcomes), tuple(outcomes)
-
-
-def control_loss_ref(dice_, sf, adverse, no_control_penalty, lows, codes):
-    """One control-loss test (p42 / p70) -> outcome code (index of rules.CONTROL_OUTCOMES)."""
-    score = dice_.roll(1, 6) + sf - adverse + no_control_penalty
-    out = codes[0]
-    for lo, code in zip(lows, codes):
-        if score >= lo:
-            out = code
-    return int(out)
-
-
-def skid_test_ref(dice_, on_curve, straight_mph, drift_mph):
-    """Skid test (p43) -> (kind, side, mph lost): kind 0 straight / 1 drift; side -1 left,
-    +1 right, 2 outwards (curve), 0 none."""
-    if dice_.roll(1, 6) % 2 == 0:
-        return 0, 0, straight_mph
-    if on_curve:
-        return 1, 2, drift_mph
-    return 1, (1 if dice_.roll(1, 6) % 2 == 0 else -1), drift_mph
-
-
-def spin_ref(dice_, sf, first_spin, direction, template):
-    """Spin test (p44) -> (direction, rotation degrees, mph deduction): direction +1 clockwise,
-    -1 anticlockwise (rolled on the first spin only); rotation by d6 + speed factor."""
-    if first_spin:
-        direction = 1 if dice_.roll(1, 6) % 2 == 0 else -1
-    total = dice_.roll(1, 6) + sf
-    for lo, hi, rot, mph in template:
-        if lo <= total <= hi:
-            return direction, rot, mph
-    raise AssertionError(f"spin total {total} is not on the template")
+def _reference():
+    # the references import this module's outcome codes, so they are fetched when first needed
+    from .. import reference
+    return reference
 
 
 # --- compiled kernels --------------------------------------------------------------------------
 @jit
 def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
-    """Kernel twin of :func:`hazard_roll_ref`; returns (outcome, mph braked)."""
+    """Kernel twin of :func:`..reference.hazard_roll_ref`; returns (outcome, mph braked)."""
     if speed <= limit:
         return OK, 0
     step = hp[_STEP]
@@ -139,7 +71,7 @@ def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
 @jit
 def hazard_sequence(st, script, speed, limits, oil, oil_panic_limit, optimum, braking_left, hp,
                     outcomes):
-    """Kernel twin of :func:`hazard_sequence_ref` on tests already in order (``oil[i]`` = 1 for
+    """Kernel twin of :func:`..reference.hazard_sequence_ref` on tests already in order (``oil[i]`` = 1 for
     an oil test); writes each outcome into ``outcomes`` (-1 = not taken) and returns (speed,
     braking left, lost)."""
     lost = False
@@ -261,7 +193,7 @@ class HazardSim:
 
     def exact(self, excess, control):
         """Exact distribution of (outcome, mph braked) for one cell."""
-        return distribution(hazard_roll_ref, _BASE + excess, _BASE, control, self.braking, self.hp)
+        return distribution(_reference().hazard_roll_ref, _BASE + excess, _BASE, control, self.braking, self.hp)
 
     def summarise(self, totals, n_trials):
         rows = []
@@ -326,7 +258,7 @@ class ControlLossSim:
     def exact(self, i):
         k = self.kind_idx[i]
         lows, codes = self.tables[k]
-        return distribution(control_loss_ref, int(self.sfs[i]), int(self.adverse[i]),
+        return distribution(_reference().control_loss_ref, int(self.sfs[i]), int(self.adverse[i]),
                             int(self.penalty[i]), list(lows), list(codes))
 
     def summarise(self, totals, n_trials):

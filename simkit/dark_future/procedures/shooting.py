@@ -33,19 +33,17 @@ one-shot analyses make exactly the reference's rolls.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
-from ..core import dice, stats
-from ..core._numba import jit
-from ..core.blocks import sum_blocks
-from ..core.errors import UserInputError
-from ..core.exact import EnumeratingDice, distribution
+from ...core import dice, stats
+from ...core._numba import jit
+from ...core.blocks import sum_blocks
+from ...core.errors import UserInputError
 from . import hazards as H
-from . import rules as R
+from .. import rules as R
 
 FACINGS = ("front", "rear", "side", "floor", "roof")
 LOCATIONS = ("bodywork", "front_wheels", "rear_wheels", "engine", "fuel", "driver", "weapons")
@@ -208,242 +206,6 @@ S_WHEELS = 25
 # control lost (directly or by the forced hazard rolls), terminal damage)
 
 
-# --- plain-Python reference --------------------------------------------------------------------
-def d6_lookup(dice_, f):
-    """``f(face)`` of one d6 roll. Under exact enumeration, faces giving the same value are one
-    branch (a roll read through a table rarely needs all six), which keeps whole shots small
-    enough to enumerate; scripted and random dice roll one d6 as usual."""
-    if isinstance(dice_, EnumeratingDice):
-        groups: dict = {}
-        for face in range(1, 7):
-            v = f(face)
-            groups[v] = groups.get(v, 0) + Fraction(1, 6)
-        if len(groups) == 1:
-            return next(iter(groups))  # the face cannot matter, but the die is still cast
-        return dice_._choose(tuple(groups.items()))
-    return f(dice_.roll(1, 6))
-
-
-def hit_roll_ref(dice_, s: Shot):
-    """-> (hit, natural six)."""
-    if not s.in_range:  # 'the shot must be fired - the ammunition is wasted'
-        return False, False
-    return d6_lookup(dice_, lambda r: (r != 1 and r + s.modifier >= s.range_eff,
-                                        r != 1 and r + s.modifier >= s.range_eff and r == 6))
-
-
-def _critical_ref(dice_, s, ct, facing, hit_damage, st, pending):
-    if facing < 0:  # oblique: even = the front/rear facing, odd = the side (p32)
-        facing = d6_lookup(dice_, lambda r: s.facing if r % 2 == 0 else FACINGS.index("side"))
-    code = d6_lookup(dice_, lambda r: int(ct.matrix[facing, r - 1]))
-    while code >= REROLL:
-        code = d6_lookup(dice_, lambda r, c=code: int(ct.rerolls[c - REROLL, r - 1]))
-    if code >= GROUP_BASE:
-        _weapon_ref(dice_, s, ct, code - GROUP_BASE, facing, st, pending)
-    else:
-        _result_ref(dice_, ct, code, hit_damage, st, pending)
-
-
-def _weapon_ref(dice_, s, ct, group, facing, st, pending):
-    """A Weapons result (p32, p35): find the station, then roll on the Weapons table."""
-    a, b = s.groups[group]
-    fit = st["fit"]
-    if b >= 0:  # a pair of stations: odd = the first (left), even = the second (right)
-        if not fit[a] and not fit[b]:
-            return  # nothing fitted there: wasted, and no roll can change that
-        station = d6_lookup(dice_, lambda r: a if r % 2 == 1 else b)
-    else:
-        station = a
-    if not fit[station]:
-        return  # not fitted, or already destroyed: wasted (p32)
-    he = fit[station] == 2
-    e = ct.effects[WEAPONS, d6_lookup(dice_, lambda r: _first_face(ct, WEAPONS, r)) - 1]
-    if e[F_DESTROYS]:
-        fit[station] = 0
-        if he and e[F_HE_EXPLOSION] and d6_lookup(dice_, lambda r: r % 2 == 1):
-            # its criticals strike the same facing (the rulebook names none)
-            pending.append((int(e[F_HE_EXPLOSION]), True, facing, False))
-
-
-def _result_ref(dice_, ct, loc, hit_damage, st, pending):
-    if (loc == ENGINE and st["engine"]) or (loc == FUEL and st["fuel"]) or \
-            (loc == DRIVER and st["driver"]):
-        return  # already disabled: wasted (p32)
-    # faces with identical effects are one branch under enumeration (names differ, effects not)
-    e = ct.effects[loc, d6_lookup(dice_, lambda r: _first_face(ct, loc, r)) - 1]
-    if e[F_HAZARD]:
-        st["limits"].append(int(e[F_HAZARD]))
-    if e[F_CONTROL]:
-        st["loss"] = True
-    st["handling"] += int(e[F_HANDLING])
-    st["skill"] += int(e[F_SKILL])
-    # e[F_ROLLS] (which limb) changes nothing one shot reports, so those dice are not rolled
-    if e[F_CHECK]:
-        if not dice_.at_most(1, 6, int(e[F_CHECK]) - hit_damage - 1):
-            if e[F_THEN_HAZARD]:
-                st["limits"].append(int(e[F_THEN_HAZARD]))
-            if e[F_THEN_CONTROL]:
-                st["loss"] = True
-            st["handling"] += int(e[F_THEN_HANDLING])
-            _disable(st, int(e[F_THEN_DISABLES]))
-        else:
-            st["handling"] += int(e[F_ELSE_HANDLING])
-    _disable(st, int(e[F_DISABLES]))
-    if e[F_EXPLOSION]:
-        pending.append((int(e[F_EXPLOSION]), bool(e[F_EXPL_HE]), int(e[F_EXPL_FACING]), False))
-
-
-def _first_face(ct, loc, r):
-    row = ct.effects[loc]
-    for f in range(6):
-        if (row[f] == row[r - 1]).all():
-            return f + 1
-    return r
-
-
-def _disable(st, what):
-    if what == 1:
-        st["engine"] = True
-    elif what == 2:
-        st["fuel"] = True
-        st["engine"] = True  # an exploding tank also disables the engine (p35, p69)
-    elif what == 3:
-        st["driver"] = True
-
-
-def hits_ref(dice_, s: Shot, ct: CritTables, natural_six_on_hit: bool):
-    """The hit and every hit it sets off (p29 Multiple Hits), then the forced hazard rolls."""
-    st = {"engine": False, "fuel": False, "driver": False, "loss": False, "limits": [],
-          "remaining": s.target_damage, "terminal": False, "exploded": False,
-          "handling": 0, "skill": 0, "fit": list(s.fit)}
-    damage_total = 0
-    crits = 0
-    pending = [(s.damage, s.he, -1 if s.oblique else s.facing, True)]
-    while pending:
-        dmg, he, facing, from_shot = pending.pop(0)
-        if he:
-            st["limits"].append(s.he_small_limit if dmg <= s.he_small_max else s.he_large_limit)
-        flat = s.flat and from_shot
-        was_terminal = st["terminal"]
-        crit_on_damage = not (from_shot and s.crit_on_hit_roll)
-        points, r = d6_lookup(dice_, lambda r: (
-            0 if was_terminal else min(st["remaining"], max(0, (dmg if flat else r + dmg) - s.armour)),
-            6 if (r == 6 and crit_on_damage) else 0))
-        if not was_terminal:  # after terminal damage only the critical six matters (p35)
-            take = min(points, st["remaining"])
-            st["remaining"] -= take
-            damage_total += take
-        crit = natural_six_on_hit if not crit_on_damage else r == 6
-        if crit:
-            crits += 1
-            _critical_ref(dice_, s, ct, facing, dmg, st, pending)
-        if not was_terminal and st["remaining"] == 0:
-            st["terminal"] = True
-            st["engine"] = True
-            st["loss"] = True  # handling 0: the vehicle loses control at once (p40)
-        if st["terminal"] and not st["exploded"]:
-            if dice_.at_most(1, 6, s.explode_face):
-                st["exploded"] = True
-                _result_ref(dice_, ct, DRIVER, dmg, st, pending)
-    # hazard rolls come after the damage is recorded, so they see the handling lost to damage
-    # levels passed (p28), to tyres and axles, and the drive skill lost to injury (p38, p40)
-    passed = sum(1 for lv in s.levels if lv and st["remaining"] < lv <= s.target_damage)
-    handling = s.handling + st["handling"] - passed * s.level_loss
-    skill = s.skill + st["skill"]
-    if handling <= 0 or skill <= 0:
-        st["loss"] = True  # zero handling or no (conscious) driver: control lost (p34, p40)
-    direct = st["loss"]
-    limits = tuple(sorted((x for x in st["limits"] if x < s.target_mph), reverse=True))
-    if direct:
-        limits = ()  # out of control: no hazard rolls (p42)
-    optimum = max(handling - s.reduced, skill)
-    return damage_total, crits, limits, direct, st["terminal"], optimum
-
-
-def forced_tests_ref(dice_, s: Shot, limits, optimum):
-    """The hazard rolls a shot forces, highest limit first (p41) -> control lost?"""
-    speed, left = s.target_mph, s.braking
-    for lim in limits:
-        out, mph = H.hazard_roll_ref(dice_, speed, lim, optimum, left, _HP)
-        speed -= mph
-        left -= mph
-        if out >= H.LOSS:
-            return True
-    return False
-
-
-_HP = R.hazard_params()
-
-
-def shot_ref(dice_, s: Shot, ct: CritTables):
-    """A whole shot -> (hit, damage, criticals, forced hazard, direct loss, loss, terminal)."""
-    hit, six = hit_roll_ref(dice_, s)
-    if not hit:
-        return MISS
-    damage, crits, limits, direct, terminal, optimum = hits_ref(dice_, s, ct, six)
-    lost = direct or forced_tests_ref(dice_, s, limits, optimum)
-    return True, damage, crits, bool(limits), direct, lost, terminal
-
-
-MISS = (False, 0, 0, False, False, False, False)
-
-
-# A target with several HE weapons can chain explosions (each may strike another weapon): its
-# shots have too many dice paths to enumerate quickly, so only Monte Carlo figures are given.
-MAX_HE_STATIONS_EXACT = 1
-EXACT_MAX_PATHS = 5_000  # unarmed targets need at most ~1,100 (a bike, oblique 40mm GL hit)
-
-
-class TooLargeToEnumerate(RuntimeError):
-    """The shot's chain of hits has too many dice paths to enumerate in reasonable time."""
-
-
-def exact_shot(s: Shot, ct: CritTables, max_paths: int = EXACT_MAX_PATHS) -> dict:
-    """Exact outcome distribution of :func:`shot_ref`, by composing its independent stages:
-    the hit roll, the chain of hits it sets off, and the hazard rolls that chain forces (each
-    stage enumerated exactly; tests check the composition against whole-shot enumeration).
-
-    Raises :class:`TooLargeToEnumerate` when the chain of hits needs more than ``max_paths``
-    dice paths (heavily armed targets whose HE weapons can set each other off)."""
-    out: dict = {}
-    for (hit, six), p in distribution(hit_roll_ref, s).items():
-        if not hit:
-            out[MISS] = out.get(MISS, 0) + p
-            continue
-        base = s.__class__(**{**s.__dict__, "range_eff": 0, "modifier": 0})
-        for (damage, crits, limits, direct, terminal, optimum), q in _hits_exact(
-                base, ct, bool(six and s.crit_on_hit_roll), max_paths).items():
-            for lost, r in _tests_exact(base, limits, optimum).items():
-                k = (True, damage, crits, bool(limits), direct, direct or lost, terminal)
-                out[k] = out.get(k, 0) + p * q * r
-    return out
-
-
-_HITS_CACHE: dict = {}
-
-
-@lru_cache(maxsize=None)
-def _hit_exact(s):
-    return distribution(hit_roll_ref, s)
-
-
-def _hits_exact(s, ct, six, max_paths):
-    key = (s, id(ct), six)
-    if key not in _HITS_CACHE:
-        try:
-            _HITS_CACHE[key] = distribution(hits_ref, s, ct, six, max_paths=max_paths)
-        except RuntimeError as e:
-            _HITS_CACHE[key] = TooLargeToEnumerate(str(e))
-    if isinstance(_HITS_CACHE[key], Exception):
-        raise _HITS_CACHE[key]
-    return _HITS_CACHE[key]
-
-
-@lru_cache(maxsize=None)
-def _tests_exact(s, limits, optimum):
-    return distribution(forced_tests_ref, s, limits, optimum)
-
-
 # --- compiled kernel ---------------------------------------------------------------------------
 @jit
 def _d6(st, script):
@@ -463,7 +225,7 @@ def _disable_k(flags, what):
 
 @jit
 def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn, ws):
-    """Kernel twin of :func:`_weapon_ref`; records damaged / jammed / command link results with
+    """Kernel twin of :func:`..reference._weapon_ref`; records damaged / jammed / command link results with
     their station in ``ws`` (:func:`_record`)."""
     a = groups[group, 0]
     b = groups[group, 1]
@@ -493,7 +255,7 @@ def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn, ws):
 
 @jit
 def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn, ws, lasting):
-    """Kernel twin of :func:`_result_ref`; flags = [engine, fuel, driver, loss, handling
+    """Kernel twin of :func:`..reference._result_ref`; flags = [engine, fuel, driver, loss, handling
     change, skill change]. Lasting results are recorded in ``ws`` (:func:`_record`); with
     ``lasting`` the two dice of a Limb Disabled result are rolled (p34: the first even an arm,
     odd a leg; the second odd left, even right; recorded as limb 0-3 = 2 * arm + right)."""
@@ -629,7 +391,7 @@ AUTO_HIT = 2  # sp[S_IN_RANGE] == AUTO_HIT: a hit without a hit roll (mines, ram
 
 @jit
 def shot(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out):
-    """Kernel twin of :func:`shot_ref`; writes the outcome into ``out`` (7 ints)."""
+    """Kernel twin of :func:`..reference.shot_ref`; writes the outcome into ``out`` (7 ints)."""
     shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out,
             np.zeros(SCRATCH, np.int64))
 
@@ -869,17 +631,19 @@ class ShotSim:
                             self.ct.effects, self.hp, self.fit, self.groups, dice.NO_SCRIPT)
 
     def summarise(self, totals, n_trials):
+        from .. import reference as REF   # it imports this module's tables: fetched when used
+
         t = totals.reshape(len(self.cells), N_SHOT_STATS)
         rows = []
         for (w, rng), s, k in zip(self.cells, self.shots, t):
             ex = None  # None: Monte Carlo only, the *_exact columns are left empty (NaN)
-            if sum(1 for f in s.fit if f == 2) <= MAX_HE_STATIONS_EXACT:
+            if sum(1 for f in s.fit if f == 2) <= REF.MAX_HE_STATIONS_EXACT:
                 try:
-                    ex = exact_shot(s, self.ct)
-                except TooLargeToEnumerate:
+                    ex = REF.exact_shot(s, self.ct)
+                except REF.TooLargeToEnumerate:
                     pass
             # the hit roll alone is always exact
-            p_hit_x = float(sum(q for (h, _), q in _hit_exact(s).items() if h))
+            p_hit_x = float(sum(q for (h, _), q in REF._hit_exact(s).items() if h))
             if ex is None:
                 p = lambda pred: np.nan  # noqa: E731
                 dmg_x = np.nan
@@ -926,7 +690,7 @@ def station_layout(vehicle: str, car=None, chosen=None):
     if car is not None:
         w = rules.table("weapons")["rows"]
         explosive = set(rules.table("passives")["explosive"])
-        from .design import catalogue
+        from ..builds import catalogue
         cat = catalogue(chosen)
         for mount, value in car.mounts.items():
             keys = value if isinstance(value, list) else [value]
@@ -965,7 +729,7 @@ def weapon_table_sim(target: str | None = None, mount: str = "hood", ranges=rang
     sel = R.selection(chosen)
     car = None
     if target_build is not None:
-        from .design import car_from, validate
+        from ..builds import car_from, validate
         car = car_from(target_build)
         validate(car, chosen=chosen)
         if target is not None and target != car.vehicle:

@@ -7,7 +7,7 @@ module supplies its two game parts:
 * :func:`design_space`: one field per mount of the vehicle (p82-83), each a catalogue item
   allowed on that mount or empty; dollars (vehicle + items, the turret's own $25,000 on the
   turret field) and weight (payload, p81) are the budgets; legal when
-  :func:`design.check` finds no violation and the car carries at least one weapon (Games
+  :func:`builds.check` finds no violation and the car carries at least one weapon (Games
   Four-Six). The turret field holds one weapon or two medium ones (p83: 'one heavy weapon or
   two medium weapons'); a ``link`` field (0/1) links every set of identical fixed weapons
   (p83: linking is free, identical weapons only, never the turret's).
@@ -28,8 +28,8 @@ from ..core.errors import UserInputError
 from ..core.search import IntBoxSpace, IntField, Rate, StatEvaluator
 from . import engine as EG
 from . import rules as R
-from .design import Car, car_from, catalogue, check
-from .games import _compact, _weapon_rows, load_scenario, to_arrays
+from .builds import Car, car_from, catalogue, check
+from .scenario import _compact, _weapon_rows, load_scenario, to_arrays
 
 
 def _mount_items(vehicle, chosen):
@@ -235,7 +235,7 @@ def budget_search(scenario, *, vehicle="renegade", budget=50_000, side=None, inc
 
 def encode(space, text, chosen=None):
     """A user's car (compact string) as a candidate of the space."""
-    from .design import car_from
+    from .builds import car_from
 
     car = car_from(text)
     items, _, _ = _mount_items(car.vehicle, chosen)

@@ -33,21 +33,19 @@ import numpy as np
 import pandas as pd
 
 from ..core.extras import Extras
-from ..core import dice, pairings, stats
+from ..core import dice, stats
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.runner import run
 from . import engine as EG
 from . import policies as PO
-from . import road as RD
+from .pieces import road as RD
 from . import rules as R
-from . import shooting as SH
-from . import vehicle as VH
-from .design import car_from, validate
-from .vehicle import M_FAIRING_L, M_FAIRING_R
-from .vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L, M_WING_R,
-                      MAXW, MOUNT_NAMES, W_ACC, W_AMMO, W_DMG, W_FLAT, W_HE, W_KEY, W_KIND, W_LASER,
-                      W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE)
+from .procedures import shooting as SH
+from .pieces import vehicle as VH
+from .builds import car_from, validate
+from .pieces.vehicle import M_FAIRING_L, M_FAIRING_R
+from .pieces.vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L, M_WING_R, MAXW, MOUNT_NAMES, W_ACC, W_AMMO, W_DMG, W_FLAT, W_HE, W_KEY, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE)
 
 TRACKS = ("straights", "layouts", "initial", "continuous")
 MAX_VEHICLES = 6
@@ -672,19 +670,6 @@ def how_games_ended(path, *, trials=10_000, seed=2026, policies=None, variants=N
     sc = load_scenario(path, policies=policies, variants=variants)
     return run(GameSim(sc), trials, seed, **run_opts).frame.attrs["extra"][
         "how games ended, per side"]
-
-
-def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
-                   variants=None, **run_opts):
-    """Win rates per side (one row per side; with ``all_policies`` one block per pairing)."""
-    base = load_scenario(path, policies=policies, variants=variants)
-    if not all_policies:
-        return run(GameSim(base), trials, seed, **run_opts).frame
-    return pairings.table(
-        lambda chosen: run(GameSim(load_scenario(path, policies=chosen, variants=variants)),
-                           trials, seed, **run_opts).frame,
-        [s.name for s in base.sides], list(PO.POLICIES),
-        keep_extra=["win rates by role (lead car / chase car)"])
 
 
 # --- one game, logged -----------------------------------------------------------------------------

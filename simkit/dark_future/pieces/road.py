@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dice
-from ..core._numba import jit
-from . import rules as R
+from ...core import dice
+from ...core._numba import jit
+from .. import rules as R
 
 STRAIGHT, CORNER, BEND = 0, 1, 2
 KIND_NAMES = ("straight", "corner", "bend")

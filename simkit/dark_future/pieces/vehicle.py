@@ -7,10 +7,9 @@ See :mod:`.road` for the lane/space geometry these queries stand on.
 
 from __future__ import annotations
 
-from ..core._numba import jit
+from ...core._numba import jit
 from . import road as RD
-from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, front_x,
-                   range_between, rear_x, sight_clear)
+from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, front_x, range_between, rear_x, sight_clear)
 
 # --- vehicle columns V[v] ------------------------------------------------------------------------
 (V_SIDE, V_ROLE, V_KIND, V_SEC, V_LANE, V_SP, V_MPH, V_STATUS, V_DMG, V_HAND, V_OIL, V_SKILL,
@@ -302,7 +301,7 @@ def corridor_lanes_dir(V, v, mount):
 
 @jit
 def sight_clear_back(T, sec_a, sp_b_last, sec_b):
-    """:func:`road.sight_clear` looking against the direction of play: firer on sec_a, target
+    """:func:`pieces.road.sight_clear` looking against the direction of play: firer on sec_a, target
     on sec_b <= sec_a whose front is in sec_b's last space when ``sp_b_last``."""
     if sec_b == sec_a:
         return True
