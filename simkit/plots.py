@@ -1,10 +1,16 @@
-"""Plots shared by the analyses (matplotlib, no display needed)."""
+"""Plots shared by the analyses (matplotlib, no display needed).
+
+Every figure lives here, apart from the computations it draws: ``simkit.core`` and
+``simkit.analysis`` never import matplotlib (tests/test_core_layering.py), so the library
+runs without it being loaded."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import matplotlib
+import numpy as np
+import pandas as pd
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -58,6 +64,74 @@ def plot_win_rates(frame, path: str | Path) -> Path:
     ax.set_xlabel("win rate (95% interval)")
     ax.set_title(f"{frame.scenario.iloc[0]}: {int(frame.trials.iloc[0]):,} games per pairing")
     ax.invert_yaxis()
+    fig.tight_layout()
+    path = Path(path)
+    save_figure(fig, path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_leaderboard(board: pd.DataFrame, path, *, figure: str | None = None,
+                     title: str = "") -> Path:
+    """Each finalist's objective with its 95% interval (fresh trials), the paired gap to the
+    leader when the board has one, and the search's progress (the leader's racing score)."""
+    # the search package imports numba: only load it when a leaderboard is drawn
+    from .core.search import progress_frame
+
+    figure = figure or board.attrs.get("objective", "score")
+    name = figure[:-5] if figure.endswith("_rate") else figure.removeprefix("mean_")
+    lo, hi = f"{name}_lo", f"{name}_hi"
+    prog = progress_frame(board)
+    panels = 3 if "gap" in board else 2
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels + 2, 0.38 * len(board) + 2.5),
+                             gridspec_kw={"width_ratios": [3] + [2] * (panels - 1)})
+    ax = axes[0]
+    y = np.arange(len(board))
+    included = board.get("included", pd.Series(False, index=board.index)).to_numpy(bool)
+    colors = np.where(included, "tab:orange", "tab:blue")
+
+    def dots(ax, v, l, h):
+        # points and bars, not bars from zero: the builds differ by a few points in the
+        # third decimal, which bars from zero would hide
+        for yi, vi, li, hi_, col in zip(y, v, l, h, colors):
+            ax.errorbar(vi, yi, xerr=[[vi - li], [hi_ - vi]], fmt="o", color=col, capsize=3,
+                        markersize=4)
+
+    val = board[figure].to_numpy(float)
+    if lo in board and hi in board:
+        dots(ax, val, board[lo].to_numpy(float), board[hi].to_numpy(float))
+    else:
+        dots(ax, val, val, val)
+    ax.set_yticks(y, [f"{r}. {b}" for r, b in zip(board["rank"], board["build"])], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{figure}: 95% interval, {int(board['trials'].iloc[0]):,} fresh trials each"
+                  + (" (orange: given builds)" if included.any() else ""), fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    if panels == 3:
+        axg = axes[1]
+        dots(axg, board["gap"].to_numpy(float), board["gap_lo"].to_numpy(float),
+             board["gap_hi"].to_numpy(float))
+        axg.axvline(0, color="grey", linewidth=0.8)
+        axg.set_yticks(y, [str(r) for r in board["rank"]], fontsize=7)
+        axg.invert_yaxis()
+        axg.set_xlabel(f"leader's {figure} minus this build's\n(paired 95% interval, "
+                       "same trials)", fontsize=8)
+        axg.grid(axis="x", alpha=0.3)
+    ax2 = axes[-1]
+    if len(prog):
+        ax2.plot(prog["trials_used"], prog["best_score"], marker=".", color="tab:blue")
+        if "best_lo" in prog:
+            ax2.fill_between(prog["trials_used"], prog["best_lo"], prog["best_hi"], alpha=0.25,
+                             color="tab:blue", linewidth=0)
+        ax2.set_xlabel("racing trials spent", fontsize=8)
+        ax2.set_ylabel(f"leader's {figure} (racing stream, 95% band)", fontsize=8)
+        ax2.grid(alpha=0.3)
+    else:
+        ax2.axis("off")
+    vs = board.attrs.get("versus")
+    fig.suptitle(title or ("strongest builds" + (f" against {vs}" if vs else "")
+                           + f": {board.attrs.get('candidates', '?')} candidates raced, "
+                           f"{board.attrs.get('trials_used', 0):,} trials"))
     fig.tight_layout()
     path = Path(path)
     save_figure(fig, path, dpi=110)
