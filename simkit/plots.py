@@ -137,3 +137,89 @@ def plot_leaderboard(board: pd.DataFrame, path, *, figure: str | None = None,
     save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_balance(frame: pd.DataFrame, path, *, title: str | None = None) -> None:
+    """Default beside equilibrium win rate per side (95% intervals), and the payoff matrix."""
+    pay = frame.attrs.get("payoffs")
+    two = pay is not None and len(frame) == 2
+    fig, axes = plt.subplots(1, 2 if two else 1, figsize=(11 if two else 6, 4.2))
+    ax = axes[0] if two else axes
+    x = np.arange(len(frame))
+    for off, col, lab in ((-0.18, "default", "default policies"),
+                          (0.18, "equilibrium", "equilibrium")):
+        r = frame[f"{col}_win_rate"].to_numpy()
+        err = np.vstack([r - frame[f"{col}_lo"].to_numpy(), frame[f"{col}_hi"].to_numpy() - r])
+        ax.bar(x + off, r, 0.36, yerr=np.clip(err, 0, None), capsize=3, label=lab)
+    ax.set_xticks(x, frame["side"])
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.legend()
+    ax.set_title(title or str(frame["scenario"].iloc[0]))
+    if two:
+        a, b = frame["side"]
+        m = pay.pivot_table(index=a, columns=b, values=f"utility_{a}", sort=False)
+        im = axes[1].imshow(m.to_numpy(), vmin=0, vmax=1, cmap="RdBu")
+        axes[1].set_xticks(range(m.shape[1]), [str(c)[:18] for c in m.columns], rotation=60,
+                           ha="right", fontsize=7)
+        axes[1].set_yticks(range(m.shape[0]), [str(c)[:18] for c in m.index], fontsize=7)
+        axes[1].set_xlabel(f"policy of {b}")
+        axes[1].set_ylabel(f"policy of {a}")
+        axes[1].set_title(f"payoff to {a} (win + draw/2)")
+        fig.colorbar(im, ax=axes[1])
+    fig.tight_layout()
+    save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot_tornado(frame: pd.DataFrame, path: str | Path, *, top: int = 30,
+                 title: str = "") -> Path:
+    """One panel per side: each setting's win-rate delta with its 95% interval, biggest first."""
+    f = frame[frame["kind"] != "default"].copy()
+    lab = (f["build"].astype(str) + ": " if "build" in f else "") + f["setting"].astype(str)
+    f["label"] = lab
+    all_sides = list(dict.fromkeys(frame["side"]))
+    sides = all_sides[:9]
+    if f.empty:
+        order = []
+    else:
+        size = f.assign(a=f["delta"].abs()).groupby("label", sort=False)["a"].max()
+        order = list(size.sort_values(ascending=False, kind="stable").index[:top])
+    n = max(len(order), 1)
+    ncols = min(len(sides), 3)
+    nrows = -(-len(sides) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 2.5, nrows * (0.32 * n + 1.4)
+                                                    + 0.6), sharey=True, squeeze=False)
+    for ax in axes.flat[len(sides):]:
+        ax.axis("off")
+    for ax, side in zip(axes.flat, sides):
+        g = f[f["side"] == side].set_index("label").reindex(order)
+        y = np.arange(len(order))
+        d = g["delta"].to_numpy(dtype=float)
+        err = np.vstack([d - g["delta_lo"].to_numpy(dtype=float),
+                         g["delta_hi"].to_numpy(dtype=float) - d])
+        colors = ["tab:red" if v < 0 else "tab:blue" for v in np.nan_to_num(d)]
+        if len(order):
+            ax.barh(y, d, xerr=err, color=colors, alpha=0.75, capsize=2,
+                    error_kw={"elinewidth": 0.8})
+            ax.set_yticks(y, order, fontsize=7)
+        else:
+            ax.text(0.5, 0.5, "no settings besides the default", ha="center",
+                    transform=ax.transAxes)
+        ax.axvline(0, color="black", linewidth=0.8)
+        base = frame[(frame["kind"] == "default") & (frame["side"] == side)]["win_rate"]
+        ax.set_title(f"{side} (default {float(base.iloc[0]):.3f})" if len(base) else str(side),
+                     fontsize=9)
+        ax.set_xlabel("win-rate delta from default")
+        ax.grid(axis="x", alpha=0.3)
+    axes.flat[0].invert_yaxis()
+    if len(all_sides) > len(sides):
+        title = f"{title} (first {len(sides)} of {len(all_sides)} sides; all in the table)"
+    fig.suptitle((title + "\n" if title else "") + "bars: delta; whiskers: 95% Newcombe interval "
+                 "(conservative under common random numbers)", fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
