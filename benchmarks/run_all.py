@@ -14,7 +14,7 @@ functions do the measuring) the table gives:
   subprocess);
 * two-thread efficiency: the 2-thread rate over twice the 1-thread rate (1.00 = perfect);
 
-and, when ``simkit/core/search.py`` exists, the build search's efficiency on its synthetic race
+and, when ``simkit/core/search/`` exists, the build search's efficiency on its synthetic race
 with an exact answer: the trials the search needs to put the true top 3 in its top 3 against
 the trials of evaluating every candidate equally. The header names the machine (CPU model,
 cores, load, date, Python/numba/numpy versions). Unless ``--no-readme`` (or ``--smoke``), the
@@ -170,7 +170,7 @@ def render(rows, eff, info, mode, note="") -> str:
               "other load."]
     lines.append("")
     if eff is None:
-        lines.append("Build-search efficiency: not measured (skipped, or `simkit/core/search.py` "
+        lines.append("Build-search efficiency: not measured (skipped, or `simkit/core/search/` "
                      "is not in this checkout yet).")
     else:
         ratio = (f"{eff['exhaustive'] / eff['search']:.1f}x fewer trials"

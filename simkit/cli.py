@@ -217,7 +217,8 @@ def _sensitivity_run(args) -> int:
 
     leaderboard = Path(args.file).suffix.lower() == ".csv"
     scen = None if leaderboard else shipped.resolve(args.file)   # a name, or a file
-    from .analysis.sensitivity import SHOWN, build_sensitivity, plot_tornado, sensitivity
+    from .analysis.sensitivity import SHOWN, build_sensitivity, sensitivity
+    from .plots import plot_tornado
 
     opts = dict(variants=args.variants, policies=args.policies == "all",
                 trials=positive_int(args.trials, "--trials"), seed=args.seed,
@@ -262,8 +263,8 @@ def _balance_args(p) -> None:
 
 
 def _balance_run(args) -> int:
-    from .analysis.balance import plot_balance
     from .analysis.balance import balance as run_balance
+    from .plots import plot_balance
 
     scen = shipped.resolve(args.file)
     opts = run_options(args)

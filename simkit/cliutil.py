@@ -154,7 +154,7 @@ def load_command(run_dir) -> tuple[list[str], str]:
 
 
 def add_search_options(p: argparse.ArgumentParser, *, trials_budget: int = 1_000_000) -> None:
-    """The flags of a build search (``simkit.core.search``, its module docstring)."""
+    """The flags of a build search (``simkit.core.search``, its package docstring)."""
     g = p.add_argument_group("build search")
     g.add_argument("--trials-budget", type=int, default=trials_budget,
                    help=f"candidate-trials to spend, racing and finals (default {trials_budget:,})")

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simkit import cliutil, plots
 from simkit.core import search as S
 from simkit.core.errors import UserInputError
 from simkit.core.search import IntBoxSpace, IntField, ToyRace, toy_table
@@ -217,7 +218,7 @@ def test_bad_search_settings_are_user_errors():
 
 
 def test_plot_leaderboard_writes_a_figure(board, tmp_path):
-    path = S.plot_leaderboard(board[0], tmp_path / "board.png")
+    path = plots.plot_leaderboard(board[0], tmp_path / "board.png")
     assert path.exists() and path.stat().st_size > 10_000
 
 
@@ -249,15 +250,15 @@ def test_command_line_search_options():
     import argparse
 
     p = argparse.ArgumentParser()
-    S.add_search_options(p)
+    cliutil.add_search_options(p)
     args = p.parse_args(["--trials-budget", "50000", "--finalists", "3", "--population", "8"])
-    kw = S.search_options(args)
+    kw = cliutil.search_options(args)
     assert kw["trials_budget"] == 50_000 and kw["finalists"] == 3 and kw["final_trials"] is None
     b = S.search(small_space(), ToyRace(TABLE, need=3), seed=1, progress=False, threads=1, **kw)
     assert len(b) == 3
     args = p.parse_args(["--finalists", "0"])
     with pytest.raises(UserInputError, match="--finalists"):
-        S.search(small_space(), ToyRace(TABLE, need=3), **S.search_options(args))
+        S.search(small_space(), ToyRace(TABLE, need=3), **cliutil.search_options(args))
 
 
 def test_efficiency_estimates_its_ground_truth_on_its_own_stream():

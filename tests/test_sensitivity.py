@@ -17,6 +17,7 @@ import pytest
 from simkit import games
 from simkit.analysis import sensitivity as S
 from simkit.cli import main
+from simkit.plots import plot_tornado
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = ROOT / "scenarios" / "starfire" / "mirror.toml"
@@ -214,7 +215,7 @@ def test_top_builds_of_a_leaderboard_through_the_build_scenario_hook(tmp_path, m
     # the hook really plays each row's build: a destroyer loses more to a cruiser than a mirror
     assert base.loc["escort", "win_rate"] < base.loc["cruiser", "win_rate"]
     assert set(frame[frame.kind == "variant"].setting) == {"laser_alignment=range1"}
-    png = S.plot_tornado(frame, tmp_path / "t.png")
+    png = plot_tornado(frame, tmp_path / "t.png")
     assert png.stat().st_size > 5_000
 
 

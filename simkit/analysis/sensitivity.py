@@ -244,65 +244,6 @@ def build_sensitivity(path: str | Path, *, game: str | None = None, top: int = 3
     return out
 
 
-# --- the tornado plot -------------------------------------------------------------------------
-
-def plot_tornado(frame: pd.DataFrame, path: str | Path, *, top: int = 30,
-                 title: str = "") -> Path:
-    """One panel per side: each setting's win-rate delta with its 95% interval, biggest first."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    f = frame[frame["kind"] != "default"].copy()
-    lab = (f["build"].astype(str) + ": " if "build" in f else "") + f["setting"].astype(str)
-    f["label"] = lab
-    all_sides = list(dict.fromkeys(frame["side"]))
-    sides = all_sides[:9]
-    if f.empty:
-        order = []
-    else:
-        size = f.assign(a=f["delta"].abs()).groupby("label", sort=False)["a"].max()
-        order = list(size.sort_values(ascending=False, kind="stable").index[:top])
-    n = max(len(order), 1)
-    ncols = min(len(sides), 3)
-    nrows = -(-len(sides) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 2.5, nrows * (0.32 * n + 1.4)
-                                                    + 0.6), sharey=True, squeeze=False)
-    for ax in axes.flat[len(sides):]:
-        ax.axis("off")
-    for ax, side in zip(axes.flat, sides):
-        g = f[f["side"] == side].set_index("label").reindex(order)
-        y = np.arange(len(order))
-        d = g["delta"].to_numpy(dtype=float)
-        err = np.vstack([d - g["delta_lo"].to_numpy(dtype=float),
-                         g["delta_hi"].to_numpy(dtype=float) - d])
-        colors = ["tab:red" if v < 0 else "tab:blue" for v in np.nan_to_num(d)]
-        if len(order):
-            ax.barh(y, d, xerr=err, color=colors, alpha=0.75, capsize=2,
-                    error_kw={"elinewidth": 0.8})
-            ax.set_yticks(y, order, fontsize=7)
-        else:
-            ax.text(0.5, 0.5, "no settings besides the default", ha="center",
-                    transform=ax.transAxes)
-        ax.axvline(0, color="black", linewidth=0.8)
-        base = frame[(frame["kind"] == "default") & (frame["side"] == side)]["win_rate"]
-        ax.set_title(f"{side} (default {float(base.iloc[0]):.3f})" if len(base) else str(side),
-                     fontsize=9)
-        ax.set_xlabel("win-rate delta from default")
-        ax.grid(axis="x", alpha=0.3)
-    axes.flat[0].invert_yaxis()
-    if len(all_sides) > len(sides):
-        title = f"{title} (first {len(sides)} of {len(all_sides)} sides; all in the table)"
-    fig.suptitle((title + "\n" if title else "") + "bars: delta; whiskers: 95% Newcombe interval "
-                 "(conservative under common random numbers)", fontsize=9)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
 
 #: the columns ``simkit sensitivity`` prints (its options and run are in ``simkit.cli``)
 SHOWN = ["build", "kind", "setting", "side", "policy", "win_rate", "delta", "delta_lo",

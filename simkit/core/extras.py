@@ -9,8 +9,6 @@ equality pandas can use: same captions, and frames equal by ``DataFrame.equals``
 
 from __future__ import annotations
 
-import pandas as pd
-
 
 class Extras(dict):
     """Caption -> side table, for ``frame.attrs["extra"]``."""
@@ -20,7 +18,9 @@ class Extras(dict):
             return False
         for key, value in self.items():
             theirs = other[key]
-            if isinstance(value, (pd.DataFrame, pd.Series)):
+            # frames and series by content; pandas is not imported here, so that building the
+            # CLI's parser (which imports game packages, hence this module) stays light
+            if hasattr(value, "equals"):
                 if not (type(theirs) is type(value) and value.equals(theirs)):
                     return False
             elif value != theirs:
@@ -33,7 +33,7 @@ class Extras(dict):
     __hash__ = None
 
 
-def extras(frame: pd.DataFrame) -> Extras:
+def extras(frame) -> Extras:
     """The frame's side tables, created empty (and attached) if it has none yet."""
     found = frame.attrs.get("extra")
     if not isinstance(found, Extras):

@@ -185,7 +185,7 @@ def builds(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", 
 
 
 def plot_builds(frame, path):
-    from ..core.search import plot_leaderboard
+    from ..plots import plot_leaderboard
 
     plot_leaderboard(frame, path)
 

@@ -259,7 +259,7 @@ def builds(*, budget=None, field=None, pilot="buoy_hunter", objective="win_rate"
 
 
 def plot_builds(frame, path):
-    from ..core.search import plot_leaderboard
+    from ..plots import plot_leaderboard
 
     plot_leaderboard(frame, path)
 

@@ -174,7 +174,8 @@ def run_analysis(game: Game, a: Analysis, outdir: Path, *, quick: bool, seed: in
 
 
 def _build_sensitivity(game, csv, outdir, *, title, n, seed, run_opts):
-    from ..analysis.sensitivity import build_sensitivity, plot_tornado
+    from ..analysis.sensitivity import build_sensitivity
+    from ..plots import plot_tornado
 
     frame = build_sensitivity(csv, game=game.name, top=1, workdir=outdir / f"{game.name}-builds",
                               variants="all", trials=n, seed=seed, **run_opts)
@@ -262,7 +263,8 @@ QUICK_BALANCE = {"trials_budget": None, "profile_trials": 100, "candidates": 4}
 
 
 def _balance(path, outdir, *, title, quick, trials, seed, run_opts, stem):
-    from ..analysis.balance import balance, plot_balance
+    from ..analysis.balance import balance
+    from ..plots import plot_balance
 
     opts = dict(QUICK_BALANCE) if quick or trials else {}
     if trials:   # a forced count is per profile here, as it is per scenario elsewhere
@@ -294,7 +296,8 @@ def _balance(path, outdir, *, title, quick, trials, seed, run_opts, stem):
 
 
 def _sensitivity(path, outdir, *, title, n, seed, run_opts, stem):
-    from ..analysis.sensitivity import plot_tornado, sensitivity
+    from ..analysis.sensitivity import sensitivity
+    from ..plots import plot_tornado
 
     frame = sensitivity(path, variants="all", policies=False, trials=n, seed=seed, **run_opts)
     png = outdir / f"{stem}-sensitivity.png"

@@ -1,0 +1,279 @@
+"""Racing on paired per-trial values (``method="race"``, issue 14 item 5): successive
+elimination, the leader's polish over its one-move neighbours, and the finals' paired gaps
+(used by both methods)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..dice import stream_key
+from ..errors import UserInputError
+from .evaluate import _objective_name, evaluate_batch
+from .halving import _Ledger, _race, _rungs
+from .streams import _FINAL_SALT, _GA_SALT, _POLISH_SALT, _RACE_SALT, _derived_key
+
+
+ENUMERATE_POOL = 2_000  # spaces this small are raced whole (no GA)
+RACE_Z = 2.5            # one-sided z of every elimination and acceptance (repeated looks)
+
+
+def _paired_sums(evaluator, candidates, n, key, chunk_size):
+    """Sums of each finalist's per-trial objective and of every pair's products, over the
+    finals' trials: enough for a paired interval of any difference (common random numbers
+    make a difference far sharper than two independent intervals suggest)."""
+    arr = np.asarray(candidates, dtype=np.int64)
+    k = len(arr)
+    s1 = np.zeros(k, dtype=np.int64)
+    cross = np.zeros((k, k), dtype=np.int64)
+    piece = max(1, chunk_size // k)
+    for t in range(0, n, piece):
+        m = min(piece, n - t)
+        ts = np.asarray(evaluator.trial_scores(arr, t, m, key), dtype=np.int64)
+        if ts.shape != (k, m):
+            raise TypeError(f"{evaluator.name}: trial_scores() must return shape {(k, m)}, "
+                            f"got {ts.shape}")
+        s1 += ts.sum(axis=1)
+        cross += ts @ ts.T
+    return s1, cross
+
+
+def _gaps(paired, lead, n, scale):
+    """Leader minus each finalist, with a paired t interval, in per-trial objective units."""
+    s1, cross = paired
+    d = s1[lead] - s1
+    d2 = cross[lead, lead] + np.diag(cross) - 2 * cross[lead]
+    mean, lo, hi = stats.mean_ci(d, d2, n)
+    return mean * scale, lo * scale, hi * scale
+
+
+class _Paired:
+    """Per-trial objective values of candidates on the common trials ``0..n-1`` of one stream
+    (``evaluator.trial_scores``, higher is better), and the candidate-trials spent."""
+
+    def __init__(self, evaluator, key, chunk_size, bar, spend):
+        self.ev, self.key, self.chunk, self.bar, self.spend = evaluator, key, chunk_size, bar, spend
+        self.x: dict = {}
+
+    def n(self, c) -> int:
+        return sum(len(a) for a in self.x.get(c, ()))
+
+    def extend(self, cands, n_to):
+        """Bring every candidate of ``cands`` to ``n_to`` trials (same trials for all)."""
+        by_n: dict = {}
+        for c in cands:
+            have = self.n(c)
+            if have < n_to:
+                by_n.setdefault(have, []).append(c)
+        for have, group in sorted(by_n.items()):
+            arr = np.asarray(group, dtype=np.int64)
+            piece = max(1, self.chunk // len(group))
+            for t in range(have, n_to, piece):
+                m = min(piece, n_to - t)
+                ts = np.asarray(self.ev.trial_scores(arr, t, m, self.key), dtype=np.int64)
+                if ts.shape != (len(group), m):
+                    raise TypeError(f"{self.ev.name}: trial_scores() must return shape "
+                                    f"{(len(group), m)}, got {ts.shape}")
+                for c, row in zip(group, ts):
+                    self.x.setdefault(c, []).append(row)
+                self.spend(len(group) * m)
+                if self.bar is not None:
+                    self.bar.update(len(group) * m)
+
+    def matrix(self, cands, n) -> np.ndarray:
+        out = np.empty((len(cands), n), dtype=np.int64)
+        for i, c in enumerate(cands):
+            a = self.x[c]
+            if len(a) > 1:
+                self.x[c] = a = [np.concatenate(a)]
+            out[i] = a[0][:n]
+        return out
+
+
+def _surely_better(xa, xb, z) -> bool:
+    """Paired one-sided test on common trials: is ``a`` better than ``b`` beyond the noise?
+    (The variance is floored at one discordant trial: two identical runs prove nothing.)"""
+    d = (xa - xb).astype(np.float64)
+    n = len(d)
+    if n < 2:
+        return False
+    var = max(float(d.var(ddof=1)), 1.0 / n)
+    return float(d.mean()) - z * np.sqrt(var / n) > 0
+
+
+def _eliminate(paired, cands, *, keep, budget_left, start, z, grow=2.0):
+    """Successive elimination for the top ``keep`` on common random numbers: every round all
+    candidates still in play get the same further trials; a candidate is dropped when each of
+    the ``keep`` best (by mean) beats it beyond a paired interval. Stops when ``keep`` are
+    left or the budget is out. Returns (order best first, {cand: (trials, mean)}, history)."""
+    alive = list(dict.fromkeys(cands))
+    dropped: list = []  # rounds of dropped candidates, worst round first
+    accepted: list = []  # surely in the top ``keep``: they stop racing (LUCB-style focus)
+    info: dict = {}
+    history = []
+    n = 0
+    step = max(2, int(start))
+    while alive and len(alive) + len(accepted) > keep:
+        k = keep - len(accepted)
+        m = min(step, budget_left() // len(alive))
+        if m < 1:
+            break
+        paired.extend(alive, n + m)
+        n += m
+        x = paired.matrix(alive, n)
+        means = x.mean(axis=1)
+        order = np.lexsort((np.arange(len(alive)), -means))
+        top, rest = order[:k], order[k:]
+        gone = [j for j in rest if all(_surely_better(x[t], x[j], z) for t in top)]
+        for j in range(len(alive)):
+            info[alive[j]] = (n, float(means[j]))
+        if gone:
+            dropped.append([alive[j] for j in sorted(gone, key=lambda j: -means[j])])
+        gone_set = set(gone)
+        still = [j for j in rest if j not in gone_set]
+        sure = [t for t in top if still and all(_surely_better(x[t], x[j], z) for j in still)]
+        accepted += [alive[t] for t in sure]
+        sure_set = set(sure)
+        alive = [alive[j] for j in order if j not in gone_set and j not in sure_set]
+        history.append({"trials": n, "alive": len(alive) + len(accepted),
+                        "best": (accepted + alive)[0], "best_score": float(means[order[0]])})
+        step = int(np.ceil(step * grow))
+    for c in alive:
+        info.setdefault(c, (n, float("nan")))
+    alive = sorted(accepted, key=lambda c: -info[c][1]) + sorted(alive, key=lambda c: -info[c][1])
+    return alive + [c for rnd in reversed(dropped) for c in rnd], info, history
+
+
+def _search_race(space, evaluator, *, budget, seed, population, generations, min_trials, eta,
+                 max_trials, finalists, final_trials, include, keep, polish, chunk_size, bar):
+    """method="race" (see :func:`search`): a pool (the whole space when small, else the GA
+    with successive halving), successive elimination on paired per-trial values, the
+    leader's polish over its one-move neighbours, finals on a fresh stream."""
+    if not hasattr(evaluator, "trial_scores"):
+        raise UserInputError(f"{evaluator.name} has no per-trial values (trial_scores): use "
+                             "method='halving'", field="method")
+    used = [0]
+
+    def spend(k):
+        used[0] += k
+
+    def left(share_end):
+        return lambda: max(0, share_end - used[0])
+
+    n_final = finalists + len(include)
+    if final_trials is None:
+        final_trials = max(min_trials, budget // 10 // n_final)
+    race_end = budget - n_final * final_trials
+    if race_end < 2 * min_trials * 2:
+        raise UserInputError(f"{budget:,} trials leave nothing to race after {n_final} "
+                             f"finalists x {final_trials:,} fresh trials", field="--trials-budget")
+    racing_key = stream_key(seed)
+    race_key = _derived_key(racing_key, _RACE_SALT)
+    final_key = _derived_key(racing_key, _FINAL_SALT)
+    rng = np.random.default_rng([seed, _GA_SALT])
+    pool = None
+    enum = getattr(space, "enumerate", None)
+    values = getattr(space, "values", None)
+    if values is not None and np.prod([float(len(v)) for v in values]) > 50 * ENUMERATE_POOL:
+        enum = None   # walking a big space only to find it too big takes minutes
+    if enum is not None:
+        try:
+            every = enum(limit=ENUMERATE_POOL)
+            if len(every) <= ENUMERATE_POOL:
+                pool = list(dict.fromkeys(include + [tuple(int(v) for v in c) for c in every]))
+        except (ValueError, TypeError):
+            pool = None
+    explored = 0
+    ga_history: list = []
+    if pool is None:
+        # a big space: the GA with successive halving (the racing stream) finds the region
+        explore_end = race_end * 2 // 5
+        led = _Ledger(evaluator, racing_key, _rungs(min_trials, eta, max_trials), chunk_size, bar)
+        ga_history = _race(space, evaluator, led, rng, explore_end, population, eta, generations,
+                           include)
+        explored = led.used
+        spend(led.used)
+        order, _ = led.standing()
+        pool = list(dict.fromkeys(include + [led.cands[i] for i in order[:max(3 * finalists, 24)]]))
+    paired = _Paired(evaluator, race_key, chunk_size, bar, spend)
+    whole = explored == 0
+    # the elimination gets what polishing leaves (a whole small space needs no polish: every
+    # neighbour of the leader is in the race already)
+    polish_share = 0 if (whole or not polish or not hasattr(space, "neighbours")) else \
+        (race_end - used[0]) // 3
+    order, info, history = _eliminate(paired, pool, keep=keep,
+                                      budget_left=left(race_end - polish_share),
+                                      start=min_trials, z=RACE_Z)
+    polish_rows: list = []
+    local_optimum = None
+    if polish_share:
+        leader = order[0]
+        seen = {leader}
+        for rnd in range(1, 10 ** 6):
+            near = [c for c in space.neighbours(leader, rng) if space.is_legal(c)]
+            if not near:
+                local_optimum = True
+                break
+            pk = _derived_key(racing_key, _POLISH_SALT + rnd)
+            pp = _Paired(evaluator, pk, chunk_size, bar, spend)
+            group = [leader] + near
+            ordr, pinfo, _ = _eliminate(pp, group, keep=1, budget_left=left(race_end),
+                                        start=min_trials, z=RACE_Z)
+            n_common = min(pp.n(c) for c in group) if group else 0
+            best = ordr[0]
+            moved = False
+            if best != leader and n_common > 1 and pp.n(best) >= 2:
+                nb = min(pp.n(best), pp.n(leader))
+                xb, xl = pp.matrix([best, leader], nb)
+                moved = _surely_better(xb, xl, RACE_Z)
+            # no neighbour surely better: a local optimum within the trials' resolution;
+            # "confirmed" when every neighbour was also shown worse than the survivor
+            survivors = [c for c in group if pp.n(c) == pp.n(ordr[0])]
+            polish_rows.append({"round": rnd, "leader": space.describe(leader),
+                                "neighbours": len(near), "trials": pp.n(leader),
+                                "moved_to": space.describe(best) if moved else "",
+                                "confirmed": (not moved) and len(survivors) == 1})
+            if moved and best not in seen:
+                seen.add(best)
+                leader = best
+                continue
+            local_optimum = not moved
+            break
+        order = [leader] + [c for c in order if c != leader]
+    chosen = order[:finalists]
+    for c in include:
+        if c not in chosen:
+            chosen.append(c)
+    final = evaluate_batch(evaluator, chosen, 0, final_trials, final_key, chunk_size, bar)
+    spend(len(chosen) * final_trials)
+    paired_f = _paired_sums(evaluator, chosen, final_trials, final_key, chunk_size)
+    final_score = np.asarray(evaluator.score(final, final_trials), dtype=float)
+    gaps = _gaps(paired_f, 0, final_trials, float(getattr(evaluator, "trial_scale", 1.0)))
+    scale = float(getattr(evaluator, "trial_scale", 1.0))
+    rows = []
+    for r, c in enumerate(chosen, start=1):
+        j = r - 1
+        row = {"rank": r, **dict(zip(space.columns, c)), "build": space.describe(c)}
+        row.update(evaluator.summarise(final[j], final_trials))
+        n_c, mean_c = info.get(c, (0, float("nan")))
+        row.update(trials=final_trials, search_trials=n_c, search_score=mean_c * scale,
+                   included=c in include, gap=gaps[0][j], gap_lo=gaps[1][j], gap_hi=gaps[2][j])
+        rows.append(row)
+    board = pd.DataFrame(rows)
+    prog = [{"generation": g["generation"], "trials_used": g["trials_used"],
+             "candidates": g["candidates"], "best_score": g["best_score"],
+             "best_build": g["best_build"], "best_trials": g["best_trials"]} for g in ga_history]
+    for i, h in enumerate(history, start=len(prog) + 1):
+        prog.append({"generation": i, "trials_used": explored + h["trials"],
+                     "candidates": h["alive"], "best_score": h["best_score"] * scale,
+                     "best_build": space.describe(h["best"]), "best_trials": h["trials"]})
+    board.attrs.update(progress=pd.DataFrame(prog).to_dict("list"), seed=seed,
+                       racing_key=int(racing_key), race_key=int(race_key),
+                       final_key=int(final_key), trials_used=used[0], trials_budget=budget,
+                       objective=_objective_name(evaluator), candidates=len(pool),
+                       rungs=_rungs(min_trials, eta, max_trials) if explored else [],
+                       method="race", keep=keep, polish=pd.DataFrame(polish_rows).to_dict("list"),
+                       local_optimum=local_optimum, final_score=final_score.tolist(),
+                       columns=[c for c in board.columns if c not in ("build", "included")])
+    return board
