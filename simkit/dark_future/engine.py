@@ -54,7 +54,7 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
 
 * Direction of travel (p12-17, p52-57, p75, p89): ``V_DIR`` 1 = facing against the direction
   of play; moves, drifts, passives laid behind, fire corridors and the phase order read it
-  (:func:`_advance_dir`, :func:`pieces.vehicle.find_target_against`); U-turns (p14: six-lane zone clear,
+  (:func:`_advance`, :func:`pieces.vehicle.find_target`); U-turns (p14: six-lane zone clear,
   not curve to curve, 10mph automatic, 11-30mph a hazard roll, 31mph+ a control-loss test
   instead), moving off with a U-turn (p15), reversing (p17: from a stop in phase 1, 10mph, a
   drift or U-turn as part of it, no hazard rolls, 0mph after), head-on rams between cars
@@ -88,11 +88,22 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, corridor_lanes
 from .policies import A_DUMMY, A_LOCK
-from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU, V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM, W_LINK, W_LOCKED, W_OFF)
+from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
+                             V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
+                             W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
 from .pieces.vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
-from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD, M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED, V_ARM, V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE, V_LEVELS, V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH, V_NEEDALIGN, V_NODRIVER, V_OIL, V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE, V_SKIDDIR, V_SKILL, V_SP, V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG, W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE, WRECK, find_target, lanes_of, marker_in_zone, on_road, smoke_between, v_front, v_rear, zone_hits)
+from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
+                             M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED,
+                             V_ARM, V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND,
+                             V_KIND, V_LANE, V_LEVELS, V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH,
+                             V_NEEDALIGN, V_NODRIVER, V_OIL, V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE,
+                             V_SKIDDIR, V_SKILL, V_SP, V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE,
+                             V_W, W_ACC, W_AMMO, W_DMG, W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER,
+                             W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE,
+                             WRECK, find_target, lanes_of, marker_in_zone, on_road, smoke_between,
+                             v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
 (G_MAXTURNS, G_NV, G_MODE, G_WINDOW, G_SIGHT, G_HAZARDS, G_VICTORY, G_SPEEDMODE, G_START_MPH,
@@ -356,15 +367,6 @@ def _crash(V, v, why, E, EN, turn, phase):
 
 
 @jit
-def _next_space(T, TM, sec, lane, sp):
-    sp += 1
-    if sp >= RD.pair_spaces(T, sec, lane):
-        sec += 1
-        sp = 0
-    return sec, sp
-
-
-@jit
 def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, ws, sp, o,
                 E, EN, turn, phase, source):
     for _ in range(n_hits):
@@ -577,16 +579,17 @@ def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
 @jit
 def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp, o,
              lim, oil, outc, E, EN, turn, phase, steady, forced_drift):
-    """One move: straight ahead, then an optional drift (a manoeuvre, or a skid when
+    """One move: one space in the travel direction (with play; against it for a car facing
+    against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
     hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
-    if V[v, V_DIR] != 0 or V[v, V_REV] != 0:
-        return _advance_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp,
-                            ws, sp, o, lim, oil, outc, E, EN, turn, phase, steady, forced_drift)
+    # facing against play or reversing (the U-turn and reverse actions' moves)
+    turned = V[v, V_DIR] != 0 or V[v, V_REV] != 0
+    d = travel_dir(V, v)
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
-    nsec, nsp = _next_space(T, TM, sec, lane, V[v, V_SP])
-    if nsec >= TM[RD.TM_NSEC]:
+    nsec, nsp = RD.step_space(T, sec, lane, V[v, V_SP], d)
+    if d == 0 and nsec >= TM[RD.TM_NSEC]:
         # off the end of the road
         V[v, V_SEC] = nsec
         V[v, V_SP] = 0
@@ -596,6 +599,11 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         else:
             V[v, V_STATUS] = LEFT
             _log(E, EN, turn, phase, v, EV_LEFT, 0, 0, 0, 0)
+        return -1
+    if d == 1 and (nsec < 0 or nsec < TM[RD.TM_FIRST]):
+        # off the start of the track: the car drives off the edge and leaves play (p75)
+        V[v, V_STATUS] = LEFT
+        _log(E, EN, turn, phase, v, EV_LEFT, 2, 0, 0, 0)
         return -1
     llo, lhi = lanes_of(V, v)
     if llo < 0 or lhi > 5:
@@ -607,7 +615,9 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     if u != -1:
         _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
              turn, phase)
-        if not _goes_on(V, v, u):
+        # only a car going with play completes a move through a bike it took out (p72); kept
+        # as the engine had it when the turned car's move was a separate function
+        if turned or not _goes_on(V, v, u):
             return -1
     V[v, V_SEC] = nsec
     V[v, V_SP] = nsp
@@ -619,18 +629,23 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         curve = T[nsec, RD.T_KIND] != RD.STRAIGHT
         outward = 1 if T[nsec, RD.T_DIR] < 0 else -1
         legal = forced_drift or not curve or drift == outward
+        if V[v, V_REV] and not forced_drift and (curve or T[sec, RD.T_KIND] != RD.STRAIGHT):
+            legal = False   # no drift while reversing on a curve (p17)
         if legal:
             if nl2 < 0 or nl2 > 4:
                 if forced_drift:
                     _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
                     return -1
             else:
-                nsp2 = RD.remap_space(T, nsec, lane, nl2, nsp)
+                if d == 0:
+                    nsp2 = RD.remap_space(T, nsec, lane, nl2, nsp)
+                else:
+                    nsp2 = _remap_back(T, nsec, lane, nl2, nsp)
                 x2lo = RD.rear_x(T, nsec, nl2, nsp2)
                 x2hi = RD.front_x(T, nsec, nl2, nsp2)
                 u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
                 if u == -1 and not forced_drift:
-                    u = _cut_up(T, V, n, v, 0, nsec, nsp, lane, nl2, G, E, EN, turn, phase)
+                    u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase)
                 if u == -1:
                     V[v, V_LANE] = nl2
                     V[v, V_SP] = nsp2
@@ -646,16 +661,17 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     _log(E, EN, turn, phase, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
     nl = 0
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
-        lim_c = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
-        lim[nl] = lim_c
+        lim[nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
         oil[nl] = 0
         nl += 1
     if moved_drift and not forced_drift:
         lim[nl] = G[G_L_DRIFT]
         oil[nl] = 0
         nl += 1
-    if V[v, V_DODGE] != 0:
-        zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
+    if V[v, V_DODGE] != 0 and not turned:
+        # a dodging bike's single-lane zone (p64); a turned bike's dodge keeps both lanes, as
+        # the engine had it when the turned car's move was a separate function
+        zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
                       steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
                       turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
@@ -727,13 +743,13 @@ def _halted(V, v):
 @jit
 def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp,
                          o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
-    """The control-loss test and its compulsory move (p42-46)."""
-    if V[v, V_BIKE]:
-        _bike_ooc_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o,
-                       lim, oil, outc, E, EN, turn, phase)
-        return
+    """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
+    bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
+    roll at 81mph+, and on a roll at 80mph or less makes the skid test and the move, takes speed
+    factor -2 hits and road damage, and halts, fallen."""
+    bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
-    if V[v, V_OOC] == SPINNING:
+    if not bike and V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
                       lim, oil, outc, E, EN, turn, phase, False, False)
         if nl < 0 or V[v, V_STATUS] != ACTIVE:
@@ -742,10 +758,19 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             _spin(st, script, T, V, v, False, G, spin_t, E, EN, turn, phase, False)
         return
     sf = speed_factor(V[v, V_MPH], step)
-    adverse = min(V[v, V_HAND], V[v, V_SKILL])
-    pen = G[G_PENALTY] if _no_control(V, v) else 0
-    res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
-    _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
+    if bike and V[v, V_NODRIVER]:
+        res = ROLL_CODE
+        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, 0, 0)
+    else:
+        adverse = min(V[v, V_HAND], V[v, V_SKILL])
+        pen = G[G_PENALTY] if _no_control(V, v) else 0
+        if bike:
+            nb = G[G_BCL_N]
+            res = H.control_loss_test(st, script, sf, adverse, pen, hp[HP_BCL:HP_BCL + nb],
+                                      hp[HP_BCL_CODES:HP_BCL_CODES + nb])
+        else:
+            res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
+        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
         nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
                       lim, oil, outc, E, EN, turn, phase, True, False)
@@ -753,6 +778,11 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
         V[v, V_SKIDDIR] = 0
         if nl >= 0:
             _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        return
+    if bike and res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
+        # no forward move; others are not affected (p70)
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, ws, sp, o, E,
+                    EN, turn, phase, True)
         return
     # skid first (skid_regain, skid_out, spin, roll)
     on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
@@ -771,12 +801,21 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
     if res == 1:
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
+    elif bike:
+        if res == ROLL_CODE:
+            sf_now = speed_factor(V[v, V_MPH], step)
+            hits = max(0, sf_now - G[G_ROLL_LESS])
+            _log(E, EN, turn, phase, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
+            _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, ws, sp, o, E,
+                       EN, turn, phase, -5)
+            if V[v, V_STATUS] == ACTIVE:
+                _road_damage(st, script, V, v, sf_now, hp, crit, E, EN, turn, phase)
+            _bike_down(V, v, E, EN, turn, phase)
+            return
     elif res >= 3:
         rolling = res == 4
         sf_now = speed_factor(V[v, V_MPH], step)
         if not _spin(st, script, T, V, v, True, G, spin_t, E, EN, turn, phase, rolling):
-            if rolling:
-                pass
             return
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
@@ -787,7 +826,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             V[v, V_STATUS] = WRECK
             _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
             return
-    if V[v, V_STATUS] == ACTIVE and V[v, V_OOC] != SPINNING:
+    if V[v, V_STATUS] == ACTIVE and (bike or V[v, V_OOC] != SPINNING):
         _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, 0, hp, outc)
 
 
@@ -1632,68 +1671,6 @@ def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, ws, sp, o,
 
 
 @jit
-def _bike_ooc_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim,
-                   oil, outc, E, EN, turn, phase):
-    """A bike's control-loss test and compulsory move (p70): the bike table (a roll from 6, no
-    spins), an automatic roll with no rider (p69); a roll at 81mph+ is a crash with no move, at
-    80mph or less a skid test, the move, speed factor -2 hits and road damage, and the bike
-    halts, fallen."""
-    step = G[G_SPEED_STEP]
-    sf = speed_factor(V[v, V_MPH], step)
-    if V[v, V_NODRIVER]:
-        res = ROLL_CODE
-        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, 0, 0)
-    else:
-        adverse = min(V[v, V_HAND], V[v, V_SKILL])
-        pen = G[G_PENALTY] if _no_control(V, v) else 0
-        nb = G[G_BCL_N]
-        res = H.control_loss_test(st, script, sf, adverse, pen, hp[HP_BCL:HP_BCL + nb],
-                                  hp[HP_BCL_CODES:HP_BCL_CODES + nb])
-        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
-    if res == 0:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
-                      lim, oil, outc, E, EN, turn, phase, True, False)
-        V[v, V_OOC] = IN_CONTROL
-        V[v, V_SKIDDIR] = 0
-        if nl >= 0:
-            _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
-        return
-    if res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
-        # no forward move; others are not affected (p70)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, ws, sp, o, E,
-                    EN, turn, phase, True)
-        return
-    on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
-    if V[v, V_SKIDDIR] != 0:
-        drift, ddir, loss = 1, V[v, V_SKIDDIR], G[G_SKID_D]
-    else:
-        drift, ddir, loss = H.skid_test(st, script, on_curve, G[G_SKID_S], G[G_SKID_D])
-    if ddir == 2:
-        ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1
-    _log(E, EN, turn, phase, v, EV_SKID, drift, ddir, loss, 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, ddir if drift else 0, G, PROF, crit,
-                  hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, False, drift == 1)
-    V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
-    if nl < 0 or V[v, V_STATUS] != ACTIVE:
-        return
-    if res == 1:
-        V[v, V_OOC] = IN_CONTROL
-        V[v, V_SKIDDIR] = 0
-    elif res == ROLL_CODE:
-        sf_now = speed_factor(V[v, V_MPH], step)
-        hits = max(0, sf_now - G[G_ROLL_LESS])
-        _log(E, EN, turn, phase, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-        _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, ws, sp, o, E, EN,
-                   turn, phase, -5)
-        if V[v, V_STATUS] == ACTIVE:
-            _road_damage(st, script, V, v, sf_now, hp, crit, E, EN, turn, phase)
-        _bike_down(V, v, E, EN, turn, phase)
-        return
-    if V[v, V_STATUS] == ACTIVE:
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, 0, hp, outc)
-
-
-@jit
 def _shared_lanes(V, v, u):
     a, b = lanes_of(V, v)
     c, d = lanes_of(V, u)
@@ -2314,22 +2291,6 @@ def _setup_lasting(V, WS, v, G):
 
 # --- the direction of travel: against the direction of play, U-turns, reversing, opposed rams ---
 @jit
-def _step_space(T, sec, lane, sp, d):
-    """One space along a pair of lanes: d = 0 with the direction of play, 1 against it."""
-    if d == 0:
-        sp += 1
-        if sp >= RD.pair_spaces(T, sec, lane):
-            return sec + 1, 0
-        return sec, sp
-    sp -= 1
-    if sp < 0:
-        if sec <= 0:
-            return -1, 0
-        return sec - 1, RD.pair_spaces(T, sec - 1, lane) - 1
-    return sec, sp
-
-
-@jit
 def _remap_back(T, sec, lane_from, lane_to, sp):
     """:func:`pieces.road.remap_space` for a car travelling against play: the space on the new pair
     whose rear edge is nearest ahead of (below) or level with the car's nose (p13)."""
@@ -2345,7 +2306,7 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase):
     start of its move, that has yet to move this phase; a stationary car may be cut up unless
     it could be moving off (phase 1, engine running, driver in control: its driver's declaration
     is not asked). Returns -3 (the drift is not made) or -1."""
-    sec0, sp0 = _step_space(T, nsec, lane, nsp, 1 - d)
+    sec0, sp0 = RD.step_space(T, nsec, lane, nsp, 1 - d)
     if sec0 < 0:
         return -1
     x0lo = RD.rear_x(T, sec0, lane, sp0)
@@ -2368,97 +2329,6 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase):
             _log(E, EN, turn, phase, v, EV_CUTUP, u, 0, 0, 0)
             return -3
     return -1
-
-
-@jit
-def _advance_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp, o,
-                 lim, oil, outc, E, EN, turn, phase, steady, forced_drift):
-    """:func:`_advance` for a car travelling in either direction (facing against play, or
-    reversing): the move goes one space in the travel direction; off the start of the track the
-    car drives off the edge and leaves play (p75)."""
-    d = travel_dir(V, v)
-    sec = V[v, V_SEC]
-    lane = V[v, V_LANE]
-    nsec, nsp = _step_space(T, sec, lane, V[v, V_SP], d)
-    if d == 0 and nsec >= TM[RD.TM_NSEC]:
-        V[v, V_SEC] = nsec
-        V[v, V_SP] = 0
-        if TM[RD.TM_ENDED] and V[v, V_ROLE] == LEAD or G[G_MODE] != MODE_CONTINUOUS:
-            V[v, V_STATUS] = FINISHED
-            _log(E, EN, turn, phase, v, EV_FINISH, 0, 0, 0, 0)
-        else:
-            V[v, V_STATUS] = LEFT
-            _log(E, EN, turn, phase, v, EV_LEFT, 0, 0, 0, 0)
-        return -1
-    if d == 1 and (nsec < 0 or nsec < TM[RD.TM_FIRST]):
-        V[v, V_STATUS] = LEFT
-        _log(E, EN, turn, phase, v, EV_LEFT, 2, 0, 0, 0)
-        return -1
-    llo, lhi = lanes_of(V, v)
-    if llo < 0 or lhi > 5:
-        _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
-        return -1
-    xlo = RD.rear_x(T, nsec, lane, nsp)
-    xhi = RD.front_x(T, nsec, lane, nsp)
-    u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
-    if u != -1:
-        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
-             turn, phase)
-        return -1
-    V[v, V_SEC] = nsec
-    V[v, V_SP] = nsp
-    zlo = llo
-    zhi = lhi
-    moved_drift = False
-    if drift != 0:
-        nl2 = lane + drift
-        curve = T[nsec, RD.T_KIND] != RD.STRAIGHT
-        outward = 1 if T[nsec, RD.T_DIR] < 0 else -1
-        legal = forced_drift or not curve or drift == outward
-        if V[v, V_REV] and not forced_drift and (curve or T[sec, RD.T_KIND] != RD.STRAIGHT):
-            legal = False   # no drift while reversing on a curve (p17)
-        if legal:
-            if nl2 < 0 or nl2 > 4:
-                if forced_drift:
-                    _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
-                    return -1
-            else:
-                if d == 0:
-                    nsp2 = RD.remap_space(T, nsec, lane, nl2, nsp)
-                else:
-                    nsp2 = _remap_back(T, nsec, lane, nl2, nsp)
-                x2lo = RD.rear_x(T, nsec, nl2, nsp2)
-                x2hi = RD.front_x(T, nsec, nl2, nsp2)
-                u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
-                if u == -1 and not forced_drift:
-                    u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase)
-                if u == -1:
-                    V[v, V_LANE] = nl2
-                    V[v, V_SP] = nsp2
-                    zlo = min(llo, nl2)
-                    zhi = max(lhi, nl2 + 1)
-                    xlo = min(xlo, x2lo)
-                    xhi = max(xhi, x2hi)
-                    moved_drift = True
-                elif forced_drift and u >= -2:
-                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                         outc, E, EN, turn, phase)
-    _log(E, EN, turn, phase, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
-    nl = 0
-    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
-        lim[nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
-        oil[nl] = 0
-        nl += 1
-    if moved_drift and not forced_drift:
-        lim[nl] = G[G_L_DRIFT]
-        oil[nl] = 0
-        nl += 1
-    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
-                      steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
-                      turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
-    if V[v, V_STATUS] != ACTIVE:
-        return -1
-    return nl
 
 
 @jit
@@ -2589,7 +2459,7 @@ def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, pha
     direction of play."""
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
-    bsec, bsp = _step_space(T, sec, lane, V[v, V_SP], 0)
+    bsec, bsp = RD.step_space(T, sec, lane, V[v, V_SP], 0)
     if bsec >= TM[RD.TM_NSEC]:
         return
     _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase)

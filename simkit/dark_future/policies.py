@@ -48,7 +48,13 @@ import numpy as np
 
 from ..core._numba import jit
 from .pieces import road as RD
-from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASSIVE, M_SIDE_L, M_SIDE_R, M_TURRET, MAXW, V_ACC, V_BRK, V_HAND, V_LANE, V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE, V_SKILL, V_SP, V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE, W_LASER, W_FIRED, WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target, lanes_of, on_road, v_front, v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT, V_ENGOFF, LEAD, uturn_zone)
+from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASSIVE,
+                             M_SIDE_L, M_SIDE_R, M_TURRET, MAXW, V_ACC, V_BRK, V_HAND, V_LANE,
+                             V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE, V_SKILL, V_SP, V_STATUS,
+                             W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE, W_LASER, W_FIRED,
+                             WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target, lanes_of, on_road,
+                             v_front, v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE,
+                             OFF_LASTSHOT, V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
@@ -183,8 +189,13 @@ def curve_plan(T, TM, V, v, hp, par):
     sec = V[v, V_SEC]
     if T[sec, RD.T_KIND] != RD.STRAIGHT:
         return planned_speed(T, V, v, sec, hp, par), 0
-    if V[v, V_DIR] != 0:
-        return _curve_plan_back(T, TM, V, v, hp, par)
+    if V[v, V_DIR] != 0:   # facing against play: the next curve is towards the start
+        rx = v_rear(T, V, v)
+        for s in range(sec - 1, max(TM[RD.TM_FIRST], 0) - 1, -1):
+            if T[s, RD.T_KIND] != RD.STRAIGHT:
+                gap = RD.along(T, V[v, V_LANE], (s + 1) * RD.UNITS, rx) // RD.UNITS
+                return planned_speed(T, V, v, s, hp, par), gap
+        return 1 << 20, 1 << 20
     fx = v_front(T, V, v)
     for s in range(sec + 1, TM[RD.TM_NSEC]):
         if T[s, RD.T_KIND] != RD.STRAIGHT:
@@ -195,18 +206,17 @@ def curve_plan(T, TM, V, v, hp, par):
 
 @jit
 def _blocked_ahead(T, M, NM, V, n, v, lane, markers, ahead):
-    """Is the space ``ahead`` spaces in front, on ``lane``'s pair, occupied by a vehicle or an
-    obstacle (and, with ``markers``, by a passive marker or road hazard other than smoke)?"""
-    if V[v, V_DIR] != 0:
-        return _blocked_ahead_back(T, M, NM, V, n, v, lane, markers, ahead)
+    """Is the space ``ahead`` spaces in front (in the car's own direction), on ``lane``'s pair,
+    occupied by a vehicle or an obstacle (and, with ``markers``, by a passive marker or road
+    hazard other than smoke)?"""
+    d = 1 if V[v, V_DIR] != 0 else 0
     sec = V[v, V_SEC]
     sp = V[v, V_SP]
     for _ in range(ahead):
-        sp += 1
-        if sp >= RD.pair_spaces(T, sec, V[v, V_LANE]):
-            sec += 1
-            sp = 0
-    if sec >= TM_LIMIT:
+        sec, sp = RD.step_space(T, sec, V[v, V_LANE], sp, d)
+        if sec < 0:
+            return False   # off the start of the track
+    if d == 0 and sec >= TM_LIMIT:
         return False
     if lane < 0 or lane > 4:
         return True
@@ -401,26 +411,28 @@ def _lock_or_dummy(T, V, WS, n, v, par, close):
 
 @jit
 def _nearest_enemy(T, V, n, v, behind):
-    """Nearest active enemy ahead (behind=False) or behind, and its gap in spaces."""
-    if V[v, V_DIR] != 0:
-        return _nearest_enemy_back(T, V, n, v, behind)
+    """Nearest active enemy ahead (behind=False) or behind, in the car's own direction, and its
+    gap in spaces."""
+    back = V[v, V_DIR] != 0
     best = 1 << 20
     who = -1
-    fx = v_front(T, V, v)
-    rx = v_rear(T, V, v)
+    nose = v_rear(T, V, v) if back else v_front(T, V, v)
+    tail = v_front(T, V, v) if back else v_rear(T, V, v)
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
             continue
         if behind:
-            uf = v_front(T, V, u)
-            if uf > rx:
+            x = v_rear(T, V, u) if back else v_front(T, V, u)   # u's end towards our tail
+            if (x < tail) if back else (x > tail):
                 continue
-            g = RD.along(T, V[v, V_LANE], uf, rx) // RD.UNITS
+            g = (RD.along(T, V[v, V_LANE], tail, x) if back
+                 else RD.along(T, V[v, V_LANE], x, tail)) // RD.UNITS
         else:
-            ur = v_rear(T, V, u)
-            if ur < fx:
+            x = v_front(T, V, u) if back else v_rear(T, V, u)   # u's end towards our nose
+            if (x > nose) if back else (x < nose):
                 continue
-            g = RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS
+            g = (RD.along(T, V[v, V_LANE], x, nose) if back
+                 else RD.along(T, V[v, V_LANE], nose, x)) // RD.UNITS
         if g < best:
             best = g
             who = u
@@ -448,16 +460,12 @@ def _enemy_beside(T, V, n, v, sec, sp, lane):
 
 @jit
 def _swipe_dir(T, V, n, v):
-    """Direction of an enemy that will be level in the adjacent lanes after a straight move."""
-    if V[v, V_DIR] != 0:
-        return _swipe_dir_back(T, V, n, v)
-    sec = V[v, V_SEC]
-    sp = V[v, V_SP] + 1
+    """Direction of an enemy that will be level in the adjacent lanes after a straight move
+    (in the car's own direction)."""
+    d = 1 if V[v, V_DIR] != 0 else 0
     lane = V[v, V_LANE]
-    if sp >= RD.pair_spaces(T, sec, lane):
-        sec += 1
-        sp = 0
-    if sec >= 255:
+    sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], d)
+    if sec < 0 or (d == 0 and sec >= RD.MAXSEC - 1):
         return 0
     return _enemy_beside(T, V, n, v, sec, sp, lane)
 
@@ -822,82 +830,6 @@ def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
                 if d != 0 and abs(lane + d - want) < abs(lane - want):
                     return A_DRIFT, d
     return act, arg
-
-
-# --- facing against the direction of play (mirrors of the helpers above) -------------------------
-@jit
-def _curve_plan_back(T, TM, V, v, hp, par):
-    rx = v_rear(T, V, v)
-    for s in range(V[v, V_SEC] - 1, max(TM[RD.TM_FIRST], 0) - 1, -1):
-        if T[s, RD.T_KIND] != RD.STRAIGHT:
-            gap = RD.along(T, V[v, V_LANE], (s + 1) * RD.UNITS, rx) // RD.UNITS
-            return planned_speed(T, V, v, s, hp, par), gap
-    return 1 << 20, 1 << 20
-
-
-@jit
-def _blocked_ahead_back(T, M, NM, V, n, v, lane, markers, ahead):
-    sec = V[v, V_SEC]
-    sp = V[v, V_SP]
-    for _ in range(ahead):
-        sp -= 1
-        if sp < 0:
-            sec -= 1
-            if sec < 0:
-                return False
-            sp = RD.pair_spaces(T, sec, V[v, V_LANE]) - 1
-    if lane < 0 or lane > 4:
-        return True
-    sp = min(sp, RD.pair_spaces(T, sec, lane) - 1)
-    xlo = RD.rear_x(T, sec, lane, sp)
-    xhi = RD.front_x(T, sec, lane, sp)
-    if zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) >= 0:
-        return True
-    for i in range(NM[0]):
-        k = M[i, RD.MK_KIND]
-        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) and not (
-                M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
-                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
-            return True
-    return False
-
-
-@jit
-def _nearest_enemy_back(T, V, n, v, behind):
-    best = 1 << 20
-    who = -1
-    nose = v_rear(T, V, v)
-    tail = v_front(T, V, v)
-    for u in range(n):
-        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
-            continue
-        if behind:
-            ur = v_rear(T, V, u)
-            if ur < tail:
-                continue
-            g = RD.along(T, V[v, V_LANE], tail, ur) // RD.UNITS
-        else:
-            uf = v_front(T, V, u)
-            if uf > nose:
-                continue
-            g = RD.along(T, V[v, V_LANE], uf, nose) // RD.UNITS
-        if g < best:
-            best = g
-            who = u
-    return who, best
-
-
-@jit
-def _swipe_dir_back(T, V, n, v):
-    sec = V[v, V_SEC]
-    sp = V[v, V_SP] - 1
-    lane = V[v, V_LANE]
-    if sp < 0:
-        sec -= 1
-        if sec < 0:
-            return 0
-        sp = RD.pair_spaces(T, sec, lane) - 1
-    return _enemy_beside(T, V, n, v, sec, sp, lane)
 
 
 @jit

@@ -45,7 +45,10 @@ from .procedures import shooting as SH
 from .pieces import vehicle as VH
 from .builds import car_from, validate
 from .pieces.vehicle import M_FAIRING_L, M_FAIRING_R
-from .pieces.vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L, M_WING_R, MAXW, MOUNT_NAMES, W_ACC, W_AMMO, W_DMG, W_FLAT, W_HE, W_KEY, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE)
+from .pieces.vehicle import (M_HOOD, M_PASSIVE, M_ROOF, M_SIDE_L, M_SIDE_R, M_TURRET, M_WING_L,
+                             M_WING_R, MAXW, MOUNT_NAMES, W_ACC, W_AMMO, W_DMG, W_FLAT, W_HE,
+                             W_KEY, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W,
+                             WK_DIRECT, WK_PASSIVE)
 
 TRACKS = ("straights", "layouts", "initial", "continuous")
 MAX_VEHICLES = 6

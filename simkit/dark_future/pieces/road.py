@@ -389,3 +389,19 @@ def describe(T, TM) -> list[str]:
         else:
             out.append(("C" if k == CORNER else "B") + ("L" if T[s, T_DIR] < 0 else "R"))
     return out
+
+
+@jit
+def step_space(T, sec, lane, sp, d):
+    """One space along a pair of lanes: d = 0 with the direction of play, 1 against it."""
+    if d == 0:
+        sp += 1
+        if sp >= pair_spaces(T, sec, lane):
+            return sec + 1, 0
+        return sec, sp
+    sp -= 1
+    if sp < 0:
+        if sec <= 0:
+            return -1, 0
+        return sec - 1, pair_spaces(T, sec - 1, lane) - 1
+    return sec, sp

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ...core._numba import jit
 from . import road as RD
-from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, front_x, range_between, rear_x, sight_clear)
+from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, front_x,
+                   range_between, rear_x, sight_clear)
 
 # --- vehicle columns V[v] ------------------------------------------------------------------------
 (V_SIDE, V_ROLE, V_KIND, V_SEC, V_LANE, V_SP, V_MPH, V_STATUS, V_DMG, V_HAND, V_OIL, V_SKILL,
@@ -159,56 +160,81 @@ def find_target(T, V, n, v, mount, out):
     """Target of a weapon on ``mount`` (p25-27): out = [target, range, facing, smoke lanes lo,
     hi, x from, x to]; target -1 when nothing may be shot. Fixed mounts shoot the closest
     vehicle in their corridor, friend or foe (a friend blocks); turrets the nearest enemy,
-    the one behind on a tie. Side mounts are fixed mounts and fire forward (p82-83)."""
-    if V[v, V_DIR] != 0:
-        return find_target_against(T, V, n, v, mount, out)
+    the one behind on a tie. Side mounts are fixed mounts and fire forward (p82-83). For a car
+    facing against the direction of play 'ahead' is towards lower x and its left side is the
+    play-right side; a target facing the other way shows its front to a shot from ahead
+    (p25-27, p32)."""
+    back = V[v, V_DIR] != 0
     out[0] = -1
     best = 1 << 30
-    fx = v_front(T, V, v)
-    rx = v_rear(T, V, v)
+    if back:
+        nose = v_rear(T, V, v)
+        tail = v_front(T, V, v)
+    else:
+        nose = v_front(T, V, v)
+        tail = v_rear(T, V, v)
     for u in range(n):
         if u == v or not on_road(V, u):
             continue
         if mount == M_TURRET and (V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE):
             continue
-        if V[u, V_FALLEN] and mount != M_TURRET:
-            continue   # a fallen bike: only turret weapons may shoot it (p66)
+        if V[u, V_FALLEN] and mount != M_TURRET and not back:
+            # a fallen bike: only turret weapons may shoot it (p66); a car facing against play
+            # is not held to this yet (kept as it was when that case had its own function)
+            continue
         a, b = lanes_of(V, u)
         ur = v_rear(T, V, u)
         uf = v_front(T, V, u)
+        # the target's end nearer to the firer's nose, and its far end
+        near = uf if back else ur
+        far = ur if back else uf
         rng = -1
         facing = 1  # rear
-        if ur >= fx:                      # ahead
+        if (near <= nose) if back else (near >= nose):                     # ahead
             if mount != M_TURRET:
-                clo, chi = corridor_lanes(V, v, mount)
+                if back:
+                    clo, chi = corridor_lanes_dir(V, v, mount)
+                else:
+                    clo, chi = corridor_lanes(V, v, mount)
                 if b < clo or a > chi:
                     continue
-            if not sight_clear(T, V[v, V_SEC], V[u, V_SP] == 0, V[u, V_SEC]):
+            if back:
+                last = RD.space_at(T, V[u, V_SEC], V[u, V_LANE], uf - 1) == \
+                    RD.pair_spaces(T, V[u, V_SEC], V[u, V_LANE]) - 1
+                seen = sight_clear_back(T, V[v, V_SEC], last, V[u, V_SEC])
+            else:
+                seen = sight_clear(T, V[v, V_SEC], V[u, V_SP] == 0, V[u, V_SEC])
+            if not seen:
                 continue
-            rng = range_between(T, V[v, V_LANE], fx, ur)
+            x_from = near if back else nose
+            x_to = nose if back else near
             facing = 1
-        elif mount == M_TURRET and uf <= rx:  # behind: turrets only
-            if not sight_clear(T, V[u, V_SEC], V[v, V_SP] == 0, V[v, V_SEC]):
+        elif mount == M_TURRET and ((far >= tail) if back else (far <= tail)):  # behind
+            if back:
+                seen = sight_clear_back(T, V[u, V_SEC], V[v, V_SP] == RD.pair_spaces(
+                    T, V[v, V_SEC], V[v, V_LANE]) - 1, V[v, V_SEC])
+            else:
+                seen = sight_clear(T, V[u, V_SEC], V[v, V_SP] == 0, V[v, V_SEC])
+            if not seen:
                 continue
-            rng = range_between(T, V[v, V_LANE], uf, rx)
+            x_from = tail if back else far
+            x_to = far if back else tail
             facing = 0
         elif mount == M_TURRET:               # level with the car
-            rng = 1
+            x_from = tail if back else far
+            x_to = far if back else tail
             facing = 2
         else:
             continue
+        rng = 1 if facing == 2 else range_between(T, V[v, V_LANE], x_from, x_to)
         # closest; a turret prefers the target behind on a tie (p27)
         if rng < best or (rng == best and mount == M_TURRET and facing == 0):
             best = rng
             out[0] = u
             out[1] = rng
             out[2] = facing
-            if facing == 1:
-                out[5] = fx
-                out[6] = ur
-            else:
-                out[5] = uf
-                out[6] = rx
+            out[5] = x_from
+            out[6] = x_to
             out[3] = min(a, V[v, V_LANE])
             out[4] = max(b, V[v, V_LANE] + 1)
     if out[0] >= 0 and mount != M_TURRET:
@@ -313,69 +339,6 @@ def sight_clear_back(T, sec_a, sp_b_last, sec_b):
     if T[sec_b, RD.T_KIND] != RD.STRAIGHT:
         return sp_b_last
     return True
-
-
-@jit
-def find_target_against(T, V, n, v, mount, out):
-    """:func:`find_target` for a car facing against the direction of play: 'ahead' is towards
-    lower x, its left side is the play-right side; a target facing the other way shows its
-    front to a shot from ahead (p25-27, p32)."""
-    out[0] = -1
-    best = 1 << 30
-    nose = v_rear(T, V, v)
-    tail = v_front(T, V, v)
-    for u in range(n):
-        if u == v or not on_road(V, u):
-            continue
-        if mount == M_TURRET and (V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE):
-            continue
-        a, b = lanes_of(V, u)
-        ur = v_rear(T, V, u)
-        uf = v_front(T, V, u)
-        rng = -1
-        facing = 1
-        last = RD.space_at(T, V[u, V_SEC], V[u, V_LANE], uf - 1) == \
-            RD.pair_spaces(T, V[u, V_SEC], V[u, V_LANE]) - 1
-        if uf <= nose:                       # ahead (lower x)
-            if mount != M_TURRET:
-                clo, chi = corridor_lanes_dir(V, v, mount)
-                if b < clo or a > chi:
-                    continue
-            if not sight_clear_back(T, V[v, V_SEC], last, V[u, V_SEC]):
-                continue
-            rng = RD.range_between(T, V[v, V_LANE], uf, nose)
-            facing = 1
-        elif mount == M_TURRET and ur >= tail:  # behind (higher x)
-            if not sight_clear_back(T, V[u, V_SEC], V[v, V_SP] == RD.pair_spaces(
-                    T, V[v, V_SEC], V[v, V_LANE]) - 1, V[v, V_SEC]):
-                continue
-            rng = RD.range_between(T, V[v, V_LANE], tail, ur)
-            facing = 0
-        elif mount == M_TURRET:
-            rng = 1
-            facing = 2
-        else:
-            continue
-        if rng < best or (rng == best and mount == M_TURRET and facing == 0):
-            best = rng
-            out[0] = u
-            out[1] = rng
-            out[2] = facing
-            if facing == 1:
-                out[5] = uf
-                out[6] = nose
-            else:
-                out[5] = tail
-                out[6] = ur
-            out[3] = min(a, V[v, V_LANE])
-            out[4] = max(b, V[v, V_LANE] + 1)
-    if out[0] >= 0 and mount != M_TURRET:
-        u = out[0]
-        if V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE:
-            out[0] = -1
-    if out[0] >= 0 and V[out[0], V_DIR] != V[v, V_DIR] and out[2] < 2:
-        out[2] = 1 - out[2]
-    return out[0]
 
 
 @jit
