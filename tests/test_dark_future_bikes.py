@@ -368,6 +368,32 @@ def test_car_hitting_a_fallen_bike_completes_its_move_and_loses_control_p72():
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
 
 
+def test_a_car_facing_against_play_also_completes_its_move_through_a_fallen_bike_p72():
+    # p72 does not depend on the way the car faces: the same ram as above, travelling against
+    # play (lower x) into a fallen bike on the space behind it
+    w = World()
+    w.place(0, 1, 2, 1, 60, CAR, direction=1)
+    w.place(1, 1, 2, 0, 0, BIKE)
+    w.V[1, VH.V_FALLEN] = 1
+    st, s = w.script([1, 1, 1] + [1] * 20)
+    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 0, 0, *w.common(), w.lim,
+                     w.oil, w.outc, w.E, w.EN, 1, 1, True, False)
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED
+    assert nl >= 0 and w.V[0, VH.V_SP] == 0                 # the car moved on
+    assert len(w.events(EG.EV_BIKERAM)) == 1
+
+
+def test_only_turret_weapons_shoot_a_fallen_bike_whichever_way_the_firer_faces_p66():
+    for direction, car_sp, bike_sp in ((0, 0, 3), (1, 3, 0)):
+        w = World()
+        w.place(0, 1, 2, car_sp, 60, CAR, direction=direction)
+        w.place(1, 1, 2, bike_sp, 0, BIKE)                 # ahead of the car, in its lanes
+        assert VH.find_target(w.T, w.V, w.n, 0, VH.M_HOOD, w.tbuf) == 1, direction
+        w.V[1, VH.V_FALLEN] = 1
+        assert VH.find_target(w.T, w.V, w.n, 0, VH.M_HOOD, w.tbuf) == -1, direction
+        assert VH.find_target(w.T, w.V, w.n, 0, VH.M_TURRET, w.tbuf) == 1, direction
+
+
 def test_bike_bike_head_on_opposed_and_into_a_wrecked_bike_p70():
     w = World()
     w.place(1, 1, 2, 0, 40, BIKE)

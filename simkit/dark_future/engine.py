@@ -583,8 +583,6 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
     hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
-    # facing against play or reversing (the U-turn and reverse actions' moves)
-    turned = V[v, V_DIR] != 0 or V[v, V_REV] != 0
     d = travel_dir(V, v)
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
@@ -615,9 +613,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     if u != -1:
         _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
              turn, phase)
-        # only a car going with play completes a move through a bike it took out (p72); kept
-        # as the engine had it when the turned car's move was a separate function
-        if turned or not _goes_on(V, v, u):
+        if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
             return -1
     V[v, V_SEC] = nsec
     V[v, V_SP] = nsp
@@ -668,10 +664,8 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         lim[nl] = G[G_L_DRIFT]
         oil[nl] = 0
         nl += 1
-    if V[v, V_DODGE] != 0 and not turned:
-        # a dodging bike's single-lane zone (p64); a turned bike's dodge keeps both lanes, as
-        # the engine had it when the turned car's move was a separate function
-        zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)
+    if V[v, V_DODGE] != 0:
+        zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
                       steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
                       turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))

@@ -178,10 +178,8 @@ def find_target(T, V, n, v, mount, out):
             continue
         if mount == M_TURRET and (V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE):
             continue
-        if V[u, V_FALLEN] and mount != M_TURRET and not back:
-            # a fallen bike: only turret weapons may shoot it (p66); a car facing against play
-            # is not held to this yet (kept as it was when that case had its own function)
-            continue
+        if V[u, V_FALLEN] and mount != M_TURRET:
+            continue   # a fallen bike: only turret weapons may shoot it (p66)
         a, b = lanes_of(V, u)
         ur = v_rear(T, V, u)
         uf = v_front(T, V, u)
