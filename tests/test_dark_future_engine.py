@@ -257,6 +257,18 @@ def test_recorded_dice_replay_the_same_game():
     assert len(world2[-1]) == len(rolls)
 
 
+def test_a_log_too_small_is_refused_not_cut():
+    """The log counts every event, kept or not (core.eventlog): a game that overflows its log
+    is an error naming the game, never a silently shortened playthrough."""
+    from simkit.core.eventlog import COLUMNS, LogOverflow
+
+    sc = GM.load_scenario(SCEN / "game-1.toml")
+    ev, _, _, _ = GM.play_one(sc, seed=5, trial=3)
+    assert ev.shape == (len(ev), len(COLUMNS)) and len(ev) > 10
+    with pytest.raises(LogOverflow, match=f"{len(ev):,} events.*capacity 10"):
+        GM.play_one(sc, seed=5, trial=3, max_events=10)
+
+
 @pytest.mark.parametrize("name", ["game-2.toml", "game-6.toml"])
 def test_results_do_not_depend_on_threads_or_chunks(name):
     sim = GM.GameSim(GM.load_scenario(SCEN / name))

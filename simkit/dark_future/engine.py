@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dice
+from ..core import dice, eventlog
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .procedures import hazards as H
@@ -167,7 +167,7 @@ LOCK_OFF, LOCK_ON, LOCK_DISPERSED, LOCK_STOPPED, LOCK_EMPTY = range(5)
 # tried at 31mph+ (control lost before the move); EV_OPPSWIPE: an opposed sideswipe
 # (target, rammer's total, target's total, winner).
 EV_UTURN, EV_REVERSE, EV_CUTUP, EV_UTURN_LOSS, EV_OPPSWIPE = range(30, 35)
-LOG_W = 9
+LOG_W = eventlog.WIDTH   # the shared event-log layout; column e is unused here
 (EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH,
  EV_BIKERAM) = range(40, 48)
 # bike collisions (EV_BIKERAM's second field)
@@ -190,6 +190,8 @@ CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
 
 @jit
 def _log(E, EN, turn, phase, v, code, a, b, c, d):
+    """One event in the shared layout (:mod:`simkit.core.eventlog`: turn, phase, actor, kind,
+    a-e); past the capacity it is only counted, so the reader refuses a cut log."""
     i = EN[0]
     if i < E.shape[0]:
         E[i, 0] = turn
@@ -200,7 +202,7 @@ def _log(E, EN, turn, phase, v, code, a, b, c, d):
         E[i, 5] = b
         E[i, 6] = c
         E[i, 7] = d
-        EN[0] = i + 1
+    EN[0] = i + 1
 
 
 @jit
