@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from simkit.core import dice
+from simkit.core.eventlog import A, ACTOR, KIND, TURN
 from simkit.core.exact import ScriptedDice
 from simkit.core.runner import run
 from simkit.demons_run.pieces import geometry as G
@@ -233,8 +234,8 @@ def test_a_ship_at_si_0_is_destroyed_005_L():
     s0.ships0[0, SI] = 0
     log, res, turns, _ = play_one(s0, seed=5, trial=0)
     assert res[0, 0] == DESTROYED and res[0, 1] == 0 and res[0, 5] == 0
-    first = log[log[:, 0] == 1]
-    kinds = [int(k) for k, who in first[:, 1:3] if who == 0]
+    first = log[log[:, TURN] == 1]
+    kinds = [int(r[KIND]) for r in first if r[ACTOR] == 0]
     assert kinds[0] == RK.EV_DESTROYED and RK.EV_MOVE not in kinds and RK.EV_ALLOC not in kinds
     # and in the middle of a race: SI set to 0 between hazards still removes the ship
     sh, sv, bu, hd = position(s0, worked={"si": 0})
@@ -261,8 +262,8 @@ def _hole_escape_race(variant):
     out = []
     for seed in range(4):
         log, res, turns, _ = play_one(sim, seed=seed, trial=0)
-        out.append([(int(r[0]), int(r[3])) for r in log
-                    if r[1] == RK.EV_HOLE_ESC and r[2] == 0])
+        out.append([(int(r[TURN]), int(r[A])) for r in log
+                    if r[KIND] == RK.EV_HOLE_ESC and r[ACTOR] == 0])
     return out
 
 
@@ -328,6 +329,17 @@ def test_a_race_replays_from_its_recorded_rolls(sim):
     log, res, turns, rolls = play_one(sim, seed=5, trial=3)
     log2, res2, turns2, _ = play_one(sim, script=list(rolls))
     assert turns == turns2 and np.array_equal(res, res2) and np.array_equal(log, log2)
+
+
+def test_a_race_log_too_small_is_refused_not_cut(sim):
+    """The log counts every event, kept or not (core.eventlog): a race that overflows its log
+    is an error naming the race, never a silently shortened playthrough."""
+    from simkit.core.eventlog import COLUMNS, LogOverflow
+    from simkit.demons_run.scenario import play_one
+    log, _, _, _ = play_one(sim, seed=5, trial=3)
+    assert log.shape[1] == len(COLUMNS) and len(log) > 10
+    with pytest.raises(LogOverflow, match=f"{len(log):,} events.*capacity 10"):
+        play_one(sim, seed=5, trial=3, cap=10)
 
 
 SCENARIOS = sorted(SCEN.glob("*.toml"))

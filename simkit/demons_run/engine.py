@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core import dice
+from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
 
@@ -71,8 +71,8 @@ SHORTLIST = 2
 C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_NO_DEC, \
     C_MUST_ACC, C_MUST_DEC, C_LEAK = range(10)
 
-# --- event log: int64[cap, LOG_W] = turn, kind, ship, a, b, c, d, e ---------------------------
-LOG_W = 8
+# --- event log: the shared layout (core.eventlog): turn, phase (none), ship, kind, a-e ---------
+LOG_W = eventlog.WIDTH
 (EV_TURN, EV_ALLOC, EV_FIRE, EV_NULL, EV_FIRE_HEX, EV_HOLE, EV_HOUND, EV_RECOVER, EV_WHIP,
  EV_MOVE, EV_DESTROYED, EV_FINISH, EV_OFF, EV_NULL_ESC, EV_HOLE_ESC, EV_CRISIS, EV_LOOSE,
  EV_STEP_G, EV_END, EV_HOUND_F, EV_SCRAMBLE, EV_HOLE_PASS, EV_HOUND_SHOT, EV_BUOY_SHOT) = range(24)
@@ -101,9 +101,9 @@ RES_W = RES_COUNT0 + N_COUNTS
 def _log(log, logn, turn, kind, s, a, b, c, d, e):
     i = logn[0]
     if i < log.shape[0]:
-        log[i, 0], log[i, 1], log[i, 2], log[i, 3] = turn, kind, s, a
-        log[i, 4], log[i, 5], log[i, 6], log[i, 7] = b, c, d, e
-    logn[0] = i + 1
+        log[i, 0], log[i, 1], log[i, 2], log[i, 3] = turn, -1, s, kind
+        log[i, 4], log[i, 5], log[i, 6], log[i, 7], log[i, 8] = a, b, c, d, e
+    logn[0] = i + 1   # counted past the capacity too: the reader refuses a cut log
 
 
 @jit

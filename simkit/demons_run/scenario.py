@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.core import dice, pairings, stats
+from simkit.core import dice, eventlog, pairings, stats
 from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
@@ -476,7 +476,12 @@ def play_one(sim: RaceSim, seed=2026, trial=0, *, script=None, cap=20_000):
     turns = RK.play_race(st, scr, *sim.args()[:4], sim.pilots, sim.fields, sim.easy_field,
                          sim.ring_field, sim.fin_from, sim.RT, sim.BT, log, logn, res)
     nroll = dice.script_position(st)
-    return log[:min(int(logn[0]), cap)], res, int(turns), (rolls[:nroll] if script is None else scr)
+    if script is None and nroll > rolls.shape[0]:
+        raise eventlog.LogOverflow(f"trial {trial} of seed {seed} rolled {nroll:,} dice; the "
+                                   f"recording holds {rolls.shape[0]:,}")
+    events = eventlog.EventLog(log, logn).table(where=f"{sim.sc.name}, trial {trial} of seed "
+                                                      f"{seed}")
+    return events, res, int(turns), (rolls[:nroll] if script is None else scr)
 
 
 def playthrough(path_or_scenario, seed=2026, trial=0):
@@ -501,7 +506,7 @@ def render(sim: RaceSim, log, res, turns) -> list[str]:
            + "; ".join(f"{s.name}={s.pilot} at {s.corner} [{s.build}]" for s in sc.ships)]
     dn = DIRECTIONS
     for ev in log:
-        t, kind, s, a, b, c, d, e = (int(x) for x in ev)
+        t, _phase, s, kind, a, b, c, d, e = (int(x) for x in ev)
         who = names[s] if 0 <= s < len(names) else ""
         T = f"T{t:02d}"
         if kind == RK.EV_TURN:
