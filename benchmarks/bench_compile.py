@@ -22,7 +22,6 @@ Times are measured, never asserted. The table replaces the README's section betw
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import subprocess

@@ -7,8 +7,6 @@ has spun through 90 degrees, critical hits are taken on the side profile.' `simk
 had both (``--facing oblique-*``, ``side``); the engine now gives them to every shot.
 """
 
-import numpy as np
-
 from simkit.core import dice
 from simkit.dark_future import engine as EG
 from simkit.dark_future.pieces import vehicle as VH

@@ -92,18 +92,17 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
-from .pieces.vehicle import V_DIR, V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
+from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
-                             M_PASSIVE, M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ACTED,
-                             V_ARM, V_ATT, V_AXLE, V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND,
-                             V_KIND, V_LANE, V_LEVELS, V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH,
-                             V_NEEDALIGN, V_NODRIVER, V_OIL, V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE,
-                             V_SKIDDIR, V_SKILL, V_SP, V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE,
-                             V_W, W_ACC, W_AMMO, W_DMG, W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER,
-                             W_MOUNT, W_PTYPE, W_RANGE, W_STATION, W_W, WK_DIRECT, WK_PASSIVE,
-                             WRECK, find_target, lanes_of, marker_in_zone, on_road, smoke_between,
-                             v_front, v_rear, zone_hits)
+                             M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ARM, V_ATT, V_AXLE,
+                             V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE, V_LEVELS,
+                             V_LOAD, V_MAXDMG, V_MAXSPD, V_MPH, V_NEEDALIGN, V_NODRIVER, V_OIL,
+                             V_OOC, V_PANIC, V_ROLE, V_SEC, V_SIDE, V_SKIDDIR, V_SKILL, V_SP,
+                             V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG,
+                             W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE,
+                             W_STATION, W_W, WK_DIRECT, WK_PASSIVE, WRECK, find_target, lanes_of,
+                             marker_in_zone, on_road, smoke_between, v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
 (G_MAXTURNS, G_NV, G_MODE, G_WINDOW, G_SIGHT, G_HAZARDS, G_VICTORY, G_SPEEDMODE, G_START_MPH,
@@ -251,7 +250,6 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
     Returns True when it hit."""
     matrix, rerolls, effects, groups = crit
-    k = V[v, V_KIND]
     sp[SH.S_IN_RANGE] = SH.AUTO_HIT if auto else 1
     sp[SH.S_RANGE] = rng_eff
     sp[SH.S_MOD] = mod
@@ -288,7 +286,6 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
                effects[b * NLOC:b * NLOC + NLOC], hp, FIT[v], groups[v], o, ws)
     if o[0] == 0:
         return False
-    before = V[v, V_DMG]
     V[v, V_DMG] = max(0, V[v, V_DMG] - o[1])
     _log(E, EN, turn, phase, v, EV_DAMAGE, shooter, o[1], V[v, V_DMG], o[2])
     _apply_levels(V, v, G, PROF)

@@ -48,13 +48,12 @@ import numpy as np
 
 from ..core._numba import jit
 from .pieces import road as RD
-from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, IN_CONTROL, M_PASSIVE,
-                             M_SIDE_L, M_SIDE_R, M_TURRET, MAXW, V_ACC, V_BRK, V_HAND, V_LANE,
-                             V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE, V_SKILL, V_SP, V_STATUS,
-                             W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE, W_LASER, W_FIRED,
-                             WK_DIRECT, WK_PASSIVE, corridor_lanes, find_target, lanes_of, on_road,
-                             v_front, v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE,
-                             OFF_LASTSHOT, V_ENGOFF, LEAD, uturn_zone)
+from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, MAXW, V_ACC, V_BRK,
+                             V_HAND, V_LANE, V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE, V_SKILL, V_SP,
+                             V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE, W_LASER,
+                             W_FIRED, WK_DIRECT, WK_PASSIVE, find_target, lanes_of, v_front,
+                             v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT,
+                             V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
