@@ -1,6 +1,7 @@
 """Demo Derby scenarios: derbies, Figure-8 races and the combined event, as TOML files
-(schema: ``scenarios/README.md``, section Demo Derby), played many times for
-``simkit scenario run FILE``.
+(schema: ``scenarios/README.md``, section Demo Derby): loading, validation, the simulation a
+file builds, its summary tables and the logged playthrough. The shared engine plays the files
+(``simkit.demo_derby.SCENARIO.table``, ``simkit scenario run FILE``).
 
 demo-derby.txt: Game Flow (start spots), Winning the Game (last car that can move; tie after 64
 turns), Figure-8 Race (start behind the line, eight laps round the two poles, crashes not
@@ -21,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.extras import Extras
-from ..core import dice, pairings
+from ..core import dice
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
@@ -329,30 +330,6 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
         "how games end (share with 95% interval; rounds: mean with 95% interval)":
             pd.DataFrame(ends),
     }
-
-
-def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
-                   variants=None, **run_opts):
-    """Win rates per player (side), with per-car, per-start-spot, survival and tie tables in
-    ``frame.attrs["extra"]``. ``all_policies``: every combination of policies over the players
-    when there are at most 64, else each player in turn tries every policy against the file's
-    field; the same seeded trials for every pairing (common random numbers)."""
-    from ..core.runner import run
-
-    base = load_scenario(path, policies=policies, variants=variants)
-
-    def one(sc):
-        res = run(build_sim(sc), trials, seed, **run_opts)
-        return summarise(sc, res.totals, res.n_trials)
-
-    if not all_policies:
-        return one(base)
-    # per-pairing extra tables are not kept (run a pairing alone to see them)
-    out = pairings.table(lambda chosen: one(base.with_policies(chosen)), list(base.players),
-                         list(P.POLICIES))
-    out.attrs["columns"] = ["pairing", "side", "policy", "cars", "trials", "wins", "win_rate",
-                            "win_lo", "win_hi"]
-    return out
 
 
 # --- one game, logged --------------------------------------------------------------------------
