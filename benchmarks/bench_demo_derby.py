@@ -1,4 +1,4 @@
-"""Throughput of the Demo Derby crash kernel (simkit.demo_derby.crash), and of whole derbies.
+"""Throughput of the Demo Derby crash kernel (simkit.demo_derby.procedures), and of whole derbies.
 
 Prints crashes per second per core for the compiled kernel over all 48 cells (rammer speed
 1-8 x six points of impact, fresh record sheets, fresh deck), the ratio to a bare loop that
@@ -25,7 +25,7 @@ sys.path.insert(0, ROOT)
 
 from simkit.core import dice  # noqa: E402
 from simkit.core._numba import jit  # noqa: E402
-from simkit.demo_derby import crash  # noqa: E402
+from simkit.demo_derby import procedures  # noqa: E402
 from simkit.demo_derby.rules import build_tables  # noqa: E402
 
 
@@ -33,12 +33,12 @@ from simkit.demo_derby.rules import build_tables  # noqa: E402
 def _rolls_per_crash(key, n, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow,
                      on_draw, deck0):
     st = np.zeros(dice.STATE_SIZE, np.uint64)
-    out = np.zeros(crash.OUT_SIZE, np.int64)
+    out = np.zeros(procedures.OUT_SIZE, np.int64)
     rolls = 0
     for i in range(n):
         for c in range(speeds.shape[0]):
             dice.seed_trial(st, key, i)
-            crash.crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
+            procedures.crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
                              special, hit, capacity, overflow, on_draw,
                              np.zeros(10, np.int64), np.zeros(10, np.int64), deck0.copy(), out)
             rolls += np.int64(st[dice.NROLLS])
@@ -79,7 +79,7 @@ def games_python(n_games: int):
 def main(n_trials: int = 200_000, jit_disabled: bool = False):
     if jit_disabled:  # child process: time a small N in pure Python
         tables = build_tables()
-        sim = crash.CrashSimulation(tables)
+        sim = procedures.CrashSimulation(tables)
         t0 = time.perf_counter()
         sim.chunk(dice.stream_key(1), 0, n_trials)
         print(f"{n_trials * len(sim.cells) / (time.perf_counter() - t0):.6g}")
@@ -114,7 +114,7 @@ def rows(n_trials: int = 200_000, n_py: int = 20):
 
 def _rows(n_trials, n_py):
     tables = build_tables()
-    sim = crash.CrashSimulation(tables)
+    sim = procedures.CrashSimulation(tables)
     key = dice.stream_key(1)
     n_cells = len(sim.cells)
     numba.set_num_threads(1)
@@ -124,7 +124,8 @@ def _rows(n_trials, n_py):
     dt = time.perf_counter() - t0
     rate = n_trials * n_cells / dt
 
-    args = (sim._speeds, sim._tcols, sim._rcols, *crash.kernel_args(tables), crash.new_deck(tables))
+    args = (sim._speeds, sim._tcols, sim._rcols, *procedures.kernel_args(tables),
+            procedures.new_deck(tables))
     _rolls_per_crash(key, 10, *args)
     n_probe = max(1000, n_trials // 20)
     mean_rolls = _rolls_per_crash(key, n_probe, *args) / (n_probe * n_cells)
@@ -148,8 +149,8 @@ def _rows(n_trials, n_py):
                  "nojit_per_core": py_rate, "two_thread_eff": eff, "cells": n_cells,
                  "mean_rolls": mean_rolls, "k": k, "nojit_n": n_py}
 
-    from simkit.demo_derby.arena import load_arena
-    from simkit.demo_derby.derby import DerbySimulation
+    from simkit.demo_derby.pieces.arena import load_arena
+    from simkit.demo_derby.engine import DerbySimulation
     dsim = DerbySimulation(tables, load_arena(), np.full((6, 1), 5, np.int64))
     numba.set_num_threads(1)
     dsim.chunk(key, 0, 10)

@@ -55,7 +55,7 @@ def test_the_lower_columns_are_the_ones_named():
 
 
 def test_each_game_calls_the_shared_grid_with_its_own_lower_columns():
-    from simkit.demo_derby import arena as dd
+    from simkit.demo_derby.pieces import arena as dd
     from simkit.demons_run.pieces import board as dr
     from simkit.starfire.pieces import hexmap as sf
 

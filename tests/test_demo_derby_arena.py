@@ -6,7 +6,7 @@ import pytest
 
 from simkit import cli, games
 from simkit.core.errors import UserInputError
-from simkit.demo_derby import arena as A
+from simkit.demo_derby.pieces import arena as A
 
 
 def test_default_arena_has_every_feature_the_rules_name():

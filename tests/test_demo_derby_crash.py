@@ -14,10 +14,11 @@ from simkit.core import dice, exact
 from simkit.core.errors import ScriptedDiceError
 from simkit.core.runner import run
 from simkit.core.stats import g_test
-from simkit.demo_derby import crash
+from simkit.demo_derby import procedures, reference
+from simkit.demo_derby.pieces.sheet import fresh_sheet
 from simkit.demo_derby.rules import (BODY_R, ENGINE, FRONT, FRONT_RIGHT, IMPACTS, PARTS,
-                                     RADIATOR, REAR, REAR_LEFT, TIRE_RF, TRUNK, build_tables)
-from simkit.demo_derby.sheet import fresh_sheet
+                                     RADIATOR, REAR, REAR_LEFT, TIRE_RF, TRUNK, build_tables,
+                                     rammer_column)
 
 T = build_tables()
 SAME = build_tables(variants={"rammer_hit_column": "same_as_target"})
@@ -42,26 +43,27 @@ EXAMPLE = [5, 2, 4, 1, 1, 1, 6]
 
 
 def test_rulebook_example_speed_4_roll_5_front_right_through_the_kernel():
-    out, target, rammer, used = crash.crash_scripted(T, EXAMPLE, 4, FRONT_RIGHT)
+    out, target, rammer, used = procedures.crash_scripted(T, EXAMPLE, 4, FRONT_RIGHT)
     assert used == len(EXAMPLE)
-    assert out[crash.O_DAMAGE] == 2 and out[crash.O_SPECIAL] == 1  # "2 - S"
-    assert out[crash.O_CARDS] == 1 and out[crash.CARDS_T] == T.deck[0]  # Fenders Locked
+    assert out[procedures.O_DAMAGE] == 2 and out[procedures.O_SPECIAL] == 1  # "2 - S"
+    assert out[procedures.O_CARDS] == 1 and out[procedures.CARDS_T] == T.deck[0]  # Fenders Locked
     expected = fresh_sheet()
     expected[BODY_R] = 1
     expected[TIRE_RF] = 1
     assert np.array_equal(target, expected)
     assert rammer[ENGINE] == 1 and rammer[RADIATOR] == 1 and rammer.sum() == 2
-    assert out[crash.N_OUT + crash.O_DAMAGE] == 2 and out[crash.N_OUT + crash.O_SPECIAL] == 0
+    ram_out = out[procedures.N_OUT:]
+    assert ram_out[procedures.O_DAMAGE] == 2 and ram_out[procedures.O_SPECIAL] == 0
 
 
 def test_rulebook_example_through_the_reference():
     d = exact.ScriptedDice(EXAMPLE)
-    t, r, target, rammer = crash.crash_reference(d, T, 4, FRONT_RIGHT, return_sheets=True)
+    t, r, target, rammer = reference.crash_reference(d, T, 4, FRONT_RIGHT, return_sheets=True)
     assert d.exhausted
     assert t[:2] == (2, 1)
     assert target[BODY_R] == 1 and target[TIRE_RF] == 1 and target.sum() == 2
     assert rammer[ENGINE] == 1 and rammer[RADIATOR] == 1
-    out, kt, kr, _ = crash.crash_scripted(T, EXAMPLE, 4, FRONT_RIGHT)
+    out, kt, kr, _ = procedures.crash_scripted(T, EXAMPLE, 4, FRONT_RIGHT)
     assert (tuple(out[:7]), tuple(out[7:14])) == (t, r)
     assert np.array_equal(kt, target) and np.array_equal(kr, rammer)
 
@@ -70,12 +72,12 @@ def test_the_rammer_reads_its_damage_in_its_own_front_or_rear_column_or_the_targ
     # target rolls 4 -> row 3, speed 4: 2 points; rammer's hit rolls 4 and 4.
     script = [1, 4, 4, 4]  # rammer rolls 1: row 1 at speed 4 = 2 points on the target (4, 4)
     script = [1, 4, 4, 4, 4, 4]
-    _, tgt, ram, _ = crash.crash_scripted(T, script, 4, REAR_LEFT)
+    _, tgt, ram, _ = procedures.crash_scripted(T, script, 4, REAR_LEFT)
     assert tgt[PARTS.index("body_left")] == 2            # Rear Left, row 4: Left body
     assert ram[TIRE_RF] == 2                              # rammer's Front, row 4: Right front tire
-    _, _, ram_rev, _ = crash.crash_scripted(T, script, 4, REAR_LEFT, reverse=True)
+    _, _, ram_rev, _ = procedures.crash_scripted(T, script, 4, REAR_LEFT, reverse=True)
     assert ram_rev[TRUNK] == 2                            # reversing: its Rear, row 4: Trunk
-    _, _, ram_same, _ = crash.crash_scripted(SAME, script, 4, REAR_LEFT)
+    _, _, ram_same, _ = procedures.crash_scripted(SAME, script, 4, REAR_LEFT)
     assert ram_same[PARTS.index("body_left")] == 2        # variant: the target's column
 
 
@@ -84,9 +86,10 @@ def test_no_rolls_are_made_for_a_car_already_out():
     # hit roll 3 (Trunk) puts it out - no more hit rolls, no card draw for the target.
     nearly = sheet_with(trunk=9)
     script = [6, 3, 1, 1, 1, 1, 1, 1, 1]  # then the target rolls 1: row 0 = 6 points on the rammer
-    out, tgt, _, used = crash.crash_scripted(T, script, 8, REAR, sheet_t=nearly)
+    out, tgt, _, used = procedures.crash_scripted(T, script, 8, REAR, sheet_t=nearly)
     assert used == len(script)
-    assert out[crash.O_OUT] == 1 and out[crash.O_CARDS] == 0 and out[crash.O_SPECIAL] == 1
+    assert out[procedures.O_OUT] == 1 and out[procedures.O_CARDS] == 0
+    assert out[procedures.O_SPECIAL] == 1
     assert tgt[TRUNK] == 10
 
 
@@ -95,16 +98,16 @@ def test_card_effects_on_draw():
     burst = list(T.deck).index(names.index("Radiator Burst")) + 1
     blown = list(T.deck).index(names.index("Blown Tire")) + 1
     # speed 4, roll 5 (2S), hits 1 1 (engine twice), card Radiator Burst; target rolls 2: row 1
-    out, tgt, _, _ = crash.crash_scripted(T, [5, 1, 1, burst, 2, 1, 1], 4, FRONT)
-    assert tgt[RADIATOR] == 2 and tgt[ENGINE] == 2 and out[crash.O_STALL] == 1
+    out, tgt, _, _ = procedures.crash_scripted(T, [5, 1, 1, burst, 2, 1, 1], 4, FRONT)
+    assert tgt[RADIATOR] == 2 and tgt[ENGINE] == 2 and out[procedures.O_STALL] == 1
     # Blown Tire: 1d4 = 2 flattens the right front tire
-    out, tgt, _, _ = crash.crash_scripted(T, [5, 1, 1, blown, 2, 2, 1, 1], 4, FRONT)
-    assert tgt[TIRE_RF] == 3 and out[crash.O_FLATS] == 1
+    out, tgt, _, _ = procedures.crash_scripted(T, [5, 1, 1, blown, 2, 2, 1, 1], 4, FRONT)
+    assert tgt[TIRE_RF] == 3 and out[procedures.O_FLATS] == 1
 
 
 def test_a_script_too_short_is_a_clear_error():
     with pytest.raises(ScriptedDiceError, match="ran out"):
-        crash.crash_scripted(T, [5, 2], 4, FRONT_RIGHT)
+        procedures.crash_scripted(T, [5, 2], 4, FRONT_RIGHT)
 
 
 # --- the exact oracle against brute-force enumeration of the reference ------------------------
@@ -129,22 +132,22 @@ def small_tables():
                                      "sheet_r": sheet_with(trunk=9, tire_right_rear=3)}),
 ])
 def test_oracle_equals_enumeration_of_every_dice_path(tables, speed, impact, reverse, sheets):
-    brute = exact.distribution(crash.crash_reference, tables, speed, impact, reverse, **sheets)
-    assert crash.crash_exact(tables, speed, impact, reverse, **sheets) == brute
+    brute = exact.distribution(reference.crash_reference, tables, speed, impact, reverse, **sheets)
+    assert reference.crash_exact(tables, speed, impact, reverse, **sheets) == brute
 
 
 def test_oracle_sees_cars_put_out_from_damaged_sheets():
-    row = crash.exact_row(T, 5, FRONT, sheet_t=sheet_with(engine=6, body_left=6, body_right=6))
+    row = procedures.exact_row(T, 5, FRONT, sheet_t=sheet_with(engine=6, body_left=6, body_right=6))
     assert 0 < row["p_out_target_exact"] < 1
     # from fresh sheets a single crash cannot finish a car with these tables (7 points at most
     # against 8 engine and 10 trunk boxes; no card ends a car when drawn)
-    assert crash.exact_row(T, 8, REAR)["p_out_target_exact"] == 0
+    assert procedures.exact_row(T, 8, REAR)["p_out_target_exact"] == 0
 
 
 def test_exact_means_and_special_rates_follow_the_damage_table():
     for speed in range(1, 9):
         num = Fraction if speed <= 4 else float  # rationals where they are cheap
-        row = crash.exact_row(T, speed, FRONT_RIGHT, num=num)
+        row = procedures.exact_row(T, speed, FRONT_RIGHT, num=num)
         expect = {
             "mean_damage_target_exact": Fraction(int(T.damage[1:7, speed].sum()), 6),
             "mean_damage_rammer_exact": Fraction(int(T.damage[0:6, speed].sum()), 6),
@@ -153,21 +156,23 @@ def test_exact_means_and_special_rates_follow_the_damage_table():
         for k, v in expect.items():
             assert row[k] == v if num is Fraction else abs(row[k] - float(v)) < 1e-12, (speed, k)
         if speed <= 4:  # the marginal shortcut agrees with the full joint
-            d = crash.crash_exact(T, speed, FRONT_RIGHT)
-            assert row["p_stall_rammer_exact"] == exact.probability(d, lambda o: o[1][crash.O_STALL])
-            assert row["p_stall_target_exact"] == exact.probability(d, lambda o: o[0][crash.O_STALL])
+            d = reference.crash_exact(T, speed, FRONT_RIGHT)
+            stall = procedures.O_STALL
+            assert row["p_stall_rammer_exact"] == exact.probability(d, lambda o: o[1][stall])
+            assert row["p_stall_target_exact"] == exact.probability(d, lambda o: o[0][stall])
 
 
 # --- the compiled kernel against the exact oracle ----------------------------------------------
 def _g_test_cell(tables, speed, impact, reverse=False, n=200_000, seed=11, **sheets):
     sheet_t = sheets.get("sheet_t", fresh_sheet())
     sheet_r = sheets.get("sheet_r", fresh_sheet())
-    dist = crash.crash_exact(tables, speed, impact, reverse, sheet_t, sheet_r, num=float)
+    dist = reference.crash_exact(tables, speed, impact, reverse, sheet_t, sheet_r, num=float)
     keys = list(dist)
     index = {k: i for i, k in enumerate(keys)}
-    res = crash._outcomes(dice.stream_key(seed), 0, n, speed, impact,
-                          crash.rammer_column(tables, impact, reverse), *crash.kernel_args(tables),
-                          sheet_t, sheet_r, crash.new_deck(tables))
+    res = procedures._outcomes(dice.stream_key(seed), 0, n, speed, impact,
+                               rammer_column(tables, impact, reverse),
+                               *procedures.kernel_args(tables), sheet_t, sheet_r,
+                               procedures.new_deck(tables))
     counts = np.zeros(len(keys))
     for row in map(tuple, res):
         counts[index[(row[:7], row[7:14])]] += 1  # KeyError = an outcome the oracle rules out
@@ -205,7 +210,7 @@ def test_kernel_matches_oracle_on_the_small_tables_with_card_coupling():
 
 
 def test_every_cell_of_the_table_agrees_with_its_exact_value():
-    sim = crash.CrashSimulation(T)
+    sim = procedures.CrashSimulation(T)
     res = run(sim, 60_000, seed=5, progress=False)
     f = res.frame
     assert len(f) == 48 and set(f["impact"]) == set(IMPACTS)
@@ -223,7 +228,7 @@ def test_every_cell_of_the_table_agrees_with_its_exact_value():
 
 
 def test_results_are_identical_for_any_chunk_size_and_thread_count():
-    sim = crash.CrashSimulation(T, speeds=[3, 8], impacts=[FRONT, REAR])
+    sim = procedures.CrashSimulation(T, speeds=[3, 8], impacts=[FRONT, REAR])
     a = run(sim, 20_000, seed=9, chunk_size=1000, threads=1, progress=False)
     b = run(sim, 20_000, seed=9, chunk_size=7777, threads=2, progress=False)
     c = run(sim, 20_000, seed=10, chunk_size=7777, threads=2, progress=False)

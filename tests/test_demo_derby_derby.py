@@ -1,4 +1,4 @@
-"""Whole derbies (simkit.demo_derby.derby): every movement and round rule in a scripted position
+"""Whole derbies (simkit.demo_derby.engine): every movement and round rule in a scripted position
 with scripted dice, invariants over many seeded games, reproducibility, and the command."""
 
 import dataclasses
@@ -8,10 +8,10 @@ import pytest
 
 from simkit import cli, games
 from simkit.core.runner import run
-from simkit.demo_derby import arena as A
-from simkit.demo_derby import derby as D
-from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, RADIATOR, TIRE_LF, TIRE_LR, TIRE_RF,
-                                     TIRE_RR, TRUNK, build_tables)
+from simkit.demo_derby.pieces import arena as A
+from simkit.demo_derby import engine as D
+from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, RADIATOR, REAR_LEFT, TIRE_LF, TIRE_LR,
+                                     TIRE_RF, TIRE_RR, TRUNK, build_tables)
 
 T = build_tables()
 AR = A.load_arena()
@@ -127,7 +127,7 @@ def test_rear_left_point_of_impact():
     g.plot(0, 1, 3)
     g.turn(0)
     crash = g.events().query("event == 'crash'")
-    assert list(crash["b"]) == [D.REAR_LEFT]
+    assert list(crash["b"]) == [REAR_LEFT]
     assert g.sheets[1, BODY_L] == 1 and g.sheets[1].sum() == 1
 
 

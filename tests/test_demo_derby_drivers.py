@@ -6,8 +6,9 @@ look for the front, no wind-up, passive 64-round ties)."""
 import numpy as np
 import pytest
 
-from simkit.demo_derby import arena as A
-from simkit.demo_derby import derby as D
+from simkit.demo_derby.pieces import arena as A
+from simkit.demo_derby import engine as D
+from simkit.demo_derby import policies as P
 from simkit.demo_derby.drivestats import driving_stats
 from simkit.demo_derby.rules import IMPACTS, RADIATOR, TIRE_LF, TIRE_RF, build_tables
 
@@ -21,8 +22,8 @@ def game(policy, *cars, players=None, **params):
     """Car 0 drives ``policy``; the others are hunters; cars at (row, col, facing)."""
     n = len(cars)
     players = players or list(range(n))
-    rows = [D.policy_params(policy, players[0], **params)]
-    rows += [D.policy_params("hunter", players[k]) for k in range(1, n)]
+    rows = [P.policy_params(policy, players[0], **params)]
+    rows += [P.policy_params("hunter", players[k]) for k in range(1, n)]
     return D.DerbyGame(T, AR, n, starts=np.array(cars, np.int64), params=np.stack(rows))
 
 
@@ -44,7 +45,7 @@ def crash_impact(ev):
 
 
 # --- the whole recorded move ---------------------------------------------------------------------
-@pytest.mark.parametrize("policy", D.POLICIES)
+@pytest.mark.parametrize("policy", P.POLICIES)
 def test_a_jammed_steering_car_does_not_drive_into_the_wall_round_after_round(policy):
     # five hexes below the top wall, facing it at speed 5, holding Jammed Steering (straight on
     # only): the old drivers plotted their cruise speed and hit the wall four rounds running
@@ -159,24 +160,24 @@ def test_ties_between_equal_choices_go_to_the_dice_stream():
         seen.add(g.steer(0, left=3, salt=salt))
     assert seen == {-1, 0, 1}
     assert len(plots) == 1
-    assert D._tie(1, 0) != D._tie(2, 0) and 0 <= D._tie(1, 0) < 1e-6
+    assert P._tie(1, 0) != P._tie(2, 0) and 0 <= P._tie(1, 0) < 1e-6
 
 
 # --- the parameter space -----------------------------------------------------------------------------
 def test_the_parameter_space_is_named_typed_and_bounded():
-    for name, (col, kind, lo, hi) in D.PARAM_SPACE.items():
-        assert D.PARAM_NAMES[col] == name and kind in ("int", "bool") and lo < hi
+    for name, (col, kind, lo, hi) in P.PARAM_SPACE.items():
+        assert P.PARAM_NAMES[col] == name and kind in ("int", "bool") and lo < hi
         if kind == "bool":
             assert (lo, hi) == (0, 1)
-        for policy, defaults in D.DEFAULTS.items():
+        for policy, defaults in P.DEFAULTS.items():
             assert lo <= defaults[name] <= hi, (policy, name)
-    assert set(D.PARAM_SPACE) | {"policy", "player"} == set(D.PARAM_NAMES)
+    assert set(P.PARAM_SPACE) | {"policy", "player"} == set(P.PARAM_NAMES)
     with pytest.raises(ValueError, match="min_ram"):
-        D.policy_params("rammer", 0, min_ram=9)
+        P.policy_params("rammer", 0, min_ram=9)
     with pytest.raises(ValueError, match="aim"):
-        D.policy_params("rammer", 0, aim=2)
+        P.policy_params("rammer", 0, aim=2)
     with pytest.raises(KeyError):
-        D.policy_params("rammer", 0, nerve=3)
+        P.policy_params("rammer", 0, nerve=3)
 
 
 # --- over many seeded games ----------------------------------------------------------------------------

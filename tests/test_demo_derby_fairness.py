@@ -12,7 +12,8 @@ import pytest
 from scipy import stats
 
 from simkit.core.runner import run
-from simkit.demo_derby import derby as D
+from simkit.demo_derby import engine as D
+from simkit.demo_derby.pieces import layout as L
 from simkit.demo_derby.scenario import build_sim, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +53,7 @@ def test_team_mates_are_credited_equally():
     assert [(c.name, c.policy) for c in sc.cars[:2]] == [("red-1", "rammer"), ("red-2", "rammer")]
     t = _totals(sc, 20_000, seed=3)
     credit = t[D.S_CARWIN:D.S_CARWIN + 4]
-    in_end = np.array([t[D.S_REASONS + 6 * i + D.R_NONE] for i in range(4)])
+    in_end = np.array([t[D.S_REASONS + 6 * i + L.R_NONE] for i in range(4)])
     # both red cars are still in at the end equally often ...
     assert stats.binomtest(int(in_end[0]), int(in_end[0] + in_end[1])).pvalue > 1e-3, in_end
     # ... and are credited equally often

@@ -40,7 +40,7 @@ def test_playthrough_is_trial_t_of_the_monte_carlo():
     import numpy as np
 
     from simkit.core.dice import stream_key
-    from simkit.demo_derby import derby as D
+    from simkit.demo_derby import engine as D
     from simkit.demo_derby.scenario import build_sim, load_scenario
 
     for name in ("six-car-derby", "combined-event"):

@@ -1,4 +1,4 @@
-"""Driver policies (simkit.demo_derby.derby.plot_policy and the steering) in scripted positions
+"""Driver policies (simkit.demo_derby.policies.plot_policy and the steering) in scripted positions
 (STYLE.md habit 6): every test asserts the plot or the hex a policy picks in a constructed
 position AND that another policy picks differently there, so it would fail if the policies were
 swapped or merged. Plots are made from the state at the start of the round only."""
@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from simkit.demo_derby import GAME
-from simkit.demo_derby import arena as A
-from simkit.demo_derby import derby as D
+from simkit.demo_derby.pieces import arena as A
+from simkit.demo_derby import engine as D
+from simkit.demo_derby import policies as P
 from simkit.demo_derby.rules import ENGINE, build_tables
 
 T = build_tables()
@@ -20,13 +21,13 @@ def game(policy, *cars, players=None, lim=None, **params):
     """Car 0 drives ``policy``; the others are hunters; cars at (row, col, facing)."""
     n = len(cars)
     players = players or list(range(n))
-    rows = [D.policy_params(policy, players[0], **params)]
-    rows += [D.policy_params("hunter", players[k]) for k in range(1, n)]
+    rows = [P.policy_params(policy, players[0], **params)]
+    rows += [P.policy_params("hunter", players[k]) for k in range(1, n)]
     return D.DerbyGame(T, AR, n, starts=np.array(cars, np.int64), params=np.stack(rows), lim=lim)
 
 
 def test_policy_names_are_registered_without_loading_kernels():
-    assert list(GAME.scenario.policies()) == list(D.POLICIES)
+    assert list(GAME.scenario.policies()) == list(P.POLICIES)
 
 
 # one position, four different plots: car 0 moving F5 at (12, 12); car 1 stuck two hexes ahead
@@ -46,11 +47,11 @@ def _position(policy):
     return g
 
 
-@pytest.mark.parametrize("policy", D.POLICIES)
+@pytest.mark.parametrize("policy", P.POLICIES)
 def test_each_policy_plots_its_own_speed_and_intent(policy):
     got = _position(policy).policy_plot(0)
     assert got == EXPECTED_PLOT[policy]
-    others = [p for p in D.POLICIES if p != policy]
+    others = [p for p in P.POLICIES if p != policy]
     assert all(_position(p).policy_plot(0) != got for p in others)
 
 
@@ -71,11 +72,11 @@ def test_survivor_avoids_crashes_until_the_eight_round_rule_closes_in():
     assert g.policy_plot(0) == (1, 2, "hunt")  # the cheapest crash, a nudge into the stuck car
     g.cars[2, D.C_ALIVE] = 0          # two cars left: the rule no longer applies, but a tie
     assert g.policy_plot(0)[2] == "hunt"  # is no win: it attacks (duel), unless told not to
-    g.params[0, D.P_DUEL] = 0
+    g.params[0, P.P_DUEL] = 0
     assert g.policy_plot(0) == (1, 3, "evade")
     # a larger margin waits longer; the hunter never evades at all
     g2 = _position("survivor")
-    g2.params[0, D.P_MARGIN] = 7
+    g2.params[0, P.P_MARGIN] = 7
     g2.cars[0, D.C_NOCRASH] = 6
     assert g2.policy_plot(0)[2] == "evade"
     h = _position("hunter")
@@ -83,7 +84,7 @@ def test_survivor_avoids_crashes_until_the_eight_round_rule_closes_in():
     assert h.policy_plot(0)[2] == "hunt"
 
 
-@pytest.mark.parametrize("policy", D.POLICIES)
+@pytest.mark.parametrize("policy", P.POLICIES)
 def test_a_plot_never_depends_on_another_cars_plot_this_round(policy):
     base = _position(policy).policy_plot(0)
     for d, sp in [(1, 8), (-1, 2), (1, 0)]:
@@ -94,7 +95,7 @@ def test_a_plot_never_depends_on_another_cars_plot_this_round(policy):
 
 
 def test_plots_are_all_made_before_any_car_moves_in_play():
-    params = np.stack([D.policy_params(p, k) for k, p in enumerate(D.POLICIES)])
+    params = np.stack([P.policy_params(p, k) for k, p in enumerate(P.POLICIES)])
     g = D.DerbyGame(T, AR, 4, params=params)
     g.seed(5, 0)
     g.play()
@@ -164,7 +165,7 @@ def test_team_mates_are_not_rammed_on_purpose():
 
 
 def test_engine_damage_caps_every_policys_plot():
-    for policy in D.POLICIES:
+    for policy in P.POLICIES:
         g = _position(policy)
         g.sheets[0, ENGINE] = 6       # max speed 2
         assert g.policy_plot(0)[1] <= 2
@@ -174,7 +175,7 @@ def test_engine_damage_caps_every_policys_plot():
 RACE = D.limits_vector(T, AR, laps=8, dq=False)
 
 
-@pytest.mark.parametrize("policy", D.POLICIES)
+@pytest.mark.parametrize("policy", P.POLICIES)
 def test_in_a_race_every_policy_drives_at_its_race_speed(policy):
     g = game(policy, *AR.race_starts[:2], lim=RACE, race_speed=5)
     assert g.policy_plot(0) == (1, 3, "race")        # from a standstill: +3

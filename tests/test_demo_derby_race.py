@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from simkit.core.runner import run
-from simkit.demo_derby import arena as A
-from simkit.demo_derby import derby as D
+from simkit.demo_derby.pieces import arena as A
+from simkit.demo_derby import engine as D
+from simkit.demo_derby import policies as P
 from simkit.demo_derby.rules import build_tables
 
 T = build_tables()
@@ -72,7 +73,7 @@ def test_the_crossings_are_read_from_the_pole_line():
 
 def race(n_cars=2, laps=1, crashes=True, policy="survivor", seed=3, trial=0, **params):
     lim = D.limits_vector(T, AR, laps=laps, crashes=crashes, dq=False)
-    p = np.stack([D.policy_params(policy, k, **params) for k in range(n_cars)])
+    p = np.stack([P.policy_params(policy, k, **params) for k in range(n_cars)])
     g = D.DerbyGame(T, AR, n_cars, starts=AR.race_starts[:n_cars], params=p, lim=lim)
     g.seed(seed, trial)
     return g, g.play()
@@ -107,7 +108,7 @@ def test_a_race_without_crashes_has_none_and_the_last_car_moving_wins_otherwise(
 
 
 def test_no_eight_round_disqualification_in_a_race():
-    sc = D.EventSimulation(T, AR, np.stack([D.policy_params("survivor", k) for k in range(4)]),
+    sc = D.EventSimulation(T, AR, np.stack([P.policy_params("survivor", k) for k in range(4)]),
                            AR.race_starts[:4], LIM, np.zeros(D.N_LIM, np.int64))
     t = run(sc, 300, seed=2, progress=False).totals
     dq = sum(t[D.S_REASONS + 6 * i + D.R_DQ] for i in range(4))
@@ -138,7 +139,7 @@ def test_the_combined_event_carries_damage_and_cards_into_the_derby():
 
 def test_combined_event_statistics_add_the_race_and_the_derby():
     lim = D.limits_vector(T, AR, laps=4, dq=False)
-    p = np.stack([D.policy_params(x, k) for k, x in
+    p = np.stack([P.policy_params(x, k) for k, x in
                   enumerate(["survivor", "rammer", "opportunist", "hunter"])])
     sim = D.EventSimulation(T, AR, p, AR.race_starts[:4], lim, D.limits_vector(T, AR),
                             AR.starts[:4])
@@ -152,7 +153,7 @@ def test_combined_event_statistics_add_the_race_and_the_derby():
 
 @pytest.mark.parametrize("kind", ["derby", "figure8", "combined"])
 def test_events_are_identical_for_any_chunk_size_and_thread_count(kind):
-    p = np.stack([D.policy_params(x, k) for k, x in
+    p = np.stack([P.policy_params(x, k) for k, x in
                   enumerate(["survivor", "rammer", "opportunist", "hunter", "rammer"])])
     derby = D.limits_vector(T, AR)
     none = np.zeros(D.N_LIM, np.int64)

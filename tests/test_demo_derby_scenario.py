@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from simkit import cli, games
 from simkit.core.errors import UserInputError
 from simkit.core.stats import g_test
-from simkit.demo_derby.scenario import load_scenario, scenario_table
+from simkit.demo_derby import SCENARIO
+from simkit.demo_derby.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCEN = ROOT / "scenarios/demo-derby"
@@ -36,7 +37,7 @@ def test_every_shipped_scenario_loads():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_every_shipped_scenario_runs(path):
-    f = scenario_table(path, trials=200, seed=1, progress=False)
+    f = SCENARIO.table(path, trials=200, seed=1, progress=False)
     sc = load_scenario(path)
     assert list(f["side"]) == sc.players
     assert f["wins"].sum() <= 200
@@ -73,7 +74,7 @@ def test_scenario_command_prints_every_table(only_this_game, capsys, tmp_path):
 
 
 def test_policy_override_and_all_policies(only_this_game, capsys):
-    f = scenario_table(SCEN / "two-car-duel.toml", trials=200, seed=3, progress=False,
+    f = SCENARIO.table(SCEN / "two-car-duel.toml", trials=200, seed=3, progress=False,
                        policies={"blue": "rammer"})
     assert list(f["policy"]) == ["rammer", "rammer"]
     assert cli.main(["scenario", "run", str(SCEN / "two-car-duel.toml"), "--policies", "all",
@@ -81,7 +82,7 @@ def test_policy_override_and_all_policies(only_this_game, capsys):
     text = capsys.readouterr().out
     assert text.count("red=") >= 16 and "blue=opportunist" in text     # 4 x 4 pairings
     # six players: each tries every policy against the file's field (6 x 4 blocks)
-    big = scenario_table(SCEN / "mirror-six.toml", trials=20, seed=1, all_policies=True,
+    big = SCENARIO.table(SCEN / "mirror-six.toml", trials=20, seed=1, all_policies=True,
                          progress=False)
     assert big["pairing"].nunique() == 24 and "(others as in the file)" in big["pairing"].iloc[0]
 
@@ -91,12 +92,12 @@ def test_mirror_scenario_quick_check_and_every_spot_dealt_every_game():
     spread over players (G-test, alpha 1e-3; 4,000 games see only gross unfairness -- the
     one-point test is ``test_demo_derby_fairness.py``) and that every spot is dealt every game.
     It does not test that spots are equal: the arena is not fair between spots."""
-    f = scenario_table(SCEN / "mirror-six.toml", trials=4000, seed=5, progress=False)
+    f = SCENARIO.table(SCEN / "mirror-six.toml", trials=4000, seed=5, progress=False)
     wins = f["wins"].to_numpy()
     p = g_test(wins, np.full(6, 1 / 6)).pvalue
     assert p > 1e-3, (wins, p)
     # the test can fail: one player driving another policy is found out
-    slow = scenario_table(SCEN / "mirror-six.toml", trials=4000, seed=5, progress=False,
+    slow = SCENARIO.table(SCEN / "mirror-six.toml", trials=4000, seed=5, progress=False,
                           policies={"c1": "survivor"})
     assert g_test(slow["wins"].to_numpy(), np.full(6, 1 / 6)).pvalue < 1e-3
     spots = next(v for k, v in f.attrs["extra"].items() if k.startswith("per start spot"))
@@ -106,7 +107,7 @@ def test_mirror_scenario_quick_check_and_every_spot_dealt_every_game():
 def test_fixed_spots_put_each_car_on_its_spot():
     sc = load_scenario(SCEN / "spots-fixed.toml")
     assert [c.spot for c in sc.cars] == list(range(6)) and not sc.random_spots
-    f = scenario_table(SCEN / "spots-fixed.toml", trials=300, seed=2, progress=False)
+    f = SCENARIO.table(SCEN / "spots-fixed.toml", trials=300, seed=2, progress=False)
     spots = next(v for k, v in f.attrs["extra"].items() if k.startswith("per start spot"))
     # spot k is car k's: the per-spot wins are the per-player wins
     assert list(spots["wins"]) == list(f["wins"]) and list(spots["start_spot"]) == list("123456")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, HIT_PARTS, PARTS, RADIATOR,
                                      TIRE_LF, TIRE_LR, TIRE_RF, TIRE_RR, TRUNK, build_tables)
-from simkit.demo_derby.sheet import (RecordSheet, apply_point, flat_tires, fresh_sheet,
+from simkit.demo_derby.pieces.sheet import (RecordSheet, apply_point, flat_tires, fresh_sheet,
                                      hexes_moved, is_out, max_speed, radiator_full)
 
 T = build_tables()

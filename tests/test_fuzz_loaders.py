@@ -217,7 +217,7 @@ def _demons_run_board(path):
 
 
 def _demo_derby_arena(path):
-    from simkit.demo_derby.arena import load_arena
+    from simkit.demo_derby.pieces.arena import load_arena
 
     return load_arena(path)
 

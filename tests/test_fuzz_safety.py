@@ -144,7 +144,7 @@ def test_strings_in_user_files_are_never_run(kind, tmp_path):
             from simkit.demons_run.pieces.board import load_board
             load_board(path)
         elif kind == "demo-derby-arena":
-            from simkit.demo_derby.arena import load_arena
+            from simkit.demo_derby.pieces.arena import load_arena
             load_arena(path)
         else:
             from simkit.dark_future.builds import car_from, validate

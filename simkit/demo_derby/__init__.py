@@ -1,28 +1,32 @@
 """Demo Derby: Saturday Night at the Track (Mayfair Games, 1982).
 
-Modelled (docs/rules/demo-derby.md has the rule-by-rule coverage): the rules tables as labelled
-data (``rules``; most are RECONSTRUCTED, shared/rules-data.md section 3), the record sheet and
-its damage flow (``sheet``), crash damage as a compiled kernel with an exact oracle (``crash``;
-``simkit crash demo-derby``), the arena as a data file (``arena``; ``simkit board demo-derby``),
-whole derbies, Figure-8 races and the combined event played by parameterised driver policies
-(``derby``), and scenario files for them (``scenario``; ``simkit scenario run FILE``;
-``simkit derby demo-derby`` is the quick hunter-only derby).
+Rooms (as in every game package, docs/design.md): ``rules`` (the rules tables as labelled data,
+most RECONSTRUCTED, shared/rules-data.md section 3, and their variants), ``pieces`` (the arena
+as a data file, the record sheet and its damage flow, the car state layout the kernels share),
+``procedures`` (crash damage as a compiled kernel, and the crash table beside the exact figures;
+``simkit crash demo-derby``), ``engine`` (whole derbies, Figure-8 races and the combined event,
+compiled, and their simulations), ``policies`` (the drivers: named policies, their parameter
+spaces, the compiled plotting and steering), ``scenario`` (scenario files, the logged
+playthrough; ``simkit scenario run FILE``), ``reference`` (plain-Python crash and its exact
+oracle), ``analyses`` (the headline analyses), ``commands`` (the CLI; ``simkit derby
+demo-derby`` is the quick hunter-only derby, ``simkit board demo-derby`` the arena). Rule
+coverage: ``docs/rules/demo-derby.md``.
 """
 
 from ..core.game import Game, ScenarioEngine
 from .analyses import HEADLINE
-from .analyses import crash as crash_table   # not "crash": that is the crash-damage module
+from .analyses import crash as crash_table   # not "crash": no attribute shadows a module
 from .commands import COMMANDS
 from .rules import rules_data
 
 
-#: policy names, without importing the compiled kernels (kept equal to derby.POLICIES by a test)
+#: policy names, without importing the compiled kernels (kept equal to policies.POLICIES by a test)
 POLICY_NAMES = ["hunter", "rammer", "survivor", "opportunist"]
 
 
 def _policies():
     from ..core.game import Param, PolicySpace
-    from .derby import DEFAULTS, PARAM_SPACE
+    from .policies import DEFAULTS, PARAM_SPACE
 
     return {name: PolicySpace(name, tuple(Param(k, kind, lo, hi, DEFAULTS[name][k])
                                           for k, (_col, kind, lo, hi) in PARAM_SPACE.items()))

@@ -27,7 +27,7 @@ def crash(speeds=None, impacts=None, *, reverse=False, target_speed=0, trials=20
           seed=2026, variants=None, **run_opts):
     """Crash damage per rammer speed (default every speed) and point of impact (names of
     ``rules.IMPACTS``; default all): Monte Carlo with 95% intervals beside the exact figures."""
-    from .crash import crash_table  # compiled kernels load only when an analysis runs
+    from .procedures import crash_table  # compiled kernels load only when an analysis runs
 
     tables = build_tables(variants=variants)
     trials = positive_int(trials, "--trials")
@@ -92,8 +92,8 @@ def derby(cars=6, cruise=5, *, arena=None, trials=20_000, seed=2026, variants=No
     import numpy as np
 
     from ..core.runner import run
-    from .arena import load_arena
-    from .derby import DerbySimulation
+    from .pieces.arena import load_arena
+    from .engine import DerbySimulation
 
     tables = build_tables(variants=variants)
     trials = positive_int(trials, "--trials")
@@ -124,7 +124,7 @@ def derby(cars=6, cruise=5, *, arena=None, trials=20_000, seed=2026, variants=No
 
 def board(arena=None, **_ignored):
     """The arena file (default: the built-in RECONSTRUCTED arena): hexes per terrain."""
-    from .arena import load_arena, summary
+    from .pieces.arena import load_arena, summary
 
     a = load_arena(arena)
     frame = summary(a)
@@ -135,7 +135,7 @@ def board(arena=None, **_ignored):
 
 
 def plot_board(frame, path):
-    from .arena import load_arena, plot_arena
+    from .pieces.arena import load_arena, plot_arena
 
     plot_arena(load_arena(frame.attrs.get("arena")), path)
 

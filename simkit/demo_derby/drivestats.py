@@ -14,8 +14,9 @@ import pandas as pd
 
 from ..core import dice
 from ..core.stats import mean_ci, rate_ci
-from . import arena as A
-from . import derby as D
+from .pieces import arena as A
+from . import engine as D
+from . import policies as P
 from .rules import FRONT, FRONT_LEFT, FRONT_RIGHT
 
 
@@ -73,7 +74,7 @@ def driving_stats(path_or_scenario, n_games: int = 1000, seed: int = 2026) -> pd
                 crashes += 1
                 front += b == FRONT
                 front_any += b in (FRONT, FRONT_LEFT, FRONT_RIGHT)
-                if sim.params[car, D.P_POLICY] != D.POL_HUNTER:
+                if sim.params[car, P.P_POLICY] != P.POL_HUNTER:
                     aimed += 1
                     aimed_front += b == FRONT
         per_game.append(hits)

@@ -125,6 +125,15 @@ class Tables:
         return dataclasses.replace(self, damage=self.ext_damage, special=self.ext_special)
 
 
+def rammer_column(tables: Tables, impact: int, reverse: bool = False) -> int:
+    """The hit-location column of the rammer's damage (``procedures``, step 4): its own front,
+    its rear when it rams in reverse, or the target's column under the variant
+    ``rammer_hit_column=same_as_target``."""
+    if tables.rammer_same_column:
+        return impact
+    return REAR if reverse else FRONT
+
+
 @lru_cache(maxsize=None)
 def rules_data() -> RulesData:
     return load_rules(*(DATA / f for f in FILES))

@@ -1,6 +1,7 @@
 """Demo Derby scenarios: derbies, Figure-8 races and the combined event, as TOML files
-(schema: ``scenarios/README.md``, section Demo Derby), played many times for
-``simkit scenario run FILE``.
+(schema: ``scenarios/README.md``, section Demo Derby): loading, validation, the simulation a
+file builds, its summary tables and the logged playthrough. The shared engine plays the files
+(``simkit.demo_derby.SCENARIO.table``, ``simkit scenario run FILE``).
 
 demo-derby.txt: Game Flow (start spots), Winning the Game (last car that can move; tie after 64
 turns), Figure-8 Race (start behind the line, eight laps round the two poles, crashes not
@@ -21,12 +22,13 @@ import numpy as np
 import pandas as pd
 
 from ..core.extras import Extras
-from ..core import dice, pairings
+from ..core import dice
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
-from . import derby as D
-from .arena import FACINGS, load_arena
+from . import engine as D
+from . import policies as P
+from .pieces.arena import FACINGS, load_arena
 from .rules import IMPACTS, PARTS, build_tables
 
 LABELS = ("RECONSTRUCTED", "ORIGINAL", "RULE-TEXT", "SOURCED", "VERIFIED")
@@ -35,7 +37,7 @@ KEYS = {"game", "name", "label", "source", "event", "laps", "crashes", "spots", 
         "variants", "cars", "notes"}
 CAR_KEYS = {"name", "player", "policy", "params", "spot"}
 #: parameter -> (lowest, highest) accepted: the drivers' typed space
-PARAM_RANGE = {k: (lo, hi) for k, (_, _, lo, hi) in D.PARAM_SPACE.items()}
+PARAM_RANGE = {k: (lo, hi) for k, (_, _, lo, hi) in P.PARAM_SPACE.items()}
 SURVIVAL_ROUNDS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 80, 96, 112, 128)
 
 
@@ -72,8 +74,8 @@ class Scenario:
             if side not in self.players:
                 raise UserInputError(f"no player {side!r} in {Path(self.path).name} "
                                      f"(players: {', '.join(self.players)})", field="--policy")
-            if name not in D.POLICIES:
-                raise UserInputError(f"unknown policy {name!r} (known: {', '.join(D.POLICIES)})",
+            if name not in P.POLICIES:
+                raise UserInputError(f"unknown policy {name!r} (known: {', '.join(P.POLICIES)})",
                                      field="--policy")
             for c in cars:
                 if c.player == side:
@@ -179,8 +181,8 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
         names.add(cname)
         player = _str(c.get("player", cname), where, f"{f}.player")
         pol = c.get("policy", "hunter")
-        if pol not in D.POLICIES:
-            raise UserInputError(f"unknown policy {pol!r} (known: {', '.join(D.POLICIES)})",
+        if pol not in P.POLICIES:
+            raise UserInputError(f"unknown policy {pol!r} (known: {', '.join(P.POLICIES)})",
                                  where=where, field=f"{f}.policy")
         params = c.get("params", {})
         if not isinstance(params, dict):
@@ -214,7 +216,7 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
 
 def build_sim(sc: Scenario) -> D.EventSimulation:
     tables = build_tables(variants=sc.variants)
-    params = np.stack([D.policy_params(c.policy, sc.players.index(c.player), **c.params)
+    params = np.stack([P.policy_params(c.policy, sc.players.index(c.player), **c.params)
                        for c in sc.cars])
     derby_lim = D.limits_vector(tables, sc.arena)
     none = np.zeros(D.N_LIM, np.int64)
@@ -330,30 +332,6 @@ def extra_tables(sc: Scenario, t, n: int) -> dict:
     }
 
 
-def scenario_table(path, *, trials=10_000, seed=2026, policies=None, all_policies=False,
-                   variants=None, **run_opts):
-    """Win rates per player (side), with per-car, per-start-spot, survival and tie tables in
-    ``frame.attrs["extra"]``. ``all_policies``: every combination of policies over the players
-    when there are at most 64, else each player in turn tries every policy against the file's
-    field; the same seeded trials for every pairing (common random numbers)."""
-    from ..core.runner import run
-
-    base = load_scenario(path, policies=policies, variants=variants)
-
-    def one(sc):
-        res = run(build_sim(sc), trials, seed, **run_opts)
-        return summarise(sc, res.totals, res.n_trials)
-
-    if not all_policies:
-        return one(base)
-    # per-pairing extra tables are not kept (run a pairing alone to see them)
-    out = pairings.table(lambda chosen: one(base.with_policies(chosen)), list(base.players),
-                         list(D.POLICIES))
-    out.attrs["columns"] = ["pairing", "side", "policy", "cars", "trials", "wins", "win_rate",
-                            "win_lo", "win_hi"]
-    return out
-
-
 # --- one game, logged --------------------------------------------------------------------------
 
 def playthrough(path_or_scenario, seed=2026, trial=0):
@@ -383,7 +361,7 @@ def playthrough(path_or_scenario, seed=2026, trial=0):
                    race_rounds=int(out[5]) if sc.event == "combined" else -1, starts2=starts2)
     w = int(out[0])
     moving = [sc.cars[i].name for i in range(n)
-              if g.cars[i, D.C_ALIVE] == 1 and sim.params[i, D.P_PLAYER] == w]
+              if g.cars[i, D.C_ALIVE] == 1 and sim.params[i, P.P_PLAYER] == w]
     if w < 0:
         how = "tie after 64 rounds" if out[3] else "tie: the last cars went out together"
     elif sc.event == "figure8" and D.laps_done(g.cars, int(out[2])) >= sc.laps:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core._numba import jit
-from .rules import (ENGINE, LAPS, N_PARTS, PARTS, RADIATOR, TIRES, TRUNK, Tables)
+from ...core._numba import jit
+from ..rules import (ENGINE, LAPS, N_PARTS, PARTS, RADIATOR, TIRES, TRUNK, Tables)
 
 
 def fresh_sheet() -> np.ndarray:

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core import hexgrid
-from ..core._numba import jit
-from ..core.hexgrid import ODD_LOWER
-from ..core.errors import UserInputError
-from ..core.data import read_toml
-from ..core.files import save_figure
+from ...core import hexgrid
+from ...core._numba import jit
+from ...core.hexgrid import ODD_LOWER
+from ...core.errors import UserInputError
+from ...core.data import read_toml
+from ...core.files import save_figure
 
-DEFAULT = Path(__file__).parent / "data" / "arena.toml"
+DEFAULT = Path(__file__).parents[1] / "data" / "arena.toml"
 
 TERRAIN = ("floor", "wall", "ramp", "figure8", "line", "mud", "ditch", "pole", "figure8_pole")
 FLOOR, WALL, RAMP, FIGURE8, LINE, MUD, DITCH, POLE, F8_POLE = range(len(TERRAIN))
