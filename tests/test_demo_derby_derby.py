@@ -504,3 +504,20 @@ def test_held_cards_are_rolled_every_round_before_moving_in_a_whole_game():
     assert (g.held[0] < 0).all() and (g.held[1] >= 0).sum() == 1
     d = (g.dk.shape[0] - 3) // 2
     assert g.dk[2 * d + 2] == 1          # one card returned under the deck
+
+
+def test_a_derby_log_too_small_is_refused_not_cut():
+    """The log counts every event, kept or not (core.eventlog): a derby that overflows its log
+    is an error, never a silently shortened record."""
+    from simkit.core.eventlog import LogOverflow
+
+    g = D.DerbyGame(T, AR, 6)
+    g.seed(7, 0)
+    g.play()
+    n = len(g.events())
+    assert n > 10
+    small = D.DerbyGame(T, AR, 6, log_size=10)
+    small.seed(7, 0)
+    small.play()
+    with pytest.raises(LogOverflow, match=f"{n:,} events.*capacity 10"):
+        small.events()

@@ -52,11 +52,11 @@ def driving_stats(path_or_scenario, n_games: int = 1000, seed: int = 2026) -> pd
     straight = D.E_STRAIGHT
     for t in range(n_games):
         g, out = _one_game(sim, sc, seed, t)
-        ev = g.log[:min(int(g.nlog[0]), g.log.shape[0])]
+        ev = g.event_rows(where=f"{sc.path}, trial {t} of seed {seed}")
         hits = 0
         # cards held per car, replayed from the log, to tell steering-card wall hits apart
         held_straight = np.zeros(sim.n_cars, np.int64)
-        for rnd, car, e, a, b in ev:
+        for rnd, _phase, car, e, a, b, _c, _d, _e in ev:
             if e == D.EV_CARD and sim.tables.card_effect[a] == straight:
                 held_straight[car] = 1
             elif e == D.EV_OBSTACLE:

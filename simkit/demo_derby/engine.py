@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.extras import Extras
-from ..core import dice
+from ..core import dice, eventlog
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
@@ -79,13 +79,17 @@ from .rules import FRONT, LAPS, REAR, Tables
 
 @jit
 def _log(log, nlog, rnd, car, ev, a, b):
+    """One event in the shared layout (:mod:`simkit.core.eventlog`: turn = the round, no phase,
+    actor = the car, kind, a, b); past the capacity it is only counted, so the reader refuses a
+    cut log."""
     k = nlog[0]
     if k < log.shape[0]:
         log[k, 0] = rnd
-        log[k, 1] = car
-        log[k, 2] = ev
-        log[k, 3] = a
-        log[k, 4] = b
+        log[k, 1] = -1
+        log[k, 2] = car
+        log[k, 3] = ev
+        log[k, 4] = a
+        log[k, 5] = b
     nlog[0] = k + 1
 
 
@@ -728,7 +732,7 @@ def _event_block(key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain
     held = np.full((n_cars, MAX_HELD), -1, np.int64)
     occ = np.zeros(terrain.shape, np.int64)
     dk = dk0.copy()
-    log = np.zeros((1, 5), np.int64)
+    log = np.zeros((0, eventlog.WIDTH), np.int64)   # nothing kept in the Monte Carlo
     nlog = np.zeros(1, np.int64)
     spot_of = np.zeros(pool.shape[0], np.int64)
     starts = np.zeros((n_cars, 3), np.int64)
@@ -920,7 +924,7 @@ class DerbyGame:
         self.held = np.full((n_cars, MAX_HELD), -1, np.int64)
         self.occ = np.zeros(arena.terrain.shape, np.int64)
         self.dk = new_deck(tables)
-        self.log = np.zeros((log_size, 5), np.int64)
+        self.log = np.zeros((log_size, eventlog.WIDTH), np.int64)
         self.nlog = np.zeros(1, np.int64)
         self.cout = np.zeros(OUT_SIZE, np.int64)
         self.clear = new_clearance(arena.terrain)
@@ -990,8 +994,14 @@ class DerbyGame:
                                first_player, self.tables.phases, self.clear)
         return w, rounds
 
+    def event_rows(self, where: str = "the derby's event log") -> np.ndarray:
+        """The events written, in the shared layout; an overflowed log is an error."""
+        return eventlog.EventLog(self.log, self.nlog).table(where=where)
+
     def events(self) -> pd.DataFrame:
-        k = min(int(self.nlog[0]), self.log.shape[0])
-        f = pd.DataFrame(self.log[:k], columns=["round", "car", "event", "a", "b"])
+        rows = self.event_rows()
+        f = pd.DataFrame({"round": rows[:, eventlog.TURN], "car": rows[:, eventlog.ACTOR],
+                          "event": rows[:, eventlog.KIND], "a": rows[:, eventlog.A],
+                          "b": rows[:, eventlog.B]})
         f["event"] = [EVENTS[e] for e in f["event"]]
         return f

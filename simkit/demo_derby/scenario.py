@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..core.extras import Extras
 from ..core import dice
+from ..core import eventlog as EL
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
@@ -393,13 +394,13 @@ def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str
     order = sorted(range(len(sc.cars)), key=lambda i: int(g.cars[i, D.C_RANK]))
     out.append("seats   rolled (turn order clockwise from the starting player; ties go to "
                "the first): " + ", ".join(names[i] for i in order))
-    k = min(int(g.nlog[0]), g.log.shape[0])
-    log = g.log[:k]
+    log = g.event_rows(where=f"the log of {sc.name}")
+    k = len(log)
     j = 0
     cards = sim.tables.card_names
     regrouped = race_rounds < 0
     while j < k:
-        rnd, car, ev, a, b = (int(x) for x in log[j])
+        rnd, _phase, car, ev, a, b, _c, _d, _e = (int(x) for x in log[j])
         if not regrouped and rnd > race_rounds:
             regrouped = True
             out.append(f"--- the race is over after {race_rounds} rounds; the cars still in line "
@@ -411,8 +412,9 @@ def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str
         tag = f"R{rnd:03d}"
         if ev == D.EV_MOVE:
             hexes = []
-            while j < k and log[j, 2] == D.EV_MOVE and log[j, 1] == car and log[j, 0] == rnd:
-                hexes.append(f"{int(log[j, 3])},{int(log[j, 4])}")
+            while (j < k and log[j, EL.KIND] == D.EV_MOVE and log[j, EL.ACTOR] == car
+                   and log[j, EL.TURN] == rnd):
+                hexes.append(f"{int(log[j, EL.A])},{int(log[j, EL.B])}")
                 j += 1
             out.append(f"{tag} move    {names[car]} -> {' '.join(hexes)}")
             continue
