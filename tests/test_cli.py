@@ -117,7 +117,7 @@ def test_scenario_run_all_policy_pairings(tmp_path):
     ('game = "chess"\n', "game: unknown game 'chess'"),
     ('name = "x"\n', "game: missing"),
     ('game = "starfire"\nlabel = "ORIGINAL"\nsource = "t"\nturns = "ten"\n',
-     "turns: has the wrong type"),
+     "turns: expected int, got 'ten'"),
     ('game = "starfire"\nlabel = "GUESS"\n', "label: must be one of"),
     ("game = [", "not valid TOML"),
 ])

@@ -34,6 +34,7 @@ import pandas as pd
 
 from ..core.extras import Extras
 from ..core import dice, eventlog, stats
+from ..core.checks import get_field
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.runner import run
@@ -91,19 +92,6 @@ def _err(msg, path, fieldname):
     return UserInputError(msg, where=str(path), field=fieldname)
 
 
-def _get(raw, key, kinds, path, fieldname, default=None, required=False):
-    if key not in raw:
-        if required:
-            raise _err("missing", path, fieldname)
-        return default
-    v = raw[key]
-    if isinstance(v, bool) and bool not in kinds:
-        raise _err(f"expected {'/'.join(k.__name__ for k in kinds)}, got {v!r}", path, fieldname)
-    if not isinstance(v, kinds):
-        raise _err(f"expected {'/'.join(k.__name__ for k in kinds)}, got {v!r}", path, fieldname)
-    return v
-
-
 def load_scenario(path, policies=None, variants=None) -> Scenario:
     """Read and check a Dark Future scenario file; every bad value is a UserInputError."""
     path = str(path)
@@ -113,28 +101,29 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
     refuse = raw.get("refuse")
     if refuse is not None:
         raise _err(f"this Game is not modelled: {refuse}", path, "refuse")
-    name = _get(raw, "name", (str,), path, "name", default=Path(path).stem)
-    label = _get(raw, "label", (str,), path, "label", default="")
-    track = _get(raw, "track", (str,), path, "track", required=True)
+    name = get_field(raw, "name", (str,), path, "name", default=Path(path).stem)
+    label = get_field(raw, "label", (str,), path, "label", default="")
+    track = get_field(raw, "track", (str,), path, "track")
     if track not in TRACKS:
         raise _err(f"unknown track {track!r} (known: {', '.join(TRACKS)})", path, "track")
     start = raw.get("start_mph", 60)
     if isinstance(start, bool) or not (isinstance(start, int) and 0 <= start <= 120
                                        or start == "roll"):
         raise _err(f"expected mph 0-120 or \"roll\", got {start!r}", path, "start_mph")
-    roles = _get(raw, "roles", (str,), path, "roles", default="die")
+    roles = get_field(raw, "roles", (str,), path, "roles", default="die")
     if roles not in ("die", "fixed"):
         raise _err(f"expected \"die\" or \"fixed\", got {roles!r}", path, "roles")
-    victory = _get(raw, "victory", (str,), path, "victory", default="finish")
+    victory = get_field(raw, "victory", (str,), path, "victory", default="finish")
     if victory not in ("finish", "destroy", "gangs"):
         raise _err(f"expected \"finish\", \"destroy\" or \"gangs\", got {victory!r}", path,
                    "victory")
-    max_turns = _get(raw, "max_turns", (int,), path, "max_turns", default=60)
+    max_turns = get_field(raw, "max_turns", (int,), path, "max_turns", default=60)
     if not 1 <= max_turns <= 500:
         raise _err(f"must be 1-500, got {max_turns}", path, "max_turns")
-    hazards = _get(raw, "road_hazards", (bool,), path, "road_hazards", default=track == "continuous")
+    hazards = get_field(raw, "road_hazards", (bool,), path, "road_hazards",
+                        default=track == "continuous")
     chosen = dict(variants or {})
-    file_variants = _get(raw, "variants", (dict,), path, "variants", default={})
+    file_variants = get_field(raw, "variants", (dict,), path, "variants", default={})
     for k, v in file_variants.items():
         if not isinstance(v, str):
             raise _err(f"expected a choice name, got {v!r}", path, f"variants.{k}")
@@ -158,7 +147,7 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
                            f"layouts[{i}]") from None
             layouts.append([str(x).upper() for x in lay])
     elif track == "straights":
-        n = _get(raw, "sections", (int,), path, "sections", default=7)
+        n = get_field(raw, "sections", (int,), path, "sections", default=7)
         if not 1 <= n <= 8:
             raise _err(f"the box holds 8 straights; got {n}", path, "sections")
         layouts.append(["S"] * n)
@@ -171,9 +160,9 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
         f = f"side[{i}]"
         if not isinstance(rs, dict):
             raise _err("expected a table", path, f)
-        sname = _get(rs, "name", (str,), path, f"{f}.name", default=f"side-{i + 1}")
-        pol = (policies or {}).get(sname) or _get(rs, "policy", (str,), path, f"{f}.policy",
-                                                   default="standard")
+        sname = get_field(rs, "name", (str,), path, f"{f}.name", default=f"side-{i + 1}")
+        pol = (policies or {}).get(sname) or get_field(rs, "policy", (str,), path, f"{f}.policy",
+                                                       default="standard")
         if pol not in PO.POLICIES:
             raise _err(f"unknown policy {pol!r} (known: {', '.join(PO.POLICIES)})", path,
                        f"{f}.policy")
@@ -185,8 +174,8 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
         if roles == "fixed" and role not in ("lead", "chase"):
             raise _err("with roles = \"fixed\" each side needs role = \"lead\" or \"chase\"",
                        path, f"{f}.role")
-        budget = _get(rs, "budget", (int,), path, f"{f}.budget")
-        scope = _get(rs, "budget_scope", (str,), path, f"{f}.budget_scope", default="car")
+        budget = get_field(rs, "budget", (int,), path, f"{f}.budget", default=None)
+        scope = get_field(rs, "budget_scope", (str,), path, f"{f}.budget_scope", default="car")
         if scope not in ("car", "side"):
             raise _err(f"expected \"car\" or \"side\", got {scope!r}", path, f"{f}.budget_scope")
         table = rs.get("car_table")
@@ -250,12 +239,13 @@ def load_scenario(path, policies=None, variants=None) -> Scenario:
         if start != it["target_mph"]:
             raise _err(f"the target sets up at {it['target_mph']}mph (Game Eight)", path,
                        "start_mph")
-        a_sec = _get(raw_i, "attacker_section", (int,), path, "intercept.attacker_section",
-                     default=it["attacker_sections"][0])
+        a_sec = get_field(raw_i, "attacker_section", (int,), path, "intercept.attacker_section",
+                          default=it["attacker_sections"][0])
         if a_sec not in it["attacker_sections"]:
             raise _err(f"the attacker sets up on section {', '.join(map(str, it['attacker_sections']))}"
                        f"; got {a_sec}", path, "intercept.attacker_section")
-        a_mph = _get(raw_i, "attacker_mph", (int,), path, "intercept.attacker_mph", default=60)
+        a_mph = get_field(raw_i, "attacker_mph", (int,), path, "intercept.attacker_mph",
+                          default=60)
         top = min(R.vehicle(c.vehicle, rules).speed for s_ in sides if s_.role == "chase"
                   for loads in s_.cars for c in loads)
         if not 0 <= a_mph <= top:

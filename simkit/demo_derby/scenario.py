@@ -24,6 +24,7 @@ import pandas as pd
 from ..core.extras import Extras
 from ..core import dice
 from ..core import eventlog as EL
+from ..core.checks import text, whole_number
 from ..core.data import read_toml
 from ..core.errors import UserInputError
 from ..core.stats import mean_ci, quantiles_from_histogram, rate_ci
@@ -87,20 +88,6 @@ class Scenario:
                         self.variants)
 
 
-def _int(v, where, fld, lo, hi):
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise UserInputError(f"must be a whole number, got {v!r}", where=where, field=fld)
-    if not lo <= v <= hi:
-        raise UserInputError(f"must be {lo}-{hi}, got {v}", where=where, field=fld)
-    return v
-
-
-def _str(v, where, fld):
-    if not isinstance(v, str) or not v.strip():
-        raise UserInputError(f"must be a non-empty string, got {v!r}", where=where, field=fld)
-    return v.strip()
-
-
 def load_scenario(path, *, policies=None, variants=None) -> Scenario:
     """Read and validate a Demo Derby scenario file."""
     where = str(path)
@@ -112,17 +99,17 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
     if raw.get("game") != "demo-derby":
         raise UserInputError("this loader reads game = \"demo-derby\" files", where=where,
                              field="game")
-    name = _str(raw.get("name"), where, "name")
+    name = text(raw.get("name"), where, "name")
     label = raw.get("label")
     if label not in LABELS:
         raise UserInputError(f"must be one of {', '.join(LABELS)}, got {label!r}", where=where,
                              field="label")
-    source = _str(raw.get("source"), where, "source")
+    source = text(raw.get("source"), where, "source")
     event = raw.get("event", "derby")
     if event not in EVENTS:
         raise UserInputError(f"must be one of {', '.join(EVENTS)}, got {event!r}", where=where,
                              field="event")
-    laps = _int(raw.get("laps", 4 if event == "combined" else 8), where, "laps", 1, 8)
+    laps = whole_number(raw.get("laps", 4 if event == "combined" else 8), where, "laps", 1, 8)
     if "laps" in raw and event == "derby":
         raise UserInputError("laps belong to figure8 and combined events", where=where,
                              field="laps")
@@ -139,7 +126,7 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
                              field="spots")
     arena_path = raw.get("arena")
     if arena_path is not None:
-        arena_path = Path(where).parent / _str(arena_path, where, "arena")
+        arena_path = Path(where).parent / text(arena_path, where, "arena")
     arena = load_arena(arena_path)
     if event != "derby" and arena.race_starts is None:
         raise UserInputError("a race needs an arena with the Figure-8 starting grid (a-f)",
@@ -176,11 +163,11 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
         if bad:
             raise UserInputError(f"unknown field (known: {', '.join(sorted(CAR_KEYS))})",
                                  where=where, field=f"{f}.{bad[0]}")
-        cname = _str(c.get("name"), where, f"{f}.name")
+        cname = text(c.get("name"), where, f"{f}.name")
         if cname in names:
             raise UserInputError(f"car {cname!r} appears twice", where=where, field=f"{f}.name")
         names.add(cname)
-        player = _str(c.get("player", cname), where, f"{f}.player")
+        player = text(c.get("player", cname), where, f"{f}.player")
         pol = c.get("policy", "hunter")
         if pol not in P.POLICIES:
             raise UserInputError(f"unknown policy {pol!r} (known: {', '.join(P.POLICIES)})",
@@ -193,13 +180,13 @@ def load_scenario(path, *, policies=None, variants=None) -> Scenario:
             if pk not in PARAM_RANGE:
                 raise UserInputError(f"unknown parameter (known: {', '.join(PARAM_RANGE)})",
                                      where=where, field=f"{f}.params.{pk}")
-            _int(pv, where, f"{f}.params.{pk}", *PARAM_RANGE[pk])
+            whole_number(pv, where, f"{f}.params.{pk}", *PARAM_RANGE[pk])
         spot = k
         if "spot" in c:
             if spots != "fixed":
                 raise UserInputError("spots are dealt at random; set spots = \"fixed\" to place "
                                      "cars", where=where, field=f"{f}.spot")
-            spot = _int(c["spot"], where, f"{f}.spot", 1, 6) - 1
+            spot = whole_number(c["spot"], where, f"{f}.spot", 1, 6) - 1
         if spot in used:
             raise UserInputError(f"start spot {spot + 1} is taken twice", where=where,
                                  field=f"{f}.spot")

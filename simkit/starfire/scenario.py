@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import UserInputError
+from ..core.checks import get_field, known_fields
 from ..core.data import read_toml
 from ..core import dice
 from .pieces.hexmap import distance, hex_label, parse_facing, parse_hex
@@ -75,29 +76,13 @@ class Scenario:
         return -1
 
 
-def _req(d, key, where, fld, types):
-    if key not in d:
-        raise UserInputError("missing", where=where, field=fld)
-    v = d[key]
-    if not isinstance(v, types) or (isinstance(v, bool) and types is not bool):
-        raise UserInputError(f"has the wrong type ({type(v).__name__})", where=where, field=fld)
-    return v
-
-
-def _known(d, allowed, where, prefix):
-    for k in d:
-        if k not in allowed:
-            raise UserInputError(f"unknown field (allowed: {', '.join(sorted(allowed))})",
-                                 where=where, field=f"{prefix}{k}")
-
-
 def load_scenario(path: str | Path, *, policies: dict | None = None,
                   variants: dict | None = None) -> Scenario:
     """Read and validate a Starfire scenario; ``policies`` overrides side policies by name."""
     path = Path(path)
     where = str(path)
     raw = read_toml(path)
-    _known(raw, {"game", "name", "label", "source", "notes", "turns", "initiative", "map",
+    known_fields(raw, {"game", "name", "label", "source", "notes", "turns", "initiative", "map",
                  "objects", "sides", "options", "variants"}, where, "")
     if raw.get("game") != "starfire":
         raise UserInputError(f"expected game = \"starfire\", got {raw.get('game')!r}",
@@ -110,13 +95,13 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
     if not isinstance(source, str) or not source.strip():
         raise UserInputError("every scenario must say where it comes from", where=where,
                              field="source")
-    turns = _req(raw, "turns", where, "turns", int)
+    turns = get_field(raw, "turns", int, where, "turns")
     if not 1 <= turns <= 500:
         raise UserInputError("must be 1-500", where=where, field="turns")
     mp = raw.get("map", {})
     if not isinstance(mp, dict):
         raise UserInputError("must be a table", where=where, field="map")
-    _known(mp, {"columns", "rows"}, where, "map.")
+    known_fields(mp, {"columns", "rows"}, where, "map.")
     columns = mp.get("columns", 30)
     rows = mp.get("rows", 24)
     if not (isinstance(columns, int) and isinstance(rows, int) and 2 <= columns <= 99
@@ -126,7 +111,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
     opts = raw.get("options", {})
     if not isinstance(opts, dict):
         raise UserInputError("must be a table", where=where, field="options")
-    _known(opts, set(OPTIONS), where, "options.")
+    known_fields(opts, set(OPTIONS), where, "options.")
     for k, v in opts.items():
         if not isinstance(v, bool):
             raise UserInputError("must be true or false", where=where, field=f"options.{k}")
@@ -141,13 +126,14 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
         f = f"objects[{i}]"
         if not isinstance(o, dict):
             raise UserInputError("must be a table", where=where, field=f)
-        _known(o, {"kind", "name", "hex"}, where, f + ".")
+        known_fields(o, {"kind", "name", "hex"}, where, f + ".")
         kind = _name(o.get("kind"))
         if kind not in OBJECT_KINDS:
             raise UserInputError(f"kind must be one of {', '.join(OBJECT_KINDS)}", where=where,
                                  field=f + ".kind")
         oname = str(o.get("name", f"{kind}{i}"))
-        c, r = parse_hex(_req(o, "hex", where, f + ".hex", str), where=where, field=f + ".hex")
+        c, r = parse_hex(get_field(o, "hex", str, where, f + ".hex"), where=where,
+                         field=f + ".hex")
         _on_map(c, r, columns, rows, options, where, f + ".hex")
         names[oname] = ("object", len(objects))
         objects.append((OBJECT_KINDS[kind], oname, c, r))
@@ -164,8 +150,8 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
         f = f"sides.{sname}"
         if not isinstance(sd, dict):
             raise UserInputError("must be a table", where=where, field=f)
-        _known(sd, {"policy", "params", "objective", "scan", "exit", "holds_fire", "ships"},
-               where, f + ".")
+        known_fields(sd, {"policy", "params", "objective", "scan", "exit", "holds_fire", "ships"},
+                     where, f + ".")
         pol = _name((policies or {}).get(sname, sd.get("policy", "closer")))
         if pol not in POLICIES and not (pol in SCRIPTED and sname not in (policies or {})):
             raise UserInputError(f"unknown policy {pol!r} (known: {', '.join(POLICIES)})",
@@ -213,9 +199,10 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
             g = f"{f}.ships[{j}]"
             if not isinstance(sh, dict):
                 raise UserInputError("must be a table", where=where, field=g)
-            _known(sh, {"name", "sheet", "hex", "facing", "arrives", "warp", "datalink", "base",
-                        "advanced_maneuvering", "progress", "moves", "escort"}, where, g + ".")
-            sheet = parse_sheet(_req(sh, "sheet", where, g + ".sheet", str),
+            known_fields(sh, {"name", "sheet", "hex", "facing", "arrives", "warp", "datalink",
+                              "base", "advanced_maneuvering", "progress", "moves", "escort"},
+                         where, g + ".")
+            sheet = parse_sheet(get_field(sh, "sheet", str, where, g + ".sheet"),
                                 where=f"{where}: {g}.sheet")
             if len(sheet.systems) > MAX_SYS:
                 raise UserInputError(f"at most {MAX_SYS} systems", where=where, field=g + ".sheet")
@@ -233,7 +220,7 @@ def load_scenario(path: str | Path, *, policies: dict | None = None,
                                          field=g + ".warp")
                 c, r = objects[names[wn][1]][2:4]
             else:
-                c, r = parse_hex(_req(sh, "hex", where, g + ".hex", str), where=where,
+                c, r = parse_hex(get_field(sh, "hex", str, where, g + ".hex"), where=where,
                                  field=g + ".hex")
             _on_map(c, r, columns, rows, options, where, g + ".hex")
             facing = parse_facing(sh.get("facing", 0), c, r, where=where, field=g + ".facing")
