@@ -29,7 +29,7 @@ import numpy as np
 
 from simkit.core import dice
 from simkit.core._numba import jit
-from simkit.starfire.procedures import hit_lookup, resolve_volley
+from simkit.starfire.procedures import hit_lookup, kernel_tables, resolve_volley
 from simkit.starfire.rules import FAMILIES, combat_tables
 from simkit.starfire.pieces.sheet import hold_run_ends
 from simkit.starfire.procedures import resolve_target
@@ -38,7 +38,7 @@ RANGE = 4
 
 
 @jit
-def shots(codes, run_end, fam, hit, eff, skip, nth, intercept, odn, odb, key, n):
+def shots(codes, run_end, fam, hit, eff, T, key, n):
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
     hp = np.empty(codes.shape[0], dtype=np.int64)
     pdf = np.zeros(codes.shape[0], dtype=np.int64)
@@ -47,8 +47,8 @@ def shots(codes, run_end, fam, hit, eff, skip, nth, intercept, odn, odb, key, n)
     for t in range(n):
         dice.seed_trial(st, key, t)
         hp[:] = 2
-        resolve_volley(codes, hp, run_end, pdf, fam, 1, hit, eff, False, skip, nth, intercept,
-                       odn, odb, st, dice.NO_SCRIPT, out)
+        resolve_volley(codes, hp, run_end, pdf, fam, 1, hit, eff, False, T, st, dice.NO_SCRIPT,
+                       out)
         total += out[1]
     return total
 
@@ -70,8 +70,7 @@ def setup(family):
     sheet = resolve_target("wisconsin")
     f = FAMILIES.index(family)
     hit, eff, _ = hit_lookup(tables, f, RANGE)
-    return (sheet.codes, hold_run_ends(sheet.codes), f, hit, eff, tables.skip, tables.nth,
-            tables.intercept, tables.od_negate_halves, tables.od_burnout_halves)
+    return (sheet.codes, hold_run_ends(sheet.codes), f, hit, eff, kernel_tables(tables))
 
 
 

@@ -51,6 +51,7 @@ the map at the turn limit. The side with the highest level wins; equal levels ar
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,7 @@ from ..core.blocks import sum_blocks
 from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
 from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER,
                        P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
+from .procedures import kernel_tables
 from .procedures import resolve_volley_call as resolve_volley
 from .rules import CODE, ENERGY, FORCE, GUN, LASER, MISSILE, PRIMARY, combat_tables
 from .scenario import Scenario, to_arrays
@@ -84,6 +86,72 @@ EV_FIRE, EV_DESTROYED, EV_TRACTOR, EV_SCAN, EV_REPAIR, EV_END, EV_DRAG, EV_PULL 
 EV_RELEASE = 16
 LOG_W = 10
 MAX_RANGE = 20
+# sentinels: what a -1 (or a far-off turn) means where a function answers one
+NO_SHIP = -1        # no ship qualifies (target, nearest enemy, chain leader)
+NO_SCAN = -1        # no scan target left to achieve
+NO_SYSTEM = -1      # no system left to designate
+CANNOT_FIRE = -1    # a weapon family cannot fire at this range (tables and _shot_params)
+NEVER = 1 << 30     # a side never fired upon yet
+DRAW = -1           # result[RES_WINNER] of a drawn battle
+# result slots of play: the outcome, then a scripted move that broke the rules (fault != 0)
+RES_WINNER, RES_LEVEL, RES_TURNS, RES_FAULT, RES_FAULT_SHIP, RES_FAULT_TURN = range(6)
+FAULT_NO_MOVE, FAULT_TURN_MODE, FAULT_ILLEGAL_HEX = 1, 2, 3
+
+
+# The compiled functions pass these few named structures instead of dozens of arrays. They are
+# module-level classes so numba's on-disk cache can name their types. Tuples are immutable, so
+# every value that changes during a battle is an array (scalars as one-element arrays).
+
+class Fleet(NamedTuple):
+    """One scenario's set-up, read only (``scenario.to_arrays``)."""
+    si: np.ndarray          # int64[ship, SI_*]
+    side_int: np.ndarray    # int64[side, 4]: objective, holds fire, exit object, policy id
+    side_par: np.ndarray    # float64[side, k]: policy parameters
+    codes: np.ndarray       # int64[ship, system]: system codes
+    nsys: np.ndarray        # int64[ship]: systems on its sheet
+    run_end: np.ndarray     # int64[ship, system]: Hold runs (8.1)
+    mult: np.ndarray        # int64[ship]: targets its Multiplex Tracking allows
+    obj: np.ndarray         # int64[object, 3]: kind, col, row
+    scan: np.ndarray        # int64[side, k, 2]: scan targets (kind, index), kind -1 none
+    opt: np.ndarray         # int64[O_*]
+    moves: np.ndarray       # int64[ship, turn, point]: scripted moves
+    ev: np.ndarray          # float64[family, range]: expected half points of one weapon
+
+
+class State(NamedTuple):
+    """One battle's changing state, and the scratch arrays its phases share."""
+    hp: np.ndarray          # int64[ship, system]: 2 intact, 1 circled, 0 destroyed
+    status: np.ndarray      # int64[ship]: NOT_ARRIVED, ON_MAP, DESTROYED, EXITED
+    col: np.ndarray
+    row: np.ndarray
+    fac: np.ndarray
+    prog: np.ndarray        # turn-mode points spent in the current direction
+    link: np.ndarray        # int64[holder, held]: tractor links
+    prim_last: np.ndarray   # turn its Primary Beams last fired
+    last_dmg: np.ndarray    # turn it was last damaged (12.1)
+    fired: np.ndarray       # fired this combat phase
+    mspent: np.ndarray      # int64[ship, 2]: DataLink volley joined: target + 1, families
+    fired_upon: np.ndarray  # int64[side]: first turn it was fired on (NEVER)
+    scanned: np.ndarray     # int64[side, k]
+    order: np.ndarray       # int64[side]: this turn's order of fire
+    pcol: np.ndarray        # positions plans see (start of movement, or of the point)
+    prow: np.ndarray
+    mp: np.ndarray
+    pivoted: np.ndarray
+    comp: np.ndarray        # a tractor chain (_component)
+    goal: np.ndarray        # int64[3]: _plan's goal hex and desired range
+    shipev: np.ndarray      # float64[ship, range]: _fill_ship_ev
+    pd_fired: np.ndarray
+    out: np.ndarray         # int64[3]: resolve_volley's result
+    chosen: np.ndarray      # targets one ship chose this turn
+    pick: np.ndarray        # float64[2]: _pick_target's (ship, score)
+
+
+class Log(NamedTuple):
+    """The event log (empty arrays when not logging): rows, row count, target sheets."""
+    log: np.ndarray
+    logn: np.ndarray
+    hpsnap: np.ndarray
 
 
 @jit
@@ -178,7 +246,7 @@ def _nearest_enemy(si, status, s, gcol, grow, shipev, st, script):
     """The enemy ship on the map nearest to s; among equally near ones the one with the most
     fire at that range (the threat to plan against), then the dice stream (_tie), so the
     answer never depends on the order ships are listed."""
-    best = -1
+    best = NO_SHIP
     bd = 1 << 30
     bf = 0.0
     nties = 1
@@ -203,7 +271,7 @@ def _open_scan(codes, hp, nsys, si, scan, scanned, status, s):
     """The first scan target ship s can still achieve (8.6): it needs intact Science
     Instruments and a target not yet scanned that is an object or a ship still on the map."""
     if _count(codes, hp, s, nsys, C_X) == 0:
-        return -1
+        return NO_SCAN
     side = si[s, SI_SIDE]
     for k in range(scan.shape[1]):
         kind = scan[side, k, 0]
@@ -211,7 +279,7 @@ def _open_scan(codes, hp, nsys, si, scan, scanned, status, s):
             continue
         if kind == 0 or status[scan[side, k, 1]] == ON_MAP:
             return k
-    return -1
+    return NO_SCAN
 
 
 @jit
@@ -266,8 +334,7 @@ def _exchange(mine, theirs, ns, nt, first, horizon, caution, fixed):
 
 
 @jit
-def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, status, pcol,
-          prow, s, goal, first, opt, st, script):
+def _plan(F, S, s, first, st, script):
     """Policy: goal hex and desired distance for ship s, from positions (pcol, prow); ``first``:
     1 when s's side fires first this turn, 0 when it fires later, -1 unknown.
 
@@ -276,6 +343,10 @@ def _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned, s
     each turn (keep away this turn, fight when the dice give the initiative). Otherwise the
     enemy, moving as fast and (with the initiative fixed to it) always last, chooses the range
     in the end: s fights at the range where the exchange is least bad."""
+    si, side_int, side_par, codes, nsys, obj, scan, opt = (F.si, F.side_int, F.side_par, F.codes,
+                                                           F.nsys, F.obj, F.scan, F.opt)
+    hp, shipev, scanned, status, pcol, prow, goal = (S.hp, S.shipev, S.scanned, S.status, S.pcol,
+                                                     S.prow, S.goal)
     side = si[s, SI_SIDE]
     pid = side_int[side, 3]
     par = side_par[side]
@@ -413,14 +484,14 @@ def _component(link, status, s, comp):
 
 @jit
 def _leader(si, comp, m):
-    """The largest ship of a tractor chain, or -1 when two tie for largest (8.3) or the chain
+    """The largest ship of a tractor chain, or NO_SHIP when two tie for largest (8.3) or the chain
     holds a Base: a Base cannot move (9.1), so nothing linked to it moves in normal movement."""
     best = -1
     bsize = -1
     tie = False
     for q in range(m):
         if si[comp[q], SI_BASE] == 1:
-            return -1
+            return NO_SHIP
         sz = si[comp[q], SI_SIZE]
         if sz > bsize:
             bsize = sz
@@ -428,7 +499,7 @@ def _leader(si, comp, m):
             tie = False
         elif sz == bsize:
             tie = True
-    return -1 if tie else best
+    return NO_SHIP if tie else best
 
 
 @jit
@@ -478,11 +549,16 @@ def _dl_spread(si, codes, hp, nsys, status, col, row, s, c, r):
 
 
 @jit
-def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev, obj, scan,
-                scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp, pivoted, comp,
-                goal, moves, result, shipev, prim_last, st, script, log, logn):
+def _move_phase(turn, F, S, result, st, script, L):
     """Ties between equally good moves or facings are broken by the dice stream (_tie), never
     by the order candidates are tried, so mirrored positions get mirrored choices."""
+    si, side_int, codes, nsys, ev, obj, opt, moves = (F.si, F.side_int, F.codes, F.nsys, F.ev,
+                                                      F.obj, F.opt, F.moves)
+    hp, status, col, row, fac, prog, link = S.hp, S.status, S.col, S.row, S.fac, S.prog, S.link
+    pcol, prow, mp, pivoted, comp, goal = S.pcol, S.prow, S.mp, S.pivoted, S.comp, S.goal
+    shipev, prim_last, order = S.shipev, S.prim_last, S.order
+    log, logn = L.log, L.logn
+    nsides = side_int.shape[0]
     n = status.shape[0]
     prim_ready = np.empty(n, dtype=np.int64)
     for s in range(n):
@@ -513,9 +589,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 _log(log, logn, EV_PIVOT, turn, s, col[s], row[s], fac[s], mp[s], 0, 0)
             continue
         # (4.5): turn in place when the goal is behind and the turn mode is far from satisfied
-        if mp[s] > 0 and _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan, scanned,
-                               status, pcol, prow, s, goal,
-                               1 if order[0] == si[s, SI_SIDE] else 0, opt, st, script):
+        if mp[s] > 0 and _plan(F, S, s, 1 if order[0] == si[s, SI_SIDE] else 0, st, script):
             d = distance(col[s], row[s], goal[0], goal[1])
             b = bearing_off_facing(col[s], row[s], fac[s], goal[0], goal[1])
             want_away = d < goal[2]
@@ -570,22 +644,21 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                 if scripted:
                     code = moves[s, turn, k - 1] if turn < moves.shape[1] and k <= moves.shape[2] else 0
                     if code == 0 or code >= MV_PIVOT:
-                        _script_fault(result, s, turn, 1)
+                        _script_fault(result, s, turn, FAULT_NO_MOVE)
                         return
                     best_move = 1 if code in (MV_M, MV_RM, MV_LM) else 0
                     best_turn = 1 if code in (MV_RM, MV_RS) else -1 if code in (MV_LM, MV_LS) else 0
                     if best_turn != 0 and prog[s] < si[s, SI_TM]:
-                        _script_fault(result, s, turn, 2)  # turn mode not yet satisfied (4.4)
+                        # turn mode not yet satisfied (4.4)
+                        _script_fault(result, s, turn, FAULT_TURN_MODE)
                         return
                     if best_move:
                         c, r = neighbour(col[s], row[s], (fac[s] + best_turn) % 6)
                         if not _legal_hex(c, r, opt, obj):
-                            _script_fault(result, s, turn, 3)
+                            _script_fault(result, s, turn, FAULT_ILLEGAL_HEX)
                             return
                 else:
-                    has_goal = _plan(si, side_int, side_par, codes, hp, nsys, shipev, obj, scan,
-                                     scanned, status, pcol, prow, s, goal,
-                                     1 if order[0] == side else 0, opt, st, script)
+                    has_goal = _plan(F, S, s, 1 if order[0] == side else 0, st, script)
                 for dt in (0, 1, -1):
                     if scripted:
                         break
@@ -637,8 +710,7 @@ def _move_phase(turn, order, nsides, si, side_int, side_par, codes, hp, nsys, ev
                         t = comp[q]
                         col[t], row[t] = _drag_target(oc, orow, col[s], row[s], col[t], row[t])
                         _log(log, logn, EV_DRAG, turn, t, col[t], row[t], fac[t], s, 0, 0)
-                    _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status,
-                                col, row, link, s, log, logn)
+                    _maybe_exit(turn, F, S, s, L)
                 else:
                     _log(log, logn, EV_STAY, turn, s, col[s], row[s], fac[s], k, 0, 0)
     for s in range(n):
@@ -651,9 +723,9 @@ MV_M, MV_S, MV_RM, MV_LM, MV_RS, MV_LS, MV_PIVOT = 1, 2, 3, 4, 5, 6, 10
 
 @jit
 def _script_fault(result, s, turn, why):
-    result[3] = why
-    result[4] = s
-    result[5] = turn
+    result[RES_FAULT] = why
+    result[RES_FAULT_SHIP] = s
+    result[RES_FAULT_TURN] = turn
 
 
 @jit
@@ -667,9 +739,11 @@ def _drag_target(oc, orow, nc, nr, tc, tr):
 
 
 @jit
-def _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status, col, row,
-                link, s, log, logn):
+def _maybe_exit(turn, F, S, s, L):
     """An objective-driven ship leaves by its exit warp point once it can scan nothing more."""
+    si, side_int, codes, nsys, scan, obj = F.si, F.side_int, F.codes, F.nsys, F.scan, F.obj
+    hp, scanned, status, col, row, link = S.hp, S.scanned, S.status, S.col, S.row, S.link
+    log, logn = L.log, L.logn
     side = si[s, SI_SIDE]
     e = side_int[side, 2]
     if e < 0 or side_int[side, 3] != P_OBJECTIVE or _linked(link, s) or si[s, SI_ESCORT] == 1:
@@ -683,9 +757,12 @@ def _maybe_exit(turn, si, side_int, codes, hp, nsys, scan, scanned, obj, status,
 
 
 @jit
-def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
+def _pull(turn, F, S, L):
     """End of movement (8.3): smaller (or equal) linked ships move one hex closer. A Base never
     moves (9.1): a ship a Base holds is pulled towards it whatever their sizes."""
+    si, opt, obj = F.si, F.opt, F.obj
+    status, col, row, link = S.status, S.col, S.row, S.link
+    log, logn = L.log, L.logn
     n = status.shape[0]
     for s in range(n):
         if status[s] != ON_MAP or si[s, SI_BASE] == 1:
@@ -724,7 +801,9 @@ def _pull(si, status, col, row, link, opt, obj, turn, log, logn):
 
 
 @jit
-def _can_target(si, opt, obj, status, col, row, fac, s, t):
+def _can_target(F, S, s, t):
+    si, opt, obj = F.si, F.opt, F.obj
+    status, col, row, fac = S.status, S.col, S.row, S.fac
     if status[t] != ON_MAP or si[t, SI_SIDE] == si[s, SI_SIDE]:
         return False
     if opt[O_REAR] == 1 and in_rear_arc(col[s], row[s], fac[s], col[t], row[t]):
@@ -770,7 +849,7 @@ def _family_count(codes, hp, nsys, s, fam, w_missile, spent):
 def _shot_params(hit_number, effect_halves, fam, r, s, t, link):
     """(hit number, effect, auto) for s firing family fam at t at range r, with (8.3) shifts."""
     if r > MAX_RANGE or hit_number[fam, r] < 0 or effect_halves[fam, r] < 0:
-        return -1, -1, False
+        return CANNOT_FIRE, CANNOT_FIRE, False
     eff = effect_halves[fam, r]
     shift = 0
     tractored = False
@@ -784,14 +863,16 @@ def _shot_params(hit_number, effect_halves, fam, r, s, t, link):
         return hit_number[fam, r], eff, True
     hr = max(0, r + shift)
     if hr > MAX_RANGE:
-        return -1, eff, False
+        return CANNOT_FIRE, eff, False
     return hit_number[fam, hr], eff, False
 
 
 @jit
-def _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, t):
+def _target_score(F, S, s, t):
     """Worth of ship s firing at t now: the threat removed and the victory bought (policies.py).
     0 when s cannot hurt t at this range; -1 when t has no system left."""
+    codes, nsys, ev, si, side_par = F.codes, F.nsys, F.ev, F.si, F.side_par
+    hp, status, col, row = S.hp, S.status, S.col, S.row
     rem = _intact(hp, t, nsys)
     if rem == 0:
         return -1.0
@@ -838,23 +919,26 @@ def _harmless(codes, hp, nsys, si, side_int, t):
 
 
 @jit
-def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes, hp, nsys, ev,
-                 link, s, chosen, n_chosen, cap, fam, st, script, out2):
-    """Best target for s (out2[0] = ship, out2[1] = score; -1 when none is worth a shot): one
+def _pick_target(F, S, s, n_chosen, cap, fam, st, script):
+    """Best target for s (S.pick[0] = ship, [1] = score; NO_SHIP when none is worth a shot): one
     already chosen this turn, a new one while fewer than ``cap`` are chosen, or one it holds in
     a Tractor Beam (5.5, 8.5). ``fam`` < 0 scores the whole ship's fire; a weapon family (for
     Multiplex Tracking, each family at its own target) shares each target's worth by the
     family's part of s's expected damage at that range, so a family that cannot fire at a
     range adds nothing there. A harmless target (_harmless) is taken only when no armed one is
-    within reach. Equal scores are chosen between by the dice stream, never by list order."""
+    within reach. Equal scores are chosen between by the dice stream, never by list order.
+    ``n_chosen``: how many targets S.chosen holds."""
+    si, side_int, codes, nsys, ev = F.si, F.side_int, F.codes, F.nsys, F.ev
+    hp, status, col, row, link = S.hp, S.status, S.col, S.row, S.link
+    chosen, out2 = S.chosen, S.pick
     best = 0.0
-    bt = -1
+    bt = NO_SHIP
     nt = 1
     best_h = 0.0
-    bt_h = -1
+    bt_h = NO_SHIP
     nt_h = 1
     for q in range(status.shape[0]):
-        if not _can_target(si, opt, obj, status, col, row, fac, s, q):
+        if not _can_target(F, S, s, q):
             continue
         allowed = n_chosen < cap or link[s, q] == 1
         for k in range(n_chosen):
@@ -862,7 +946,7 @@ def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
                 allowed = True
         if not allowed:
             continue
-        sc = _target_score(codes, hp, nsys, ev, si, side_int, side_par, status, col, row, s, q)
+        sc = _target_score(F, S, s, q)
         if fam >= 0:
             r = distance(col[s], row[s], col[q], row[q])
             if r > MAX_RANGE or ev[fam, r] <= 0.0:
@@ -900,12 +984,15 @@ def _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
 
 
 @jit
-def _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number, effect_halves,
-              link, s, t, fam, grp):
+def _dl_group(F, T, S, s, t, fam, grp):
     """The DataLink group firing family ``fam`` with s at t (12.2), s first, into grp; returns
     the count. A member joins when its DataLink works, it has not fired, has not joined a volley
     at another target, has weapons of the family that reach t, and is within 3 hexes of at
     least one member already firing (so each is within 3 hexes of another, not only of s)."""
+    si, codes, nsys = F.si, F.codes, F.nsys
+    hit_number, effect_halves = T.hit_number, T.effect_halves
+    hp, status, col, row, fired, mspent, link = (S.hp, S.status, S.col, S.row, S.fired, S.mspent,
+                                                 S.link)
     n = status.shape[0]
     grp[0] = s
     ng = 1
@@ -1006,11 +1093,13 @@ def _tractor_gain(codes, hp, nsys, hit_number, effect_halves, s, t, r):
 
 
 @jit
-def _volley_member_can_fire(si, codes, hp, nsys, status, col, row, link, mult, mspent,
-                            hit_number, effect_halves, s):
+def _volley_member_can_fire(F, T, S, s):
     """A DataLink member that joined a volley this turn (5.5, 12.2) still has a shot: a weapon
     family not yet fired that reaches the volley's target, a ship it holds in a Tractor Beam,
     or Multiplex Tracking for another target. One with none takes no turn to fire."""
+    codes, nsys, mult = F.codes, F.nsys, F.mult
+    hit_number, effect_halves = T.hit_number, T.effect_halves
+    hp, status, col, row, link, mspent = S.hp, S.status, S.col, S.row, S.link, S.mspent
     for j in range(nsys[s]):
         if codes[s, j] == C_M and hp[s, j] > 0 and mult[s] > 1:
             return True
@@ -1046,14 +1135,21 @@ def _designate(codes, hp_t, ns, t):
     for j in range(ns):
         if hp_t[j] > 0:
             return j
-    return -1
+    return NO_SYSTEM
 
 
 @jit
-def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys, run_end, ev,
-               hit_number, effect_halves, skip, nth, intercept, odn, odb, status, col, row, fac,
-               link, prim_last, fired, mspent, last_dmg, fired_upon, st, script, pd_fired, out,
-               chosen, pick, log, logn, hpsnap):
+def _fire_ship(turn, s, F, T, S, st, script, L):
+    """Ship s fires every weapon it may this turn (5.1): a target per family as _pick_target
+    and Multiplex Tracking (8.5) allow, DataLink volleys (12.2) and designated Primary Beams
+    (8.3) included."""
+    si, mult, codes, nsys, run_end, ev = F.si, F.mult, F.codes, F.nsys, F.run_end, F.ev
+    hit_number, effect_halves = T.hit_number, T.effect_halves
+    hp, status, col, row, link = S.hp, S.status, S.col, S.row, S.link
+    prim_last, fired, mspent, last_dmg, fired_upon = (S.prim_last, S.fired, S.mspent, S.last_dmg,
+                                                      S.fired_upon)
+    pd_fired, out, chosen, pick = S.pd_fired, S.out, S.chosen, S.pick
+    log, logn, hpsnap = L.log, L.logn, L.hpsnap
     n = status.shape[0]
     cap = 1
     for j in range(nsys[s]):
@@ -1072,12 +1168,11 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
         if fam == PRIMARY and turn - prim_last[s] < 2:
             continue
         # pick the target for this family: keep the current one while it stands
-        t = -1
+        t = NO_SHIP
         if cap > 1 and mspent[s, 0] == 0:
             # Multiplex Tracking (8.5): each family at the target it is worth most against
             # (Missiles at a distant ship, beams at a close one), at most cap targets
-            t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
-                             hp, nsys, ev, link, s, chosen, n_chosen, cap, fam, st, script, pick)
+            t = _pick_target(F, S, s, n_chosen, cap, fam, st, script)
             if t < 0:
                 continue
             new_t = True
@@ -1090,8 +1185,7 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
         elif n_chosen > 0 and status[chosen[n_chosen - 1]] == ON_MAP:
             t = chosen[n_chosen - 1]
         else:
-            t = _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac, codes,
-                             hp, nsys, ev, link, s, chosen, n_chosen, cap, -1, st, script, pick)
+            t = _pick_target(F, S, s, n_chosen, cap, -1, st, script)
             if t < 0 or pick[1] <= 0.0:
                 return
             chosen[n_chosen] = t
@@ -1136,8 +1230,7 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
               and _count(codes, hp, s, nsys, C_Z) > 0):
             # DataLink group (12.2): the members that can join fire simultaneously, as one
             # volley: Missiles for Point Defense, Energy Beams for Overload Dampeners
-            ng = _dl_group(si, codes, hp, nsys, status, col, row, fired, mspent, hit_number,
-                           effect_halves, link, s, t, fam, grp)
+            ng = _dl_group(F, T, S, s, t, fam, grp)
             hits = 0
             for _ in range(k):
                 if auto or hit >= 12 or (hit >= 2 and dice.roll(st, script, 2, 6) <= hit):
@@ -1157,17 +1250,15 @@ def _fire_ship(turn, s, si, side_int, side_par, mult, opt, obj, codes, hp, nsys,
                         total += em
             if fam == MISSILE:
                 resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
-                               MISSILE, hits, 12, eff, True, skip, nth, intercept, odn, odb, st,
-                               script, out)
+                               MISSILE, hits, 12, eff, True, T, st, script, out)
             else:
                 # every hit's points at its own firer's range, dampened once (7.4)
                 resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
-                               ENERGY, 1, 12, total, True, skip, nth, intercept, odn, odb, st,
-                               script, out)
+                               ENERGY, 1, 12, total, True, T, st, script, out)
                 out[0] = hits
         else:
             resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf, fam,
-                           k, hit, eff, auto, skip, nth, intercept, odn, odb, st, script, out)
+                           k, hit, eff, auto, T, st, script, out)
         if fam == PRIMARY:
             prim_last[s] = turn
         if fired_upon[si[t, SI_SIDE]] > turn:
@@ -1210,12 +1301,16 @@ def _side_alive(si, status, turn, side):
 
 
 @jit
-def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev, hit_number,
-         effect_halves, skip, nth, intercept, odn, odb, moves, st, script, result, side_out, log,
-         logn, hpsnap):
-    """One battle. ``result``: winner side (-1 draw), level, turns; ``side_out[side]``:
-    surviving ships, surviving systems, hull spaces destroyed of the enemy, victory level,
-    ships of its own destroyed."""
+def play(F, T, st, script, result, side_out, L):
+    """One battle of the :class:`Fleet` ``F`` under the :class:`~.procedures.Tables` ``T``, on the
+    dice state (``st``, ``script``), logged into the :class:`Log` ``L``. ``result``: winner side
+    (DRAW), level, turns, then a scripted move's fault (RES_*); ``side_out[side]``: surviving
+    ships, surviving systems, hull spaces destroyed of the enemy, victory level, ships of its own
+    destroyed."""
+    si, side_int, side_par, codes0, nsys, obj, scan, opt = (F.si, F.side_int, F.side_par, F.codes,
+                                                            F.nsys, F.obj, F.scan, F.opt)
+    hit_number, effect_halves = T.hit_number, T.effect_halves
+    log, logn = L.log, L.logn
     n = si.shape[0]
     nsides = side_int.shape[0]
     turns = opt[O_TURNS]
@@ -1229,12 +1324,12 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     fac = si[:, SI_FACING].copy()
     prog = si[:, SI_PROG].copy()
     link = np.zeros((n, n), dtype=np.int64)
-    result[3] = 0
+    result[RES_FAULT] = 0
     prim_last = np.full(n, -10, dtype=np.int64)
     last_dmg = np.zeros(n, dtype=np.int64)
     fired = np.zeros(n, dtype=np.int64)
     mspent = np.zeros((n, 2), dtype=np.int64)  # DataLink volley joined: target + 1, families
-    fired_upon = np.full(nsides, 1 << 30, dtype=np.int64)
+    fired_upon = np.full(nsides, NEVER, dtype=np.int64)
     scanned = np.zeros((nsides, scan.shape[1]), dtype=np.int64)
     order = np.zeros(nsides, dtype=np.int64)
     pcol = np.zeros(n, dtype=np.int64)
@@ -1249,6 +1344,9 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
     chosen = np.zeros(n + 1, dtype=np.int64)  # distinct targets of one ship: at most n
     pick = np.zeros(2, dtype=np.float64)  # _pick_target: (ship, score)
     init_roll = np.zeros(nsides, dtype=np.int64)
+    S = State(hp, status, col, row, fac, prog, link, prim_last, last_dmg, fired, mspent,
+              fired_upon, scanned, order, pcol, prow, mp, pivoted, comp, goal, shipev, pd_fired,
+              out, chosen, pick)
     turn = 0
     for turn in range(1, turns + 1):
         # 1. initiative: order[0] fires first and moves last
@@ -1288,12 +1386,10 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 status[s] = ON_MAP
                 _log(log, logn, EV_ARRIVE, turn, s, col[s], row[s], fac[s], 0, 0, 0)
         # 3. movement
-        _move_phase(turn, order, nsides, si, side_int, side_par, codes0, hp, nsys, ev, obj,
-                    scan, scanned, opt, status, col, row, fac, prog, link, pcol, prow, mp,
-                    pivoted, comp, goal, moves, result, shipev, prim_last, st, script, log, logn)
-        if result[3] != 0:
+        _move_phase(turn, F, S, result, st, script, L)
+        if result[RES_FAULT] != 0:
             return
-        _pull(si, status, col, row, link, opt, obj, turn, log, logn)
+        _pull(turn, F, S, L)
         for s in range(n):  # scans (8.6) at the end of movement
             if status[s] != ON_MAP or _count(codes0, hp, s, nsys, C_X) == 0:
                 continue
@@ -1331,13 +1427,9 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                 for s in range(n):
                     if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
                         continue
-                    if mspent[s, 0] > 0 and not _volley_member_can_fire(
-                            si, codes0, hp, nsys, status, col, row, link, mult, mspent,
-                            hit_number, effect_halves, s):
+                    if mspent[s, 0] > 0 and not _volley_member_can_fire(F, T, S, s):
                         continue  # every weapon it may still use fired in its group's volley
-                    _pick_target(si, side_int, side_par, opt, obj, status, col, row, fac,
-                                 codes0, hp, nsys, ev, link, s, chosen, 0, 1 << 30, -1, st,
-                                 script, pick)
+                    _pick_target(F, S, s, 0, 1 << 30, -1, st, script)
                     if pick[0] < 0:
                         continue
                     if pick[1] > bsc * (1.0 + 1e-9):
@@ -1349,11 +1441,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
                         if _tie(st, script, nties):
                             best = s
                 if best >= 0:
-                    _fire_ship(turn, best, si, side_int, side_par, mult, opt, obj, codes0, hp,
-                               nsys, run_end, ev, hit_number, effect_halves, skip, nth, intercept,
-                               odn, odb, status, col, row, fac, link, prim_last, fired, mspent,
-                               last_dmg, fired_upon, st, script, pd_fired, out, chosen, pick, log,
-                               logn, hpsnap)
+                    _fire_ship(turn, best, F, T, S, st, script, L)
                     any_fired = True
             if not any_fired:
                 break
@@ -1426,7 +1514,7 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
             break
     # victory levels
     best_level = 0
-    winner = -1
+    winner = DRAW
     tie = False
     for side in range(nsides):
         lvl = 0
@@ -1494,11 +1582,11 @@ def play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev
         elif lvl == best_level and lvl > 0:
             tie = True
     if tie:
-        winner = -1
-    result[0] = winner
-    result[1] = best_level if winner >= 0 else 0
-    result[2] = turn
-    _log(log, logn, EV_END, turn, winner, result[1], 0, 0, 0, 0, 0)
+        winner = DRAW
+    result[RES_WINNER] = winner
+    result[RES_LEVEL] = best_level if winner >= 0 else 0
+    result[RES_TURNS] = turn
+    _log(log, logn, EV_END, turn, winner, result[RES_LEVEL], 0, 0, 0, 0, 0)
 
 
 # per-trial statistics layout: global, then per side
@@ -1511,23 +1599,20 @@ SIDE_OUT_W = 5
 
 
 @jit
-def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
-                   hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, key, lo, hi,
-                   acc):
-    nsides = side_int.shape[0]
-    n_glob = G_HIST + opt[O_TURNS] + 1
+def _battles_block(F, T, key, lo, hi, acc):
+    nsides = F.side_int.shape[0]
+    n_glob = G_HIST + F.opt[O_TURNS] + 1
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
     result = np.zeros(6, dtype=np.int64)
     side_out = np.zeros((nsides, SIDE_OUT_W), dtype=np.int64)
     log = np.zeros((0, LOG_W), dtype=np.int64)
     logn = np.zeros(1, dtype=np.int64)
-    hpsnap = np.zeros((0, codes0.shape[1]), dtype=np.int64)
+    hpsnap = np.zeros((0, F.codes.shape[1]), dtype=np.int64)
+    L = Log(log, logn, hpsnap)
     no_script = np.zeros(0, dtype=np.int64)  # a local array: same type as playthrough's
     for t in range(lo, hi):
         dice.seed_trial(st, key, t)
-        play(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
-             hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, st,
-             no_script, result, side_out, log, logn, hpsnap)
+        play(F, T, st, no_script, result, side_out, L)
         w = result[0]
         if w < 0:
             acc[G_DRAWS] += 1
@@ -1551,15 +1636,11 @@ def _battles_block(si, side_int, side_par, codes0, nsys, run_end, mult, obj, sca
             acc[base + S_KILLS] += side_out[side, 2]
 
 
-def battles_kernel(si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev,
-                   hit_number, effect_halves, skip, nth, intercept, odn, odb, moves, key, first,
-                   n):
+def battles_kernel(F, T, key, first, n):
     """Summed statistics of battles first..first+n-1 (battle t from stream (key, t))."""
-    n_stat = G_HIST + int(opt[O_TURNS]) + 1 + side_int.shape[0] * N_SIDE_STATS
-    return sum_blocks(lambda lo, hi, acc: _battles_block(
-        si, side_int, side_par, codes0, nsys, run_end, mult, obj, scan, opt, ev, hit_number,
-        effect_halves, skip, nth, intercept, odn, odb, moves, key, lo, hi, acc),
-        first, n, n_stat)
+    n_stat = G_HIST + int(F.opt[O_TURNS]) + 1 + F.side_int.shape[0] * N_SIDE_STATS
+    return sum_blocks(lambda lo, hi, acc: _battles_block(F, T, key, lo, hi, acc),
+                      first, n, n_stat)
 
 
 # --- the simulation the runner plays, and its summaries ---------------------------------------
@@ -1596,14 +1677,14 @@ class BattleSim:
         self.n_glob = G_HIST + sc.turns + 1
         self.n_stats = self.n_glob + self.nsides * N_SIDE_STATS
 
-    def _args(self):
-        a, t = self.a, self.tables
-        return (a.ship_int, a.side_int, a.side_par, a.codes, a.nsys, a.run_end, self.mult, a.obj,
-                a.scan, a.opt, self.ev, t.hit_number, t.effect_halves, t.skip, t.nth, t.intercept,
-                t.od_negate_halves, t.od_burnout_halves, a.moves)
+        a = self.a
+        #: the compiled kernels' arguments: the scenario's set-up and its combat tables
+        self.fleet = Fleet(a.ship_int, a.side_int, a.side_par, a.codes, a.nsys, a.run_end,
+                           self.mult, a.obj, a.scan, a.opt, a.moves, self.ev)
+        self.kernel_tables = kernel_tables(self.tables)
 
     def chunk(self, key, first, n):
-        return battles_kernel(*self._args(), np.uint64(key), first, n)
+        return battles_kernel(self.fleet, self.kernel_tables, np.uint64(key), first, n)
 
     def summarise(self, totals, n_trials):
         tot = np.asarray(totals)

@@ -107,7 +107,8 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
     import numpy as np
 
     from ..core import dice
-    from .engine import ON_MAP, BattleSim, _fill_ship_ev, _pick_target, _plan
+    from .engine import (MAX_RANGE, NEVER, ON_MAP, BattleSim, State, _fill_ship_ev,
+                         _pick_target, _plan)
     from .pieces.hexmap import hex_label
 
     sim = BattleSim(scenario)
@@ -126,21 +127,25 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
         i = scenario.ship_index(name)
         col[i], row[i] = int(h[:2]), int(h[2:])
     s = scenario.ship_index(ship)
-    scanned = np.zeros((len(scenario.sides), a.scan.shape[1]), dtype=np.int64)
-    goal = np.zeros(3, dtype=np.int64)
-    shipev = np.zeros((n, 21), dtype=np.float64)
+    nsides = len(scenario.sides)
     ready = np.array([0 if sh.name in primary_spent else 1 for sh in scenario.ships],
                      dtype=np.int64)
-    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, shipev, ready)
+
+    def zeros(*shape, dtype=np.int64):
+        return np.zeros(shape, dtype=dtype)
+
+    # the battle state at the start of a turn; plans see the positions themselves (pcol, prow)
+    S = State(hp, status, col, row, fac, zeros(n), zeros(n, n), zeros(n), zeros(n), zeros(n),
+              zeros(n, 2), np.full(nsides, NEVER, dtype=np.int64),
+              zeros(nsides, a.scan.shape[1]), zeros(nsides), col, row, zeros(n), zeros(n),
+              zeros(n), zeros(3), zeros(n, MAX_RANGE + 1, dtype=np.float64),
+              zeros(a.codes.shape[1]), zeros(3), zeros(n + 1), zeros(2, dtype=np.float64))
+    _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, S.shipev, ready)
     st = dice.new_state()
     dice.seed_trial(st, dice.stream_key(seed), 0)
     script = np.zeros(0, dtype=np.int64)
-    _plan(a.ship_int, a.side_int, a.side_par, a.codes, hp, a.nsys, shipev, a.obj, a.scan,
-          scanned, status, col, row, s, goal, first, a.opt, st, script)
-    link = np.zeros((n, n), dtype=np.int64)
-    chosen = np.zeros(n + 1, dtype=np.int64)
-    pick = np.zeros(2, dtype=np.float64)
-    t = _pick_target(a.ship_int, a.side_int, a.side_par, a.opt, a.obj, status, col, row, fac,
-                     a.codes, hp, a.nsys, sim.ev, link, s, chosen, 0, 1, -1, st, script, pick)
+    _plan(sim.fleet, S, s, first, st, script)
+    goal, pick = S.goal, S.pick
+    t = _pick_target(sim.fleet, S, s, 0, 1, -1, st, script)
     target = scenario.ships[t].name if t >= 0 and pick[1] > 0.0 else None
     return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}

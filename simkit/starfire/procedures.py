@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -48,6 +49,25 @@ from .rules import (ARMOR, DAMPENER, ENERGY, FAMILIES, HOLD, MISSILE, POINT_DEFE
 
 # result slots of resolve_volley
 R_HITS, R_LANDED, R_STOPPED = 0, 1, 2
+
+
+class Tables(NamedTuple):
+    """The combat tables compiled code reads (``rules.CombatTables``), passed as one argument.
+    Defined at module level so numba's on-disk cache can name its type."""
+    hit_number: np.ndarray      # int64[family, range]: Probability of Hit; -1 cannot fire
+    effect_halves: np.ndarray   # int64[family, range]: half points per hit; -1 cannot fire
+    skip: np.ndarray            # bool[family, code]
+    nth: np.ndarray             # bool[family]
+    intercept: np.ndarray       # int64[k]
+    od_negate: int
+    od_burnout: int
+
+
+def kernel_tables(tables) -> Tables:
+    """The :class:`Tables` of a ``rules.CombatTables``."""
+    return Tables(tables.hit_number, tables.effect_halves, tables.skip, tables.nth,
+                  tables.intercept, np.int64(tables.od_negate_halves),
+                  np.int64(tables.od_burnout_halves))
 
 
 @jit
@@ -157,15 +177,17 @@ def _dampen(codes, hp, total, negate, burnout):
 
 
 @jit
-def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
-                   skip, nth, intercept, od_negate, od_burnout, st, script, out):
+def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit, T,
+                   st, script, out):
     """Resolve ``k`` weapons of ``family`` against the sheet (``codes``, ``hp``) in place.
 
     ``hit_number``: the Probability of Hit number at the (shifted) range, or -1 when out of
     range; ``effect``: half points per hit at the true range. ``pd_fired`` counts each Point
     Defense system's missiles this volley (reset by the caller). Writes hits, half points that
-    reached the sheet and missiles stopped into ``out``.
+    reached the sheet and missiles stopped into ``out``. ``T``: the :class:`Tables`.
     """
+    skip, nth, intercept, od_negate, od_burnout = (T.skip, T.nth, T.intercept, T.od_negate,
+                                                   T.od_burnout)
     out[R_HITS] = 0
     out[R_LANDED] = 0
     out[R_STOPPED] = 0
@@ -277,8 +299,7 @@ def fire_volley(target: Target, family: str, rng: int, k: int = 1, *, rolls=None
     out = np.zeros(3, dtype=np.int64)
     pd_fired = np.zeros(len(target.codes), dtype=np.int64)
     resolve_volley(target.codes, target.hp, target.run_end, pd_fired, f, k, hit, effect, auto,
-                   tables.skip, tables.nth, tables.intercept, tables.od_negate_halves,
-                   tables.od_burnout_halves, st, script, out)
+                   kernel_tables(tables), st, script, out)
     if rolls is not None and dice.script_position(st) != len(script):
         from ..core.errors import ScriptedDiceError
 
@@ -289,11 +310,11 @@ def fire_volley(target: Target, family: str, rng: int, k: int = 1, *, rolls=None
 
 @jit
 def resolve_volley_call(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
-                        skip, nth, intercept, od_negate, od_burnout, st, script, out):
+                        T, st, script, out):
     """``resolve_volley`` behind one real call: for the battle engine, where inlining it at
     every call site would multiply compile time for no measurable speed."""
-    resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit, skip,
-                   nth, intercept, od_negate, od_burnout, st, script, out)
+    resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit, T, st,
+                   script, out)
 
 
 # --- weapon value by range: the volley above over trials, per family and range ----------------
@@ -321,9 +342,17 @@ EXACT_MAX_PATHS = 60_000
 DEFAULT_TARGET = "wisconsin"
 
 
+class Cells(NamedTuple):
+    """The (weapon, range) cells of a :class:`WeaponTable`, one entry per cell."""
+    fam: np.ndarray     # int64: weapon family
+    hitn: np.ndarray    # int64: Probability of Hit number at the (shifted) range
+    eff: np.ndarray     # int64: half points per hit
+    auto: np.ndarray    # bool: hits without a roll
+
+
 @jit
-def _table_block(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate,
-                 od_burnout, key, lo, hi, n_stat, acc):
+def _table_block(codes, run_end, C, k, T, key, lo, hi, n_stat, acc):
+    fam, hitn, eff, auto = C.fam, C.hitn, C.eff, C.auto
     n_cells = fam.shape[0]
     n_sys = codes.shape[0]
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
@@ -335,9 +364,8 @@ def _table_block(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, 
             dice.seed_trial(st, key, t)  # same stream in every cell: common random numbers
             hp[:] = 2
             pd_fired[:] = 0
-            resolve_volley(codes, hp, run_end, pd_fired, fam[c], k, hitn[c], eff[c], auto[c],
-                           skip, nth, intercept, od_negate, od_burnout, st, dice.NO_SCRIPT,
-                           out)
+            resolve_volley(codes, hp, run_end, pd_fired, fam[c], k, hitn[c], eff[c], auto[c], T,
+                           st, dice.NO_SCRIPT, out)
             destroyed = 0
             internal = 0
             for i in range(n_sys):
@@ -356,11 +384,9 @@ def _table_block(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, 
             acc[base + HIST + destroyed] += 1
 
 
-def _table_kernel(codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate,
-                  od_burnout, key, first, n, n_stat):
+def _table_kernel(codes, run_end, C, k, T, key, first, n, n_stat):
     return sum_blocks(lambda lo, hi, acc: _table_block(
-        codes, run_end, fam, hitn, eff, auto, k, skip, nth, intercept, od_negate, od_burnout,
-        key, lo, hi, n_stat, acc), first, n, fam.shape[0] * n_stat)
+        codes, run_end, C, k, T, key, lo, hi, n_stat, acc), first, n, C.fam.shape[0] * n_stat)
 
 
 @lru_cache(maxsize=4096)
@@ -408,10 +434,10 @@ class WeaponTable:
         self.n_stats = len(cells) * self.n_cell_stats
 
     def chunk(self, key, first, n):
-        t = self.tables
-        return _table_kernel(self.codes, self.run_end, self.fam, self.hitn, self.eff, self.auto,
-                             self.volley, t.skip, t.nth, t.intercept, t.od_negate_halves,
-                             t.od_burnout_halves, np.uint64(key), first, n, self.n_cell_stats)
+        return _table_kernel(self.codes, self.run_end,
+                             Cells(self.fam, self.hitn, self.eff, self.auto), self.volley,
+                             kernel_tables(self.tables), np.uint64(key), first, n,
+                             self.n_cell_stats)
 
     def cell_totals(self, totals):
         return np.asarray(totals).reshape(len(self.cells), self.n_cell_stats)

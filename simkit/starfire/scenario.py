@@ -423,7 +423,8 @@ FACING_NAMES = ("up", "up-right", "down-right", "down", "down-left", "up-left")
 
 def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
     """Play trial ``trial`` of ``seed`` with every roll recorded; return (lines, result)."""
-    from .engine import LOG_W, SIDE_OUT_W, BattleSim, play
+    from .engine import (FAULT_ILLEGAL_HEX, FAULT_NO_MOVE, FAULT_TURN_MODE, LOG_W, RES_FAULT,
+                         RES_FAULT_SHIP, RES_FAULT_TURN, SIDE_OUT_W, BattleSim, Log, play)
 
     sc = path_or_scenario if isinstance(path_or_scenario, Scenario) else load_scenario(path_or_scenario)
     sim = BattleSim(sc)
@@ -436,12 +437,15 @@ def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
     hpsnap = np.zeros((max_events, sim.a.codes.shape[1]), dtype=np.int64)
     result = np.zeros(6, dtype=np.int64)
     side_out = np.zeros((sim.nsides, SIDE_OUT_W), dtype=np.int64)
-    play(*sim._args(), st, rolls, result, side_out, log, logn, hpsnap)
-    if result[3]:
+    play(sim.fleet, sim.kernel_tables, st, rolls, result, side_out, Log(log, logn, hpsnap))
+    if result[RES_FAULT]:
         from ..core.errors import UserInputError
-        why = {1: "no move given for a movement point", 2: "turns before its turn mode is met (4.4)",
-               3: "moves off the map or within four hexes of a Star"}[int(result[3])]
-        raise UserInputError(f"{sc.ships[result[4]].name} in turn {result[5]}: {why}",
+        why = {FAULT_NO_MOVE: "no move given for a movement point",
+               FAULT_TURN_MODE: "turns before its turn mode is met (4.4)",
+               FAULT_ILLEGAL_HEX: "moves off the map or within four hexes of a Star",
+               }[int(result[RES_FAULT])]
+        raise UserInputError(f"{sc.ships[result[RES_FAULT_SHIP]].name} in turn "
+                             f"{result[RES_FAULT_TURN]}: {why}",
                              where=sc.path, field="moves")
     lines = render(sc, log[:min(logn[0], max_events)], hpsnap, rolls)
     return lines, {"winner": sc.sides[result[0]] if result[0] >= 0 else None,
