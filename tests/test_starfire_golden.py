@@ -30,3 +30,13 @@ def test_golden_playthrough(path):
         diff = "".join(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
                                             str(gold), "this run", n=2))
         pytest.fail("game log changed:\n" + diff[:4000])
+
+
+def test_a_battle_log_too_small_is_refused_not_cut():
+    """The log counts every event, kept or not (core.eventlog): a battle that overflows its log
+    is an error naming the battle, never a silently shortened playthrough."""
+    from simkit.core.eventlog import LogOverflow
+
+    path = ROOT / "scenarios/starfire/mirror.toml"
+    with pytest.raises(LogOverflow, match="mirror.toml, trial 0 of seed 2026: .* capacity 5"):
+        playthrough(path, seed=2026, trial=0, max_events=5)

@@ -1,7 +1,7 @@
 """One event-log layout for every game's compiled engine, with overflow detected.
 
 A compiled game writes what happened into an :class:`EventLog`: a fixed-width ``int64`` table
-whose columns are the same in every game (:data:`COLUMNS`: turn, phase, actor, kind and five
+whose columns are the same in every game (:data:`COLUMNS`: turn, phase, actor, kind and seven
 payload fields whose meaning depends on ``kind``) and a one-cell counter. The counter keeps
 counting past the table's capacity, so a log that was too small is *known* to be too small:
 :meth:`EventLog.rows` refuses it with one clear message instead of returning a silently cut
@@ -25,8 +25,8 @@ from ._numba import jit
 from .errors import UserInputError
 
 #: the columns of every game's event log, in order
-COLUMNS = ("turn", "phase", "actor", "kind", "a", "b", "c", "d", "e")
-TURN, PHASE, ACTOR, KIND, A, B, C, D, E = range(len(COLUMNS))
+COLUMNS = ("turn", "phase", "actor", "kind", "a", "b", "c", "d", "e", "f", "g")
+TURN, PHASE, ACTOR, KIND, A, B, C, D, E, F, G = range(len(COLUMNS))
 WIDTH = len(COLUMNS)
 #: ``phase`` / ``actor`` of an event that belongs to no phase or to no single actor
 NONE = -1
@@ -70,7 +70,7 @@ def new_log(capacity: int) -> EventLog:
 
 
 @jit
-def log_event(ev, turn, phase, actor, kind, a, b, c, d, e):
+def log_event(ev, turn, phase, actor, kind, a, b, c, d, e, f, g):
     """Write one event; past the capacity only count it (the reader reports the overflow)."""
     i = ev.count[0]
     if i < ev.rows.shape[0]:
@@ -84,6 +84,8 @@ def log_event(ev, turn, phase, actor, kind, a, b, c, d, e):
         r[6] = c
         r[7] = d
         r[8] = e
+        r[9] = f
+        r[10] = g
     ev.count[0] = i + 1
 
 

@@ -166,7 +166,7 @@ LOCK_OFF, LOCK_ON, LOCK_DISPERSED, LOCK_STOPPED, LOCK_EMPTY = range(5)
 # tried at 31mph+ (control lost before the move); EV_OPPSWIPE: an opposed sideswipe
 # (target, rammer's total, target's total, winner).
 EV_UTURN, EV_REVERSE, EV_CUTUP, EV_UTURN_LOSS, EV_OPPSWIPE = range(30, 35)
-LOG_W = eventlog.WIDTH   # the shared event-log layout; column e is unused here
+LOG_W = eventlog.WIDTH   # the shared event-log layout; columns e-g are unused here
 (EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH,
  EV_BIKERAM) = range(40, 48)
 # bike collisions (EV_BIKERAM's second field)

@@ -56,7 +56,7 @@ def driving_stats(path_or_scenario, n_games: int = 1000, seed: int = 2026) -> pd
         hits = 0
         # cards held per car, replayed from the log, to tell steering-card wall hits apart
         held_straight = np.zeros(sim.n_cars, np.int64)
-        for rnd, _phase, car, e, a, b, _c, _d, _e in ev:
+        for rnd, _phase, car, e, a, b in ev[:, :6]:
             if e == D.EV_CARD and sim.tables.card_effect[a] == straight:
                 held_straight[car] = 1
             elif e == D.EV_OBSTACLE:

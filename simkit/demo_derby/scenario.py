@@ -387,7 +387,7 @@ def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str
     cards = sim.tables.card_names
     regrouped = race_rounds < 0
     while j < k:
-        rnd, _phase, car, ev, a, b, _c, _d, _e = (int(x) for x in log[j])
+        rnd, _phase, car, ev, a, b = (int(x) for x in log[j, :6])
         if not regrouped and rnd > race_rounds:
             regrouped = True
             out.append(f"--- the race is over after {race_rounds} rounds; the cars still in line "

@@ -506,7 +506,7 @@ def render(sim: RaceSim, log, res, turns) -> list[str]:
            + "; ".join(f"{s.name}={s.pilot} at {s.corner} [{s.build}]" for s in sc.ships)]
     dn = DIRECTIONS
     for ev in log:
-        t, _phase, s, kind, a, b, c, d, e = (int(x) for x in ev)
+        t, _phase, s, kind, a, b, c, d, e = (int(x) for x in ev[:9])
         who = names[s] if 0 <= s < len(names) else ""
         T = f"T{t:02d}"
         if kind == RK.EV_TURN:

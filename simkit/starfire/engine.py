@@ -56,7 +56,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..core import dice, stats
+from ..core import dice, eventlog, stats
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
@@ -84,7 +84,8 @@ EV_TURN, EV_ARRIVE, EV_MOVE, EV_STAY, EV_TURNFACE, EV_PIVOT, EV_EXIT = 1, 2, 3, 
 EV_FIRE, EV_DESTROYED, EV_TRACTOR, EV_SCAN, EV_REPAIR, EV_END, EV_DRAG, EV_PULL = (
     8, 9, 10, 11, 12, 13, 14, 15)
 EV_RELEASE = 16
-LOG_W = 10
+LOG_W = eventlog.WIDTH
+LOG_ROLLS = eventlog.G   # a shot's dice: first roll * 1000 + the roll after its last
 MAX_RANGE = 20
 # sentinels: what a -1 (or a far-off turn) means where a function answers one
 NO_SHIP = -1        # no ship qualifies (target, nearest enemy, chain leader)
@@ -156,17 +157,21 @@ class Log(NamedTuple):
 
 @jit
 def _log(log, logn, kind, turn, a, b, c, d, e, f, g):
+    """One event in the shared layout (:mod:`simkit.core.eventlog`): turn, no phase, ``a`` (the
+    ship, or the first side of an initiative) as the actor, kind, ``b``-``g`` as its a-f; column
+    g holds a shot's dice (``LOG_ROLLS``). Past the capacity it is only counted."""
     i = logn[0]
     if i < log.shape[0]:
-        log[i, 0] = kind
-        log[i, 1] = turn
+        log[i, 0] = turn
+        log[i, 1] = -1
         log[i, 2] = a
-        log[i, 3] = b
-        log[i, 4] = c
-        log[i, 5] = d
-        log[i, 6] = e
-        log[i, 7] = f
-        log[i, 8] = g
+        log[i, 3] = kind
+        log[i, 4] = b
+        log[i, 5] = c
+        log[i, 6] = d
+        log[i, 7] = e
+        log[i, 8] = f
+        log[i, 9] = g
     logn[0] = i + 1
 
 
@@ -1273,7 +1278,7 @@ def _fire_ship(turn, s, F, T, S, st, script, L):
         i = logn[0]
         _log(log, logn, EV_FIRE, turn, s, t, fam, k, out[0], out[1], out[2])
         if log.shape[0] > 0 and i < log.shape[0]:
-            log[i, 9] = first_roll * 1000 + np.int64(st[dice.POS])
+            log[i, LOG_ROLLS] = first_roll * 1000 + np.int64(st[dice.POS])
             for j in range(nsys[t]):
                 hpsnap[i, j] = hp_t[j]
         if _intact(hp, t, nsys) == 0:

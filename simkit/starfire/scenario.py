@@ -447,7 +447,13 @@ def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
         raise UserInputError(f"{sc.ships[result[RES_FAULT_SHIP]].name} in turn "
                              f"{result[RES_FAULT_TURN]}: {why}",
                              where=sc.path, field="moves")
-    lines = render(sc, log[:min(logn[0], max_events)], hpsnap, rolls)
+    from ..core.eventlog import EventLog, LogOverflow
+
+    if int(dice.script_position(st)) > rolls.shape[0]:
+        raise LogOverflow(f"trial {trial} of seed {seed} rolled {int(dice.script_position(st)):,} "
+                          f"dice; the recording holds {rolls.shape[0]:,}")
+    events = EventLog(log, logn).table(where=f"{sc.path}, trial {trial} of seed {seed}")
+    lines = render(sc, events, hpsnap, rolls)
     return lines, {"winner": sc.sides[result[0]] if result[0] >= 0 else None,
                    "level": int(result[1]), "turns": int(result[2])}
 
@@ -463,7 +469,7 @@ def render(sc: Scenario, log, hpsnap, rolls) -> list[str]:
     out = [f"# {sc.name} ({sc.label}); sides: {', '.join(sc.sides)}; "
            f"policies: {', '.join(f'{a}={b}' for a, b in zip(sc.sides, sc.side_policy))}"]
     for i, ev in enumerate(log):
-        kind, turn, a, b, c, d, e, f, g, extra = (int(x) for x in ev)
+        turn, _phase, a, kind, b, c, d, e, f, g, extra = (int(x) for x in ev)
         if kind == EV_TURN:
             order = [sc.sides[x] for x in (a, b, c) if x >= 0 and x < len(sc.sides)]
             out.append(f"T{turn:02d} initiative: {order[0]} (fire order {' > '.join(order)})")
