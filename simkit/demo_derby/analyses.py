@@ -7,7 +7,7 @@ and any further tables (``extra``: caption -> frame); kernels are imported when 
 
 from __future__ import annotations
 
-from ..core.checks import ints_in, positive_int
+from ..core.checks import positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
 from .rules import IMPACTS, build_tables
