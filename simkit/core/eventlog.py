@@ -70,11 +70,12 @@ def new_log(capacity: int) -> EventLog:
 
 
 @jit
-def log_event(ev, turn, phase, actor, kind, a, b, c, d, e, f, g):
-    """Write one event; past the capacity only count it (the reader reports the overflow)."""
-    i = ev.count[0]
-    if i < ev.rows.shape[0]:
-        r = ev.rows[i]
+def write_event(rows, count, turn, phase, actor, kind, a, b, c, d, e, f, g):
+    """Write one event into ``rows`` (the :data:`COLUMNS`); past the capacity only count it
+    (the reader reports the overflow). Every game's compiled log writer is this call."""
+    i = count[0]
+    if i < rows.shape[0]:
+        r = rows[i]
         r[0] = turn
         r[1] = phase
         r[2] = actor
@@ -86,7 +87,13 @@ def log_event(ev, turn, phase, actor, kind, a, b, c, d, e, f, g):
         r[8] = e
         r[9] = f
         r[10] = g
-    ev.count[0] = i + 1
+    count[0] = i + 1
+
+
+@jit
+def log_event(ev, turn, phase, actor, kind, a, b, c, d, e, f, g):
+    """:func:`write_event` into an :class:`EventLog`."""
+    write_event(ev.rows, ev.count, turn, phase, actor, kind, a, b, c, d, e, f, g)
 
 
 def recorded_trial(play: Callable[[np.ndarray, np.ndarray], object], seed: int, trial: int,

@@ -189,19 +189,8 @@ CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
 
 @jit
 def _log(E, EN, turn, phase, v, code, a, b, c, d):
-    """One event in the shared layout (:mod:`simkit.core.eventlog`: turn, phase, actor, kind,
-    a-e); past the capacity it is only counted, so the reader refuses a cut log."""
-    i = EN[0]
-    if i < E.shape[0]:
-        E[i, 0] = turn
-        E[i, 1] = phase
-        E[i, 2] = v
-        E[i, 3] = code
-        E[i, 4] = a
-        E[i, 5] = b
-        E[i, 6] = c
-        E[i, 7] = d
-    EN[0] = i + 1
+    """One event in the shared layout (:mod:`simkit.core.eventlog`)."""
+    eventlog.write_event(E, EN, turn, phase, v, code, a, b, c, d, 0, 0, 0)
 
 
 @jit

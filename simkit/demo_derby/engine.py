@@ -79,18 +79,9 @@ from .rules import FRONT, LAPS, REAR, Tables
 
 @jit
 def _log(log, nlog, rnd, car, ev, a, b):
-    """One event in the shared layout (:mod:`simkit.core.eventlog`: turn = the round, no phase,
-    actor = the car, kind, a, b); past the capacity it is only counted, so the reader refuses a
-    cut log."""
-    k = nlog[0]
-    if k < log.shape[0]:
-        log[k, 0] = rnd
-        log[k, 1] = -1
-        log[k, 2] = car
-        log[k, 3] = ev
-        log[k, 4] = a
-        log[k, 5] = b
-    nlog[0] = k + 1
+    """One event in the shared layout (:mod:`simkit.core.eventlog`): the round as the turn, no
+    phase, the car as the actor."""
+    eventlog.write_event(log, nlog, rnd, -1, car, ev, a, b, 0, 0, 0, 0, 0)
 
 
 @jit

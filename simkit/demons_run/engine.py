@@ -99,11 +99,9 @@ RES_W = RES_COUNT0 + N_COUNTS
 
 @jit
 def _log(log, logn, turn, kind, s, a, b, c, d, e):
-    i = logn[0]
-    if i < log.shape[0]:
-        log[i, 0], log[i, 1], log[i, 2], log[i, 3] = turn, -1, s, kind
-        log[i, 4], log[i, 5], log[i, 6], log[i, 7], log[i, 8] = a, b, c, d, e
-    logn[0] = i + 1   # counted past the capacity too: the reader refuses a cut log
+    """One event in the shared layout (:mod:`simkit.core.eventlog`): no phase, the ship as the
+    actor."""
+    eventlog.write_event(log, logn, turn, -1, s, kind, a, b, c, d, e, 0, 0)
 
 
 @jit

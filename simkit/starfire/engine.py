@@ -157,22 +157,10 @@ class Log(NamedTuple):
 
 @jit
 def _log(log, logn, kind, turn, a, b, c, d, e, f, g):
-    """One event in the shared layout (:mod:`simkit.core.eventlog`): turn, no phase, ``a`` (the
-    ship, or the first side of an initiative) as the actor, kind, ``b``-``g`` as its a-f; column
-    g holds a shot's dice (``LOG_ROLLS``). Past the capacity it is only counted."""
-    i = logn[0]
-    if i < log.shape[0]:
-        log[i, 0] = turn
-        log[i, 1] = -1
-        log[i, 2] = a
-        log[i, 3] = kind
-        log[i, 4] = b
-        log[i, 5] = c
-        log[i, 6] = d
-        log[i, 7] = e
-        log[i, 8] = f
-        log[i, 9] = g
-    logn[0] = i + 1
+    """One event in the shared layout (:mod:`simkit.core.eventlog`): no phase, ``a`` (the ship,
+    or the first side of an initiative) as the actor, ``b``-``g`` as its a-f; column g holds a
+    shot's dice (``LOG_ROLLS``), written after the event."""
+    eventlog.write_event(log, logn, turn, -1, a, kind, b, c, d, e, f, g, 0)
 
 
 @jit
