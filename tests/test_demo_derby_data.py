@@ -12,8 +12,7 @@ import pytest
 from simkit.core.data import load_rules
 from simkit.core.errors import UserInputError
 from simkit.demo_derby import rules
-from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, IMPACTS, PARTS, RADIATOR, TIRE_LF,
-                                     TIRE_LR, TIRE_RF, TIRE_RR, TRUNK, build_tables, parse_cell)
+from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, IMPACTS, PARTS, RADIATOR, TIRE_RF, TRUNK, build_tables, parse_cell)
 
 T = build_tables()
 

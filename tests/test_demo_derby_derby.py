@@ -10,8 +10,7 @@ from simkit import cli, games
 from simkit.core.runner import run
 from simkit.demo_derby.pieces import arena as A
 from simkit.demo_derby import engine as D
-from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, RADIATOR, REAR_LEFT, TIRE_LF, TIRE_LR,
-                                     TIRE_RF, TIRE_RR, TRUNK, build_tables)
+from simkit.demo_derby.rules import (BODY_L, BODY_R, ENGINE, RADIATOR, REAR_LEFT, TIRE_LF, TIRE_RR, TRUNK, build_tables)
 
 T = build_tables()
 AR = A.load_arena()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core import dice, stats
+from simkit.core import dice
 from simkit.demons_run import engine as RK
 from simkit.demons_run.pieces.board import DIRECTIONS, distance, load_board
 from simkit.demons_run.builds import worked_ship

@@ -10,14 +10,11 @@ import pytest
 from simkit.core import dice
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
-from simkit.demons_run import engine as RK
 from simkit.demons_run.pieces.geometry import nbr
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, PP_SCREENS_HAZ, best_plan,
-                                      fire_choice, fire_harm, fire_prices, hex_cost, param_space,
-                                      param_vector, plan_scratch, MAX_PLAN)
+from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, MAX_PLAN)
 from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
 from simkit.demons_run.rules import MN, PI, make_rules

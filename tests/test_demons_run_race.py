@@ -17,9 +17,8 @@ from simkit.core.runner import run
 from simkit.demons_run.pieces import geometry as G
 from simkit.demons_run.procedures import kernels as K
 from simkit.demons_run import engine as RK
-from simkit.demons_run.pieces.board import distance, load_board, neighbour, DIRECTIONS
-from simkit.demons_run.pieces.layout import (A_SCREENS, A_TRACTOR, DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED,
-                                      V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
+from simkit.demons_run.pieces.board import load_board, neighbour, DIRECTIONS
+from simkit.demons_run.pieces.layout import (DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED, V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
 from simkit.demons_run.pieces.los import fire_solution, in_field_of_fire
 from simkit.demons_run.pieces.movement import ShipMove, _plan_tokens, move_ship
 from simkit.demons_run.policies import MAX_PLAN

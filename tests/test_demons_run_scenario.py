@@ -99,9 +99,8 @@ def test_fuzz_scenario_loader_raises_only_user_errors(tmp_path, doc):
 
 
 def test_search_evaluator_common_random_numbers():
-    from simkit.core import dice
-    from simkit.demons_run.search import evaluate, RaceEvaluator, candidate_of
-    from simkit.demons_run.builds import worked_ship, parse_build
+    from simkit.demons_run.search import evaluate
+    from simkit.demons_run.builds import worked_ship
     strong = "fuel=250,si=12,pi=3,me=6,mn=8,tractor=6,screens=10,laser=0,scrambler=0"
     a = evaluate([strong, worked_ship()], 0, 200, 9)
     b = evaluate([worked_ship(), strong], 0, 200, 9)

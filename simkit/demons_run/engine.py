@@ -45,22 +45,23 @@ from simkit.core.blocks import sum_blocks
 from .procedures import kernels as K
 from .pieces.geometry import dist, nbr
 from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
-                     BU_SIZE, BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
-                     OFF_BOARD, ON_BOARD, RACING, RP_CAP_MIN, RP_CRISIS_REPL, RP_ESC_PEN,
-                     RP_ESC_V, RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS,
-                     RP_F_TRACTOR, RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
-                     RP_MAX_RANGE, RP_MOVES_AT_MOST, RP_NULL_FUEL, RP_PASS_MIN, RP_PLACE0,
-                     RP_REC_FIRE0, RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_VOVER,
-                     RP_REC_WELL, RP_SCR_LASER, RP_SI_DEAD, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_VP_FUEL_MAX,
-                     RP_VP_FUEL_PER, RP_WHIP_GAIN, RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_STEPS,
-                     RP_WHIP_VMAX, RP_WHIP_VMIN, SV_SIZE, V_CAPTURED, V_COL, V_CR_NEXT,
-                     V_CR_NOW, V_FACING, V_FIN_COL, V_FIN_ROW, V_FIN_FIELD, V_FIN_TURN, V_FORCED, V_LEAKS,
-                     V_MOVED, V_NCARRY, V_NULL, V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS,
-                     V_TARGET, V_TURNS, V_TUSES, V_VEL, V_WHIP, VP_EASY)
+                            BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
+                            OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
+                            RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS, RP_F_TRACTOR,
+                            RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
+                            RP_MOVES_AT_MOST, RP_NULL_FUEL, RP_PASS_MIN, RP_PLACE0, RP_REC_FIRE0,
+                            RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_VOVER, RP_REC_WELL,
+                            RP_SCR_LASER, RP_SI_DEAD, RP_TURN_LIMIT, RP_VMAX, RP_VP0,
+                            RP_VP_FUEL_MAX, RP_VP_FUEL_PER, RP_WHIP_GAIN, RP_WHIP_KMAX,
+                            RP_WHIP_KMIN, RP_WHIP_STEPS, RP_WHIP_VMAX, RP_WHIP_VMIN, SV_SIZE,
+                            V_CAPTURED, V_COL, V_CR_NEXT, V_CR_NOW, V_FACING, V_FIN_COL, V_FIN_ROW,
+                            V_FIN_FIELD, V_FIN_TURN, V_FORCED, V_LEAKS, V_MOVED, V_NCARRY, V_NULL,
+                            V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
+                            V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_MIN_PHIT, PP_SCREENS, PP_TRACTOR_P,
-                     PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
-                     choose_target, fire_choice, p_2d6_at_least, p_recover)
+from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_SCREENS,
+                       PP_TRACTOR_P, PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
+                       choose_target, fire_choice, p_recover)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 #: Main Engines settings searched move by move in each allocation (the rest priced by the
@@ -236,8 +237,6 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
     path[0, 0], path[0, 1] = col, row
     last_attempt = 0
     tuses = 0
-    reach = rp[RP_HOUND_RANGE]
-    nh = hd.shape[0]
     code = 0
     i = 0
     # hounds: at the start hex already?

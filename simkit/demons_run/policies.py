@@ -52,16 +52,15 @@ from .procedures.kernels import (P_DESTROY_AT_LEAST, P_FIRE_CARD, P_FIRE_DICE, P
                       P_FIRE_SI, P_FIRE_THRESHOLD, P_HOUND_DICE_0, P_MARKER_DICE, P_SCR_ABOVE,
                       P_SCR_ROLLS)
 from .pieces.geometry import dist, fire_solution, in_field_of_fire, nbr
-from .pieces.layout import (A_LASER, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW, BU_STATE,
-                     BU_VP, ON_BOARD, RACING, RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR,
-                     RP_F_SCREENS, RP_F_TRACTOR, RP_F_TURN, RP_HOUND_RANGE, RP_LOF_FIRE0,
-                     RP_LOF_HOLE, RP_LOF_WELL, RP_MAX_RANGE, RP_PASS_MIN, RP_REC_FIRE0,
-                     RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_SUCCESS, RP_REC_VOVER,
-                     RP_REC_WELL, RP_TGT_HOUND, RP_TGT_MOVING, RP_TURN_LIMIT, RP_VMAX, RP_VP0, RP_WHIP_GAIN,
-                     RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_VMAX, RP_WHIP_VMIN, V_COL, V_FACING,
-                     V_FIN_COL, V_FIN_ROW, V_FORCED, V_ROW, V_STATUS, V_TARGET, V_VEL)
+from .pieces.layout import (BU_COL, BU_MKIND, BU_ROW, BU_STATE, BU_VP, ON_BOARD, RACING, RP_F_DEC,
+                            RP_F_SCREENS, RP_F_TRACTOR, RP_HOUND_RANGE, RP_LOF_FIRE0, RP_LOF_HOLE,
+                            RP_LOF_WELL, RP_MAX_RANGE, RP_PASS_MIN, RP_REC_FIRE0, RP_REC_PER_HEX,
+                            RP_REC_PER_V, RP_REC_SUCC, RP_REC_SUCCESS, RP_REC_VOVER, RP_REC_WELL,
+                            RP_TGT_HOUND, RP_TGT_MOVING, RP_TURN_LIMIT, RP_VP0, RP_WHIP_GAIN,
+                            RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_VMAX, RP_WHIP_VMIN, V_COL,
+                            V_FACING, V_FIN_COL, V_FIN_ROW, V_FORCED, V_ROW, V_STATUS, V_VEL)
 from .pieces.markers import EASY
-from .rules import FUEL, LASER, ME, PI, SCRAMBLER, SCREENS, TRACTOR
+from .rules import FUEL, SCREENS, TRACTOR
 
 # --- parameters ------------------------------------------------------------------------------
 # The pilots' parameter space (DESIGN.md: a typed space a search can explore): name -> (kind,

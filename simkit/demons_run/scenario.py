@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.core import dice, eventlog, pairings, stats
+from simkit.core import dice, eventlog, stats
 from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
@@ -31,8 +31,8 @@ from .pieces.layout import (BU_SIZE, RACING, STATUS_NAMES, SV_SIZE, V_COL, V_FAC
                      V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
                      V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
 from .pieces.markers import EASY, FREE, ORBIT_ONLY
-from .policies import (NV, PARAM_NAMES, PARAM_SPACE, PARAMS, POLICIES, PP_SCREENS_HAZ, param_vector,
-                     route_field)
+from .policies import (NV, PARAM_NAMES, PARAM_SPACE, POLICIES, PP_SCREENS_HAZ, param_vector,
+                       route_field)
 from .reference import ship_from_build
 from .rules import make_rules, rules_data
 from ..core.extras import Extras

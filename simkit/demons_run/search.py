@@ -29,7 +29,7 @@ from simkit.core.data import read_toml
 from simkit.core.errors import UserInputError
 
 from . import engine as RK
-from .builds import Build, FUNCTION_NAMES, check_build, parse_build, violations, worked_ship
+from .builds import Build, check_build, parse_build, violations, worked_ship
 from .scenario import RaceScenario, RaceSim, ShipEntry, scenario_from_raw
 from .policies import POLICIES
 from .rules import Rules, make_rules
