@@ -32,3 +32,17 @@ def test_the_monte_carlo_log_of_capacity_zero_only_counts():
     log = EL.new_log(0)
     EL.log_event(log, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0)
     assert log.rows.shape == (0, EL.WIDTH) and int(log.count[0]) == 1
+
+
+def test_a_recorded_trial_returns_its_rolls_and_refuses_a_recording_too_small():
+    from simkit.core import dice
+
+    def play(st, rolls):
+        return [int(dice.roll(st, rolls, 1, 6)) for _ in range(5)]
+
+    result, made = EL.recorded_trial(play, seed=3, trial=2)
+    assert list(made) == result and len(made) == 5
+    again, _ = EL.recorded_trial(play, seed=3, trial=2)
+    assert again == result                                   # trial 2 of seed 3, every time
+    with pytest.raises(EL.LogOverflow, match="trial 2 of seed 3 rolled 5 dice.*holds 4"):
+        EL.recorded_trial(play, seed=3, trial=2, max_rolls=4)

@@ -108,8 +108,14 @@ def recorded_trial(play: Callable[[np.ndarray, np.ndarray], object], seed: int, 
     dice.set_recording(st)
     rolls = np.zeros(int(max_rolls), np.int64)
     result = play(st, rolls)
+    return result, rolls_made(st, rolls, where=f"trial {trial} of seed {seed}")
+
+
+def rolls_made(st: np.ndarray, rolls: np.ndarray, *, where: str) -> np.ndarray:
+    """The rolls a recorded game made, in order (a view of ``rolls``); a recording too small for
+    them is an error, never a cut list."""
     used = int(dice.script_position(st))
     if used > rolls.shape[0]:
-        raise LogOverflow(f"trial {trial} of seed {seed} rolled {used:,} dice; the recording "
-                          f"holds {rolls.shape[0]:,} (max_rolls)")
-    return result, rolls[:used]
+        raise LogOverflow(f"{where} rolled {used:,} dice; the recording holds "
+                          f"{rolls.shape[0]:,} (max_rolls)")
+    return rolls[:used]

@@ -692,11 +692,10 @@ def play_one(sc: Scenario, seed=2026, trial=0, script=None, max_events=20_000):
     res = np.zeros(EG.R_W, np.int64)
     EG.play_game(st, rolls, T, TM, M, NM, V, WS, FIT, *sim.args()[:10], a.crit, a.hp, a.cl_lows,
                  a.cl_codes, a.spin_t, a.POL, E, EN, res)
-    if script is None and int(st[dice.POS]) > rolls.shape[0]:
-        raise eventlog.LogOverflow(f"trial {trial} of seed {seed} rolled {int(st[dice.POS]):,} "
-                                   f"dice; the recording holds {rolls.shape[0]:,}")
-    used = rolls[:int(st[dice.POS])].copy()
-    events = eventlog.EventLog(E, EN).table(where=f"{sc.path}, trial {trial} of seed {seed}")
+    where = f"{sc.path}, trial {trial} of seed {seed}"
+    used = (eventlog.rolls_made(st, rolls, where=where) if script is None
+            else rolls[:int(st[dice.POS])]).copy()
+    events = eventlog.EventLog(E, EN).table(where=where)
     return events, res, (T, TM, M, NM, V, WS, used), sim
 
 

@@ -475,13 +475,9 @@ def play_one(sim: RaceSim, seed=2026, trial=0, *, script=None, cap=20_000):
     res = np.zeros((len(sim.sc.ships), RK.RES_W), np.int64)
     turns = RK.play_race(st, scr, *sim.args()[:4], sim.pilots, sim.fields, sim.easy_field,
                          sim.ring_field, sim.fin_from, sim.RT, sim.BT, log, logn, res)
-    nroll = dice.script_position(st)
-    if script is None and nroll > rolls.shape[0]:
-        raise eventlog.LogOverflow(f"trial {trial} of seed {seed} rolled {nroll:,} dice; the "
-                                   f"recording holds {rolls.shape[0]:,}")
-    events = eventlog.EventLog(log, logn).table(where=f"{sim.sc.name}, trial {trial} of seed "
-                                                      f"{seed}")
-    return events, res, int(turns), (rolls[:nroll] if script is None else scr)
+    where = f"{sim.sc.name}, trial {trial} of seed {seed}"
+    made = eventlog.rolls_made(st, rolls, where=where) if script is None else scr
+    return eventlog.EventLog(log, logn).table(where=where), res, int(turns), made
 
 
 def playthrough(path_or_scenario, seed=2026, trial=0):

@@ -447,13 +447,11 @@ def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
         raise UserInputError(f"{sc.ships[result[RES_FAULT_SHIP]].name} in turn "
                              f"{result[RES_FAULT_TURN]}: {why}",
                              where=sc.path, field="moves")
-    from ..core.eventlog import EventLog, LogOverflow
+    from ..core.eventlog import EventLog, rolls_made
 
-    if int(dice.script_position(st)) > rolls.shape[0]:
-        raise LogOverflow(f"trial {trial} of seed {seed} rolled {int(dice.script_position(st)):,} "
-                          f"dice; the recording holds {rolls.shape[0]:,}")
-    events = EventLog(log, logn).table(where=f"{sc.path}, trial {trial} of seed {seed}")
-    lines = render(sc, events, hpsnap, rolls)
+    where = f"{sc.path}, trial {trial} of seed {seed}"
+    rolls_made(st, rolls, where=where)   # a recording too small is an error, not a cut log
+    lines = render(sc, EventLog(log, logn).table(where=where), hpsnap, rolls)
     return lines, {"winner": sc.sides[result[0]] if result[0] >= 0 else None,
                    "level": int(result[1]), "turns": int(result[2])}
 
