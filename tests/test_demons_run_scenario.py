@@ -45,6 +45,32 @@ def test_scenario_policy_override_and_bad_input(capsys, tmp_path):
     assert main(["scenario", "run", str(DUEL), "--policy", "nobody=raider"]) == 2
 
 
+@pytest.mark.parametrize("extra, field, says", [
+    ('colour = "red"\n', "colour", "unknown field"),
+    ('name = 7\n', "name", "expected str, got 7"),
+    ('variants = "strict"\n', "variants", "expected dict"),
+])
+def test_loader_refuses_misspelt_and_mistyped_top_level_fields(tmp_path, extra, field, says):
+    """The loader reads every field through core.checks, as the other games' loaders do: a
+    misspelt key is an error, not ignored, and a wrong type names what it expected."""
+    bad = tmp_path / "bad.toml"
+    text = DUEL.read_text().replace('name = "duel"\n', "")
+    bad.write_text(text.replace('game = "demons-run"\n', 'game = "demons-run"\n' + extra))
+    with pytest.raises(UserInputError) as e:
+        load_scenario(bad)
+    assert e.value.field == field and says in e.value.detail and str(bad) in str(e.value)
+
+
+def test_loader_names_a_ship_field_of_the_wrong_type(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "demons-run"\n[[ship]]\ncorner = "A"\npilot = 3\n'
+                   'build = "fuel=200,si=10,me=5,mn=5"\n[[ship]]\ncorner = "D"\n'
+                   'build = "fuel=200,si=10,me=5,mn=5"\n[ship.params]\nrisk = "high"\n')
+    with pytest.raises(UserInputError) as e:
+        load_scenario(bad)
+    assert e.value.field == "ship[0].pilot" and "expected str, got 3" in e.value.detail
+
+
 _scalar = st.one_of(st.integers(-5, 400), st.text(max_size=12), st.booleans(),
                     st.floats(allow_nan=True), st.none().map(lambda _: "x"))
 _ship = st.dictionaries(st.sampled_from(["name", "corner", "build", "pilot", "params", "facing",

@@ -21,6 +21,7 @@ import pandas as pd
 
 from simkit.core import dice, eventlog, stats
 from simkit.core.data import read_toml
+from simkit.core.checks import get_field, known_fields, text
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
 
@@ -66,10 +67,6 @@ class RaceScenario:
         return [s.name for s in self.ships]
 
 
-def _where(path):
-    return str(path)
-
-
 def load_scenario(path, *, policies=None, variants=None) -> RaceScenario:
     """Read and validate a race scenario; ``policies`` {ship name: pilot} override the file."""
     return scenario_from_raw(read_toml(path), str(path), policies=policies, variants=variants)
@@ -79,18 +76,15 @@ def scenario_from_raw(raw: dict, where: str, *, policies=None, variants=None) ->
     """Validate an already-parsed scenario table (``where`` names it in errors)."""
     if raw.get("game") != "demons-run":
         raise UserInputError("must be 'demons-run'", where=where, field="game")
-    name = raw.get("name", Path(where).stem)
-    if not isinstance(name, str) or not name:
-        raise UserInputError("must be a non-empty string", where=where, field="name")
-    label = raw.get("label", "ORIGINAL")
+    known_fields(raw, {"game", "name", "label", "source", "notes", "board", "variants", "ship"},
+                 where)
+    name = text(get_field(raw, "name", str, where, default=Path(where).stem), where, "name")
+    label = get_field(raw, "label", str, where, default="ORIGINAL")
     if label not in LABELS:
         raise UserInputError(f"must be one of {', '.join(LABELS)}", where=where, field="label")
-    source = raw.get("source", "")
-    if not isinstance(source, str):
-        raise UserInputError("must be a string", where=where, field="source")
-    board = raw.get("board", "default")
-    if not isinstance(board, str):
-        raise UserInputError("must be 'default' or a board file path", where=where, field="board")
+    source = get_field(raw, "source", str, where, default="")
+    get_field(raw, "notes", str, where, default="")
+    board = get_field(raw, "board", str, where, default="default")
     board_path = None
     if board != "default":
         bp = Path(board)
@@ -99,9 +93,9 @@ def scenario_from_raw(raw: dict, where: str, *, policies=None, variants=None) ->
         if not bp.exists():
             raise UserInputError(f"board file {board!r} not found", where=where, field="board")
         board_path = str(bp)
-    chosen = raw.get("variants", {})
-    if not isinstance(chosen, dict) or not all(isinstance(v, str) for v in chosen.values()):
-        raise UserInputError("must be a table of name = \"choice\"", where=where, field="variants")
+    chosen = get_field(raw, "variants", dict, where, default={})
+    for k, v in chosen.items():
+        get_field(chosen, k, str, where, f"variants.{k}")
     chosen = {str(k): v for k, v in chosen.items()}
     chosen.update(variants or {})
     try:
@@ -109,61 +103,55 @@ def scenario_from_raw(raw: dict, where: str, *, policies=None, variants=None) ->
     except UserInputError as e:
         raise UserInputError(e.detail, where=where, field="variants") from None
     rules = make_rules(sel)
-    ships_raw = raw.get("ship")
-    if not isinstance(ships_raw, list) or not 2 <= len(ships_raw) <= 4:
-        raise UserInputError("needs 2-4 [[ship]] tables (100 A)", where=where, field="ship")
+    ships_raw = get_field(raw, "ship", list, where)
+    if not 2 <= len(ships_raw) <= 4:
+        raise UserInputError(f"needs 2-4 [[ship]] tables (100 A), got {len(ships_raw)}",
+                             where=where, field="ship")
     ships, corners = [], set()
     for i, sr in enumerate(ships_raw):
         f = f"ship[{i}]"
         if not isinstance(sr, dict):
             raise UserInputError("must be a table", where=where, field=f)
-        unknown = set(sr) - {"name", "corner", "build", "pilot", "params", "facing"}
-        if unknown:
-            raise UserInputError(f"unknown key {sorted(unknown)[0]!r}", where=where, field=f)
-        nm = sr.get("name", f"ship{i + 1}")
-        if not isinstance(nm, str) or not nm or nm in [s.name for s in ships]:
-            raise UserInputError("must be a unique non-empty string", where=where, field=f"{f}.name")
-        corner = sr.get("corner")
-        if not isinstance(corner, str) or corner.upper() not in CORNERS or corner.upper() in corners:
+        known_fields(sr, {"name", "corner", "build", "pilot", "params", "facing"}, where, f + ".")
+        nm = text(get_field(sr, "name", str, where, f"{f}.name", default=f"ship{i + 1}"),
+                  where, f"{f}.name")
+        if nm in [s.name for s in ships]:
+            raise UserInputError(f"ship name {nm!r} is used twice", where=where, field=f"{f}.name")
+        corner = get_field(sr, "corner", str, where, f"{f}.corner").upper()
+        if corner not in CORNERS or corner in corners:
             raise UserInputError("must be one of A, B, C, D, each used once (211 A)", where=where,
                                  field=f"{f}.corner")
-        corner = corner.upper()
         corners.add(corner)
-        b = sr.get("build")
+        b = get_field(sr, "build", (str, dict), where, f"{f}.build")
         if isinstance(b, dict):
             build, problems, _ = _from_table(b)
-        elif isinstance(b, str):
+        else:
             try:
                 build, problems, _ = _parse(b, f"{f}.build")
             except UserInputError as e:
                 raise UserInputError(e.detail, where=where, field=f"{f}.build") from None
-        else:
-            raise UserInputError("must be a build string or table", where=where, field=f"{f}.build")
         problems = problems + violations(build, rules)
         if problems:
             raise UserInputError(f"invalid build {build} (cost {cost(build, rules)}): "
                                  + "; ".join(problems), where=where, field=f"{f}.build")
-        pilot = (policies or {}).get(nm, sr.get("pilot", "safe_runner"))
-        if not isinstance(pilot, str) or pilot not in POLICIES:
+        pilot = (policies or {}).get(nm) or get_field(sr, "pilot", str, where, f"{f}.pilot",
+                                                      default="safe_runner")
+        if pilot not in POLICIES:
             raise UserInputError(f"unknown pilot {pilot!r} (known: {', '.join(POLICIES)})",
                                  where=where, field=f"{f}.pilot")
-        params = sr.get("params", {})
-        if not isinstance(params, dict):
-            raise UserInputError("must be a table", where=where, field=f"{f}.params")
-        for k, v in params.items():
-            if k not in PARAM_NAMES:
-                raise UserInputError(f"unknown pilot parameter {k!r} (known: {', '.join(PARAM_NAMES)})",
-                                     where=where, field=f"{f}.params")
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) \
-                    or abs(v) > 1e6:
+        params = get_field(sr, "params", dict, where, f"{f}.params", default={})
+        known_fields(params, PARAM_NAMES, where, f"{f}.params.")
+        for k in params:
+            v = get_field(params, k, (int, float), where, f"{f}.params.{k}")
+            if not np.isfinite(v) or abs(v) > 1e6:
                 raise UserInputError("must be a finite number", where=where, field=f"{f}.params.{k}")
             kind, lo, hi, _ = PARAM_SPACE[k]
             if not lo <= v <= hi or (kind == "int" and int(v) != v):
                 raise UserInputError(f"must be {'an integer' if kind == 'int' else 'a number'} "
                                      f"in {lo}-{hi}", where=where, field=f"{f}.params.{k}")
-        facing = sr.get("facing")
+        facing = get_field(sr, "facing", str, where, f"{f}.facing", default=None)
         if facing is not None:
-            if not isinstance(facing, str) or facing.upper() not in DIRECTIONS:
+            if facing.upper() not in DIRECTIONS:
                 raise UserInputError(f"must be one of {', '.join(DIRECTIONS)}", where=where,
                                      field=f"{f}.facing")
             facing = DIRECTIONS.index(facing.upper())
