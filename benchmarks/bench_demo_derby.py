@@ -30,17 +30,16 @@ from simkit.demo_derby.rules import build_tables  # noqa: E402
 
 
 @jit
-def _rolls_per_crash(key, n, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow,
-                     on_draw, deck0):
+def _rolls_per_crash(key, n, speeds, t_cols, r_cols, T, deck0):
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     out = np.zeros(procedures.OUT_SIZE, np.int64)
     rolls = 0
     for i in range(n):
         for c in range(speeds.shape[0]):
             dice.seed_trial(st, key, i)
-            procedures.crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
-                             special, hit, capacity, overflow, on_draw,
-                             np.zeros(10, np.int64), np.zeros(10, np.int64), deck0.copy(), out)
+            procedures.crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], T.damage,
+                                  T.special, procedures.hit_tables(T), np.zeros(10, np.int64),
+                                  np.zeros(10, np.int64), deck0.copy(), out)
             rolls += np.int64(st[dice.NROLLS])
     return rolls
 
@@ -124,7 +123,7 @@ def _rows(n_trials, n_py):
     dt = time.perf_counter() - t0
     rate = n_trials * n_cells / dt
 
-    args = (sim._speeds, sim._tcols, sim._rcols, *procedures.kernel_args(tables),
+    args = (sim._speeds, sim._tcols, sim._rcols, procedures.kernel_tables(tables),
             procedures.new_deck(tables))
     _rolls_per_crash(key, 10, *args)
     n_probe = max(1000, n_trials // 20)

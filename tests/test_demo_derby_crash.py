@@ -171,7 +171,7 @@ def _g_test_cell(tables, speed, impact, reverse=False, n=200_000, seed=11, **she
     index = {k: i for i, k in enumerate(keys)}
     res = procedures._outcomes(dice.stream_key(seed), 0, n, speed, impact,
                                rammer_column(tables, impact, reverse),
-                               *procedures.kernel_args(tables), sheet_t, sheet_r,
+                               procedures.kernel_tables(tables), sheet_t, sheet_r,
                                procedures.new_deck(tables))
     counts = np.zeros(len(keys))
     for row in map(tuple, res):

@@ -126,7 +126,7 @@ def test_the_combined_event_carries_damage_and_cards_into_the_derby():
     held = g.held.copy()
     alive = g.cars[:, D.C_ALIVE].copy()
     assert sheets.sum() > 0
-    D.regroup(g.cars, g.held, g.occ, g.dk, AR.starts[:4], T.card_effect)
+    D.regroup(g.S, AR.starts[:4], T.card_effect)
     assert np.array_equal(g.sheets, sheets)                 # the damage is kept
     for i in np.flatnonzero(alive):
         assert tuple(g.cars[i, [D.C_ROW, D.C_COL, D.C_FACING]]) == tuple(AR.starts[i])

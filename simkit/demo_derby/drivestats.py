@@ -31,10 +31,8 @@ def _one_game(sim, sc, seed, trial):
     g = D.DerbyGame(sim.tables, sc.arena, n, starts=starts, params=sim.params, lim=sim.lim,
                     log_size=50_000)
     out = np.zeros(6, np.int64)
-    D.play_event(st, dice.NO_SCRIPT, sim.params, g.cars, g.sheets, g.held, g.occ, g.dk,
-                 sc.arena.terrain, *D.kernel_tables(sim.tables), sim.lim, sim.lim2.copy(),
-                 g.log, g.nlog, -1, sim.tables.phases, starts2, out,
-                 *((g.clear,) if hasattr(g, "clear") else ()))
+    D.play_event(st, dice.NO_SCRIPT, sim.params, g.S, g.G, g.T, sim.lim, sim.lim2.copy(), g.L, -1,
+                 starts2, out)
     return g, out
 
 

@@ -47,6 +47,7 @@ player field several cars.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -70,22 +71,61 @@ from .pieces.layout import (C_ALIVE, C_COL, C_CRASHED, C_DIR, C_FACING, C_FIN, C
                             MAX_HELD, N_CAR, N_LIM, OUT_REASONS, R_DQ, R_LEFT, R_RED, R_STALLED,
                             R_WRECKED, _blocking, _centre, _impact_from, limits_vector)
 from .pieces.sheet import flat_tires, is_out, max_speed, radiator_full
-from .policies import (P_CRUISE, P_PLAYER, P_POLICY, POLICIES, clearance, expand_params,
-                       new_clearance, _players_alive, _plot_plan, plot_policy, _steer)
-from .procedures import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, _damage_car, crash_once, new_deck,
-                         return_card)
+from .policies import (P_CRUISE, P_PLAYER, P_POLICY, POLICIES, expand_params,
+                       driver_tables, new_clearance, _players_alive, _plot_plan, plot_policy,
+                       _steer)
+from .procedures import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, _damage_car, crash_once,
+                         hit_tables, kernel_tables, new_deck, return_card)
 from .rules import FRONT, LAPS, REAR, Tables
 
 
+class Derby(NamedTuple):
+    """One derby's changing state, passed to compiled code as ``S``."""
+    cars: np.ndarray      # int64[car, C_*]
+    sheets: np.ndarray    # int64[car, location]: boxes crossed on each record sheet
+    held: np.ndarray      # int64[car, MAX_HELD]: special damage cards held (-1 none)
+    occ: np.ndarray       # int64[row, col]: car + 1 on that hex, 0 none
+    dk: np.ndarray        # the deck (``procedures.new_deck``)
+
+
+class Ground(NamedTuple):
+    """The arena as compiled code reads it, ``G``: terrain and the drivers' clearance."""
+    terrain: np.ndarray   # int64[row, col]
+    clear: np.ndarray     # int64[2, row, col, 6]: ``policies.clearance``
+
+
+class Log(NamedTuple):
+    """The event log, ``L`` (a zero-row log when not logging)."""
+    log: np.ndarray
+    nlog: np.ndarray
+
+
+class Event(NamedTuple):
+    """What the Monte Carlo of an :class:`EventSimulation` plays, ``E``."""
+    params: np.ndarray    # int64[car, P_*]
+    pool: np.ndarray      # int64[spot, 3]: start spots (row, col, facing)
+    pool2: np.ndarray     # the combined event's derby spots
+    random_spots: int     # 1: cars are dealt spots at random
+    lim: np.ndarray       # int64[LIM_*]
+    lim2: np.ndarray      # the combined event's derby limits (LIM_MAX_TURNS 0: none)
+    deck: np.ndarray      # a fresh deck
+
+
+def ground(terrain) -> Ground:
+    return Ground(np.ascontiguousarray(terrain, np.int64), new_clearance(terrain))
+
+
 @jit
-def _log(log, nlog, rnd, car, ev, a, b):
+def _log(L, rnd, car, ev, a, b):
     """One event in the shared layout (:mod:`simkit.core.eventlog`): the round as the turn, no
     phase, the car as the actor."""
+    log, nlog = L.log, L.nlog
     eventlog.write_event(log, nlog, rnd, -1, car, ev, a, b, 0, 0, 0, 0, 0)
 
 
 @jit
-def _eliminate(i, reason, cars, held, occ, dk, log, nlog, rnd):
+def _eliminate(i, reason, S, L, rnd):
+    cars, held, occ, dk = S.cars, S.held, S.occ, S.dk
     if cars[i, C_ALIVE] == 0:
         return
     cars[i, C_ALIVE] = 0
@@ -100,15 +140,17 @@ def _eliminate(i, reason, cars, held, occ, dk, log, nlog, rnd):
         cars[i, C_LOCKED] = 0
     if reason == R_LEFT:
         occ[cars[i, C_ROW], cars[i, C_COL]] = 0  # left the arena: no wreck
-    _log(log, nlog, rnd, i, EV_OUT, reason, 0)
+    _log(L, rnd, i, EV_OUT, reason, 0)
 
 
 @jit
-def _take_card(i, c, other, cars, held, dk, card_light, card_effect, log, nlog, rnd):
+def _take_card(i, c, other, S, T, L, rnd):
     """A drawn card: kept face up if it has a die or a lasting effect, else back under the deck."""
+    cars, held, dk = S.cars, S.held, S.dk
+    card_light, card_effect = T.card_light, T.card_effect
     if c < 0:
         return
-    _log(log, nlog, rnd, i, EV_CARD, c, other)
+    _log(L, rnd, i, EV_CARD, c, other)
     if card_light[c] == 0 and card_effect[c] == E_NONE:
         return_card(dk, c)
         return
@@ -122,11 +164,12 @@ def _take_card(i, c, other, cars, held, dk, card_light, card_effect, log, nlog, 
 
 
 @jit
-def _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd):
+def _after_damage(i, S, capacity, lim, L, rnd):
+    cars, sheets = S.cars, S.sheets
     if radiator_full(sheets[i], capacity) and cars[i, C_RADT] < 0:
         cars[i, C_RADT] = lim[LIM_RAD_TURNS]
     if is_out(sheets[i], capacity):
-        _eliminate(i, R_WRECKED, cars, held, occ, dk, log, nlog, rnd)
+        _eliminate(i, R_WRECKED, S, L, rnd)
 
 
 # --- Figure-8 lap counting -----------------------------------------------------------------------
@@ -212,8 +255,9 @@ def _salt(st, i, rnd):
 
 # --- one turn ----------------------------------------------------------------------------------
 @jit
-def _legal_plot(i, cars, sheets, capacity, lim):
+def _legal_plot(i, S, capacity, lim):
     """Clamp a plot to the rules: stop before changing direction; acceleration limits; engine."""
+    cars, sheets = S.cars, S.sheets
     pdir = cars[i, C_PLDIR]
     ps = cars[i, C_PLSPEED]
     cur_dir = cars[i, C_DIR]
@@ -233,12 +277,12 @@ def _legal_plot(i, cars, sheets, capacity, lim):
 
 
 @jit
-def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-          ext_special, vec_sign, vec_div, lim,
-          cout, log, nlog, params, clear):
+def _start_turn(st, script, i, rnd, S, G, T, lim, cout, L, params):
     """The start of a car's turn: card dice, locks, radiator, mud; then its speed and the
     hexes it has to move (cars[i, C_LEFT])."""
+    cars, sheets, held, dk = S.cars, S.sheets, S.held, S.dk
+    (capacity, card_die, card_light, card_effect, card_param) = (
+        T.capacity, T.card_die, T.card_light, T.card_effect, T.card_param)
     cars[i, C_LEFT] = 0
     can_move = True
     straight = False
@@ -255,7 +299,7 @@ def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage
             r = dice.d6(st, script)
             if card_die[c, r] == 1:
                 if light == L_RED:
-                    _eliminate(i, R_RED, cars, held, occ, dk, log, nlog, rnd)
+                    _eliminate(i, R_RED, S, L, rnd)
                     return
                 held[i, h] = -1
                 return_card(dk, c)
@@ -301,13 +345,13 @@ def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage
     # a full radiator: two more turns, then the car stalls
     if cars[i, C_RADT] >= 0:
         if cars[i, C_RADT] == 0:
-            _eliminate(i, R_STALLED, cars, held, occ, dk, log, nlog, rnd)
+            _eliminate(i, R_STALLED, S, L, rnd)
             return
         cars[i, C_RADT] -= 1
     if cars[i, C_STUCK] == 1:
         if dice.d6(st, script) >= 5:
             cars[i, C_STUCK] = 0
-            _log(log, nlog, rnd, i, EV_FREE, 0, 0)
+            _log(L, rnd, i, EV_FREE, 0, 0)
         else:
             can_move = False
     cars[i, C_MOVED] = 1
@@ -322,15 +366,14 @@ def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage
         pdir = cars[i, C_PLDIR]
         allow = lim[LIM_COLL_F] if pdir >= 0 else lim[LIM_COLL_R]
         want = max(cars[i, C_PLSPEED] - lim[LIM_FLAT] * flat_tires(sheets[i], capacity), 0)
-        _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params,
-                   occ, terrain, clear, lim, held, card_effect, card_param, rnd,
-                   _salt(st, i, rnd), 1 if pdir >= 0 else -1, allow)
+        _plot_plan(i, want, S, T, params, G, lim, rnd, _salt(st, i, rnd), 1 if pdir >= 0 else -1,
+                   allow)
         ps = cars[i, C_PLSPEED] if cars[i, C_PLDIR] == pdir else 0
         ps = min(ps, allow, max_speed(sheets[i], capacity))
         if ps < 0:
             ps = 0
     else:
-        pdir, ps = _legal_plot(i, cars, sheets, capacity, lim)
+        pdir, ps = _legal_plot(i, S, capacity, lim)
     ps = min(ps, cap)
     if fwd_only and pdir < 0:
         ps = 0
@@ -344,16 +387,16 @@ def _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage
 
 
 @jit
-def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-          ext_special, vec_sign, vec_div, lim,
-          cout, log, nlog, params, clear):
+def _step(st, script, i, rnd, S, G, T, lim, cout, L, params):
     """One hex of a car's move (decrements cars[i, C_LEFT]; zero once the move ends)."""
+    cars, sheets, occ, dk = S.cars, S.sheets, S.occ, S.dk
+    terrain = G.terrain
+    (damage, special, capacity, ext_damage, vec_sign, vec_div) = (
+        T.damage, T.special, T.capacity, T.ext_damage, T.vec_sign, T.vec_div)
     pdir = cars[i, C_DIR]
     ps = cars[i, C_SPEED]
     straight = cars[i, C_STRAIGHT] == 1
-    turn = _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capacity,
-                  overflow, damage, hit, clear, _salt(st, i, rnd))
+    turn = _steer(i, pdir, straight, S, G, rnd, lim, params, driver_tables(T), _salt(st, i, rnd))
     nf = (cars[i, C_FACING] + turn) % 6
     travel = nf if pdir > 0 else (nf + 3) % 6
     row = cars[i, C_ROW]
@@ -365,7 +408,7 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
         if (rnd == lim[LIM_ROUND0] + 1 and lim[LIM_FIRST_ROUND] == 1) or lim[LIM_CRASHES] == 0:
             # no crashes in the first round (or in a race played without crashes): the car
             # goes no further
-            _log(log, nlog, rnd, i, EV_BLOCKED, o, 0)
+            _log(L, rnd, i, EV_BLOCKED, o, 0)
             cars[i, C_LEFT] = 0
             return
         # the rammer stays on the hex it came from; impact by the target's hexside
@@ -375,42 +418,39 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
             # Vector Collisions: the column from both speeds, on the extended table
             col = ps + vec_sign[impact] * (cars[o, C_SPEED] // vec_div[impact])
             col = min(max(col, 0), ext_damage.shape[1] - 1)
-            crash_once(st, script, col, impact, rcol, ext_damage, ext_special, hit,
-                       capacity, overflow, on_draw, sheets[o], sheets[i], dk, cout)
+            crash_once(st, script, col, impact, rcol, ext_damage, T.ext_special, hit_tables(T),
+                       sheets[o], sheets[i], dk, cout)
         else:
-            crash_once(st, script, ps, impact, rcol, damage, special, hit, capacity,
-                       overflow, on_draw, sheets[o], sheets[i], dk, cout)
-        _log(log, nlog, rnd, i, EV_CRASH, o, impact)
-        _log(log, nlog, rnd, i, EV_DAMAGE, cout[0], cout[N_OUT])  # points to target, rammer
-        _take_card(o, cout[CARDS_T], i, cars, held, dk, card_light, card_effect, log, nlog, rnd)
-        _take_card(o, cout[CARDS_T + 1], i, cars, held, dk, card_light, card_effect, log,
-                   nlog, rnd)
-        _take_card(i, cout[CARDS_R], o, cars, held, dk, card_light, card_effect, log, nlog, rnd)
-        _take_card(i, cout[CARDS_R + 1], o, cars, held, dk, card_light, card_effect, log,
-                   nlog, rnd)
+            crash_once(st, script, ps, impact, rcol, damage, special, hit_tables(T), sheets[o],
+                       sheets[i], dk, cout)
+        _log(L, rnd, i, EV_CRASH, o, impact)
+        _log(L, rnd, i, EV_DAMAGE, cout[0], cout[N_OUT])  # points to target, rammer
+        _take_card(o, cout[CARDS_T], i, S, T, L, rnd)
+        _take_card(o, cout[CARDS_T + 1], i, S, T, L, rnd)
+        _take_card(i, cout[CARDS_R], o, S, T, L, rnd)
+        _take_card(i, cout[CARDS_R + 1], o, S, T, L, rnd)
         for k in (i, o):  # each crash stops both cars
             cars[k, C_SPEED] = 0
             cars[k, C_DIR] = 0
             cars[k, C_CRASHED] = 1
         if cars[o, C_MOVED] == 0:
             cars[o, C_HIT] = 1
-        _after_damage(o, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
-        _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
+        _after_damage(o, S, capacity, lim, L, rnd)
+        _after_damage(i, S, capacity, lim, L, rnd)
         cars[i, C_LEFT] = 0
         return
     if _blocking(ter) or o >= 0:
         # wall, light pole or wreck: the damage table at the car's own speed, roll unmodified
         r = dice.d6(st, script) + lim[LIM_OBST_MOD]
         r = min(max(r, 0), 6)
-        _damage_car(st, script, r, ps, FRONT if pdir > 0 else REAR, damage, special, hit,
-                    capacity, overflow, on_draw, sheets[i], dk, cout, 0, CARDS_T)
-        _log(log, nlog, rnd, i, EV_OBSTACLE, ter, cout[0])
-        _take_card(i, cout[CARDS_T], -1, cars, held, dk, card_light, card_effect, log, nlog, rnd)
-        _take_card(i, cout[CARDS_T + 1], -1, cars, held, dk, card_light, card_effect, log,
-                   nlog, rnd)
+        _damage_car(st, script, damage[r, ps], special[r, ps], FRONT if pdir > 0 else REAR,
+                    hit_tables(T), sheets[i], dk, cout, 0, CARDS_T)
+        _log(L, rnd, i, EV_OBSTACLE, ter, cout[0])
+        _take_card(i, cout[CARDS_T], -1, S, T, L, rnd)
+        _take_card(i, cout[CARDS_T + 1], -1, S, T, L, rnd)
         cars[i, C_SPEED] = 0
         cars[i, C_DIR] = 0
-        _after_damage(i, cars, sheets, capacity, lim, held, occ, dk, log, nlog, rnd)
+        _after_damage(i, S, capacity, lim, L, rnd)
         cars[i, C_LEFT] = 0
         return
     occ[row, col] = 0
@@ -418,17 +458,17 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
     cars[i, C_COL] = nc
     cars[i, C_FACING] = nf
     if ter == A.RAMP:
-        _eliminate(i, R_LEFT, cars, held, occ, dk, log, nlog, rnd)
+        _eliminate(i, R_LEFT, S, L, rnd)
         return
     occ[nr, nc] = i + 1
-    _log(log, nlog, rnd, i, EV_MOVE, nr, nc)
+    _log(L, rnd, i, EV_MOVE, nr, nc)
     if lim[LIM_LAPS] > 0:
         before = laps_done(cars, i)
         _lap_step(i, row, col, nr, nc, cars, lim)
         done = laps_done(cars, i)
         if done != before:
             sheets[i, LAPS] = min(done, capacity[LAPS])  # laps are marked on the record sheet
-            _log(log, nlog, rnd, i, EV_LAP, done, 0)
+            _log(L, rnd, i, EV_LAP, done, 0)
         if done >= lim[LIM_LAPS]:
             cars[i, C_FIN] = 1   # first to complete the laps: the race is over at once
             cars[i, C_LEFT] = 0
@@ -437,25 +477,19 @@ def _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, spec
         cars[i, C_STUCK] = 1
         cars[i, C_SPEED] = 0
         cars[i, C_DIR] = 0
-        _log(log, nlog, rnd, i, EV_STUCK, ter, 0)
+        _log(L, rnd, i, EV_STUCK, ter, 0)
         cars[i, C_LEFT] = 0
         return
     cars[i, C_LEFT] -= 1
 
 
 @jit
-def _turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-          capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-          ext_special, vec_sign, vec_div, lim,
-          cout, log, nlog, params, clear):
+def _turn(st, script, i, rnd, S, G, T, lim, cout, L, params):
     """A whole turn in the rulebook's turn order."""
-    _start_turn(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-                capacity, overflow, on_draw, card_die, card_light, card_effect, card_param,
-                ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog, params, clear)
+    cars = S.cars
+    _start_turn(st, script, i, rnd, S, G, T, lim, cout, L, params)
     while cars[i, C_ALIVE] == 1 and cars[i, C_LEFT] > 0:
-        _step(st, script, i, rnd, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-              capacity, overflow, on_draw, card_die, card_light, card_effect, card_param,
-              ext_damage, ext_special, vec_sign, vec_div, lim, cout, log, nlog, params, clear)
+        _step(st, script, i, rnd, S, G, T, lim, cout, L, params)
 
 
 @jit
@@ -467,7 +501,8 @@ def _alive(cars):
 
 
 @jit
-def setup(cars, sheets, held, occ, starts, n_cars):
+def setup(S, starts, n_cars):
+    cars, sheets, held, occ = S.cars, S.sheets, S.held, S.occ
     cars[:] = 0
     sheets[:] = 0
     held[:] = -1
@@ -505,10 +540,11 @@ def draw_ranks(st, script, cars):
 
 
 @jit
-def regroup(cars, held, occ, dk, starts, card_effect):
+def regroup(S, starts, card_effect):
     """Between the two parts of the combined event: the survivors line up on the derby start
     spots, stopped, with the damage and cards they carry; wrecks are cleared; a Fenders Locked
     pair is separated (the card has ceased to have an effect)."""
+    cars, held, occ, dk = S.cars, S.held, S.occ, S.dk
     occ[:] = 0
     for i in range(cars.shape[0]):
         if cars[i, C_LOCKED] > 0:
@@ -529,13 +565,13 @@ def regroup(cars, held, occ, dk, starts, card_effect):
 
 
 @jit
-def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-         capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-         ext_special, vec_sign, vec_div, lim, log, nlog, first_player, phases, clear):
+def play(st, script, params, S, G, T, lim, L, first_player):
     """Play one derby (or, with lim[LIM_LAPS] > 0, one Figure-8 race) from the set-up state.
 
     Returns (winning player or -1 for a tie, rounds played, winning car or -1, tie at the round
     limit 0/1). Rounds are numbered from lim[LIM_ROUND0] + 1 in the log."""
+    cars = S.cars
+    phases = T.phases
     n = cars.shape[0]
     cout = np.zeros(OUT_SIZE, np.int64)
     first = first_player
@@ -555,22 +591,16 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             before[i] = cars[i, C_ALIVE]
         for i in range(n):  # secret, simultaneous plots from the state at the round's start
             if cars[i, C_ALIVE] == 1:
-                plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow,
-                            damage, hit, clear, held, card_effect, card_param, R,
-                            _salt(st, i, R))
+                plot_policy(i, params, S, T, G, lim, R, _salt(st, i, R))
         for i in range(n):  # logged after all plots: no plot can have seen another
             if cars[i, C_ALIVE] == 1:
-                _log(log, nlog, R, i, EV_PLOT, cars[i, C_PLDIR] * cars[i, C_PLSPEED],
-                     cars[i, C_MODE])
+                _log(L, R, i, EV_PLOT, cars[i, C_PLDIR] * cars[i, C_PLSPEED], cars[i, C_MODE])
         over = False
         if lim[LIM_PHASED] == 0:
             for k in range(n):
                 i = seat[(first + k) % n]
                 if cars[i, C_ALIVE] == 1:
-                    _turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
-                          special, hit, capacity, overflow, on_draw, card_die, card_light,
-                          card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div,
-                          lim, cout, log, nlog, params, clear)
+                    _turn(st, script, i, R, S, G, T, lim, cout, L, params)
                 if cars[i, C_FIN] == 1:
                     finished = i
                 if finished >= 0 or _players_alive(cars, params)[0] <= 1:
@@ -582,10 +612,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             for k in range(n):
                 i = seat[(first + k) % n]
                 if cars[i, C_ALIVE] == 1:
-                    _start_turn(st, script, i, R, cars, sheets, held, occ, dk, terrain, damage,
-                                special, hit, capacity, overflow, on_draw, card_die, card_light,
-                                card_effect, card_param, ext_damage, ext_special, vec_sign,
-                                vec_div, lim, cout, log, nlog, params, clear)
+                    _start_turn(st, script, i, R, S, G, T, lim, cout, L, params)
             for ph in range(1, phases.shape[1]):
                 for sp in range(phases.shape[0] - 1, 0, -1):
                     if phases[sp, ph] == 0:
@@ -593,10 +620,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
                     for k in range(n):
                         i = seat[(first + k) % n]
                         if cars[i, C_ALIVE] == 1 and cars[i, C_SPEED] == sp and cars[i, C_LEFT] > 0:
-                            _step(st, script, i, R, cars, sheets, held, occ, dk, terrain,
-                                  damage, special, hit, capacity, overflow, on_draw, card_die,
-                                  card_light, card_effect, card_param, ext_damage, ext_special,
-                                  vec_sign, vec_div, lim, cout, log, nlog, params, clear)
+                            _step(st, script, i, R, S, G, T, lim, cout, L, params)
                             if cars[i, C_FIN] == 1:
                                 finished = i
                                 break
@@ -621,7 +645,7 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
             cars[i, C_MOVED] = 0
         for i in range(n):  # disqualifications at the end of the round, all at once
             if dq[i]:
-                _eliminate(i, R_DQ, cars, held, occ, dk, log, nlog, R)
+                _eliminate(i, R_DQ, S, L, R)
         for i in range(n):
             if before[i] == 1 and cars[i, C_ALIVE] == 0:
                 cars[i, C_OUTRND] = R
@@ -640,32 +664,25 @@ def play(st, script, params, cars, sheets, held, occ, dk, terrain, damage, speci
 
 
 @jit
-def play_event(st, script, params, cars, sheets, held, occ, dk, terrain, damage, special, hit,
-               capacity, overflow, on_draw, card_die, card_light, card_effect, card_param,
-               ext_damage, ext_special, vec_sign, vec_div, lim, lim2, log, nlog, first_player,
-               phases, derby_starts, out, clear):
+def play_event(st, script, params, S, G, T, lim, lim2, L, first_player, derby_starts, out):
     """A whole event: a derby or a race (lim), or, when lim2[LIM_MAX_TURNS] > 0, the combined
     event: the race under ``lim``, then a derby under ``lim2`` for the cars still in the game,
     from ``derby_starts`` with the damage and cards they carry. Fills ``out``: winning player,
     total rounds, winning car, tie at the round limit, race winner car, race rounds."""
+    cars = S.cars
+    card_effect = T.card_effect
     n = cars.shape[0]
     first = first_player
     if first < 0:
         first = dice.roll(st, script, 1, n) - 1 if n > 1 else 0
     draw_ranks(st, script, cars)
-    w, rounds, car, tie64 = play(st, script, params, cars, sheets, held, occ, dk, terrain,
-                                 damage, special, hit, capacity, overflow, on_draw, card_die,
-                                 card_light, card_effect, card_param, ext_damage, ext_special,
-                                 vec_sign, vec_div, lim, log, nlog, first, phases, clear)
+    w, rounds, car, tie64 = play(st, script, params, S, G, T, lim, L, first)
     out[4] = car
     out[5] = rounds
     if lim2[LIM_MAX_TURNS] > 0:
-        regroup(cars, held, occ, dk, derby_starts, card_effect)
+        regroup(S, derby_starts, card_effect)
         lim2[LIM_ROUND0] = rounds
-        w, r2, car, tie64 = play(st, script, params, cars, sheets, held, occ, dk, terrain,
-                                 damage, special, hit, capacity, overflow, on_draw, card_die,
-                                 card_light, card_effect, card_param, ext_damage, ext_special,
-                                 vec_sign, vec_div, lim2, log, nlog, first, phases, clear)
+        w, r2, car, tie64 = play(st, script, params, S, G, T, lim2, L, first)
         rounds += r2
     out[0] = w
     out[1] = rounds
@@ -713,39 +730,35 @@ def deal_spots(st, script, pool, n_cars, random_spots, spot_of):
 
 
 @jit
-def _event_block(key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain, damage,
-                 special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
-                 card_param, ext_damage, ext_special, vec_sign, vec_div, lim, lim2, dk0, phases,
-                 acc):
+def _event_block(key, lo, hi, E, G, T, acc):
+    """Trials lo..hi-1 of the :class:`Event` ``E`` on the ground ``G``, their integer statistics
+    added to ``acc``."""
+    params, pool, pool2, random_spots, lim, lim2, dk0 = (E.params, E.pool, E.pool2,
+                                                         E.random_spots, E.lim, E.lim2, E.deck)
+    n_cars = params.shape[0]
     st = np.zeros(dice.STATE_SIZE, np.uint64)
-    cars = np.zeros((n_cars, N_CAR), np.int64)
-    sheets = np.zeros((n_cars, capacity.shape[0]), np.int64)
-    held = np.full((n_cars, MAX_HELD), -1, np.int64)
-    occ = np.zeros(terrain.shape, np.int64)
-    dk = dk0.copy()
-    log = np.zeros((0, eventlog.WIDTH), np.int64)   # nothing kept in the Monte Carlo
-    nlog = np.zeros(1, np.int64)
+    S = Derby(np.zeros((n_cars, N_CAR), np.int64),
+              np.zeros((n_cars, T.capacity.shape[0]), np.int64),
+              np.full((n_cars, MAX_HELD), -1, np.int64), np.zeros(G.terrain.shape, np.int64),
+              dk0.copy())
+    cars, dk = S.cars, S.dk
+    L = Log(np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))  # nothing kept
     spot_of = np.zeros(pool.shape[0], np.int64)
     starts = np.zeros((n_cars, 3), np.int64)
     starts2 = np.zeros((n_cars, 3), np.int64)
     out = np.zeros(6, np.int64)
     lim2c = lim2.copy()
-    clear = np.zeros((2, terrain.shape[0], terrain.shape[1], 6), np.int64)
-    clearance(terrain, clear)
     for t in range(lo, hi):
         dice.seed_trial(st, key, t)
         deal_spots(st, dice.NO_SCRIPT, pool, n_cars, random_spots, spot_of)
         for i in range(n_cars):
             starts[i] = pool[spot_of[i]]
             starts2[i] = pool2[spot_of[i]]
-        setup(cars, sheets, held, occ, starts, n_cars)
+        setup(S, starts, n_cars)
         dk[:] = dk0
-        nlog[0] = 0
+        L.nlog[0] = 0
         lim2c[:] = lim2
-        play_event(st, dice.NO_SCRIPT, params, cars, sheets, held, occ, dk, terrain, damage,
-                   special, hit, capacity, overflow, on_draw, card_die, card_light,
-                   card_effect, card_param, ext_damage, ext_special, vec_sign, vec_div, lim,
-                   lim2c, log, nlog, -1, phases, starts2, out, clear)
+        play_event(st, dice.NO_SCRIPT, params, S, G, T, lim, lim2c, L, -1, starts2, out)
         w = out[0]
         rounds = out[1]
         if w >= 0:
@@ -775,20 +788,9 @@ def _event_block(key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain
                 acc[S_SPOTWIN + spot_of[i]] += 1
 
 
-def _event_chunk(key, first, n, n_cars, params, pool, pool2, random_spots, terrain, damage,
-                 special, hit, capacity, overflow, on_draw, card_die, card_light, card_effect,
-                 card_param, ext_damage, ext_special, vec_sign, vec_div, lim, lim2, dk0, phases):
-    return sum_blocks(lambda lo, hi, acc: _event_block(
-        key, lo, hi, n_cars, params, pool, pool2, random_spots, terrain, damage, special, hit,
-        capacity, overflow, on_draw, card_die, card_light, card_effect, card_param, ext_damage,
-        ext_special, vec_sign, vec_div, lim, lim2, dk0, phases, acc), first, n, N_DERBY_STATS)
-
-
-def kernel_tables(tables: Tables):
-    return (tables.damage, tables.special, tables.hit, tables.capacity, tables.overflow,
-            tables.card_on_draw, tables.card_die, tables.card_light, tables.card_effect,
-            tables.card_param, tables.ext_damage, tables.ext_special, tables.vec_sign,
-            tables.vec_div)
+def _event_chunk(key, first, n, E, G, T):
+    return sum_blocks(lambda lo, hi, acc: _event_block(key, lo, hi, E, G, T, acc), first, n,
+                      N_DERBY_STATS)
 
 
 @dataclass
@@ -814,12 +816,14 @@ class EventSimulation:
         self.pool = np.ascontiguousarray(self.pool, np.int64)
         self.pool2 = np.ascontiguousarray(self.pool if self.pool2 is None else self.pool2,
                                           np.int64)
+        self._event = Event(self.params, self.pool, self.pool2, 1 if self.random_spots else 0,
+                            np.asarray(self.lim, np.int64), np.asarray(self.lim2, np.int64),
+                            new_deck(self.tables))
+        self._ground = ground(self.arena.terrain)
+        self._tables = kernel_tables(self.tables)
 
     def chunk(self, key, first, n):
-        return _event_chunk(np.uint64(key), first, n, self.n_cars, self.params, self.pool,
-                            self.pool2, 1 if self.random_spots else 0, self.arena.terrain,
-                            *kernel_tables(self.tables), self.lim, self.lim2,
-                            new_deck(self.tables), self.tables.phases)
+        return _event_chunk(np.uint64(key), first, n, self._event, self._ground, self._tables)
 
     def summarise(self, totals, n_trials):
         return pd.DataFrame({"statistic": np.arange(len(totals)), "total": np.asarray(totals)})
@@ -910,16 +914,19 @@ class DerbyGame:
         self.params = expand_params(np.full((n_cars, 1), 5, np.int64) if params is None
                                     else np.asarray(params, np.int64).reshape(n_cars, -1))
         self.lim = limits_vector(tables, arena) if lim is None else np.array(lim, np.int64)
-        self.cars = np.zeros((n_cars, N_CAR), np.int64)
-        self.sheets = np.zeros((n_cars, tables.capacity.shape[0]), np.int64)
-        self.held = np.full((n_cars, MAX_HELD), -1, np.int64)
-        self.occ = np.zeros(arena.terrain.shape, np.int64)
-        self.dk = new_deck(tables)
-        self.log = np.zeros((log_size, eventlog.WIDTH), np.int64)
-        self.nlog = np.zeros(1, np.int64)
+        # the kernels' named state; cars, sheets, ... below are the same arrays
+        self.S = Derby(np.zeros((n_cars, N_CAR), np.int64),
+                       np.zeros((n_cars, tables.capacity.shape[0]), np.int64),
+                       np.full((n_cars, MAX_HELD), -1, np.int64),
+                       np.zeros(arena.terrain.shape, np.int64), new_deck(tables))
+        self.cars, self.sheets, self.held, self.occ, self.dk = self.S
+        self.G = ground(arena.terrain)
+        self.clear = self.G.clear
+        self.T = kernel_tables(tables)
+        self.L = Log(np.zeros((log_size, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
+        self.log, self.nlog = self.L
         self.cout = np.zeros(OUT_SIZE, np.int64)
-        self.clear = new_clearance(arena.terrain)
-        setup(self.cars, self.sheets, self.held, self.occ, self.starts, n_cars)
+        setup(self.S, self.starts, n_cars)
         self.st = dice.new_state()
         self.script = dice.NO_SCRIPT
 
@@ -940,8 +947,7 @@ class DerbyGame:
         i = int(np.flatnonzero(self.dk[:pool] == c)[0])  # take that card out of the pool
         self.dk[i], self.dk[pool - 1] = self.dk[pool - 1], self.dk[i]
         self.dk[2 * d] = pool - 1
-        _take_card(car, c, partner, self.cars, self.held, self.dk, self.tables.card_light,
-                   self.tables.card_effect, self.log, self.nlog, 0)
+        _take_card(car, c, partner, self.S, self.T, self.L, 0)
 
     def plot(self, car: int, direction: int, speed: int):
         self.cars[car, C_PLDIR] = direction
@@ -949,10 +955,7 @@ class DerbyGame:
 
     def policy_plot(self, car: int, rnd: int = 2, salt: int = 0):
         """What car's policy plots in the current position: (direction, speed, mode)."""
-        T = self.tables
-        plot_policy(car, self.params, self.cars, self.sheets, T.capacity, self.occ,
-                    self.arena.terrain, self.lim, T.overflow, T.damage, T.hit, self.clear,
-                    self.held, T.card_effect, T.card_param, rnd, salt)
+        plot_policy(car, self.params, self.S, self.T, self.G, self.lim, rnd, salt)
         return (int(self.cars[car, C_PLDIR]), int(self.cars[car, C_PLSPEED]),
                 ("hunt", "evade", "race")[self.cars[car, C_MODE]])
 
@@ -961,28 +964,23 @@ class DerbyGame:
         """The next hex the car's policy picks: -1 left of its path, 0 straight on, +1 right,
         with ``left`` hexes of its move to go (this one included; default: its plotted speed,
         at least 1), at its plotted speed."""
-        T = self.tables
         keep = int(self.cars[car, C_LEFT]), int(self.cars[car, C_SPEED])
         self.cars[car, C_LEFT] = max(int(self.cars[car, C_PLSPEED]), 1) if left is None else left
         self.cars[car, C_SPEED] = self.cars[car, C_PLSPEED]
         try:
-            return int(_steer(car, direction, straight, self.cars, self.occ, self.arena.terrain,
-                              rnd, self.lim, self.params, self.sheets, T.capacity, T.overflow,
-                              T.damage, T.hit, self.clear, salt))
+            return int(_steer(car, direction, straight, self.S, self.G, rnd, self.lim,
+                              self.params, driver_tables(self.T), salt))
         finally:
             self.cars[car, C_LEFT], self.cars[car, C_SPEED] = keep
 
     def turn(self, car: int, rnd: int = 2):
-        _turn(self.st, self.script, car, rnd, self.cars, self.sheets, self.held, self.occ,
-              self.dk, self.arena.terrain, *kernel_tables(self.tables), self.lim, self.cout,
-              self.log, self.nlog, self.params, self.clear)
+        _turn(self.st, self.script, car, rnd, self.S, self.G, self.T, self.lim, self.cout,
+              self.L, self.params)
 
     def play(self, first_player: int = -1):
         """Play to the end; (winning player or -1, rounds)."""
-        w, rounds, _, _ = play(self.st, self.script, self.params, self.cars, self.sheets,
-                               self.held, self.occ, self.dk, self.arena.terrain,
-                               *kernel_tables(self.tables), self.lim, self.log, self.nlog,
-                               first_player, self.tables.phases, self.clear)
+        w, rounds, _, _ = play(self.st, self.script, self.params, self.S, self.G, self.T,
+                               self.lim, self.L, first_player)
         return w, rounds
 
     def event_rows(self, where: str = "the derby's event log") -> np.ndarray:

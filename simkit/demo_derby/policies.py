@@ -10,6 +10,8 @@ tables, a hazard, or a hex with room for the next move); see docs/rules/demo-der
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core._numba import jit
@@ -97,6 +99,22 @@ def expand_params(params) -> np.ndarray:
 
 
 # --- what every driver sees: the board at the start of the round --------------------------------
+class Damage(NamedTuple):
+    """The damage tables a driver reads, ``D``: a narrow view of the engine's ``T``, so the
+    planner's hot functions, called for every hex of every candidate plan, are passed four
+    arrays, not fifteen (numba passes a tuple's every member on every call)."""
+    damage: np.ndarray
+    hit: np.ndarray
+    capacity: np.ndarray
+    overflow: np.ndarray
+
+
+@jit
+def driver_tables(T):
+    """The :class:`Damage` view of the engine's table arrays."""
+    return Damage(T.damage, T.hit, T.capacity, T.overflow)
+
+
 @jit
 def _enemy(i, j, cars, params):
     return j != i and cars[j, C_ALIVE] == 1 and params[j, P_PLAYER] != params[i, P_PLAYER]
@@ -133,8 +151,9 @@ def _players_alive(cars, params):
 
 
 @jit
-def _weakness(j, cars, sheets, capacity, params_i):
+def _weakness(j, S, capacity, params_i):
     """How tempting car j is to an opportunist: stuck, stopped, stalling or badly damaged."""
+    cars, sheets = S.cars, S.sheets
     w = 0
     if cars[j, C_STUCK] == 1 or cars[j, C_LOCKED] > 0:
         w += 100
@@ -233,10 +252,11 @@ def new_clearance(terrain) -> np.ndarray:
 
 
 @jit
-def _point_value(sheet, capacity, overflow, part):
+def _point_value(sheet, D, part):
     """What one damage point aimed at ``part`` costs its car (a driver's judgement, not a rule):
     follows the overflow to the part it lands on; a point that puts the car out (last engine or
     trunk box) or fills the radiator (a stall two turns later) costs most, a flat tire a hex."""
+    capacity, overflow = D.capacity, D.overflow
     p = part
     while sheet[p] >= capacity[p]:
         p = overflow[p]
@@ -255,19 +275,21 @@ def _point_value(sheet, capacity, overflow, part):
 
 
 @jit
-def _hit_value(sheet, capacity, overflow, hit, column):
+def _hit_value(sheet, D, column):
     """Mean cost of one point read in ``column`` of the hit-location table (one d6)."""
+    hit = D.hit
     v = 0.0
     for d in range(1, 7):
-        v += _point_value(sheet, capacity, overflow, hit[d, column])
+        v += _point_value(sheet, D, hit[d, column])
     return v / 6.0
 
 
 @jit
-def _ram_value(i, o, impact, speed, pdir, cars, sheets, capacity, overflow, damage, hit, params,
-               lim):
+def _ram_value(i, o, impact, speed, pdir, S, D, params, lim):
     """Expected harm a ram at ``speed`` through ``impact`` does to car o, less the harm the
     rammer takes (weighted by its ``care``), from the damage and hit-location tables."""
+    sheets = S.sheets
+    damage = D.damage
     s = min(max(speed, 0), damage.shape[1] - 1)
     et = 0.0
     er = 0.0
@@ -277,8 +299,8 @@ def _ram_value(i, o, impact, speed, pdir, cars, sheets, capacity, overflow, dama
     et /= 6.0
     er /= 6.0
     rcol = impact if lim[LIM_SAME_COL] == 1 else (FRONT if pdir > 0 else REAR)
-    v = et * _hit_value(sheets[o], capacity, overflow, hit, impact)
-    v -= 0.1 * params[i, P_CARE] * er * _hit_value(sheets[i], capacity, overflow, hit, rcol)
+    v = et * _hit_value(sheets[o], D, impact)
+    v -= 0.1 * params[i, P_CARE] * er * _hit_value(sheets[i], D, rcol)
     return v
 
 
@@ -289,9 +311,10 @@ def _helpless(j, cars):
 
 
 @jit
-def _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain):
+def _aim(i, target, S, D, params, terrain):
     """The hex to ram ``target`` from: the side where a point hurts it most (an aiming driver),
     nearer sides first when they are about as good; the target's own hex for a non-aiming one."""
+    cars, sheets, occ = S.cars, S.sheets, S.occ
     tr = cars[target, C_ROW]
     tc = cars[target, C_COL]
     if params[i, P_AIM] == 0:
@@ -307,7 +330,7 @@ def _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain)
         if o >= 0 and o != i:
             continue
         imp = _SIDE_TO_IMPACT[(side - cars[target, C_FACING]) % 6]
-        hv = _hit_value(sheets[target], capacity, overflow, hit, imp)
+        hv = _hit_value(sheets[target], D, imp)
         sc = A.distance(cars[i, C_ROW], cars[i, C_COL], ar, ac) - 3.0 * hv
         if sc < best:
             best = sc
@@ -317,9 +340,10 @@ def _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain)
 
 
 @jit
-def _exposure(i, row, col, facing, cars, sheets, capacity, overflow, hit, params):
+def _exposure(i, row, col, facing, S, D, params):
     """How much the hits the car may take next from nearby enemies would hurt, given where it
     ends facing: each enemy within its reach strikes the side of the car that faces it."""
+    cars, sheets = S.cars, S.sheets
     e = 0.0
     for j in range(cars.shape[0]):
         if not _enemy(i, j, cars, params):
@@ -336,7 +360,7 @@ def _exposure(i, row, col, facing, cars, sheets, capacity, overflow, hit, params
                 bd = dd
                 side = f
         imp = _SIDE_TO_IMPACT[(side - facing) % 6]
-        e += _hit_value(sheets[i], capacity, overflow, hit, imp) / (1.0 + 0.25 * d)
+        e += _hit_value(sheets[i], D, imp) / (1.0 + 0.25 * d)
     return e
 
 
@@ -352,11 +376,15 @@ def _tie(salt, k):
 
 
 @jit
-def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars, sheets,
-              capacity, overflow, damage, hit, params, occ, terrain, clear, rnd, lim, ax, ay,
-              aimr, aimc):
+def _hex_cost(i, goal, row, col, nr, nc, nf, pdir, speed, left, straight, S, D, params, G, rnd,
+              lim):
     """Cost (lower is better) of the car's next hex being (nr, nc), facing nf, with ``left``
-    hexes still to move after it; and whether the move ends there (a crash, mud, the ramp)."""
+    hexes still to move after it; and whether the move ends there (a crash, mud, the ramp).
+    ``goal``: :func:`_goal`."""
+    target, ax, ay, aimr, aimc = goal
+    cars, sheets, occ = S.cars, S.sheets, S.occ
+    capacity = D.capacity
+    terrain, clear = G.terrain, G.clear
     pol = params[i, P_POLICY]
     mode = cars[i, C_MODE]
     o = occ[nr, nc] - 1
@@ -379,8 +407,7 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
                     return 2500.0, True
                 if pol == POL_RAMMER:
                     return here, True
-                if pol == POL_OPPORTUNIST and _weakness(o, cars, sheets, capacity,
-                                                        params[i]) >= 50:
+                if pol == POL_OPPORTUNIST and _weakness(o, S, capacity, params[i]) >= 50:
                     return here, True  # stuck, locked or stopped
                 return 2500.0, True
             if params[i, P_AIM] == 0:
@@ -388,8 +415,7 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
             pressed = cars[i, C_NOCRASH] >= params[i, P_MARGIN] and lim[LIM_DQ] == 1
             if speed < params[i, P_MIN_RAM] and not _helpless(o, cars) and not pressed:
                 return 1500.0, True  # too slow to be worth it: wind up first
-            v = _ram_value(i, o, imp, speed, pdir, cars, sheets, capacity, overflow, damage, hit,
-                           params, lim)
+            v = _ram_value(i, o, imp, speed, pdir, S, D, params, lim)
             if pressed:
                 v += 5.0  # the eight-round rule is closing in: any crash will do
             if v <= 0.0:
@@ -439,14 +465,13 @@ def _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars
         if nxt > room:
             cost += 2.0 * (nxt - room)
         if params[i, P_GUARD] == 1 and mode != M_RACE:
-            cost += 4.0 * _exposure(i, nr, nc, nf, cars, sheets, capacity, overflow, hit, params)
+            cost += 4.0 * _exposure(i, nr, nc, nf, S, D, params)
     return cost, False
 
 
 @jit
-def _choose_hex(i, target, row, col, facing, pdir, speed, left, straight, cars, sheets, capacity,
-                overflow, damage, hit, params, occ, terrain, clear, rnd, lim, ax, ay, aimr, aimc,
-                salt):
+def _choose_hex(i, goal, row, col, facing, pdir, speed, left, straight, S, D, params, G, rnd,
+                lim, salt):
     """The best next hex: (turn -1/0/+1, its cost, whether the move ends there)."""
     best = 0
     best_cost = 1e18
@@ -456,9 +481,8 @@ def _choose_hex(i, target, row, col, facing, pdir, speed, left, straight, cars, 
         nf = (facing + turn) % 6
         travel = nf if pdir > 0 else (nf + 3) % 6
         nr, nc = A.neighbour(row, col, travel)
-        c, end = _hex_cost(i, target, row, col, nr, nc, nf, pdir, speed, left, straight, cars,
-                           sheets, capacity, overflow, damage, hit, params, occ, terrain, clear,
-                           rnd, lim, ax, ay, aimr, aimc)
+        c, end = _hex_cost(i, goal, row, col, nr, nc, nf, pdir, speed, left, straight, S, D,
+                           params, G, rnd, lim)
         c += _tie(salt, k)
         if c < best_cost:
             best_cost = c
@@ -468,10 +492,11 @@ def _choose_hex(i, target, row, col, facing, pdir, speed, left, straight, cars, 
 
 
 @jit
-def _target_of(i, cars, sheets, capacity, overflow, hit, params):
+def _target_of(i, S, D, params):
     """Whom a hunting car goes for: the nearest enemy (equally near: the lower rank); an aiming
     driver also weighs how much a hit on its weakest side would hurt (a stalling or badly
     damaged car a few hexes further is worth the trip)."""
+    cars, sheets = S.cars, S.sheets
     if cars[i, C_TARGET] >= 0 and cars[cars[i, C_TARGET], C_ALIVE] == 1:
         return cars[i, C_TARGET]
     if params[i, P_AIM] == 0:
@@ -484,7 +509,7 @@ def _target_of(i, cars, sheets, capacity, overflow, hit, params):
         d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
         hv = 0.0
         for imp in range(6):
-            hv = max(hv, _hit_value(sheets[j], capacity, overflow, hit, imp))
+            hv = max(hv, _hit_value(sheets[j], D, imp))
         sc = d - 2.0 * hv
         if sc < bs or (sc == bs and cars[j, C_RANK] < cars[best, C_RANK]):
             bs = sc
@@ -493,12 +518,13 @@ def _target_of(i, cars, sheets, capacity, overflow, hit, params):
 
 
 @jit
-def _goal(i, cars, sheets, capacity, overflow, hit, params, lim, occ, terrain):
+def _goal(i, S, D, params, lim, terrain):
     """What car ``i`` drives at this round: (target car or -1, race aim x and y, the hex it aims
     at on the target)."""
+    cars = S.cars
     target = -1
     if cars[i, C_MODE] == M_HUNT:
-        target = _target_of(i, cars, sheets, capacity, overflow, hit, params)
+        target = _target_of(i, S, D, params)
     ax = 0.0
     ay = 0.0
     if cars[i, C_MODE] == M_RACE:
@@ -506,44 +532,40 @@ def _goal(i, cars, sheets, capacity, overflow, hit, params, lim, occ, terrain):
     aimr = 0
     aimc = 0
     if target >= 0:
-        aimr, aimc = _aim(i, target, cars, sheets, capacity, overflow, hit, params, occ, terrain)
+        aimr, aimc = _aim(i, target, S, D, params, terrain)
     return target, ax, ay, aimr, aimc
 
 
 @jit
-def _steer(i, pdir, straight, cars, occ, terrain, rnd, lim, params, sheets, capacity, overflow,
-           damage, hit, clear, salt):
+def _steer(i, pdir, straight, S, G, rnd, lim, params, D, salt):
     """The step (0 straight, -1 left, +1 right) the car's driver picks for its next hex, with
     cars[i, C_LEFT] hexes of its move still to go (this one included)."""
-    target, ax, ay, aimr, aimc = _goal(i, cars, sheets, capacity, overflow, hit, params, lim,
-                                       occ, terrain)
-    turn, _, _ = _choose_hex(i, target, cars[i, C_ROW], cars[i, C_COL], cars[i, C_FACING], pdir,
-                             cars[i, C_SPEED], cars[i, C_LEFT] - 1, straight, cars, sheets,
-                             capacity, overflow, damage, hit, params, occ, terrain, clear, rnd,
-                             lim, ax, ay, aimr, aimc, salt)
+    cars = S.cars
+    terrain = G.terrain
+    goal = _goal(i, S, D, params, lim, terrain)
+    turn, _, _ = _choose_hex(i, goal, cars[i, C_ROW], cars[i, C_COL], cars[i, C_FACING], pdir,
+                             cars[i, C_SPEED], cars[i, C_LEFT] - 1, straight, S, D, params, G,
+                             rnd, lim, salt)
     return turn
 
 
 @jit
-def _plan_cost(i, target, pdir, speed, hexes, straight, cars, sheets, capacity, overflow, damage,
-               hit, params, occ, terrain, clear, rnd, lim, ax, ay, aimr, aimc, salt):
+def _plan_cost(i, goal, pdir, speed, hexes, straight, S, D, params, G, rnd, lim, salt):
     """Cost of plotting (pdir, speed): the move driven hex by hex as the driver would steer it,
     on the board as it stands; the cost of where it ends (a ram, a hazard, or the hex it stops
     on with room for the next move)."""
+    cars = S.cars
     row = cars[i, C_ROW]
     col = cars[i, C_COL]
     f = cars[i, C_FACING]
     if hexes <= 0:
-        c, _ = _hex_cost(i, target, row, col, row, col, f, 1 if pdir >= 0 else -1, speed, 0,
-                         straight, cars, sheets, capacity, overflow, damage, hit, params, occ,
-                         terrain, clear, rnd, lim, ax, ay, aimr, aimc)
+        c, _ = _hex_cost(i, goal, row, col, row, col, f, 1 if pdir >= 0 else -1, speed, 0,
+                         straight, S, D, params, G, rnd, lim)
         return c
     cost = 0.0
     for h in range(hexes):
-        turn, cost, end = _choose_hex(i, target, row, col, f, pdir, speed, hexes - h - 1,
-                                      straight, cars, sheets, capacity, overflow, damage, hit,
-                                      params, occ, terrain, clear, rnd, lim, ax, ay, aimr, aimc,
-                                      salt + 31 * h)
+        turn, cost, end = _choose_hex(i, goal, row, col, f, pdir, speed, hexes - h - 1,
+                                      straight, S, D, params, G, rnd, lim, salt + 31 * h)
         if end:
             return cost
         f = (f + turn) % 6
@@ -552,8 +574,9 @@ def _plan_cost(i, target, pdir, speed, hexes, straight, cars, sheets, capacity, 
 
 
 @jit
-def _card_limits(i, held, card_effect, card_param):
+def _card_limits(i, held, T):
     """What the car's own face-up cards allow: straight on only, forward only, a speed cap."""
+    card_effect, card_param = T.card_effect, T.card_param
     straight = False
     fwd_only = False
     cap = 1 << 20
@@ -572,25 +595,25 @@ def _card_limits(i, held, card_effect, card_param):
 
 
 @jit
-def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, occ, terrain,
-               clear, lim, held, card_effect, card_param, rnd, salt, only_dir, top_cap):
+def _plot_plan(i, want, S, T, params, G, lim, rnd, salt, only_dir, top_cap):
     """Choose the plot: every legal (direction, speed) is driven in the head and costed; a
     speed away from ``want`` hexes a round (the driver's preference) costs a little.
     ``only_dir`` (+1/-1, 0 for both) and ``top_cap`` narrow the choice (a car hit before
     moving)."""
-    straight, fwd_only, cap = _card_limits(i, held, card_effect, card_param)
+    D = driver_tables(T)
+    cars, sheets, held = S.cars, S.sheets, S.held
+    capacity = T.capacity
+    terrain = G.terrain
+    straight, fwd_only, cap = _card_limits(i, held, T)
     cur_dir = cars[i, C_DIR]
     cur = cars[i, C_SPEED]
     maxs = min(max_speed(sheets[i], capacity), cap)
     flats = lim[LIM_FLAT] * flat_tires(sheets[i], capacity)
-    target, ax, ay, aimr, aimc = _goal(i, cars, sheets, capacity, overflow, hit, params, lim,
-                                       occ, terrain)
+    goal = _goal(i, S, D, params, lim, terrain)
     # stopping (or staying stopped) first: always legal
     best_dir = cur_dir if cur_dir != 0 else 1
     best_speed = 0
-    best_cost = _plan_cost(i, target, best_dir, 0, 0, straight, cars, sheets, capacity, overflow,
-                           damage, hit, params, occ, terrain, clear, rnd, lim, ax, ay, aimr,
-                           aimc, salt)
+    best_cost = _plan_cost(i, goal, best_dir, 0, 0, straight, S, D, params, G, rnd, lim, salt)
     best_cost += 1.5 * abs(want) + _tie(salt, 63)
     for dd in range(2):
         pdir = 1 if dd == 0 else -1
@@ -602,9 +625,8 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
         top = min(maxs, (cur + acc) if cur_dir == pdir else acc, top_cap)
         for v in range(1, top + 1):
             hexes = max(v - flats, 0)
-            c = _plan_cost(i, target, pdir, v, hexes, straight, cars, sheets, capacity,
-                           overflow, damage, hit, params, occ, terrain, clear, rnd, lim, ax, ay,
-                           aimr, aimc, salt + 101 * v + 17 * dd)
+            c = _plan_cost(i, goal, pdir, v, hexes, straight, S, D, params, G, rnd, lim,
+                           salt + 101 * v + 17 * dd)
             c += 1.5 * abs(hexes - want) + (2.0 if pdir < 0 else 0.0)
             c += _tie(salt, 64 + 10 * dd + v)
             if c < best_cost:
@@ -616,8 +638,7 @@ def _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, o
 
 
 @jit
-def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow, damage, hit,
-                clear, held, card_effect, card_param, rnd, salt):
+def plot_policy(i, params, S, T, G, lim, rnd, salt):
     """Car i's secret plot (direction, speed) and its intent for the round (hunt a target, keep
     away, race). Reads only positions, speeds, facings, record sheets and its own cards as they
     stand at the start of the round, never another car's plot for this round. Every driver
@@ -638,6 +659,9 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow, 
     any car, the rammer takes side and rear rams, the opportunist those on a helpless car, the
     survivor none.
     """
+    D = driver_tables(T)
+    cars, sheets = S.cars, S.sheets
+    capacity = T.capacity
     p = params[i]
     pol = p[P_POLICY]
     cars[i, C_TARGET] = -1
@@ -659,7 +683,7 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow, 
                     continue
                 d = A.distance(cars[i, C_ROW], cars[i, C_COL], cars[j, C_ROW], cars[j, C_COL])
                 if d <= p[P_REACH]:
-                    w = _weakness(j, cars, sheets, capacity, p)
+                    w = _weakness(j, S, capacity, p)
                     if w > bw or (w == bw and best >= 0 and cars[j, C_RANK] < cars[best, C_RANK]):
                         bw = w
                         best = j
@@ -676,6 +700,5 @@ def plot_policy(i, params, cars, sheets, capacity, occ, terrain, lim, overflow, 
     if cars[i, C_MODE] == M_HUNT and p[P_AIM] == 1 and cars[i, C_TARGET] < 0:
         # an aiming driver keeps the rival it chose for the round (choosing weighs every side
         # of every rival: too dear to redo each hex)
-        cars[i, C_TARGET] = _target_of(i, cars, sheets, capacity, overflow, hit, params)
-    _plot_plan(i, want, cars, sheets, capacity, overflow, damage, hit, params, occ, terrain,
-               clear, lim, held, card_effect, card_param, rnd, salt, 0, 1 << 20)
+        cars[i, C_TARGET] = _target_of(i, S, D, params)
+    _plot_plan(i, want, S, T, params, G, lim, rnd, salt, 0, 1 << 20)

@@ -34,6 +34,7 @@ enough to sit beside every Monte Carlo figure (``exact_row``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -102,12 +103,25 @@ def return_card(dk, c):
     dk[2 * d + 2] = cnt + 1
 
 
+class Hits(NamedTuple):
+    """What damaging a car reads, ``H``: a narrow view of :class:`TableArrays` (numba passes a
+    tuple's every member on every call, and this one is called for every crash)."""
+    hit: np.ndarray
+    capacity: np.ndarray
+    overflow: np.ndarray
+    on_draw: np.ndarray
+
+
 @jit
-def _damage_car(st, script, row, speed, column, damage, special, hit, capacity, overflow,
-                on_draw, sheet, dk, out, off, card_off):
-    """Damage one car from a damage-table row; cards drawn go to out[card_off:card_off+2]."""
-    dmg = damage[row, speed]
-    ns = special[row, speed]
+def hit_tables(T):
+    return Hits(T.hit, T.capacity, T.overflow, T.on_draw)
+
+
+@jit
+def _damage_car(st, script, dmg, ns, column, H, sheet, dk, out, off, card_off):
+    """Damage one car by ``dmg`` points, drawing a card if ``ns`` (a damage-table cell); cards
+    drawn go to out[card_off:card_off+2]. ``H``: :func:`hit_tables`."""
+    hit, capacity, overflow, on_draw = H.hit, H.capacity, H.overflow, H.on_draw
     for _ in range(dmg):
         if is_out(sheet, capacity):
             break
@@ -147,28 +161,29 @@ CARDS_R = 2 * N_OUT + 2
 
 
 @jit
-def crash_once(st, script, speed, t_col, r_col, damage, special, hit, capacity, overflow,
-               on_draw, sheet_t, sheet_r, dk, out):
-    """One crash; sheets and deck are updated in place; out[0:7] target, out[7:14] rammer,
-    out[14:16] / out[16:18] the card types each drew (-1 none)."""
+def crash_once(st, script, speed, t_col, r_col, damage, special, H, sheet_t, sheet_r, dk, out):
+    """One crash read in column ``speed`` of ``damage``/``special`` (the Damage Table, or Vector
+    Collisions' extended one); sheets and deck are updated in place; out[0:7] target, out[7:14]
+    rammer, out[14:16] / out[16:18] the card types each drew (-1 none). ``H``:
+    :func:`hit_tables`."""
     row = dice.d6(st, script)
-    _damage_car(st, script, row, speed, t_col, damage, special, hit, capacity, overflow,
-                on_draw, sheet_t, dk, out, 0, CARDS_T)
+    _damage_car(st, script, damage[row, speed], special[row, speed], t_col, H, sheet_t, dk, out,
+                0, CARDS_T)
     row = dice.d6(st, script) - 1
-    _damage_car(st, script, row, speed, r_col, damage, special, hit, capacity, overflow,
-                on_draw, sheet_r, dk, out, N_OUT, CARDS_R)
+    _damage_car(st, script, damage[row, speed], special[row, speed], r_col, H, sheet_r, dk, out,
+                N_OUT, CARDS_R)
 
 
 @jit
-def _outcomes(key, first, n, speed, t_col, r_col, damage, special, hit, capacity, overflow,
-              on_draw, sheet_t0, sheet_r0, deck0):
+def _outcomes(key, first, n, speed, t_col, r_col, T, sheet_t0, sheet_r0, deck0):
     """Per-trial outcomes of one crash cell (tests hold these to the exact oracle)."""
     res = np.zeros((n, OUT_SIZE), np.int64)
     st = np.zeros(dice.STATE_SIZE, np.uint64)
+    H = hit_tables(T)
     for i in range(n):
         dice.seed_trial(st, key, first + i)
-        crash_once(st, dice.NO_SCRIPT, speed, t_col, r_col, damage, special, hit, capacity,
-                   overflow, on_draw, sheet_t0.copy(), sheet_r0.copy(), deck0.copy(), res[i])
+        crash_once(st, dice.NO_SCRIPT, speed, t_col, r_col, T.damage, T.special, H,
+                   sheet_t0.copy(), sheet_r0.copy(), deck0.copy(), res[i])
     return res
 
 
@@ -179,23 +194,22 @@ N_STATS = 10
 
 
 @jit
-def _crash_block(key, lo, hi, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow,
-                 on_draw, sheet_t0, sheet_r0, deck0, acc):
+def _crash_block(key, lo, hi, speeds, t_cols, r_cols, T, sheet_t0, sheet_r0, deck0, acc):
     n_cells = speeds.shape[0]
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     o = np.zeros(OUT_SIZE, np.int64)
     sheet_t = np.empty_like(sheet_t0)
     sheet_r = np.empty_like(sheet_r0)
     deck = np.empty_like(deck0)
+    H = hit_tables(T)
     for i in range(lo, hi):
         for c in range(n_cells):
             dice.seed_trial(st, key, i)
             sheet_t[:] = sheet_t0
             sheet_r[:] = sheet_r0
             deck[:] = deck0
-            crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], damage,
-                       special, hit, capacity, overflow, on_draw, sheet_t, sheet_r,
-                       deck, o)
+            crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], T.damage, T.special,
+                       H, sheet_t, sheet_r, deck, o)
             k = c * N_STATS
             dt = o[O_DAMAGE]
             dr = o[N_OUT + O_DAMAGE]
@@ -211,18 +225,40 @@ def _crash_block(key, lo, hi, speeds, t_cols, r_cols, damage, special, hit, capa
             acc[k + S_STALL_R] += o[N_OUT + O_STALL]
 
 
-def _crash_chunk(key, first, n, speeds, t_cols, r_cols, damage, special, hit, capacity,
-                 overflow, on_draw, sheet_t0, sheet_r0, deck0):
+def _crash_chunk(key, first, n, speeds, t_cols, r_cols, T, sheet_t0, sheet_r0, deck0):
     """Summed integer statistics of ``n`` trials; each trial crashes once in every cell, all
     cells replaying the trial's own stream (common random numbers across cells)."""
     return sum_blocks(lambda lo, hi, acc: _crash_block(
-        key, lo, hi, speeds, t_cols, r_cols, damage, special, hit, capacity, overflow, on_draw,
-        sheet_t0, sheet_r0, deck0, acc), first, n, speeds.shape[0] * N_STATS)
+        key, lo, hi, speeds, t_cols, r_cols, T, sheet_t0, sheet_r0, deck0, acc), first, n,
+        speeds.shape[0] * N_STATS)
 
 
-def kernel_args(tables: Tables):
-    return (tables.damage, tables.special, tables.hit, tables.capacity, tables.overflow,
-            tables.card_on_draw)
+class TableArrays(NamedTuple):
+    """The rule tables compiled code reads (``rules.Tables``), passed as one argument ``T``.
+    Defined at module level so numba's on-disk cache can name its type."""
+    damage: np.ndarray        # [roll, column] damage points
+    special: np.ndarray       # [roll, column] 1 if a special damage card is due
+    hit: np.ndarray           # [roll, impact] hit location
+    capacity: np.ndarray      # [location] boxes on the record sheet
+    overflow: np.ndarray      # [location] where a point goes once the location is full
+    on_draw: np.ndarray       # [card type] effect applied when drawn
+    card_die: np.ndarray      # [card, d6] 1 if that roll ends the card
+    card_light: np.ndarray    # [card] light colour
+    card_effect: np.ndarray   # [card] effect kind
+    card_param: np.ndarray    # [card] effect parameter
+    ext_damage: np.ndarray    # Vector Collisions: extended damage table
+    ext_special: np.ndarray
+    vec_sign: np.ndarray      # [impact] sign of the target's speed in the column
+    vec_div: np.ndarray       # [impact] divisor of the target's speed
+    phases: np.ndarray        # [speed, phase] 1 if that speed moves in that phase
+
+
+def kernel_tables(tables: Tables) -> TableArrays:
+    """The :class:`TableArrays` of a ``rules.Tables``."""
+    return TableArrays(tables.damage, tables.special, tables.hit, tables.capacity,
+                       tables.overflow, tables.card_on_draw, tables.card_die, tables.card_light,
+                       tables.card_effect, tables.card_param, tables.ext_damage,
+                       tables.ext_special, tables.vec_sign, tables.vec_div, tables.phases)
 
 
 def crash_scripted(tables: Tables, rolls, speed: int, impact: int, *, reverse: bool = False,
@@ -235,8 +271,9 @@ def crash_scripted(tables: Tables, rolls, speed: int, impact: int, *, reverse: b
     st_t = fresh_sheet() if sheet_t is None else np.asarray(sheet_t, np.int64).copy()
     st_r = fresh_sheet() if sheet_r is None else np.asarray(sheet_r, np.int64).copy()
     out = np.zeros(OUT_SIZE, np.int64)
-    crash_once(st, script, speed, impact, rammer_column(tables, impact, reverse),
-               *kernel_args(tables), st_t, st_r, new_deck(tables), out)
+    T = kernel_tables(tables)
+    crash_once(st, script, speed, impact, rammer_column(tables, impact, reverse), T.damage,
+               T.special, hit_tables(T), st_t, st_r, new_deck(tables), out)
     return out, st_t, st_r, dice.script_position(st)
 
 
@@ -273,7 +310,7 @@ class CrashSimulation:
 
     def chunk(self, key, first, n):
         return _crash_chunk(np.uint64(key), first, n, self._speeds, self._tcols, self._rcols,
-                            *kernel_args(self.tables), np.asarray(self.sheet_t, np.int64),
+                            kernel_tables(self.tables), np.asarray(self.sheet_t, np.int64),
                             np.asarray(self.sheet_r, np.int64), new_deck(self.tables))
 
     def summarise(self, totals, n_trials, exact: bool = True):
