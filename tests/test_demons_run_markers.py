@@ -8,6 +8,7 @@ import numpy as np
 from simkit.core import dice
 from simkit.core.exact import ScriptedDice
 from simkit.demons_run.pieces import markers as M
+from simkit.demons_run.pieces.layout import board_tables
 from simkit.demons_run.pieces.board import DIRECTIONS, distance, load_board, neighbour
 from simkit.demons_run.rules import make_rules
 
@@ -15,14 +16,13 @@ R = make_rules()
 # the pre-issue-14 board: these scripted positions were written against its hexes
 B = load_board(Path(__file__).parent / "fixtures" / "demons-run-board-2025.toml")
 A = M.board_arrays(B)
+BT = board_tables(B)
 
 
 def kernel(pos, kind, rolls, rules=R):
     st = dice.scripted_state()
-    out = M.kernel_move_marker(st, dice.as_script(rolls), pos[0], pos[1], kind, A.terrain,
-                               A.hole_of, A.ring_pos, A.ring_hole, A.rings, A.rotation,
-                               A.side_dir, rules.t("marker_movement")["moves_at_most"],
-                               M._whip_steps(rules))
+    out = M.kernel_move_marker(st, dice.as_script(rolls), pos[0], pos[1], kind, BT,
+                               rules.t("marker_movement")["moves_at_most"], M._whip_steps(rules))
     assert dice.script_position(st) == len(rolls)
     return tuple(int(v) for v in out)
 

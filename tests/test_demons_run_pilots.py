@@ -11,10 +11,11 @@ from simkit.core import dice
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
 from simkit.demons_run.pieces.geometry import nbr
+from simkit.demons_run.engine import race_state
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, MAX_PLAN)
+from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, MAX_PLAN)
 from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
 from simkit.demons_run.rules import MN, PI, make_rules
@@ -127,8 +128,8 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     plan = np.zeros(MAX_PLAN, np.int64)
     pp = sim.pilots[s] if pp is None else pp
     cost, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]],
-                        sv, bu, hd, field, tb, plan, b[0], b[1], b[2], b[3], b[4], b[5], b[6],
-                        ra.vturns, ra.par, ra.rp, pp, plan_scratch())
+                        plan_view(race_state(sh, sv, bu, hd), b, sim.RT), field, tb, plan, pp,
+                        plan_scratch())
     return plan[:n].copy()
 
 
@@ -261,8 +262,8 @@ def test_laser_at_a_buoy_a_rival_is_about_to_take():
     b = sim.BT
 
     def choose(pp, sv):
-        return fire_choice(st, dice.NO_SCRIPT, 0, sv, sh, bu, hd, 11, False, b[0], b[1], ra.rp,
-                           pp, ra.pi_mod[sh[0, PI]], ra.par)
+        return fire_choice(st, dice.NO_SCRIPT, 0, plan_view(race_state(sh, sv, bu, hd), b, sim.RT),
+                           11, False, pp, ra.pi_mod[sh[0, PI]])
     kind, idx = choose(pp, sv)[:2]
     assert (kind, idx) == (2, easy)
     far = sv.copy()
@@ -287,9 +288,9 @@ def test_equal_targets_are_chosen_by_the_dice_not_by_ship_order(four):
     for seed in range(400):
         st = dice.new_state()
         dice.seed_trial(st, dice.stream_key(seed), 0)
-        kind, idx, rng, mod, val = fire_choice(st, dice.NO_SCRIPT, 2, sv, sh, bu, hd, 11, False,
-                                               b[0], b[1], ra.rp, pp, ra.pi_mod[sh[2, PI]],
-                                               ra.par)
+        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+        kind, idx, rng, mod, val = fire_choice(st, dice.NO_SCRIPT, 2, W, 11, False, pp,
+                                               ra.pi_mod[sh[2, PI]])
         assert kind == 0
         picks.append(idx)
     share = np.mean(np.asarray(picks) == 0)

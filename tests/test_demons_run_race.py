@@ -105,17 +105,12 @@ def _both(sim, pos, facing, velocity, seed):
     dice.seed_trial(st, dice.stream_key(seed), 0)
     dice.set_recording(st)
     rolls = np.zeros(500, np.int64)
-    carry = np.zeros((2, 16), np.int64)
-    hound_at = np.full(hd.shape[0], -1, np.int64)
-    path = np.zeros((MAX_PLAN, 2), np.int64)
-    spec = np.zeros(8, np.int64)
-    out = np.zeros(32, np.int64)
+    S = RK.race_state(sh, sv, bu, hd)
     log = np.zeros((200, RK.LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
-    assert RK.hound_targets(0, sv, sh, toks, len(toks), bu, hd, carry, hound_at, path, spec,
-                            out, sim.RT, sim.BT) >= 0
-    code, _ = RK.move_plan(True, st, rolls, 0, sv, sh, toks, len(toks), bu, hd, carry, hound_at,
-                           path, spec, out, sim.RT, sim.BT, 1, log, logn)
+    assert RK.hound_targets(0, S, toks, len(toks), sim.RT, sim.BT) >= 0
+    code, _ = RK.move_plan(True, st, rolls, 0, S, toks, len(toks), sim.RT, sim.BT, 1,
+                           RK.Log(log, logn))
     used = rolls[:dice.script_position(st)]
     ship = [int(v) for v in sim.ships0[0]]
     pim = int(sim.ra.pi_mod[ship[8]])
@@ -155,10 +150,9 @@ def test_finish_hex_at_velocity_1_only_211_A(sim):
         toks = _tokens(plan)
         st = dice.new_state()
         dice.seed_trial(st, dice.stream_key(1), 0)
-        args = (np.zeros((2, 16), np.int64), np.full(hd.shape[0], -1, np.int64),
-                np.zeros((MAX_PLAN, 2), np.int64), np.zeros(8, np.int64), np.zeros(32, np.int64),
-                sim.RT, sim.BT, 1, np.zeros((50, RK.LOG_W), np.int64), np.zeros(1, np.int64))
-        code, _ = RK.move_plan(True, st, dice.NO_SCRIPT, 0, sv, sh, toks, len(toks), bu, hd, *args)
+        L = RK.Log(np.zeros((50, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+        code, _ = RK.move_plan(True, st, dice.NO_SCRIPT, 0, RK.race_state(sh, sv, bu, hd), toks,
+                               len(toks), sim.RT, sim.BT, 1, L)
         assert code == want
         assert sv[0, V_STATUS] == (FINISHED if want == 4 else OFF_BOARD)
 
@@ -238,10 +232,9 @@ def test_a_ship_at_si_0_is_destroyed_005_L():
     assert kinds[0] == RK.EV_DESTROYED and RK.EV_MOVE not in kinds and RK.EV_ALLOC not in kinds
     # and in the middle of a race: SI set to 0 between hazards still removes the ship
     sh, sv, bu, hd = position(s0, worked={"si": 0})
-    out = np.zeros(K.OUT_SIZE, np.int64)
     lg = np.zeros((10, RK.LOG_W), np.int64)
-    RK._after(dice.new_state(), dice.NO_SCRIPT, 0, out, sv, sh, bu, np.zeros((2, 16), np.int64),
-              s0.RT, 3, lg, np.zeros(1, np.int64))
+    RK._after(dice.new_state(), dice.NO_SCRIPT, 0, RK.race_state(sh, sv, bu, hd), s0.RT, 3,
+              RK.Log(lg, np.zeros(1, np.int64)))
     assert sv[0, V_STATUS] == DESTROYED
 
 

@@ -36,6 +36,8 @@ Rules readings are listed in docs/rules/demons-run.md. Dice are drawn through
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simkit.core import dice, eventlog
@@ -61,7 +63,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_SCREENS,
                        PP_TRACTOR_P, PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
-                       choose_target, fire_choice, p_recover)
+                       choose_target, fire_choice, p_recover, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 #: Main Engines settings searched move by move in each allocation (the rest priced by the
@@ -98,10 +100,63 @@ RES_COUNT0 = 7               # res columns: 7 fixed, then the N_COUNTS counts
 RES_W = RES_COUNT0 + N_COUNTS
 
 
+class Start(NamedTuple):
+    """A race's set-up, ``S0``: every race copies it."""
+    ships: np.ndarray     # int64[ship, *]: systems (reference.ship_from_build layout)
+    sv: np.ndarray        # int64[ship, SV_SIZE]: position, velocity, status (layout.V_*)
+    bu: np.ndarray        # int64[buoy, BU_SIZE]
+    hd: np.ndarray        # int64[hound, *]
+    pilots: np.ndarray    # float64[ship, NV]: the pilot parameter vectors
+
+
+class Race(NamedTuple):
+    """One race's changing state and the scratch its phases share, ``S``."""
+    sv: np.ndarray        # int64[ship, SVX]
+    ships: np.ndarray
+    bu: np.ndarray
+    hd: np.ndarray
+    carry: np.ndarray     # int64[ship, MAX_CARRY]: Buoys in tow
+    hound_at: np.ndarray  # int64[hound]: plan index where it strikes (-1 none)
+    path: np.ndarray      # int64[MAX_PLAN, 2]: the hexes of the move being made
+    spec: np.ndarray      # hazard kernels' scratch (kernels.N_SPEC)
+    out: np.ndarray       # hazard kernels' outcome (kernels.OUT_SIZE)
+
+
+class Fields(NamedTuple):
+    """The pilots' route fields, ``FD`` (``policies.route_field``), one set per pilot slot."""
+    fields: np.ndarray
+    easy_field: np.ndarray
+    ring_field: np.ndarray
+
+
+class Plans(NamedTuple):
+    """The pilots' planning scratch, ``P``, allocated once per race."""
+    plan: np.ndarray      # int64[MAX_PLAN]: the plan being built (tokens)
+    plan2: np.ndarray     # int64[MAX_PLAN]: the plan with its recovery attempts
+    keep: np.ndarray      # int64[ship, K_PLAN + MAX_PLAN]: the plan kept from the allocation
+    tab: np.ndarray       # float64[2, TABLE_SIZE]: ``policies.best_plan``'s dominance table
+
+
+class Log(NamedTuple):
+    """The event log, ``L`` (zero rows when not logging)."""
+    log: np.ndarray
+    logn: np.ndarray
+
+
+def race_state(ships, sv, bu, hd) -> Race:
+    """A :class:`Race` over these arrays (used in place), with fresh scratch, for scripted
+    positions."""
+    ns = ships.shape[0]
+    return Race(sv, ships, bu, hd, np.zeros((ns, MAX_CARRY), np.int64),
+                np.full(hd.shape[0], -1, np.int64), np.zeros((MAX_PLAN, 2), np.int64),
+                np.zeros(K.N_SPEC, np.int64), np.zeros(K.OUT_SIZE, np.int64))
+
+
 @jit
-def _log(log, logn, turn, kind, s, a, b, c, d, e):
+def _log(L, turn, kind, s, a, b, c, d, e):
     """One event in the shared layout (:mod:`simkit.core.eventlog`): no phase, the ship as the
     actor."""
+    log, logn = L.log, L.logn
     eventlog.write_event(log, logn, turn, -1, s, kind, a, b, c, d, e, 0, 0)
 
 
@@ -125,8 +180,9 @@ def _has(mask, code, ccode):
 
 
 @jit
-def _apply_now(st, script, s, new, sv, ships, RT, turn, log, logn):
+def _apply_now(st, script, s, new, S, RT, turn, L):
     """Crises arriving before the ship has moved take effect on what is left of this Turn."""
+    sv, ships = S.sv, S.ships
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     if _has(new, C_FAILURE, ccode):
         ships[s, PI] = max(0, ships[s, PI] - 1)
@@ -156,9 +212,10 @@ def _apply_now(st, script, s, new, sv, ships, RT, turn, log, logn):
 
 
 @jit
-def _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn):
+def _after(st, script, s, S, RT, turn, L):
     """Book what one hazard procedure did to ship ``s``: destruction, System Crises (with
     their timing), Buoys cast loose."""
+    sv, ships, bu, carry, out = S.sv, S.ships, S.bu, S.carry, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     new = 0
     for j in range(11):
@@ -168,7 +225,7 @@ def _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn):
                 sv[s, V_LEAKS] += out[K.O_CRISIS_HIST + j]
             else:
                 new |= 1 << r
-            _log(log, logn, turn, EV_CRISIS, s, r, sv[s, V_MOVED], 0, 0, 0)
+            _log(L, turn, EV_CRISIS, s, r, sv[s, V_MOVED], 0, 0, 0)
     if new:
         if sv[s, V_MOVED]:
             sv[s, V_CR_NEXT] = _resolve(sv[s, V_CR_NEXT] | new, contra, rp[RP_CRISIS_REPL])
@@ -176,7 +233,7 @@ def _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn):
             before = sv[s, V_CR_NOW]
             now = _resolve(before | new, contra, rp[RP_CRISIS_REPL])
             sv[s, V_CR_NOW] = now
-            _apply_now(st, script, s, now & ~before, sv, ships, RT, turn, log, logn)
+            _apply_now(st, script, s, now & ~before, S, RT, turn, L)
     for _ in range(out[K.O_BUOYS_LOST]):
         n = sv[s, V_NCARRY]
         if n > 0:
@@ -186,14 +243,15 @@ def _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn):
             bu[b, BU_COL], bu[b, BU_ROW] = sv[s, V_COL], sv[s, V_ROW]
             if bu[b, BU_VP] != VP_EASY:
                 bu[b, BU_MKIND] = FREE
-            _log(log, logn, turn, EV_LOOSE, s, b, sv[s, V_COL], sv[s, V_ROW], 0, 0)
+            _log(L, turn, EV_LOOSE, s, b, sv[s, V_COL], sv[s, V_ROW], 0, 0)
     if (out[K.O_DESTROYED] or ships[s, SI] <= rp[RP_SI_DEAD]) and sv[s, V_STATUS] == RACING:
         sv[s, V_STATUS] = DESTROYED
-        _log(log, logn, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
+        _log(L, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
 
 
 @jit
-def _hazard(st, script, kind, arg, screens, vel, pi, level, rng, mod, s, ships, spec, out, RT):
+def _hazard(st, script, kind, arg, screens, vel, pi, level, rng, mod, s, S, RT):
+    ships, spec, out = S.ships, S.spec, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     spec[:] = 0
     spec[K.SP_KIND], spec[K.SP_ARG], spec[K.SP_SCREENS] = kind, arg, screens
@@ -211,12 +269,12 @@ def _screens(s, sv, ships):
 # --- movement (the compiled twin of movement.move_ship) ---------------------------------------
 
 @jit
-def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_at, path, spec,
-              out, RT, BT, turn, log, logn):
+def move_plan(wet, st, script, s, S, plan, nplan, RT, BT, turn, L):
     """Execute ship ``s``'s plan (tokens 0 F, 1 L, 2 R, 10+k whip k hexes, 100+n Tractor at
     Buoy n). ``wet`` False is the dry run: no dice, no state change, the path in ``path``.
     Returns (code, hexes in path): code 0 moved, 1 stopped (Null, capture), 2 destroyed,
     3 off the board, 4 finished, -1..-6 an illegal plan (which rule, see PLAN_ERRORS)."""
+    sv, ships, bu, carry, path, out = S.sv, S.ships, S.bu, S.carry, S.path, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     C, R = terrain.shape[0], terrain.shape[1]
@@ -241,8 +299,7 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
     i = 0
     # hounds: at the start hex already?
     if wet:
-        code = _hounds(st, script, s, col, row, npath, False, sv, ships, bu, hd, carry,
-                       hound_at, path, spec, out, RT, screens, turn, log, logn)
+        code = _hounds(st, script, s, col, row, npath, False, S, RT, screens, turn, L)
         if code:
             return code, npath
     while i < nplan:
@@ -281,10 +338,9 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
             tm = rp[RP_REC_FIRE0 + fire_class[bc, br]]
             if terrain[bc, br] == 3 and rp[RP_REC_WELL] < tm:
                 tm = rp[RP_REC_WELL]
-            _hazard(st, script, K.K_RECOVERY, 0, 0, vel, pim, tractor, 0, mod + tm, s, ships,
-                    spec, out, RT)
+            _hazard(st, script, K.K_RECOVERY, 0, 0, vel, pim, tractor, 0, mod + tm, s, S, RT)
             ok = out[K.O_EFFECT]
-            _log(log, logn, turn, EV_RECOVER, s, b, ok, dist(col, row, bc, br), mod + tm, 0)
+            _log(L, turn, EV_RECOVER, s, b, ok, dist(col, row, bc, br), mod + tm, 0)
             if ok:
                 n = sv[s, V_NCARRY]
                 if n < MAX_CARRY:
@@ -305,7 +361,7 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
         if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
             if wet:
                 sv[s, V_STATUS] = OFF_BOARD
-                _log(log, logn, turn, EV_OFF, s, c2, r2, 0, 0, 0)
+                _log(L, turn, EV_OFF, s, c2, r2, 0, 0, 0)
                 _store(s, sv, col, row, facing, vel, turns, gain, tuses)
             return 3, npath
         hole = hole_of[c2, r2] if terrain[c2, r2] == 3 else 0
@@ -325,23 +381,21 @@ def move_plan(wet, st, script, s, sv, ships, plan, nplan, bu, hd, carry, hound_a
                 row = rings[hole - 1, (j + step * n) % 6, 1]
                 path[npath, 0], path[npath, 1] = col, row
                 npath += 1
-                code, vel = _enter(wet, st, script, s, col, row, vel, True, npath, sv, ships,
-                                   bu, hd, carry, hound_at, path, spec, out, RT, BT, turn, log,
-                                   logn)
+                code, vel = _enter(wet, st, script, s, col, row, vel, True, npath, S, RT, BT,
+                                   turn, L)
                 if code:
                     if wet:
                         _store(s, sv, col, row, facing, vel, turns, gain, tuses)
                     return code, npath
             gain = min(rp[RP_WHIP_GAIN], gain + k)
             if wet:
-                _log(log, logn, turn, EV_WHIP, s, k, col, row, 0, 0)
+                _log(L, turn, EV_WHIP, s, k, col, row, 0, 0)
                 sv[s, X_WHIPS] += 1
             continue
         col, row = c2, r2
         path[npath, 0], path[npath, 1] = col, row
         npath += 1
-        code, vel = _enter(wet, st, script, s, col, row, vel, False, npath, sv, ships, bu, hd,
-                           carry, hound_at, path, spec, out, RT, BT, turn, log, logn)
+        code, vel = _enter(wet, st, script, s, col, row, vel, False, npath, S, RT, BT, turn, L)
         if code:
             if wet:
                 _store(s, sv, col, row, facing, vel, turns, gain, tuses)
@@ -377,9 +431,9 @@ def _store(s, sv, col, row, facing, vel, turns, gain, tuses):
 
 
 @jit
-def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu, hd, carry,
-           hound_at, path, spec, out, RT, BT, turn, log, logn):
+def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, turn, L):
     """Hex effects on entering (col, row) (movement._execute.enter). Returns (code, Velocity)."""
+    sv, ships, out = S.sv, S.ships, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     t = terrain[col, row]
@@ -387,9 +441,8 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu
     screens = _screens(s, sv, ships)
     if t == 2:
         if wet:
-            _hazard(st, script, K.K_NULL, 0, 0, vel, pi_mod[ships[s, PI]], 0, 0, 0, s, ships,
-                    spec, out, RT)
-            _log(log, logn, turn, EV_NULL, s, col, row, out[K.O_EFFECT], 0, 0)
+            _hazard(st, script, K.K_NULL, 0, 0, vel, pi_mod[ships[s, PI]], 0, 0, 0, s, S, RT)
+            _log(L, turn, EV_NULL, s, col, row, out[K.O_EFFECT], 0, 0)
             if out[K.O_EFFECT]:
                 sv[s, V_NULL] = 1
                 vel = 0
@@ -401,23 +454,22 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu
     else:
         if fire_class[col, row] > 0 and wet:
             _hazard(st, script, K.K_FIRE, fire_class[col, row] - 1, screens, vel, 0, 0, 0, 0, s,
-                    ships, spec, out, RT)
-            _log(log, logn, turn, EV_FIRE_HEX, s, col, row, fire_class[col, row], out[K.O_CRISES], 0)
+                    S, RT)
+            _log(L, turn, EV_FIRE_HEX, s, col, row, fire_class[col, row], out[K.O_CRISES], 0)
             sv[s, X_FIRE_HEX] += 1
             sv[s, V_COL], sv[s, V_ROW] = col, row
-            _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+            _after(st, script, s, S, RT, turn, L)
         if t == 4 and not through_whip:
             if vel >= rp[RP_PASS_MIN]:
                 if wet:
-                    _log(log, logn, turn, EV_HOLE_PASS, s, col, row, 0, 0, 0)
+                    _log(L, turn, EV_HOLE_PASS, s, col, row, 0, 0, 0)
             else:
                 if wet:
                     h = hole_of[col, row] - 1
-                    _hazard(st, script, K.K_HOLE, hole_cls[h], 0, vel, 0, 0, 0, 0, s, ships,
-                            spec, out, RT)
-                    _log(log, logn, turn, EV_HOLE, s, col, row, out[K.O_SI_LOSS], 0, 0)
+                    _hazard(st, script, K.K_HOLE, hole_cls[h], 0, vel, 0, 0, 0, 0, s, S, RT)
+                    _log(L, turn, EV_HOLE, s, col, row, out[K.O_SI_LOSS], 0, 0)
                     sv[s, V_COL], sv[s, V_ROW] = col, row
-                    _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+                    _after(st, script, s, S, RT, turn, L)
                     sv[s, V_CAPTURED] = 1
                 vel = 0
                 stop = True
@@ -426,15 +478,13 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu
     if stop:
         if wet:
             sv[s, V_COL], sv[s, V_ROW] = col, row
-            c = _hounds(st, script, s, col, row, npath, True, sv, ships, bu, hd, carry, hound_at,
-                        path, spec, out, RT, screens, turn, log, logn)
+            c = _hounds(st, script, s, col, row, npath, True, S, RT, screens, turn, L)
             if c:
                 return c, vel
         return 1, vel
     if wet:
         sv[s, V_COL], sv[s, V_ROW] = col, row
-        c = _hounds(st, script, s, col, row, npath, False, sv, ships, bu, hd, carry, hound_at,
-                    path, spec, out, RT, screens, turn, log, logn)
+        c = _hounds(st, script, s, col, row, npath, False, S, RT, screens, turn, L)
         if c:
             return c, vel
     if col == sv[s, V_FIN_COL] and row == sv[s, V_FIN_ROW] and vel == rp[RP_FIN_V] \
@@ -446,11 +496,11 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, sv, ships, bu
 
 
 @jit
-def _hounds(st, script, s, col, row, npath, final, sv, ships, bu, hd, carry, hound_at, path,
-            spec, out, RT, screens, turn, log, logn):
+def _hounds(st, script, s, col, row, npath, final, S, RT, screens, turn, L):
     """207 A during a ship's move: a hound detonates at the first hex of the planned path at
     its closest approach; a ship stopped earlier is attacked where it stops at the closest
     distance it reached (movement.move_ship.hound_attacks)."""
+    sv, hd, hound_at, path, out = S.sv, S.hd, S.hound_at, S.path, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     for q in range(hd.shape[0]):
         at = hound_at[q]
@@ -467,27 +517,27 @@ def _hounds(st, script, s, col, row, npath, final, sv, ships, bu, hd, carry, hou
                 d = m
         if d < 0:
             continue
-        _hazard(st, script, K.K_HOUND, d, screens, 0, 0, 0, 0, 0, s, ships, spec, out, RT)
-        _log(log, logn, turn, EV_HOUND, s, q, d, out[K.O_SI_LOSS], 0, 0)
+        _hazard(st, script, K.K_HOUND, d, screens, 0, 0, 0, 0, 0, s, S, RT)
+        _log(L, turn, EV_HOUND, s, q, d, out[K.O_SI_LOSS], 0, 0)
         hound_at[q] = -1
         hd[q, 2] = 0
-        _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+        _after(st, script, s, S, RT, turn, L)
         if sv[s, V_STATUS] == DESTROYED:
             return 2
     return 0
 
 
 @jit
-def hound_targets(s, sv, ships, plan, nplan, bu, hd, carry, hound_at, path, spec, out, RT, BT):
+def hound_targets(s, S, plan, nplan, RT, BT):
     """Dry-run the plan and mark, per live hound within reach, the first path index at its
     smallest distance (movement.move_ship)."""
+    (sv, ships, bu, hd, carry, hound_at, path, spec, out) = (
+        S.sv, S.ships, S.bu, S.hd, S.carry, S.hound_at, S.path, S.spec, S.out)
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     st = np.zeros(dice.STATE_SIZE, np.uint64)
-    log = np.zeros((0, LOG_W), np.int64)
-    logn = np.zeros(1, np.int64)
-    sv2 = sv.copy()
-    code, npath = move_plan(False, st, dice.NO_SCRIPT, s, sv2, ships, plan, nplan, bu, hd, carry,
-                            hound_at, path, spec, out, RT, BT, 0, log, logn)
+    dry = Race(sv.copy(), ships, bu, hd, carry, hound_at, path, spec, out)
+    code, npath = move_plan(False, st, dice.NO_SCRIPT, s, dry, plan, nplan, RT, BT, 0,
+                            Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64)))
     for q in range(hd.shape[0]):
         hound_at[q] = -1
         if not hd[q, 2]:
@@ -527,10 +577,11 @@ def _live(bu, hd):
 
 
 @jit
-def _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
+def _kept_plan(keep, s, V, limit, tb, S):
     """Whether the plan found at allocation still stands: same position, Velocity, turning
     limit and target, and no hound or Buoy gone since (fire, detonations, recoveries by ships
     that moved first). Anything else (a crisis, a Null escape's new facing) plans afresh."""
+    sv, bu, hd = S.sv, S.bu, S.hd
     if keep[K_N] < 0:
         return False
     nb, nh = _live(bu, hd)
@@ -541,11 +592,14 @@ def _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
 
 
 @jit
-def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field, fin_from,
-             pp, plan, keep, tab, RT, BT, log, logn):
+def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
     """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
     for (see :func:`_kept_plan`), so the ship's phase need not search again."""
+    plan, keep, tab = P.plan, P.keep[s], P.tab
+    W = plan_view(S, BT, RT)  # what the planner reads, passed narrow (PlanView)
+    sv, ships, bu, hd = S.sv, S.ships, S.bu, S.hd
+    fields = FD.fields
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     now = _resolve(sv[s, V_CR_NEXT], contra, rp[RP_CRISIS_REPL])
@@ -560,11 +614,11 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
     fin_field = sv[s, V_FIN_FIELD]
     if _has(now, C_FAILURE, ccode):
         ships[s, PI] = max(0, ships[s, PI] - 1)
-        _log(log, logn, turn, EV_ALLOC, s, 0, 0, 0, 0, -1)
+        _log(L, turn, EV_ALLOC, s, 0, 0, 0, 0, -1)
         return
     fuel = ships[s, FUEL]
     if fuel <= 0:
-        _log(log, logn, turn, EV_ALLOC, s, 0, 0, 0, 0, -2)
+        _log(L, turn, EV_ALLOC, s, 0, 0, 0, 0, -2)
         return
     V = sv[s, V_VEL]
     me_max = ships[s, ME]
@@ -573,8 +627,7 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
         k = min(K._roll(st, script, 1, 6), me_max)
         forced = k if _has(now, C_MUST_ACC, ccode) else -min(k, V)
     F = fields[sv[s, V_PILOT]]
-    fld, tb = choose_target(s, turn, sv, ships, bu, F, easy_field, ring_field, hole_cls,
-                            fin_from[sv[s, V_PILOT]], ring_hole, rp, pp, fin_field)
+    fld, tb = choose_target(s, turn, S, F, FD, BT, fin_from[sv[s, V_PILOT]], rp, pp, fin_field)
     sv[s, V_TARGET] = fld
     sv[s, V_FORCED] = tb
     per_hex = mn_hex[ships[s, MN]]
@@ -628,9 +681,8 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
             if _has(now, C_NO_TURNING, ccode):
                 limit = 0
-            c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, sv, bu, hd,
-                             F[fld], tb, plan, terrain, fire_class, hole_of, ring_pos,
-                             ring_hole, rings, rotation, vturns, par, rp, pp, tab)
+            c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, W, F[fld], tb, plan,
+                             pp, tab)
             c += pp[PP_W_FUEL] * fcost
             if fuel - fcost < reserve:
                 c += 0.05 * (reserve - (fuel - fcost))
@@ -677,8 +729,7 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
     if not _has(now, C_NO_WEAPONS, ccode):
         lz = ships[s, LASER]
         if lz > 0 and lz * rp[RP_F_LASER] <= spare:
-            kind, idx, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lz, False,
-                                                   terrain, fire_class, rp, pp, pim, par)
+            kind, idx, rng, mod, val = fire_choice(st, script, s, W, lz, False, pp, pim)
             if kind >= 0 and val >= pp[PP_FUEL_VP] * lz * rp[RP_F_LASER]:
                 sv[s, A_LASER] = lz
                 fuel -= lz * rp[RP_F_LASER]
@@ -686,8 +737,7 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
         sz = ships[s, SCRAMBLER]
         if sz > 0 and sz * rp[RP_F_SCR] <= spare:
             lvl = sv[s, A_LASER] if rp[RP_SCR_LASER] else sz
-            kind, idx, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lvl, True,
-                                                   terrain, fire_class, rp, pp, pim, par)
+            kind, idx, rng, mod, val = fire_choice(st, script, s, W, lvl, True, pp, pim)
             if kind == 0 and val >= pp[PP_FUEL_VP] * sz * rp[RP_F_SCR]:
                 sv[s, A_SCR] = sz
                 fuel -= sz * rp[RP_F_SCR]
@@ -701,43 +751,43 @@ def allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_fi
                 continue
             lvl = tractor
             for t in range(1, tractor + 1):
-                if p_recover(t, V2, 1, 1, pim, bu[b, BU_COL], bu[b, BU_ROW], terrain, fire_class,
-                             rp) >= 5.0 / 6.0:
+                if p_recover(t, V2, 1, 1, pim, bu[b, BU_COL], bu[b, BU_ROW], BT.terrain,
+                             BT.fire_class, rp) >= 5.0 / 6.0:
                     lvl = t
                     break
-            if p_recover(lvl, V2, 1, 1, pim, bu[b, BU_COL], bu[b, BU_ROW], terrain, fire_class,
-                         rp) < pp[PP_TRACTOR_P]:
+            if p_recover(lvl, V2, 1, 1, pim, bu[b, BU_COL], bu[b, BU_ROW], BT.terrain,
+                         BT.fire_class, rp) < pp[PP_TRACTOR_P]:
                 continue
             if lvl * rp[RP_F_TRACTOR] <= spare:
                 sv[s, A_TRACTOR] = max(sv[s, A_TRACTOR], lvl)
     fuel -= sv[s, A_TRACTOR] * rp[RP_F_TRACTOR]
     ships[s, FUEL] = fuel
-    _log(log, logn, turn, EV_ALLOC, s, best_a, sv[s, A_SCREENS], sv[s, A_LASER], sv[s, A_TRACTOR],
+    _log(L, turn, EV_ALLOC, s, best_a, sv[s, A_SCREENS], sv[s, A_LASER], sv[s, A_TRACTOR],
          sv[s, A_SCR])
 
 
 # --- one ship's phase (Steps B-E) --------------------------------------------------------------
 
 @jit
-def _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT, BT, log, logn):
+def _fire_phase(st, script, s, turn, S, pp, RT, BT, L):
+    sv, ships, bu, hd, out = S.sv, S.ships, S.bu, S.hd, S.out
+    W = plan_view(S, BT, RT)
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     pim = pi_mod[ships[s, PI]]
     lz = min(sv[s, A_LASER], ships[s, LASER])
     if lz > 0:
-        kind, t, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lz, False,
-                                             terrain, fire_class, rp, pp, pim, par)
+        kind, t, rng, mod, val = fire_choice(st, script, s, W, lz, False, pp, pim)
         if kind == 0:
             _hazard(st, script, K.K_LASER, 0, _screens(t, sv, ships), 0, 0, lz, rng, mod + pim, t,
-                    ships, spec, out, RT)
-            _log(log, logn, turn, EV_FIRE, s, t, rng, out[K.O_EFFECT], out[K.O_SI_LOSS], 0)
+                    S, RT)
+            _log(L, turn, EV_FIRE, s, t, rng, out[K.O_EFFECT], out[K.O_SI_LOSS], 0)
             sv[s, X_SHOTS] += 1
             sv[s, X_HITS] += out[K.O_EFFECT]
-            _after(st, script, t, out, sv, ships, bu, carry, RT, turn, log, logn)
+            _after(st, script, t, S, RT, turn, L)
         elif kind == 1 or kind == 2:
-            _hazard(st, script, K.K_LASER_MARKER, 0, 0, 0, 0, lz, rng, mod + pim, s, ships, spec,
-                    out, RT)
-            _log(log, logn, turn, EV_HOUND_SHOT if kind == 1 else EV_BUOY_SHOT, s, t, rng,
+            _hazard(st, script, K.K_LASER_MARKER, 0, 0, 0, 0, lz, rng, mod + pim, s, S, RT)
+            _log(L, turn, EV_HOUND_SHOT if kind == 1 else EV_BUOY_SHOT, s, t, rng,
                  out[K.O_EFFECT], out[K.O_DESTROYED], 0)
             sv[s, X_SHOTS] += 1
             sv[s, X_HITS] += out[K.O_EFFECT]
@@ -749,51 +799,51 @@ def _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT
     sz = min(sv[s, A_SCR], ships[s, SCRAMBLER])
     if sz > 0 and sv[s, V_STATUS] == RACING:
         lvl = lz if rp[RP_SCR_LASER] else sz
-        kind, t, rng, mod, val = fire_choice(st, script, s, sv, ships, bu, hd, lvl, True,
-                                             terrain, fire_class, rp, pp, pim, par)
+        kind, t, rng, mod, val = fire_choice(st, script, s, W, lvl, True, pp, pim)
         if kind == 0:
             _hazard(st, script, K.K_SCRAMBLER, 0, _screens(t, sv, ships), 0, 0, lvl, rng,
-                    mod + pim, t, ships, spec, out, RT)
-            _log(log, logn, turn, EV_SCRAMBLE, s, t, rng, out[K.O_EFFECT], out[K.O_CRISES], 0)
+                    mod + pim, t, S, RT)
+            _log(L, turn, EV_SCRAMBLE, s, t, rng, out[K.O_EFFECT], out[K.O_CRISES], 0)
             sv[s, X_SHOTS] += 1
             sv[s, X_HITS] += out[K.O_EFFECT]
-            _after(st, script, t, out, sv, ships, bu, carry, RT, turn, log, logn)
+            _after(st, script, t, S, RT, turn, L)
 
 
 @jit
-def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, plan2, keep, tab,
-               hound_at, path, spec, out, RT, BT, log, logn, place):
+def ship_phase(st, script, s, turn, S, fields, pp, P, RT, BT, L, place):
     """Steps B-E for one ship: fire, Null and Hell Hole escapes, movement. Returns the next
     finishing place."""
+    plan, plan2, keep, tab = P.plan, P.plan2, P.keep[s], P.tab
+    sv, ships, bu, out = S.sv, S.ships, S.bu, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
-    _fire_phase(st, script, s, turn, sv, ships, bu, hd, carry, pp, spec, out, RT, BT, log, logn)
+    _fire_phase(st, script, s, turn, S, pp, RT, BT, L)
     if sv[s, V_STATUS] != RACING:
         return place
     pim = pi_mod[ships[s, PI]]
     if sv[s, V_NULL]:
-        _hazard(st, script, K.K_NULL, 0, 0, 0, pim, 0, 0, 0, s, ships, spec, out, RT)
+        _hazard(st, script, K.K_NULL, 0, 0, 0, pim, 0, 0, 0, s, S, RT)
         if out[K.O_EFFECT]:
-            _log(log, logn, turn, EV_NULL_ESC, s, 0, -1, 0, 0, 0)
+            _log(L, turn, EV_NULL_ESC, s, 0, -1, 0, 0, 0)
             sv[s, V_VEL] = 0
             sv[s, V_MOVED] = 1
             return place
         sv[s, V_FACING] = side_dir[K._roll(st, script, 1, 6)]
         sv[s, V_NULL] = 0
-        _log(log, logn, turn, EV_NULL_ESC, s, 1, sv[s, V_FACING], 0, 0, 0)
+        _log(L, turn, EV_NULL_ESC, s, 1, sv[s, V_FACING], 0, 0, 0)
     if sv[s, V_CAPTURED]:
         if sv[s, V_VEL] >= rp[RP_ESC_V]:
             sv[s, V_VEL] -= rp[RP_ESC_PEN]
             sv[s, V_CAPTURED] = 0
-            _log(log, logn, turn, EV_HOLE_ESC, s, 1, sv[s, V_VEL], 0, 0, 0)
+            _log(L, turn, EV_HOLE_ESC, s, 1, sv[s, V_VEL], 0, 0, 0)
         else:
             h = hole_of[sv[s, V_COL], sv[s, V_ROW]] - 1
-            _hazard(st, script, K.K_HOLE, hole_cls[h], 0, 0, 0, 0, 0, 0, s, ships, spec, out, RT)
-            _log(log, logn, turn, EV_HOLE_ESC, s, 0, out[K.O_SI_LOSS], 0, 0, 0)
+            _hazard(st, script, K.K_HOLE, hole_cls[h], 0, 0, 0, 0, 0, 0, s, S, RT)
+            _log(L, turn, EV_HOLE_ESC, s, 0, out[K.O_SI_LOSS], 0, 0, 0)
             if rp[RP_HOLE_KEEP_V] == 0:   # variant hell_hole_escape=reset
                 sv[s, V_VEL] = 0
             sv[s, V_MOVED] = 1
-            _after(st, script, s, out, sv, ships, bu, carry, RT, turn, log, logn)
+            _after(st, script, s, S, RT, turn, L)
             return place
     # movement: the pilot plans at the Velocity it has now
     V = sv[s, V_VEL]
@@ -805,51 +855,48 @@ def ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pp, plan, 
     tb = sv[s, V_FORCED]
     if tb >= 0 and bu[tb, BU_STATE] != ON_BOARD:
         tb = -1
-    if _kept_plan(keep, s, V, limit, tb, sv, bu, hd):
+    if _kept_plan(keep, s, V, limit, tb, S):
         n = keep[K_N]
         plan[:n] = keep[K_PLAN:K_PLAN + n]
     else:
-        c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]],
-                         sv[s, A_TRACTOR], _screens(s, sv, ships), pim, sv, bu, hd,
-                         fields[sv[s, V_PILOT], fld], tb,
-                         plan, terrain, fire_class, hole_of, ring_pos, ring_hole, rings,
-                         rotation, vturns, par, rp, pp, tab)
-    m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, sv,
-                              bu, terrain, fire_class, hole_of, ring_pos, rings, rotation, rp, pp)
-    hound_targets(s, sv, ships, plan2, m, bu, hd, carry, hound_at, path, spec, out, RT, BT)
+        c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR],
+                         _screens(s, sv, ships), pim, plan_view(S, BT, RT),
+                         fields[sv[s, V_PILOT], fld], tb, plan, pp, tab)
+    m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, S, BT,
+                              rp, pp)
+    hound_targets(s, S, plan2, m, RT, BT)
     # a crisis suffered during its own movement comes after the ship has moved (210 C a)
     sv[s, V_MOVED] = 1
-    code, npath = move_plan(True, st, script, s, sv, ships, plan2, m, bu, hd, carry, hound_at,
-                            path, spec, out, RT, BT, turn, log, logn)
+    code, npath = move_plan(True, st, script, s, S, plan2, m, RT, BT, turn, L)
     sv[s, V_MOVED] = 1
     if code < 0:
         # the pilot's own plan broke a rule: a bug, reported through the log and the ship stops
-        _log(log, logn, turn, EV_MOVE, s, -1000 + code, 0, 0, 0, 0)
+        _log(L, turn, EV_MOVE, s, -1000 + code, 0, 0, 0, 0)
         return place
     if sv[s, V_STATUS] == RACING or sv[s, V_STATUS] == FINISHED:
         ships[s, FUEL] = max(0, ships[s, FUEL] - rp[RP_F_TURN] * sv[s, V_TURNS])
         sv[s, V_VEL] = min(rp[RP_VMAX], sv[s, V_VEL] + sv[s, V_WHIP])
-        _log(log, logn, turn, EV_MOVE, s, sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING],
-             sv[s, V_VEL], sv[s, V_TURNS])
+        _log(L, turn, EV_MOVE, s, sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL],
+             sv[s, V_TURNS])
     if code == 4:
         sv[s, V_PLACE] = place
         sv[s, V_FIN_TURN] = turn
-        _log(log, logn, turn, EV_FINISH, s, place, 0, 0, 0, 0)
+        _log(L, turn, EV_FINISH, s, place, 0, 0, 0, 0)
         return place + 1
     return place
 
 
 @jit
-def step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT, log, logn):
+def step_f(st, script, turn, S, hpath, RT, BT, L):
     """Step F: each Hell Hound moves and detonates at its closest approach (207 A, 204 J)."""
+    sv, ships, hd, out = S.sv, S.ships, S.hd, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     ns = sv.shape[0]
     for q in range(hd.shape[0]):
         if not hd[q, 2]:
             continue
-        c, r, n = kernel_marker_path(st, script, hd[q, 0], hd[q, 1], FREE, terrain, hole_of,
-                                     ring_pos, ring_hole, rings, rotation, side_dir,
+        c, r, n = kernel_marker_path(st, script, hd[q, 0], hd[q, 1], FREE, BT,
                                      rp[RP_MOVES_AT_MOST], rp[RP_WHIP_STEPS], hpath)
         n = min(n, hpath.shape[0])
         best, bk, bs = 99, -1, -1
@@ -872,37 +919,36 @@ def step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT,
                 if nt > 1 and K._roll(st, script, 1, nt) == 1:
                     bs = s
         hd[q, 0], hd[q, 1] = hpath[bk, 0], hpath[bk, 1]
-        _hazard(st, script, K.K_HOUND, best, _screens(bs, sv, ships), 0, 0, 0, 0, 0, bs, ships,
-                spec, out, RT)
-        _log(log, logn, turn, EV_HOUND_F, bs, q, best, out[K.O_SI_LOSS], hd[q, 0], hd[q, 1])
+        _hazard(st, script, K.K_HOUND, best, _screens(bs, sv, ships), 0, 0, 0, 0, 0, bs, S, RT)
+        _log(L, turn, EV_HOUND_F, bs, q, best, out[K.O_SI_LOSS], hd[q, 0], hd[q, 1])
         hd[q, 2] = 0
-        _after(st, script, bs, out, sv, ships, bu, carry, RT, turn, log, logn)
+        _after(st, script, bs, S, RT, turn, L)
 
 
 @jit
-def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field, fin_from,
-              RT, BT, log, logn, res):
+def play_race(st, script, S0, FD, fin_from, RT, BT, L, res):
     """One whole race. ``res`` int64[n_ships, RES_W] receives per ship: status, VP, finishing
     place (0 none), Buoys carried, Turn finished (0 none), won (0/1), PI Level at the end (the
     Racing Season carries PI damage, 212 C); returns the number of Turns played."""
+    fields = FD.fields
+    pilots = S0.pilots
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
-    ns = ships0.shape[0]
-    ships = ships0.copy()
+    ns = S0.ships.shape[0]
+    ships = S0.ships.copy()
     sv = np.zeros((ns, SVX), np.int64)
-    sv[:, :SV_SIZE] = sv0[:, :SV_SIZE]
-    bu = bu0.copy()
-    hd = hd0.copy()
+    sv[:, :SV_SIZE] = S0.sv[:, :SV_SIZE]
+    bu = S0.bu.copy()
+    hd = S0.hd.copy()
     carry = np.zeros((ns, MAX_CARRY), np.int64)
-    plan = np.zeros(MAX_PLAN, np.int64)
-    plan2 = np.zeros(MAX_PLAN, np.int64)
-    keep = np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64)
-    tab = plan_scratch_()
+    P = Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
+              np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch_())
     path = np.zeros((MAX_PLAN, 2), np.int64)
     hpath = np.zeros((32, 2), np.int64)
     hound_at = np.full(hd.shape[0], -1, np.int64)
     spec = np.zeros(K.N_SPEC, np.int64)
     out = np.zeros(K.OUT_SIZE, np.int64)
+    S = Race(sv, ships, bu, hd, carry, hound_at, path, spec, out)
     order = np.zeros(ns, np.int64)
     place = 1
     turn = 0
@@ -914,7 +960,7 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
             # e.g. a ship that starts the race at SI 0)
             if sv[s, V_STATUS] == RACING and ships[s, SI] <= rp[RP_SI_DEAD]:
                 sv[s, V_STATUS] = DESTROYED
-                _log(log, logn, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
+                _log(L, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
             if sv[s, V_STATUS] == RACING:
                 racing += 1
         if racing == 0:
@@ -924,10 +970,8 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
         for b in range(bu.shape[0]):
             if bu[b, BU_STATE] == ON_BOARD and bu[b, BU_MKIND] != EASY:
                 c, r, n = kernel_marker_path(st, script, bu[b, BU_COL], bu[b, BU_ROW],
-                                             bu[b, BU_MKIND], terrain, hole_of, ring_pos,
-                                             ring_hole, rings, rotation, side_dir,
-                                             rp[RP_MOVES_AT_MOST], rp[RP_WHIP_STEPS],
-                                             hpath[:0])
+                                             bu[b, BU_MKIND], BT, rp[RP_MOVES_AT_MOST],
+                                             rp[RP_WHIP_STEPS], hpath[:0])
                 bu[b, BU_COL], bu[b, BU_ROW] = c, r
         # Initiative draw (204 B): a random order of the ships still racing
         k = 0
@@ -938,24 +982,22 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
         for i in range(k - 1, 0, -1):
             j = K._roll(st, script, 1, i + 1) - 1
             order[i], order[j] = order[j], order[i]
-        _log(log, logn, turn, EV_TURN, -1, order[0], order[1] if k > 1 else -1,
-             order[2] if k > 2 else -1, order[3] if k > 3 else -1, k)
+        _log(L, turn, EV_TURN, -1, order[0], order[1] if k > 1 else -1, order[2] if k > 2 else -1,
+             order[3] if k > 3 else -1, k)
         for i in range(k):
             s = order[i]
             sv[s, V_MOVED] = 0
             sv[s, V_TURNS] = 0
             sv[s, V_WHIP] = 0
-            allocate(st, script, s, turn, sv, ships, bu, hd, fields, easy_field, ring_field,
-                     fin_from, pilots[s], plan, keep[s], tab, RT, BT, log, logn)
+            allocate(st, script, s, turn, S, FD, fin_from, pilots[s], P, RT, BT, L)
         # Steps B-E
         for i in range(k):
             s = order[i]
             if sv[s, V_STATUS] != RACING:
                 continue
-            place = ship_phase(st, script, s, turn, sv, ships, bu, hd, carry, fields, pilots[s],
-                               plan, plan2, keep[s], tab, hound_at, path, spec, out, RT, BT, log, logn, place)
+            place = ship_phase(st, script, s, turn, S, fields, pilots[s], P, RT, BT, L, place)
         # Step F
-        step_f(st, script, turn, sv, ships, bu, hd, carry, hpath, spec, out, RT, BT, log, logn)
+        step_f(st, script, turn, S, hpath, RT, BT, L)
         # Step G
         for s in range(ns):
             if sv[s, V_STATUS] != RACING:
@@ -965,7 +1007,7 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
                 lost += rp[RP_NULL_FUEL]
             if lost > 0:
                 ships[s, FUEL] = max(0, ships[s, FUEL] - lost)
-                _log(log, logn, turn, EV_STEP_G, s, lost, ships[s, FUEL], 0, 0, 0)
+                _log(L, turn, EV_STEP_G, s, lost, ships[s, FUEL], 0, 0, 0)
     # 211 B: Victory Points and the winner
     best, win, tie = -1, -1, False
     for s in range(ns):
@@ -996,7 +1038,7 @@ def play_race(st, script, ships0, sv0, bu0, hd0, pilots, fields, easy_field, rin
                 win, tie = s, False
             elif not (a > 0 and (b == 0 or a < b)):
                 tie = True
-    _log(log, logn, turn, EV_END, win if not tie else -1, res[0, 1], res[1, 1] if ns > 1 else 0,
+    _log(L, turn, EV_END, win if not tie else -1, res[0, 1], res[1, 1] if ns > 1 else 0,
          res[2, 1] if ns > 2 else 0, res[3, 1] if ns > 3 else 0, 0)
     if win >= 0 and not tie:
         res[win, 5] = 1
@@ -1007,18 +1049,15 @@ N_BLOCKS = 32
 
 
 @jit
-def _race_block(key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field,
-                fin_from, RT, BT, acc):
-    ns = ships0.shape[0]
+def _race_block(key, lo, hi, S0, FD, fin_from, RT, BT, acc):
+    ns = S0.ships.shape[0]
     st = np.zeros(dice.STATE_SIZE, np.uint64)
-    log = np.zeros((0, LOG_W), np.int64)
-    logn = np.zeros(1, np.int64)
+    L = Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64))  # nothing kept
     res = np.zeros((ns, RES_W), np.int64)
     tie = np.zeros(ns, np.int64)
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
-        turns = play_race(st, dice.NO_SCRIPT, ships0, sv0, bu0, hd0, pilots, fields,
-                          easy_field, ring_field, fin_from, RT, BT, log, logn, res)
+        turns = play_race(st, dice.NO_SCRIPT, S0, FD, fin_from, RT, BT, L, res)
         acc[G_TURNS] += turns
         acc[G_TURNS2] += turns * turns
         anywin = 0
@@ -1060,9 +1099,9 @@ def _race_block(key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, 
             acc[G_NO_WINNER] += 1
 
 
-def race_stats(key, first, n, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field,
-               fin_from, RT, BT):
-    """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i))."""
+def race_stats(key, first, n, S0, FD, fin_from, RT, BT):
+    """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i)) from
+    the set-up :class:`Start` ``S0``."""
     return sum_blocks(lambda lo, hi, acc: _race_block(
-        key, lo, hi, ships0, sv0, bu0, hd0, pilots, fields, easy_field, ring_field, fin_from, RT,
-        BT, acc), first, n, N_GLOBAL + ships0.shape[0] * N_SHIP_STATS, N_BLOCKS)
+        key, lo, hi, S0, FD, fin_from, RT, BT, acc), first, n,
+        N_GLOBAL + S0.ships.shape[0] * N_SHIP_STATS, N_BLOCKS)

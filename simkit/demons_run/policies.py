@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import heapq
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simkit.core import dice
@@ -224,8 +226,7 @@ def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
 
 
 @jit
-def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, rp, pp, par,
-                screens, hole_of, ring_pos, rings, rotation):
+def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
     """Cost-to-go over (col, row, facing, Velocity) to any state with a ``goal`` hex and a
     Velocity in vlo..vhi (Dijkstra on the reversed state graph). ``enter_only``: the goal
     counts only when entered by a forward move (the Finish hex, 211 A), not reached by turning
@@ -233,6 +234,9 @@ def route_field(goal, vlo, vhi, vmax, enter_only, terrain, fire_class, vturns, r
     (204 O): 1-6 Well hexes round the hole, no MP for them, and the Velocity they add (at most
     4) counted at once, so the field knows where a whip saves time and Fuel. Hell Fire is priced
     at ``screens``. float32[cols+1, rows+1, 6, NV]."""
+    (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
+        BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos, BT.rings, BT.rotation)
+    par, vturns, rp = RT.par, RT.vturns, RT.rp
     C, R = terrain.shape[0], terrain.shape[1]
     J = np.full((C, R, 6, NV), np.float32(INF))
     ftab = np.zeros((NV, 4))
@@ -347,14 +351,41 @@ def p_2d6_at_least(k):
 
 # --- the movement plan search ----------------------------------------------------------------
 
+class PlanView(NamedTuple):
+    """What :func:`best_plan` and :func:`fire_choice` read of the race state (``S``), board
+    (``BT``) and tables (``RT``), ``W``: a narrow view, since numba passes a tuple's every
+    member on every call and the allocation calls them once per setting it weighs."""
+    sv: np.ndarray
+    bu: np.ndarray
+    hd: np.ndarray
+    terrain: np.ndarray
+    fire_class: np.ndarray
+    hole_of: np.ndarray
+    ring_pos: np.ndarray
+    rings: np.ndarray
+    rotation: np.ndarray
+    par: np.ndarray
+    vturns: np.ndarray
+    rp: np.ndarray
+
+
 @jit
-def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb, out_plan,
-              terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, vturns, par,
-              rp, pp, tab):
+def plan_view(S, BT, RT):
+    return PlanView(S.sv, S.bu, S.hd, BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos,
+                    BT.rings, BT.rotation, RT.par, RT.vturns, RT.rp)
+
+
+@jit
+def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, tab):
     """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
     write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
-    (cost, tokens). ``J`` is the target's route field, ``tb`` the target Buoy (-1 none),
-    ``tab`` float64[2, TS] scratch for the dominance table (:func:`plan_scratch`)."""
+    (cost, tokens). ``W`` is the race as :func:`plan_view` shows it, ``J`` the target's route
+    field, ``tb`` the target Buoy (-1 none), ``tab`` float64[2, TS] scratch for the dominance
+    table (:func:`plan_scratch`)."""
+    sv, bu, hd = W.sv, W.bu, W.hd
+    (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
+        W.terrain, W.fire_class, W.hole_of, W.ring_pos, W.rings, W.rotation)
+    par, vturns, rp = W.par, W.vturns, W.rp
     C, R = terrain.shape[0], terrain.shape[1]
     nh = hd.shape[0]
     D = V + 8                                 # rotation slots: before each hex and at the end
@@ -479,8 +510,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
         pm[d + 1] = mleft
         rec = 0.0
         if tb >= 0 and bd < 99:
-            rec = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW],
-                            terrain, fire_class, rp) * bonus_w
+            rec = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW], terrain,
+                            fire_class, rp) * bonus_w
         if last or terminal:
             total = cost + hpen - rec
             if not terminal:
@@ -567,11 +598,13 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, sv, bu, hd, J, tb,
 
 
 @jit
-def add_recovery_attempts(s, V, tractor, pi_mod, fuel, plan, n, out_plan, sv, bu, terrain,
-                          fire_class, hole_of, ring_pos, rings, rotation, rp, pp):
+def add_recovery_attempts(s, V, tractor, pi_mod, fuel, plan, n, out_plan, S, BT, rp, pp):
     """Copy ``plan`` into ``out_plan`` with a Buoy Recovery attempt (100 + Buoy index) after
     each hex entered from which some Buoy on the board has a chance >= tractor_p (one per hex
     moved, 205 A; each attempt after the first costs the Tractor's Fuel again, 203 C e)."""
+    sv, bu = S.sv, S.bu
+    (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
+        BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos, BT.rings, BT.rotation)
     C, R = terrain.shape[0], terrain.shape[1]
     c, r, f = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     m = 0
@@ -631,9 +664,11 @@ def add_recovery_attempts(s, V, tractor, pi_mod, fuel, plan, n, out_plan, sv, bu
 # --- target choice and allocation -------------------------------------------------------------
 
 @jit
-def choose_target(s, turn, sv, ships, bu, J, easy_field, ring_field, hole_cls, fin_from,
-                  ring_hole, rp, pp, fin_field):
+def choose_target(s, turn, S, J, FD, BT, fin_from, rp, pp, fin_field):
     """The route field the pilot follows this Turn: its Finish or a Buoy (returns field, Buoy)."""
+    sv, ships, bu = S.sv, S.ships, S.bu
+    easy_field, ring_field = FD.easy_field, FD.ring_field
+    ring_hole, hole_cls = BT.ring_hole, BT.hole_cls
     c, r, f, v = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], min(sv[s, V_VEL], NV - 1)
     if pp[PP_HUNT] < 0 or ships[s, TRACTOR] <= 0:
         return fin_field, -1
@@ -680,8 +715,7 @@ def _p_marker_destroyed(level, par):
 
 
 @jit
-def fire_choice(st, script, s, sv, ships, bu, hd, level, scrambler, terrain, fire_class, rp,
-                pp, pi_mod, par):
+def fire_choice(st, script, s, W, level, scrambler, pp, pi_mod):
     """The best target for the Laser (``scrambler`` False) or the Scrambler now, priced in VP:
     (kind 0 ship / 1 Hell Hound / 2 Buoy / -1 none, index, range, modifier, value).
 
@@ -692,7 +726,10 @@ def fire_choice(st, script, s, sv, ships, bu, hd, level, scrambler, terrain, fir
     ``fire_hounds``. A Buoy a rival is nearer to and can reach this Turn (its Velocity is on
     the board) and that this pilot is not after itself: chance of destroying it times its VP
     times ``fire_buoys``. Targets below ``min_p_hit`` are skipped; equal values are settled by
-    the dice, never by list order."""
+    the dice, never by list order. ``W``: :func:`plan_view`."""
+    sv, bu, hd = W.sv, W.bu, W.hd
+    terrain, fire_class = W.terrain, W.fire_class
+    par, rp = W.par, W.rp
     c, r, f = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     lf = rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4]
     bk, bi, brg, bm, bv = -1, -1, 0, 0, 0.0

@@ -236,13 +236,10 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     board = _board(board_path)
     rules = make_rules(dict(variants_key))
     ra = race_arrays(rules, board)
-    terrain, fire_class = ra.board[0], ra.board[1]
     goals = field_goals(board)
-    fields = np.zeros((len(goals),) + terrain.shape + (6, NV), np.float32)
+    fields = np.zeros((len(goals),) + ra.board.terrain.shape + (6, NV), np.float32)
     for i, (m, lo, hi, _) in enumerate(goals):
-        fields[i] = route_field(m, lo, hi, NV - 1, i < 4, terrain, fire_class, ra.vturns,
-                                ra.rp, pp, ra.par, int(screens), ra.board[2], ra.board[3],
-                                ra.board[5], ra.board[6])
+        fields[i] = route_field(m, lo, hi, NV - 1, i < 4, ra.board, ra.tables, pp, int(screens))
     fin_from = np.zeros((len(goals), len(goals)), np.float64)
     for i, (m, lo, hi, _) in enumerate(goals):
         for j in range(4):
@@ -362,14 +359,15 @@ class RaceSim:
             else:
                 sv[i, V_FACING] = s.facing
         self.sv0 = sv
-        self.RT = (self.ra.crit, self.ra.par, self.ra.vturns, self.ra.rp, self.ra.mn_hex,
-                   self.ra.mn_turn, self.ra.pi_mod, self.ra.crisis_code, self.ra.contra)
+        self.RT = self.ra.tables
         self.BT = self.ra.board
         self.n_stats = RK.N_GLOBAL + ns * RK.N_SHIP_STATS
 
     def args(self):
-        return (self.ships0, self.sv0, self.bu0, self.hd0, self.pilots, self.fields,
-                self.easy_field, self.ring_field, self.fin_from, self.RT, self.BT)
+        """The arguments of ``engine.race_stats`` after its (key, first, n)."""
+        return (RK.Start(self.ships0, self.sv0, self.bu0, self.hd0, self.pilots),
+                RK.Fields(self.fields, self.easy_field, self.ring_field), self.fin_from, self.RT,
+                self.BT)
 
     def chunk(self, key, first, n):
         return RK.race_stats(np.uint64(key), first, n, *self.args())
@@ -461,8 +459,7 @@ def play_one(sim: RaceSim, seed=2026, trial=0, *, script=None, cap=20_000):
     log = np.zeros((cap, RK.LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
     res = np.zeros((len(sim.sc.ships), RK.RES_W), np.int64)
-    turns = RK.play_race(st, scr, *sim.args()[:4], sim.pilots, sim.fields, sim.easy_field,
-                         sim.ring_field, sim.fin_from, sim.RT, sim.BT, log, logn, res)
+    turns = RK.play_race(st, scr, *sim.args(), RK.Log(log, logn), res)
     where = f"{sim.sc.name}, trial {trial} of seed {seed}"
     made = eventlog.rolls_made(st, rolls, where=where) if script is None else scr
     return eventlog.EventLog(log, logn).table(where=where), res, int(turns), made
@@ -610,32 +607,30 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     """The pilot of ``ship`` allocates in ``state`` (from :func:`position`) and plans its move.
     Returns dict(me, velocity, screens, laser, scrambler, tractor, target, plan, fuel)."""
     from .pieces.layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
-    from .policies import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch
+    from .policies import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch, plan_view
     from .rules import FUEL, MN, PI
     sh, sv, bu, hd = (a.copy() for a in state)
     s = sim.sc.sides.index(ship)
     st = dice.new_state()
     dice.seed_trial(st, dice.stream_key(0), 0)
     plan = np.zeros(MAX_PLAN, np.int64)
-    log = np.zeros((0, RK.LOG_W), np.int64)
-    logn = np.zeros(1, np.int64)
-    RK.allocate(st, dice.NO_SCRIPT, s, turn, sv, sh, bu, hd, sim.fields, sim.easy_field,
-                sim.ring_field, sim.fin_from, sim.pilots[s], plan,
-                np.full(RK.K_PLAN + MAX_PLAN, -1, np.int64), plan_scratch(), sim.RT, sim.BT, log, logn)
+    S = RK.race_state(sh, sv, bu, hd)
+    _, FD, fin_from, RT, BT = sim.args()
+    P = RK.Plans(plan, np.zeros(MAX_PLAN, np.int64),
+                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+    RK.allocate(st, dice.NO_SCRIPT, s, turn, S, FD, fin_from, sim.pilots[s], P, RT, BT,
+                RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
     V = int(sv[s, V_VEL])
     ra = sim.ra
     limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[min(V, len(ra.vturns) - 1)], int(sh[s, FUEL]))
     tb = int(sv[s, V_FORCED])
-    b = sim.BT
     c, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
-                     min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], sv, bu, hd,
-                     sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], tb, plan, b[0], b[1], b[2],
-                     b[3], b[4], b[5], b[6], ra.vturns, ra.par, ra.rp, sim.pilots[s],
+                     min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], plan_view(S, BT, RT),
+                     sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], tb, plan, sim.pilots[s],
                      plan_scratch())
     plan2 = np.zeros(MAX_PLAN, np.int64)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], ra.pi_mod[sh[s, PI]], sh[s, FUEL], plan, n,
-                              plan2, sv, bu, b[0], b[1], b[2], b[3], b[5], b[6], ra.rp,
-                              sim.pilots[s])
+                              plan2, S, BT, ra.rp, sim.pilots[s])
     return {"me": int(sv[s, A_ME]), "velocity": V, "screens": int(sv[s, A_SCREENS]),
             "laser": int(sv[s, A_LASER]), "scrambler": int(sv[s, A_SCR]),
             "tractor": int(sv[s, A_TRACTOR]), "target": sim.field_labels[sv[s, V_TARGET]],

@@ -7,6 +7,7 @@ and the board as plain arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -64,8 +65,51 @@ class RaceArrays:
     pi_mod: np.ndarray     # PI modifier by Level
     crisis_code: np.ndarray  # int64[13]: index into CRISIS_KEYS by 2d6 total (-1 none)
     contra: np.ndarray     # int64[k, 2] contradictory result pairs
-    board: tuple           # (terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation,
-    #                         side_dir, hole_cls, hole_centre)
+    board: "BoardTables"
+
+    @property
+    def tables(self) -> "RaceTables":
+        return RaceTables(self.crit, self.par, self.vturns, self.rp, self.mn_hex, self.mn_turn,
+                          self.pi_mod, self.crisis_code, self.contra)
+
+
+class RaceTables(NamedTuple):
+    """The rule tables compiled race code reads, passed as one argument ``RT``. Module level so
+    numba's on-disk cache can name its type."""
+    crit: np.ndarray       # hazard kernels' critical hit table
+    par: np.ndarray        # hazard kernel scalars (kernels.P_*)
+    vturns: np.ndarray     # turning movements by Velocity
+    rp: np.ndarray         # race scalars (RP_*)
+    mn_hex: np.ndarray     # Maneuver Engines: turning movements per hex, by Level
+    mn_turn: np.ndarray    # ... per Turn
+    pi_mod: np.ndarray     # PI modifier by Level
+    ccode: np.ndarray      # int64[13]: System Crisis result by 2d6 total (-1 none)
+    contra: np.ndarray     # int64[k, 2] contradictory result pairs
+
+
+class BoardTables(NamedTuple):
+    """The board as compiled code reads it, ``BT`` (every array int64)."""
+    terrain: np.ndarray    # [col, row] terrain code
+    fire_class: np.ndarray  # [col, row] Hell Fire class (0 none)
+    hole_of: np.ndarray    # [col, row] Hell Hole whose fire or ring this is (+1; 0 none)
+    ring_pos: np.ndarray   # [col, row] position on a hole's ring (-1 none)
+    ring_hole: np.ndarray  # [col, row] hole of that ring (+1; 0 none)
+    rings: np.ndarray      # [hole, 6, 2] ring hexes
+    rotation: np.ndarray   # [hole] +1 clockwise, -1 counter-clockwise
+    side_dir: np.ndarray   # [hexside number] direction index
+    hole_cls: np.ndarray   # [hole] 0 Hell, 1 Hell 2, 2 Hell 3
+    hcen: np.ndarray       # [hole, 2] centre hex
+
+
+def board_tables(board: Board) -> BoardTables:
+    ba = board_arrays(board)
+    cls = {"hell": 0, "hell2": 1, "hell3": 2}
+    hole_cls = np.asarray([cls[h.cls] for h in board.holes], np.int64)
+    centre = np.asarray([h.center for h in board.holes], np.int64).reshape(-1, 2)
+    i64 = lambda a: np.ascontiguousarray(a, np.int64)  # noqa: E731
+    return BoardTables(i64(ba.terrain), i64(board.fire_class), i64(ba.hole_of), i64(ba.ring_pos),
+                       i64(ba.ring_hole), i64(ba.rings), i64(ba.rotation), i64(ba.side_dir),
+                       hole_cls, centre)
 
 
 def race_arrays(rules: Rules, board: Board) -> RaceArrays:
@@ -116,13 +160,7 @@ def race_arrays(rules: Rules, board: Board) -> RaceArrays:
     for roll, key in zip(sc["rolls"], sc["key"]):
         code[roll] = CRISIS_KEYS.index(key)
     contra = np.asarray(sc["contradicts"], np.int64).reshape(-1, 2)
-    ba = board_arrays(board)
-    cls = {"hell": 0, "hell2": 1, "hell3": 2}
-    hole_cls = np.asarray([cls[h.cls] for h in board.holes], np.int64)
-    centre = np.asarray([h.center for h in board.holes], np.int64).reshape(-1, 2)
-    bt = (ba.terrain.astype(np.int64), board.fire_class.astype(np.int64),
-          ba.hole_of.astype(np.int64), ba.ring_pos.astype(np.int64),
-          ba.ring_hole.astype(np.int64), ba.rings, ba.rotation, ba.side_dir, hole_cls, centre)
+    bt = board_tables(board)
     return RaceArrays(crit, par, vturns, rp, np.asarray(mrows["per_hex"], np.int64),
                       np.asarray(mrows["per_turn"], np.int64), rules.pi_modifiers.copy(), code,
                       contra, bt)

@@ -188,11 +188,9 @@ def _k_orbit(col, row, steps, ring_pos, ring_hole, rings, rotation):
 
 
 @jit
-def kernel_move_marker(st, script, col, row, kind, terrain, hole_of, ring_pos, ring_hole, rings,
-                       rotation, side_dir, moves_at_most, whip_steps):
+def kernel_move_marker(st, script, col, row, kind, BT, moves_at_most, whip_steps):
     """The compiled :func:`move_marker`: returns the new (col, row)."""
-    c, r, _ = kernel_marker_path(st, script, col, row, kind, terrain, hole_of, ring_pos,
-                                 ring_hole, rings, rotation, side_dir, moves_at_most, whip_steps,
+    c, r, _ = kernel_marker_path(st, script, col, row, kind, BT, moves_at_most, whip_steps,
                                  np.zeros((0, 2), np.int64))
     return c, r
 
@@ -216,10 +214,11 @@ def _k_orbit_path(col, row, steps, ring_pos, ring_hole, rings, rotation, path, n
 
 
 @jit
-def kernel_marker_path(st, script, col, row, kind, terrain, hole_of, ring_pos, ring_hole, rings,
-                       rotation, side_dir, moves_at_most, whip_steps, path):
+def kernel_marker_path(st, script, col, row, kind, BT, moves_at_most, whip_steps, path):
     """:func:`move_marker` with its ``path``: every hex occupied, the start first, written into
     ``path`` (int64[k, 2]; a 0-row array records nothing). Returns (col, row, hexes in path)."""
+    (terrain, hole_of, ring_pos, ring_hole, rings, rotation, side_dir) = (
+        BT.terrain, BT.hole_of, BT.ring_pos, BT.ring_hole, BT.rings, BT.rotation, BT.side_dir)
     n = _record(path, 0, col, row)
     if kind == EASY:
         return col, row, n
@@ -264,13 +263,13 @@ def _hex_distance(c1, r1, c2, r2):
 
 
 @jit
-def drift_stats(key, first, n, turns, starts, kinds, terrain, hole_of, ring_pos, ring_hole,
-                rings, rotation, side_dir, moves_at_most, whip_steps):
+def drift_stats(key, first, n, turns, starts, kinds, BT, moves_at_most, whip_steps):
     """Every marker moved once a Turn (in ``starts`` order) for ``turns`` Turns, trials
     first..first+n-1, trial i from stream (key, i). Returns (per-marker int64[k, 3]: trials
     ending in a Gravity Well, sum and sum of squares of the hex distance from the start;
     occupancy int64[cols+1, rows+1] of the moving markers' final hexes). Serial: a marker
     move is cheap, and a parallel version compiles several times slower."""
+    terrain = BT.terrain
     k = starts.shape[0]
     per = np.zeros((k, 3), np.int64)
     occ = np.zeros((terrain.shape[0], terrain.shape[1]), np.int64)
@@ -283,9 +282,8 @@ def drift_stats(key, first, n, turns, starts, kinds, terrain, hole_of, ring_pos,
             pos[m, 1] = starts[m, 1]
         for _ in range(turns):
             for m in range(k):
-                c, r = kernel_move_marker(st, cdice.NO_SCRIPT, pos[m, 0], pos[m, 1], kinds[m],
-                                          terrain, hole_of, ring_pos, ring_hole, rings,
-                                          rotation, side_dir, moves_at_most, whip_steps)
+                c, r = kernel_move_marker(st, cdice.NO_SCRIPT, pos[m, 0], pos[m, 1], kinds[m], BT,
+                                          moves_at_most, whip_steps)
                 pos[m, 0] = c
                 pos[m, 1] = r
         for m in range(k):
@@ -319,15 +317,14 @@ class DriftSim:
                 kinds.append(MARKER_KIND[kind])
         self.starts = np.asarray(starts, dtype=np.int64).reshape(-1, 2)
         self.kinds = np.asarray(kinds, dtype=np.int64)
-        self.arrays = board_arrays(board)
+        from .layout import board_tables  # layout builds on this module
+        self.tables = board_tables(board)
         self.shape = board.terrain.shape
         self.n_stats = len(self.labels) * 3 + self.shape[0] * self.shape[1]
 
     def chunk(self, key, first, n):
-        a = self.arrays
-        per, occ = drift_stats(key, first, n, self.turns, self.starts, self.kinds, a.terrain,
-                               a.hole_of, a.ring_pos, a.ring_hole, a.rings, a.rotation,
-                               a.side_dir, self.rules.t("marker_movement")["moves_at_most"],
+        per, occ = drift_stats(key, first, n, self.turns, self.starts, self.kinds, self.tables,
+                               self.rules.t("marker_movement")["moves_at_most"],
                                _whip_steps(self.rules))
         return np.concatenate([per.ravel(), occ.ravel()])
 
