@@ -425,3 +425,81 @@ def test_tractor_beams_latch_and_hold_only_where_the_link_pays(tmp_path):
         for seed in range(1, 4):
             lines, _ = playthrough(p, seed=seed)
             assert any("me latches onto them" in line for line in lines) == latched, lines
+
+
+HOLDER = """
+game = "starfire"
+name = "two held"
+label = "ORIGINAL"
+source = "test position"
+turns = 1
+initiative = "a"
+[sides.a]
+policy = "closer"
+[[sides.a.ships]]
+name = "me"
+sheet = "S S A T T G G I I I I"
+hex = "0510"
+facing = "down-right"
+[sides.b]
+policy = "closer"
+[[sides.b.ships]]
+name = "{first}"
+sheet = "{first_sheet}"
+hex = "0710"
+facing = "down-left"
+[[sides.b.ships]]
+name = "{second}"
+sheet = "{second_sheet}"
+hex = "0711"
+facing = "down-left"
+"""
+
+
+def _links_left(tmp_path, sheets, seed=0):
+    """"me" holds both enemies (listed in the order of ``sheets``, a name -> sheet dict), then
+    loses one of its two Tractor Beams; the names of the ships still held after
+    ``_break_links``."""
+    from simkit.core import dice
+    from simkit.starfire.engine import ON_MAP, _break_links
+    (n1, s1), (n2, s2) = sheets.items()
+    p = tmp_path / "held.toml"
+    p.write_text(HOLDER.format(first=n1, first_sheet=s1, second=n2, second_sheet=s2))
+    sc = load_scenario(p)
+    sim = BattleSim(sc)
+    a, t = sim.a, sim.tables
+    hp = np.zeros(a.codes.shape, dtype=np.int64)
+    for i in range(3):
+        hp[i, :a.nsys[i]] = 2
+    hp[0, 3] = 0  # the first Tractor Beam is destroyed in the combat phase
+    link = np.zeros((3, 3), dtype=np.int64)
+    link[0, 1] = link[0, 2] = 1
+    status = np.full(3, ON_MAP, dtype=np.int64)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    _break_links(link, a.codes, hp, a.nsys, status, a.ship_int[:, 1].copy(),
+                 a.ship_int[:, 2].copy(), t.hit_number, t.effect_halves, st,
+                 np.zeros(0, dtype=np.int64))
+    assert link.sum() == 1  # one beam left, one link
+    return {sc.ships[j].name for j in (1, 2) if link[0, j]}
+
+
+def test_a_holder_that_loses_a_tractor_beam_keeps_the_link_worth_most(tmp_path):
+    """(8.3): a link breaks when its Tractor Beam is destroyed, but the book ties no link to a
+    particular beam: the holder keeps the link that gains it most (``_tractor_gain``: the
+    gunship whose three guns it pushes out of range, not the one with a single gun), whichever
+    ship is listed first."""
+    strong, weak = "S S A G G G I I", "S S A G I I"
+    assert (_gain(tmp_path, "S S A T T G G I I I I", strong, 2)
+            > _gain(tmp_path, "S S A T T G G I I I I", weak, 2) + 0.1)
+    for order in ({"weak": weak, "strong": strong}, {"strong": strong, "weak": weak}):
+        for seed in range(3):
+            assert _links_left(tmp_path, order, seed) == {"strong"}, order
+
+
+def test_equal_links_are_broken_by_the_dice_not_list_order(tmp_path):
+    """Two held ships worth the same: which link the lost beam takes is the dice stream's draw,
+    so over seeds each is released."""
+    kept = {next(iter(_links_left(tmp_path, {"x": "S S A G I I", "y": "S S A G I I"}, seed)))
+            for seed in range(16)}
+    assert kept == {"x", "y"}

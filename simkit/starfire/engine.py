@@ -496,7 +496,13 @@ def _leader(si, comp, m):
 
 
 @jit
-def _break_links(link, codes, hp, nsys, status):
+def _break_links(link, codes, hp, nsys, status, col, row, hit_number, effect_halves, st, script):
+    """Links broken by the combat phase (8.3): every link of a ship that was destroyed or left,
+    and, when a tractoring ship has fewer intact Tractor Beams than links, as many links as it
+    lost beams. The book ties no link to a particular beam, so which links go is the holder's
+    choice: it keeps those worth most to it and lets go the one that gains least
+    (``_tractor_gain``, the same measure it latches and releases by), equal gains drawn by the
+    dice stream (_tie), never by the order the held ships are listed in."""
     n = status.shape[0]
     for a in range(n):
         links = 0
@@ -507,13 +513,25 @@ def _break_links(link, codes, hp, nsys, status):
                 else:
                     links += 1
         beams = _count(codes, hp, a, nsys, C_T) if status[a] == ON_MAP else 0
-        if links > beams:
-            for b in range(n - 1, -1, -1):
-                if links <= beams:
-                    break
-                if link[a, b]:
-                    link[a, b] = 0
-                    links -= 1
+        while links > beams:
+            worst = NO_SHIP
+            wg = 0.0
+            nties = 1
+            for b in range(n):
+                if not link[a, b]:
+                    continue
+                g = _tractor_gain(codes, hp, nsys, hit_number, effect_halves, a, b,
+                                  distance(col[a], row[a], col[b], row[b]))
+                if worst < 0 or g < wg - 1e-12:
+                    worst = b
+                    wg = g
+                    nties = 1
+                elif g <= wg + 1e-12:
+                    nties += 1
+                    if _tie(st, script, nties):
+                        worst = b
+            link[a, worst] = 0
+            links -= 1
 
 
 @jit
@@ -1438,7 +1456,8 @@ def play(F, T, st, script, result, side_out, L):
                     any_fired = True
             if not any_fired:
                 break
-        _break_links(link, codes0, hp, nsys, status)
+        _break_links(link, codes0, hp, nsys, status, col, row, hit_number, effect_halves, st,
+                     script)
         # 5. tractor beams (8.3)
         for oi in range(nsides):
             side = order[oi]
