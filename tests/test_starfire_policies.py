@@ -259,16 +259,22 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
     assert run(a) != run(b)
 
 
-def test_multiplex_tracking_splits_fire(tmp_path):
-    """(8.5): with (M2) the Missiles go to the distant ship and the Guns to the one in the same
-    hex (Missiles do nothing at range 0); without Multiplex Tracking one target takes all."""
+@pytest.mark.parametrize("code,family", [("G", "gun"), ("F", "force_beam"),
+                                         ("L", "laser_beam")])
+def test_multiplex_tracking_splits_fire(tmp_path, code, family):
+    """(8.5): with (M2) the Missiles go to the distant ship and the Guns (or beams) to the one
+    in the same hex (Missiles do nothing at range 0); without Multiplex Tracking one target
+    takes all."""
     from simkit.starfire.scenario import playthrough
     root = Path(__file__).resolve().parent.parent
-    fix = root / "tests/fixtures/starfire-multiplex-split.toml"
+    fix = tmp_path / "split.toml"
+    text = (root / "tests/fixtures/starfire-multiplex-split.toml").read_text()
+    assert "S S A (M2) R R R G G G I" in text
+    fix.write_text(text.replace("R R R G G G", f"R R R {code} {code} {code}"))
     lines, _ = playthrough(fix, seed=1)
     shots = [line for line in lines if line.startswith("T01 fire    mx ->")]
     assert any("mx -> distant" in x and "missile" in x for x in shots), shots
-    assert any("mx -> close" in x and "gun" in x for x in shots), shots
+    assert any("mx -> close" in x and family in x for x in shots), shots
     p = tmp_path / "single.toml"
     p.write_text(fix.read_text().replace("(M2) ", ""))
     lines, _ = playthrough(p, seed=1)
