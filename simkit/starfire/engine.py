@@ -147,6 +147,7 @@ class State(NamedTuple):
     out: np.ndarray         # int64[3]: resolve_volley's result
     chosen: np.ndarray      # targets one ship chose this turn
     pick: np.ndarray        # float64[2]: _pick_target's (ship, score)
+    mode: np.ndarray        # int64[ship]: this movement phase's _heads_out (_fill_modes)
 
 
 class Log(NamedTuple):
@@ -347,7 +348,7 @@ def _plan(F, S, s, first, st, script):
     goal[0] = pcol[s]
     goal[1] = prow[s]
     goal[2] = 0
-    mode = _heads_out(F, S, s)
+    mode = S.mode[s]
     if mode != FIGHT:
         k = _open_scan(codes, hp, nsys, si, scan, scanned, status, s) if mode == SCAN_EXIT else -1
         if k >= 0:
@@ -473,6 +474,14 @@ def _side_odds(F, S, side, horizon):
         if dealt + recv > 0.0:
             best = max(best, dealt / (dealt + recv))
     return best if threat else 1.0
+
+
+@jit
+def _fill_modes(F, S):
+    """S.mode[s] = _heads_out for every ship on the map, once a movement phase (no damage is
+    taken while ships move; computed here rather than in _plan's hot path)."""
+    for s in range(S.status.shape[0]):
+        S.mode[s] = _heads_out(F, S, s) if S.status[s] == ON_MAP else FIGHT
 
 
 @jit
@@ -657,6 +666,7 @@ def _move_phase(turn, F, S, result, st, script, L):
     for s in range(n):
         prim_ready[s] = 1 if turn - prim_last[s] >= 2 else 0  # (6.5) every other turn
     _fill_ship_ev(codes, hp, nsys, ev, shipev, prim_ready)
+    _fill_modes(F, S)
     # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
     for s in range(n):
         pcol[s] = col[s]
@@ -803,12 +813,14 @@ def _move_phase(turn, F, S, result, st, script, L):
                         t = comp[q]
                         col[t], row[t] = _drag_target(oc, orow, col[s], row[s], col[t], row[t])
                         _log(log, logn, EV_DRAG, turn, t, col[t], row[t], fac[t], s, 0, 0)
-                    _maybe_exit(turn, F, S, s, L)
+                    if side_int[side, 2] >= 0:  # (a call passes F, S, L by value: only if
+                        _maybe_exit(turn, F, S, s, L)  # the side has an exit at all)
                 else:
                     _log(log, logn, EV_STAY, turn, s, col[s], row[s], fac[s], k, 0, 0)
                     # a point spent in place on the exit warp point (where it arrived, say)
                     # may take the ship out as entering the hex would (9.4)
-                    _maybe_exit(turn, F, S, s, L)
+                    if side_int[side, 2] >= 0:
+                        _maybe_exit(turn, F, S, s, L)
     for s in range(n):
         if pivoted[s]:
             prog[s] = 0
@@ -845,7 +857,7 @@ def _maybe_exit(turn, F, S, s, L):
     e = side_int[side, 2]
     if e < 0 or _linked(link, s) or col[s] != obj[e, 1] or row[s] != obj[e, 2]:
         return
-    mode = _heads_out(F, S, s)
+    mode = S.mode[s]
     if mode == FIGHT or (mode == SCAN_EXIT
                          and _open_scan(codes, hp, nsys, si, scan, scanned, status, s) >= 0):
         return
@@ -1440,10 +1452,11 @@ def play(F, T, st, script, result, side_out, L):
     out = np.zeros(3, dtype=np.int64)
     chosen = np.zeros(n + 1, dtype=np.int64)  # distinct targets of one ship: at most n
     pick = np.zeros(2, dtype=np.float64)  # _pick_target: (ship, score)
+    mode = np.zeros(n, dtype=np.int64)
     init_roll = np.zeros(nsides, dtype=np.int64)
     S = State(hp, status, col, row, fac, prog, link, prim_last, last_dmg, fired, mspent,
               fired_upon, scanned, order, pcol, prow, mp, pivoted, comp, goal, shipev, pd_fired,
-              out, chosen, pick)
+              out, chosen, pick, mode)
     turn = 0
     for turn in range(1, turns + 1):
         # 1. initiative: order[0] fires first and moves last

@@ -129,8 +129,8 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
     import numpy as np
 
     from ..core import dice
-    from .engine import (MAX_RANGE, NEVER, ON_MAP, BattleSim, State, _fill_ship_ev,
-                         _pick_target, _plan)
+    from .engine import (MAX_RANGE, NEVER, ON_MAP, BattleSim, State, _fill_modes,
+                         _fill_ship_ev, _pick_target, _plan)
     from .pieces.hexmap import hex_label
 
     sim = BattleSim(scenario)
@@ -161,8 +161,10 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
               zeros(n, 2), np.full(nsides, NEVER, dtype=np.int64),
               zeros(nsides, a.scan.shape[1]), zeros(nsides), col, row, zeros(n), zeros(n),
               zeros(n), zeros(3), zeros(n, MAX_RANGE + 1, dtype=np.float64),
-              zeros(a.codes.shape[1]), zeros(3), zeros(n + 1), zeros(2, dtype=np.float64))
+              zeros(a.codes.shape[1]), zeros(3), zeros(n + 1), zeros(2, dtype=np.float64),
+              zeros(n))
     _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, S.shipev, ready)
+    _fill_modes(sim.fleet, S)
     st = dice.new_state()
     dice.seed_trial(st, dice.stream_key(seed), 0)
     script = np.zeros(0, dtype=np.int64)
