@@ -212,6 +212,8 @@ def _first_contact(tmp_path, params):
     ("standoff", "w_threat", 0, 1), ("standoff", "w_points", 0, 10),
     ("objective", "scan_range", 1, 2), ("objective", "tractor", 0, 1),
     ("objective", "w_threat", 0, 1), ("objective", "w_points", 0, 10),
+    ("closer", "retreat", 0, 0.5), ("standoff", "retreat", 0, 0.5),
+    ("objective", "retreat", 0, 0.5),
 ])
 def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
     """Every parameter of every admiral's space moves a decision in a scripted position."""
@@ -222,6 +224,10 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
         if param == "tractor":
             extra = ", range = 0" if policy == "standoff" else ""
             return _latches(tmp_path, policy, f"{{ tractor = {v}{extra} }}")
+        if param == "retreat":  # half wrecked, on a side that scores by leaving
+            return decide(load_scenario(_fc(tmp_path, policy, f"{{ retreat = {v} }}")),
+                          "discovery", damage={"discovery": [0, 1, 2, 3, 4, 6, 7]},
+                          first=0)["goal"]
         if param == "fleet":
             return decide(_datalink(tmp_path, v), "es01", first=1)["desired_range"]
         if param == "engage":  # cornered: the initiative fixed to the enemy, equal engines
@@ -253,16 +259,22 @@ def test_each_parameter_changes_a_decision(tmp_path, policy, param, a, b):
     assert run(a) != run(b)
 
 
-def test_multiplex_tracking_splits_fire(tmp_path):
-    """(8.5): with (M2) the Missiles go to the distant ship and the Guns to the one in the same
-    hex (Missiles do nothing at range 0); without Multiplex Tracking one target takes all."""
+@pytest.mark.parametrize("code,family", [("G", "gun"), ("F", "force_beam"),
+                                         ("L", "laser_beam")])
+def test_multiplex_tracking_splits_fire(tmp_path, code, family):
+    """(8.5): with (M2) the Missiles go to the distant ship and the Guns (or beams) to the one
+    in the same hex (Missiles do nothing at range 0); without Multiplex Tracking one target
+    takes all."""
     from simkit.starfire.scenario import playthrough
     root = Path(__file__).resolve().parent.parent
-    fix = root / "tests/fixtures/starfire-multiplex-split.toml"
+    fix = tmp_path / "split.toml"
+    text = (root / "tests/fixtures/starfire-multiplex-split.toml").read_text()
+    assert "S S A (M2) R R R G G G I" in text
+    fix.write_text(text.replace("R R R G G G", f"R R R {code} {code} {code}"))
     lines, _ = playthrough(fix, seed=1)
     shots = [line for line in lines if line.startswith("T01 fire    mx ->")]
     assert any("mx -> distant" in x and "missile" in x for x in shots), shots
-    assert any("mx -> close" in x and "gun" in x for x in shots), shots
+    assert any("mx -> close" in x and family in x for x in shots), shots
     p = tmp_path / "single.toml"
     p.write_text(fix.read_text().replace("(M2) ", ""))
     lines, _ = playthrough(p, seed=1)
@@ -425,3 +437,194 @@ def test_tractor_beams_latch_and_hold_only_where_the_link_pays(tmp_path):
         for seed in range(1, 4):
             lines, _ = playthrough(p, seed=seed)
             assert any("me latches onto them" in line for line in lines) == latched, lines
+
+
+HOLDER = """
+game = "starfire"
+name = "two held"
+label = "ORIGINAL"
+source = "test position"
+turns = 1
+initiative = "a"
+[sides.a]
+policy = "closer"
+[[sides.a.ships]]
+name = "me"
+sheet = "S S A T T G G I I I I"
+hex = "0510"
+facing = "down-right"
+[sides.b]
+policy = "closer"
+[[sides.b.ships]]
+name = "{first}"
+sheet = "{first_sheet}"
+hex = "0710"
+facing = "down-left"
+[[sides.b.ships]]
+name = "{second}"
+sheet = "{second_sheet}"
+hex = "0711"
+facing = "down-left"
+"""
+
+
+def _links_left(tmp_path, sheets, seed=0):
+    """"me" holds both enemies (listed in the order of ``sheets``, a name -> sheet dict), then
+    loses one of its two Tractor Beams; the names of the ships still held after
+    ``_break_links``."""
+    from simkit.core import dice
+    from simkit.starfire.engine import ON_MAP, _break_links
+    (n1, s1), (n2, s2) = sheets.items()
+    p = tmp_path / "held.toml"
+    p.write_text(HOLDER.format(first=n1, first_sheet=s1, second=n2, second_sheet=s2))
+    sc = load_scenario(p)
+    sim = BattleSim(sc)
+    a, t = sim.a, sim.tables
+    hp = np.zeros(a.codes.shape, dtype=np.int64)
+    for i in range(3):
+        hp[i, :a.nsys[i]] = 2
+    hp[0, 3] = 0  # the first Tractor Beam is destroyed in the combat phase
+    link = np.zeros((3, 3), dtype=np.int64)
+    link[0, 1] = link[0, 2] = 1
+    status = np.full(3, ON_MAP, dtype=np.int64)
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    _break_links(link, a.codes, hp, a.nsys, status, a.ship_int[:, 1].copy(),
+                 a.ship_int[:, 2].copy(), t.hit_number, t.effect_halves, st,
+                 np.zeros(0, dtype=np.int64))
+    assert link.sum() == 1  # one beam left, one link
+    return {sc.ships[j].name for j in (1, 2) if link[0, j]}
+
+
+def test_a_holder_that_loses_a_tractor_beam_keeps_the_link_worth_most(tmp_path):
+    """(8.3): a link breaks when its Tractor Beam is destroyed, but the book ties no link to a
+    particular beam: the holder keeps the link that gains it most (``_tractor_gain``: the
+    gunship whose three guns it pushes out of range, not the one with a single gun), whichever
+    ship is listed first."""
+    strong, weak = "S S A G G G I I", "S S A G I I"
+    assert (_gain(tmp_path, "S S A T T G G I I I I", strong, 2)
+            > _gain(tmp_path, "S S A T T G G I I I I", weak, 2) + 0.1)
+    for order in ({"weak": weak, "strong": strong}, {"strong": strong, "weak": weak}):
+        for seed in range(3):
+            assert _links_left(tmp_path, order, seed) == {"strong"}, order
+
+
+def test_equal_links_are_broken_by_the_dice_not_list_order(tmp_path):
+    """Two held ships worth the same: which link the lost beam takes is the dice stream's draw,
+    so over seeds each is released."""
+    kept = {next(iter(_links_left(tmp_path, {"x": "S S A G I I", "y": "S S A G I I"}, seed)))
+            for seed in range(16)}
+    assert kept == {"x", "y"}
+
+
+def _fc(tmp_path, policy, params="{}"):
+    """first-contact with the Terran scanner played by ``policy``."""
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "scenarios/starfire/first-contact.toml").read_text()
+    p = tmp_path / f"fc-{policy}.toml"
+    p.write_text(text.replace('policy = "objective"', f'policy = "{policy}"\nparams = {params}',
+                              1))
+    return p
+
+
+@pytest.mark.parametrize("policy", ["closer", "standoff", "objective"])
+def test_a_wrecked_ship_retreats_by_its_exit_warp_point(tmp_path, policy):
+    """(9.4) where the objective rewards leaving (scan_and_exit): once its share of intact
+    systems is at most ``retreat``, the scanner makes for the warp point (range 0) instead of
+    its enemy or its scan; above it, it does not."""
+    sc = load_scenario(_fc(tmp_path, policy, "{ retreat = 0.5 }"))
+    wrecked = {"discovery": [0, 1, 2, 3, 4, 6, 7]}  # 7 of 14 systems; the Science Instruments
+    d = decide(sc, "discovery", damage=wrecked, first=0)
+    assert (d["goal"], d["desired_range"]) == ("0112", 0)
+    d = decide(sc, "discovery", damage={"discovery": [0, 1, 2, 3, 4, 6]}, first=0)
+    assert d["goal"] == "2412"  # 8 of 14 left: still after the escort (scan or fight)
+    sc0 = load_scenario(_fc(tmp_path, policy, "{ retreat = 0 }"))
+    assert decide(sc0, "discovery", damage=wrecked, first=0)["goal"] == "2412"
+
+
+def test_a_survive_side_never_retreats(tmp_path):
+    """``survive`` scores ships on the map at the turn limit: a wrecked ship of such a side
+    does not leave by a warp point even at retreat = 1."""
+    p = _fc(tmp_path, "closer", "{ retreat = 1 }")
+    p.write_text(p.read_text().replace('objective = "scan_and_exit"', 'objective = "survive"'))
+    d = decide(load_scenario(p), "discovery", damage={"discovery": list(range(12))}, first=0)
+    assert d["goal"] != "0112"
+
+
+def test_the_scanning_side_leaves_by_its_warp_point_whatever_its_admiral(tmp_path):
+    """In First Contact the Terran wins only by leaving by the warp point. The fighting admirals
+    never left before ``retreat`` (closer 0 wins in 2000, 73% draws after destroying the escort;
+    standoff 0 wins): now a closer that wins its fight goes for the scans and the exit, and one
+    that is losing it leaves. Measured rate, 400 battles, with its Wilson interval."""
+    from simkit.starfire import SCENARIO
+    rates = {}
+    for r in (0, 0.5):
+        df = SCENARIO.table(_fc(tmp_path, "closer", f"{{ retreat = {r} }}"), trials=400, seed=5,
+                            progress=False)
+        rates[r] = df[df.side == "terran"].iloc[0]
+    # the escort destroyed, the closer scans and leaves: more than a third of the battles
+    assert rates[0].win_lo > 0.35
+    # retreating once half wrecked, it also leaves the fights it is losing: more exits, and
+    # the intervals do not overlap
+    assert rates[0.5].win_lo > rates[0].win_hi
+    assert rates[0.5].win_lo > 0.7
+
+
+REARGUARD = """
+game = "starfire"
+name = "rearguard"
+label = "ORIGINAL"
+source = "test position: an outgunned side with a warp point behind it"
+turns = 20
+initiative = "roll"
+[[objects]]
+kind = "warp_point"
+name = "wp"
+hex = "0212"
+[sides.a]
+policy = "closer"
+params = {{ retreat = {retreat} }}
+objective = "destroy"
+exit = "wp"
+[[sides.a.ships]]
+name = "dd1"
+sheet = "DD - (2) - S S A A G R L I I I I I I (6)"
+hex = "0411"
+facing = "down-right"
+[[sides.a.ships]]
+name = "dd2"
+sheet = "DD - (2) - S S A A G R L I I I I I I (6)"
+hex = "0413"
+facing = "down-right"
+[sides.b]
+policy = "closer"
+objective = "destroy"
+[[sides.b.ships]]
+name = "ca"
+sheet = "CA - (3) - S S S S A A A F F E E G G R R I I I I I I (6)"
+hex = "1212"
+facing = "down-left"
+"""
+
+
+def test_a_losing_destroy_side_saves_ships_by_its_warp_point(tmp_path):
+    """A ``destroy`` side with an exit (none shipped): two destroyers against a cruiser lose
+    both ships in almost every battle when they fight it out (retreat = 0; they win 5%).
+    Retreating (0.5: their best share of the expected exchange is below half at every range)
+    they make for the warp point behind them: they lose fewer ships and the cruiser's decisive
+    wins become minor ones (it did not destroy every ship), at the cost of the 5%."""
+    from simkit.starfire import SCENARIO
+    from simkit.starfire.scenario import playthrough
+    rows = {}
+    for r in (0, 0.5):
+        p = tmp_path / f"rear-{r}.toml"
+        p.write_text(REARGUARD.format(retreat=r))
+        df = SCENARIO.table(p, trials=400, seed=5, progress=False)
+        rows[r] = (df[df.side == "a"].iloc[0], df[df.side == "b"].iloc[0])
+    a0, b0 = rows[0]
+    a1, b1 = rows[0.5]
+    assert b0.decisive_rate > 0.5  # a hopeless fight when it is fought out
+    assert a1.ships_lost_hi < a0.ships_lost_lo
+    assert b1.decisive_hi < b0.decisive_lo
+    lines, _ = playthrough(p, seed=2026)
+    assert any("leaves by the warp point" in x for x in lines), lines

@@ -12,7 +12,8 @@ One trial is one battle from the scenario's set-up. Each turn runs the sequence 
    facing and spends all its points (4.5). Points are spent one at a time, side by side, the
    initiative loser first (4.6). No leaving the map (4.1) unless the map is unbounded (12.3);
    never within four hexes of a Star (9.3) unless the scenario allows it; Bases never move
-   (9.1). A ship entering its side's exit warp point may leave (9.4). Tractored ships move as
+   (9.1). A ship entering (or spending a point in place on) its side's exit warp point may leave
+   (9.4): the admirals leave where the objective rewards it (_heads_out). Tractored ships move as
    (8.3) says (below). With simultaneous movement (12.5) every ship plans from the positions at
    the start of the phase.
 4. **Combat** (5.0-5.8): sides alternate, initiative winner first, each firing all the weapons
@@ -60,8 +61,8 @@ from ..core import dice, eventlog, stats
 from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
-from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_W_POINTS, I_W_THREAT, P_CLOSER,
-                       P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
+from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_RETREAT, I_W_POINTS,
+                       I_W_THREAT, P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
 from .procedures import kernel_tables
 from .procedures import resolve_volley_call as resolve_volley
 from .rules import CODE, ENERGY, FORCE, GUN, LASER, MISSILE, PRIMARY, combat_tables
@@ -146,6 +147,7 @@ class State(NamedTuple):
     out: np.ndarray         # int64[3]: resolve_volley's result
     chosen: np.ndarray      # targets one ship chose this turn
     pick: np.ndarray        # float64[2]: _pick_target's (ship, score)
+    mode: np.ndarray        # int64[ship]: this movement phase's _heads_out (_fill_modes)
 
 
 class Log(NamedTuple):
@@ -346,8 +348,9 @@ def _plan(F, S, s, first, st, script):
     goal[0] = pcol[s]
     goal[1] = prow[s]
     goal[2] = 0
-    if pid == P_OBJECTIVE and si[s, SI_ESCORT] == 0:
-        k = _open_scan(codes, hp, nsys, si, scan, scanned, status, s)
+    mode = S.mode[s]
+    if mode != FIGHT:
+        k = _open_scan(codes, hp, nsys, si, scan, scanned, status, s) if mode == SCAN_EXIT else -1
         if k >= 0:
             idx = scan[side, k, 1]
             if scan[side, k, 0] == 0:
@@ -430,6 +433,94 @@ def _plan(F, S, s, first, st, script):
     return True
 
 
+# what a ship is about, from _heads_out: fight, go for the scans then the exit, leave now
+FIGHT, SCAN_EXIT, RETREAT = 0, 1, 2
+
+
+@jit
+def _side_odds(F, S, side, horizon):
+    """The side's best share of the fleets' expected exchange over ``horizon`` turns: at each
+    range, every ship of each side on the map firing at it (``shipev``), each side's fire
+    shrinking with its fleet's losses (_exchange, initiative unknown), dealt / (dealt +
+    received); the best range's share. 1 when no enemy can fire at any range, 0 when only the
+    enemy can."""
+    si, nsys = F.si, F.nsys
+    hp, status, shipev = S.hp, S.status, S.shipev
+    fs = 0.0
+    ft = 0.0
+    for q in range(status.shape[0]):
+        if status[q] == ON_MAP:
+            if si[q, SI_SIDE] == side:
+                fs += 2.0 * _intact(hp, q, nsys)
+            else:
+                ft += 2.0 * _intact(hp, q, nsys)
+    if fs <= 0.0 or ft <= 0.0:
+        return 1.0
+    best = 0.0
+    threat = False
+    for r in range(MAX_RANGE + 1):
+        ms = 0.0
+        mt = 0.0
+        for q in range(status.shape[0]):
+            if status[q] == ON_MAP:
+                if si[q, SI_SIDE] == side:
+                    ms += shipev[q, r]
+                else:
+                    mt += shipev[q, r]
+        if mt > 0.0:
+            threat = True
+        dealt = _exchange(ms, mt, fs, ft, -1, horizon, 0.0, False)
+        recv = dealt - _exchange(ms, mt, fs, ft, -1, horizon, 1.0, False)
+        if dealt + recv > 0.0:
+            best = max(best, dealt / (dealt + recv))
+    return best if threat else 1.0
+
+
+@jit
+def _fill_modes(F, S):
+    """S.mode[s] = _heads_out for every ship on the map, once a movement phase (no damage is
+    taken while ships move; computed here rather than in _plan's hot path)."""
+    for s in range(S.status.shape[0]):
+        S.mode[s] = _heads_out(F, S, s) if S.status[s] == ON_MAP else FIGHT
+
+
+@jit
+def _heads_out(F, S, s):
+    """Whether ship s fights (FIGHT), goes for its side's scans and then its exit (SCAN_EXIT),
+    or leaves by the exit now (RETREAT). Leaving (9.4) is considered only where the side's
+    objective rewards it: ``scan_and_exit`` (a ship that leaves scores) or ``destroy`` (a ship
+    that leaves is not lost, and its enemy cannot destroy every ship); ``survive`` scores ships
+    on the map. A ship retreats when its share of intact systems, or its side's best share of
+    the fleets' expected exchange (_side_odds: the fight is lost at every range), is at most its
+    policy's ``retreat`` (0: never). Escorts, Bases and scripted ships never retreat. ``objective`` ships scan and exit;
+    so does any ship of a ``scan_and_exit`` side once no enemy is left to fight."""
+    si, side_int, side_par, nsys = F.si, F.side_int, F.side_par, F.nsys
+    status = S.status
+    side = si[s, SI_SIDE]
+    pid = side_int[side, 3]
+    if si[s, SI_ESCORT] == 1 or si[s, SI_BASE] == 1 or pid == P_SCRIPTED:
+        return FIGHT
+    kind = side_int[side, 0]
+    if side_int[side, 2] >= 0 and kind != 2:
+        ri = I_RETREAT[pid]
+        if ri >= 0 and side_par[side, ri] > 0.0:
+            # out of the fight: the ship half wrecked (at the default), or its side losing the
+            # exchange at every range
+            if _intact(S.hp, s, nsys) <= side_par[side, ri] * nsys[s]:
+                return RETREAT
+            horizon = int(side_par[side, I_HORIZON]) if pid == P_CLOSER else 3
+            if _side_odds(F, S, side, horizon) <= side_par[side, ri]:
+                return RETREAT
+    if pid == P_OBJECTIVE:
+        return SCAN_EXIT
+    if kind == 1:
+        for t in range(status.shape[0]):
+            if si[t, SI_SIDE] != side and (status[t] == ON_MAP or status[t] == NOT_ARRIVED):
+                return FIGHT
+        return SCAN_EXIT
+    return FIGHT
+
+
 @jit
 def _legal_hex(c, r, opt, obj):
     if opt[O_UNBOUNDED] == 0 and (c < 1 or r < 1 or c > opt[O_COLS] or r > opt[O_ROWS]):
@@ -496,7 +587,13 @@ def _leader(si, comp, m):
 
 
 @jit
-def _break_links(link, codes, hp, nsys, status):
+def _break_links(link, codes, hp, nsys, status, col, row, hit_number, effect_halves, st, script):
+    """Links broken by the combat phase (8.3): every link of a ship that was destroyed or left,
+    and, when a tractoring ship has fewer intact Tractor Beams than links, as many links as it
+    lost beams. The book ties no link to a particular beam, so which links go is the holder's
+    choice: it keeps those worth most to it and lets go the one that gains least
+    (``_tractor_gain``, the same measure it latches and releases by), equal gains drawn by the
+    dice stream (_tie), never by the order the held ships are listed in."""
     n = status.shape[0]
     for a in range(n):
         links = 0
@@ -507,13 +604,25 @@ def _break_links(link, codes, hp, nsys, status):
                 else:
                     links += 1
         beams = _count(codes, hp, a, nsys, C_T) if status[a] == ON_MAP else 0
-        if links > beams:
-            for b in range(n - 1, -1, -1):
-                if links <= beams:
-                    break
-                if link[a, b]:
-                    link[a, b] = 0
-                    links -= 1
+        while links > beams:
+            worst = NO_SHIP
+            wg = 0.0
+            nties = 1
+            for b in range(n):
+                if not link[a, b]:
+                    continue
+                g = _tractor_gain(codes, hp, nsys, hit_number, effect_halves, a, b,
+                                  distance(col[a], row[a], col[b], row[b]))
+                if worst < 0 or g < wg - 1e-12:
+                    worst = b
+                    wg = g
+                    nties = 1
+                elif g <= wg + 1e-12:
+                    nties += 1
+                    if _tie(st, script, nties):
+                        worst = b
+            link[a, worst] = 0
+            links -= 1
 
 
 @jit
@@ -557,6 +666,7 @@ def _move_phase(turn, F, S, result, st, script, L):
     for s in range(n):
         prim_ready[s] = 1 if turn - prim_last[s] >= 2 else 0  # (6.5) every other turn
     _fill_ship_ev(codes, hp, nsys, ev, shipev, prim_ready)
+    _fill_modes(F, S)
     # snapshot for simultaneous movement (12.5); also the positions plans see when it is off
     for s in range(n):
         pcol[s] = col[s]
@@ -703,9 +813,14 @@ def _move_phase(turn, F, S, result, st, script, L):
                         t = comp[q]
                         col[t], row[t] = _drag_target(oc, orow, col[s], row[s], col[t], row[t])
                         _log(log, logn, EV_DRAG, turn, t, col[t], row[t], fac[t], s, 0, 0)
-                    _maybe_exit(turn, F, S, s, L)
+                    if side_int[side, 2] >= 0:  # (a call passes F, S, L by value: only if
+                        _maybe_exit(turn, F, S, s, L)  # the side has an exit at all)
                 else:
                     _log(log, logn, EV_STAY, turn, s, col[s], row[s], fac[s], k, 0, 0)
+                    # a point spent in place on the exit warp point (where it arrived, say)
+                    # may take the ship out as entering the hex would (9.4)
+                    if side_int[side, 2] >= 0:
+                        _maybe_exit(turn, F, S, s, L)
     for s in range(n):
         if pivoted[s]:
             prog[s] = 0
@@ -733,17 +848,18 @@ def _drag_target(oc, orow, nc, nr, tc, tr):
 
 @jit
 def _maybe_exit(turn, F, S, s, L):
-    """An objective-driven ship leaves by its exit warp point once it can scan nothing more."""
+    """A ship on its side's exit warp point leaves (9.4) when it retreats, or when it goes for
+    the scans and the exit (_heads_out) and can scan nothing more."""
     si, side_int, codes, nsys, scan, obj = F.si, F.side_int, F.codes, F.nsys, F.scan, F.obj
     hp, scanned, status, col, row, link = S.hp, S.scanned, S.status, S.col, S.row, S.link
     log, logn = L.log, L.logn
     side = si[s, SI_SIDE]
     e = side_int[side, 2]
-    if e < 0 or side_int[side, 3] != P_OBJECTIVE or _linked(link, s) or si[s, SI_ESCORT] == 1:
+    if e < 0 or _linked(link, s) or col[s] != obj[e, 1] or row[s] != obj[e, 2]:
         return
-    if col[s] != obj[e, 1] or row[s] != obj[e, 2]:
-        return
-    if _open_scan(codes, hp, nsys, si, scan, scanned, status, s) >= 0:
+    mode = S.mode[s]
+    if mode == FIGHT or (mode == SCAN_EXIT
+                         and _open_scan(codes, hp, nsys, si, scan, scanned, status, s) >= 0):
         return
     status[s] = EXITED
     _log(log, logn, EV_EXIT, turn, s, col[s], row[s], 0, 0, 0, 0)
@@ -1336,10 +1452,11 @@ def play(F, T, st, script, result, side_out, L):
     out = np.zeros(3, dtype=np.int64)
     chosen = np.zeros(n + 1, dtype=np.int64)  # distinct targets of one ship: at most n
     pick = np.zeros(2, dtype=np.float64)  # _pick_target: (ship, score)
+    mode = np.zeros(n, dtype=np.int64)
     init_roll = np.zeros(nsides, dtype=np.int64)
     S = State(hp, status, col, row, fac, prog, link, prim_last, last_dmg, fired, mspent,
               fired_upon, scanned, order, pcol, prow, mp, pivoted, comp, goal, shipev, pd_fired,
-              out, chosen, pick)
+              out, chosen, pick, mode)
     turn = 0
     for turn in range(1, turns + 1):
         # 1. initiative: order[0] fires first and moves last
@@ -1438,7 +1555,8 @@ def play(F, T, st, script, result, side_out, L):
                     any_fired = True
             if not any_fired:
                 break
-        _break_links(link, codes0, hp, nsys, status)
+        _break_links(link, codes0, hp, nsys, status, col, row, hit_number, effect_halves, st,
+                     script)
         # 5. tractor beams (8.3)
         for oi in range(nsides):
             side = order[oi]
