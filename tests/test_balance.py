@@ -143,6 +143,7 @@ def test_policy_points_are_checked_against_their_space():
 
 # --- the command, on a real scenario (small budget: this checks the plumbing, not the answer) --
 
+@pytest.mark.xdist_group("starfire")  # on the worker that has compiled Starfire's kernels
 def test_balance_command_on_a_starfire_scenario_writes_frame_payoffs_and_plot(tmp_path, capsys):
     import pandas as pd
 
@@ -275,6 +276,7 @@ def test_a_budget_that_stops_the_race_midway_still_names_the_leader_so_far():
     assert best is not None and best.values.get("aim") == 4 and gain > 0.2
 
 
+@pytest.mark.xdist_group("demons_run")  # on the worker that has compiled Demon's Run's kernels
 def test_demons_run_metagame_command_reports_the_field_and_the_worked_ship(tmp_path, capsys):
     import pandas as pd
 
@@ -296,8 +298,12 @@ def test_demons_run_metagame_command_reports_the_field_and_the_worked_ship(tmp_p
     assert "--metagame" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("scenario", ["starfire/mirror", "dark-future/game-1",
-                                      "demons-run/duel", "demo-derby/two-car-duel"])
+# each on its game's xdist worker (tests/conftest.py), where the game's kernels are compiled
+# already: on another worker the Dark Future point alone spent 214 s of CI compiling them again
+@pytest.mark.parametrize("scenario", [
+    pytest.param(s, marks=pytest.mark.xdist_group(s.split("/")[0].replace("-", "_")))
+    for s in ("starfire/mirror", "dark-future/game-1", "demons-run/duel",
+              "demo-derby/two-car-duel")])
 def test_every_game_plays_a_point_of_every_policy_space(scenario):
     """Each game's engine takes a policy with parameters away from its defaults (the points a
     balance search plays), and a value outside the space is one clear error."""

@@ -92,6 +92,7 @@ def report_dir(tmp_path_factory):
     return out
 
 
+@pytest.mark.xdist_group("report")  # one worker builds the report once
 def test_report_page_loads_and_every_image_renders_in_chromium(report_dir):
     page = report_dir / "index.html"
     text = page.read_text()
@@ -102,6 +103,7 @@ def test_report_page_loads_and_every_image_renders_in_chromium(report_dir):
     assert got["images"] == n_img and got["broken"] == []
 
 
+@pytest.mark.xdist_group("report")  # one worker builds the report once
 def test_a_broken_image_fails_the_browser_check(report_dir, tmp_path):
     bad = tmp_path / "bad"
     shutil.copytree(report_dir, bad)
@@ -114,6 +116,7 @@ def test_a_broken_image_fails_the_browser_check(report_dir, tmp_path):
     assert set(got["broken"]) >= {victim.name, "no-such-plot.png"}
 
 
+@pytest.mark.xdist_group("report")  # one worker builds the report once
 def test_report_covers_every_game_its_rules_and_its_scenarios(report_dir):
     text = html.unescape((report_dir / "index.html").read_text())
     assert f"Trials forced to {int(TRIALS):,}" in text and "--sensitivity 0" in text
