@@ -81,7 +81,9 @@ def browser_check(page: Path) -> dict:
 
 # --- the real command --------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+# session scope: xdist interleaves other modules' tests between these on their worker, and a
+# module fixture was torn down and the report built again in between (195 s each time)
+@pytest.fixture(scope="session")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report"
     # --sensitivity 0: a variant sweep re-loads a scenario once per choice, which some engines
