@@ -383,15 +383,8 @@ def _plan(F, S, s, first, st, script):
             engage = par[I_ENGAGE]
         ns = 2.0 * _intact(hp, s, nsys)
         nt = 2.0 * _intact(hp, t, nsys)
-        # the fleets: every ship of each side on the map (or still to arrive)
-        fs = 0.0
-        ft = 0.0
-        for q in range(status.shape[0]):
-            if status[q] == ON_MAP:
-                if si[q, SI_SIDE] == side:
-                    fs += 2.0 * _intact(hp, q, nsys)
-                else:
-                    ft += 2.0 * _intact(hp, q, nsys)
+        # the fleets: every ship of each side on the map
+        fs, ft = _fleets(si, hp, status, nsys, side)
         fixed = opt[O_INIT] >= 0
         can_hide = (first < 0 or opt[O_INIT] < 0 or side_int[side, 0] == 2
                     or _count(codes, hp, s, nsys, C_I) > _count(codes, hp, t, nsys, C_I))
@@ -438,14 +431,8 @@ FIGHT, SCAN_EXIT, RETREAT = 0, 1, 2
 
 
 @jit
-def _side_odds(F, S, side, horizon):
-    """The side's best share of the fleets' expected exchange over ``horizon`` turns: at each
-    range, every ship of each side on the map firing at it (``shipev``), each side's fire
-    shrinking with its fleet's losses (_exchange, initiative unknown), dealt / (dealt +
-    received); the best range's share. 1 when no enemy can fire at any range, 0 when only the
-    enemy can."""
-    si, nsys = F.si, F.nsys
-    hp, status, shipev = S.hp, S.status, S.shipev
+def _fleets(si, hp, status, nsys, side):
+    """Intact half points of ``side``'s ships on the map and of its enemies'."""
     fs = 0.0
     ft = 0.0
     for q in range(status.shape[0]):
@@ -454,6 +441,19 @@ def _side_odds(F, S, side, horizon):
                 fs += 2.0 * _intact(hp, q, nsys)
             else:
                 ft += 2.0 * _intact(hp, q, nsys)
+    return fs, ft
+
+
+@jit
+def _side_odds(F, S, side, horizon):
+    """The side's best share of the fleets' expected exchange over ``horizon`` turns: at each
+    range, every ship of each side on the map firing at it (``shipev``), each side's fire
+    shrinking with its fleet's losses (_exchange, initiative unknown), dealt / (dealt +
+    received); the best range's share. 1 when no enemy can fire at any range, 0 when only the
+    enemy can."""
+    si, nsys = F.si, F.nsys
+    hp, status, shipev = S.hp, S.status, S.shipev
+    fs, ft = _fleets(si, hp, status, nsys, side)
     if fs <= 0.0 or ft <= 0.0:
         return 1.0
     best = 0.0
