@@ -402,14 +402,7 @@ def _plan(F, S, s, first, st, script):
             sc = _exchange(shipev[s, r], shipev[t, r], ns, nt, first, horizon, caution, fixed)
             if fleet > 0.0:
                 # the fleet's exchange: every ship at this range from the enemy's
-                ms = 0.0
-                mt = 0.0
-                for q in range(status.shape[0]):
-                    if status[q] == ON_MAP:
-                        if si[q, SI_SIDE] == side:
-                            ms += shipev[q, r]
-                        else:
-                            mt += shipev[q, r]
+                ms, mt = _fleet_fire(si, shipev, status, side, r)
                 sc = ((1.0 - fleet) * sc + fleet * _exchange(ms, mt, fs, ft, first, horizon,
                                                              caution, fixed) * ns / fs)
             mine = shipev[s, r]
@@ -445,6 +438,20 @@ def _fleets(si, hp, status, nsys, side):
 
 
 @jit
+def _fleet_fire(si, shipev, status, side, r):
+    """Expected fire at range ``r`` of ``side``'s ships on the map and of its enemies'."""
+    ms = 0.0
+    mt = 0.0
+    for q in range(status.shape[0]):
+        if status[q] == ON_MAP:
+            if si[q, SI_SIDE] == side:
+                ms += shipev[q, r]
+            else:
+                mt += shipev[q, r]
+    return ms, mt
+
+
+@jit
 def _side_odds(F, S, side, horizon):
     """The side's best share of the fleets' expected exchange over ``horizon`` turns: at each
     range, every ship of each side on the map firing at it (``shipev``), each side's fire
@@ -459,14 +466,7 @@ def _side_odds(F, S, side, horizon):
     best = 0.0
     threat = False
     for r in range(MAX_RANGE + 1):
-        ms = 0.0
-        mt = 0.0
-        for q in range(status.shape[0]):
-            if status[q] == ON_MAP:
-                if si[q, SI_SIDE] == side:
-                    ms += shipev[q, r]
-                else:
-                    mt += shipev[q, r]
+        ms, mt = _fleet_fire(si, shipev, status, side, r)
         if mt > 0.0:
             threat = True
         dealt = _exchange(ms, mt, fs, ft, -1, horizon, 0.0, False)
