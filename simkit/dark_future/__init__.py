@@ -79,8 +79,17 @@ def _build_scenario(row, workdir):
     return build_scenario(row, workdir)
 
 
+def _metagame(scenario="dark-future/game-4", vehicle="renegade", budget=50_000, variants=None):
+    """The ``$`` build metagame (simkit.analysis.metagame) of a two-sided Game."""
+    from .. import shipped
+    from .search import metagame_game
+
+    return metagame_game(shipped.resolve(scenario, option="--scenario"), vehicle=vehicle,
+                         budget=budget, chosen=dict(variants or {}))
+
 
 GAME = Game(name="dark-future", title="Dark Future (Games Workshop, 1988)",
             rules=_rules.base_rules, commands=COMMANDS,
-            analyses={"weapons": weapon_table, "build_scenario": _build_scenario},
+            analyses={"weapons": weapon_table, "build_scenario": _build_scenario,
+                      "metagame": _metagame},
             scenario=SCENARIO, headline=HEADLINE)

@@ -184,6 +184,30 @@ def builds(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", 
     return board
 
 
+def metagame(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", trials=20_000,
+             seed=2026, variants=None, run_dir=None, progress=None, **_run_opts):
+    """The designs a strong field would drive: best replies to best replies among legal
+    ``vehicle`` designs within ``budget`` dollars, both sides of a two-sided Game driving
+    searched designs with the sides swapped in half the games (:mod:`simkit.analysis.metagame`);
+    which design beats which in ``attrs["payoffs"]``."""
+    from .. import shipped
+    from ..analysis.metagame import metagame as solve
+    from .search import metagame_game
+
+    if budget is None:
+        raise UserInputError("the metagame needs --budget (dollars a car)", field="--budget")
+    chosen = dict(variants or {})
+    R.selection(chosen)
+    path = shipped.resolve(scenario, option="--scenario")
+    bg = metagame_game(path, vehicle=vehicle, budget=budget, chosen=chosen)
+    frame = solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
+                  run_dir=run_dir, progress=progress)
+    frame.attrs["title"] = (f"{bg.title}: {bg.note}; {frame['trials_used'].iloc[0]:,} games, "
+                            f"seed {seed} (win rates against the field's mixture, 95% intervals "
+                            "from fresh seeds)")
+    return frame
+
+
 def plot_builds(frame, path):
     from ..plots import plot_leaderboard
 

@@ -7,6 +7,7 @@ module at module level (``tests/test_cli_parser.py``): each run function imports
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -143,15 +144,37 @@ def _builds_args(p):
     p.add_argument("--opponent", action="append", default=[], metavar="CAR",
                    help="a car driving every vehicle of the other side; repeat for a field of "
                         "opponents faced in turn (default: the scenario's own cars)")
+    p.add_argument("--metagame", action="store_true",
+                   help="with --scenario and --budget: the designs a strong field would drive, "
+                        "best replies to best replies with both sides searched and swapped "
+                        "(simkit.analysis.metagame)")
     cliutil.add_search_options(p, trials_budget=200_000)
     cliutil.add_run_options(p, trials=0)   # --seed, --threads, --variant, --no-progress
     cliutil.add_output_options(p, plot=True)
 
 
 def _builds_run(args) -> int:
-    from .analyses import builds, check_cars, plot_builds
+    from .analyses import builds, check_cars, metagame, plot_builds
 
     chosen = cliutil.variants_from(args)
+    if args.metagame:
+        if args.scenario is None:
+            raise UserInputError("the metagame is played in a Game: give --scenario (e.g. "
+                                 "dark-future/game-4) and --budget", field="--metagame")
+        if args.opponent or args.include or args.side:
+            raise UserInputError("the metagame is its own field: drop --opponent, --include "
+                                 "and --side", field="--metagame")
+        opts = cliutil.run_options(args)
+        frame = metagame(args.scenario, budget=args.budget, vehicle=args.vehicle,
+                         trials=args.trials_budget, seed=args.seed, variants=chosen,
+                         run_dir=opts.get("run_dir"), progress=opts.get("progress"))
+        cliutil.emit(frame, args, title=frame.attrs["title"])
+        print()
+        cliutil.emit(frame.attrs["payoffs"].round(3).reset_index(names="build"),
+                     argparse.Namespace(),
+                     title="Which design beats which: the row design's win rate + half its "
+                           "ties against the column design")
+        return 0
     if args.scenario is not None:
         plot = cliutil.plot_path(args)
         board = builds(args.scenario, budget=args.budget, vehicle=args.vehicle, side=args.side,

@@ -233,6 +233,62 @@ def budget_search(scenario, *, vehicle="renegade", budget=50_000, side=None, inc
     return board
 
 
+def metagame_game(scenario, *, vehicle="renegade", budget=50_000, chosen=None):
+    """The ``$`` build metagame of a two-sided Game (:mod:`simkit.analysis.metagame`): both
+    sides drive designs of ``vehicle`` within ``budget`` dollars a car, and a pairing of builds
+    plays the Game with the builds' sides swapped in half the games, on the same seeded games
+    (trial ``t`` of each half draws the same dice), so a build's result is never its side's.
+    The population starts from the scenario's own cars that fit the space; they are also the
+    reference rows."""
+    from ..core.dice import stream_key
+    from ..core.game import BuildGame
+
+    space = design_space(vehicle, budget, chosen)
+    ev = GameEvaluator(scenario, None, space, chosen)
+    if len(ev.sc.sides) != 2:
+        raise UserInputError(f"the metagame needs a Game of two sides ({ev.sc.name} has "
+                             f"{len(ev.sc.sides)})", field="--scenario")
+    if any(len(loads) > 1 for loads in ev.sc.sides[1].cars):
+        raise UserInputError("both sides must list their cars (not a car table)",
+                             field="--scenario")
+    a = ev.a
+    first = ev.vehicles
+    second = [v for v in range(a.G[EG.G_NV]) if v not in first]
+    base = (a.VC, a.LOAD, a.LFIT, a.crit[3])
+
+    def play(x, y, key, n):
+        """Wins of the builds driving the first side (x) and the second (y), trials 0..n-1."""
+        rows = ev._rows(space.to_car(x), first, *base)
+        VC, LOAD, LFIT, grp = ev._rows(space.to_car(y), second, *rows)
+        acc = ev._play((VC, LOAD, LFIT, (a.crit[0], a.crit[1], a.crit[2], grp)), key, 0, n)
+        return int(acc[EG.ST_SIDE]), int(acc[EG.ST_SIDE + EG.N_SIDE])
+
+    def duel(x, y, n, seed):
+        key = stream_key(int(seed))
+        h = n // 2
+        wx, wy = play(x, y, key, h) if h else (0, 0)
+        wy2, wx2 = play(y, x, key, n - h) if n - h else (0, 0)
+        return np.array([wx + wx2, wy + wy2], np.int64)
+
+    start, reference = [], []
+    for side in ev.sc.sides:
+        car = side.cars[0][0]
+        try:
+            c = encode(space, _compact(car), chosen)
+        except UserInputError:
+            continue   # another vehicle, or a design this budget cannot pay for
+        if c not in start:
+            start.append(c)
+            reference.append((f"{ev.sc.name}'s {side.name} car", c))
+    if not start:
+        raise UserInputError(f"no car of {ev.sc.name} is a {vehicle} within ${budget:,} to "
+                             "start the metagame from", field="--scenario")
+    return BuildGame(f"Dark Future {vehicle} designs within ${budget:,}", space, duel,
+                     start=start, reference=reference,
+                     note=f"{ev.sc.name}, the builds' sides swapped in half the games, each "
+                          "side's cars driven by its scenario policy")
+
+
 def encode(space, text, chosen=None):
     """A user's car (compact string) as a candidate of the space."""
     from .builds import car_from
