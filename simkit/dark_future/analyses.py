@@ -9,7 +9,7 @@ tidy frame whose ``attrs`` carry its caption (``title``), the columns worth prin
 
 from __future__ import annotations
 
-from ..core.extras import Extras
+from ..core.extras import Extras, extras
 from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
@@ -184,7 +184,7 @@ def builds(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", 
     return board
 
 
-def metagame(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", trials=20_000,
+def metagame(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade", trials=200_000,
              seed=2026, variants=None, run_dir=None, progress=None, **_run_opts):
     """The designs a strong field would drive: best replies to best replies among legal
     ``vehicle`` designs within ``budget`` dollars, both sides of a two-sided Game driving
@@ -205,6 +205,9 @@ def metagame(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade"
     frame.attrs["title"] = (f"{bg.title}: {bg.note}; {frame['trials_used'].iloc[0]:,} games, "
                             f"seed {seed} (win rates against the field's mixture, 95% intervals "
                             "from fresh seeds)")
+    extras(frame)["Which design beats which: the row design's win rate + half its ties "
+                  "against the column design"] = frame.attrs["payoffs"].round(3).reset_index(
+        names="design")
     return frame
 
 
@@ -224,4 +227,9 @@ HEADLINE = (
              quick={"population": 8, "min_trials": 50, "finalists": 3, "trials": 1500},
              command="simkit builds dark-future --scenario dark-future/game-4 --budget 50000 "
                      "--vehicle renegade"),
+    Analysis("metagame", "The Renegades on $50,000 a strong field would drive in Game Four (the "
+             "build metagame)", metagame, trials=200_000, trials_option="--trials-budget",
+             quick={"trials": 2000},
+             command="simkit builds dark-future --metagame --scenario dark-future/game-4 "
+                     "--budget 50000"),
 )
