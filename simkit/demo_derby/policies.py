@@ -115,6 +115,27 @@ def driver_tables(T):
     return Damage(T.damage, T.hit, T.capacity, T.overflow)
 
 
+class Board(NamedTuple):
+    """What a driver reads while it drives candidate moves in the head, ``B``: built once a
+    plot (each member is a reference numba counts when the tuple is made)."""
+    S: tuple            # the derby state (engine.Derby)
+    D: Damage
+    params: np.ndarray
+    G: tuple            # the ground (engine.Ground)
+    lim: np.ndarray
+
+
+class Drive(NamedTuple):
+    """One candidate move, ``C``: what stays the same for every hex of it (scalars only, so
+    making one a plan costs nothing)."""
+    i: int              # the car
+    goal: tuple         # what it drives at this round (:func:`_goal`)
+    pdir: int           # +1 forward, -1 reverse
+    speed: int          # the plotted speed
+    straight: bool      # a card holds it straight on
+    rnd: int
+
+
 @jit
 def _enemy(i, j, cars, params):
     return j != i and cars[j, C_ALIVE] == 1 and params[j, P_PLAYER] != params[i, P_PLAYER]
@@ -376,12 +397,12 @@ def _tie(salt, k):
 
 
 @jit
-def _hex_cost(i, goal, row, col, nr, nc, nf, pdir, speed, left, straight, S, D, params, G, rnd,
-              lim):
+def _hex_cost(C, B, row, col, nr, nc, nf, left):
     """Cost (lower is better) of the car's next hex being (nr, nc), facing nf, with ``left``
-    hexes still to move after it; and whether the move ends there (a crash, mud, the ramp).
-    ``goal``: :func:`_goal`."""
-    target, ax, ay, aimr, aimc = goal
+    hexes still to move after it; and whether the move ends there (a crash, mud, the ramp)."""
+    i, pdir, speed, straight, rnd = C.i, C.pdir, C.speed, C.straight, C.rnd
+    S, D, params, G, lim = B.S, B.D, B.params, B.G, B.lim
+    target, ax, ay, aimr, aimc = C.goal
     cars, sheets, occ = S.cars, S.sheets, S.occ
     capacity = D.capacity
     terrain, clear = G.terrain, G.clear
@@ -470,19 +491,17 @@ def _hex_cost(i, goal, row, col, nr, nc, nf, pdir, speed, left, straight, S, D, 
 
 
 @jit
-def _choose_hex(i, goal, row, col, facing, pdir, speed, left, straight, S, D, params, G, rnd,
-                lim, salt):
+def _choose_hex(C, B, row, col, facing, left, salt):
     """The best next hex: (turn -1/0/+1, its cost, whether the move ends there)."""
     best = 0
     best_cost = 1e18
     best_end = False
-    for k in range(1 if straight else 3):
+    for k in range(1 if C.straight else 3):
         turn = 0 if k == 0 else (-1 if k == 1 else 1)
         nf = (facing + turn) % 6
-        travel = nf if pdir > 0 else (nf + 3) % 6
+        travel = nf if C.pdir > 0 else (nf + 3) % 6
         nr, nc = A.neighbour(row, col, travel)
-        c, end = _hex_cost(i, goal, row, col, nr, nc, nf, pdir, speed, left, straight, S, D,
-                           params, G, rnd, lim)
+        c, end = _hex_cost(C, B, row, col, nr, nc, nf, left)
         c += _tie(salt, k)
         if c < best_cost:
             best_cost = c
@@ -542,34 +561,32 @@ def _steer(i, pdir, straight, S, G, rnd, lim, params, D, salt):
     cars[i, C_LEFT] hexes of its move still to go (this one included)."""
     cars = S.cars
     terrain = G.terrain
-    goal = _goal(i, S, D, params, lim, terrain)
-    turn, _, _ = _choose_hex(i, goal, cars[i, C_ROW], cars[i, C_COL], cars[i, C_FACING], pdir,
-                             cars[i, C_SPEED], cars[i, C_LEFT] - 1, straight, S, D, params, G,
-                             rnd, lim, salt)
+    C = Drive(i, _goal(i, S, D, params, lim, terrain), pdir, cars[i, C_SPEED], straight, rnd)
+    turn, _, _ = _choose_hex(C, Board(S, D, params, G, lim), cars[i, C_ROW], cars[i, C_COL],
+                             cars[i, C_FACING], cars[i, C_LEFT] - 1, salt)
     return turn
 
 
 @jit
-def _plan_cost(i, goal, pdir, speed, hexes, straight, S, D, params, G, rnd, lim, salt):
-    """Cost of plotting (pdir, speed): the move driven hex by hex as the driver would steer it,
-    on the board as it stands; the cost of where it ends (a ram, a hazard, or the hex it stops
-    on with room for the next move)."""
-    cars = S.cars
+def _plan_cost(C, B, hexes, salt):
+    """Cost of plotting (C.pdir, C.speed): the move driven hex by hex as the driver would steer
+    it, on the board as it stands; the cost of where it ends (a ram, a hazard, or the hex it
+    stops on with room for the next move). ``C.pdir`` is +1 or -1, never 0."""
+    cars = B.S.cars
+    i = C.i
     row = cars[i, C_ROW]
     col = cars[i, C_COL]
     f = cars[i, C_FACING]
     if hexes <= 0:
-        c, _ = _hex_cost(i, goal, row, col, row, col, f, 1 if pdir >= 0 else -1, speed, 0,
-                         straight, S, D, params, G, rnd, lim)
+        c, _ = _hex_cost(C, B, row, col, row, col, f, 0)
         return c
     cost = 0.0
     for h in range(hexes):
-        turn, cost, end = _choose_hex(i, goal, row, col, f, pdir, speed, hexes - h - 1,
-                                      straight, S, D, params, G, rnd, lim, salt + 31 * h)
+        turn, cost, end = _choose_hex(C, B, row, col, f, hexes - h - 1, salt + 31 * h)
         if end:
             return cost
         f = (f + turn) % 6
-        row, col = A.neighbour(row, col, f if pdir > 0 else (f + 3) % 6)
+        row, col = A.neighbour(row, col, f if C.pdir > 0 else (f + 3) % 6)
     return cost
 
 
@@ -613,7 +630,8 @@ def _plot_plan(i, want, S, T, params, G, lim, rnd, salt, only_dir, top_cap):
     # stopping (or staying stopped) first: always legal
     best_dir = cur_dir if cur_dir != 0 else 1
     best_speed = 0
-    best_cost = _plan_cost(i, goal, best_dir, 0, 0, straight, S, D, params, G, rnd, lim, salt)
+    B = Board(S, D, params, G, lim)
+    best_cost = _plan_cost(Drive(i, goal, best_dir, 0, straight, rnd), B, 0, salt)
     best_cost += 1.5 * abs(want) + _tie(salt, 63)
     for dd in range(2):
         pdir = 1 if dd == 0 else -1
@@ -625,7 +643,7 @@ def _plot_plan(i, want, S, T, params, G, lim, rnd, salt, only_dir, top_cap):
         top = min(maxs, (cur + acc) if cur_dir == pdir else acc, top_cap)
         for v in range(1, top + 1):
             hexes = max(v - flats, 0)
-            c = _plan_cost(i, goal, pdir, v, hexes, straight, S, D, params, G, rnd, lim,
+            c = _plan_cost(Drive(i, goal, pdir, v, straight, rnd), B, hexes,
                            salt + 101 * v + 17 * dd)
             c += 1.5 * abs(hexes - want) + (2.0 if pdir < 0 else 0.0)
             c += _tie(salt, 64 + 10 * dd + v)
