@@ -29,7 +29,7 @@ import numpy as np
 
 from simkit.core import dice
 from simkit.core._numba import jit
-from simkit.starfire.procedures import hit_lookup, kernel_tables, resolve_volley
+from simkit.starfire.procedures import Shot, hit_lookup, kernel_tables, resolve_volley
 from simkit.starfire.rules import FAMILIES, combat_tables
 from simkit.starfire.pieces.sheet import hold_run_ends
 from simkit.starfire.procedures import resolve_target
@@ -47,8 +47,8 @@ def shots(codes, run_end, fam, hit, eff, T, key, n):
     for t in range(n):
         dice.seed_trial(st, key, t)
         hp[:] = 2
-        resolve_volley(codes, hp, run_end, pdf, fam, 1, hit, eff, False, T, st, dice.NO_SCRIPT,
-                       out)
+        resolve_volley(codes, hp, run_end, pdf, Shot(fam, 1, hit, eff, False), T, st,
+                       dice.NO_SCRIPT, out)
         total += out[1]
     return total
 

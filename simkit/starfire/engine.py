@@ -64,7 +64,7 @@ from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passe
 from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_RETREAT, I_W_POINTS,
                        I_W_THREAT, P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
 from .procedures import kernel_tables
-from .procedures import resolve_volley_call as resolve_volley
+from .procedures import Shot, resolve_volley_call as resolve_volley
 from .rules import CODE, ENERGY, FORCE, GUN, LASER, MISSILE, PRIMARY, combat_tables
 from .scenario import Scenario, to_arrays
 
@@ -1359,15 +1359,15 @@ def _fire_ship(turn, s, F, T, S, st, script, L):
                         total += em
             if fam == MISSILE:
                 resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
-                               MISSILE, hits, 12, eff, True, T, st, script, out)
+                               Shot(MISSILE, hits, 12, eff, True), T, st, script, out)
             else:
                 # every hit's points at its own firer's range, dampened once (7.4)
                 resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
-                               ENERGY, 1, 12, total, True, T, st, script, out)
+                               Shot(ENERGY, 1, 12, total, True), T, st, script, out)
                 out[0] = hits
         else:
-            resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf, fam,
-                           k, hit, eff, auto, T, st, script, out)
+            resolve_volley(codes[t, :nsys[t]], hp_t[:nsys[t]], run_end[t, :nsys[t]], pdf,
+                           Shot(fam, k, hit, eff, auto), T, st, script, out)
         if fam == PRIMARY:
             prim_last[s] = turn
         if fired_upon[si[t, SI_SIDE]] > turn:

@@ -176,16 +176,26 @@ def _dampen(codes, hp, total, negate, burnout):
     return max(0, total - burnout * best_b - negate * (k - best_b))
 
 
-@jit
-def resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit, T,
-                   st, script, out):
-    """Resolve ``k`` weapons of ``family`` against the sheet (``codes``, ``hp``) in place.
+class Shot(NamedTuple):
+    """One volley's weapons, ``V``: ``k`` weapons of ``family``; ``hit_number``, the
+    Probability of Hit number at the (shifted) range, or -1 when out of range; ``effect``, half
+    points per hit at the true range; ``auto_hit``, every weapon hits (a tractor hold, 8.3)."""
+    family: int
+    k: int
+    hit_number: int
+    effect: int
+    auto_hit: bool
 
-    ``hit_number``: the Probability of Hit number at the (shifted) range, or -1 when out of
-    range; ``effect``: half points per hit at the true range. ``pd_fired`` counts each Point
-    Defense system's missiles this volley (reset by the caller). Writes hits, half points that
-    reached the sheet and missiles stopped into ``out``. ``T``: the :class:`Tables`.
+
+@jit
+def resolve_volley(codes, hp, run_end, pd_fired, V, T, st, script, out):
+    """Resolve the volley ``V`` (a :class:`Shot`) against the sheet (``codes``, ``hp``) in place.
+
+    ``pd_fired`` counts each Point Defense system's missiles this volley (reset by the caller).
+    Writes hits, half points that reached the sheet and missiles stopped into ``out``. ``T``:
+    the :class:`Tables`.
     """
+    family, k, hit_number, effect, auto_hit = V
     skip, nth, intercept, od_negate, od_burnout = (T.skip, T.nth, T.intercept, T.od_negate,
                                                    T.od_burnout)
     out[R_HITS] = 0
@@ -298,7 +308,7 @@ def fire_volley(target: Target, family: str, rng: int, k: int = 1, *, rolls=None
         dice.seed_trial(st, dice.stream_key(seed or 0), trial)
     out = np.zeros(3, dtype=np.int64)
     pd_fired = np.zeros(len(target.codes), dtype=np.int64)
-    resolve_volley(target.codes, target.hp, target.run_end, pd_fired, f, k, hit, effect, auto,
+    resolve_volley(target.codes, target.hp, target.run_end, pd_fired, Shot(f, k, hit, effect, auto),
                    kernel_tables(tables), st, script, out)
     if rolls is not None and dice.script_position(st) != len(script):
         from ..core.errors import ScriptedDiceError
@@ -309,12 +319,10 @@ def fire_volley(target: Target, family: str, rng: int, k: int = 1, *, rolls=None
 
 
 @jit
-def resolve_volley_call(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit,
-                        T, st, script, out):
+def resolve_volley_call(codes, hp, run_end, pd_fired, V, T, st, script, out):
     """``resolve_volley`` behind one real call: for the battle engine, where inlining it at
     every call site would multiply compile time for no measurable speed."""
-    resolve_volley(codes, hp, run_end, pd_fired, family, k, hit_number, effect, auto_hit, T, st,
-                   script, out)
+    resolve_volley(codes, hp, run_end, pd_fired, V, T, st, script, out)
 
 
 # --- weapon value by range: the volley above over trials, per family and range ----------------
@@ -364,8 +372,8 @@ def _table_block(codes, run_end, C, k, T, key, lo, hi, n_stat, acc):
             dice.seed_trial(st, key, t)  # same stream in every cell: common random numbers
             hp[:] = 2
             pd_fired[:] = 0
-            resolve_volley(codes, hp, run_end, pd_fired, fam[c], k, hitn[c], eff[c], auto[c], T,
-                           st, dice.NO_SCRIPT, out)
+            resolve_volley(codes, hp, run_end, pd_fired, Shot(fam[c], k, hitn[c], eff[c], auto[c]),
+                           T, st, dice.NO_SCRIPT, out)
             destroyed = 0
             internal = 0
             for i in range(n_sys):
