@@ -17,8 +17,8 @@ import os
 import sys
 
 from . import games, shipped
-from .cliutil import (add_output_options, add_run_options, emit, plot_path, positive_int,
-                      run_options, variants_from)
+from .cliutil import (add_output_options, add_run_options, emit, emit_with_extras, plot_path,
+                      positive_int, run_options, variants_from)
 from .core.errors import UserInputError
 from .core.files import atomic_write
 
@@ -146,12 +146,9 @@ def _scenario_run(args) -> int:
         c for c in ("pairing", "side", "policy", "trials", "wins", "draws", "win_rate",
                     "win_lo", "win_hi", "decisive_wins", "mean_turns",
                     "mean_surviving_ships", "mean_surviving_systems") if c in frame]
-    emit(frame, args, columns=[c for c in shown if c in frame],
-         title=f"{frame['scenario'].iloc[0]}: {frame['trials'].iloc[0]:,} games, seed {args.seed}"
-               " (win rates with 95% Wilson intervals)")
-    for title, extra in frame.attrs.get("extra", {}).items():
-        print()
-        emit(extra, argparse.Namespace(), title=title)
+    emit_with_extras(frame, args, columns=[c for c in shown if c in frame],
+                     title=f"{frame['scenario'].iloc[0]}: {frame['trials'].iloc[0]:,} games, "
+                           f"seed {args.seed} (win rates with 95% Wilson intervals)")
     if args.log:
         lines, _ = g.scenario.log(scen, seed=args.seed, policies=policies,
                                   variants=variants_from(args))

@@ -206,6 +206,14 @@ def parse_int_range(text: str, *, option: str, lo: int = 0, hi: int = 1000) -> l
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
+def emit_with_extras(frame, args, *, title: str = "", columns: list[str] | None = None) -> None:
+    """:func:`emit` the frame, then print each of its side tables (``attrs["extra"]``)."""
+    emit(frame, args, title=title, columns=columns)
+    for caption, extra in frame.attrs.get("extra", {}).items():
+        print()
+        emit(extra, argparse.Namespace(), title=str(caption))
+
+
 def emit(frame: pd.DataFrame, args, *, title: str = "", columns: list[str] | None = None,
          float_format: str = "{:.4f}") -> None:
     """Print the frame (selected columns) and write --out if asked."""

@@ -50,7 +50,7 @@ def test_the_metagame_command_reports_the_field_and_the_scenarios_cars(tmp_path,
                  "--budget", "50000", "--trials-budget", "2000", "--seed", "3",
                  "--no-progress", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "Which design beats which" in text
+    assert "Which build beats which" in text
     frame = pd.read_csv(out)
     support = frame[frame.role == "support"]
     assert len(support) >= 1 and support.weight.sum() == pytest.approx(1.0, abs=1e-6)

@@ -27,9 +27,13 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import UserInputError
+from ..core.extras import extras
 from ..core.game import BuildGame, Policy
 from .balance import Side, Z, search
 
+#: the caption of the payoff matrix among the frame's side tables (``attrs["extra"]``)
+PAYOFF_CAPTION = ("Which build beats which: the row build's win rate + half its ties against the "
+                  "column build")
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -122,4 +126,5 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
             pay[i, j] = (wins[0] + (n - wins.sum()) / 2) / n
     frame.attrs["payoffs"] = pd.DataFrame(pay, index=names, columns=names)
     frame.attrs["note"] = bg.note
+    extras(frame)[PAYOFF_CAPTION] = frame.attrs["payoffs"].round(3).reset_index(names="build")
     return frame

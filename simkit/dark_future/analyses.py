@@ -9,7 +9,7 @@ tidy frame whose ``attrs`` carry its caption (``title``), the columns worth prin
 
 from __future__ import annotations
 
-from ..core.extras import Extras, extras
+from ..core.extras import Extras
 from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
@@ -205,9 +205,6 @@ def metagame(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade"
     frame.attrs["title"] = (f"{bg.title}: {bg.note}; {frame['trials_used'].iloc[0]:,} games, "
                             f"seed {seed} (win rates against the field's mixture, 95% intervals "
                             "from fresh seeds)")
-    extras(frame)["Which design beats which: the row design's win rate + half its ties "
-                  "against the column design"] = frame.attrs["payoffs"].round(3).reset_index(
-        names="design")
     return frame
 
 

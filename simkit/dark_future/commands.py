@@ -7,7 +7,6 @@ module at module level (``tests/test_cli_parser.py``): each run function imports
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -168,12 +167,7 @@ def _builds_run(args) -> int:
         frame = metagame(args.scenario, budget=args.budget, vehicle=args.vehicle,
                          trials=args.trials_budget, seed=args.seed, variants=chosen,
                          run_dir=opts.get("run_dir"), progress=opts.get("progress"))
-        cliutil.emit(frame, args, title=frame.attrs["title"])
-        print()
-        cliutil.emit(frame.attrs["payoffs"].round(3).reset_index(names="build"),
-                     argparse.Namespace(),
-                     title="Which design beats which: the row design's win rate + half its "
-                           "ties against the column design")
+        cliutil.emit_with_extras(frame, args, title=frame.attrs["title"])
         return 0
     if args.scenario is not None:
         plot = cliutil.plot_path(args)

@@ -9,7 +9,7 @@ caption -> frame); kernels are imported when a call runs.
 
 from __future__ import annotations
 
-from ..core.extras import Extras, extras
+from ..core.extras import Extras
 from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
@@ -280,9 +280,6 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=20_000, seed=2026, vari
     frame.attrs["title"] = (f"Demon's Run metagame, {budget} points: {bg.note}; "
                             f"{frame['trials_used'].iloc[0]:,} races, seed {seed} (win rates "
                             "against the field's mixture, 95% intervals from fresh seeds)")
-    extras(frame)["Which build beats which: the row build's win rate + half its ties "
-                  "against the column build"] = frame.attrs["payoffs"].round(3).reset_index(
-        names="build")
     return frame
 
 

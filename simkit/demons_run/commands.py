@@ -65,12 +65,7 @@ def _builds_run(args) -> int:
         frame = metagame(budget=args.budget, pilot=args.pilot, trials=args.trials_budget,
                          seed=args.seed, variants=variants, run_dir=opts.get("run_dir"),
                          progress=opts.get("progress"))
-        cliutil.emit(frame, args, title=frame.attrs["title"])
-        print()
-        cliutil.emit(frame.attrs["payoffs"].round(3).reset_index(names="build"),
-                     argparse.Namespace(),
-                     title="Which build beats which: the row build's win rate + half its ties "
-                           "against the column build")
+        cliutil.emit_with_extras(frame, args, title=frame.attrs["title"])
         return 0
     path = cliutil.plot_path(args)
     board = builds(budget=args.budget, field=args.field, pilot=args.pilot,
