@@ -126,5 +126,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
             pay[i, j] = (wins[0] + (n - wins.sum()) / 2) / n
     frame.attrs["payoffs"] = pd.DataFrame(pay, index=names, columns=names)
     frame.attrs["note"] = bg.note
+    frame.attrs["title"] = (f"{bg.title}: {bg.note}; {out.est.used:,} games, seed {seed} (win "
+                            "rates against the field's mixture, 95% intervals from fresh seeds)")
     extras(frame)[PAYOFF_CAPTION] = frame.attrs["payoffs"].round(3).reset_index(names="build")
     return frame

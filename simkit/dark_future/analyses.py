@@ -200,12 +200,8 @@ def metagame(scenario="dark-future/game-4", *, budget=50_000, vehicle="renegade"
     R.selection(chosen)
     path = shipped.resolve(scenario, option="--scenario")
     bg = metagame_game(path, vehicle=vehicle, budget=budget, chosen=chosen)
-    frame = solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
-                  run_dir=run_dir, progress=progress)
-    frame.attrs["title"] = (f"{bg.title}: {bg.note}; {frame['trials_used'].iloc[0]:,} games, "
-                            f"seed {seed} (win rates against the field's mixture, 95% intervals "
-                            "from fresh seeds)")
-    return frame
+    return solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
+                 run_dir=run_dir, progress=progress)
 
 
 def plot_builds(frame, path):

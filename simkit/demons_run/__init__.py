@@ -96,7 +96,8 @@ def _metagame(pilot="buoy_hunter", variants=None, budget=None):
         return np.array([wa + wa2, wb + wb2], np.int64)
 
     worked = candidate_of(worked_ship(rules))
-    return BuildGame("Demon's Run 80-point ships", design_space(rules, budget), duel,
+    points = rules.budget if budget is None else budget
+    return BuildGame(f"Demon's Run {points}-point ships", design_space(rules, budget), duel,
                      start=[worked], reference=[("the rulebook's worked ship", worked)],
                      note=f"two ships flown by the {pilot} pilot, corners A and D rotated")
 

@@ -275,12 +275,8 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=20_000, seed=2026, vari
     rules = make_rules(variants)
     budget = _budget(rules, budget)
     bg = _metagame(pilot, variants, budget)
-    frame = solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
-                  run_dir=run_dir, progress=progress)
-    frame.attrs["title"] = (f"Demon's Run metagame, {budget} points: {bg.note}; "
-                            f"{frame['trials_used'].iloc[0]:,} races, seed {seed} (win rates "
-                            "against the field's mixture, 95% intervals from fresh seeds)")
-    return frame
+    return solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
+                 run_dir=run_dir, progress=progress)
 
 
 # --- board ------------------------------------------------------------------------------------
