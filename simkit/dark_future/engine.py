@@ -949,7 +949,7 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
     # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
     # leaves this module's cached kernels with the old driver linked in (edit both; last for
-    # the passive speed P_PASSMPH, looking over the laid track only; backing off a block)
+    # the choice by expected effect, P_LOSSVAL, and the drivers' ties rolled on the dice)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
@@ -973,9 +973,11 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
     elif V[v, V_NEEDALIGN]:
         act, arg = A_REALIGN, 0
     else:
-        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf)
+        # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
+        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg)
+            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
+                                   st, script)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
                  sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase)
