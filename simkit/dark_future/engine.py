@@ -1034,13 +1034,18 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
 
 @jit
 def _is_out(V, v):
-    """Out of the fight: off the road, wrecked, or stopped for good (p34-35, p40, Game Six)."""
+    """Out of the fight: off the road, wrecked, or stopped for good (p34-35, p40, Game Six).
+    A driver whose skill fell to zero is unconscious for the rest of the game (p50) and a car
+    whose maximum speed fell to zero cannot move off (p16): stopped, neither moves again (the
+    drivers knew it, policies._move_off; the engine did not, and seeded Game One trial 208
+    waited for it to the turn limit)."""
     if V[v, V_STATUS] != ACTIVE:
         return True
     if V[v, V_BIKE] and V[v, V_MPH] == 0 and _bike_can_push(V, v):
         return False   # its rider may push it or abandon it at the next turn's start (p69)
     if V[v, V_MPH] == 0 and (V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_HAND] <= 0
-                             or V[v, V_TERMINAL] or V[v, V_AXLE] or V[v, V_ACC] <= 0):
+                             or V[v, V_TERMINAL] or V[v, V_AXLE] or V[v, V_ACC] <= 0
+                             or V[v, V_SKILL] <= 0 or V[v, V_MAXSPD] <= 0):
         return True
     return False
 
