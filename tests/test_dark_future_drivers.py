@@ -598,3 +598,33 @@ def test_an_oncoming_car_in_the_middle_lanes_is_dodged_to_either_side():
     w.V[1, VH.V_DIR] = 1
     got = {_d(w, 0, std, moves=True, trial=s) for s in range(100)}
     assert got == {(PO.A_DRIFT, -1), (PO.A_DRIFT, 1)}, got
+
+
+def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line_up():
+    """Seeded Game Six games (seed 2026, trials 822, 926, 993 before the choice by expected
+    effect) froze to the turn limit: the Op stopped on a bend, a gang vehicle stopped a couple
+    of spaces ahead in other lanes, the road beyond shut from edge to edge by obstacles (p76).
+    With no enemy behind it, the Op waited for ever (its line-up by reversing with a drift ran
+    only on straights, and on a curve a reversing car may not drift, p17). Now it backs
+    straight off the bend, lines up on a straight by reversing with drifts, and, lined up with
+    no shot, drives into the enemy (a ram, p52) instead of waiting."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    w.place(1, 2, 0, 1, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 4, 2, 0, side=0, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    for lo, hi in ((0, 2), (3, 5)):
+        sec, sp = 3, 0
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
+                       RD.front_x(w.T, sec, lo, sp), 1, -1)
+    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, *_stream(0)) == (True, 0)
+    assert _d(w, 1, std) == (PO.A_REVERSE, 0)
+    # on the straight before the bend: reverse drifting towards the enemy's lanes
+    w.place(1, 1, 0, 2, 0, side=1, role=VH.CHASE)
+    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert _d(w, 1, std) == (PO.A_REVERSE, 1)
+    # lined up in its lanes with no shot: it moves off into it
+    w.place(1, 2, 4, 0, 0, side=1, role=VH.CHASE)
+    act, arg = _d(w, 1, std)
+    assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF

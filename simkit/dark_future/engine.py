@@ -949,7 +949,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
     # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
     # leaves this module's cached kernels with the old driver linked in (edit both; last for
-    # the choice by expected effect, P_LOSSVAL, and the drivers' ties rolled on the dice)
+    # the choice by expected effect, P_LOSSVAL, the drivers' ties rolled on the dice, and the
+    # chase car's line-up from a curve and ram of a stopped enemy it cannot shoot)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase

@@ -869,6 +869,7 @@ def _stuck(V, u):
 
 
 LINE_UP = 3   # spaces: a stopped enemy this close in other lanes is lined up on by reversing
+RAM_MOVE_OFF = 20   # mph: a chase car lined up on a stopped enemy it cannot shoot rams it
 
 
 @jit
@@ -905,7 +906,8 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
     edge to edge within ``ROUTE_LOOK`` spaces turns it round (a U-turn as it moves off, p15)
     towards an enemy behind, or backs it off to where it may turn; with no enemy behind it
     waits. A chase car lines up on a stopped enemy ahead in other lanes by reversing with a
-    drift (p17)."""
+    drift (p17; on a curve, where a reverse may not drift, it backs straight off it first), and
+    lined up on it with no shot drives into it (a ram, p52)."""
     slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
@@ -917,10 +919,20 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
-    if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and straight:
-        e = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
-        if e >= 0 and V[e, V_LANE] != V[v, V_LANE]:
-            return A_REVERSE, 1 if V[e, V_LANE] > V[v, V_LANE] else -1
+    ef = -1
+    if V[v, V_ROLE] == CHASE and not V[v, V_BIKE]:
+        ef = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
+        if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
+            if straight:
+                return A_REVERSE, 1 if V[ef, V_LANE] > V[v, V_LANE] else -1
+            # on a curve a reversing car may not drift (p17): back straight off it first, then
+            # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
+            # ahead shut, to the turn limit)
+            return A_REVERSE, 0
+        if ef >= 0:
+            # lined up on it with no shot (none left, or out of sight round the bend): drive
+            # into it, a ram (p52), rather than wait behind it
+            return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1), RAM_MOVE_OFF)
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
