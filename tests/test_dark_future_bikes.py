@@ -46,6 +46,10 @@ class World:
         self.oil = np.zeros(EG.SH.MAX_TESTS, np.int64)
         self.outc = np.zeros(EG.SH.MAX_TESTS, np.int64)
         self.tbuf = np.zeros(8, np.int64)
+        # a live dice stream for the drivers' ties (policies._pick rolls only on a tie)
+        st = dice.new_state()
+        dice.seed_trial(st, dice.stream_key(15), 0)
+        self.dice = (st, dice.NO_SCRIPT)
         self.POL = a.POL.copy()
         for v in range(n):
             self.WS[v] = a.LOAD[v, 0]
@@ -93,9 +97,9 @@ class World:
 
     def decide(self, v, moves=True):
         act, arg = PO.decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
-                             self.a.hp, self.POL[v], self.tbuf)
+                             self.a.hp, self.POL[v], self.tbuf, *self.dice)
         return PO.bike_decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
-                              self.a.hp, self.POL[v], self.tbuf, act, arg)
+                              self.a.hp, self.POL[v], self.tbuf, act, arg, *self.dice)
 
     def events(self, code=None):
         ev = self.E[:self.EN[0]]
@@ -464,7 +468,7 @@ def test_a_rider_never_reverses_where_a_driver_would_p64_p17():
         w.WS[0, :, VH.W_AMMO] = 0
         w.POL[0] = PO.policy_vector("turn-to-face")
         car_choice = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, w.n, 0, False, w.a.hp,
-                               w.POL[0], w.tbuf)
+                               w.POL[0], w.tbuf, *w.dice)
         assert car_choice[0] == PO.A_REVERSE, car_choice
         if kind == BIKE:
             assert w.decide(0, moves=False)[0] != PO.A_REVERSE

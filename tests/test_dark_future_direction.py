@@ -91,7 +91,7 @@ def test_moving_and_shooting_example_p14():
     # phase 3: the Renegade is two spaces ahead of the Interceptor, in its lanes: its driver
     # drifts (the Renegade does not move this phase, so this is no cutting up)
     act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 2, True, w.hp,
-                         PO.policy_vector("standard"), w.tbuf)
+                         PO.policy_vector("standard"), w.tbuf, *w.dice)
     assert act == PO.A_DRIFT
     lane0 = w.V[2, VH.V_LANE]
     assert _advance(w, st, s, 2, drift=arg, n=n, phase=3) >= 0
@@ -357,7 +357,7 @@ def test_drivers_turn_to_face_and_head_on():
     w.place(0, 2, 2, 1, 30, side=0, role=VH.LEAD)     # one space after the bend
     w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)    # behind it, round the bend
     d = lambda v, par, moves=True: PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, v, moves,
-                                             w.hp, par, w.tbuf)
+                                             w.hp, par, w.tbuf, *w.dice)
     assert d(0, ttf) == (PO.A_UTURN, 0)
     assert d(0, std)[0] != PO.A_UTURN
     w.V[0, VH.V_MPH] = 60
@@ -384,9 +384,9 @@ def test_drivers_turn_to_face_and_head_on():
     # ... and, the oncoming car still five spaces off, already drifts out of its lanes
     w.place(0, 3, 3, 0, 60, side=0, role=VH.LEAD)
     assert d(1, std) == (PO.A_DRIFT, -1) and d(1, hon) == (PO.A_NONE, 0)
-    assert PO._dodge_oncoming(w.T, w.M, w.NM, w.V, 2, 1, std) == -1
+    assert PO._dodge_oncoming(w.T, w.M, w.NM, w.V, 2, 1, std, *w.dice) == -1
     w.V[0, VH.V_DIR] = 1   # the same car going the same way: nothing to dodge
-    assert PO._dodge_oncoming(w.T, w.M, w.NM, w.V, 2, 1, std) == 0
+    assert PO._dodge_oncoming(w.T, w.M, w.NM, w.V, 2, 1, std, *w.dice) == 0
     # stopped against a wreck in front, no shot: the turn-to-face driver reverses
     w.place(0, 2, 2, 2, 0, side=0, role=VH.LEAD)
     w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)

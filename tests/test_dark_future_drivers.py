@@ -2,6 +2,8 @@
 control loss (p46), in scripted positions through the policy and the engine's ``_act``."""
 
 import numpy as np
+
+from simkit.core import dice
 import pytest
 
 from simkit.dark_future import engine as EG
@@ -12,8 +14,17 @@ from simkit.dark_future.pieces import vehicle as VH
 from test_dark_future_engine import World
 
 
-def _d(w, v, par, moves=False, n=2):
-    return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, v, moves, w.hp, par, w.tbuf)
+def _stream(trial):
+    """A live dice stream (trial ``trial`` of one seed) for the drivers' tie rolls."""
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(15), trial)
+    return st, dice.NO_SCRIPT
+
+
+def _d(w, v, par, moves=False, n=2, trial=None):
+    if trial is not None:
+        w.dice = _stream(trial)
+    return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, v, moves, w.hp, par, w.tbuf, *w.dice)
 
 
 def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
@@ -378,6 +389,39 @@ def _case_sideswipe():
     return lambda par: _d(w, 1, par, moves=True), {"sideswipe": 0}
 
 
+def _three(w):
+    """The World's two cars and a third vehicle (2), a copy of car 0's load."""
+    V = np.zeros((3, VH.V_W), np.int64)
+    V[:2] = w.V
+    WS = np.zeros((3, VH.MAXW, VH.W_W), np.int64)
+    WS[:2] = w.WS
+    WS[2] = w.WS[0]
+    w.V, w.WS = V, WS
+    return w
+
+
+def _swipe_or_shoot(sw_mph, tg_mph, tg_control, acc, dmg):
+    """Chase car 1 (lanes 0-1) level with lead car 0 in the lanes beside it (a sideswipe
+    after its straight move) and an enemy 2 eight spaces ahead in its lanes, in its hood
+    weapon's corridor (set to accuracy ``acc`` and damage ``dmg``); car 0's handling and its
+    driver's skill ``tg_control``."""
+    w = _three(World())
+    w.place(1, 2, 0, 1, sw_mph, side=1, role=VH.CHASE)
+    w.place(0, 2, 2, 2, tg_mph, side=0, role=VH.LEAD, skill=tg_control)
+    w.V[0, VH.V_HAND] = tg_control
+    w.place(2, 5, 0, 0, 60, side=0, role=VH.LEAD)
+    w.WS[1, 0, VH.W_ACC] = acc
+    w.WS[1, 0, VH.W_DMG] = dmg
+    return w
+
+
+def _case_loss_value():
+    # a 4-in-6 MG shot (1.44 expected points) against a sideswipe on a car with handling and
+    # skill 2 at 80mph: worth 3.7 points with a control loss at 6, 1.1 with it at nothing
+    w = _swipe_or_shoot(80, 80, 2, 2, 1)
+    return lambda par: _d(w, 1, par, moves=True, n=3), {"loss_value": 0}
+
+
 def _case_passive_mph():
     w = World()
     w.WS[:, :, VH.W_AMMO] = 0
@@ -406,6 +450,7 @@ PARAM_CASES = {
     "unlock": (_case_unlock, None),
     "veto_mph": (_case_veto, True),
     "passive_mph": (_case_passive_mph, PO.A_BRAKE),
+    "loss_value": (_case_loss_value, PO.A_SWIPE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -414,12 +459,13 @@ PARAM_EFFECT = {
     "close_margin": PO.A_NONE, "escape": PO.A_PASSIVE, "uturn_mph": PO.A_UTURN,
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
+    "loss_value": PO.A_SHOOT,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 17 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 18 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -435,3 +481,150 @@ def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
         assert first(a) == expect_std, (name, a)
     if PARAM_EFFECT[name] is not None:
         assert first(b) == PARAM_EFFECT[name], (name, b)
+
+
+# --- issue 15: shoot, lay or sideswipe by expected effect; ties to the dice ----------------------
+def test_a_sure_sideswipe_beats_a_poor_shot():
+    """The chase car used to shoot whenever a shot reached P_SHOOT and sideswipe only without
+    one. Level with a car of handling and skill 1 (the swiper wins the p54 test unless the
+    dice differ by 4 or more), at 80mph against 60 (a +1 hit and a 40mph test the target fails
+    on 5-6, p56), it sideswipes rather than take a 2-in-6 shot with its GL-like hood weapon at
+    an enemy eight spaces ahead; with a good weapon against a sound car at the same speed, it
+    shoots."""
+    std = PO.params_vector()
+    w = _swipe_or_shoot(80, 60, 1, 0, 2)
+    assert PO._shot_core(w.T, w.V, w.WS, 3, 1, w.tbuf, 1, 0)[3] == 2   # a 2-in-6 shot
+    assert _d(w, 1, std, moves=True, n=3) == (PO.A_SWIPE, 1)
+    # the same position, the target sound (handling 4, skill 3) and no faster than the swiper,
+    # the weapon a chain gun (accuracy 3, damage 5): the shot is worth more
+    w = _swipe_or_shoot(60, 60, 4, 3, 5)
+    w.V[0, VH.V_SKILL] = 3
+    assert _d(w, 1, std, moves=True, n=3) == (PO.A_SHOOT, 0)
+    # a sideswipe that risks more than it gains (the swiper at 100mph fails its own 40mph
+    # test on 4-6) is not made even with no shot
+    w = _swipe_or_shoot(100, 100, 6, 2, 1)
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert PO._swipe_value(w.V, 1, 0, w.hp, std) < 0
+    assert _d(w, 1, std, moves=True, n=3)[0] != PO.A_SWIPE
+
+
+def _lead_oil_and_gun(pursuer_mph, gap, acc=2, dmg=1):
+    """Lead car 0 at its top speed with its oil and hood weapon (accuracy ``acc``, damage
+    ``dmg``), pursuer 1 ``gap`` spaces behind in its lanes at ``pursuer_mph``, an enemy 2
+    three spaces ahead in its lanes (a shot at range 4)."""
+    w = _three(World())
+    w.place(0, 4, 2, 1, 60, side=0, role=VH.LEAD)
+    w.V[0, VH.V_MPH] = w.V[0, VH.V_MAXSPD]
+    _gap_place(w, 0, 1, gap, 2, pursuer_mph, 1, VH.CHASE)
+    w.place(2, 5, 2, 2, 60, side=1, role=VH.CHASE)
+    w.WS[0, 0, VH.W_ACC] = acc
+    w.WS[0, 0, VH.W_DMG] = dmg
+    w.WS[1:, :, VH.W_AMMO] = 0
+    return w
+
+
+def test_the_lead_car_lays_oil_or_shoots_by_expected_effect():
+    """The lead car used to drop a passive on any pursuer close behind in its lanes before it
+    looked at a shot. Oil costs a pursuer at 60mph no hazard roll (its 60mph limit, p30), only
+    a handling point, so a 5-in-6 MG shot at the enemy ahead is worth more; the same pursuer
+    at 100mph one space behind fails its 60mph roll on 5-6 (a control loss), and the oil is
+    worth more than a 2-in-6 shot."""
+    std = PO.params_vector()
+    w = _lead_oil_and_gun(60, 1)
+    oil = PO._passive_slot(w.V, w.WS, 0)
+    assert oil >= 0 and w.WS[0, oil, VH.W_PTYPE] == RD.OIL
+    assert _d(w, 0, std, moves=True, n=3) == (PO.A_SHOOT, 0)
+    w = _lead_oil_and_gun(100, 1, acc=0, dmg=2)
+    assert _d(w, 0, std, moves=True, n=3) == (PO.A_PASSIVE, oil)
+    # with nothing to shoot at, the oil goes down on the slow pursuer (its handling point)
+    w = _lead_oil_and_gun(60, 1)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.V[2, VH.V_SEC] = 6
+    assert _d(w, 0, std, moves=True, n=3) == (PO.A_PASSIVE, oil)
+
+
+def _symmetric_block():
+    """A car in the middle lanes (2-3) at 40mph, a wreck two spaces ahead in its lanes, both
+    sides of the road clear: drifting left or right is equally good."""
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 0, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 40, side=1, role=VH.CHASE)
+    sec, sp = 1, 2
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 2, 3, RD.rear_x(w.T, sec, 2, sp),
+                   RD.front_x(w.T, sec, 2, sp), 1, -1)
+    return w
+
+
+def test_equal_drifts_and_routes_go_to_the_dice():
+    """_route (and _drift_dir) used to send a car in the middle lanes to 'the wider side of the
+    road' (always the same one for lane 2) when both sides were equally good. Over 400 trials
+    (a die from each trial's dice stream, rolled only on a tie) both sides are chosen, each
+    about half the time (a chi-square test at 1 degree of freedom, 10.83: p = 0.001), through
+    decide and through _route itself; with one side blocked the other is always chosen."""
+    std = PO.params_vector()
+    w = _symmetric_block()
+    n = 400
+    for fn in (lambda s: _d(w, 1, std, moves=True, trial=s),
+               lambda s: (PO.A_DRIFT, PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK,
+                                                *_stream(s))[1])):
+        got = [fn(s) for s in range(n)]
+        assert {a for a, _ in got} == {PO.A_DRIFT}, got[:5]
+        left = sum(1 for _, d in got if d == -1)
+        right = sum(1 for _, d in got if d == 1)
+        assert left + right == n
+        chi2 = (left - n / 2) ** 2 / (n / 2) + (right - n / 2) ** 2 / (n / 2)
+        assert left > 0 and right > 0 and chi2 < 10.83, (left, right)
+    # the same stream, the same choice (a seeded game replays)
+    assert _d(w, 1, std, moves=True, trial=7) == _d(w, 1, std, moves=True, trial=7)
+    # the right side shut by a second wreck: always left
+    sec, sp = 1, 2
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 4, 5, RD.rear_x(w.T, sec, 4, sp),
+                   RD.front_x(w.T, sec, 4, sp), 1, -1)
+    route = {PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, *_stream(s))[1]
+             for s in range(50)}
+    assert route == {-1}
+    assert {_d(w, 1, std, moves=True, trial=s) for s in range(50)} == {(PO.A_DRIFT, -1)}
+
+
+def test_an_oncoming_car_in_the_middle_lanes_is_dodged_to_either_side():
+    """A car in the middle lanes meeting an oncoming car in the same lanes drifts out of its
+    way; neither side of the road is wider, so the side is the dice's (it was always left)."""
+    std = PO.params_vector()
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 2, 2, 2, 60, side=1, role=VH.CHASE)
+    w.V[1, VH.V_DIR] = 1
+    got = {_d(w, 0, std, moves=True, trial=s) for s in range(100)}
+    assert got == {(PO.A_DRIFT, -1), (PO.A_DRIFT, 1)}, got
+
+
+def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line_up():
+    """Seeded Game Six games (seed 2026, trials 822, 926, 993 before the choice by expected
+    effect) froze to the turn limit: the Op stopped on a bend, a gang vehicle stopped a couple
+    of spaces ahead in other lanes, the road beyond shut from edge to edge by obstacles (p76).
+    With no enemy behind it, the Op waited for ever (its line-up by reversing with a drift ran
+    only on straights, and on a curve a reversing car may not drift, p17). Now it backs
+    straight off the bend, lines up on a straight by reversing with drifts, and, lined up with
+    no shot, drives into the enemy (a ram, p52) instead of waiting."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    w.place(1, 2, 0, 1, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 4, 2, 0, side=0, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    for lo, hi in ((0, 2), (3, 5)):
+        sec, sp = 3, 0
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
+                       RD.front_x(w.T, sec, lo, sp), 1, -1)
+    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, *_stream(0)) == (True, 0)
+    assert _d(w, 1, std) == (PO.A_REVERSE, 0)
+    # on the straight before the bend: reverse drifting towards the enemy's lanes
+    w.place(1, 1, 0, 2, 0, side=1, role=VH.CHASE)
+    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert _d(w, 1, std) == (PO.A_REVERSE, 1)
+    # lined up in its lanes with no shot: it moves off into it
+    w.place(1, 2, 4, 0, 0, side=1, role=VH.CHASE)
+    act, arg = _d(w, 1, std)
+    assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF

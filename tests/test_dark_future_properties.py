@@ -68,17 +68,51 @@ def test_seeded_game_six_turn_limit_draws_issue_15():
     """Issue 15: 9 of 2,000 seeded Game Six games (seed 2026) were drawn at the turn limit with
     a car going nowhere: an Op shuttling behind a stranded gang car it never shot (486, 590),
     cars backing and filling in front of obstacle strips they steered round too late (1365,
-    1672), one stalemate of two stranded cars (1541). Those games now end. Left: one long
-    chase the unarmed Op cannot close (447) and three games at a road shut from edge to edge
-    by obstacles (the p76 double) next to a curve, where neither a U-turn nor a reversing
-    drift is allowed (822, 926, 993; a known limit of the drivers). A guard against new
-    deadlocks: at most 4 such games, none of the fixed ones."""
+    1672), one stalemate of two stranded cars (1541). Those games now end. After the choice by
+    expected effect and the drivers' tie rolls (which change the stream of later rolls), the
+    three games that met a road shut from edge to edge next to a curve (822, 926, 993) play
+    differently and end; the shut road itself is still a known limit of the drivers. Left: one
+    long chase of a gang bike by an Op out of ammunition (447: neither can catch or hurt the
+    other). A guard against new deadlocks: at most that one such game, none of the others."""
     sc = GM.load_scenario(SCEN / "game-6.toml")
     sim = GM.GameSim(sc)
     key = EG.dice.stream_key(2026)
-    for t in (486, 590, 1365, 1672, 1541):
+    for t in (486, 590, 1365, 1672, 1541, 822, 926, 993):
         acc = sim.chunk(key, t, 1)
         assert acc[EG.ST_REASON + EG.REASON_TIME] == 0, t
     tot = sim.chunk(key, 0, 2000)
-    assert tot[EG.ST_REASON + EG.REASON_TIME] <= 4
+    assert tot[EG.ST_REASON + EG.REASON_TIME] <= 1
     assert tot[EG.ST_REASON + EG.REASON_STALEMATE] <= 4
+
+
+def test_seeded_game_one_has_no_turn_limit_draws_issue_15():
+    """None of 2,000 seeded Game One games (seed 2026) reaches the turn limit. Trial 208 did:
+    its lead car, stopped by a spin, had its driver's skill cut to 0 by a limb critical
+    (unconscious for the rest of the game, p50). Its driver never moved off again
+    (policies._move_off), but the engine's out-test did not count the car as stopped for good,
+    so the game waited 57 turns; now the lead car is out and the chase car wins."""
+    sc = GM.load_scenario(SCEN / "game-1.toml")
+    sim = GM.GameSim(sc)
+    key = EG.dice.stream_key(2026)
+    acc = sim.chunk(key, 208, 1)
+    assert acc[EG.ST_REASON + EG.REASON_LEAD_OUT] == 1
+    tot = sim.chunk(key, 0, 2000)
+    assert tot[EG.ST_REASON + EG.REASON_TIME] == 0
+
+
+def test_a_stopped_car_with_an_unconscious_driver_or_no_top_speed_is_out_p16_p50():
+    """Stopped, a car whose driver's skill is 0 (unconscious, p50) or whose maximum speed is 0
+    (p16) never moves again: out (engine._is_out), as the drivers' move-off already held
+    (policies._move_off, _stuck); moving, it is not yet."""
+    from simkit.dark_future import policies as PO
+    from test_dark_future_engine import World
+    w = World()
+    w.place(0, 2, 2, 0, 0)
+    assert not EG._is_out(w.V, 0) and not PO._stuck(w.V, 0)
+    w.V[0, VH.V_SKILL] = 0
+    assert EG._is_out(w.V, 0) and PO._stuck(w.V, 0)
+    w.V[0, VH.V_MPH] = 20
+    assert not EG._is_out(w.V, 0)
+    w.place(0, 2, 2, 0, 0)
+    w.V[0, VH.V_MAXSPD] = 0
+    assert EG._is_out(w.V, 0)

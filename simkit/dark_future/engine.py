@@ -949,7 +949,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
     # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
     # leaves this module's cached kernels with the old driver linked in (edit both; last for
-    # the passive speed P_PASSMPH, looking over the laid track only; backing off a block)
+    # the choice by expected effect, P_LOSSVAL, the drivers' ties rolled on the dice, and the
+    # chase car's line-up from a curve and ram of a stopped enemy it cannot shoot)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
@@ -973,9 +974,11 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
     elif V[v, V_NEEDALIGN]:
         act, arg = A_REALIGN, 0
     else:
-        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf)
+        # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
+        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg)
+            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
+                                   st, script)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
                  sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase)
@@ -1032,13 +1035,18 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
 
 @jit
 def _is_out(V, v):
-    """Out of the fight: off the road, wrecked, or stopped for good (p34-35, p40, Game Six)."""
+    """Out of the fight: off the road, wrecked, or stopped for good (p34-35, p40, Game Six).
+    A driver whose skill fell to zero is unconscious for the rest of the game (p50) and a car
+    whose maximum speed fell to zero cannot move off (p16): stopped, neither moves again (the
+    drivers knew it, policies._move_off; the engine did not, and seeded Game One trial 208
+    waited for it to the turn limit)."""
     if V[v, V_STATUS] != ACTIVE:
         return True
     if V[v, V_BIKE] and V[v, V_MPH] == 0 and _bike_can_push(V, v):
         return False   # its rider may push it or abandon it at the next turn's start (p69)
     if V[v, V_MPH] == 0 and (V[v, V_ENGOFF] or V[v, V_NODRIVER] or V[v, V_HAND] <= 0
-                             or V[v, V_TERMINAL] or V[v, V_AXLE] or V[v, V_ACC] <= 0):
+                             or V[v, V_TERMINAL] or V[v, V_AXLE] or V[v, V_ACC] <= 0
+                             or V[v, V_SKILL] <= 0 or V[v, V_MAXSPD] <= 0):
         return True
     return False
 

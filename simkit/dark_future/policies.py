@@ -4,12 +4,25 @@ One compiled function :func:`decide` plays every driver; a policy is a name for 
 vector. It reads the car's role (lead or chase car, p87) and returns one action per phase (p11):
 
 * lead car: brake for the next curve down to its planned speed (the optimum speed of p41, or
-  the safety limit plus a margin), steer round markers, wrecks and obstacles ahead, drop passives
-  when an enemy is close behind in its lanes, drift out of a pursuer's fire corridor, shoot what
-  its corridor holds, otherwise accelerate to its cruising speed;
-* chase car: the same curve and obstacle driving, shoot when a weapon's hit chance reaches the
-  policy's threshold, sideswipe an enemy it will be level with, drift into the enemy's lanes to
-  bring a fixed weapon to bear, close to the enemy's speed plus a margin.
+  the safety limit plus a margin), steer round markers, wrecks and obstacles ahead, lay a
+  passive on an enemy close behind in its lanes or shoot what its corridor holds, whichever is
+  worth more, drift out of a pursuer's fire corridor once its passives are spent, otherwise
+  accelerate to its cruising speed;
+* chase car: the same curve and obstacle driving, shoot (when a weapon's hit chance reaches the
+  policy's threshold) or sideswipe an enemy it will be level with, whichever is worth more,
+  drift into the enemy's lanes to bring a fixed weapon to bear, close to the enemy's speed plus
+  a margin.
+
+Shots, sideswipes and passives are weighed in one currency, expected damage points (issue 15):
+a shot is its hit chance times the expected points of a hit (d6 + damage - armour, p28, and a
+critical on a 6 counted ``CRIT_PTS``); a sideswipe the chance of winning the p54 test times the
+hit and the 40mph control-loss chance it forces on the target, less the same risk to the
+swiper; a passive what it costs the pursuer (p30: oil's control-loss chance at 60mph, or 30 off
+the straight, and a handling point; mines' +3 hit and 50mph test; spikes' wheel critical;
+smoke's 60mph test and a face off the pursuer's shot), halved when the pursuer is far enough
+back to steer round it. A control loss counts ``P_LOSSVAL`` points. Equal values, and equal
+ways round a block (``_route``, ``_drift_dir``), go to a die rolled from the trial's stream
+(only when there is a tie: a decision without one draws nothing).
 
 Parameters (columns of the policy vector): ``P_CURVE`` mph over a curve's limit accepted (-1:
 the optimum speed, p41), ``P_CRUISE`` cruising mph (0: the car's maximum), ``P_SWIPE`` sideswipe
@@ -20,6 +33,7 @@ speed accelerates before laying passives unless the pursuer is on its tail (0/1)
 bits: 1 = lock an oil or smoke layer on (p23-24) instead of dropping single markers, 2 = lay
 dummy markers (p22) on a close pursuer once the real passives are spent, ``P_UNLOCK`` switch a
 locked-on layer off when no enemy is within this many spaces behind (0: never).
+``P_LOSSVAL`` the damage points a control loss is worth in that weighing.
 ``P_UTURN`` the fastest mph at which the driver U-turns (0: never; p14): with an enemy behind
 it (a lead car only a couple of spaces after a bend, the book's advice p14; a chase car once the
 enemy has gone past) it brakes to that speed and turns to face the enemy; a stationary car
@@ -46,6 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import dice
 from ..core._numba import jit
 from .pieces import road as RD
 from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, MAXW, V_ACC, V_BRK,
@@ -54,7 +69,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              W_FIRED, WK_DIRECT, WK_PASSIVE, find_target, lanes_of, v_front,
                              v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT,
                              V_ENGOFF, LEAD, uturn_zone)
-from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK
+from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 P_UTURN, P_HEADON = 8, 9
@@ -69,7 +84,11 @@ P_VETO = 15
 # the driver brakes while the marker is still PASS_LOOK spaces off, within two spaces it holds
 # its speed, and it never accelerates towards one
 P_PASSMPH = 16
-P_W = 17
+# P_LOSSVAL: what a control loss forced on an enemy (or suffered) is worth, in damage points:
+# the one currency in which a shot, a sideswipe and a passive are weighed against each other
+# (the chase car's choice in :func:`decide`, the lead car's there too); 0 values damage only
+P_LOSSVAL = 17
+P_W = 18
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -104,6 +123,10 @@ GANG_TACTICS = {
 
 # P_PASSMPH of each policy (80: the book's optimum speed, p41)
 PASS_MPH = {"careful": 60, "reckless": 100}
+# P_LOSSVAL of every named policy: a control loss counts as much as six damage points (a
+# judgement: a third of a Renegade's 18 points, two criticals at CRIT_PTS; a control loss costs
+# the car its next moves and often its race, p42-46)
+LOSS_VALUE = 6
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -142,6 +165,7 @@ PARAM_SPACE = {
     "unlock": (P_UNLOCK, "int", 0, 12, 0),
     "veto_mph": (P_VETO, "int", 0, 200, 0),
     "passive_mph": (P_PASSMPH, "int", 10, 200, 80),   # speed over passives/hazards (p41)
+    "loss_value": (P_LOSSVAL, "int", 0, 30, LOSS_VALUE),  # damage points a control loss is worth
 }
 
 
@@ -166,6 +190,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[:len(POLICIES[name])] = POLICIES[name]
     v[P_SWARM:P_RAMCLEAR + 1] = GANG_TACTICS.get(name, (0, 0, 0))
     v[P_PASSMPH] = PASS_MPH.get(name, 80)
+    v[P_LOSSVAL] = LOSS_VALUE
     return v
 
 
@@ -237,22 +262,43 @@ TM_LIMIT = RD.MAXSEC - 1
 
 
 @jit
-def _drift_dir(T, M, NM, V, n, v, prefer):
-    """A legal drift direction (-1, +1) that clears the way, or 0."""
+def _pick(st, script, m):
+    """A uniform choice in [0, m) by a die of ``m`` faces from the trial's dice stream: equal
+    options go to the dice, never to the order they are listed in (DESIGN.md). Drawn only when
+    there is a tie, so a decision without one leaves the stream as it was; a seeded game
+    replays from its recorded rolls and is the same on any number of threads."""
+    return dice.roll(st, script, 1, m) - 1
+
+
+@jit
+def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
+    """A legal drift direction (-1, +1) that clears the way, or 0. With no preference and both
+    sides clear, the side is the dice's (it used to be the wider side of the road)."""
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
     d = T[sec, RD.T_DIR]
+    ok_l = False
+    ok_r = False
     for k in range(2):
-        dd = prefer if k == 0 else -prefer
-        if dd == 0:
-            dd = 1 if lane <= 2 else -1
-            if k == 1:
-                dd = -dd
+        dd = -1 if k == 0 else 1
         if d != 0 and dd != (1 if d < 0 else -1):
             continue   # on a curve a drift may only go outwards (p13)
         if 0 <= lane + dd <= 4 and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 1) \
                 and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 2):
-            return dd
+            if dd < 0:
+                ok_l = True
+            else:
+                ok_r = True
+    if prefer < 0 and ok_l:
+        return -1
+    if prefer > 0 and ok_r:
+        return 1
+    if ok_l and ok_r:
+        return -1 if _pick(st, script, 2) == 0 else 1
+    if ok_l:
+        return -1
+    if ok_r:
+        return 1
     return 0
 
 
@@ -316,21 +362,24 @@ def _pair_clear(T, M, NM, V, n, v, lane, look):
 
 
 @jit
-def _route(T, M, NM, V, n, v, look):
+def _route(T, M, NM, V, n, v, look, st, script):
     """(blocked, direction): whether a stopped thing or an obstacle stands in the car's lanes
     within ``look`` spaces, and the way (-1, +1) to the nearest lane pair clear of them for
-    that distance (0: none; on equal distances the wider side of the road). A car that waits
+    that distance (0: none; two clear pairs equally near: the dice's side). A car that waits
     until the block is two spaces off can only brake (one drift a move, after the straight
     move, p13); three-lane strips of obstacles on a road edge (p76) take several drifts."""
     lane = V[v, V_LANE]
     if _pair_clear(T, M, NM, V, n, v, lane, look):
         return False, 0
     for dist in range(1, 5):
-        wide = -1 if lane >= 2 else 1
-        for k in range(2):
-            d = wide if k == 0 else -wide
-            if 0 <= lane + d * dist <= 4 and _pair_clear(T, M, NM, V, n, v, lane + d * dist, look):
-                return True, d
+        left = lane - dist >= 0 and _pair_clear(T, M, NM, V, n, v, lane - dist, look)
+        right = lane + dist <= 4 and _pair_clear(T, M, NM, V, n, v, lane + dist, look)
+        if left and right:
+            return True, -1 if _pick(st, script, 2) == 0 else 1
+        if left:
+            return True, -1
+        if right:
+            return True, 1
     return True, 0
 
 
@@ -348,12 +397,56 @@ def _hit_sixths(rng, mod):
     return max(0, 7 - need)
 
 
+# --- the value of an action, in expected damage points (issue 15: shoot, lay or sideswipe by
+# expected effect). The engine takes these numbers from the data files; the driver weighs its
+# options with the book's own figures (the defaults of data/*.toml).
+CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
+MPH_PER_SF = 20     # a speed factor per 20mph (p12)
+RAM_BONUS = 1       # the rammer's +1 in a sideswipe test (p54)
+SS_LOSS = 10        # both cars of a sideswipe lose 10mph (p56)
+L_SWIPE = 40        # the sideswipe loser's hazard limit (p56)
+L_OIL_STRAIGHT, L_OIL_OTHER = 60, 30   # oil: 60mph straight and steady, else 30 (p30)
+L_MINE, MINE_DMG = 50, 3               # pattern mines: one +3 hit and a 50mph test (p30)
+L_SMOKE = 60                           # smoke: a 60mph test and -1 to hit through it (p30)
+SPIKE_MPH = 20                         # spikes do nothing at 20mph or less (p31)
+OIL_MAX, OIL_HAND_PTS = 2, 1.0         # oil: -1 handling, at most -2 (p30), a point a handling
+LAY_FAR = 0.5       # a pursuer more than two spaces back may steer round a marker (p25)
+DUMMY_VALUE = 0.01  # a dummy (p22) harms nobody: laid only when nothing else is worth anything
+
+
 @jit
-def best_shot(T, V, WS, n, v, par, tbuf):
-    """(slot, target) of the direct-fire weapon with the most expected damage, or (-1, -1)."""
+def _hit_pts(dmg, arm):
+    """Expected damage points of one hit: d6 + damage - armour, at least 0 (p28), plus the
+    critical a 6 on the die scores."""
+    t = 0
+    for r in range(1, 7):
+        t += max(0, r + dmg - arm)
+    return t / 6.0 + CRIT_PTS / 6.0
+
+
+@jit
+def _loss_p(mph, limit, V, u, hp):
+    """The chance that a hazard roll at ``limit`` loses car ``u`` control at ``mph`` (p39: d6 +
+    1 a 10mph over the limit - optimum control, 5 or more; panic brakes not counted)."""
+    if mph <= limit:
+        return 0.0
+    step = hp[1]
+    excess = (mph - limit + step - 1) // step
+    need = hp[3] - excess + max(V[u, V_HAND], V[u, V_SKILL])
+    faces = min(hp[0], max(0, hp[0] - max(need, 1) + 1))
+    return faces / hp[0]
+
+
+@jit
+def _shot_core(T, V, WS, n, v, tbuf, least, pick):
+    """(slot, target, value, hit sixths, ties) of the direct-fire weapon with the most expected
+    damage points at a hit chance of at least ``least`` sixths, or (-1, -1, 0.0, 0, 0); of
+    ``ties`` weapons of equal value, the ``pick``-th (0: the first)."""
     best = -1.0
     slot = -1
     tgt = -1
+    hb = 0
+    ties = 0
     for w in range(MAXW):
         if WS[v, w, W_KIND] != WK_DIRECT or WS[v, w, W_AMMO] == 0:
             continue
@@ -366,14 +459,111 @@ def best_shot(T, V, WS, n, v, par, tbuf):
             continue
         mod = WS[v, w, W_ACC] + (1 if WS[v, w, W_MOUNT] == M_TURRET or WS[v, w, W_MOUNT] == 0 else 0)
         h = _hit_sixths(tbuf[1], mod)
-        if h < par[P_SHOOT]:
+        if h < least or h <= 0:
             continue
-        value = h * (WS[v, w, W_DMG] + 3.5)
-        if value > best:
-            best = value
-            slot = w
-            tgt = u
+        value = h / 6.0 * _hit_pts(WS[v, w, W_DMG], V[u, V_ARM])
+        if value < best:
+            continue
+        if value == best:
+            ties += 1
+            if ties - 1 != pick:
+                continue
+        else:
+            ties = 1   # a better weapon: the count of equals starts again
+        best = value
+        slot = w
+        tgt = u
+        hb = h
+    return slot, tgt, max(best, 0.0), hb, ties
+
+
+@jit
+def best_shot(T, V, WS, n, v, par, tbuf):
+    """(slot, target) of the direct-fire weapon with the most expected damage, or (-1, -1)
+    (of equal ones the first: for callers that ask whether there is a shot)."""
+    slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, par[P_SHOOT], 0)
     return slot, tgt
+
+
+@jit
+def _choose_shot(T, V, WS, n, v, tbuf, least, st, script):
+    """:func:`_shot_core` with equal weapons (linked pairs, twin mounts) chosen by a die."""
+    slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, least, 0)
+    if ties > 1:
+        slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, least,
+                                             _pick(st, script, ties))
+    return slot, tgt, val, h
+
+
+@jit
+def _swipe_value(V, v, u, hp, par):
+    """Expected damage points a sideswipe of ``u`` gains the swiper, less what it risks (p54-56):
+    the test d6 + 1 + the better of handling and skill against the target's; the loser (both on
+    a tie) takes a hit at the speed factors' difference and a 40mph hazard roll 10mph slower."""
+    cv = max(V[v, V_HAND], V[v, V_SKILL]) + RAM_BONUS
+    cu = max(V[u, V_HAND], V[u, V_SKILL])
+    win = 0
+    lose = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a + cv > b + cu:
+                win += 1
+            elif a + cv < b + cu:
+                lose += 1
+    tie = 36 - win - lose
+    if V[u, V_BIKE]:
+        win, lose, tie = 36, 0, 0   # a bike against a car always loses (p72)
+    sv = (V[v, V_MPH] + MPH_PER_SF - 1) // MPH_PER_SF
+    su = (V[u, V_MPH] + MPH_PER_SF - 1) // MPH_PER_SF
+    rel = abs(sv - su)
+    lv = par[P_LOSSVAL]
+    lu = _loss_p(max(0, V[u, V_MPH] - SS_LOSS), L_SWIPE, V, u, hp)
+    lme = _loss_p(max(0, V[v, V_MPH] - SS_LOSS), L_SWIPE, V, v, hp)
+    gain = _hit_pts(rel, V[u, V_ARM]) + lv * lu
+    cost = _hit_pts(rel, V[v, V_ARM]) + lv * lme
+    return ((win + tie) * gain - (lose + tie) * cost) / 36.0
+
+
+@jit
+def _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf):
+    """Expected damage points a passive of slot ``w`` laid now costs pursuer ``u``, ``g``
+    spaces behind in the car's lanes (p30): oil, a loss of control at 60mph (30mph off the
+    straight); mines, a +3 hit and a 50mph test; spikes, a wheel critical on a 6 above 20mph;
+    smoke, a 60mph test and a face off the pursuer's best shot. Within two spaces it cannot
+    steer round it (p13: the drift comes after the straight move), further back it may."""
+    k = WS[v, w, W_PTYPE]
+    mph = V[u, V_MPH]
+    lv = par[P_LOSSVAL]
+    if k == RD.OIL:
+        lim = L_OIL_STRAIGHT if T[V[u, V_SEC], RD.T_KIND] == RD.STRAIGHT else L_OIL_OTHER
+        e = lv * _loss_p(mph, lim, V, u, hp)
+        if V[u, V_OIL] < OIL_MAX:
+            e += OIL_HAND_PTS   # a handling point off its later hazard rolls and tests
+    elif k == RD.MINES:
+        e = _hit_pts(MINE_DMG, V[u, V_ARM]) + lv * _loss_p(mph, L_MINE, V, u, hp)
+    elif k == RD.SPIKES:
+        e = CRIT_PTS / 6.0 if mph > SPIKE_MPH else 0.0
+    elif k == RD.SMOKE:
+        e = lv * _loss_p(mph, L_SMOKE, V, u, hp)
+        s, t, val, h, k = _shot_core(T, V, WS, n, u, tbuf, 1, 0)
+        if s >= 0 and t == v:
+            e += val / h
+    else:
+        e = 0.0
+    return e if g <= 2 else LAY_FAR * e
+
+
+@jit
+def _better(val, best, st, script, ties):
+    """Does an option of value ``val`` replace the best so far? Exact ties go to the dice
+    (reservoir sampling over the tied options, a die of as many faces as there are ties so
+    far: each tied option is kept with equal chance). Returns (replace, ties now)."""
+    if val > best:
+        return True, 1
+    if val == best:
+        ties += 1
+        return _pick(st, script, ties) == 0, ties
+    return False, ties
 
 
 @jit
@@ -440,8 +630,8 @@ def _nearest_enemy(T, V, n, v, behind):
 
 @jit
 def _enemy_beside(T, V, n, v, sec, sp, lane):
-    """+1 / -1 when an enemy overlaps space (sec, sp) in the lanes right / left of the car's
-    two, else 0 (either way of travel reads the same space test)."""
+    """(+1 / -1, the enemy) when an enemy overlaps space (sec, sp) in the lanes right / left of
+    the car's two, else (0, -1) (either way of travel reads the same space test)."""
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
     for u in range(n):
@@ -451,29 +641,35 @@ def _enemy_beside(T, V, n, v, sec, sp, lane):
         if not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
             continue
         if a == lane + 2:
-            return 1
+            return 1, u
         if b == lane - 1:
-            return -1
-    return 0
+            return -1, u
+    return 0, -1
 
 
 @jit
-def _swipe_dir(T, V, n, v):
-    """Direction of an enemy that will be level in the adjacent lanes after a straight move
-    (in the car's own direction)."""
+def _swipe_target(T, V, n, v):
+    """(direction, enemy) of an enemy that will be level in the adjacent lanes after a
+    straight move (in the car's own direction), or (0, -1)."""
     d = 1 if V[v, V_DIR] != 0 else 0
     lane = V[v, V_LANE]
     sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], d)
     if sec < 0 or (d == 0 and sec >= RD.MAXSEC - 1):
-        return 0
+        return 0, -1
     return _enemy_beside(T, V, n, v, sec, sp, lane)
 
 
 @jit
-def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
+def _swipe_dir(T, V, n, v):
+    """Direction of an enemy that will be level in the adjacent lanes after a straight move."""
+    return _swipe_target(T, V, n, v)[0]
+
+
+@jit
+def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
     """One action for driver ``v`` this phase: (action, argument)."""
     if par[P_UTURN] > 0 or par[P_HEADON] > 0:
-        da, dg = decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf)
+        da, dg = decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script)
         if da >= 0:
             return da, dg
     mph = V[v, V_MPH]
@@ -481,7 +677,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     want, gap = curve_plan(T, TM, V, v, hp, par)
     brk = max(V[v, V_BRK], 1)
     if mph == 0 and not moves:
-        return _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want)
+        return _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -492,23 +688,23 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
-        d = _dodge_oncoming(T, M, NM, V, n, v, par)
+        d = _dodge_oncoming(T, M, NM, V, n, v, par, st, script)
         if d != 0:
             return A_DRIFT, d
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
-        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK)
+        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, st, script)
         # (not onto a marker: oil after a drift is a 30mph hazard, not a 60mph one, p30)
         if blocked and d != 0 and _drift_legal(T, V, v, d) \
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
                 and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
             return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
-            d = _drift_dir(T, M, NM, V, n, v, 0)
+            d = _drift_dir(T, M, NM, V, n, v, 0, st, script)
             if d != 0:
                 return A_DRIFT, d
             return A_BRAKE, min(brk, mph)
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], True, 2):
-            d = _drift_dir(T, M, NM, V, n, v, 0)
+            d = _drift_dir(T, M, NM, V, n, v, 0, st, script)
             if d != 0:
                 return A_DRIFT, d
     # a passive or road hazard it cannot steer round: hold steady on top of it, brake to
@@ -529,13 +725,25 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             up = min(V[v, V_ACC], cruise - mph)
             if want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap:
                 return A_ACCEL, up
-        slot, u = best_shot(T, V, WS, n, v, par, tbuf)
-        if slot >= 0:
-            return A_SHOOT, slot
+        # the shot and the sideswipe by their expected damage points (a control loss forced on
+        # the loser counted at P_LOSSVAL points; the swiper's own risk taken off); a swipe
+        # worth nothing is not made, equal values go to the dice
+        slot, u, best, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+        act = A_SHOOT if slot >= 0 else A_NONE
+        arg = slot if slot >= 0 else 0
+        if slot < 0:
+            best = 0.0
+        ties = 1
         if moves and par[P_SWIPE]:
-            d = _swipe_dir(T, V, n, v)
+            d, t = _swipe_target(T, V, n, v)
             if d != 0:
-                return A_SWIPE, d
+                val = _swipe_value(V, v, t, hp, par)
+                if val > 0.0:
+                    take, ties = _better(val, best, st, script, ties)
+                    if take:
+                        act, arg, best = A_SWIPE, d, val
+        if act != A_NONE:
+            return act, arg
         if not moves:
             return A_NONE, 0
         u, g = _nearest_enemy(T, V, n, v, False)
@@ -543,7 +751,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
             if ul != mine and abs(ul - mine) >= 1 and g >= 1:
-                d = _drift_dir(T, M, NM, V, n, v, 1 if ul > mine else -1)
+                d = _drift_dir(T, M, NM, V, n, v, 1 if ul > mine else -1, st, script)
                 if d != 0 and abs(mine + d - ul) < abs(mine - ul):
                     return A_DRIFT, d
             target = min(cruise, V[u, V_MPH] + par[P_CLOSE])
@@ -555,31 +763,53 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
             up = min(V[v, V_ACC], cruise - mph)
             if (u < 0 or g >= 1) and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
                 return A_ACCEL, up
+        # a passive on a close pursuer in its lanes, or a shot, by expected damage points
+        # (_lay_value, _shot_core); equal values go to the dice
+        la, lw = A_NONE, 0
+        close = False
+        u, g = -1, 0
         if moves:
             u, g = _nearest_enemy(T, V, n, v, True)
-            if par[P_LAYER]:
-                close = False
-                if u >= 0 and g <= par[P_PASSIVE]:
-                    a, b = lanes_of(V, u)
-                    close = not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1)
-                la, lw = _lock_or_dummy(T, V, WS, n, v, par, close)
-                if la != A_NONE:
-                    return la, lw
             if u >= 0 and g <= par[P_PASSIVE]:
                 a, b = lanes_of(V, u)
-                if not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1):
-                    w = _passive_slot(V, WS, v)
-                    if w >= 0:
-                        return A_PASSIVE, w
-                    if par[P_DODGE]:
-                        d = _drift_dir(T, M, NM, V, n, v, 1 if V[v, V_LANE] < V[u, V_LANE] else -1)
-                        if d == 0:
-                            d = _drift_dir(T, M, NM, V, n, v, -1 if V[v, V_LANE] < V[u, V_LANE] else 1)
-                        if d != 0:
-                            return A_DRIFT, d
-        slot, u = best_shot(T, V, WS, n, v, par, tbuf)
-        if slot >= 0:
-            return A_SHOOT, slot
+                close = not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1)
+            if par[P_LAYER]:
+                la, lw = _lock_or_dummy(T, V, WS, n, v, par, close)
+                if la == A_LOCK and lw < 0:
+                    return la, lw   # switching a layer off: nothing behind to lay on
+        slot, t, best, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+        act = A_SHOOT if slot >= 0 else A_NONE
+        arg = slot if slot >= 0 else 0
+        if slot < 0:
+            best = 0.0
+        ties = 1
+        w = -1
+        if close:
+            if la == A_LOCK:
+                val = _lay_value(T, V, WS, n, v, lw, u, g, hp, par, tbuf)
+                if val > 0.0:
+                    take, ties = _better(val, best, st, script, ties)
+                    if take:
+                        act, arg, best = A_LOCK, lw, val
+            elif la == A_DUMMY:
+                take, ties = _better(DUMMY_VALUE, best, st, script, ties)
+                if take:
+                    act, arg, best = A_DUMMY, lw, DUMMY_VALUE
+            w = _passive_slot(V, WS, v)
+            if w >= 0 and not (la == A_LOCK and lw == w):
+                val = _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf)
+                if val > 0.0:
+                    take, ties = _better(val, best, st, script, ties)
+                    if take:
+                        act, arg, best = A_PASSIVE, w, val
+            if w < 0 and la == A_NONE and par[P_DODGE]:
+                # nothing left to lay: out of the pursuer's corridor (before a shot)
+                away = 1 if V[v, V_LANE] < V[u, V_LANE] else -1
+                d = _drift_dir(T, M, NM, V, n, v, away, st, script)
+                if d != 0:
+                    return A_DRIFT, d
+        if act != A_NONE:
+            return act, arg
         if not moves:
             return A_NONE, 0
         target = cruise
@@ -639,6 +869,7 @@ def _stuck(V, u):
 
 
 LINE_UP = 3   # spaces: a stopped enemy this close in other lanes is lined up on by reversing
+RAM_MOVE_OFF = 20   # mph: a chase car lined up on a stopped enemy it cannot shoot rams it
 
 
 @jit
@@ -666,7 +897,7 @@ def _stopped_enemy_in_front(T, V, n, v, look):
 
 
 @jit
-def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want):
+def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
     """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
     is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50). A chase
     car with a shot takes it (a moving target is leaving, a stopped one is a sitting target);
@@ -675,8 +906,9 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want):
     edge to edge within ``ROUTE_LOOK`` spaces turns it round (a U-turn as it moves off, p15)
     towards an enemy behind, or backs it off to where it may turn; with no enemy behind it
     waits. A chase car lines up on a stopped enemy ahead in other lanes by reversing with a
-    drift (p17)."""
-    slot, u = best_shot(T, V, WS, n, v, par, tbuf)
+    drift (p17; on a curve, where a reverse may not drift, it backs straight off it first), and
+    lined up on it with no shot drives into it (a ram, p52)."""
+    slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         if slot >= 0:
@@ -687,14 +919,24 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want):
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
-    if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and straight:
-        e = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
-        if e >= 0 and V[e, V_LANE] != V[v, V_LANE]:
-            return A_REVERSE, 1 if V[e, V_LANE] > V[v, V_LANE] else -1
+    ef = -1
+    if V[v, V_ROLE] == CHASE and not V[v, V_BIKE]:
+        ef = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
+        if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
+            if straight:
+                return A_REVERSE, 1 if V[ef, V_LANE] > V[v, V_LANE] else -1
+            # on a curve a reversing car may not drift (p17): back straight off it first, then
+            # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
+            # ahead shut, to the turn limit)
+            return A_REVERSE, 0
+        if ef >= 0:
+            # lined up on it with no shot (none left, or out of sight round the bend): drive
+            # into it, a ram (p52), rather than wait behind it
+            return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1), RAM_MOVE_OFF)
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
-    d = _drift_dir(T, M, NM, V, n, v, 0) if near else 0
-    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK)
+    d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
+    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, st, script)
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True)
@@ -720,7 +962,9 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want):
         if d == 0:
             d = r
         if d == 0 and straight:
-            d = -1 if V[v, V_LANE] >= 2 else 1
+            d = -1 if V[v, V_LANE] > 2 else 1
+            if V[v, V_LANE] == 2:   # the middle: neither side is wider, the dice choose
+                d = -1 if _pick(st, script, 2) == 0 else 1
         return A_REVERSE, d
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
     if 0 < want < up:
@@ -788,7 +1032,7 @@ def _bike_swipe_dir(T, V, n, v):
 
 
 @jit
-def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
+def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
     bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70)."""
     if act == A_SWIPE:
@@ -803,7 +1047,7 @@ def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
     if par[P_RAMCLEAR] > 0 and act != A_SHOOT:
         cl = _car_behind(T, V, n, v, par[P_RAMCLEAR])
         if cl >= 0:
-            d = _drift_dir(T, M, NM, V, n, v, 1 if cl <= lane else -1)
+            d = _drift_dir(T, M, NM, V, n, v, 1 if cl <= lane else -1, st, script)
             if d != 0 and abs(lane + d - cl) > abs(lane - cl):
                 return A_DRIFT, d
     # dodge a passive or road hazard in one of its two lanes (p64; 40mph safety limit)
@@ -825,7 +1069,7 @@ def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg):
             if a - 2 >= 0 and abs(a - 2 - lane) < abs(want - lane):
                 want = a - 2
             if 0 <= want <= 4 and want != lane:
-                d = _drift_dir(T, M, NM, V, n, v, 1 if want > lane else -1)
+                d = _drift_dir(T, M, NM, V, n, v, 1 if want > lane else -1, st, script)
                 if d != 0 and abs(lane + d - want) < abs(lane - want):
                     return A_DRIFT, d
     return act, arg
@@ -847,7 +1091,7 @@ def _after_bend(T, V, v):
 
 
 @jit
-def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
+def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
     """The direction-of-travel driving of ``P_UTURN`` and ``P_HEADON``; (-1, 0) leaves the
     choice to :func:`decide`."""
     mph = V[v, V_MPH]
@@ -886,14 +1130,14 @@ def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf):
     if par[P_HEADON] > 0 and moves:
         u, g = _nearest_enemy(T, V, n, v, False)
         if u >= 0 and V[u, V_DIR] != V[v, V_DIR]:
-            slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
+            slot, tg, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
             if ul != mine and g >= 3:
                 d = 1 if ul > mine else -1
-                if _drift_dir(T, M, NM, V, n, v, d) == d:
+                if _drift_dir(T, M, NM, V, n, v, d, st, script) == d:
                     return A_DRIFT, d
             if abs(ul - mine) <= 1:
                 return A_NONE, 0   # hold the line: the ram is the driver's choice (p17)
@@ -904,7 +1148,7 @@ ONCOMING_LOOK = 6   # spaces: two cars at 60mph close about six spaces in a turn
 
 
 @jit
-def _dodge_oncoming(T, M, NM, V, n, v, par):
+def _dodge_oncoming(T, M, NM, V, n, v, par, st, script):
     """A drift (-1, +1) out of the lanes of the nearest car coming the other way within
     ``ONCOMING_LOOK`` spaces in front, or 0 (none, no room, or a head-on driver)."""
     if par[P_HEADON] > 0:
@@ -935,12 +1179,15 @@ def _dodge_oncoming(T, M, NM, V, n, v, par):
             who = u
     if who < 0:
         return 0
-    # away from its lanes; level with it, towards the wider side of the road
+    # away from its lanes; level with it, towards the wider side of the road (in the middle
+    # lanes neither side is wider: the dice's side, in _drift_dir)
     ul = V[who, V_LANE]
     if ul > lane:
         prefer = -1
     elif ul < lane:
         prefer = 1
+    elif lane == 2:
+        prefer = 0
     else:
-        prefer = -1 if lane >= 2 else 1
-    return _drift_dir(T, M, NM, V, n, v, prefer)
+        prefer = -1 if lane > 2 else 1
+    return _drift_dir(T, M, NM, V, n, v, prefer, st, script)
