@@ -1409,6 +1409,201 @@ def _side_alive(si, status, turn, side):
     return False
 
 
+# what _turn_rest reports: the battle goes on, it is over, a scripted move was illegal
+TURN_ON, TURN_OVER, TURN_FAULT = 0, 1, 2
+
+
+@jit
+def _initiative(turn, F, S, init_roll, st, script, L):
+    """Step 1 of a turn (10.1): the order of the sides, ``S.order[0]`` firing first and moving
+    last; fixed by the scenario or rolled, ties re-rolled among the tied."""
+    side_int, opt = F.side_int, F.opt
+    order = S.order
+    log, logn = L.log, L.logn
+    nsides = side_int.shape[0]
+    # 1. initiative: order[0] fires first and moves last
+    if opt[O_INIT] >= 0:
+        order[0] = opt[O_INIT]
+        q = 1
+        for side in range(nsides):
+            if side != opt[O_INIT]:
+                order[q] = side
+                q += 1
+    else:
+        for side in range(nsides):
+            init_roll[side] = dice.roll(st, script, 1, 6) * 16
+        while True:  # re-roll ties among the tied (10.1)
+            tie = False
+            for a in range(nsides):
+                for b in range(a + 1, nsides):
+                    if init_roll[a] == init_roll[b]:
+                        tie = True
+                        init_roll[a] += dice.roll(st, script, 1, 6)
+                        init_roll[b] += dice.roll(st, script, 1, 6)
+            if not tie:
+                break
+        for side in range(nsides):
+            order[side] = side
+        for a in range(nsides):  # sort by roll, highest first
+            for b in range(nsides - 1 - a):
+                if init_roll[order[b]] < init_roll[order[b + 1]]:
+                    tmp = order[b]
+                    order[b] = order[b + 1]
+                    order[b + 1] = tmp
+    _log(log, logn, EV_TURN, turn, order[0], order[1], order[2] if nsides > 2 else -1,
+         0, 0, 0, 0)
+
+
+@jit
+def _turn_rest(turn, F, T, S, st, script, result, L):
+    """Steps 2-6 of a turn (arrivals, movement, scans, combat, tractors, damage control) after
+    the initiative; ``TURN_OVER`` when the battle ends with it, ``TURN_FAULT`` when a scripted
+    move was illegal (``result[RES_FAULT]``)."""
+    si, side_int, side_par, codes0, nsys, obj, scan, opt = (F.si, F.side_int, F.side_par, F.codes,
+                                                            F.nsys, F.obj, F.scan, F.opt)
+    hp, status, col, row, fac, link, last_dmg, fired, mspent, fired_upon, scanned, order, pick = (
+        S.hp, S.status, S.col, S.row, S.fac, S.link, S.last_dmg, S.fired, S.mspent, S.fired_upon,
+        S.scanned, S.order, S.pick)
+    log, logn = L.log, L.logn
+    n = si.shape[0]
+    nsides = side_int.shape[0]
+    hit_number, effect_halves = T.hit_number, T.effect_halves
+    # 2. arrivals
+    for s in range(n):
+        if status[s] == NOT_ARRIVED and si[s, SI_ARRIVES] == turn:
+            status[s] = ON_MAP
+            _log(log, logn, EV_ARRIVE, turn, s, col[s], row[s], fac[s], 0, 0, 0)
+    # 3. movement
+    _move_phase(turn, F, S, result, st, script, L)
+    if result[RES_FAULT] != 0:
+        return TURN_FAULT
+    _pull(turn, F, S, L)
+    for s in range(n):  # scans (8.6) at the end of movement
+        if status[s] != ON_MAP or _count(codes0, hp, s, nsys, C_X) == 0:
+            continue
+        side = si[s, SI_SIDE]
+        rng_ok = int(side_par[side, 0]) if side_int[side, 3] == P_OBJECTIVE else 1
+        for k in range(scan.shape[1]):
+            kind = scan[side, k, 0]
+            if kind < 0 or scanned[side, k] == 1:
+                continue
+            idx = scan[side, k, 1]
+            if kind == 0:
+                tc, tr = obj[idx, 1], obj[idx, 2]
+            elif status[idx] == ON_MAP:
+                tc, tr = col[idx], row[idx]
+            else:
+                continue
+            if distance(col[s], row[s], tc, tr) <= rng_ok:
+                scanned[side, k] = 1
+                _log(log, logn, EV_SCAN, turn, s, kind, idx, 0, 0, 0, 0)
+    # 4. combat: alternate sides, one ship at a time (5.1)
+    for s in range(n):
+        fired[s] = 0
+        mspent[s, 0] = 0
+        mspent[s, 1] = 0
+    while True:
+        any_fired = False
+        for oi in range(nsides):
+            side = order[oi]
+            if side_int[side, 1] == 1 and not fired_upon[side] < turn:
+                continue  # scenario rule: holds fire until a full turn after being fired on
+            # the ship whose best shot is worth most fires next; equal worth: dice
+            best = -1
+            bsc = 0.0
+            nties = 1
+            for s in range(n):
+                if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
+                    continue
+                if mspent[s, 0] > 0 and not _volley_member_can_fire(F, T, S, s):
+                    continue  # every weapon it may still use fired in its group's volley
+                _pick_target(F, S, s, 0, 1 << 30, -1, st, script)
+                if pick[0] < 0:
+                    continue
+                if pick[1] > bsc * (1.0 + 1e-9):
+                    bsc = pick[1]
+                    best = s
+                    nties = 1
+                elif pick[1] >= bsc * (1.0 - 1e-9):
+                    nties += 1
+                    if _tie(st, script, nties):
+                        best = s
+            if best >= 0:
+                _fire_ship(turn, best, F, T, S, st, script, L)
+                any_fired = True
+        if not any_fired:
+            break
+    _break_links(link, codes0, hp, nsys, status, col, row, hit_number, effect_halves, st,
+                 script)
+    # 5. tractor beams (8.3)
+    for oi in range(nsides):
+        side = order[oi]
+        tix = 0 if side_int[side, 3] == P_CLOSER else 1
+        if side_par[side, tix] < 0.5:
+            continue
+        for s in range(n):
+            if si[s, SI_SIDE] != side or status[s] != ON_MAP:
+                continue
+            beams = _count(codes0, hp, s, nsys, C_T)
+            used = 0
+            for t in range(n):
+                if link[s, t] == 1 and _tractor_gain(
+                        codes0, hp, nsys, hit_number, effect_halves, s, t,
+                        distance(col[s], row[s], col[t], row[t])) < 0.0:
+                    # (8.3) voluntarily released: the link now costs s more than it gives
+                    link[s, t] = 0
+                    _log(log, logn, EV_RELEASE, turn, s, t, 0, 0, 0, 0, 0)
+                used += link[s, t]
+            while used < beams:
+                bt = -1
+                bd = 6
+                nties = 1
+                for t in range(n):
+                    if (status[t] == ON_MAP and si[t, SI_SIDE] != side and link[s, t] == 0
+                            and si[t, SI_BASE] == 0 and _count(codes0, hp, t, nsys, C_C) == 0):
+                        d = distance(col[s], row[s], col[t], row[t])
+                        if d < 6 and _tractor_gain(codes0, hp, nsys, hit_number,
+                                                   effect_halves, s, t, d) < 0.0:
+                            continue  # never latch where the link costs (8.3)
+                        if d < bd:
+                            bd = d
+                            bt = t
+                            nties = 1
+                        elif d == bd:
+                            nties += 1
+                            if _tie(st, script, nties):
+                                bt = t
+                if bt < 0:
+                    break
+                link[s, bt] = 1
+                used += 1
+                _log(log, logn, EV_TRACTOR, turn, s, bt, bd, 0, 0, 0, 0)
+    # 6. record keeping: damage control (12.1)
+    if opt[O_DC] == 1:
+        for s in range(n):
+            if status[s] == ON_MAP and turn - last_dmg[s] >= 3:
+                for j in range(nsys[s] - 1, -1, -1):
+                    if codes0[s, j] == C_S and hp[s, j] < 2:
+                        hp[s, j] = 2
+                        _log(log, logn, EV_REPAIR, turn, s, j, 0, 0, 0, 0, 0)
+                        break
+    # end of battle?
+    alive = 0
+    runner_left = False  # a scan-and-exit side still on the map keeps the battle going
+    done_obj = False
+    for side in range(nsides):
+        if _side_alive(si, status, turn, side):
+            alive += 1
+        if side_int[side, 0] == 1:
+            if _runners_left(si, status, turn, side):
+                runner_left = True
+            else:
+                done_obj = True
+    if done_obj or (alive <= 1 and not runner_left):
+        return TURN_OVER
+    return TURN_ON
+
+
 @jit
 def play(F, T, st, script, result, side_out, L):
     """One battle of the :class:`Fleet` ``F`` under the :class:`~.procedures.Tables` ``T``, on the
@@ -1416,9 +1611,8 @@ def play(F, T, st, script, result, side_out, L):
     (DRAW), level, turns, then a scripted move's fault (RES_*); ``side_out[side]``: surviving
     ships, surviving systems, hull spaces destroyed of the enemy, victory level, ships of its own
     destroyed."""
-    si, side_int, side_par, codes0, nsys, obj, scan, opt = (F.si, F.side_int, F.side_par, F.codes,
-                                                            F.nsys, F.obj, F.scan, F.opt)
-    hit_number, effect_halves = T.hit_number, T.effect_halves
+    si, side_int, codes0, nsys, obj, scan, opt = (F.si, F.side_int, F.codes, F.nsys, F.obj,
+                                                  F.scan, F.opt)
     log, logn = L.log, L.logn
     n = si.shape[0]
     nsides = side_int.shape[0]
@@ -1459,169 +1653,11 @@ def play(F, T, st, script, result, side_out, L):
               out, chosen, pick, mode)
     turn = 0
     for turn in range(1, turns + 1):
-        # 1. initiative: order[0] fires first and moves last
-        if opt[O_INIT] >= 0:
-            order[0] = opt[O_INIT]
-            q = 1
-            for side in range(nsides):
-                if side != opt[O_INIT]:
-                    order[q] = side
-                    q += 1
-        else:
-            for side in range(nsides):
-                init_roll[side] = dice.roll(st, script, 1, 6) * 16
-            while True:  # re-roll ties among the tied (10.1)
-                tie = False
-                for a in range(nsides):
-                    for b in range(a + 1, nsides):
-                        if init_roll[a] == init_roll[b]:
-                            tie = True
-                            init_roll[a] += dice.roll(st, script, 1, 6)
-                            init_roll[b] += dice.roll(st, script, 1, 6)
-                if not tie:
-                    break
-            for side in range(nsides):
-                order[side] = side
-            for a in range(nsides):  # sort by roll, highest first
-                for b in range(nsides - 1 - a):
-                    if init_roll[order[b]] < init_roll[order[b + 1]]:
-                        tmp = order[b]
-                        order[b] = order[b + 1]
-                        order[b + 1] = tmp
-        _log(log, logn, EV_TURN, turn, order[0], order[1], order[2] if nsides > 2 else -1,
-             0, 0, 0, 0)
-        # 2. arrivals
-        for s in range(n):
-            if status[s] == NOT_ARRIVED and si[s, SI_ARRIVES] == turn:
-                status[s] = ON_MAP
-                _log(log, logn, EV_ARRIVE, turn, s, col[s], row[s], fac[s], 0, 0, 0)
-        # 3. movement
-        _move_phase(turn, F, S, result, st, script, L)
-        if result[RES_FAULT] != 0:
+        _initiative(turn, F, S, init_roll, st, script, L)
+        code = _turn_rest(turn, F, T, S, st, script, result, L)
+        if code == TURN_FAULT:
             return
-        _pull(turn, F, S, L)
-        for s in range(n):  # scans (8.6) at the end of movement
-            if status[s] != ON_MAP or _count(codes0, hp, s, nsys, C_X) == 0:
-                continue
-            side = si[s, SI_SIDE]
-            rng_ok = int(side_par[side, 0]) if side_int[side, 3] == P_OBJECTIVE else 1
-            for k in range(scan.shape[1]):
-                kind = scan[side, k, 0]
-                if kind < 0 or scanned[side, k] == 1:
-                    continue
-                idx = scan[side, k, 1]
-                if kind == 0:
-                    tc, tr = obj[idx, 1], obj[idx, 2]
-                elif status[idx] == ON_MAP:
-                    tc, tr = col[idx], row[idx]
-                else:
-                    continue
-                if distance(col[s], row[s], tc, tr) <= rng_ok:
-                    scanned[side, k] = 1
-                    _log(log, logn, EV_SCAN, turn, s, kind, idx, 0, 0, 0, 0)
-        # 4. combat: alternate sides, one ship at a time (5.1)
-        for s in range(n):
-            fired[s] = 0
-            mspent[s, 0] = 0
-            mspent[s, 1] = 0
-        while True:
-            any_fired = False
-            for oi in range(nsides):
-                side = order[oi]
-                if side_int[side, 1] == 1 and not fired_upon[side] < turn:
-                    continue  # scenario rule: holds fire until a full turn after being fired on
-                # the ship whose best shot is worth most fires next; equal worth: dice
-                best = -1
-                bsc = 0.0
-                nties = 1
-                for s in range(n):
-                    if si[s, SI_SIDE] != side or status[s] != ON_MAP or fired[s] == 1:
-                        continue
-                    if mspent[s, 0] > 0 and not _volley_member_can_fire(F, T, S, s):
-                        continue  # every weapon it may still use fired in its group's volley
-                    _pick_target(F, S, s, 0, 1 << 30, -1, st, script)
-                    if pick[0] < 0:
-                        continue
-                    if pick[1] > bsc * (1.0 + 1e-9):
-                        bsc = pick[1]
-                        best = s
-                        nties = 1
-                    elif pick[1] >= bsc * (1.0 - 1e-9):
-                        nties += 1
-                        if _tie(st, script, nties):
-                            best = s
-                if best >= 0:
-                    _fire_ship(turn, best, F, T, S, st, script, L)
-                    any_fired = True
-            if not any_fired:
-                break
-        _break_links(link, codes0, hp, nsys, status, col, row, hit_number, effect_halves, st,
-                     script)
-        # 5. tractor beams (8.3)
-        for oi in range(nsides):
-            side = order[oi]
-            tix = 0 if side_int[side, 3] == P_CLOSER else 1
-            if side_par[side, tix] < 0.5:
-                continue
-            for s in range(n):
-                if si[s, SI_SIDE] != side or status[s] != ON_MAP:
-                    continue
-                beams = _count(codes0, hp, s, nsys, C_T)
-                used = 0
-                for t in range(n):
-                    if link[s, t] == 1 and _tractor_gain(
-                            codes0, hp, nsys, hit_number, effect_halves, s, t,
-                            distance(col[s], row[s], col[t], row[t])) < 0.0:
-                        # (8.3) voluntarily released: the link now costs s more than it gives
-                        link[s, t] = 0
-                        _log(log, logn, EV_RELEASE, turn, s, t, 0, 0, 0, 0, 0)
-                    used += link[s, t]
-                while used < beams:
-                    bt = -1
-                    bd = 6
-                    nties = 1
-                    for t in range(n):
-                        if (status[t] == ON_MAP and si[t, SI_SIDE] != side and link[s, t] == 0
-                                and si[t, SI_BASE] == 0 and _count(codes0, hp, t, nsys, C_C) == 0):
-                            d = distance(col[s], row[s], col[t], row[t])
-                            if d < 6 and _tractor_gain(codes0, hp, nsys, hit_number,
-                                                       effect_halves, s, t, d) < 0.0:
-                                continue  # never latch where the link costs (8.3)
-                            if d < bd:
-                                bd = d
-                                bt = t
-                                nties = 1
-                            elif d == bd:
-                                nties += 1
-                                if _tie(st, script, nties):
-                                    bt = t
-                    if bt < 0:
-                        break
-                    link[s, bt] = 1
-                    used += 1
-                    _log(log, logn, EV_TRACTOR, turn, s, bt, bd, 0, 0, 0, 0)
-        # 6. record keeping: damage control (12.1)
-        if opt[O_DC] == 1:
-            for s in range(n):
-                if status[s] == ON_MAP and turn - last_dmg[s] >= 3:
-                    for j in range(nsys[s] - 1, -1, -1):
-                        if codes0[s, j] == C_S and hp[s, j] < 2:
-                            hp[s, j] = 2
-                            _log(log, logn, EV_REPAIR, turn, s, j, 0, 0, 0, 0, 0)
-                            break
-        # end of battle?
-        alive = 0
-        runner_left = False  # a scan-and-exit side still on the map keeps the battle going
-        done_obj = False
-        for side in range(nsides):
-            if _side_alive(si, status, turn, side):
-                alive += 1
-            if side_int[side, 0] == 1:
-                if _runners_left(si, status, turn, side):
-                    runner_left = True
-                else:
-                    done_obj = True
-        if done_obj or (alive <= 1 and not runner_left):
+        if code == TURN_OVER:
             break
     # victory levels
     best_level = 0
