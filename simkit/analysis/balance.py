@@ -521,7 +521,9 @@ def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 
     path = str(path)
     game = games.for_scenario(path)
     eng = game.scenario
-    spaces = dict(eng.policies())
+    # a costly policy (the Starfire look-ahead admiral, hundreds of times slower) would spend
+    # the budget on a few profiles: named policies only, as ``--policies all`` pairs them
+    spaces = dict(eng.cheap_policies())
     if not spaces:
         raise UserInputError(f"{game.title} has no policy space to search", where=path,
                              field="game")

@@ -136,7 +136,7 @@ def sensitivity(path: str | Path, *, variants="all", policies: bool = False,
             if choice != base_sel[v]:
                 settings.append(("variant", v, f"{v}={choice}", run_one(var={v: choice})))
     if policies:
-        pnames = list(game.policy_spaces())
+        pnames = [n for n, sp in game.policy_spaces().items() if not sp.costly]
         if not pnames:
             raise UserInputError(f"{game.title} names no policies to compare", field="--policies")
         sides = [str(s) for s in base["side"]]

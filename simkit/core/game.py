@@ -72,10 +72,15 @@ class Param:
 
 @dataclass(frozen=True)
 class PolicySpace:
-    """A named policy and its parameter space (empty when the policy has no parameters)."""
+    """A named policy and its parameter space (empty when the policy has no parameters).
+
+    ``costly``: the policy plays many times slower than the others (a look-ahead that plays
+    the game out in its head), so it is played only where it is named: ``--policies all`` and
+    the balance search leave it out."""
     name: str
     params: tuple[Param, ...] = ()
     doc: str = ""
+    costly: bool = False
 
     def defaults(self) -> dict:
         return {p.name: p.check(p.default) for p in self.params}
@@ -147,6 +152,11 @@ class ScenarioEngine:
 
     # --- the common engine ------------------------------------------------------------------
 
+    def cheap_policies(self) -> dict[str, PolicySpace]:
+        """The policies ``--policies all`` pairs and a balance search starts from and tries:
+        every one but the :attr:`PolicySpace.costly`."""
+        return {n: s for n, s in self.policies().items() if not s.costly}
+
     def policy_space(self, name: str, *, where=None, field="policy") -> PolicySpace:
         spaces = self.policies()
         if name not in spaces:
@@ -192,7 +202,8 @@ class ScenarioEngine:
         return pairings.table(
             lambda chosen: self.frame(self.load_profile(path, chosen, variants=variants),
                                       trials, seed, **run_opts),
-            list(self.sides(base)), list(self.policies()), keep_extra=list(self.keep_extra))
+            list(self.sides(base)), list(self.cheap_policies()),
+            keep_extra=list(self.keep_extra))
 
     def log(self, path, *, seed: int = 2026, trial: int = 0, policies=None, variants=None):
         """One game of the table, logged: same policies and variants (``(lines, result)``)."""

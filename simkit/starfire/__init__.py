@@ -21,10 +21,10 @@ from .rules import rules_data
 
 def _policies():
     from ..core.game import Param, PolicySpace
-    from .policies import POLICIES, SPACES
+    from .policies import COSTLY, POLICIES, SPACES
 
     return {name: PolicySpace(name, tuple(Param(p.name, p.kind, p.lo, p.hi, p.default)
-                                          for p in SPACES[name]))
+                                          for p in SPACES[name]), costly=name in COSTLY)
             for name in POLICIES}
 
 

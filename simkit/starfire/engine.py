@@ -62,7 +62,8 @@ from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
 from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_RETREAT, I_W_POINTS,
-                       I_W_THREAT, P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF)
+                       I_W_THREAT, P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF,
+                       P_LOOKAHEAD, I_ROLLOUTS, I_DEPTH, I_MARGIN)
 from .procedures import kernel_tables
 from .procedures import Shot, resolve_volley_call as resolve_volley
 from .rules import CODE, ENERGY, FORCE, GUN, LASER, MISSILE, PRIMARY, combat_tables
@@ -148,6 +149,8 @@ class State(NamedTuple):
     chosen: np.ndarray      # targets one ship chose this turn
     pick: np.ndarray        # float64[2]: _pick_target's (ship, score)
     mode: np.ndarray        # int64[ship]: this movement phase's _heads_out (_fill_modes)
+    force: np.ndarray       # int64[side]: the look-ahead admiral's range for its fighting
+                            # ships this turn (-1: the closer's own plan)
 
 
 class Log(NamedTuple):
@@ -376,7 +379,7 @@ def _plan(F, S, s, first, st, script):
         goal[2] = int(par[0])
     else:
         caution, horizon, fleet, engage = 1.0, 3, 0.0, 0.0
-        if pid == P_CLOSER:
+        if pid == P_CLOSER or pid == P_LOOKAHEAD:
             caution = par[I_CAUTION]
             horizon = int(par[I_HORIZON])
             fleet = par[I_FLEET]
@@ -413,7 +416,9 @@ def _plan(F, S, s, first, st, script):
                 bmine = mine
         if shipev[s, best] <= 0.0:
             best = MAX_RANGE  # nothing to shoot with: keep away
-        if pid == P_CLOSER:
+        elif S.force[side] >= 0:
+            best = S.force[side]  # the range its look-ahead admiral chose for the fleet
+        elif pid == P_CLOSER or pid == P_LOOKAHEAD:
             best = max(0, best + int(par[1]))
         goal[2] = best
     return True
@@ -508,7 +513,8 @@ def _heads_out(F, S, s):
             # exchange at every range
             if _intact(S.hp, s, nsys) <= side_par[side, ri] * nsys[s]:
                 return RETREAT
-            horizon = int(side_par[side, I_HORIZON]) if pid == P_CLOSER else 3
+            horizon = (int(side_par[side, I_HORIZON]) if pid == P_CLOSER or pid == P_LOOKAHEAD
+                       else 3)
             if _side_odds(F, S, side, horizon) <= side_par[side, ri]:
                 return RETREAT
     if pid == P_OBJECTIVE:
@@ -1538,7 +1544,7 @@ def _turn_rest(turn, F, T, S, st, script, result, L):
     # 5. tractor beams (8.3)
     for oi in range(nsides):
         side = order[oi]
-        tix = 0 if side_int[side, 3] == P_CLOSER else 1
+        tix = 0 if side_int[side, 3] == P_CLOSER or side_int[side, 3] == P_LOOKAHEAD else 1
         if side_par[side, tix] < 0.5:
             continue
         for s in range(n):
@@ -1605,6 +1611,121 @@ def _turn_rest(turn, F, T, S, st, script, result, L):
 
 
 @jit
+def _copy_state(S):
+    """A State of its own with the same values (the rollouts' scratch board)."""
+    return State(S.hp.copy(), S.status.copy(), S.col.copy(), S.row.copy(), S.fac.copy(),
+                 S.prog.copy(), S.link.copy(), S.prim_last.copy(), S.last_dmg.copy(),
+                 S.fired.copy(), S.mspent.copy(), S.fired_upon.copy(), S.scanned.copy(),
+                 S.order.copy(), S.pcol.copy(), S.prow.copy(), S.mp.copy(), S.pivoted.copy(),
+                 S.comp.copy(), S.goal.copy(), S.shipev.copy(), S.pd_fired.copy(), S.out.copy(),
+                 S.chosen.copy(), S.pick.copy(), S.mode.copy(), S.force.copy())
+
+
+@jit
+def _restore(R, S):
+    """Set the scratch board ``R`` to the battle's state ``S`` (what carries from turn to turn;
+    the phases' scratch arrays are rewritten before they are read)."""
+    R.hp[:] = S.hp
+    R.status[:] = S.status
+    R.col[:] = S.col
+    R.row[:] = S.row
+    R.fac[:] = S.fac
+    R.prog[:] = S.prog
+    R.link[:] = S.link
+    R.prim_last[:] = S.prim_last
+    R.last_dmg[:] = S.last_dmg
+    R.fired_upon[:] = S.fired_upon
+    R.scanned[:] = S.scanned
+    R.order[:] = S.order
+    R.force[:] = S.force
+
+
+@jit
+def _material(F, S, side):
+    """What a board is worth to ``side``: the enemies' hull spaces lost (a share of a ship's
+    spaces for the share of its systems gone; all of them for a ship destroyed) less its own."""
+    si, nsys = F.si, F.nsys
+    v = 0.0
+    for s in range(si.shape[0]):
+        if S.status[s] == NOT_ARRIVED or S.status[s] == EXITED:
+            continue
+        if S.status[s] == DESTROYED:
+            lost = 1.0
+        else:
+            lost = 1.0 - _intact(S.hp, s, nsys) / max(nsys[s], 1)
+        w = si[s, SI_SIZE] * lost
+        v += -w if si[s, SI_SIDE] == side else w
+    return v
+
+
+#: the ranges the look-ahead admiral tries for its fleet, beside the closer's own plan (-1)
+LOOK_RANGES = np.array([-1, 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20], dtype=np.int64)
+
+
+@jit
+def _look_ahead(turn, F, T, S, R, side, st):
+    """The look-ahead admiral (issue 13): the range its fighting ships keep this turn. Each
+    candidate (the closer's own plan, or one range for the whole fleet held for ``depth`` turns)
+    is played out ``rollouts`` times by the compiled engine itself -- movement, fire, tractors,
+    the enemy's own admiral -- from a copy of the board, and scored by the hull spaces the
+    enemy loses less its own. Every candidate sees the same dice in its k-th rollout (common
+    random numbers, a stream keyed by the battle's dice state, which no rollout advances). The
+    closer's plan is left only for a range whose paired mean gain over it exceeds ``margin``
+    standard errors."""
+    par = F.side_par[side]
+    k_n = int(par[I_ROLLOUTS])
+    depth = int(par[I_DEPTH])
+    margin = par[I_MARGIN]
+    nsides = F.side_int.shape[0]
+    last = min(F.opt[O_TURNS], turn + depth - 1)
+    st2 = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
+    init2 = np.zeros(nsides, dtype=np.int64)
+    res2 = np.zeros(RES_FAULT + 1, dtype=np.int64)
+    # no log, no script: local arrays of the real battle's types (one compiled _turn_rest)
+    quiet = Log(np.zeros((0, LOG_W), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                np.zeros((0, F.codes.shape[1]), dtype=np.int64))
+    no_script = np.zeros(0, dtype=np.int64)
+    key = st[0] ^ (np.uint64(turn) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(side + 1)
+    nc = LOOK_RANGES.shape[0]
+    score = np.zeros((nc, k_n), dtype=np.float64)
+    base = _material(F, S, side)
+    for c in range(nc):
+        for k in range(k_n):
+            _restore(R, S)
+            R.force[side] = LOOK_RANGES[c]
+            dice.seed_trial(st2, key, k)
+            for tt in range(turn, last + 1):
+                if tt > turn:
+                    _initiative(tt, F, R, init2, st2, no_script, quiet)
+                quiet.logn[0] = 0
+                if _turn_rest(tt, F, T, R, st2, no_script, res2, quiet) != TURN_ON:
+                    break
+            score[c, k] = _material(F, R, side) - base
+    best = -1
+    for c in range(1, nc):
+        # the paired gain over the closer's own plan, and its standard error
+        m = 0.0
+        for k in range(k_n):
+            m += score[c, k] - score[0, k]
+        m /= k_n
+        v = 0.0
+        for k in range(k_n):
+            d = score[c, k] - score[0, k] - m
+            v += d * d
+        se = np.sqrt(v / (k_n - 1) / k_n) if k_n > 1 else 0.0
+        if m > margin * se and m > 1e-9:
+            if best < 0:
+                best = c
+            else:
+                mb = 0.0
+                for k in range(k_n):
+                    mb += score[best, k] - score[0, k]
+                if m > mb / k_n:
+                    best = c
+    return -1 if best < 0 else LOOK_RANGES[best]
+
+
+@jit
 def play(F, T, st, script, result, side_out, L):
     """One battle of the :class:`Fleet` ``F`` under the :class:`~.procedures.Tables` ``T``, on the
     dice state (``st``, ``script``), logged into the :class:`Log` ``L``. ``result``: winner side
@@ -1648,12 +1769,21 @@ def play(F, T, st, script, result, side_out, L):
     pick = np.zeros(2, dtype=np.float64)  # _pick_target: (ship, score)
     mode = np.zeros(n, dtype=np.int64)
     init_roll = np.zeros(nsides, dtype=np.int64)
+    force = np.full(nsides, -1, dtype=np.int64)
     S = State(hp, status, col, row, fac, prog, link, prim_last, last_dmg, fired, mspent,
               fired_upon, scanned, order, pcol, prow, mp, pivoted, comp, goal, shipev, pd_fired,
-              out, chosen, pick, mode)
+              out, chosen, pick, mode, force)
+    looks = False
+    for side in range(nsides):
+        looks = looks or side_int[side, 3] == P_LOOKAHEAD
+    R = _copy_state(S)   # the rollouts' board, overwritten from S for each one
     turn = 0
     for turn in range(1, turns + 1):
         _initiative(turn, F, S, init_roll, st, script, L)
+        if looks:
+            for side in range(nsides):
+                if side_int[side, 3] == P_LOOKAHEAD and _side_alive(si, status, turn, side):
+                    force[side] = _look_ahead(turn, F, T, S, R, side, st)
         code = _turn_rest(turn, F, T, S, st, script, result, L)
         if code == TURN_FAULT:
             return

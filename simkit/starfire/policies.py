@@ -25,6 +25,14 @@ a search can explore it. Shared parameters keep one index across policies (``P_*
   edge. Default 0.2, from a sweep in the mirror with the initiative fixed against the closer
   (300-500 battles each, two seeds): 0.2 won 22% [19%, 26%], 0.15 and 0.1 under 1%, 0.25-0.3
   5-10%, 0 (the least bad range anywhere, i.e. 20) 0%; the best standoff range (8) 21%.
+* ``lookahead``: the closer, plus a look ahead each turn once the initiative is known (engine
+  ``_look_ahead``): the closer's own plan and one range for the whole fleet (0-6, 8, 10, 12,
+  15, 20) are each played out ``rollouts`` times over ``depth`` turns by the compiled engine
+  itself, from a copy of the board, on the same dice for every candidate, and scored by the hull
+  spaces the enemy loses less its own; a range replaces the closer's plan only when its paired
+  mean gain exceeds ``margin`` standard errors. It knows the enemy admiral (its rollouts play
+  it). Hundreds of times slower than the others (``COSTLY``). Parameters: the closer's, then
+  ``rollouts``, ``depth``, ``margin``.
 * ``standoff``: hold ``range`` hexes from the nearest enemy. Parameters: ``range``, ``tractor``.
 * ``scripted`` (not offered to ``--policy``): each ship's moves are given point by point in the
   scenario file (``moves``), for replaying rulebook examples; illegal moves are errors.
@@ -66,12 +74,15 @@ class Param(NamedTuple):
     kind: str  # "int", "float" or "bool"
 
 
-POLICIES = {"closer": 0, "standoff": 1, "objective": 2}
+POLICIES = {"closer": 0, "standoff": 1, "objective": 2, "lookahead": 4}
+#: hundreds of times slower than the others (it plays each turn out in its head): played where
+#: named, left out of ``--policies all`` and the balance search (core.game.PolicySpace.costly)
+COSTLY = ("lookahead",)
 #: not a policy to choose: moves given hex by hex in the scenario file (rulebook examples, tests)
 SCRIPTED = {"scripted": 3}
 
 #: ``retreat`` defaults (measured in first-contact, docs/rules/starfire.md "Battles")
-RETREAT_DEFAULT = {"closer": 0.5, "standoff": 0.5, "objective": 0.5}
+RETREAT_DEFAULT = {"closer": 0.5, "standoff": 0.5, "objective": 0.5, "lookahead": 0.5}
 _TARGET = (Param("w_threat", 0.0, 10.0, 1.0, "float"),
            Param("w_points", 0.0, 10.0, 1.0, "float"))
 SPACES = {
@@ -79,6 +90,13 @@ SPACES = {
     + _TARGET + (Param("caution", 0.0, 3.0, 1.0, "float"), Param("horizon", 1, 6, 3, "int"),
                  Param("fleet", 0.0, 1.0, 0.0, "float"), Param("engage", 0.0, 1.0, 0.2, "float"),
                  Param("retreat", 0.0, 1.0, RETREAT_DEFAULT["closer"], "float")),
+    # the closer's space (same order: the engine reads it as the closer's), then the rollouts
+    "lookahead": (Param("tractor", 0, 1, 1, "bool"), Param("range_bias", -5, 5, 0, "int"))
+    + _TARGET + (Param("caution", 0.0, 3.0, 1.0, "float"), Param("horizon", 1, 6, 3, "int"),
+                 Param("fleet", 0.0, 1.0, 0.0, "float"), Param("engage", 0.0, 1.0, 0.2, "float"),
+                 Param("retreat", 0.0, 1.0, RETREAT_DEFAULT["lookahead"], "float"),
+                 Param("rollouts", 2, 32, 8, "int"), Param("depth", 1, 6, 3, "int"),
+                 Param("margin", 0.0, 4.0, 2.0, "float")),
     "standoff": (Param("range", 0, 20, 8, "int"), Param("tractor", 0, 1, 0, "bool")) + _TARGET
     + (Param("retreat", 0.0, 1.0, RETREAT_DEFAULT["standoff"], "float"),),
     "objective": (Param("scan_range", 0, 3, 1, "int"), Param("tractor", 0, 1, 0, "bool"))
@@ -88,7 +106,7 @@ SPACES = {
 }
 PARAMS = {name: {p.name: float(p.default) for p in space} for name, space in SPACES.items()}
 N_PARAMS = max(len(space) for space in SPACES.values())
-P_CLOSER, P_STANDOFF, P_OBJECTIVE, P_SCRIPTED = 0, 1, 2, 3
+P_CLOSER, P_STANDOFF, P_OBJECTIVE, P_SCRIPTED, P_LOOKAHEAD = 0, 1, 2, 3, 4
 #: indices in the parameter vector shared by every policy, and the closer's own
 I_W_THREAT, I_W_POINTS, I_CAUTION, I_HORIZON, I_FLEET, I_ENGAGE = 2, 3, 4, 5, 6, 7
 #: where ``retreat`` sits in each policy's vector (its last parameter; -1: the policy has none)
@@ -98,6 +116,12 @@ for _space in SPACES.values():
     assert (_space[I_W_THREAT].name, _space[I_W_POINTS].name) == ("w_threat", "w_points")
 assert tuple(SPACES["closer"][i].name for i in (I_CAUTION, I_HORIZON, I_FLEET, I_ENGAGE)) == (
     "caution", "horizon", "fleet", "engage")
+assert SPACES["lookahead"][:len(SPACES["closer"])] == SPACES["closer"]
+#: the look-ahead admiral's own parameters
+I_ROLLOUTS, I_DEPTH, I_MARGIN = (len(SPACES["closer"]), len(SPACES["closer"]) + 1,
+                                 len(SPACES["closer"]) + 2)
+assert tuple(SPACES["lookahead"][i].name for i in (I_ROLLOUTS, I_DEPTH, I_MARGIN)) == (
+    "rollouts", "depth", "margin")
 
 
 def default_params(name: str) -> dict:
@@ -122,15 +146,17 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
     ``damage`` maps ship names to system indices already destroyed; ``moved`` maps ship names to
     hexes ("CCRR") they stand on instead; ``first``: 1 when the ship's side has the initiative
     (fires first, moves last), 0 when the enemy has it, -1 unknown. Returns
-    dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None).
+    dict(goal=CCRR, desired_range=int, target=name of the fire target it prefers or None,
+    look_ahead=the range the look-ahead admiral picks for its fleet this turn, None when the
+    side's admiral is another or keeps the closer's own plan).
     Ties (equally near enemies, equally worthy targets) are broken by the stream of ``seed``.
     ``primary_spent`` names ships whose Primary Beams fired last turn (6.5: not ready now).
     """
     import numpy as np
 
     from ..core import dice
-    from .engine import (MAX_RANGE, NEVER, ON_MAP, BattleSim, State, _fill_modes,
-                         _fill_ship_ev, _pick_target, _plan)
+    from .engine import (MAX_RANGE, NEVER, ON_MAP, SI_SIDE, BattleSim, State, _copy_state,
+                         _fill_modes, _fill_ship_ev, _look_ahead, _pick_target, _plan)
     from .pieces.hexmap import hex_label
 
     sim = BattleSim(scenario)
@@ -157,12 +183,17 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
         return np.zeros(shape, dtype=dtype)
 
     # the battle state at the start of a turn; plans see the positions themselves (pcol, prow)
-    S = State(hp, status, col, row, fac, zeros(n), zeros(n, n), zeros(n), zeros(n), zeros(n),
+    side = int(a.ship_int[s, SI_SIDE])
+    order = np.array([side] + [x for x in range(nsides) if x != side], dtype=np.int64)
+    if first == 0:   # unknown (-1) reads as the side's own initiative
+        order = np.roll(order, -1)
+    prim_last = np.where(ready == 1, -10, 0).astype(np.int64)   # spent: fired on turn 0
+    S = State(hp, status, col, row, fac, zeros(n), zeros(n, n), prim_last, zeros(n), zeros(n),
               zeros(n, 2), np.full(nsides, NEVER, dtype=np.int64),
-              zeros(nsides, a.scan.shape[1]), zeros(nsides), col, row, zeros(n), zeros(n),
+              zeros(nsides, a.scan.shape[1]), order, col.copy(), row.copy(), zeros(n), zeros(n),
               zeros(n), zeros(3), zeros(n, MAX_RANGE + 1, dtype=np.float64),
               zeros(a.codes.shape[1]), zeros(3), zeros(n + 1), zeros(2, dtype=np.float64),
-              zeros(n))
+              zeros(n), np.full(nsides, -1, dtype=np.int64))
     _fill_ship_ev(a.codes, hp, a.nsys, sim.ev, S.shipev, ready)
     _fill_modes(sim.fleet, S)
     st = dice.new_state()
@@ -172,4 +203,9 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
     goal, pick = S.goal, S.pick
     t = _pick_target(sim.fleet, S, s, 0, 1, -1, st, script)
     target = scenario.ships[t].name if t >= 0 and pick[1] > 0.0 else None
-    return {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target}
+    out = {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target,
+           "look_ahead": None}
+    if scenario.side_policy[side] == "lookahead":
+        r = _look_ahead(1, sim.fleet, sim.kernel_tables, S, _copy_state(S), side, st)
+        out["look_ahead"] = None if r < 0 else int(r)
+    return out
