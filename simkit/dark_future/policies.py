@@ -553,6 +553,16 @@ def _ram_target(T, V, n, v):
     square to the grid: a shunt, p57), whose zone the car's next one or two straight moves run
     into (its own two lanes, one or both in common, p55), or (-1, 0). Anything else in the way
     first (a friend, a wreck, an angled car: a head-on, p57) is no ram target."""
+    # most phases no enemy is slower than the car: skip the look along the road (it costs
+    # Game One several per cent of its throughput when made every move)
+    slower = False
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and V[u, V_DIR] == V[v, V_DIR] and V[u, V_MPH] < V[v, V_MPH]:
+            slower = True
+            break
+    if not slower:
+        return -1, 0
     d = 1 if V[v, V_DIR] != 0 else 0
     sec = V[v, V_SEC]
     sp = V[v, V_SP]
