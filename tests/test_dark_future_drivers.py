@@ -628,3 +628,141 @@ def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line
     w.place(1, 2, 4, 0, 0, side=1, role=VH.CHASE)
     act, arg = _d(w, 1, std)
     assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF
+
+
+def _ram_position(rammer_kind, target_kind, target_control, ammo=True):
+    """Chase car 1 (``rammer_kind``, skill 5) at 100mph on lanes 2-3, lead car 0
+    (``target_kind``, handling and skill ``target_control``) two spaces ahead in the same lanes
+    at 40mph: the chase car's next two straight moves run into it (a shunt, p55). The chase
+    car's hood weapon is made a poor one (a 2-in-6 hit at +0 damage, p26-28), or emptied."""
+    w = World()
+    w.place(0, 2, 2, 2, 40, side=0, role=VH.LEAD, skill=target_control, kind=target_kind)
+    w.V[0, VH.V_HAND] = target_control
+    w.place(1, 2, 2, 0, 100, side=1, role=VH.CHASE, skill=5, kind=rammer_kind)
+    w.WS[1] = 0
+    w.WS[1, 0] = w.a.LOAD[1, 0, 0]
+    w.WS[1, 0, VH.W_KIND] = VH.WK_DIRECT
+    w.WS[1, 0, VH.W_MOUNT] = VH.M_HOOD
+    w.WS[1, 0, VH.W_AMMO] = 5 if ammo else 0
+    w.WS[1, 0, VH.W_RANGE] = 12
+    w.WS[1, 0, VH.W_ACC] = -4          # at range 2 (the hood's +1, p26): a 5+ to hit
+    w.WS[1, 0, VH.W_DMG] = 0
+    w.WS[0, :, VH.W_AMMO] = 0
+    return w
+
+
+def test_a_ram_that_beats_a_poor_shot_is_chosen_p52_p56():
+    """Issue 15: ramming was only a by-product of movement (the chase car steered round a car
+    two spaces ahead in its lanes, p13). An Interceptor (armour 4, skill 5) at 100mph closing
+    on a Renegade (armour 3) driven badly (handling and skill 1) at 40mph: the shunt (p56:
+    three hits at +3 each way, both at 70mph after it, 40mph tests) is worth more to it than a
+    2-in-6 shot at +0, so it holds its line (shooting while it closes) instead of drifting
+    round; with no ammunition it holds steady. Through the engine the next move rams (EV_RAM,
+    a shunt) and the speeds meet halfway."""
+    std = PO.params_vector()
+    w = _ram_position(1, 0, 1)
+    assert PO._ram_target(w.T, w.V, 2, 1) == (0, 2)
+    ram = PO._ram_value(w.V, 1, 0, w.hp, std)
+    slot, t, shot, h = PO._choose_shot(w.T, w.V, w.WS, 2, 1, w.tbuf, 1, *w.dice)
+    assert (slot, t, h) == (0, 0, 2)
+    assert ram > shot > 0
+    assert _d(w, 1, std, moves=True) == (PO.A_SHOOT, 0)
+    w.WS[1, 0, VH.W_AMMO] = 0
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)
+    # the same position with the ram out of the weighing (a rammer as badly driven as its
+    # target, its armour no better): the old driving, it brakes (no single drift takes its
+    # two lanes clear of the slower car's, p13)
+    w2 = _ram_position(0, 0, 1, ammo=False)
+    w2.V[1, VH.V_SKILL] = 1
+    w2.V[1, VH.V_HAND] = 1
+    assert PO._ram_value(w2.V, 1, 0, w2.hp, std) <= 0
+    assert _d(w2, 1, std, moves=True)[0] == PO.A_BRAKE
+    # through the engine: a steady move to one space behind, then the shunt
+    pol = np.stack([std, std])
+    st, s = _stream(3)
+    _act(w, st, s, 1, pol, phase=1)
+    assert w.V[1, VH.V_LANE] == 2 and PO._ram_target(w.T, w.V, 2, 1) == (0, 1)
+    w.EN[0] = 0
+    st, s = w.script([3] * 12)
+    _act(w, st, s, 1, pol, phase=2)
+    rams = [tuple(r) for r in w.E[:w.EN[0]] if r[3] == EG.EV_RAM]   # column "kind"
+    # the target pushed up by half the 60mph difference (p56); the rammer slowed as much (and
+    # perhaps more by a panic brake on its 40mph roll)
+    assert len(rams) == 1 and w.V[0, VH.V_MPH] == 70 and w.V[1, VH.V_MPH] <= 70
+
+
+def test_a_ram_that_costs_more_than_it_gains_is_not_made_p56():
+    """The mirror position: a Renegade (armour 3) driven badly (handling and skill 1) at
+    100mph behind an Interceptor (armour 4, skill 5) at 40mph. The shunt's three +3 hits cost
+    the rammer more than the target and its own 40mph test is the likelier to fail: worth less
+    than nothing, so the car brakes (no single drift clears its lanes, p13) and never holds
+    its line into the shunt, shot or no shot."""
+    std = PO.params_vector()
+    w = _ram_position(0, 1, 5)
+    w.V[1, VH.V_SKILL] = 1
+    w.V[1, VH.V_HAND] = 1
+    assert PO._ram_value(w.V, 1, 0, w.hp, std) < 0
+    assert _d(w, 1, std, moves=True)[0] == PO.A_BRAKE
+    w.WS[1, 0, VH.W_AMMO] = 0
+    assert _d(w, 1, std, moves=True)[0] == PO.A_BRAKE
+
+
+def _patched_rules(monkeypatch, table, path, value):
+    """scenario.to_arrays reading rules whose ``table``'s cell ``path`` is ``value``."""
+    import copy
+    from simkit.core.data import RulesData, Table
+    from simkit.dark_future import rules as R
+    from simkit.dark_future import scenario as GM
+    base = R.rules_for({})
+    tables = dict(base.tables)
+    t = tables[table]
+    data = copy.deepcopy(dict(t.data))
+    cell = data
+    for k in path[:-1]:
+        cell = cell[k]
+    cell[path[-1]] = value
+    tables[table] = Table(t.name, t.label, t.source, data, t.notes, t.row_labels)
+    patched = RulesData(tables, base.variants, base.files)
+    monkeypatch.setattr(GM.R, "rules_for", lambda chosen=None: patched)
+
+
+def test_the_drivers_price_with_the_rules_in_force(monkeypatch):
+    """The drivers' rule numbers (the rammer's +1, the sideswipe's 40mph and 10mph, oil's
+    60/30mph, the shunt's 40mph, ...) were constants in policies.py: a rule table changed in the
+    data never reached them. They are now read from hp's driver block, which the scenario fills
+    from the engine's G: each equals the table's cell, and a changed shunt limit (no shunt test
+    up to 200mph) changes the driver's choice (a ram it would not make, its own 40mph test
+    too likely to fail, becomes worth making)."""
+    from simkit.dark_future import rules as R
+    w = World()
+    rules = R.rules_for({})
+    lim = rules.table("safety_limits")["limits"]
+    rm = rules.table("rams")
+    pe = rules.table("passive_effects")
+    want = {PO.HP_RAM_BONUS: rm["rammer_bonus"], PO.HP_SS_LOSS: rm["neck_and_neck_loss_mph"],
+            PO.HP_L_SWIPE: lim["sideswipe_neck_and_neck_loser"],
+            PO.HP_L_OIL_S: lim["oil_straight"], PO.HP_L_MINE: lim["pattern_mine"],
+            PO.HP_L_SMOKE: lim["smoke"], PO.HP_L_SHUNT: lim["shunt"],
+            PO.HP_MINE_DMG: pe["mine_damage"], PO.HP_SPIKE_MPH: pe["spike_immune_mph"],
+            PO.HP_OIL_MAX: pe["oil_max"],
+            PO.HP_MPH_SF: rules.table("speed_factor")["mph_per_factor"],
+            PO.HP_CAR_SHUNT_SLOW: rules.table("bike_rules")["car_shunt_slow_mph"],
+            PO.HP_L_OIL_O: lim["oil_other"]}
+    for cell, value in want.items():
+        assert w.hp[cell] == value, cell
+    std = PO.params_vector()
+    # an Interceptor (armour 4) badly driven (handling and skill 1) at 100mph two spaces
+    # behind a Renegade (armour 3) driven well (5) at 40mph: the shunt's hits favour the
+    # rammer, but its own 40mph roll at 70mph after it is far likelier to fail than the
+    # target's: worth less than nothing, so it brakes
+    w = _ram_position(1, 0, 5, ammo=False)
+    w.V[1, VH.V_SKILL] = 1
+    w.V[1, VH.V_HAND] = 1
+    base = PO._ram_value(w.V, 1, 0, w.hp, std)
+    assert _d(w, 1, std, moves=True)[0] == PO.A_BRAKE and base <= 0
+    _patched_rules(monkeypatch, "safety_limits", ("limits", "shunt"), 200)
+    w2 = World()
+    assert w2.hp[PO.HP_L_SHUNT] == 200 and w2.G[EG.G_L_SHUNT] == 200
+    w.a = w2.a
+    assert PO._ram_value(w.V, 1, 0, w.hp, std) > 0
+    assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)

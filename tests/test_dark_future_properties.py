@@ -71,17 +71,20 @@ def test_seeded_game_six_turn_limit_draws_issue_15():
     1672), one stalemate of two stranded cars (1541). Those games now end. After the choice by
     expected effect and the drivers' tie rolls (which change the stream of later rolls), the
     three games that met a road shut from edge to edge next to a curve (822, 926, 993) play
-    differently and end; the shut road itself is still a known limit of the drivers. Left: one
-    long chase of a gang bike by an Op out of ammunition (447: neither can catch or hurt the
-    other). A guard against new deadlocks: at most that one such game, none of the others."""
+    differently and end; the shut road itself is still a known limit of the drivers. The last
+    one, a long chase of a gang bike by an Op out of ammunition (447: it braked every time it
+    came up behind the bike, which it could not shoot), ends since the planned ram: with no
+    shot, closing on the slower bike in its lanes is worth more than braking (a car shunting a
+    bike, p72), and the Op sideswipes it off the road in turn 16. A guard against new
+    deadlocks: none at all."""
     sc = GM.load_scenario(SCEN / "game-6.toml")
     sim = GM.GameSim(sc)
     key = EG.dice.stream_key(2026)
-    for t in (486, 590, 1365, 1672, 1541, 822, 926, 993):
+    for t in (486, 590, 1365, 1672, 1541, 822, 926, 993, 447):
         acc = sim.chunk(key, t, 1)
         assert acc[EG.ST_REASON + EG.REASON_TIME] == 0, t
     tot = sim.chunk(key, 0, 2000)
-    assert tot[EG.ST_REASON + EG.REASON_TIME] <= 1
+    assert tot[EG.ST_REASON + EG.REASON_TIME] == 0
     assert tot[EG.ST_REASON + EG.REASON_STALEMATE] <= 4
 
 

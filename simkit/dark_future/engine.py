@@ -92,6 +92,7 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
+from .policies import HP_DRV, HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
@@ -135,7 +136,9 @@ G_W = 96
 # modifiers by speed factor 1..8+ (p68), the bike control-loss table (lowest scores, outcome
 # codes; p70) and the roll facings by d6 (p70)
 HP_ROAD, HP_BCL, HP_BCL_CODES, HP_ROLLFACE = 5, 13, 17, 21
-HP_W = 27
+# ... and from cell 27 (policies.HP_DRV) the rule numbers the drivers price their choices with,
+# copied from G by the scenario (the drivers read hp, not G: policies.HP_*)
+HP_W = HP_DRV_END
 # direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
 # speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept set-up
 # (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the current
@@ -949,8 +952,9 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
     # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
     # leaves this module's cached kernels with the old driver linked in (edit both; last for
-    # the choice by expected effect, P_LOSSVAL, the drivers' ties rolled on the dice, and the
-    # chase car's line-up from a curve and ram of a stopped enemy it cannot shoot)
+    # the choice by expected effect, P_LOSSVAL, the drivers' ties rolled on the dice, the
+    # chase car's line-up from a curve and ram of a stopped enemy it cannot shoot; then the
+    # planned ram, the rule numbers read from hp's driver block and the harmless pursuit)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase

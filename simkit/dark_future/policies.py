@@ -9,7 +9,8 @@ vector. It reads the car's role (lead or chase car, p87) and returns one action 
   worth more, drift out of a pursuer's fire corridor once its passives are spent, otherwise
   accelerate to its cruising speed;
 * chase car: the same curve and obstacle driving, shoot (when a weapon's hit chance reaches the
-  policy's threshold) or sideswipe an enemy it will be level with, whichever is worth more,
+  policy's threshold), sideswipe an enemy it will be level with or ram (shunt) a slower enemy
+  in its lanes ahead, whichever is worth more,
   drift into the enemy's lanes to bring a fixed weapon to bear, close to the enemy's speed plus
   a margin.
 
@@ -20,7 +21,13 @@ hit and the 40mph control-loss chance it forces on the target, less the same ris
 swiper; a passive what it costs the pursuer (p30: oil's control-loss chance at 60mph, or 30 off
 the straight, and a handling point; mines' +3 hit and 50mph test; spikes' wheel critical;
 smoke's 60mph test and a face off the pursuer's shot), halved when the pursuer is far enough
-back to steer round it. A control loss counts ``P_LOSSVAL`` points. Equal values, and equal
+back to steer round it; a ram (a shunt of a slower enemy in its lanes one or two spaces ahead,
+p55-57) the relative speed-factor hits and the 40mph test it forces on the target less the same
+to the rammer (``_ram_value``; a car shunting a bike pushes it to its speed, p72), taken instead
+of steering round when it beats the shot. The rule numbers in these prices (the rammer's +1,
+the sideswipe's 40mph, oil's 60/30mph, ...) are the rules in force, read from the driver block
+of ``hp`` (``HP_*``, filled by the scenario from the engine's G). A control loss counts
+``P_LOSSVAL`` points. Equal values, and equal
 ways round a block (``_route``, ``_drift_dir``), go to a die rolled from the trial's stream
 (only when there is a tie: a decision without one draws nothing).
 
@@ -70,6 +77,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT,
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
+from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 P_UTURN, P_HEADON = 8, 9
@@ -397,19 +405,30 @@ def _hit_sixths(rng, mod):
     return max(0, 7 - need)
 
 
-# --- the value of an action, in expected damage points (issue 15: shoot, lay or sideswipe by
-# expected effect). The engine takes these numbers from the data files; the driver weighs its
-# options with the book's own figures (the defaults of data/*.toml).
+# --- the value of an action, in expected damage points (issue 15: shoot, lay, sideswipe or ram
+# by expected effect). The rule numbers the driver prices with are the rules in force: the
+# scenario copies them from the engine's G (filled from data/*.toml and the variants chosen) into
+# the driver block of the hazard-parameter array hp (``HP_*`` below, scenario.to_arrays), so a
+# variant or a table changed there reaches the driver as it reaches the engine.
+HP_DRV = 27
+(HP_RAM_BONUS,       # the rammer's +1 in a sideswipe test (p54)
+ HP_SS_LOSS,         # both cars of a neck-and-neck sideswipe lose 10mph (p56)
+ HP_L_SWIPE,         # the sideswipe loser's hazard limit, 40mph (p56)
+ HP_L_OIL_S,         # oil: 60mph straight and steady (p30)
+ HP_L_OIL_O,         # oil: 30mph otherwise (p30)
+ HP_L_MINE,          # pattern mines: a 50mph test (p30)
+ HP_MINE_DMG,        # ... and one +3 hit (p30)
+ HP_L_SMOKE,         # smoke: a 60mph test (p30)
+ HP_SPIKE_MPH,       # spikes do nothing at 20mph or less (p31)
+ HP_OIL_MAX,         # oil: -1 handling, at most -2 (p30)
+ HP_MPH_SF,          # a speed factor per 20mph (p12)
+ HP_L_SHUNT,         # both vehicles of a shunt test at 40mph (p56)
+ HP_CAR_SHUNT_SLOW,  # a car shunting a bike slows 10mph, the bike takes the car's speed (p72)
+ ) = range(HP_DRV, HP_DRV + 13)
+HP_DRV_END = HP_DRV + 13
+# judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
-MPH_PER_SF = 20     # a speed factor per 20mph (p12)
-RAM_BONUS = 1       # the rammer's +1 in a sideswipe test (p54)
-SS_LOSS = 10        # both cars of a sideswipe lose 10mph (p56)
-L_SWIPE = 40        # the sideswipe loser's hazard limit (p56)
-L_OIL_STRAIGHT, L_OIL_OTHER = 60, 30   # oil: 60mph straight and steady, else 30 (p30)
-L_MINE, MINE_DMG = 50, 3               # pattern mines: one +3 hit and a 50mph test (p30)
-L_SMOKE = 60                           # smoke: a 60mph test and -1 to hit through it (p30)
-SPIKE_MPH = 20                         # spikes do nothing at 20mph or less (p31)
-OIL_MAX, OIL_HAND_PTS = 2, 1.0         # oil: -1 handling, at most -2 (p30), a point a handling
+OIL_HAND_PTS = 1.0  # a handling point off the pursuer's later hazard rolls and tests
 LAY_FAR = 0.5       # a pursuer more than two spaces back may steer round a marker (p25)
 DUMMY_VALUE = 0.01  # a dummy (p22) harms nobody: laid only when nothing else is worth anything
 
@@ -422,6 +441,12 @@ def _hit_pts(dmg, arm):
     for r in range(1, 7):
         t += max(0, r + dmg - arm)
     return t / 6.0 + CRIT_PTS / 6.0
+
+
+@jit
+def _sf(mph, hp):
+    """Speed factor: a factor per 20mph or part of it (p12)."""
+    return (mph + hp[HP_MPH_SF] - 1) // hp[HP_MPH_SF]
 
 
 @jit
@@ -500,7 +525,7 @@ def _swipe_value(V, v, u, hp, par):
     """Expected damage points a sideswipe of ``u`` gains the swiper, less what it risks (p54-56):
     the test d6 + 1 + the better of handling and skill against the target's; the loser (both on
     a tie) takes a hit at the speed factors' difference and a 40mph hazard roll 10mph slower."""
-    cv = max(V[v, V_HAND], V[v, V_SKILL]) + RAM_BONUS
+    cv = max(V[v, V_HAND], V[v, V_SKILL]) + hp[HP_RAM_BONUS]
     cu = max(V[u, V_HAND], V[u, V_SKILL])
     win = 0
     lose = 0
@@ -513,15 +538,86 @@ def _swipe_value(V, v, u, hp, par):
     tie = 36 - win - lose
     if V[u, V_BIKE]:
         win, lose, tie = 36, 0, 0   # a bike against a car always loses (p72)
-    sv = (V[v, V_MPH] + MPH_PER_SF - 1) // MPH_PER_SF
-    su = (V[u, V_MPH] + MPH_PER_SF - 1) // MPH_PER_SF
-    rel = abs(sv - su)
+    rel = abs(_sf(V[v, V_MPH], hp) - _sf(V[u, V_MPH], hp))
     lv = par[P_LOSSVAL]
-    lu = _loss_p(max(0, V[u, V_MPH] - SS_LOSS), L_SWIPE, V, u, hp)
-    lme = _loss_p(max(0, V[v, V_MPH] - SS_LOSS), L_SWIPE, V, v, hp)
+    lu = _loss_p(max(0, V[u, V_MPH] - hp[HP_SS_LOSS]), hp[HP_L_SWIPE], V, u, hp)
+    lme = _loss_p(max(0, V[v, V_MPH] - hp[HP_SS_LOSS]), hp[HP_L_SWIPE], V, v, hp)
     gain = _hit_pts(rel, V[u, V_ARM]) + lv * lu
     cost = _hit_pts(rel, V[v, V_ARM]) + lv * lme
     return ((win + tie) * gain - (lose + tie) * cost) / 36.0
+
+
+@jit
+def _ram_target(T, V, n, v):
+    """(enemy, spaces) of an enemy going the car's way, slower (or stopped, not a wreck and
+    square to the grid: a shunt, p57), whose zone the car's next one or two straight moves run
+    into (its own two lanes, one or both in common, p55), or (-1, 0). Anything else in the way
+    first (a friend, a wreck, an angled car: a head-on, p57) is no ram target."""
+    # most phases no enemy is slower than the car: skip the look along the road (it costs
+    # Game One several per cent of its throughput when made every move)
+    slower = False
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and V[u, V_DIR] == V[v, V_DIR] and V[u, V_MPH] < V[v, V_MPH]:
+            slower = True
+            break
+    if not slower:
+        return -1, 0
+    d = 1 if V[v, V_DIR] != 0 else 0
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    lane = V[v, V_LANE]
+    for k in range(1, 3):
+        sec, sp = RD.step_space(T, sec, lane, sp, d)
+        if sec < 0 or (d == 0 and sec >= TM_LIMIT):
+            return -1, 0
+        u = zone_hits(T, V, n, v, sec, lane, lane + 1, RD.rear_x(T, sec, lane, sp),
+                      RD.front_x(T, sec, lane, sp))
+        if u < 0:
+            continue
+        if V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_DIR] != V[v, V_DIR] \
+                or V[u, V_TERMINAL] or V[u, V_AXLE] or V[u, V_FALLEN] or V[u, V_ATT] % 180 != 0 \
+                or V[u, V_OOC] == SPINNING or V[u, V_MPH] >= V[v, V_MPH]:
+            return -1, 0
+        return u, k
+    return -1, 0
+
+
+@jit
+def _ram_value(V, v, u, hp, par):
+    """Expected damage points a shunt of ``u`` by car ``v`` gains, less what it costs the
+    rammer (p55-57): both take relative speed-factor damage (as many hits as the speed factors
+    differ, each at +that), the speeds meet halfway and both test at the shunt's 40mph (the
+    target ignores panic results; a control loss counts ``P_LOSSVAL``). A car shunting a bike
+    (p72) pushes it to the car's speed and slows 10mph; with one lane in common it is a
+    sideswipe the bike loses (a relative hit and the loser's 40mph test, 10mph off each)."""
+    lv = par[P_LOSSVAL]
+    mv = V[v, V_MPH]
+    mu = V[u, V_MPH]
+    rel = max(_sf(mv, hp) - _sf(mu, hp), 0)
+    a = V[u, V_LANE]
+    b = V[v, V_LANE]
+    shared = 2 - min(abs(a - b), 2)
+    if V[u, V_BIKE] and shared == 1:
+        return _hit_pts(rel, V[u, V_ARM]) \
+            + lv * _loss_p(max(0, mu - hp[HP_SS_LOSS]), hp[HP_L_SWIPE], V, u, hp)
+    if V[u, V_BIKE] and mu == 0:
+        # into a stopped bike: a head-on, one combined hit each, the bike crashes (out of play,
+        # worth its remaining points), the car loses control (p72)
+        c = _sf(mv, hp)
+        return V[u, V_DMG] - _hit_pts(c, V[v, V_ARM]) - lv
+    if V[u, V_BIKE]:
+        nu = min(mv, max(V[u, V_MAXSPD], mu))
+        nv = max(0, mv - hp[HP_CAR_SHUNT_SLOW])
+    else:
+        half = (mv - mu + 1) // 2
+        nu = min(mu + half, max(V[u, V_MAXSPD], mu))
+        nv = mv - half
+    hits_u = rel * _hit_pts(rel, V[u, V_ARM]) if rel > 0 else 0.0
+    hits_v = rel * _hit_pts(rel, V[v, V_ARM]) if rel > 0 else 0.0
+    gain = hits_u + lv * _loss_p(nu, hp[HP_L_SHUNT], V, u, hp)
+    cost = hits_v + lv * _loss_p(nv, hp[HP_L_SHUNT], V, v, hp)
+    return gain - cost
 
 
 @jit
@@ -535,16 +631,16 @@ def _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf):
     mph = V[u, V_MPH]
     lv = par[P_LOSSVAL]
     if k == RD.OIL:
-        lim = L_OIL_STRAIGHT if T[V[u, V_SEC], RD.T_KIND] == RD.STRAIGHT else L_OIL_OTHER
+        lim = hp[HP_L_OIL_S] if T[V[u, V_SEC], RD.T_KIND] == RD.STRAIGHT else hp[HP_L_OIL_O]
         e = lv * _loss_p(mph, lim, V, u, hp)
-        if V[u, V_OIL] < OIL_MAX:
+        if V[u, V_OIL] < hp[HP_OIL_MAX]:
             e += OIL_HAND_PTS   # a handling point off its later hazard rolls and tests
     elif k == RD.MINES:
-        e = _hit_pts(MINE_DMG, V[u, V_ARM]) + lv * _loss_p(mph, L_MINE, V, u, hp)
+        e = _hit_pts(hp[HP_MINE_DMG], V[u, V_ARM]) + lv * _loss_p(mph, hp[HP_L_MINE], V, u, hp)
     elif k == RD.SPIKES:
-        e = CRIT_PTS / 6.0 if mph > SPIKE_MPH else 0.0
+        e = CRIT_PTS / 6.0 if mph > hp[HP_SPIKE_MPH] else 0.0
     elif k == RD.SMOKE:
-        e = lv * _loss_p(mph, L_SMOKE, V, u, hp)
+        e = lv * _loss_p(mph, hp[HP_L_SMOKE], V, u, hp)
         s, t, val, h, k = _shot_core(T, V, WS, n, u, tbuf, 1, 0)
         if s >= 0 and t == v:
             e += val / h
@@ -684,6 +780,23 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
             phases_needed = (mph - want + brk - 1) // brk
             if gap <= phases_needed:
                 return A_BRAKE, min(brk, mph - want)
+        # a planned ram (p17, p52-57): an enemy going its way, slower, in its lanes one or two
+        # spaces ahead is rammed when the shunt's expected effect (_ram_value) beats the best
+        # shot (the ram takes the phase's action, p52); two spaces off, a shot this phase does
+        # not stop the ram next phase. Otherwise the car steers round it or brakes (below).
+        if not V[v, V_BIKE]:
+            ru, rk = _ram_target(T, V, n, v)
+            if ru >= 0:
+                rv = _ram_value(V, v, ru, hp, par)
+                if rv > 0.0:
+                    slot, t, sv, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+                    if slot < 0:
+                        sv = 0.0
+                    take, ties = _better(rv, sv, st, script, 1)
+                    if take:
+                        if rk >= 2 and slot >= 0:
+                            return A_SHOOT, slot
+                        return A_NONE, 0   # hold the line: the straight move rams it
         # 2. a vehicle or an obstacle two spaces ahead: drift now (the straight-ahead move
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive

@@ -500,9 +500,25 @@ def to_arrays(sc: Scenario) -> Arrays:
     lows, codes = R.control_loss_table("car", rules)
     spin_t = np.array(rules.table("spin_template")["rows"], np.int64)
     _bike_globals(G, rules, kinds)
+    hp = _hp_with_bikes(rules)
+    _driver_rules(hp, G)
     return Arrays(G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, RD.curve_array(rules),
                   RD.box_array(rules), (matrix, rerolls, effects, groups),
-                  _hp_with_bikes(rules), lows, codes, spin_t, POL, names, loadouts)
+                  hp, lows, codes, spin_t, POL, names, loadouts)
+
+
+def _driver_rules(hp, G):
+    """The rule numbers the drivers price shots, swipes, passives and rams with, copied from
+    the engine's G (the rules in force, variants applied) into hp's driver block
+    (policies.HP_*): a variant that changes the engine's numbers changes the drivers' too."""
+    for cell, g in ((PO.HP_RAM_BONUS, EG.G_RAM_BONUS), (PO.HP_SS_LOSS, EG.G_SS_LOSS),
+                    (PO.HP_L_SWIPE, EG.G_L_SS_NN), (PO.HP_L_OIL_S, EG.G_L_OIL_S),
+                    (PO.HP_L_OIL_O, EG.G_L_OIL_O), (PO.HP_L_MINE, EG.G_L_MINE),
+                    (PO.HP_MINE_DMG, EG.G_MINE_DMG), (PO.HP_L_SMOKE, EG.G_L_SMOKE),
+                    (PO.HP_SPIKE_MPH, EG.G_SPIKE_MPH), (PO.HP_OIL_MAX, EG.G_OIL_MAX),
+                    (PO.HP_MPH_SF, EG.G_SPEED_STEP), (PO.HP_L_SHUNT, EG.G_L_SHUNT),
+                    (PO.HP_CAR_SHUNT_SLOW, EG.G_CAR_SHUNT_SLOW)):
+        hp[cell] = G[g]
 
 
 def _crit_stack(chosen):
