@@ -63,7 +63,7 @@ from ..core.blocks import sum_blocks
 from .pieces.hexmap import bearing_off_facing, distance, in_rear_arc, line_passes, neighbour
 from .policies import (I_CAUTION, I_ENGAGE, I_FLEET, I_HORIZON, I_RETREAT, I_W_POINTS,
                        I_W_THREAT, P_CLOSER, P_OBJECTIVE, P_SCRIPTED, P_STANDOFF,
-                       P_LOOKAHEAD, I_ROLLOUTS, I_DEPTH, I_MARGIN)
+                       P_LOOKAHEAD, I_ROLLOUTS, I_DEPTH, I_MARGIN, I_MODEL, N_PARAMS, PARAMS)
 from .procedures import kernel_tables
 from .procedures import Shot, resolve_volley_call as resolve_volley
 from .rules import CODE, ENERGY, FORCE, GUN, LASER, MISSILE, PRIMARY, combat_tables
@@ -1658,12 +1658,32 @@ def _material(F, S, side):
     return v
 
 
+#: the closer's default parameter vector: how a look-ahead admiral models its enemies
+CLOSER_DEFAULTS = np.zeros(N_PARAMS, dtype=np.float64)
+CLOSER_DEFAULTS[:len(PARAMS["closer"])] = list(PARAMS["closer"].values())
+
+
+@jit
+def _modelled(F):
+    """The fleet as a look-ahead admiral with ``model`` 1 sees it in its rollouts: every side
+    that does not look ahead played by a closer with the default parameters (a player knows the
+    enemy's ships, not its admiral's plan); scenario rules (objective, exit, holds fire) kept."""
+    side_int = F.side_int.copy()
+    side_par = F.side_par.copy()
+    for side in range(side_int.shape[0]):
+        if side_int[side, 3] != P_LOOKAHEAD and side_int[side, 3] != P_SCRIPTED:
+            side_int[side, 3] = P_CLOSER
+            side_par[side, :] = CLOSER_DEFAULTS
+    return Fleet(F.si, side_int, side_par, F.codes, F.nsys, F.run_end, F.mult, F.obj, F.scan,
+                 F.opt, F.moves, F.ev)
+
+
 #: the ranges the look-ahead admiral tries for its fleet, beside the closer's own plan (-1)
 LOOK_RANGES = np.array([-1, 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20], dtype=np.int64)
 
 
 @jit
-def _look_ahead(turn, F, T, S, R, side, st):
+def _look_ahead(turn, F, FM, T, S, R, side, st):
     """The look-ahead admiral (issue 13): the range its fighting ships keep this turn. Each
     candidate (the closer's own plan, or one range for the whole fleet held for ``depth`` turns)
     is played out ``rollouts`` times by the compiled engine itself -- movement, fire, tractors,
@@ -1671,8 +1691,11 @@ def _look_ahead(turn, F, T, S, R, side, st):
     enemy loses less its own. Every candidate sees the same dice in its k-th rollout (common
     random numbers, a stream keyed by the battle's dice state, which no rollout advances). The
     closer's plan is left only for a range whose paired mean gain over it exceeds ``margin``
-    standard errors."""
+    standard errors. ``FM``: the fleet as modelled (:func:`_modelled`), played with ``model``
+    1; with 0 the enemy's own admiral is played."""
     par = F.side_par[side]
+    if par[I_MODEL] >= 0.5:
+        F = FM
     k_n = int(par[I_ROLLOUTS])
     depth = int(par[I_DEPTH])
     margin = par[I_MARGIN]
@@ -1692,6 +1715,8 @@ def _look_ahead(turn, F, T, S, R, side, st):
     for c in range(nc):
         for k in range(k_n):
             _restore(R, S)
+            if par[I_MODEL] >= 0.5:
+                R.force[:] = -1   # a modelled enemy plans as a plain closer
             R.force[side] = LOOK_RANGES[c]
             dice.seed_trial(st2, key, k)
             for tt in range(turn, last + 1):
@@ -1777,13 +1802,14 @@ def play(F, T, st, script, result, side_out, L):
     for side in range(nsides):
         looks = looks or side_int[side, 3] == P_LOOKAHEAD
     R = _copy_state(S)   # the rollouts' board, overwritten from S for each one
+    FM = _modelled(F)    # the enemies as the look-ahead admiral models them
     turn = 0
     for turn in range(1, turns + 1):
         _initiative(turn, F, S, init_roll, st, script, L)
         if looks:
             for side in range(nsides):
                 if side_int[side, 3] == P_LOOKAHEAD and _side_alive(si, status, turn, side):
-                    force[side] = _look_ahead(turn, F, T, S, R, side, st)
+                    force[side] = _look_ahead(turn, F, FM, T, S, R, side, st)
         code = _turn_rest(turn, F, T, S, st, script, result, L)
         if code == TURN_FAULT:
             return

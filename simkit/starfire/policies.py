@@ -30,9 +30,11 @@ a search can explore it. Shared parameters keep one index across policies (``P_*
   15, 20) are each played out ``rollouts`` times over ``depth`` turns by the compiled engine
   itself, from a copy of the board, on the same dice for every candidate, and scored by the hull
   spaces the enemy loses less its own; a range replaces the closer's plan only when its paired
-  mean gain exceeds ``margin`` standard errors. It knows the enemy admiral (its rollouts play
-  it). Hundreds of times slower than the others (``COSTLY``). Parameters: the closer's, then
-  ``rollouts``, ``depth``, ``margin``.
+  mean gain exceeds ``margin`` standard errors. ``model`` 1 (default): the rollouts play every
+  enemy as a closer with the default parameters, which is all a player can assume of an
+  opponent; 0: as its own admiral (knowledge no player has: an upper bound). Hundreds of times
+  slower than the others (``COSTLY``). Parameters: the closer's, then ``rollouts``, ``depth``,
+  ``margin``, ``model``.
 * ``standoff``: hold ``range`` hexes from the nearest enemy. Parameters: ``range``, ``tractor``.
 * ``scripted`` (not offered to ``--policy``): each ship's moves are given point by point in the
   scenario file (``moves``), for replaying rulebook examples; illegal moves are errors.
@@ -96,7 +98,7 @@ SPACES = {
                  Param("fleet", 0.0, 1.0, 0.0, "float"), Param("engage", 0.0, 1.0, 0.2, "float"),
                  Param("retreat", 0.0, 1.0, RETREAT_DEFAULT["lookahead"], "float"),
                  Param("rollouts", 2, 32, 8, "int"), Param("depth", 1, 6, 3, "int"),
-                 Param("margin", 0.0, 4.0, 2.0, "float")),
+                 Param("margin", 0.0, 4.0, 2.0, "float"), Param("model", 0, 1, 1, "bool")),
     "standoff": (Param("range", 0, 20, 8, "int"), Param("tractor", 0, 1, 0, "bool")) + _TARGET
     + (Param("retreat", 0.0, 1.0, RETREAT_DEFAULT["standoff"], "float"),),
     "objective": (Param("scan_range", 0, 3, 1, "int"), Param("tractor", 0, 1, 0, "bool"))
@@ -118,10 +120,9 @@ assert tuple(SPACES["closer"][i].name for i in (I_CAUTION, I_HORIZON, I_FLEET, I
     "caution", "horizon", "fleet", "engage")
 assert SPACES["lookahead"][:len(SPACES["closer"])] == SPACES["closer"]
 #: the look-ahead admiral's own parameters
-I_ROLLOUTS, I_DEPTH, I_MARGIN = (len(SPACES["closer"]), len(SPACES["closer"]) + 1,
-                                 len(SPACES["closer"]) + 2)
-assert tuple(SPACES["lookahead"][i].name for i in (I_ROLLOUTS, I_DEPTH, I_MARGIN)) == (
-    "rollouts", "depth", "margin")
+I_ROLLOUTS, I_DEPTH, I_MARGIN, I_MODEL = (len(SPACES["closer"]) + k for k in range(4))
+assert tuple(SPACES["lookahead"][i].name for i in (I_ROLLOUTS, I_DEPTH, I_MARGIN, I_MODEL)) == (
+    "rollouts", "depth", "margin", "model")
 
 
 def default_params(name: str) -> dict:
@@ -156,7 +157,7 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
 
     from ..core import dice
     from .engine import (MAX_RANGE, NEVER, ON_MAP, SI_SIDE, BattleSim, State, _copy_state,
-                         _fill_modes, _fill_ship_ev, _look_ahead, _pick_target, _plan)
+                         _fill_modes, _fill_ship_ev, _look_ahead, _modelled, _pick_target, _plan)
     from .pieces.hexmap import hex_label
 
     sim = BattleSim(scenario)
@@ -206,6 +207,7 @@ def decide(scenario, ship: str, *, damage: dict | None = None, first: int = -1,
     out = {"goal": hex_label(goal[0], goal[1]), "desired_range": int(goal[2]), "target": target,
            "look_ahead": None}
     if scenario.side_policy[side] == "lookahead":
-        r = _look_ahead(1, sim.fleet, sim.kernel_tables, S, _copy_state(S), side, st)
+        r = _look_ahead(1, sim.fleet, _modelled(sim.fleet), sim.kernel_tables, S, _copy_state(S),
+                        side, st)
         out["look_ahead"] = None if r < 0 else int(r)
     return out
