@@ -63,3 +63,16 @@ def test_a_costly_policy_is_played_only_where_named():
     assert "lookahead" not in ENG.cheap_policies() and "closer" in ENG.cheap_policies()
     f = ENG.table(MIRROR, trials=2, seed=1, all_policies=True, progress=False)
     assert not f["policy"].str.contains("lookahead").any()
+
+
+def test_the_model_of_the_enemy_changes_the_range_it_picks():
+    """Against a standoff admiral: modelled as a default closer (``model`` 1, what a player can
+    assume) or played as itself (0, an upper bound), the rollouts differ and so does the
+    choice; against a default closer (the mirror's own) the two are the same."""
+    def pick(model, red):
+        sc = ENG.load_profile(MIRROR, {"blue": Policy.of("lookahead", {"model": model}),
+                                       "red": Policy.of(red)})
+        return decide(sc, "blue-ca", first=0, seed=0)["look_ahead"]
+
+    assert pick(0, "standoff") != pick(1, "standoff")
+    assert pick(0, "closer") == pick(1, "closer")
