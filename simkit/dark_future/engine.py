@@ -92,7 +92,7 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
-from .policies import HP_DRV, HP_DRV_END
+from .policies import HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
