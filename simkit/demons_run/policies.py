@@ -238,7 +238,10 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
         BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos, BT.rings, BT.rotation)
     par, vturns, rp = RT.par, RT.vturns, RT.rp
     C, R = terrain.shape[0], terrain.shape[1]
-    J = np.full((C, R, 6, NV), np.float32(INF))
+    # the search keeps float64 costs: a float32 table rounds a pushed cost below the float64
+    # one popped, which then looked stale and was never expanded (with w_dv at its lower bound
+    # only 34 of 102,336 states were reached)
+    J = np.full((C, R, 6, NV), INF)
     ftab = np.zeros((NV, 4))
     for v in range(1, NV):
         ftab[v] = fire_prices(v, screens, vturns, par, pp)
@@ -312,7 +315,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
                 if nd < J[c, r, f, pv]:
                     J[c, r, f, pv] = nd
                     heapq.heappush(h, (nd, np.int64(((c * R + r) * 6 + f) * NV + pv)))
-    return J
+    return J.astype(np.float32)
 
 
 # --- recovery and fire odds the pilot uses ---------------------------------------------------
