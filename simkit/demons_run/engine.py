@@ -61,14 +61,11 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_SCREENS,
-                       PP_TRACTOR_P, PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
-                       choose_target, fire_choice, p_recover, plan_view)
+from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
+                       PP_SCREENS, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
+                       best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
-#: Main Engines settings searched move by move in each allocation (the rest priced by the
-#: route field alone)
-SHORTLIST = 2
 
 # crisis effect indices (layout.CRISIS_KEYS)
 C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_NO_DEC, \
@@ -645,10 +642,19 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
-        # Every legal setting is first priced by the route field alone (the cost-to-go at the
-        # Velocity it gives, plus its Fuel); only the best SHORTLIST are searched move by move
-        # (the search is the expensive part, and the field already ranks settings well).
+        # Every legal setting is first priced by the route field alone: the cost-to-go at the
+        # Velocity it gives, plus its Velocity change (``dv_cost``, the price the field charges
+        # for one). The field is a lower bound on the Turns and prices of flying a course (see
+        # ``route_field``), so this Turn's plan at that setting costs at least that less the one
+        # Turn the plan takes and the bonuses only the plan sees (the target Buoy, an attack).
+        # Settings are searched move by move from the cheapest bound up, until the next bound
+        # cannot beat the best plan found: a setting is never left out because the field, which
+        # lets Velocity change between hexes, flatters it (it took a safe runner two hexes from
+        # its Finish at Velocity 3 round the corner instead of braking).
         est = np.full(2 * me_max + 1, np.inf)
+        allow = pp[PP_ATTACK] + 1.0
+        if tb >= 0:
+            allow += rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0)
         c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
         Jt = F[fld]
         for a in range(-me_max, me_max + 1):
@@ -667,10 +673,11 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
             e = np.float64(Jt[c0, r0, f0, V2])
             for df in (1, 5):       # the field prices a first turning movement too
                 e = min(e, np.float64(Jt[c0, r0, (f0 + df) % 6, V2]))
-            est[a + me_max] = e + pp[PP_W_FUEL] * fcost
-        for _ in range(SHORTLIST):
+            est[a + me_max] = e + dv_cost(a, rp, pp)
+        for _ in range(est.shape[0]):
             ia = np.argmin(est)
-            if not np.isfinite(est[ia]):
+            # float32 fields: a bound within rounding of the best is still searched
+            if not np.isfinite(est[ia]) or est[ia] - allow > best_c + 1e-5:
                 break
             est[ia] = np.inf
             a = ia - me_max
@@ -683,7 +690,7 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
                 limit = 0
             c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, W, F[fld], tb, plan,
                              pp, tab)
-            c += pp[PP_W_FUEL] * fcost
+            c += dv_cost(a, rp, pp)
             if fuel - fcost < reserve:
                 c += 0.05 * (reserve - (fuel - fcost))
             if c < best_c:
