@@ -185,6 +185,66 @@ def test_gravity_whip_is_taken_when_the_speed_pays_and_not_when_it_is_dear(four_
     assert _whips_near_wells(four, s, dear, fld)[0] == 0
 
 
+def _free_hexes(sim, a, b):
+    """The fewest hexes from a to b that keep out of every Gravity Well, Hell Hole, Null and
+    Hell Fire hex (breadth first, facing ignored: a lower bound on any move that avoids them)."""
+    terrain, fire_class = sim.BT[0], sim.BT[1]
+    seen, todo = {a: 0}, [a]
+    for x in todo:
+        for d in range(6):
+            y = tuple(int(v) for v in nbr(x[0], x[1], d))
+            if 1 <= y[0] < terrain.shape[0] and 1 <= y[1] < terrain.shape[1] and y not in seen \
+                    and terrain[y] in (0, 1) and not fire_class[y]:
+                seen[y] = seen[x] + 1
+                todo.append(y)
+    return seen.get(b, 99)
+
+
+def _goal_field(sim, pp, *hexes):
+    """A route field to ``hexes`` reached at any Velocity (as an Easy Buoy's field, 1-12)."""
+    m = np.zeros(sim.BT[0].shape, np.bool_)
+    for h in hexes:
+        m[h] = True
+    return route_field(m, 1, NV - 1, NV - 1, False, sim.ra.board, sim.ra.tables, pp, 0)
+
+
+@pytest.mark.parametrize("pilot", ["safe_runner", "buoy_hunter"])
+def test_gravity_whip_taken_where_it_saves_a_turn_and_not_where_it_saves_nothing(pilot):
+    """204 O: a ship entering a Gravity Well at Velocity 1-4 is whipped 1-6 Well hexes round
+    the hole, for no MP, and gains a Velocity Level a hex (at most 4).
+
+    The position: Velocity 4 at (27, 27) facing SW, one hex from the N Well hex of the plain
+    southeast hole (ccw; its N and NW Well hexes are clear, the next is Null). A goal 7 hexes
+    away by any way round the Well (``_free_hexes``) needs two Turns at 4 hexes a Turn (204 C);
+    entering the Well (1 MP), whipping 2 hexes (no MP) and 3 more MPs reach it this Turn: the
+    whip saves a whole Turn, and the pilot takes it. At 20 Turns a whip it does not. A goal 4
+    hexes away on the other side, reached this Turn without the Well, gains nothing from a whip,
+    and the pilot does not whip -- not even when whips are free (``w_whip`` 0): the whip carries
+    it away from that goal."""
+    sim = RaceSim(load_scenario(SCEN / "duel.toml", policies={"worked": pilot}))
+    start, facing, V = (27, 27), 4, 4
+    pays, near = (21, 30), None
+    assert _free_hexes(sim, start, pays) > V            # two Turns without the whip
+    pp = sim.pilots[0]
+    tokens = _plan(sim, 0, start, facing, V, 0, _goal_field(sim, pp, pays), pp=pp)
+    assert any(10 <= t < 100 for t in tokens), tokens
+    assert _path(sim, *start, facing, tokens)[-1] == pays   # ... and reaches it this Turn
+    dear = param_vector(pilot, {"w_whip": 20.0})
+    tokens = _plan(sim, 0, start, facing, V, 0, _goal_field(sim, dear, pays), pp=dear)
+    assert not any(10 <= t < 100 for t in tokens), tokens
+    # the other side: one turning movement to NW, then four hexes clear of the Well
+    f = (facing + 1) % 6
+    near = start
+    for _ in range(V):
+        near = tuple(int(v) for v in nbr(near[0], near[1], f))
+    assert _free_hexes(sim, start, near) <= V
+    for w in (PARAMS[pilot]["w_whip"], 0.0):
+        q = param_vector(pilot, {"w_whip": w})
+        tokens = _plan(sim, 0, start, facing, V, 0, _goal_field(sim, q, near), pp=q)
+        assert not any(10 <= t < 100 for t in tokens), (w, tokens)
+        assert _path(sim, *start, facing, tokens)[-1] == near, (w, tokens)
+
+
 def test_hell_fire_dive_for_lucifer_only_behind_strong_screens(four):
     """The buoy hunter two hexes from the Lucifer Buoy (in a Hell3 Hell Fire Well hex) at
     Velocity 2: behind Screens 11 some approaches enter Hell Fire to get at the 100-VP Buoy;
@@ -349,6 +409,70 @@ def test_route_fields_finish_at_the_cheapest_turns_and_velocity_changes_the_spac
     cheap = route_field(m, vlo, vhi, NV - 1, True, sim.ra.board, sim.ra.tables,
                         param_vector("safe_runner", lo), 4)
     assert cheap.dtype == np.float32 and (cheap == 0).any()
+
+
+def _states_that_reach(goal, vlo, vhi, enter_only, sim):
+    """How many (hex, facing, Velocity) states have some way to the goal, by a breadth-first
+    walk back from it over the moves the route field knows (forward at Velocity 1+, not into a
+    whipping Well; a Gravity Whip of 1-6 Well hexes entered at Velocity 1-4; a turning movement
+    where the Velocity allows one, not in Null or Well hexes; a Velocity Level up or down): the
+    reference a search that expands every state it reaches must match, whatever it costs."""
+    from simkit.demons_run.pieces.layout import (RP_WHIP_GAIN, RP_WHIP_KMAX, RP_WHIP_KMIN,
+                                                 RP_WHIP_VMAX, RP_WHIP_VMIN)
+    terrain, hole_of, ring_pos, rings, rotation = (sim.BT[0], sim.BT[2], sim.BT[3], sim.BT[5],
+                                                   sim.BT[6])
+    rp, vturns = sim.ra.rp, sim.ra.vturns
+    C, R = terrain.shape
+    whipping = range(int(rp[RP_WHIP_VMIN]), int(rp[RP_WHIP_VMAX]) + 1)
+    seen = {(c, r, f, v) for c in range(1, C) for r in range(1, R) if goal[c, r]
+            for f in range(6) for v in range(vlo, vhi + 1)}
+    todo = list(seen)
+    on = lambda c, r: 1 <= c < C and 1 <= r < R     # noqa: E731
+    for (c, r, f, v) in todo:
+        back = []
+        well = terrain[c, r] == 3
+        if v >= 1 and not (well and v in whipping):
+            back.append((*nbr(c, r, (f + 3) % 6), f, v))
+        if well and hole_of[c, r] > 0:
+            h = int(hole_of[c, r])
+            for k in range(int(rp[RP_WHIP_KMIN]), int(rp[RP_WHIP_KMAX]) + 1):
+                v0 = v - min(k, int(rp[RP_WHIP_GAIN]))
+                if v0 in whipping:
+                    j0 = (ring_pos[c, r] - rotation[h - 1] * (k - 1)) % 6
+                    pc, pr = nbr(rings[h - 1, j0, 0], rings[h - 1, j0, 1], (f + 3) % 6)
+                    if on(pc, pr) and not (terrain[pc, pr] == 3 and hole_of[pc, pr] == h):
+                        back.append((pc, pr, f, v0))
+        if not (enter_only and goal[c, r] and vlo <= v <= vhi):
+            if vturns[v] > 0 and terrain[c, r] not in (2, 3):
+                back += [(c, r, (f + 1) % 6, v), (c, r, (f + 5) % 6, v)]
+            back += [(c, r, f, pv) for pv in (v - 1, v + 1) if 0 <= pv < NV]
+        for st in back:
+            st = tuple(int(x) for x in st)
+            if on(st[0], st[1]) and st not in seen:
+                seen.add(st)
+                todo.append(st)
+    return len(seen)
+
+
+@pytest.mark.parametrize("corner", ["low", "high"])
+def test_route_field_reaches_every_state_that_can_reach_the_goal(corner):
+    """The search expands every state it reaches, at any pilot parameters: with its costs kept
+    in float32 a state's own entry could look stale and never be expanded (79,192 of 102,336
+    states reached at the defaults, 34 with w_dv at its lower bound, and 99 s for a field with
+    w_turn and w_dv there). At the bounds of the space for every price it reaches exactly the
+    states a cost-free walk back from the goal does (and returns float32, 0 at the goal)."""
+    from simkit.demons_run import scenario as races
+
+    at = 1 if corner == "low" else 2
+    bounds = {k: PARAM_SPACE[k][at] for k in PARAM_NAMES if k.startswith("w_") or k == "risk"}
+    sim = RaceSim(load_scenario(ROOT / "scenarios/demons-run/duel.toml"))
+    m, vlo, vhi, _ = races.field_goals(sim.board)[0]
+    J = route_field(m, vlo, vhi, NV - 1, True, sim.ra.board, sim.ra.tables,
+                    param_vector("safe_runner", bounds), 4)
+    assert J.dtype == np.float32 and (J == 0).any()
+    want = _states_that_reach(m, vlo, vhi, True, sim)
+    assert int((J < 1e8).sum()) == want
+    assert want > 0.9 * J[1:, 1:].size             # nearly every state can get there
 
 
 def test_only_the_named_pilots_fields_are_kept_on_disk(tmp_path, monkeypatch):
