@@ -61,7 +61,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
+from .policies import (INF, MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
                        PP_SCREENS, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
                        best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
@@ -589,6 +589,48 @@ def _kept_plan(keep, s, V, limit, tb, S):
 
 
 @jit
+def _reach_bound(J, c0, r0, V2, rp, hcen):
+    """A lower bound on the route-field cost a Turn at Velocity V2 from (c0, r0) can end at:
+    the least cost-to-go of any state within the hexes the move can reach (V2 forward MPs; a
+    Gravity Whip at Velocity 1-4 moves the ship round a hole for no MP -- at most 3 hexes
+    further from where it entered the Well -- and adds up to 4 Velocity Levels, 204 O) at any
+    facing and any Velocity the Turn can end at. Unlike the cost-to-go at (c0, r0) it does
+    not let the Velocity change in the middle of this Turn, which the real move cannot (203 C);
+    a plan that finishes this Turn ends at the Finish hex at Velocity 1, a goal state (0).
+    Returns (bound, the reach in hexes)."""
+    C, R = J.shape[0], J.shape[1]
+    vtop = min(V2, J.shape[3] - 1)
+    rad = V2
+    if rp[RP_WHIP_VMIN] <= V2 <= rp[RP_WHIP_VMAX]:
+        # each hole whipped (once a Turn each) adds at most 3 hexes: its Well is entered for
+        # no MP, so a Well hex one beyond the reach (its centre two beyond) can be whipped,
+        # and the whip ends at most 2 hexes round the ring. Grow the reach until no further
+        # hole comes within it
+        n = 0
+        while True:
+            m = 0
+            for h in range(hcen.shape[0]):
+                m += dist(c0, r0, hcen[h, 0], hcen[h, 1]) <= rad + 2
+            if m == n:
+                break
+            n = m
+            rad = V2 + 3 * n
+        if n > 0:
+            vtop = min(V2 + rp[RP_WHIP_GAIN], J.shape[3] - 1)
+    best = np.inf
+    for c in range(max(1, c0 - rad), min(C, c0 + rad + 1)):
+        for r in range(max(1, r0 - rad - 1), min(R, r0 + rad + 2)):
+            if dist(c0, r0, c, r) > rad:
+                continue
+            for f in range(6):
+                for v in range(min(V2, vtop), vtop + 1):
+                    x = np.float64(J[c, r, f, v])
+                    if x < best:
+                        best = x
+    return best, rad
+
+
+@jit
 def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
     """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
@@ -642,20 +684,21 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
-        # Every legal setting is first priced by the route field alone: the cost-to-go at the
-        # Velocity it gives, plus its Velocity change (``dv_cost``, the price the field charges
+        # Every legal setting is first given a lower bound on what its plan can cost, from the
+        # route field alone, plus its Velocity change (``dv_cost``, the price the field charges
         # for one). The field is a lower bound on the Turns and prices of flying a course (see
-        # ``route_field``), so this Turn's plan at that setting costs at least that less the one
-        # Turn the plan takes and the bonuses only the plan sees (the target Buoy, an attack).
-        # Settings are searched move by move from the cheapest bound up, until the next bound
-        # cannot beat the best plan found: a setting is never left out because the field, which
-        # lets Velocity change between hexes, flatters it (it took a safe runner two hexes from
-        # its Finish at Velocity 3 round the corner instead of braking).
+        # ``route_field``), so the plan costs at least the cost-to-go here at that Velocity
+        # less the one Turn the plan takes, and at least the least cost-to-go where the Turn
+        # can end (``_reach_bound``); both less the bonuses only the plan sees (the target
+        # Buoy, an attack). Settings are searched move by move from the cheapest bound up,
+        # until the next bound cannot beat the best plan found: a setting is never left out
+        # because the field, which lets Velocity change between hexes, flatters another (it
+        # took a safe runner two hexes from its Finish at Velocity 3 round the corner instead
+        # of braking when only the two settings it ranked best were searched).
         est = np.full(2 * me_max + 1, np.inf)
-        allow = pp[PP_ATTACK] + 1.0
-        if tb >= 0:
-            allow += rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0)
         c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+        bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
+        tdist = dist(c0, r0, bu[tb, BU_COL], bu[tb, BU_ROW]) if tb >= 0 else 0
         Jt = F[fld]
         for a in range(-me_max, me_max + 1):
             V2 = V + a
@@ -670,14 +713,25 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
                 continue
             if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
                 continue            # never accelerate beyond the Fuel to come back down
+            # (the field's cost here already allows for turning first, at the plan's price)
             e = np.float64(Jt[c0, r0, f0, V2])
-            for df in (1, 5):       # the field prices a first turning movement too
-                e = min(e, np.float64(Jt[c0, r0, (f0 + df) % 6, V2]))
-            est[a + me_max] = e + dv_cost(a, rp, pp)
+            allow = pp[PP_ATTACK]
+            if e < INF / 2:
+                reach, rad = _reach_bound(Jt, c0, r0, V2, rp, hcen)
+                e = max(e - 1.0, reach)
+                if tb >= 0:
+                    # the most the plan's recovery chance can be worth: from the closest
+                    # the move can bring the ship (the chance falls with the hexes, 205 B)
+                    allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
+                                       bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,
+                                       rp) * bonus_w
+            else:
+                allow += bonus_w
+            est[a + me_max] = e + dv_cost(a, rp, pp) - allow
         for _ in range(est.shape[0]):
             ia = np.argmin(est)
             # float32 fields: a bound within rounding of the best is still searched
-            if not np.isfinite(est[ia]) or est[ia] - allow > best_c + 1e-5:
+            if not np.isfinite(est[ia]) or est[ia] > best_c + 1e-5:
                 break
             est[ia] = np.inf
             a = ia - me_max
@@ -688,9 +742,13 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
             if _has(now, C_NO_TURNING, ccode):
                 limit = 0
+            # only a plan that beats the best setting so far, its Velocity change paid, counts
+            dv = dv_cost(a, rp, pp)
             c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, W, F[fld], tb, plan,
-                             pp, tab)
-            c += dv_cost(a, rp, pp)
+                             pp, tab, best_c - dv if best_c < 1e17 else 1e30)
+            if best_c < 1e17 and n == 0 and c >= INF:
+                continue            # nothing at this setting beats the best
+            c += dv
             if fuel - fcost < reserve:
                 c += 0.05 * (reserve - (fuel - fcost))
             if c < best_c:

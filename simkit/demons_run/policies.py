@@ -420,12 +420,15 @@ def plan_view(S, BT, RT):
 
 
 @jit
-def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, tab):
+def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, tab,
+              ub=1e30):
     """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
     write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
     (cost, tokens). ``W`` is the race as :func:`plan_view` shows it, ``J`` the target's route
     field, ``tb`` the target Buoy (-1 none), ``tab`` float64[2, TS] scratch for the dominance
-    table (:func:`plan_scratch`)."""
+    table (:func:`plan_scratch`). ``ub``: only a plan cheaper than this is wanted (the
+    allocation's best at another setting): partial plans that cannot beat it are dropped, and
+    (INF, 0) is returned when none does."""
     sv, bu, hd = W.sv, W.bu, W.hd
     (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
         W.terrain, W.fire_class, W.hole_of, W.ring_pos, W.rings, W.rotation)
@@ -449,7 +452,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     phd = np.zeros((D + 1, max(nh, 1)), np.int64)
     choice = np.full(D + 1, -1, np.int64)
     best_choice = np.full(D + 1, -1, np.int64)
-    best = 1e30                                  # any plan beats none, even one off the board
+    best = ub                                    # by default any plan beats none, even one
+    #                                              off the board
     best_depth = -1
     fin_c, fin_r = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
     pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
