@@ -302,6 +302,39 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     assert checked == 60 and braked > 0
 
 
+def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():
+    """The raider's attack bonus (1.5 Turns for ending a move with a rival in its Field of
+    Fire) outweighs the Turn a chase costs; kept whatever the Fuel, it chased until it could
+    neither brake nor turn and left the board (211 A: disqualified; 14% of four-corner races).
+    It counts only while the Fuel covers braking to Velocity 1, fuel_margin and the base
+    Screens on the way home, and the Turns left cover the way home and time_margin."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.layout import RP_F_DEC, RP_F_SCREENS, RP_TURN_LIMIT
+    from simkit.demons_run.policies import PP_ATTACK, PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN
+    from simkit.demons_run.rules import SCREENS
+    sim = RaceSim(load_scenario(SCEN / "raid.toml"))
+    s = 0
+    pp = sim.pilots[s]
+    assert pp[PP_ATTACK] > 1.0
+    rp = sim.ra.rp
+    V, pos, facing = 5, (16, 10), 3
+    Jfin = sim.fields[sim.sv0[s, V_PILOT], sim.sv0[s, V_FIN_FIELD]]
+    jfin = min(float(Jfin[pos][facing, V]), 30.0)
+    sh = sim.ships0
+    home = pp[PP_FUEL_MARGIN] + rp[RP_F_DEC] * (V - 1) + jfin * pp[PP_SCREENS] * sh[s, SCREENS] \
+        * rp[RP_F_SCREENS]
+
+    def bonus(fuel, turn):
+        state = position(sim, **{sim.sc.sides[s]: {"pos": pos, "facing": facing, "velocity": V,
+                                                   "fuel": fuel}})
+        return RK._chase_pp(pp, s, turn, race_state(*state), Jfin, rp)[PP_ATTACK]
+    assert bonus(int(np.ceil(home)), 1) == pp[PP_ATTACK]
+    assert bonus(int(np.ceil(home)) - 1, 1) == 0.0
+    last = int(rp[RP_TURN_LIMIT] + 1 - np.ceil(jfin + pp[PP_TIME_MARGIN]))
+    assert bonus(200, last) == pp[PP_ATTACK] and bonus(200, last + 1) == 0.0
+    assert pp[PP_ATTACK] == sim.pilots[s][PP_ATTACK]        # the pilot's own vector untouched
+
+
 def test_hell_fire_dive_for_lucifer_only_behind_strong_screens(four):
     """The buoy hunter two hexes from the Lucifer Buoy (in a Hell3 Hell Fire Well hex) at
     Velocity 2: behind Screens 11 some approaches enter Hell Fire to get at the 100-VP Buoy;

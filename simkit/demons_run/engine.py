@@ -62,7 +62,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
-                       PP_SCREENS, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
+                       PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
                        best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
@@ -631,6 +631,29 @@ def _reach_bound(J, c0, r0, V2, rp, hcen):
 
 
 @jit
+def _chase_pp(pp, s, turn, S, Jfin, rp):
+    """The pilot's parameters for this Turn's plan: as they are, or with ``attack_bonus`` 0
+    when the ship cannot afford to end its moves on a rival -- the Turns left do not cover the
+    way to its Finish (the route field) and ``time_margin``, or its Fuel does not cover coming
+    down to Velocity 1, ``fuel_margin`` and the base Screens on the way (what ``choose_target``
+    keeps for a Buoy detour). An attack bonus above one Turn outweighs the Turn a chase costs,
+    so without this a raider chases until its Fuel is gone and it can neither brake nor turn."""
+    if pp[PP_ATTACK] <= 0:
+        return pp
+    sv, ships = S.sv, S.ships
+    v = sv[s, V_VEL]
+    jfin = min(np.float64(Jfin[sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], min(v, NV - 1)]),
+               30.0)
+    home = pp[PP_FUEL_MARGIN] + rp[RP_F_DEC] * max(0, v - 1) \
+        + jfin * pp[PP_SCREENS] * ships[s, SCREENS] * rp[RP_F_SCREENS]
+    if jfin + pp[PP_TIME_MARGIN] > rp[RP_TURN_LIMIT] - turn + 1 or ships[s, FUEL] < home:
+        q = pp.copy()
+        q[PP_ATTACK] = 0.0
+        return q
+    return pp
+
+
+@jit
 def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
     """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
@@ -684,6 +707,7 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
+        pp = _chase_pp(pp, s, turn, S, F[fin_field], rp)
         # Every legal setting is first given a lower bound on what its plan can cost, from the
         # route field alone, plus its Velocity change (``dv_cost``, the price the field charges
         # for one). The field is a lower bound on the Turns and prices of flying a course (see
@@ -694,7 +718,10 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         # until the next bound cannot beat the best plan found: a setting is never left out
         # because the field, which lets Velocity change between hexes, flatters another (it
         # took a safe runner two hexes from its Finish at Velocity 3 round the corner instead
-        # of braking when only the two settings it ranked best were searched).
+        # of braking when only the two settings it ranked best were searched). (The field
+        # prices Hell Fire behind the Screens the pilot raises near it, screens_hazard of the
+        # maximum; the plan behind the maximum: for a pilot with screens_hazard below 1 the
+        # bound can be a little high near Hell Fire, and the search a little short.)
         est = np.full(2 * me_max + 1, np.inf)
         c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
         bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
@@ -784,8 +811,10 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
     spare = max(0, fuel - reserve)
     want = min(scr_max, np.int64(frac * scr_max + 0.5))
     sc = min(want, spare // max(1, rp[RP_F_SCREENS]))
-    if haz:     # a hazard ahead: Screens come before the reserve
-        sc = min(want, fuel // max(1, rp[RP_F_SCREENS]))
+    if haz:
+        # a hazard ahead: Screens come before the margin, never before the Fuel to come down
+        # to Velocity 1 -- a ship that cannot brake flies off the board, disqualified (211 A)
+        sc = min(want, max(0, fuel - rp[RP_F_DEC] * max(0, V2 - 1)) // max(1, rp[RP_F_SCREENS]))
     fuel -= sc * rp[RP_F_SCREENS]
     sv[s, A_SCREENS] = sc
     spare = max(0, fuel - reserve)
@@ -926,7 +955,9 @@ def ship_phase(st, script, s, turn, S, fields, pp, P, RT, BT, L, place):
     else:
         c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR],
                          _screens(s, sv, ships), pim, plan_view(S, BT, RT),
-                         fields[sv[s, V_PILOT], fld], tb, plan, pp, tab)
+                         fields[sv[s, V_PILOT], fld], tb, plan,
+                         _chase_pp(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp),
+                         tab)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, S, BT,
                               rp, pp)
     hound_targets(s, S, plan2, m, RT, BT)
