@@ -254,7 +254,7 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     from simkit.demons_run.pieces.layout import (A_ME, RP_F_ACC, RP_F_DEC, RP_VMAX, V_TARGET,
                                                  V_VEL)
     from simkit.demons_run.policies import PP_CRUISE, PP_FUEL_MARGIN, dv_cost
-    from simkit.demons_run.rules import FUEL, ME, SCREENS, TRACTOR
+    from simkit.demons_run.rules import ME, SCREENS, TRACTOR
     sim, ra = four, four.ra
     _, FD, fin_from, RT, BT = sim.args()
     rng = np.random.default_rng(14)
