@@ -248,7 +248,7 @@ def test_gravity_whip_taken_where_it_saves_a_turn_and_not_where_it_saves_nothing
 def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     """Step A D: the allocation searches Main Engines settings move by move from the cheapest
     route-field bound up and stops when no bound left can beat its best plan. The bounds must
-    never stop it early: in 60 seeded positions of every ship of four corners, the setting it
+    never stop it early: in 120 seeded positions of every ship of four corners, the setting it
     takes costs what the best of every legal setting, each searched in full, costs."""
     from simkit.demons_run import engine as RK
     from simkit.demons_run.pieces.layout import (A_ME, RP_F_ACC, RP_F_DEC, RP_VMAX, V_TARGET,
@@ -259,8 +259,8 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     _, FD, fin_from, RT, BT = sim.args()
     rng = np.random.default_rng(14)
     rp = ra.rp
-    checked = braked = 0
-    for _ in range(60):
+    checked = braked = unique = 0
+    for _ in range(120):
         s = int(rng.integers(0, 4))
         name = sim.sc.sides[s]
         while True:
@@ -276,6 +276,11 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
                      np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
         S = RK.race_state(sh, sv, bu, hd)
         pp = sim.pilots[s]
+        # the plan search prices what the allocation prices: the pilot's parameters for this
+        # Turn, the attack bonus dropped when Fuel or Turns only cover the way home (without
+        # this the raider's attack bonus made a setting look 1.2 Turns cheaper than the
+        # allocation could see it, in positions beyond the first 60 of this stream)
+        pp_turn = RK._chase_pp(pp, s, 1, S, sim.fields[sv[s, V_PILOT]][sv[s, V_FIN_FIELD]], rp)
         RK.allocate(st, dice.NO_SCRIPT, s, 1, S, FD, fin_from, pp, P, RT, BT,
                     RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
         chosen = int(sv[s, A_ME])
@@ -292,14 +297,21 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
             limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V2], max(0, fuel - fcost))
             cost, _ = best_plan(s, V2, limit, ra.mn_hex[sh[s, MN]], sh[s, TRACTOR], sh[s, SCREENS],
                                 ra.pi_mod[sh[s, PI]], plan_view(S, BT, RT), J, tb,
-                                np.zeros(MAX_PLAN, np.int64), pp, plan_scratch())
+                                np.zeros(MAX_PLAN, np.int64), pp_turn, plan_scratch())
             reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
             totals[a] = cost + dv_cost(a, rp, pp) + 0.05 * max(0, reserve - (fuel - fcost))
         assert chosen in totals
         assert totals[chosen] <= min(totals.values()) + 1e-6, (name, (c, r), V, chosen, totals)
+        # the very setting, not only its cost: any shortcut in the search (bounds, early exits)
+        # must leave the choice as a full search makes it (exact ties go to the dice, so only a
+        # unique best is compared)
+        best = min(totals.values())
+        if sum(v == best for v in totals.values()) == 1:
+            assert chosen == min(totals, key=totals.get), (name, (c, r), V, chosen, totals)
+            unique += 1
         checked += 1
         braked += chosen < 0
-    assert checked == 60 and braked > 0
+    assert checked == 120 and braked > 0 and unique > 100
 
 
 def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():
