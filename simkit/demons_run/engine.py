@@ -723,6 +723,16 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         # maximum; the plan behind the maximum: for a pilot with screens_hazard below 1 the
         # bound can be a little high near Hell Fire, and the search a little short.)
         est = np.full(2 * me_max + 1, np.inf)
+        # The bound comes in two strengths. The loose one (the cost-to-go here less one Turn,
+        # the target Buoy's bonus as if recovered from the closest hex) is cheap; the tight one
+        # adds what ``_reach_bound`` finds where the Turn can end, a scan of every hex in reach
+        # that cost more than the plan searches it saved. Every setting starts loose and is
+        # tightened only when it comes up for search (lazy evaluation: a tight bound is never
+        # below its loose one, so the order settings are searched in and the point where the
+        # search stops are those of tightening all first; only settings the loose bound
+        # already rules out skip the scan).
+        tight = np.zeros(2 * me_max + 1, np.bool_)
+        fixed = np.zeros(2 * me_max + 1)        # Velocity change and Fuel-reserve charge
         c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
         bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
         tdist = dist(c0, r0, bu[tb, BU_COL], bu[tb, BU_ROW]) if tb >= 0 else 0
@@ -744,22 +754,38 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
             e = np.float64(Jt[c0, r0, f0, V2])
             allow = pp[PP_ATTACK]
             if e < INF / 2:
-                reach, rad = _reach_bound(Jt, c0, r0, V2, rp, hcen)
-                e = max(e - 1.0, reach)
+                e = e - 1.0
                 if tb >= 0:
-                    # the most the plan's recovery chance can be worth: from the closest
-                    # the move can bring the ship (the chance falls with the hexes, 205 B)
-                    allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
-                                       bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,
-                                       rp) * bonus_w
+                    # the most the plan's recovery chance can be worth (loose: from the
+                    # Buoy's own hex; the chance falls with the hexes, 205 B)
+                    allow += p_recover(tractor, V2, 0, 1, pim, bu[tb, BU_COL], bu[tb, BU_ROW],
+                                       terrain, fire_class, rp) * bonus_w
             else:
                 allow += bonus_w
-            est[a + me_max] = e + dv_cost(a, rp, pp) - allow
-        for _ in range(est.shape[0]):
+                tight[a + me_max] = True        # no route: nothing to tighten
+            # the Fuel-reserve charge is fixed by the setting alone and added to its plan's
+            # cost below, so it belongs in the bound too (exact: it tightens, never flatters)
+            pen = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN] - (fuel - fcost)
+            fixed[a + me_max] = dv_cost(a, rp, pp) + 0.05 * max(0.0, pen)
+            est[a + me_max] = e + fixed[a + me_max] - allow
+        for _ in range(2 * est.shape[0]):
             ia = np.argmin(est)
             # float32 fields: a bound within rounding of the best is still searched
             if not np.isfinite(est[ia]) or est[ia] > best_c + 1e-5:
                 break
+            if not tight[ia]:
+                # tighten it: the least cost-to-go where the Turn can end, and the Buoy's
+                # bonus only from the closest the move can bring the ship; then look again
+                tight[ia] = True
+                V2 = V + ia - me_max
+                reach, rad = _reach_bound(Jt, c0, r0, V2, rp, hcen)
+                allow = pp[PP_ATTACK]
+                if tb >= 0:
+                    allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
+                                       bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,
+                                       rp) * bonus_w
+                est[ia] = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach) + fixed[ia] - allow
+                continue
             est[ia] = np.inf
             a = ia - me_max
             V2 = V + a
@@ -769,15 +795,16 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
             if _has(now, C_NO_TURNING, ccode):
                 limit = 0
-            # only a plan that beats the best setting so far, its Velocity change paid, counts
+            # only a plan that beats the best setting so far, its Velocity change and its
+            # Fuel-reserve charge paid, counts
             dv = dv_cost(a, rp, pp)
+            pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, W, F[fld], tb, plan,
-                             pp, tab, best_c - dv if best_c < 1e17 else 1e30)
+                             pp, tab, best_c - dv - pen if best_c < 1e17 else 1e30)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
-            if fuel - fcost < reserve:
-                c += 0.05 * (reserve - (fuel - fcost))
+            c += pen
             if c < best_c:
                 best_c, best_a = c, a
                 keep[K_N] = n
