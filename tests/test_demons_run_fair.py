@@ -63,7 +63,7 @@ def test_all_four_corners_are_corners_and_both_courses_are_equally_long():
 
 def test_the_board_is_its_own_mirror_image_but_for_the_documented_exceptions():
     """M maps every hex and marker onto one of the same kind; T and the half turn P too,
-    except the bottom hexes of the even columns (no image at the top), the third Hell Hound and
+    except the bottom hexes of the even columns (no image at the top) and
     the start of the three orbiting Buoys (one per central hole; they orbit from Turn 1); holes map onto holes of the same class (M and T reverse the spin, P keeps it;
     the central holes lie on M's axis and keep their spin: the one asymmetry of the rules)."""
     feats = _features()
@@ -77,11 +77,11 @@ def test_the_board_is_its_own_mirror_image_but_for_the_documented_exceptions():
             if (feat[0], img) + feat[2:] not in feats:
                 missing.append(feat)
         # one marker per central hole (the orbiting Astaroth, Lucifer, Belial) cannot be its
-        # own mirror image; P swaps Astaroth and Belial; the third hound lies on T's axis
+        # own mirror image; P swaps Astaroth and Belial. Every Hell Hound has its image (the
+        # third sits on [16, 20], the one hex P fixes): a hound without one decided duels.
         orbit = {("hell2" if k != "lucifer" else k, B.markers[k][0])
                  for k in ("astaroth", "belial", "lucifer")}
-        allowed = {"M": orbit | {("hell_hound", (12, 20))}, "T": orbit,
-                   "P": {("lucifer", B.markers["lucifer"][0]), ("hell_hound", (12, 20))}}[name]
+        allowed = {"M": orbit, "T": orbit, "P": {("lucifer", B.markers["lucifer"][0])}}[name]
         assert set(missing) <= allowed, (name, missing)
     holes = {h.center: h for h in B.holes}
     for h in B.holes:
@@ -119,11 +119,11 @@ def _diff_ci(wins, i, j, n):
 
 
 # What the board achieves, measured (docs/rules/demons-run.md, "The fair board"): the old
-# board gave corner D 71% of duels; this one leaves D an edge of about 5 points (52-53%
-# over four runs of 4,000) and the B-C diagonal about 4 points over A-D in four-ship races,
-# which the rules' spinning central holes and the half-hex edge rows keep (not yet fixed).
-# The tests are sized to see 3 points and assert the bound that holds, 10 points.
-EDGE = 0.10
+# board gave corner D 71% of duels; with every Hell Hound placed by the symmetry (s11-drboard)
+# the A-D duel is even within its interval (D 50.8%, 4,500 races, seed 14) and each pairwise
+# four-ship difference's interval contains 0. The tests are sized to see 3 points and assert
+# every interval inside +-5 points: the third hound off the symmetry (D 57%) fails both.
+EDGE = 0.05
 
 
 @pytest.mark.slow

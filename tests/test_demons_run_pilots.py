@@ -185,6 +185,168 @@ def test_gravity_whip_is_taken_when_the_speed_pays_and_not_when_it_is_dear(four_
     assert _whips_near_wells(four, s, dear, fld)[0] == 0
 
 
+def _free_hexes(sim, a, b):
+    """The fewest hexes from a to b that keep out of every Gravity Well, Hell Hole, Null and
+    Hell Fire hex (breadth first, facing ignored: a lower bound on any move that avoids them)."""
+    terrain, fire_class = sim.BT[0], sim.BT[1]
+    seen, todo = {a: 0}, [a]
+    for x in todo:
+        for d in range(6):
+            y = tuple(int(v) for v in nbr(x[0], x[1], d))
+            if 1 <= y[0] < terrain.shape[0] and 1 <= y[1] < terrain.shape[1] and y not in seen \
+                    and terrain[y] in (0, 1) and not fire_class[y]:
+                seen[y] = seen[x] + 1
+                todo.append(y)
+    return seen.get(b, 99)
+
+
+def _goal_field(sim, pp, *hexes):
+    """A route field to ``hexes`` reached at any Velocity (as an Easy Buoy's field, 1-12)."""
+    m = np.zeros(sim.BT[0].shape, np.bool_)
+    for h in hexes:
+        m[h] = True
+    return route_field(m, 1, NV - 1, NV - 1, False, sim.ra.board, sim.ra.tables, pp, 0)
+
+
+@pytest.mark.parametrize("pilot", ["safe_runner", "buoy_hunter"])
+def test_gravity_whip_taken_where_it_saves_a_turn_and_not_where_it_saves_nothing(pilot):
+    """204 O: a ship entering a Gravity Well at Velocity 1-4 is whipped 1-6 Well hexes round
+    the hole, for no MP, and gains a Velocity Level a hex (at most 4).
+
+    The position: Velocity 4 at (27, 27) facing SW, one hex from the N Well hex of the plain
+    southeast hole (ccw; its N and NW Well hexes are clear, the next is Null). A goal 7 hexes
+    away by any way round the Well (``_free_hexes``) needs two Turns at 4 hexes a Turn (204 C);
+    entering the Well (1 MP), whipping 2 hexes (no MP) and 3 more MPs reach it this Turn: the
+    whip saves a whole Turn, and the pilot takes it. At 20 Turns a whip it does not. A goal 4
+    hexes away on the other side, reached this Turn without the Well, gains nothing from a whip,
+    and the pilot does not whip -- not even when whips are free (``w_whip`` 0): the whip carries
+    it away from that goal."""
+    sim = RaceSim(load_scenario(SCEN / "duel.toml", policies={"worked": pilot}))
+    start, facing, V = (27, 27), 4, 4
+    pays, near = (21, 30), None
+    assert _free_hexes(sim, start, pays) > V            # two Turns without the whip
+    pp = sim.pilots[0]
+    tokens = _plan(sim, 0, start, facing, V, 0, _goal_field(sim, pp, pays), pp=pp)
+    assert any(10 <= t < 100 for t in tokens), tokens
+    assert _path(sim, *start, facing, tokens)[-1] == pays   # ... and reaches it this Turn
+    dear = param_vector(pilot, {"w_whip": 20.0})
+    tokens = _plan(sim, 0, start, facing, V, 0, _goal_field(sim, dear, pays), pp=dear)
+    assert not any(10 <= t < 100 for t in tokens), tokens
+    # the other side: one turning movement to NW, then four hexes clear of the Well
+    f = (facing + 1) % 6
+    near = start
+    for _ in range(V):
+        near = tuple(int(v) for v in nbr(near[0], near[1], f))
+    assert _free_hexes(sim, start, near) <= V
+    for w in (PARAMS[pilot]["w_whip"], 0.0):
+        q = param_vector(pilot, {"w_whip": w})
+        tokens = _plan(sim, 0, start, facing, V, 0, _goal_field(sim, q, near), pp=q)
+        assert not any(10 <= t < 100 for t in tokens), (w, tokens)
+        assert _path(sim, *start, facing, tokens)[-1] == near, (w, tokens)
+
+
+def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
+    """Step A D: the allocation searches Main Engines settings move by move from the cheapest
+    route-field bound up and stops when no bound left can beat its best plan. The bounds must
+    never stop it early: in 120 seeded positions of every ship of four corners, the setting it
+    takes costs what the best of every legal setting, each searched in full, costs."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.layout import (A_ME, RP_F_ACC, RP_F_DEC, RP_VMAX, V_TARGET,
+                                                 V_VEL)
+    from simkit.demons_run.policies import PP_CRUISE, PP_FUEL_MARGIN, dv_cost
+    from simkit.demons_run.rules import ME, SCREENS, TRACTOR
+    sim, ra = four, four.ra
+    _, FD, fin_from, RT, BT = sim.args()
+    rng = np.random.default_rng(14)
+    rp = ra.rp
+    checked = braked = unique = 0
+    for _ in range(120):
+        s = int(rng.integers(0, 4))
+        name = sim.sc.sides[s]
+        while True:
+            c, r = int(rng.integers(2, 30)), int(rng.integers(2, 40))
+            if sim.BT[0][c, r] == 0:
+                break
+        V, fuel = int(rng.integers(0, 8)), int(rng.integers(40, 200))
+        sh, sv, bu, hd = position(sim, **{name: {"pos": (c, r), "facing": int(rng.integers(0, 6)),
+                                                 "velocity": V, "fuel": fuel}})
+        st = dice.new_state()
+        dice.seed_trial(st, dice.stream_key(0), 0)
+        P = RK.Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
+                     np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+        S = RK.race_state(sh, sv, bu, hd)
+        pp = sim.pilots[s]
+        # the plan search prices what the allocation prices: the pilot's parameters for this
+        # Turn, the attack bonus dropped when Fuel or Turns only cover the way home (without
+        # this the raider's attack bonus made a setting look 1.2 Turns cheaper than the
+        # allocation could see it, in positions beyond the first 60 of this stream)
+        pp_turn = RK._chase_pp(pp, s, 1, S, sim.fields[sv[s, V_PILOT]][sv[s, V_FIN_FIELD]], rp)
+        RK.allocate(st, dice.NO_SCRIPT, s, 1, S, FD, fin_from, pp, P, RT, BT,
+                    RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
+        chosen = int(sv[s, A_ME])
+        sv[s, V_VEL] = V                     # back to the Velocity it allocated from
+        J = sim.fields[sv[s, V_PILOT]][sv[s, V_TARGET]]
+        tb = int(sv[s, V_FORCED])
+        totals = {}
+        for a in range(-int(sh[s, ME]), int(sh[s, ME]) + 1):
+            V2 = V + a
+            fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
+            if V2 < 0 or V2 > rp[RP_VMAX] or V2 >= NV or fcost > fuel \
+                    or (a > 0 and (V2 > pp[PP_CRUISE] or fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1))):
+                continue
+            limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V2], max(0, fuel - fcost))
+            cost, _ = best_plan(s, V2, limit, ra.mn_hex[sh[s, MN]], sh[s, TRACTOR], sh[s, SCREENS],
+                                ra.pi_mod[sh[s, PI]], plan_view(S, BT, RT), J, tb,
+                                np.zeros(MAX_PLAN, np.int64), pp_turn, plan_scratch())
+            reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
+            totals[a] = cost + dv_cost(a, rp, pp) + 0.05 * max(0, reserve - (fuel - fcost))
+        assert chosen in totals
+        assert totals[chosen] <= min(totals.values()) + 1e-6, (name, (c, r), V, chosen, totals)
+        # the very setting, not only its cost: any shortcut in the search (bounds, early exits)
+        # must leave the choice as a full search makes it (exact ties go to the dice, so only a
+        # unique best is compared)
+        best = min(totals.values())
+        if sum(v == best for v in totals.values()) == 1:
+            assert chosen == min(totals, key=totals.get), (name, (c, r), V, chosen, totals)
+            unique += 1
+        checked += 1
+        braked += chosen < 0
+    assert checked == 120 and braked > 0 and unique > 100
+
+
+def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():
+    """The raider's attack bonus (1.5 Turns for ending a move with a rival in its Field of
+    Fire) outweighs the Turn a chase costs; kept whatever the Fuel, it chased until it could
+    neither brake nor turn and left the board (211 A: disqualified; 14% of four-corner races).
+    It counts only while the Fuel covers braking to Velocity 1, fuel_margin and the base
+    Screens on the way home, and the Turns left cover the way home and time_margin."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.layout import RP_F_DEC, RP_F_SCREENS, RP_TURN_LIMIT
+    from simkit.demons_run.policies import PP_ATTACK, PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN
+    from simkit.demons_run.rules import SCREENS
+    sim = RaceSim(load_scenario(SCEN / "raid.toml"))
+    s = 0
+    pp = sim.pilots[s]
+    assert pp[PP_ATTACK] > 1.0
+    rp = sim.ra.rp
+    V, pos, facing = 5, (16, 10), 3
+    Jfin = sim.fields[sim.sv0[s, V_PILOT], sim.sv0[s, V_FIN_FIELD]]
+    jfin = min(float(Jfin[pos][facing, V]), 30.0)
+    sh = sim.ships0
+    home = pp[PP_FUEL_MARGIN] + rp[RP_F_DEC] * (V - 1) + jfin * pp[PP_SCREENS] * sh[s, SCREENS] \
+        * rp[RP_F_SCREENS]
+
+    def bonus(fuel, turn):
+        state = position(sim, **{sim.sc.sides[s]: {"pos": pos, "facing": facing, "velocity": V,
+                                                   "fuel": fuel}})
+        return RK._chase_pp(pp, s, turn, race_state(*state), Jfin, rp)[PP_ATTACK]
+    assert bonus(int(np.ceil(home)), 1) == pp[PP_ATTACK]
+    assert bonus(int(np.ceil(home)) - 1, 1) == 0.0
+    last = int(rp[RP_TURN_LIMIT] + 1 - np.ceil(jfin + pp[PP_TIME_MARGIN]))
+    assert bonus(200, last) == pp[PP_ATTACK] and bonus(200, last + 1) == 0.0
+    assert pp[PP_ATTACK] == sim.pilots[s][PP_ATTACK]        # the pilot's own vector untouched
+
+
 def test_hell_fire_dive_for_lucifer_only_behind_strong_screens(four):
     """The buoy hunter two hexes from the Lucifer Buoy (in a Hell3 Hell Fire Well hex) at
     Velocity 2: behind Screens 11 some approaches enter Hell Fire to get at the 100-VP Buoy;
@@ -349,6 +511,70 @@ def test_route_fields_finish_at_the_cheapest_turns_and_velocity_changes_the_spac
     cheap = route_field(m, vlo, vhi, NV - 1, True, sim.ra.board, sim.ra.tables,
                         param_vector("safe_runner", lo), 4)
     assert cheap.dtype == np.float32 and (cheap == 0).any()
+
+
+def _states_that_reach(goal, vlo, vhi, enter_only, sim):
+    """How many (hex, facing, Velocity) states have some way to the goal, by a breadth-first
+    walk back from it over the moves the route field knows (forward at Velocity 1+, not into a
+    whipping Well; a Gravity Whip of 1-6 Well hexes entered at Velocity 1-4; a turning movement
+    where the Velocity allows one, not in Null or Well hexes; a Velocity Level up or down): the
+    reference a search that expands every state it reaches must match, whatever it costs."""
+    from simkit.demons_run.pieces.layout import (RP_WHIP_GAIN, RP_WHIP_KMAX, RP_WHIP_KMIN,
+                                                 RP_WHIP_VMAX, RP_WHIP_VMIN)
+    terrain, hole_of, ring_pos, rings, rotation = (sim.BT[0], sim.BT[2], sim.BT[3], sim.BT[5],
+                                                   sim.BT[6])
+    rp, vturns = sim.ra.rp, sim.ra.vturns
+    C, R = terrain.shape
+    whipping = range(int(rp[RP_WHIP_VMIN]), int(rp[RP_WHIP_VMAX]) + 1)
+    seen = {(c, r, f, v) for c in range(1, C) for r in range(1, R) if goal[c, r]
+            for f in range(6) for v in range(vlo, vhi + 1)}
+    todo = list(seen)
+    on = lambda c, r: 1 <= c < C and 1 <= r < R     # noqa: E731
+    for (c, r, f, v) in todo:
+        back = []
+        well = terrain[c, r] == 3
+        if v >= 1 and not (well and v in whipping):
+            back.append((*nbr(c, r, (f + 3) % 6), f, v))
+        if well and hole_of[c, r] > 0:
+            h = int(hole_of[c, r])
+            for k in range(int(rp[RP_WHIP_KMIN]), int(rp[RP_WHIP_KMAX]) + 1):
+                v0 = v - min(k, int(rp[RP_WHIP_GAIN]))
+                if v0 in whipping:
+                    j0 = (ring_pos[c, r] - rotation[h - 1] * (k - 1)) % 6
+                    pc, pr = nbr(rings[h - 1, j0, 0], rings[h - 1, j0, 1], (f + 3) % 6)
+                    if on(pc, pr) and not (terrain[pc, pr] == 3 and hole_of[pc, pr] == h):
+                        back.append((pc, pr, f, v0))
+        if not (enter_only and goal[c, r] and vlo <= v <= vhi):
+            if vturns[v] > 0 and terrain[c, r] not in (2, 3):
+                back += [(c, r, (f + 1) % 6, v), (c, r, (f + 5) % 6, v)]
+            back += [(c, r, f, pv) for pv in (v - 1, v + 1) if 0 <= pv < NV]
+        for st in back:
+            st = tuple(int(x) for x in st)
+            if on(st[0], st[1]) and st not in seen:
+                seen.add(st)
+                todo.append(st)
+    return len(seen)
+
+
+@pytest.mark.parametrize("corner", ["low", "high"])
+def test_route_field_reaches_every_state_that_can_reach_the_goal(corner):
+    """The search expands every state it reaches, at any pilot parameters: with its costs kept
+    in float32 a state's own entry could look stale and never be expanded (79,192 of 102,336
+    states reached at the defaults, 34 with w_dv at its lower bound, and 99 s for a field with
+    w_turn and w_dv there). At the bounds of the space for every price it reaches exactly the
+    states a cost-free walk back from the goal does (and returns float32, 0 at the goal)."""
+    from simkit.demons_run import scenario as races
+
+    at = 1 if corner == "low" else 2
+    bounds = {k: PARAM_SPACE[k][at] for k in PARAM_NAMES if k.startswith("w_") or k == "risk"}
+    sim = RaceSim(load_scenario(ROOT / "scenarios/demons-run/duel.toml"))
+    m, vlo, vhi, _ = races.field_goals(sim.board)[0]
+    J = route_field(m, vlo, vhi, NV - 1, True, sim.ra.board, sim.ra.tables,
+                    param_vector("safe_runner", bounds), 4)
+    assert J.dtype == np.float32 and (J == 0).any()
+    want = _states_that_reach(m, vlo, vhi, True, sim)
+    assert int((J < 1e8).sum()) == want
+    assert want > 0.9 * J[1:, 1:].size             # nearly every state can get there
 
 
 def test_only_the_named_pilots_fields_are_kept_on_disk(tmp_path, monkeypatch):

@@ -61,14 +61,11 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (MAX_PLAN, TABLE_SIZE, NV, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN, PP_SCREENS,
-                       PP_TRACTOR_P, PP_SCREENS_HAZ, PP_W_FUEL, add_recovery_attempts, best_plan,
-                       choose_target, fire_choice, p_recover, plan_view)
+from .policies import (INF, MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
+                       PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
+                       best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
-#: Main Engines settings searched move by move in each allocation (the rest priced by the
-#: route field alone)
-SHORTLIST = 2
 
 # crisis effect indices (layout.CRISIS_KEYS)
 C_NO_TRACTOR, C_NO_WEAPONS, C_NO_TURNING, C_NO_ACC, C_FAILURE, C_NO_SCREENS, C_NO_DEC, \
@@ -592,6 +589,71 @@ def _kept_plan(keep, s, V, limit, tb, S):
 
 
 @jit
+def _reach_bound(J, c0, r0, V2, rp, hcen):
+    """A lower bound on the route-field cost a Turn at Velocity V2 from (c0, r0) can end at:
+    the least cost-to-go of any state within the hexes the move can reach (V2 forward MPs; a
+    Gravity Whip at Velocity 1-4 moves the ship round a hole for no MP -- at most 3 hexes
+    further from where it entered the Well -- and adds up to 4 Velocity Levels, 204 O) at any
+    facing and any Velocity the Turn can end at. Unlike the cost-to-go at (c0, r0) it does
+    not let the Velocity change in the middle of this Turn, which the real move cannot (203 C);
+    a plan that finishes this Turn ends at the Finish hex at Velocity 1, a goal state (0).
+    Returns (bound, the reach in hexes)."""
+    C, R = J.shape[0], J.shape[1]
+    vtop = min(V2, J.shape[3] - 1)
+    rad = V2
+    if rp[RP_WHIP_VMIN] <= V2 <= rp[RP_WHIP_VMAX]:
+        # each hole whipped (once a Turn each) adds at most 3 hexes: its Well is entered for
+        # no MP, so a Well hex one beyond the reach (its centre two beyond) can be whipped,
+        # and the whip ends at most 2 hexes round the ring. Grow the reach until no further
+        # hole comes within it
+        n = 0
+        while True:
+            m = 0
+            for h in range(hcen.shape[0]):
+                m += dist(c0, r0, hcen[h, 0], hcen[h, 1]) <= rad + 2
+            if m == n:
+                break
+            n = m
+            rad = V2 + 3 * n
+        if n > 0:
+            vtop = min(V2 + rp[RP_WHIP_GAIN], J.shape[3] - 1)
+    best = np.inf
+    for c in range(max(1, c0 - rad), min(C, c0 + rad + 1)):
+        for r in range(max(1, r0 - rad - 1), min(R, r0 + rad + 2)):
+            if dist(c0, r0, c, r) > rad:
+                continue
+            for f in range(6):
+                for v in range(min(V2, vtop), vtop + 1):
+                    x = np.float64(J[c, r, f, v])
+                    if x < best:
+                        best = x
+    return best, rad
+
+
+@jit
+def _chase_pp(pp, s, turn, S, Jfin, rp):
+    """The pilot's parameters for this Turn's plan: as they are, or with ``attack_bonus`` 0
+    when the ship cannot afford to end its moves on a rival -- the Turns left do not cover the
+    way to its Finish (the route field) and ``time_margin``, or its Fuel does not cover coming
+    down to Velocity 1, ``fuel_margin`` and the base Screens on the way (what ``choose_target``
+    keeps for a Buoy detour). An attack bonus above one Turn outweighs the Turn a chase costs,
+    so without this a raider chases until its Fuel is gone and it can neither brake nor turn."""
+    if pp[PP_ATTACK] <= 0:
+        return pp
+    sv, ships = S.sv, S.ships
+    v = sv[s, V_VEL]
+    jfin = min(np.float64(Jfin[sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], min(v, NV - 1)]),
+               30.0)
+    home = pp[PP_FUEL_MARGIN] + rp[RP_F_DEC] * max(0, v - 1) \
+        + jfin * pp[PP_SCREENS] * ships[s, SCREENS] * rp[RP_F_SCREENS]
+    if jfin + pp[PP_TIME_MARGIN] > rp[RP_TURN_LIMIT] - turn + 1 or ships[s, FUEL] < home:
+        q = pp.copy()
+        q[PP_ATTACK] = 0.0
+        return q
+    return pp
+
+
+@jit
 def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
     """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
@@ -645,11 +707,35 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
-        # Every legal setting is first priced by the route field alone (the cost-to-go at the
-        # Velocity it gives, plus its Fuel); only the best SHORTLIST are searched move by move
-        # (the search is the expensive part, and the field already ranks settings well).
+        pp = _chase_pp(pp, s, turn, S, F[fin_field], rp)
+        # Every legal setting is first given a lower bound on what its plan can cost, from the
+        # route field alone, plus its Velocity change (``dv_cost``, the price the field charges
+        # for one). The field is a lower bound on the Turns and prices of flying a course (see
+        # ``route_field``), so the plan costs at least the cost-to-go here at that Velocity
+        # less the one Turn the plan takes, and at least the least cost-to-go where the Turn
+        # can end (``_reach_bound``); both less the bonuses only the plan sees (the target
+        # Buoy, an attack). Settings are searched move by move from the cheapest bound up,
+        # until the next bound cannot beat the best plan found: a setting is never left out
+        # because the field, which lets Velocity change between hexes, flatters another (it
+        # took a safe runner two hexes from its Finish at Velocity 3 round the corner instead
+        # of braking when only the two settings it ranked best were searched). (The field
+        # prices Hell Fire behind the Screens the pilot raises near it, screens_hazard of the
+        # maximum; the plan behind the maximum: for a pilot with screens_hazard below 1 the
+        # bound can be a little high near Hell Fire, and the search a little short.)
         est = np.full(2 * me_max + 1, np.inf)
+        # The bound comes in two strengths. The loose one (the cost-to-go here less one Turn,
+        # the target Buoy's bonus as if recovered from the closest hex) is cheap; the tight one
+        # adds what ``_reach_bound`` finds where the Turn can end, a scan of every hex in reach
+        # that cost more than the plan searches it saved. Every setting starts loose and is
+        # tightened only when it comes up for search (lazy evaluation: a tight bound is never
+        # below its loose one, so the order settings are searched in and the point where the
+        # search stops are those of tightening all first; only settings the loose bound
+        # already rules out skip the scan).
+        tight = np.zeros(2 * me_max + 1, np.bool_)
+        fixed = np.zeros(2 * me_max + 1)        # Velocity change and Fuel-reserve charge
         c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+        bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
+        tdist = dist(c0, r0, bu[tb, BU_COL], bu[tb, BU_ROW]) if tb >= 0 else 0
         Jt = F[fld]
         for a in range(-me_max, me_max + 1):
             V2 = V + a
@@ -664,14 +750,42 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
                 continue
             if a > 0 and fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1):
                 continue            # never accelerate beyond the Fuel to come back down
+            # (the field's cost here already allows for turning first, at the plan's price)
             e = np.float64(Jt[c0, r0, f0, V2])
-            for df in (1, 5):       # the field prices a first turning movement too
-                e = min(e, np.float64(Jt[c0, r0, (f0 + df) % 6, V2]))
-            est[a + me_max] = e + pp[PP_W_FUEL] * fcost
-        for _ in range(SHORTLIST):
+            allow = pp[PP_ATTACK]
+            if e < INF / 2:
+                e = e - 1.0
+                if tb >= 0:
+                    # the most the plan's recovery chance can be worth (loose: from the
+                    # Buoy's own hex; the chance falls with the hexes, 205 B)
+                    allow += p_recover(tractor, V2, 0, 1, pim, bu[tb, BU_COL], bu[tb, BU_ROW],
+                                       terrain, fire_class, rp) * bonus_w
+            else:
+                allow += bonus_w
+                tight[a + me_max] = True        # no route: nothing to tighten
+            # the Fuel-reserve charge is fixed by the setting alone and added to its plan's
+            # cost below, so it belongs in the bound too (exact: it tightens, never flatters)
+            pen = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN] - (fuel - fcost)
+            fixed[a + me_max] = dv_cost(a, rp, pp) + 0.05 * max(0.0, pen)
+            est[a + me_max] = e + fixed[a + me_max] - allow
+        for _ in range(2 * est.shape[0]):
             ia = np.argmin(est)
-            if not np.isfinite(est[ia]):
+            # float32 fields: a bound within rounding of the best is still searched
+            if not np.isfinite(est[ia]) or est[ia] > best_c + 1e-5:
                 break
+            if not tight[ia]:
+                # tighten it: the least cost-to-go where the Turn can end, and the Buoy's
+                # bonus only from the closest the move can bring the ship; then look again
+                tight[ia] = True
+                V2 = V + ia - me_max
+                reach, rad = _reach_bound(Jt, c0, r0, V2, rp, hcen)
+                allow = pp[PP_ATTACK]
+                if tb >= 0:
+                    allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
+                                       bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,
+                                       rp) * bonus_w
+                est[ia] = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach) + fixed[ia] - allow
+                continue
             est[ia] = np.inf
             a = ia - me_max
             V2 = V + a
@@ -681,11 +795,16 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
             if _has(now, C_NO_TURNING, ccode):
                 limit = 0
+            # only a plan that beats the best setting so far, its Velocity change and its
+            # Fuel-reserve charge paid, counts
+            dv = dv_cost(a, rp, pp)
+            pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, W, F[fld], tb, plan,
-                             pp, tab)
-            c += pp[PP_W_FUEL] * fcost
-            if fuel - fcost < reserve:
-                c += 0.05 * (reserve - (fuel - fcost))
+                             pp, tab, best_c - dv - pen if best_c < 1e17 else 1e30)
+            if best_c < 1e17 and n == 0 and c >= INF:
+                continue            # nothing at this setting beats the best
+            c += dv
+            c += pen
             if c < best_c:
                 best_c, best_a = c, a
                 keep[K_N] = n
@@ -719,8 +838,10 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
     spare = max(0, fuel - reserve)
     want = min(scr_max, np.int64(frac * scr_max + 0.5))
     sc = min(want, spare // max(1, rp[RP_F_SCREENS]))
-    if haz:     # a hazard ahead: Screens come before the reserve
-        sc = min(want, fuel // max(1, rp[RP_F_SCREENS]))
+    if haz:
+        # a hazard ahead: Screens come before the margin, never before the Fuel to come down
+        # to Velocity 1 -- a ship that cannot brake flies off the board, disqualified (211 A)
+        sc = min(want, max(0, fuel - rp[RP_F_DEC] * max(0, V2 - 1)) // max(1, rp[RP_F_SCREENS]))
     fuel -= sc * rp[RP_F_SCREENS]
     sv[s, A_SCREENS] = sc
     spare = max(0, fuel - reserve)
@@ -861,7 +982,9 @@ def ship_phase(st, script, s, turn, S, fields, pp, P, RT, BT, L, place):
     else:
         c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR],
                          _screens(s, sv, ships), pim, plan_view(S, BT, RT),
-                         fields[sv[s, V_PILOT], fld], tb, plan, pp, tab)
+                         fields[sv[s, V_PILOT], fld], tb, plan,
+                         _chase_pp(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp),
+                         tab)
     m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, S, BT,
                               rp, pp)
     hound_targets(s, S, plan2, m, RT, BT)

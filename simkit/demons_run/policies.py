@@ -20,13 +20,15 @@ allocations secret, 203 A):
    Velocity: Hell Fire by class, Null, a Gravity Whip, capture by a Hell Hole at Velocity 5-8,
    leaving the board impossible), one turning movement (not in Null or Well hexes, cheaper when
    the Velocity allows more turns), one Velocity Level up or down (Fuel). Computed once per
-   board and pilot.
+   board and pilot. Its cost is a lower bound on the Turns (plus the pilot's prices) of flying
+   there, in the same currency as a plan's cost (``turn_cost``, ``dv_cost``, ``whip_cost``).
 2. **Target**: the Finish, or the Buoy whose VP, less ``vp_per_turn`` for each extra Turn the
    detour costs, is best -- if the detour still leaves ``time_margin`` Turns and Fuel above
    ``fuel_margin``.
 3. **Allocation** (Step A D): for each Main Engines setting it can afford (and the System Crises
-   allow), the best movement plan at the resulting Velocity is searched (step 4); the setting
-   with the lowest plan cost plus Fuel wins. Screens at ``screens`` of the maximum, raised to
+   allow), the best movement plan at the resulting Velocity is searched (step 4), cheapest
+   route-field bound first, until no bound left can beat the best plan; the setting with the
+   lowest plan cost plus its Velocity change (``dv_cost``) wins. Screens at ``screens`` of the maximum, raised to
    ``screens_hazard`` when a hazard is on the plan; Laser/Scrambler when a target is in the
    Field of Fire with a hit chance of at least ``min_p_hit``; the Tractor when a Buoy is
    within reach. Fuel is held back for deceleration to Velocity 1 plus ``fuel_margin``.
@@ -54,7 +56,7 @@ from .procedures.kernels import (P_DESTROY_AT_LEAST, P_FIRE_CARD, P_FIRE_DICE, P
                       P_FIRE_SI, P_FIRE_THRESHOLD, P_HOUND_DICE_0, P_MARKER_DICE, P_SCR_ABOVE,
                       P_SCR_ROLLS)
 from .pieces.geometry import dist, fire_solution, in_field_of_fire, nbr
-from .pieces.layout import (BU_COL, BU_MKIND, BU_ROW, BU_STATE, BU_VP, ON_BOARD, RACING, RP_F_DEC,
+from .pieces.layout import (BU_COL, BU_MKIND, BU_ROW, BU_STATE, BU_VP, ON_BOARD, RACING, RP_F_ACC, RP_F_DEC, RP_F_TURN,
                             RP_F_SCREENS, RP_F_TRACTOR, RP_HOUND_RANGE, RP_LOF_FIRE0, RP_LOF_HOLE,
                             RP_LOF_WELL, RP_MAX_RANGE, RP_PASS_MIN, RP_REC_FIRE0, RP_REC_PER_HEX,
                             RP_REC_PER_V, RP_REC_SUCC, RP_REC_SUCCESS, RP_REC_VOVER, RP_REC_WELL,
@@ -91,8 +93,9 @@ PARAM_SPACE = {
     "w_whip": ("float", 0.0, 20.0, "Turns a Gravity Whip costs (the Velocity it gives is "
                                    "priced by the route field)"),
     "w_hound": ("float", 0.0, 20.0, "Turns per expected hit of a Hell Hound"),
-    # at least 0.001: the route field's Dijkstra keeps float32 costs, and free turns or
-    # Velocity changes let it re-push the same states until memory runs out
+    # at least 0.001: when the route field's Dijkstra kept float32 costs, free turns or
+    # Velocity changes let it re-push the same states until memory ran out; it searches in
+    # float64 now, and the bound stays so that no manoeuvre is free
     "w_turn": ("float", 0.001, 5.0, "Turns a turning movement costs in the route field"),
     "w_dv": ("float", 0.001, 5.0, "Turns a Velocity Level of change costs in the route field"),
     "w_fuel": ("float", 0.0, 1.0, "Turns a Fuel Level costs"),
@@ -217,12 +220,40 @@ def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
     fc = fire_class[c, r]
     if fc > 0:
         cost += ftab[fc]
-    if t == 3 and rp[RP_WHIP_VMIN] <= v <= rp[RP_WHIP_VMAX]:
-        cost += pp[PP_W_WHIP]
+    # a Gravity Whip's own price (w_whip) is charged once per whip by its callers
+    # (:func:`whip_cost`), not once per Well hex it passes: the parameter is what "a Gravity
+    # Whip costs", and the hexes hold no hazard of their own (204 O)
     cost *= pp[PP_RISK]
     if t == 4 and v < rp[RP_PASS_MIN]:          # captured by the Hell Hole (204 M)
         cost += 1000.0
     return cost
+
+
+@jit
+def whip_cost(pp):
+    """The pilot's price of making a Gravity Whip, once per whip (the Well hexes it passes are
+    priced by :func:`hex_cost` for what they hold)."""
+    return pp[PP_W_WHIP] * pp[PP_RISK]
+
+
+@jit
+def turn_cost(v, vturns, rp, pp):
+    """The price of one turning movement at Velocity v, the same in the route field and the
+    plan search (so a plan's cost and the field's cost-to-go are in one currency): ``w_turn``,
+    dearer when the Velocity allows fewer turns (204 E), plus the Fuel it burns (203 C)."""
+    return pp[PP_W_TURN] * (1.0 + 1.0 / max(vturns[v], 1)) + pp[PP_W_FUEL] * rp[RP_F_TURN]
+
+
+@jit
+def dv_cost(a, rp, pp):
+    """The price of changing the Velocity by ``a`` Levels at an allocation (203 C): ``w_dv`` a
+    Level plus the Fuel of the acceleration or deceleration -- the same in the route field and
+    in the allocation, which compares settings by plan cost plus this."""
+    if a > 0:
+        return a * (pp[PP_W_DV] + pp[PP_W_FUEL] * rp[RP_F_ACC])
+    if a < 0:
+        return -a * (pp[PP_W_DV] + pp[PP_W_FUEL] * rp[RP_F_DEC])
+    return 0.0
 
 
 @jit
@@ -233,12 +264,23 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
     or by a Velocity change in it. Entering a Gravity Well at Velocity 1-4 is a Gravity Whip
     (204 O): 1-6 Well hexes round the hole, no MP for them, and the Velocity they add (at most
     4) counted at once, so the field knows where a whip saves time and Fuel. Hell Fire is priced
-    at ``screens``. float32[cols+1, rows+1, 6, NV]."""
+    at ``screens``. float32[cols+1, rows+1, 6, NV].
+
+    The cost is in Turns plus the pilot's prices: 1/V a hex moved forward (a Turn at Velocity V
+    enters V hexes, 204 C), a turning movement and a Velocity Level of change at the same
+    prices the plan search and the allocation charge (:func:`turn_cost`, :func:`dv_cost`),
+    hazards by :func:`hex_cost`. The real game changes Velocity only between Turns; the field
+    lets it change between hexes, so it never prices a course above what flying it costs: it is
+    a lower bound on the Turns (and prices) of flying there; ``engine.allocate`` relies on that
+    bound to search the Velocity settings in order and stop."""
     (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
         BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos, BT.rings, BT.rotation)
     par, vturns, rp = RT.par, RT.vturns, RT.rp
     C, R = terrain.shape[0], terrain.shape[1]
-    J = np.full((C, R, 6, NV), np.float32(INF))
+    # the search keeps float64 costs: a float32 table rounds a pushed cost below the float64
+    # one popped, which then looked stale and was never expanded (with w_dv at its lower bound
+    # only 34 of 102,336 states were reached)
+    J = np.full((C, R, 6, NV), INF)
     ftab = np.zeros((NV, 4))
     for v in range(1, NV):
         ftab[v] = fire_prices(v, screens, vturns, par, pp)
@@ -286,7 +328,9 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
                     continue
                 if terrain[pc, pr] == 3 and hole_of[pc, pr] == hole:
                     continue
-                nd = d + 1.0 / v0
+                # the whip's hexes, the Well hex entered included, cost no MP (204 O), so no
+                # time; its price once, and what each hex holds
+                nd = d + whip_cost(pp)
                 for n in range(k):
                     jj = (j0 + step * n) % 6
                     nd += hex_cost(rings[hole - 1, jj, 0], rings[hole - 1, jj, 1], v0, terrain,
@@ -298,21 +342,21 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
             continue
         # a turning movement in this hex
         if vturns[v] > 0 and terrain[c, r] != 2 and terrain[c, r] != 3:
-            w = pp[PP_W_TURN] * (1.0 + 1.0 / vturns[v])
+            w = turn_cost(v, vturns, rp, pp)
             for df in (1, 5):
                 pf = (f + df) % 6
                 nd = d + w
                 if nd < J[c, r, pf, v]:
                     J[c, r, pf, v] = nd
                     heapq.heappush(h, (nd, np.int64(((c * R + r) * 6 + pf) * NV + v)))
-        # a Velocity change (allocation)
+        # a Velocity change (allocation) from pv to v, priced as the allocation prices it
         for pv in (v - 1, v + 1):
             if 0 <= pv <= vmax and pv < NV:
-                nd = d + pp[PP_W_DV]
+                nd = d + dv_cost(v - pv, rp, pp)
                 if nd < J[c, r, f, pv]:
                     J[c, r, f, pv] = nd
                     heapq.heappush(h, (nd, np.int64(((c * R + r) * 6 + f) * NV + pv)))
-    return J
+    return J.astype(np.float32)
 
 
 # --- recovery and fire odds the pilot uses ---------------------------------------------------
@@ -376,12 +420,15 @@ def plan_view(S, BT, RT):
 
 
 @jit
-def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, tab):
+def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, tab,
+              ub=1e30):
     """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
     write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
     (cost, tokens). ``W`` is the race as :func:`plan_view` shows it, ``J`` the target's route
     field, ``tb`` the target Buoy (-1 none), ``tab`` float64[2, TS] scratch for the dominance
-    table (:func:`plan_scratch`)."""
+    table (:func:`plan_scratch`). ``ub``: only a plan cheaper than this is wanted (the
+    allocation's best at another setting): partial plans that cannot beat it are dropped, and
+    (INF, 0) is returned when none does."""
     sv, bu, hd = W.sv, W.bu, W.hd
     (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
         W.terrain, W.fire_class, W.hole_of, W.ring_pos, W.rings, W.rotation)
@@ -405,7 +452,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     phd = np.zeros((D + 1, max(nh, 1)), np.int64)
     choice = np.full(D + 1, -1, np.int64)
     best_choice = np.full(D + 1, -1, np.int64)
-    best = 1e30                                  # any plan beats none, even one off the board
+    best = ub                                    # by default any plan beats none, even one
+    #                                              off the board
     best_depth = -1
     fin_c, fin_r = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
     pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
@@ -421,6 +469,8 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
             phd[0, nrel] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1])
             nrel += 1
     ftab = fire_prices(V, screens, vturns, par, pp)
+    tc = turn_cost(V, vturns, rp, pp)           # the route field's price of a turning movement
+    dvmax = max(dv_cost(1, rp, pp), dv_cost(-1, rp, pp))   # and of a Velocity Level
     vmax_f = J.shape[3] - 1
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
     # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
@@ -452,7 +502,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
                 continue
         f = (f + rot) % 6
         u = pu[d] + abs(rot)
-        cost = pcost[d] + abs(rot) * pp[PP_W_FUEL]
+        cost = pcost[d] + abs(rot) * tc
         g, w, bd = pg[d], pw[d], pbd[d]
         terminal = False
         mleft = pm[d]
@@ -478,6 +528,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
                     mleft += 1                   # the whip's hexes cost no MP (204 O)
                     j = ring_pos[c2, r2]
                     step = rotation[hole - 1]
+                    cost += whip_cost(pp)        # once a whip, as the route field charges it
                     for n in range(k):
                         c2 = rings[hole - 1, (j + step * n) % 6, 0]
                         r2 = rings[hole - 1, (j + step * n) % 6, 1]
@@ -531,15 +582,15 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
             continue
         eff = cost + hpen - rec
         # Branch and bound: the route field is a lower bound on what the rest of the Turn can
-        # cost (it prices the same hexes, plus 1/V a hex and dearer turning movements), so a
-        # partial plan that cannot beat the best complete one even with every allowance (the
-        # whole Buoy bonus, the end-of-move attack bonus, a whip's Velocity) is dropped.
+        # cost (it prices the same hexes, turning movements and whips as this search, plus 1/V
+        # a hex), so a partial plan that cannot beat the best complete one even with every
+        # allowance (the whole Buoy bonus, the end-of-move attack bonus, the Velocity of a whip
+        # made or still to come) is dropped.
         if V > 0 and best < 1e29:
             jn = J[c, r, f, min(V, vmax_f)]
             if jn < INF / 2:
                 lb = eff - bonus_w - pp[PP_ATTACK] + jn - (mleft + 1.0) / V \
-                    - (limit - u) * 2.0 * pp[PP_W_TURN] - g * pp[PP_W_DV] \
-                    - rp[RP_WHIP_GAIN] * pp[PP_W_DV]
+                    - (g + rp[RP_WHIP_GAIN]) * dvmax
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g

@@ -258,7 +258,7 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     return fields, fin_from
 
 
-FIELD_VERSION = "3"   # bump when route_field or its costs change
+FIELD_VERSION = "5"   # bump when route_field or its costs change
 
 
 def _named_pilot(pp) -> bool:
