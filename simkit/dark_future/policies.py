@@ -521,6 +521,16 @@ def _choose_shot(T, V, WS, n, v, tbuf, least, st, script):
 
 
 @jit
+def _shot_option(T, V, WS, n, v, tbuf, least, st, script):
+    """The best shot as one option to weigh against the others: (action, argument, its value
+    in expected damage points); with no shot (A_NONE, 0, 0.0)."""
+    slot, _, best, _ = _choose_shot(T, V, WS, n, v, tbuf, least, st, script)
+    if slot < 0:
+        return A_NONE, 0, 0.0
+    return A_SHOOT, slot, best
+
+
+@jit
 def _swipe_value(V, v, u, hp, par):
     """Expected damage points a sideswipe of ``u`` gains the swiper, less what it risks (p54-56):
     the test d6 + 1 + the better of handling and skill against the target's; the loser (both on
@@ -841,11 +851,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         # the shot and the sideswipe by their expected damage points (a control loss forced on
         # the loser counted at P_LOSSVAL points; the swiper's own risk taken off); a swipe
         # worth nothing is not made, equal values go to the dice
-        slot, u, best, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
-        act = A_SHOOT if slot >= 0 else A_NONE
-        arg = slot if slot >= 0 else 0
-        if slot < 0:
-            best = 0.0
+        act, arg, best = _shot_option(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
         ties = 1
         if moves and par[P_SWIPE]:
             d, t = _swipe_target(T, V, n, v)
@@ -890,11 +896,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
                 la, lw = _lock_or_dummy(T, V, WS, n, v, par, close)
                 if la == A_LOCK and lw < 0:
                     return la, lw   # switching a layer off: nothing behind to lay on
-        slot, t, best, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
-        act = A_SHOOT if slot >= 0 else A_NONE
-        arg = slot if slot >= 0 else 0
-        if slot < 0:
-            best = 0.0
+        act, arg, best = _shot_option(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
         ties = 1
         w = -1
         if close:
