@@ -1750,13 +1750,36 @@ def _look_ahead(turn, F, FM, T, S, R, side, st):
     return -1 if best < 0 else LOOK_RANGES[best]
 
 
+#: ``play``'s ``look`` for a battle in which an admiral looks ahead (None otherwise)
+LOOKS = np.ones(1, dtype=np.int64)
+
+
+def looks_of(F) -> "np.ndarray | None":
+    """:data:`LOOKS` when a side of the fleet is played by the look-ahead admiral, else None."""
+    return LOOKS if (np.asarray(F.side_int)[:, 3] == P_LOOKAHEAD).any() else None
+
+
 @jit
-def play(F, T, st, script, result, side_out, L):
+def _look_ahead_sides(turn, F, T, S, st):
+    """Each look-ahead side's range for this turn (``S.force``), from rollouts on a scratch
+    board."""
+    si, side_int = F.si, F.side_int
+    R = _copy_state(S)   # the rollouts' board, overwritten from S for each one
+    FM = _modelled(F)    # the enemies as the look-ahead admiral models them
+    for side in range(side_int.shape[0]):
+        if side_int[side, 3] == P_LOOKAHEAD and _side_alive(si, S.status, turn, side):
+            S.force[side] = _look_ahead(turn, F, FM, T, S, R, side, st)
+
+
+@jit
+def play(F, T, st, script, result, side_out, L, look):
     """One battle of the :class:`Fleet` ``F`` under the :class:`~.procedures.Tables` ``T``, on the
     dice state (``st``, ``script``), logged into the :class:`Log` ``L``. ``result``: winner side
     (DRAW), level, turns, then a scripted move's fault (RES_*); ``side_out[side]``: surviving
     ships, surviving systems, hull spaces destroyed of the enemy, victory level, ships of its own
-    destroyed."""
+    destroyed. ``look``: ``None`` when no side's admiral looks ahead (numba then compiles no
+    look-ahead: the branch is pruned for a None-typed argument, which keeps every other battle's
+    cold compile as it was), else any array (:data:`LOOKS`)."""
     si, side_int, codes0, nsys, obj, scan, opt = (F.si, F.side_int, F.codes, F.nsys, F.obj,
                                                   F.scan, F.opt)
     log, logn = L.log, L.logn
@@ -1798,18 +1821,11 @@ def play(F, T, st, script, result, side_out, L):
     S = State(hp, status, col, row, fac, prog, link, prim_last, last_dmg, fired, mspent,
               fired_upon, scanned, order, pcol, prow, mp, pivoted, comp, goal, shipev, pd_fired,
               out, chosen, pick, mode, force)
-    looks = False
-    for side in range(nsides):
-        looks = looks or side_int[side, 3] == P_LOOKAHEAD
-    R = _copy_state(S)   # the rollouts' board, overwritten from S for each one
-    FM = _modelled(F)    # the enemies as the look-ahead admiral models them
     turn = 0
     for turn in range(1, turns + 1):
         _initiative(turn, F, S, init_roll, st, script, L)
-        if looks:
-            for side in range(nsides):
-                if side_int[side, 3] == P_LOOKAHEAD and _side_alive(si, status, turn, side):
-                    force[side] = _look_ahead(turn, F, FM, T, S, R, side, st)
+        if look is not None:
+            _look_ahead_sides(turn, F, T, S, st)
         code = _turn_rest(turn, F, T, S, st, script, result, L)
         if code == TURN_FAULT:
             return
@@ -1902,7 +1918,7 @@ SIDE_OUT_W = 5
 
 
 @jit
-def _battles_block(F, T, key, lo, hi, acc):
+def _battles_block(F, T, key, lo, hi, acc, look):
     nsides = F.side_int.shape[0]
     n_glob = G_HIST + F.opt[O_TURNS] + 1
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
@@ -1915,7 +1931,7 @@ def _battles_block(F, T, key, lo, hi, acc):
     no_script = np.zeros(0, dtype=np.int64)  # a local array: same type as playthrough's
     for t in range(lo, hi):
         dice.seed_trial(st, key, t)
-        play(F, T, st, no_script, result, side_out, L)
+        play(F, T, st, no_script, result, side_out, L, look)
         w = result[0]
         if w < 0:
             acc[G_DRAWS] += 1
@@ -1942,7 +1958,8 @@ def _battles_block(F, T, key, lo, hi, acc):
 def battles_kernel(F, T, key, first, n):
     """Summed statistics of battles first..first+n-1 (battle t from stream (key, t))."""
     n_stat = G_HIST + int(F.opt[O_TURNS]) + 1 + F.side_int.shape[0] * N_SIDE_STATS
-    return sum_blocks(lambda lo, hi, acc: _battles_block(F, T, key, lo, hi, acc),
+    look = looks_of(F)
+    return sum_blocks(lambda lo, hi, acc: _battles_block(F, T, key, lo, hi, acc, look),
                       first, n, n_stat)
 
 

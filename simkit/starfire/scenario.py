@@ -424,7 +424,8 @@ FACING_NAMES = ("up", "up-right", "down-right", "down", "down-left", "up-left")
 def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
     """Play trial ``trial`` of ``seed`` with every roll recorded; return (lines, result)."""
     from .engine import (FAULT_ILLEGAL_HEX, FAULT_NO_MOVE, FAULT_TURN_MODE, LOG_W, RES_FAULT,
-                         RES_FAULT_SHIP, RES_FAULT_TURN, SIDE_OUT_W, BattleSim, Log, play)
+                         RES_FAULT_SHIP, RES_FAULT_TURN, SIDE_OUT_W, BattleSim, Log, looks_of,
+                         play)
 
     sc = path_or_scenario if isinstance(path_or_scenario, Scenario) else load_scenario(path_or_scenario)
     sim = BattleSim(sc)
@@ -437,7 +438,8 @@ def playthrough(path_or_scenario, seed=2026, trial=0, *, max_events=20_000):
     hpsnap = np.zeros((max_events, sim.a.codes.shape[1]), dtype=np.int64)
     result = np.zeros(6, dtype=np.int64)
     side_out = np.zeros((sim.nsides, SIDE_OUT_W), dtype=np.int64)
-    play(sim.fleet, sim.kernel_tables, st, rolls, result, side_out, Log(log, logn, hpsnap))
+    play(sim.fleet, sim.kernel_tables, st, rolls, result, side_out, Log(log, logn, hpsnap),
+         looks_of(sim.fleet))
     if result[RES_FAULT]:
         from ..core.errors import UserInputError
         why = {FAULT_NO_MOVE: "no move given for a movement point",
