@@ -33,7 +33,8 @@ from .balance import Side, Z, search
 
 #: the caption of the payoff matrix among the frame's side tables (``attrs["extra"]``)
 PAYOFF_CAPTION = ("Which build beats which: the row build's win rate + half its ties against the "
-                  "column build")
+                  "column build (the search's own estimates on its seed, no intervals; the "
+                  "win rates above are re-measured on fresh seeds)")
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 

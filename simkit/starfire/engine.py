@@ -1727,6 +1727,7 @@ def _look_ahead(turn, F, FM, T, S, R, side, st):
                     break
             score[c, k] = _material(F, R, side) - base
     best = -1
+    best_m = 0.0
     for c in range(1, nc):
         # the paired gain over the closer's own plan, and its standard error
         m = 0.0
@@ -1738,15 +1739,9 @@ def _look_ahead(turn, F, FM, T, S, R, side, st):
             d = score[c, k] - score[0, k] - m
             v += d * d
         se = np.sqrt(v / (k_n - 1) / k_n) if k_n > 1 else 0.0
-        if m > margin * se and m > 1e-9:
-            if best < 0:
-                best = c
-            else:
-                mb = 0.0
-                for k in range(k_n):
-                    mb += score[best, k] - score[0, k]
-                if m > mb / k_n:
-                    best = c
+        if m > margin * se and m > 1e-9 and (best < 0 or m > best_m):
+            best = c
+            best_m = m
     return -1 if best < 0 else LOOK_RANGES[best]
 
 
