@@ -766,3 +766,113 @@ def test_the_drivers_price_with_the_rules_in_force(monkeypatch):
     w.a = w2.a
     assert PO._ram_value(w.V, 1, 0, w.hp, std) > 0
     assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)
+
+
+def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_stranded_enemy():
+    """Seeded Game Eight games (the gang pursuing, seed 2026, e.g. trial 88) froze: the Op's
+    Interceptor, the lead car, stopped behind a road shut from edge to edge by obstacles
+    (p76), the last gang bike stopped one space ahead a lane over, neither in the other's
+    sights. Only chase cars lined up on a stopped enemy; in Games Six and Eight the lead side
+    wins by taking the other out too (p88-89), so there the lead car reverses with a drift
+    into line (p17) as well. In a Game won at the finish line (hp's HP_TAKE_OUT 0) it does not
+    hunt: it waits, the road shut and no enemy behind it."""
+    std = PO.params_vector()
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(3, 2, 2, 1, 0, side=1, role=VH.LEAD, kind=1)     # the Op
+    w.WS[3] = w.a.LOAD[3, 0]
+    w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)            # the gang car, stopped
+    for v in (1, 2):
+        w.place(v, 0, 2, 0, 0, side=0, role=VH.CHASE)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    for lo, hi in ((0, 2), (3, 5)):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 0),
+                       RD.front_x(w.T, 3, lo, 0), 1, -1)
+    assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[0] < 0
+    assert PO._route(w.T, w.M, w.NM, w.V, n, 3, PO.ROUTE_LOOK, *_stream(0)) == (True, 0)
+    assert w.hp[PO.HP_TAKE_OUT] == 1
+    hp = w.hp.copy()
+
+    def decide(take):
+        hp[PO.HP_TAKE_OUT] = take
+        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, False, hp, std, w.tbuf,
+                         *_stream(0))
+
+    assert decide(1) == (PO.A_REVERSE, -1)
+    assert decide(0) == (PO.A_NONE, 0)
+    # the scenario sets it from the Game's victory condition
+    assert World().hp[PO.HP_TAKE_OUT] == 0
+
+
+def _outrun_world():
+    """Game Six's arrays: the Op (3) facing against play on section 4, the gang car (0)
+    stopped on section 2, the road between shut from edge to edge on section 3 (p76); the
+    gang bikes crashed; the Op out of ammunition."""
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(3, 4, 2, 1, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    w.WS[3] = w.a.LOAD[3, 0]
+    w.WS[3, :, VH.W_AMMO] = 0
+    w.place(0, 2, 2, 1, 0, side=0, role=VH.LEAD)
+    for v in (1, 2):
+        w.place(v, 0, 2, 0, 0, side=0, role=VH.LEAD)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    for lo, hi in ((0, 2), (3, 5)):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 1),
+                       RD.front_x(w.T, 3, lo, 1), 1, -1)
+    return w, n
+
+
+def test_cut_off_by_a_shut_road_a_car_facing_against_play_turns_round_to_outrun_p75():
+    """Seeded Game Eight intercepts froze (e.g. trial 416): the Op facing against play, the
+    target car beyond a road shut from edge to edge (p76), neither able to reach or see the
+    other. On a continuous track the leader takes the stretch of road with it and a car left
+    behind leaves play (p75), which loses a Game won by taking the other side out (p88): the
+    Op turns round (a U-turn as it moves off, p15) and drives on. Not where the road is fixed
+    (HP_OUTRUN 0), not where the Game is won at the line (HP_TAKE_OUT 0), not facing with
+    play (the enemy would be the one left in front)."""
+    std = PO.params_vector()
+    w, n = _outrun_world()
+    assert w.hp[PO.HP_OUTRUN] == 1 and w.hp[PO.HP_TAKE_OUT] == 1
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False)
+    hp = w.hp.copy()
+
+    def decide(**cells):
+        h = hp.copy()
+        for k, x in cells.items():
+            h[getattr(PO, k)] = x
+        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, False, h, std, w.tbuf,
+                         *_stream(0))
+
+    act, arg = decide()
+    assert act == PO.A_UTURN and arg > 0
+    assert decide(HP_OUTRUN=0) == (PO.A_NONE, 0)
+    assert decide(HP_TAKE_OUT=0) == (PO.A_NONE, 0)
+    # the road open again: it stays to fight (no outrun)
+    w.M[:w.NM[0], RD.MK_ACTIVE] = 0
+    assert not PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False)
+    assert decide()[0] != PO.A_UTURN
+
+
+def test_a_turn_to_face_driver_does_not_turn_back_towards_an_enemy_beyond_a_shut_road():
+    """Having turned round to outrun, a 'turn-to-face' driver (p14: U-turns to face an enemy
+    behind at 30mph or less) would turn back at once and shuttle at the shut road; it turns
+    only towards an enemy it can reach."""
+    ttf = PO.policy_vector("turn-to-face")
+    w, n = _outrun_world()
+    w.V[3, VH.V_DIR] = 0
+    w.V[3, VH.V_MPH] = 20
+
+    def decide():
+        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, True, w.hp, ttf, w.tbuf,
+                         *_stream(0))
+
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True)
+    assert decide()[0] != PO.A_UTURN
+    w.M[:w.NM[0], RD.MK_ACTIVE] = 0
+    assert decide()[0] == PO.A_UTURN

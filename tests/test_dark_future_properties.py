@@ -119,3 +119,44 @@ def test_a_stopped_car_with_an_unconscious_driver_or_no_top_speed_is_out_p16_p50
     w.place(0, 2, 2, 0, 0)
     w.V[0, VH.V_MAXSPD] = 0
     assert EG._is_out(w.V, 0)
+
+
+@pytest.mark.parametrize("name", ["game-8-gang-pursues", "game-8-intercept"])
+def test_a_game_ended_as_a_repeated_position_would_repeat_for_ever(name):
+    """Issue 15, no deadlocks: seeded Game Eight games froze to the turn limit (31 and 57 of
+    2,000 at seed 2026 in the two pursuits, before engine.play_turns ended them):
+    cars stopped at a road shut from edge to edge by obstacles (p76), their enemies out of
+    reach and out of sight, and nothing else left to happen. A turn that rolls no dice and
+    leaves the position as it found it now ends the game as a draw (REASON_REPEAT). The claim
+    is checked, not trusted: from every such game's final position two more turns are played
+    on an empty dice script (any roll raises) and must leave every array as it was but the
+    turn stamps, and end the same way."""
+    import numpy as np
+
+    from simkit.core import dice
+
+    sc = GM.load_scenario(SCEN / f"{name}.toml")
+    found = 0
+    for trial in range(300):
+        ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+        if res[EG.R_REASON] != EG.REASON_REPEAT:
+            continue
+        found += 1
+        assert res[EG.R_WINNER] == -1 and res[EG.R_TURNS] < sc.max_turns
+        T, TM, M, NM, V, WS, FIT, _ = world
+        before = [x.copy() for x in (T, TM, M, NM, V, WS, FIT)]
+        a = sim.a
+        st = dice.new_state()
+        dice.set_scripted(st)
+        E = np.zeros((2000, EG.LOG_W), np.int64)
+        EN = np.zeros(1, np.int64)
+        res2 = res.copy()
+        turn = int(res[EG.R_TURNS])
+        EG.play_turns(st, np.zeros(0, np.int64), T, TM, M, NM, V, WS, FIT, a.G, a.PROF,
+                      a.curves, a.box, a.crit, a.hp, a.cl_lows, a.cl_codes, a.spin_t, a.POL, E,
+                      EN, res2, int(res[EG.R_LEAD_SIDE]), turn + 1)
+        assert res2[EG.R_REASON] == EG.REASON_REPEAT and res2[EG.R_TURNS] == turn + 2, trial
+        V[:, VH.V_STAMP] = before[4][:, VH.V_STAMP]
+        for x, y in zip((T, TM, M, NM, V, WS, FIT), before):
+            assert np.array_equal(x, y), trial
+    assert found > 0

@@ -183,8 +183,12 @@ REASON_FINISH, REASON_LEAD_OUT, REASON_SIDE_OUT, REASON_TIME, REASON_TRACK_END =
 # nothing can change any more (Game Six-Eight: a side immobilised *with* weapons is not beaten,
 # p88); a draw, ended at once instead of at the turn limit
 REASON_STALEMATE = 5
+# REASON_REPEAT: a whole turn rolled no dice and left the position as it found it, so every
+# later turn would do the same (play_turns): a draw, ended at once
+REASON_REPEAT = 6
 REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was taken out",
-                "turn limit", "the track ran out", "nothing could move or shoot")
+                "turn limit", "the track ran out", "nothing could move or shoot",
+                "the position repeated, no dice rolled")
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
 CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
@@ -1363,9 +1367,59 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
 def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
               curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL, E, EN, res):
     """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
-    n = G[G_NV]
     lead_side = setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF,
                            SKILLS, LAY, curves, box, E, EN, res, POL)
+    play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit, hp, cl_lows,
+               cl_codes, spin_t, POL, E, EN, res, lead_side, 1)
+
+
+@jit
+def _keep(flat, snap, k, skip, width):
+    """Compare ``flat`` with ``snap[k:]`` and save it there; column ``skip`` of rows of
+    ``width`` counts as 0."""
+    same = True
+    for i in range(flat.size):
+        x = flat[i]
+        if skip >= 0 and i % width == skip:
+            x = 0
+        if snap[k + i] != x:
+            same = False
+            snap[k + i] = x
+    return same
+
+
+@jit
+def _same_position(T, TM, M, NM, V, WS, FIT, snap):
+    """Is the position the one saved in ``snap`` (which then holds this one)? Every array a
+    turn reads, but V_STAMP: it tells this turn's movers from earlier ones (cutting up, p13),
+    and a turn later it still does."""
+    k = 0
+    same = _keep(T.ravel(), snap, k, -1, 1)
+    k += T.size
+    same = _keep(TM, snap, k, -1, 1) and same
+    k += TM.size
+    same = _keep(M.ravel(), snap, k, -1, 1) and same
+    k += M.size
+    same = _keep(NM, snap, k, -1, 1) and same
+    k += NM.size
+    same = _keep(V.ravel(), snap, k, V_STAMP, V.shape[1]) and same
+    k += V.size
+    same = _keep(WS.ravel(), snap, k, -1, 1) and same
+    k += WS.size
+    same = _keep(FIT.ravel(), snap, k, -1, 1) and same
+    return same
+
+
+@jit
+def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit, hp, cl_lows,
+               cl_codes, spin_t, POL, E, EN, res, lead_side, first):
+    """Play turns ``first``, ``first`` + 1, ... of a game set up on the arrays until it ends.
+
+    A turn that rolls no dice and leaves the position as the turn before left it will be
+    played the same way again and again, the turn number being read only for the log and for
+    V_STAMP: nothing can change any more, so the game ends at once as a draw
+    (REASON_REPEAT), as it would at the turn limit."""
+    n = G[G_NV]
     ws = np.zeros(SH.SCRATCH, np.int64)
     sp = np.zeros(32, np.int64)
     o = np.zeros(8, np.int64)
@@ -1376,8 +1430,10 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
     order = np.zeros(n, np.int64)
     late = np.zeros(n, np.int64)
     step = G[G_SPEED_STEP]
-    for turn in range(1, G[G_MAXTURNS] + 1):
+    snap = np.zeros(T.size + TM.size + M.size + NM.size + V.size + WS.size + FIT.size, np.int64)
+    for turn in range(first, G[G_MAXTURNS] + 1):
         res[R_TURNS] = turn
+        rolls = st[dice.NROLLS]
         for v in range(n):
             late[v] = 0
             for w in range(MAXW):
@@ -1424,6 +1480,14 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
             res[R_REASON] = REASON_STALEMATE
             _log(E, EN, turn, 0, -1, EV_END, -1, REASON_STALEMATE, 0, 0)
             return
+        # saved every turn (a turn that rolls dice may still leave the position a later one
+        # repeats); the first turn played has nothing to compare with
+        same = _same_position(T, TM, M, NM, V, WS, FIT, snap)
+        if same and turn > first and st[dice.NROLLS] == rolls:
+            res[R_WINNER] = -1
+            res[R_REASON] = REASON_REPEAT
+            _log(E, EN, turn, 0, -1, EV_END, -1, REASON_REPEAT, 0, 0)
+            return
     res[R_WINNER] = -1
     res[R_REASON] = REASON_TIME
     _log(E, EN, G[G_MAXTURNS], 0, -1, EV_END, -1, REASON_TIME, 0, 0)
@@ -1431,8 +1495,8 @@ def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PRO
 
 # --- many games -----------------------------------------------------------------------------------
 ST_DRAWS, ST_TURNS, ST_TURNS_SQ, ST_LEAD_WINS, ST_CHASE_WINS = range(5)
-ST_REASON = 5            # 6 reasons
-ST_SIDE = 11             # per side: wins, times lead, wins as lead
+ST_REASON = 5            # one count per reason
+ST_SIDE = ST_REASON + len(REASON_NAMES)   # per side: wins, times lead, wins as lead
 N_SIDE = 3
 # How each game ended for each side (issue 15): games won / lost / drawn by each reason, and
 # games in which at least one of the side's vehicles ended each way (FATE_*): a game-level
@@ -2482,9 +2546,7 @@ def _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead
 
 
 # --- changing the direction of play (p75) ---------------------------------------------------------
-# The current direction of play lives in the track meta array (the G array is shared by every
-# trial): 0 = towards higher sections, 1 = towards lower ones.
-TM_PLAYDIR = 15
+TM_PLAYDIR = RD.TM_PLAYDIR
 
 
 @jit

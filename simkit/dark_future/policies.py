@@ -392,6 +392,68 @@ def _route(T, M, NM, V, n, v, look, st, script):
 
 
 @jit
+def _beyond_shut_road(T, M, NM, V, n, v, behind):
+    """Is the nearest enemy behind (or ahead) out of reach: every lane pair between it and the
+    car stopped by an obstacle, a wreck or a stopped vehicle (p57, p76; no way through, and
+    obstacles cannot be driven through or shot away)? False with no such enemy."""
+    u, g = _nearest_enemy(T, V, n, v, behind)
+    if u < 0:
+        return False
+    d = V[v, V_DIR]
+    if behind:
+        V[v, V_DIR] = 1 - d     # look the other way (restored below)
+    shut = True
+    for lane in range(5):
+        if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1)):
+            shut = False
+            break
+    V[v, V_DIR] = d
+    return shut
+
+
+@jit
+def _first_in_way(T, M, NM, V, n, v, look):
+    """What stands first in the car's lanes within ``look`` spaces ahead: a vehicle's index,
+    -2 for an obstacle, -1 for nothing."""
+    lane = V[v, V_LANE]
+    d = 1 if V[v, V_DIR] != 0 else 0
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    for _ in range(look):
+        sec, sp = RD.step_space(T, sec, lane, sp, d)
+        if sec < 0 or (d == 0 and sec >= TM_LIMIT):
+            return -1
+        xlo = RD.rear_x(T, sec, lane, sp)
+        xhi = RD.front_x(T, sec, lane, sp)
+        u = zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi)
+        if u >= 0:
+            return u
+        for i in range(NM[0]):
+            if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE \
+                    and not (M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
+                    and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+                return -2
+    return -1
+
+
+@jit
+def _outruns(T, TM, M, NM, V, n, v, hp):
+    """Where taking the other side out wins on a continuous track (Games Six and Eight), a car
+    facing against play whose enemy ahead is beyond a shut road, with none it can reach
+    behind, turns round and drives on with play: the stretch of road moves on with the leader
+    and the enemies behind the shut road leave play off its back (p75), which beats them (p88)
+    as surely as a shot. Decided from the enemy's side of the road, not from how far off the
+    shut road is, so backing off to where it may turn does not bring the car back to it."""
+    if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0 or V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
+        return False
+    u, g = _nearest_enemy(T, V, n, v, False)
+    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False):
+        return False
+    e, g = _nearest_enemy(T, V, n, v, True)
+    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True)
+
+
+@jit
 def _drift_legal(T, V, v, d):
     """On a curve a drift may only go outwards (p13)."""
     t = T[V[v, V_SEC], RD.T_DIR]
@@ -424,8 +486,10 @@ HP_DRV = 27
  HP_MPH_SF,          # a speed factor per 20mph (p12)
  HP_L_SHUNT,         # both vehicles of a shunt test at 40mph (p56)
  HP_CAR_SHUNT_SLOW,  # a car shunting a bike slows 10mph, the bike takes the car's speed (p72)
- ) = range(HP_DRV, HP_DRV + 13)
-HP_DRV_END = HP_DRV + 13
+ HP_TAKE_OUT,        # 1: the Game is won by taking the other side out (Six, Eight: p88-89)
+ HP_OUTRUN,          # 1: continuous track, where a car left behind leaves play (p75)
+ ) = range(HP_DRV, HP_DRV + 15)
+HP_DRV_END = HP_DRV + 15
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
 OIL_HAND_PTS = 1.0  # a handling point off the pursuer's later hazard rolls and tests
@@ -783,7 +847,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
     want, gap = curve_plan(T, TM, V, v, hp, par)
     brk = max(V[v, V_BRK], 1)
     if mph == 0 and not moves:
-        return _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script)
+        return _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -1012,7 +1076,7 @@ def _stopped_enemy_in_front(T, V, n, v, look):
 
 
 @jit
-def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
+def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script):
     """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
     is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50). A chase
     car with a shot takes it (a moving target is leaving, a stopped one is a sitting target);
@@ -1020,9 +1084,10 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
     blocked within two spaces the car reverses, drifting towards clear lanes; a road shut from
     edge to edge within ``ROUTE_LOOK`` spaces turns it round (a U-turn as it moves off, p15)
     towards an enemy behind, or backs it off to where it may turn; with no enemy behind it
-    waits. A chase car lines up on a stopped enemy ahead in other lanes by reversing with a
-    drift (p17; on a curve, where a reverse may not drift, it backs straight off it first), and
-    lined up on it with no shot drives into it (a ram, p52)."""
+    waits. A chase car (and a lead car where taking the other side out wins, ``HP_TAKE_OUT``)
+    lines up on a stopped enemy ahead in other lanes by reversing with a drift (p17; on a
+    curve, where a reverse may not drift, it backs straight off it first), and lined up on it
+    with no shot drives into it (a ram, p52)."""
     slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
@@ -1034,8 +1099,16 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
+    if _outruns(T, TM, M, NM, V, n, v, hp):
+        if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
+            return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
+        if not V[v, V_BIKE]:
+            return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
     ef = -1
-    if V[v, V_ROLE] == CHASE and not V[v, V_BIKE]:
+    # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
+    # enemy too: seeded Game Eight Ops waited for ever behind a road shut from edge to edge
+    # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
+    if (V[v, V_ROLE] == CHASE or hp[HP_TAKE_OUT]) and not V[v, V_BIKE]:
         ef = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
         if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
             if straight:
@@ -1044,9 +1117,11 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
             # ahead shut, to the turn limit)
             return A_REVERSE, 0
-        if ef >= 0:
+        if ef >= 0 and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef:
             # lined up on it with no shot (none left, or out of sight round the bend): drive
-            # into it, a ram (p52), rather than wait behind it
+            # into it, a ram (p52), rather than wait behind it; not when a wreck or an
+            # obstacle stands between (seeded Game Eight target cars rammed their own wreck
+            # again and again, backing off and coming on, to the turn limit)
             return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1), RAM_MOVE_OFF)
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
@@ -1055,7 +1130,9 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True)
-        if e < 0:
+        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True):
+            # turning round helps only to reach an enemy behind (outrunning those ahead is
+            # above); walled in both ways, nothing can
             if slot >= 0:
                 return A_SHOOT, slot
             return A_NONE, 0
@@ -1067,6 +1144,16 @@ def _move_off(T, TM, M, NM, V, WS, n, v, par, tbuf, cruise, want, st, script):
         # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
         # back off the curve first
         return A_REVERSE, 0
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and straight:
+        nsec, nsp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+        t = T[nsec, RD.T_DIR] if nsec >= 0 else 0
+        if nsec >= 0 and T[nsec, RD.T_KIND] != RD.STRAIGHT and t != 0 \
+                and r != (1 if t < 0 else -1):
+            # moving off, the straight move would put it on a curve where the way round is
+            # inwards and the drift is refused (p13): take the drift here, reversing (p17;
+            # seeded Game Eight cars came on, rammed the obstacle, backed off, to the turn
+            # limit)
+            return A_REVERSE, r
     if near:
         if V[v, V_BIKE]:
             if slot >= 0:
@@ -1223,7 +1310,8 @@ def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         u, g = _nearest_enemy(T, V, n, v, True)
         a, ga = _nearest_enemy(T, V, n, v, False)
         turn = False
-        if u >= 0 and a < 0:
+        # not towards an enemy out of reach (it would turn back and forth at a shut road)
+        if u >= 0 and a < 0 and not _beyond_shut_road(T, M, NM, V, n, v, True):
             if V[v, V_ROLE] == LEAD:
                 k = _after_bend(T, V, v)
                 turn = 0 <= k <= 2 and g >= 2

@@ -519,6 +519,8 @@ def _driver_rules(hp, G):
                     (PO.HP_MPH_SF, EG.G_SPEED_STEP), (PO.HP_L_SHUNT, EG.G_L_SHUNT),
                     (PO.HP_CAR_SHUNT_SLOW, EG.G_CAR_SHUNT_SLOW)):
         hp[cell] = G[g]
+    hp[PO.HP_TAKE_OUT] = int(G[EG.G_VICTORY] == EG.VICTORY_DESTROY)
+    hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
 
 
 def _crit_stack(chosen):
@@ -684,7 +686,7 @@ def how_games_ended(path, *, trials=10_000, seed=2026, policies=None, variants=N
 # --- one game, logged -----------------------------------------------------------------------------
 def play_one(sc: Scenario, seed=2026, trial=0, script=None, max_events=20_000):
     """Play one game (seeded and recorded, or on scripted dice); returns (events, result,
-    (track, meta, markers, marker count, vehicles, weapons, the rolls made), sim)."""
+    (track, meta, markers, marker count, vehicles, weapons, fittings, the rolls made), sim)."""
     sim = GameSim(sc)
     a = sim.a
     st = dice.new_state()
@@ -712,7 +714,7 @@ def play_one(sc: Scenario, seed=2026, trial=0, script=None, max_events=20_000):
     used = (eventlog.rolls_made(st, rolls, where=where) if script is None
             else rolls[:int(st[dice.POS])]).copy()
     events = eventlog.EventLog(E, EN).table(where=where)
-    return events, res, (T, TM, M, NM, V, WS, used), sim
+    return events, res, (T, TM, M, NM, V, WS, FIT, used), sim
 
 
 _KIND = ("straight", "corner", "bend")

@@ -61,6 +61,9 @@ T_W = 14
 TM_FIRST, TM_NSEC, TM_STRAIGHTS, TM_CORNERS, TM_BENDS, TM_LASTDIR, TM_SAMEDIR, TM_ENDED, \
     TM_WINDOW, TM_BOX_S, TM_BOX_C, TM_BOX_B, TM_HAZARDS = range(13)
 TM_W = 16
+# the direction of play (p75): 0 towards higher sections, 1 towards lower ones; in the
+# track meta, not G, because G is shared by every trial
+TM_PLAYDIR = 15
 
 # markers M[i]: passives and road hazards
 MK_KIND, MK_SEC, MK_LLO, MK_LHI, MK_XLO, MK_XHI, MK_ACTIVE, MK_FACEUP, MK_UNDER, MK_OWNER = range(10)
