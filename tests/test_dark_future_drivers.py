@@ -876,3 +876,22 @@ def test_a_turn_to_face_driver_does_not_turn_back_towards_an_enemy_beyond_a_shut
     assert decide()[0] != PO.A_UTURN
     w.M[:w.NM[0], RD.MK_ACTIVE] = 0
     assert decide()[0] == PO.A_UTURN
+
+
+def test_lined_up_on_a_stopped_enemy_a_car_rams_it_only_with_nothing_between():
+    """A chase car lined up on a stopped enemy with no shot drives into it (a ram, p52). With
+    an obstacle or a wreck between, the move would ram that instead, which cannot be driven
+    through (p76): seeded Game Eight target cars rammed their own wreck, backed off and came
+    on again to the turn limit. Then it does not move off into it."""
+    std = PO.params_vector()
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 2, 0, 0, side=0, role=VH.LEAD)
+    assert PO._first_in_way(w.T, w.M, w.NM, w.V, 2, 1, PO.LINE_UP) == 0
+    act, arg = _d(w, 1, std)
+    assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 2, 4, RD.rear_x(w.T, 1, 2, 2),
+                   RD.front_x(w.T, 1, 2, 2), 1, -1)
+    assert PO._first_in_way(w.T, w.M, w.NM, w.V, 2, 1, PO.LINE_UP) == -2
+    assert _d(w, 1, std)[0] != PO.A_ACCEL

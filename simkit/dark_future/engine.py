@@ -1393,12 +1393,13 @@ def _same_position(T, TM, M, NM, V, WS, FIT, snap):
     """Is the position the one saved in ``snap`` (which then holds this one)? Every array a
     turn reads, but V_STAMP: it tells this turn's movers from earlier ones (cutting up, p13),
     and a turn later it still does."""
+    # the track rows and markers in use (TM and NM, compared too, say how many)
     k = 0
-    same = _keep(T.ravel(), snap, k, -1, 1)
+    same = _keep(T[:TM[RD.TM_NSEC]].ravel(), snap, k, -1, 1)
     k += T.size
     same = _keep(TM, snap, k, -1, 1) and same
     k += TM.size
-    same = _keep(M.ravel(), snap, k, -1, 1) and same
+    same = _keep(M[:NM[0]].ravel(), snap, k, -1, 1) and same
     k += M.size
     same = _keep(NM, snap, k, -1, 1) and same
     k += NM.size
