@@ -895,3 +895,37 @@ def test_lined_up_on_a_stopped_enemy_a_car_rams_it_only_with_nothing_between():
                    RD.front_x(w.T, 1, 2, 2), 1, -1)
     assert PO._first_in_way(w.T, w.M, w.NM, w.V, 2, 1, PO.LINE_UP) == -2
     assert _d(w, 1, std)[0] != PO.A_ACCEL
+
+
+def test_where_taking_the_other_side_out_wins_a_car_does_not_drive_off_the_start_of_the_track():
+    """A car facing against play that runs off the start of the stretch of road leaves play
+    (p75), and a side all out of play is beaten (p88): seeded Game Eight Ops turned to chase a
+    bike and drove off the start at 90mph. Such a car stops short of the end (the end planned
+    like a curve taken at 0mph) and, stopped at it, turns round rather than move off. Where the
+    Game is won at the line (HP_TAKE_OUT 0) the end is nothing to it."""
+    std = PO.params_vector()
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(3, 0, 2, 1, 60, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD)
+    for v in (1, 2):
+        w.place(v, 6, 4, 0, 0, side=0, role=VH.LEAD)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 1
+    hp0 = w.hp.copy()
+    hp0[PO.HP_TAKE_OUT] = 0
+    assert PO._track_left(w.T, w.TM, w.V, 3, hp0) > 100
+
+    def decide(hp, moves):
+        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, moves, hp, std, w.tbuf,
+                         *_stream(0))
+
+    assert decide(w.hp, True)[0] == PO.A_BRAKE
+    assert decide(hp0, True)[0] != PO.A_BRAKE
+    w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
+    assert decide(w.hp, False)[0] in (PO.A_UTURN, PO.A_NONE)
+    assert decide(hp0, False)[0] == PO.A_ACCEL

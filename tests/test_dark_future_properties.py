@@ -1,4 +1,4 @@
-"""Invariants over many seeded, recorded games of Game One and Game Six (issue 15,
+"""Invariants over many seeded, recorded games of Games One, Six, Seven and Eight (issue 15,
 'Evidence'): no vehicle moves in a phase above its speed factor, no turn ends while a vehicle
 still in play was fast enough for the next phase, no car ends the game stopped and out of
 control, and no game runs to the turn limit with a car that could still act."""
@@ -17,7 +17,8 @@ TRIALS = 100
 _DURING = {EG.EV_HAZARD, EG.EV_CONTROL, EG.EV_SKID, EG.EV_SPIN}
 
 
-@pytest.mark.parametrize("name", ["game-1", "game-6"])
+@pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8", "game-8-gang-pursues",
+                                  "game-8-intercept"])
 def test_seeded_games_keep_the_turn_and_control_invariants(name):
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     bad = []
@@ -28,11 +29,14 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
         last_phase = {}
         fast = {}          # (turn, phase) -> cars whose move left them fast enough for phase+1
         touched = set()    # (turn, phase, v) with a collision, hazard or control event
+        last_seen = {}     # v -> the last turn with an event of v's
         for e in ev:
             turn, phase, v, code = (int(x) for x in e[:4])
             if turn <= 0 or phase <= 0:
                 continue
             last_phase[turn] = max(last_phase.get(turn, 0), phase)
+            if v >= 0:
+                last_seen[v] = turn
             if code != EG.EV_MOVE:
                 if v >= 0:
                     touched.add((turn, phase, v))
@@ -51,11 +55,16 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
                     bad.append((trial, "turn ended with a car still fast enough", turn, p,
                                 movers))
         for v in range(V.shape[0]):
-            # (a car put out of the game by the hit that stopped it never acts again)
+            # (a car put out of the game by the hit that stopped it never acts again; one
+            # stopped in the game's last turn had no action left to regain control in, p46)
             if V[v, VH.V_STATUS] == VH.ACTIVE and V[v, VH.V_MPH] == 0 \
-                    and V[v, VH.V_OOC] != VH.IN_CONTROL and not EG._is_out(V, v):
+                    and V[v, VH.V_OOC] != VH.IN_CONTROL and not EG._is_out(V, v) \
+                    and last_seen.get(v, 0) < final_turn:
                 bad.append((trial, "stopped and out of control", v))
-        if res[EG.R_REASON] == EG.REASON_TIME:
+        # Games Seven and Eight may still be fought at their 40-turn limit (a stopped armoured
+        # car chipped at by a light gun once a turn): there the frozen games are the repeated
+        # positions of test_a_game_ended_as_a_repeated_position_would_repeat_for_ever
+        if res[EG.R_REASON] == EG.REASON_TIME and name in ("game-1", "game-6"):
             for v in range(V.shape[0]):
                 if not EG._is_out(V, v):
                     bad.append((trial, "frozen to the turn limit with a car that could act", v))

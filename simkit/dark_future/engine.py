@@ -967,7 +967,9 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         return
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
         _lose_control(V, v)
-    if V[v, V_OOC] != IN_CONTROL and V[v, V_MPH] == 0 and not V[v, V_BIKE]:
+    if V[v, V_OOC] != IN_CONTROL and V[v, V_MPH] == 0:
+        # bikes too (they do not spin, so never re-align): a Game Eight bike halted by a
+        # sideswipe while skidding stayed out of control for the rest of the game
         _halted(V, v)
     if V[v, V_OOC] != IN_CONTROL:
         if moves:

@@ -436,6 +436,27 @@ def _first_in_way(T, M, NM, V, n, v, look):
     return -1
 
 
+TRACK_LOOK = 12   # spaces: enough to stop from any speed (200mph at 20mph a move)
+
+
+@jit
+def _track_left(T, TM, V, v, hp):
+    """Where taking the other side out wins, the spaces a car facing against play can still
+    move before it runs off the end of the stretch of road and leaves play (p75), which loses
+    as surely as a wreck (p88: seeded Game Eight Ops turned to chase and drove off the start
+    of the track); else, or beyond ``TRACK_LOOK``, as far as no curve (``curve_plan``'s)."""
+    if hp[HP_TAKE_OUT] == 0 or V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
+        return 1 << 20
+    d = V[v, V_DIR]
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    for k in range(TRACK_LOOK):
+        sec, sp = RD.step_space(T, sec, V[v, V_LANE], sp, d)
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            return k
+    return 1 << 20
+
+
 @jit
 def _outruns(T, TM, M, NM, V, n, v, hp):
     """Where taking the other side out wins on a continuous track (Games Six and Eight), a car
@@ -846,7 +867,19 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
     cruise = V[v, V_MAXSPD] if par[P_CRUISE] <= 0 else min(par[P_CRUISE], V[v, V_MAXSPD])
     want, gap = curve_plan(T, TM, V, v, hp, par)
     brk = max(V[v, V_BRK], 1)
+    left = _track_left(T, TM, V, v, hp)
+    if left < gap:
+        # the end of the track it would leave play by is nearer than any curve: a stop there
+        want, gap = 0, left
     if mph == 0 and not moves:
+        if left == 0:
+            # moving off would take it out of play: turn round if it may, else stay
+            if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0 and not V[v, V_ENGOFF]:
+                return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
+            slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0
         return _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
