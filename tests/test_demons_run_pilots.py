@@ -314,6 +314,38 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     assert checked == 120 and braked > 0 and unique > 100
 
 
+def test_reach_bound_from_the_precomputed_table_is_the_scan_of_the_field(four):
+    """The allocation's reach bound reads ``engine.reach_table`` (per hex, the least cost-to-go
+    over facings, and over the Velocities a Gravity Whip can add), computed once per board and
+    pilot. It must be exactly the least cost-to-go of every state in reach, as a scan of the
+    route field itself finds it: any other value reorders or prunes the settings searched."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.geometry import dist
+    from simkit.demons_run.pieces.layout import RP_WHIP_GAIN
+    sim = four
+    rp, hcen = sim.ra.rp, sim.BT.hcen
+    rng = np.random.default_rng(8)
+    C, R = sim.fields.shape[2], sim.fields.shape[3]
+    whipped = 0
+    for _ in range(300):
+        slot = int(rng.integers(0, sim.fields.shape[0]))
+        fld = int(rng.integers(0, sim.fields.shape[1]))
+        c0, r0, V2 = int(rng.integers(1, C)), int(rng.integers(1, R)), int(rng.integers(0, NV))
+        J = sim.fields[slot, fld]
+        got, rad = RK._reach_bound(sim.reach[slot, fld], c0, r0, V2, rp, hcen)
+        # the reach is the move's hexes, plus 3 a hole whipped (1-4 only): then the Turn can
+        # end at up to the whip's gain more Velocity
+        vtop = V2 + rp[RP_WHIP_GAIN] if rad > V2 else V2
+        whipped += rad > V2
+        want = np.inf
+        for c in range(1, C):
+            for r in range(1, R):
+                if dist(c0, r0, c, r) <= rad:
+                    want = min(want, float(J[c, r, :, V2:min(vtop, NV - 1) + 1].min()))
+        assert got == want, (slot, fld, c0, r0, V2, rad, got, want)
+    assert whipped > 10
+
+
 def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():
     """The raider's attack bonus (1.5 Turns for ending a move with a rival in its Field of
     Fire) outweighs the Turn a chase costs; kept whatever the Fuel, it chased until it could

@@ -124,6 +124,22 @@ class Fields(NamedTuple):
     fields: np.ndarray
     easy_field: np.ndarray
     ring_field: np.ndarray
+    reach: np.ndarray     # float32[slot, field, 2, NV, col, row]: :func:`reach_table`
+
+
+def reach_table(fields, whip_gain):
+    """What :func:`_reach_bound` scans, per field (``fields`` float32[field, col, row, 6, NV]):
+    [field, 0, v, c, r] the least cost-to-go at (c, r) over the facings at Velocity v, and
+    [field, 1, v, c, r] the same over the Velocities v..v+``whip_gain`` (a Turn with a Gravity
+    Whip in reach can end there). Minima of the same float32 values, so the bound is exactly
+    the one a scan of the field gives, in a sixth (or less) of the reads, the board's rows
+    contiguous."""
+    m = fields.min(axis=3)                                    # [field, c, r, v]
+    nv = m.shape[-1]
+    w = np.empty_like(m)
+    for v in range(nv):
+        w[..., v] = m[..., v:min(v + whip_gain, nv - 1) + 1].min(axis=-1)
+    return np.ascontiguousarray(np.stack([m, w], axis=1).transpose(0, 1, 4, 2, 3))
 
 
 class Plans(NamedTuple):
@@ -589,7 +605,7 @@ def _kept_plan(keep, s, V, limit, tb, S):
 
 
 @jit
-def _reach_bound(J, c0, r0, V2, rp, hcen):
+def _reach_bound(RB, c0, r0, V2, rp, hcen):
     """A lower bound on the route-field cost a Turn at Velocity V2 from (c0, r0) can end at:
     the least cost-to-go of any state within the hexes the move can reach (V2 forward MPs; a
     Gravity Whip at Velocity 1-4 moves the ship round a hole for no MP -- at most 3 hexes
@@ -597,10 +613,10 @@ def _reach_bound(J, c0, r0, V2, rp, hcen):
     facing and any Velocity the Turn can end at. Unlike the cost-to-go at (c0, r0) it does
     not let the Velocity change in the middle of this Turn, which the real move cannot (203 C);
     a plan that finishes this Turn ends at the Finish hex at Velocity 1, a goal state (0).
-    Returns (bound, the reach in hexes)."""
-    C, R = J.shape[0], J.shape[1]
-    vtop = min(V2, J.shape[3] - 1)
+    ``RB``: the field's :func:`reach_table`. Returns (bound, the reach in hexes)."""
+    C, R = RB.shape[2], RB.shape[3]
     rad = V2
+    kind = 0
     if rp[RP_WHIP_VMIN] <= V2 <= rp[RP_WHIP_VMAX]:
         # each hole whipped (once a Turn each) adds at most 3 hexes: its Well is entered for
         # no MP, so a Well hex one beyond the reach (its centre two beyond) can be whipped,
@@ -616,17 +632,16 @@ def _reach_bound(J, c0, r0, V2, rp, hcen):
             n = m
             rad = V2 + 3 * n
         if n > 0:
-            vtop = min(V2 + rp[RP_WHIP_GAIN], J.shape[3] - 1)
+            kind = 1
+    T = RB[kind, min(V2, RB.shape[1] - 1)]
     best = np.inf
     for c in range(max(1, c0 - rad), min(C, c0 + rad + 1)):
         for r in range(max(1, r0 - rad - 1), min(R, r0 + rad + 2)):
             if dist(c0, r0, c, r) > rad:
                 continue
-            for f in range(6):
-                for v in range(min(V2, vtop), vtop + 1):
-                    x = np.float64(J[c, r, f, v])
-                    if x < best:
-                        best = x
+            x = np.float64(T[c, r])
+            if x < best:
+                best = x
     return best, rad
 
 
@@ -778,7 +793,7 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
                 # bonus only from the closest the move can bring the ship; then look again
                 tight[ia] = True
                 V2 = V + ia - me_max
-                reach, rad = _reach_bound(Jt, c0, r0, V2, rp, hcen)
+                reach, rad = _reach_bound(FD.reach[sv[s, V_PILOT], fld], c0, r0, V2, rp, hcen)
                 allow = pp[PP_ATTACK]
                 if tb >= 0:
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
