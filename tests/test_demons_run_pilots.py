@@ -134,6 +134,40 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     return plan[:n].copy()
 
 
+def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four):
+    """A race's one scratch serves every ship's plan searches and keeps each ship's Hell Fire
+    prices by Velocity, Screens and weights. Searches that share it, ships, Screens and pilots
+    interleaved (a cautious and a reckless fire price at the same Velocity), find exactly the
+    plans and costs of searches each given a fresh scratch."""
+    ra, b = four.ra, four.BT
+    fire = np.argwhere(b[1] > 0)
+    rng = np.random.default_rng(3)
+    shared = plan_scratch()
+    bold = param_vector("raider", {"w_fire1": 0.0, "w_fire2": 0.0, "w_fire3": 0.0,
+                                   "w_crisis": 0.0, "w_si": 0.0})
+    differ = 0
+    for i in range(60):
+        s = i % 4
+        c, r = (int(x) for x in fire[rng.integers(0, len(fire))])
+        c, r = min(max(c + int(rng.integers(-3, 4)), 2), 30), min(max(r + int(rng.integers(-3, 4)), 2), 39)
+        V, facing, screens = int(rng.integers(1, 7)), int(rng.integers(0, 6)), int(rng.integers(0, 11))
+        pp = bold if i % 3 == 0 else four.pilots[s]
+        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
+                                                               "velocity": V}})
+        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+        J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
+        limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
+        got, want = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        args = (s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], W, J, -1)
+        c1, n1 = best_plan(*args, got, pp, shared)
+        c2, n2 = best_plan(*args, want, pp, plan_scratch())
+        assert (c1, n1) == (c2, n2) and np.array_equal(got[:n1], want[:n2]), (i, c1, c2)
+        c3, _ = best_plan(*args, np.zeros(MAX_PLAN, np.int64), bold if pp is not bold else
+                          four.pilots[s], shared)
+        differ += c3 != c1
+    assert differ > 10       # the two pilots do price these positions differently
+
+
 def _whips_near_wells(sim, s, pp, fld):
     """Plans at Velocity 3-4 from every hex two or three hexes out from a plain Hell Hole's
     Well, every facing: how many whip."""

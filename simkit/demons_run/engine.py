@@ -61,9 +61,10 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (INF, MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
+from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
                        PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
-                       best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_view)
+                       best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_scratch,
+                       plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -147,7 +148,7 @@ class Plans(NamedTuple):
     plan: np.ndarray      # int64[MAX_PLAN]: the plan being built (tokens)
     plan2: np.ndarray     # int64[MAX_PLAN]: the plan with its recovery attempts
     keep: np.ndarray      # int64[ship, K_PLAN + MAX_PLAN]: the plan kept from the allocation
-    tab: np.ndarray       # float64[2, TABLE_SIZE]: ``policies.best_plan``'s dominance table
+    tab: PlanScratch      # ``policies.best_plan``'s scratch (dominance table, per-depth state)
 
 
 class Log(NamedTuple):
@@ -571,11 +572,6 @@ def hound_targets(s, S, plan, nplan, RT, BT):
 # was planned for, the position, how many hounds and Buoys were live, then the tokens
 K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS = range(9)
 K_PLAN = 16
-
-
-@jit
-def plan_scratch_():
-    return np.zeros((2, TABLE_SIZE), np.float64)
 
 
 @jit
@@ -1080,7 +1076,7 @@ def play_race(st, script, S0, FD, fin_from, RT, BT, L, res):
     hd = S0.hd.copy()
     carry = np.zeros((ns, MAX_CARRY), np.int64)
     P = Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
-              np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch_())
+              np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
     path = np.zeros((MAX_PLAN, 2), np.int64)
     hpath = np.zeros((32, 2), np.int64)
     hound_at = np.full(hd.shape[0], -1, np.int64)
