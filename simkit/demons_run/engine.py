@@ -43,6 +43,7 @@ import numpy as np
 from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
+from simkit.core.hexgrid import EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
 from .pieces.geometry import dist, nbr
@@ -631,10 +632,16 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
             kind = 1
     T = RB[kind, min(V2, RB.shape[1] - 1)]
     best = np.inf
+    # the hexes within ``rad`` of a column make one run of rows: in cube coordinates dz lies
+    # in [max(-rad, -rad - dx), min(rad, rad - dx)] (the hex distance is the largest of |dx|,
+    # |dz|, |dx + dz|), and a column's row is its z plus a fixed offset
+    _, _, z0 = to_cube(c0, r0, EVEN_LOWER)
     for c in range(max(1, c0 - rad), min(C, c0 + rad + 1)):
-        for r in range(max(1, r0 - rad - 1), min(R, r0 + rad + 2)):
-            if dist(c0, r0, c, r) > rad:
-                continue
+        dx = c - c0
+        _, _, zc = to_cube(c, 0, EVEN_LOWER)        # z of row r is zc + r
+        lo = max(max(1, r0 - rad - 1), z0 + max(-rad, -rad - dx) - zc)
+        hi = min(min(R, r0 + rad + 2) - 1, z0 + min(rad, rad - dx) - zc)
+        for r in range(lo, hi + 1):
             x = np.float64(T[c, r])
             if x < best:
                 best = x
