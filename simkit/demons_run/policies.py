@@ -161,12 +161,14 @@ class PlanScratch(NamedTuple):
     table, the per-depth state, and the Hell Fire prices by Velocity, kept with the Screens and
     pilot weights they were computed for (the rules tables are the race's own: one scratch
     serves one race)."""
-    tab: np.ndarray       # float64[2, TABLE_SIZE]: dominance table (keys, costs)
+    tab: np.ndarray       # float64[3, TABLE_SIZE]: dominance table (keys, costs, search no.)
+    gen: np.ndarray       # int64[1]: the number of the last search
     depth: np.ndarray     # int64[11, MAX_DEPTH]: hex, facing, turns... per depth
     cost: np.ndarray      # float64[MAX_DEPTH]
     phd: np.ndarray       # int64[MAX_DEPTH, MAX_HOUNDS]: closest approach to each hound
     rel: np.ndarray       # int64[MAX_HOUNDS]: the hounds in reach
-    fire: np.ndarray      # float64[ship, NV, FIRE_KEY + 4]: fire prices by Velocity, and key
+    fire: np.ndarray      # float64[ship, NV, 4, FIRE_KEY + 4]: fire prices by Velocity and
+    #                       Screens mod 4 (the allocation's and the move's differ), with key
     ftab: np.ndarray      # float64[4]: the prices of the Velocity searched
     rec: np.ndarray       # float64[100]: recovery chance by closest approach (-1 unknown)
 
@@ -174,11 +176,11 @@ class PlanScratch(NamedTuple):
 @jit
 def plan_scratch():
     """The scratch :func:`best_plan` works in (allocated once per race)."""
-    return PlanScratch(np.zeros((2, TABLE_SIZE), np.float64),
+    return PlanScratch(np.zeros((3, TABLE_SIZE), np.float64), np.zeros(1, np.int64),
                        np.zeros((11, MAX_DEPTH), np.int64), np.zeros(MAX_DEPTH, np.float64),
                        np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
                        np.zeros(MAX_HOUNDS, np.int64),
-                       np.full((SCRATCH_SHIPS, NV, FIRE_KEY + 4), -1.0),
+                       np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
                        np.zeros(4, np.float64), np.zeros(100, np.float64))
 
 
@@ -463,7 +465,7 @@ def _fire_tab(scr, s, V, screens, vturns, par, pp):
         for i in range(4):
             ftab[i] = fp[i]
         return ftab
-    row = cache[s, V]
+    row = cache[s, V, screens & 3]
     if not (row[0] == screens and row[1] == pp[PP_W_FIRE1] and row[2] == pp[PP_W_FIRE2]
             and row[3] == pp[PP_W_FIRE3] and row[4] == pp[PP_W_CRISIS]
             and row[5] == pp[PP_W_SI]):
@@ -547,7 +549,11 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     mask = TS - 1 if TS & (TS - 1) == 0 else -1
     tkey = scr.tab[0]
     tval = scr.tab[1]
-    tkey[:] = -1.0
+    # a slot belongs to this search only if stamped with its number: the table is empty at
+    # each call without clearing all its slots (the memset cost as much as a short search)
+    tgen = scr.tab[2]
+    scr.gen[0] += 1
+    gen = np.float64(scr.gen[0])
     bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
@@ -677,12 +683,12 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
         slot = key & mask if mask >= 0 else key % TS
         pruned = False
         for _ in range(16):
-            kk = tkey[slot]
-            if kk == -1.0:
+            if tgen[slot] != gen:
                 tkey[slot] = fkey
                 tval[slot] = eff
+                tgen[slot] = gen
                 break
-            if kk == fkey:
+            if tkey[slot] == fkey:
                 if tval[slot] <= eff:
                     pruned = True
                 else:
