@@ -149,8 +149,10 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
     for i in range(60):
         s = i % 4
         c, r = (int(x) for x in fire[rng.integers(0, len(fire))])
-        c, r = min(max(c + int(rng.integers(-3, 4)), 2), 30), min(max(r + int(rng.integers(-3, 4)), 2), 39)
-        V, facing, screens = int(rng.integers(1, 7)), int(rng.integers(0, 6)), int(rng.integers(0, 11))
+        c = min(max(c + int(rng.integers(-3, 4)), 2), 30)
+        r = min(max(r + int(rng.integers(-3, 4)), 2), 39)
+        V, facing = int(rng.integers(1, 7)), int(rng.integers(0, 6))
+        screens = int(rng.integers(0, 11))
         pp = bold if i % 3 == 0 else four.pilots[s]
         sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
                                                                "velocity": V}})

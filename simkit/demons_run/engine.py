@@ -62,10 +62,10 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
-                       PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
-                       best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_scratch,
-                       plan_view)
+from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
+                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
+                       PP_VPT, add_recovery_attempts, best_plan, choose_target, dv_cost,
+                       fire_choice, p_recover, plan_scratch, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
