@@ -27,6 +27,16 @@ Hell Fire prices and in-reach hounds computed once per plan). Since the route-fi
 (float64 search; field, plan and allocation priced alike) the allocation searches every
 setting whose route-field bound can still beat its best plan instead of a shortlist of two:
 four-corners 643 -> 306 races/s, duel 1,400 -> 784 (one thread, back to back, shared machine).
+Then, with the same choices (seeded totals and race logs bit-identical): the reach bound scans a
+per-board table (least cost-to-go over facings, and over the Velocities a whip adds) a column's
+run of rows at a time; the plan search works in a scratch allocated once per race (per-depth
+state, each ship's Hell Fire prices kept by Velocity and Screens, recovery chances by closest
+approach, a dominance table stamped per search instead of cleared) and prices hexes without
+passing arrays (numba counts references of every array a call takes): four-corners 277-305 ->
+517-528 races/s, duel 654-660 -> 1,367-1,448, raid 376-390 -> 710-746 (CPU time, one thread,
+alternated twice on a machine loaded 3-5 on 2 cores). What is left: the plan search itself
+(~55% of a race), reference counting at its entry (~12%), the reach bound (~6%); about 172
+plan searches a four-corners race, ~190 nodes each.
 
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.

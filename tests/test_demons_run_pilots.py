@@ -134,6 +134,42 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     return plan[:n].copy()
 
 
+def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four):
+    """A race's one scratch serves every ship's plan searches and keeps each ship's Hell Fire
+    prices by Velocity, Screens and weights. Searches that share it, ships, Screens and pilots
+    interleaved (a cautious and a reckless fire price at the same Velocity), find exactly the
+    plans and costs of searches each given a fresh scratch."""
+    ra, b = four.ra, four.BT
+    fire = np.argwhere(b[1] > 0)
+    rng = np.random.default_rng(3)
+    shared = plan_scratch()
+    bold = param_vector("raider", {"w_fire1": 0.0, "w_fire2": 0.0, "w_fire3": 0.0,
+                                   "w_crisis": 0.0, "w_si": 0.0})
+    differ = 0
+    for i in range(60):
+        s = i % 4
+        c, r = (int(x) for x in fire[rng.integers(0, len(fire))])
+        c = min(max(c + int(rng.integers(-3, 4)), 2), 30)
+        r = min(max(r + int(rng.integers(-3, 4)), 2), 39)
+        V, facing = int(rng.integers(1, 7)), int(rng.integers(0, 6))
+        screens = int(rng.integers(0, 11))
+        pp = bold if i % 3 == 0 else four.pilots[s]
+        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
+                                                               "velocity": V}})
+        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+        J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
+        limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
+        got, want = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        args = (s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], W, J, -1)
+        c1, n1 = best_plan(*args, got, pp, shared)
+        c2, n2 = best_plan(*args, want, pp, plan_scratch())
+        assert (c1, n1) == (c2, n2) and np.array_equal(got[:n1], want[:n2]), (i, c1, c2)
+        c3, _ = best_plan(*args, np.zeros(MAX_PLAN, np.int64), bold if pp is not bold else
+                          four.pilots[s], shared)
+        differ += c3 != c1
+    assert differ > 10       # the two pilots do price these positions differently
+
+
 def _whips_near_wells(sim, s, pp, fld):
     """Plans at Velocity 3-4 from every hex two or three hexes out from a plain Hell Hole's
     Well, every facing: how many whip."""
@@ -312,6 +348,38 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
         checked += 1
         braked += chosen < 0
     assert checked == 120 and braked > 0 and unique > 100
+
+
+def test_reach_bound_from_the_precomputed_table_is_the_scan_of_the_field(four):
+    """The allocation's reach bound reads ``engine.reach_table`` (per hex, the least cost-to-go
+    over facings, and over the Velocities a Gravity Whip can add), computed once per board and
+    pilot. It must be exactly the least cost-to-go of every state in reach, as a scan of the
+    route field itself finds it: any other value reorders or prunes the settings searched."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.geometry import dist
+    from simkit.demons_run.pieces.layout import RP_WHIP_GAIN
+    sim = four
+    rp, hcen = sim.ra.rp, sim.BT.hcen
+    rng = np.random.default_rng(8)
+    C, R = sim.fields.shape[2], sim.fields.shape[3]
+    whipped = 0
+    for _ in range(300):
+        slot = int(rng.integers(0, sim.fields.shape[0]))
+        fld = int(rng.integers(0, sim.fields.shape[1]))
+        c0, r0, V2 = int(rng.integers(1, C)), int(rng.integers(1, R)), int(rng.integers(0, NV))
+        J = sim.fields[slot, fld]
+        got, rad = RK._reach_bound(sim.reach[slot, fld], c0, r0, V2, rp, hcen)
+        # the reach is the move's hexes, plus 3 a hole whipped (1-4 only): then the Turn can
+        # end at up to the whip's gain more Velocity
+        vtop = V2 + rp[RP_WHIP_GAIN] if rad > V2 else V2
+        whipped += rad > V2
+        want = np.inf
+        for c in range(1, C):
+            for r in range(1, R):
+                if dist(c0, r0, c, r) <= rad:
+                    want = min(want, float(J[c, r, :, V2:min(vtop, NV - 1) + 1].min()))
+        assert got == want, (slot, fld, c0, r0, V2, rad, got, want)
+    assert whipped > 10
 
 
 def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():

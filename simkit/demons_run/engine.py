@@ -43,6 +43,7 @@ import numpy as np
 from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
+from simkit.core.hexgrid import EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
 from .pieces.geometry import dist, nbr
@@ -61,9 +62,10 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (INF, MAX_PLAN, TABLE_SIZE, NV, PP_ATTACK, PP_CRUISE, PP_FUEL_VP, PP_FUEL_MARGIN,
-                       PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_VPT, add_recovery_attempts,
-                       best_plan, choose_target, dv_cost, fire_choice, p_recover, plan_view)
+from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
+                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
+                       PP_VPT, add_recovery_attempts, best_plan, choose_target, dv_cost,
+                       fire_choice, p_recover, plan_scratch, plan_view)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -124,6 +126,22 @@ class Fields(NamedTuple):
     fields: np.ndarray
     easy_field: np.ndarray
     ring_field: np.ndarray
+    reach: np.ndarray     # float32[slot, field, 2, NV, col, row]: :func:`reach_table`
+
+
+def reach_table(fields, whip_gain):
+    """What :func:`_reach_bound` scans, per field (``fields`` float32[field, col, row, 6, NV]):
+    [field, 0, v, c, r] the least cost-to-go at (c, r) over the facings at Velocity v, and
+    [field, 1, v, c, r] the same over the Velocities v..v+``whip_gain`` (a Turn with a Gravity
+    Whip in reach can end there). Minima of the same float32 values, so the bound is exactly
+    the one a scan of the field gives, in a sixth (or less) of the reads, the board's rows
+    contiguous."""
+    m = fields.min(axis=3)                                    # [field, c, r, v]
+    nv = m.shape[-1]
+    w = np.empty_like(m)
+    for v in range(nv):
+        w[..., v] = m[..., v:min(v + whip_gain, nv - 1) + 1].min(axis=-1)
+    return np.ascontiguousarray(np.stack([m, w], axis=1).transpose(0, 1, 4, 2, 3))
 
 
 class Plans(NamedTuple):
@@ -131,7 +149,7 @@ class Plans(NamedTuple):
     plan: np.ndarray      # int64[MAX_PLAN]: the plan being built (tokens)
     plan2: np.ndarray     # int64[MAX_PLAN]: the plan with its recovery attempts
     keep: np.ndarray      # int64[ship, K_PLAN + MAX_PLAN]: the plan kept from the allocation
-    tab: np.ndarray       # float64[2, TABLE_SIZE]: ``policies.best_plan``'s dominance table
+    tab: PlanScratch      # ``policies.best_plan``'s scratch (dominance table, per-depth state)
 
 
 class Log(NamedTuple):
@@ -558,11 +576,6 @@ K_PLAN = 16
 
 
 @jit
-def plan_scratch_():
-    return np.zeros((2, TABLE_SIZE), np.float64)
-
-
-@jit
 def _live(bu, hd):
     nb = 0
     for b in range(bu.shape[0]):
@@ -589,7 +602,7 @@ def _kept_plan(keep, s, V, limit, tb, S):
 
 
 @jit
-def _reach_bound(J, c0, r0, V2, rp, hcen):
+def _reach_bound(RB, c0, r0, V2, rp, hcen):
     """A lower bound on the route-field cost a Turn at Velocity V2 from (c0, r0) can end at:
     the least cost-to-go of any state within the hexes the move can reach (V2 forward MPs; a
     Gravity Whip at Velocity 1-4 moves the ship round a hole for no MP -- at most 3 hexes
@@ -597,10 +610,10 @@ def _reach_bound(J, c0, r0, V2, rp, hcen):
     facing and any Velocity the Turn can end at. Unlike the cost-to-go at (c0, r0) it does
     not let the Velocity change in the middle of this Turn, which the real move cannot (203 C);
     a plan that finishes this Turn ends at the Finish hex at Velocity 1, a goal state (0).
-    Returns (bound, the reach in hexes)."""
-    C, R = J.shape[0], J.shape[1]
-    vtop = min(V2, J.shape[3] - 1)
+    ``RB``: the field's :func:`reach_table`. Returns (bound, the reach in hexes)."""
+    C, R = RB.shape[2], RB.shape[3]
     rad = V2
+    kind = 0
     if rp[RP_WHIP_VMIN] <= V2 <= rp[RP_WHIP_VMAX]:
         # each hole whipped (once a Turn each) adds at most 3 hexes: its Well is entered for
         # no MP, so a Well hex one beyond the reach (its centre two beyond) can be whipped,
@@ -616,17 +629,22 @@ def _reach_bound(J, c0, r0, V2, rp, hcen):
             n = m
             rad = V2 + 3 * n
         if n > 0:
-            vtop = min(V2 + rp[RP_WHIP_GAIN], J.shape[3] - 1)
+            kind = 1
+    T = RB[kind, min(V2, RB.shape[1] - 1)]
     best = np.inf
+    # the hexes within ``rad`` of a column make one run of rows: in cube coordinates dz lies
+    # in [max(-rad, -rad - dx), min(rad, rad - dx)] (the hex distance is the largest of |dx|,
+    # |dz|, |dx + dz|), and a column's row is its z plus a fixed offset
+    _, _, z0 = to_cube(c0, r0, EVEN_LOWER)
     for c in range(max(1, c0 - rad), min(C, c0 + rad + 1)):
-        for r in range(max(1, r0 - rad - 1), min(R, r0 + rad + 2)):
-            if dist(c0, r0, c, r) > rad:
-                continue
-            for f in range(6):
-                for v in range(min(V2, vtop), vtop + 1):
-                    x = np.float64(J[c, r, f, v])
-                    if x < best:
-                        best = x
+        dx = c - c0
+        _, _, zc = to_cube(c, 0, EVEN_LOWER)        # z of row r is zc + r
+        lo = max(max(1, r0 - rad - 1), z0 + max(-rad, -rad - dx) - zc)
+        hi = min(min(R, r0 + rad + 2) - 1, z0 + min(rad, rad - dx) - zc)
+        for r in range(lo, hi + 1):
+            x = np.float64(T[c, r])
+            if x < best:
+                best = x
     return best, rad
 
 
@@ -778,7 +796,7 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
                 # bonus only from the closest the move can bring the ship; then look again
                 tight[ia] = True
                 V2 = V + ia - me_max
-                reach, rad = _reach_bound(Jt, c0, r0, V2, rp, hcen)
+                reach, rad = _reach_bound(FD.reach[sv[s, V_PILOT], fld], c0, r0, V2, rp, hcen)
                 allow = pp[PP_ATTACK]
                 if tb >= 0:
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
@@ -1065,7 +1083,7 @@ def play_race(st, script, S0, FD, fin_from, RT, BT, L, res):
     hd = S0.hd.copy()
     carry = np.zeros((ns, MAX_CARRY), np.int64)
     P = Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
-              np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch_())
+              np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
     path = np.zeros((MAX_PLAN, 2), np.int64)
     hpath = np.zeros((32, 2), np.int64)
     hound_at = np.full(hd.shape[0], -1, np.int64)

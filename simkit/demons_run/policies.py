@@ -149,11 +149,39 @@ def param_space(pilot: str = "buoy_hunter"):
 
 
 TABLE_SIZE = 2048
+MAX_DEPTH = 32              # per-depth rows kept in the scratch (a plan needs Velocity + 9)
+MAX_HOUNDS = 16             # Hell Hounds the scratch tracks (more: best_plan allocates)
+FIRE_KEY = 6                # fire price cache: Screens and the five weights, then 4 prices
+SCRATCH_SHIPS = 4           # ships whose fire prices the scratch keeps (2-4 race, 100 A)
 
 
+class PlanScratch(NamedTuple):
+    """What :func:`best_plan` works in, allocated once per race (it is called a few times per
+    allocation, and fresh arrays each call cost as much as a short search): the dominance
+    table, the per-depth state, and the Hell Fire prices by Velocity, kept with the Screens and
+    pilot weights they were computed for (the rules tables are the race's own: one scratch
+    serves one race)."""
+    tab: np.ndarray       # float64[3, TABLE_SIZE]: dominance table (keys, costs, search no.)
+    gen: np.ndarray       # int64[1]: the number of the last search
+    depth: np.ndarray     # int64[11, MAX_DEPTH]: hex, facing, turns... per depth
+    cost: np.ndarray      # float64[MAX_DEPTH]
+    phd: np.ndarray       # int64[MAX_DEPTH, MAX_HOUNDS]: closest approach to each hound
+    rel: np.ndarray       # int64[MAX_HOUNDS]: the hounds in reach
+    fire: np.ndarray      # float64[ship, NV, 4, FIRE_KEY + 4]: fire prices by Velocity and
+    #                       Screens mod 4 (the allocation's and the move's differ), with key
+    ftab: np.ndarray      # float64[4]: the prices of the Velocity searched
+    rec: np.ndarray       # float64[100]: recovery chance by closest approach (-1 unknown)
+
+
+@jit
 def plan_scratch():
-    """The dominance table :func:`best_plan` works in (allocated once per race)."""
-    return np.zeros((2, TABLE_SIZE), np.float64)
+    """The scratch :func:`best_plan` works in (allocated once per race)."""
+    return PlanScratch(np.zeros((3, TABLE_SIZE), np.float64), np.zeros(1, np.int64),
+                       np.zeros((11, MAX_DEPTH), np.int64), np.zeros(MAX_DEPTH, np.float64),
+                       np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
+                       np.zeros(MAX_HOUNDS, np.int64),
+                       np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
+                       np.zeros(4, np.float64), np.zeros(100, np.float64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
@@ -213,18 +241,25 @@ def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
     """The pilot's price (in Turn units) for entering hex (c, r) at Velocity v: Hell Fire by
     ``ftab`` (:func:`fire_prices` at this Velocity and the ship's Screens, so a ship with the
     Screens for it dives where another would not), Null, a Gravity Whip, capture."""
-    t = terrain[c, r]
+    return hex_price(terrain[c, r], fire_class[c, r], v, pp[PP_W_NULL], pp[PP_RISK],
+                     rp[RP_PASS_MIN], ftab[1], ftab[2], ftab[3])
+
+
+@jit
+def hex_price(t, fc, v, w_null, risk, pass_min, f1, f2, f3):
+    """:func:`hex_cost` of a hex of terrain ``t`` and fire class ``fc`` from values already
+    read: the plan search prices a hex at every node, and a call that takes arrays pays two
+    atomic reference counts per array (numba's runtime), more than the price itself."""
     cost = 0.0
     if t == 2:                                  # Null
-        cost += pp[PP_W_NULL]
-    fc = fire_class[c, r]
+        cost += w_null
     if fc > 0:
-        cost += ftab[fc]
+        cost += f1 if fc == 1 else (f2 if fc == 2 else f3)
     # a Gravity Whip's own price (w_whip) is charged once per whip by its callers
     # (:func:`whip_cost`), not once per Well hex it passes: the parameter is what "a Gravity
     # Whip costs", and the hexes hold no hazard of their own (204 O)
-    cost *= pp[PP_RISK]
-    if t == 4 and v < rp[RP_PASS_MIN]:          # captured by the Hell Hole (204 M)
+    cost *= risk
+    if t == 4 and v < pass_min:                 # captured by the Hell Hole (204 M)
         cost += 1000.0
     return cost
 
@@ -420,13 +455,38 @@ def plan_view(S, BT, RT):
 
 
 @jit
-def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, tab,
+def _fire_tab(scr, s, V, screens, vturns, par, pp):
+    """:func:`fire_prices` at Velocity V behind ``screens`` into ``scr.ftab``, from the
+    scratch's cache of ship ``s`` when the same Screens and weights were priced before."""
+    ftab = scr.ftab
+    cache = scr.fire
+    if s >= cache.shape[0] or V >= cache.shape[1]:
+        fp = fire_prices(V, screens, vturns, par, pp)
+        for i in range(4):
+            ftab[i] = fp[i]
+        return ftab
+    row = cache[s, V, screens & 3]
+    if not (row[0] == screens and row[1] == pp[PP_W_FIRE1] and row[2] == pp[PP_W_FIRE2]
+            and row[3] == pp[PP_W_FIRE3] and row[4] == pp[PP_W_CRISIS]
+            and row[5] == pp[PP_W_SI]):
+        fp = fire_prices(V, screens, vturns, par, pp)
+        row[0], row[1], row[2], row[3] = screens, pp[PP_W_FIRE1], pp[PP_W_FIRE2], pp[PP_W_FIRE3]
+        row[4], row[5] = pp[PP_W_CRISIS], pp[PP_W_SI]
+        for i in range(4):
+            row[FIRE_KEY + i] = fp[i]
+    for i in range(4):
+        ftab[i] = row[FIRE_KEY + i]
+    return ftab
+
+
+@jit
+def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, scr,
               ub=1e30):
     """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
     write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
     (cost, tokens). ``W`` is the race as :func:`plan_view` shows it, ``J`` the target's route
-    field, ``tb`` the target Buoy (-1 none), ``tab`` float64[2, TS] scratch for the dominance
-    table (:func:`plan_scratch`). ``ub``: only a plan cheaper than this is wanted (the
+    field, ``tb`` the target Buoy (-1 none), ``scr`` the race's :class:`PlanScratch`
+    (:func:`plan_scratch`). ``ub``: only a plan cheaper than this is wanted (the
     allocation's best at another setting): partial plans that cannot beat it are dropped, and
     (INF, 0) is returned when none does."""
     sv, bu, hd = W.sv, W.bu, W.hd
@@ -439,19 +499,25 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     #                                           (a Gravity Whip refunds its MP: one more hex)
     nrot = 2 * per_hex + 1
     # per-depth state
-    pc = np.zeros(D + 1, np.int64)
-    pr = np.zeros(D + 1, np.int64)
-    pf = np.zeros(D + 1, np.int64)
-    pu = np.zeros(D + 1, np.int64)
-    pg = np.zeros(D + 1, np.int64)              # whip gain so far
-    pw = np.zeros(D + 1, np.int64)              # whipped holes bitmask
-    pcost = np.zeros(D + 1, np.float64)
-    pbd = np.zeros(D + 1, np.int64)             # closest approach to the target Buoy
-    pm = np.zeros(D + 1, np.int64)              # MPs left before the slot
-    best_pm = np.zeros(D + 1, np.int64)
-    phd = np.zeros((D + 1, max(nh, 1)), np.int64)
-    choice = np.full(D + 1, -1, np.int64)
-    best_choice = np.full(D + 1, -1, np.int64)
+    if D + 1 <= scr.depth.shape[1] and nh <= scr.rel.shape[0]:
+        dep, pcost, phd, rel = scr.depth, scr.cost, scr.phd, scr.rel
+    else:
+        dep = np.zeros((11, D + 1), np.int64)
+        pcost = np.zeros(D + 1, np.float64)
+        phd = np.zeros((D + 1, max(nh, 1)), np.int64)
+        rel = np.zeros(max(nh, 1), np.int64)
+    pc, pr, pf, pu = dep[0], dep[1], dep[2], dep[3]
+    pg = dep[4]                                 # whip gain so far
+    pw = dep[5]                                 # whipped holes bitmask
+    pbd = dep[6]                                # closest approach to the target Buoy
+    pm = dep[7]                                 # MPs left before the slot
+    best_pm, choice, best_choice = dep[8], dep[9], dep[10]
+    for i in range(D + 1):
+        for j in range(9):
+            dep[j, i] = 0
+        choice[i] = -1
+        best_choice[i] = -1
+        pcost[i] = 0.0
     best = ub                                    # by default any plan beats none, even one
     #                                              off the board
     best_depth = -1
@@ -461,14 +527,15 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     pm[0] = V
     # only hounds the ship can come within reach of this Turn matter (it ends at most V hexes
     # away, a whip's ring and its refunded MP add 3)
-    rel = np.zeros(max(nh, 1), np.int64)
     nrel = 0
     for k in range(nh):
         if hd[k, 2] and dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) <= V + 3 + rp[RP_HOUND_RANGE]:
             rel[nrel] = k
             phd[0, nrel] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1])
             nrel += 1
-    ftab = fire_prices(V, screens, vturns, par, pp)
+    ftab = _fire_tab(scr, s, V, screens, vturns, par, pp)
+    f1, f2, f3 = ftab[1], ftab[2], ftab[3]
+    w_null, risk, pass_min = pp[PP_W_NULL], pp[PP_RISK], rp[RP_PASS_MIN]
     tc = turn_cost(V, vturns, rp, pp)           # the route field's price of a turning movement
     dvmax = max(dv_cost(1, rp, pp), dv_cost(-1, rp, pp))   # and of a Velocity Level
     vmax_f = J.shape[3] - 1
@@ -476,11 +543,22 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
     # expanded again. The search stays exhaustive over distinct states, but no longer over
     # every order of reaching them (that was exponential in the turning movements).
-    TS = tab.shape[1]
-    tkey = tab[0]
-    tval = tab[1]
-    tkey[:] = -1.0
+    TS = scr.tab.shape[1]
+    # a power-of-two table (TABLE_SIZE) takes its slot by a mask, the same slot as key % TS
+    # (keys are never negative) without an integer division at every node
+    mask = TS - 1 if TS & (TS - 1) == 0 else -1
+    tkey = scr.tab[0]
+    tval = scr.tab[1]
+    # a slot belongs to this search only if stamped with its number: the table is empty at
+    # each call without clearing all its slots (the memset cost as much as a short search)
+    tgen = scr.tab[2]
+    scr.gen[0] += 1
+    gen = np.float64(scr.gen[0])
     bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
+    # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
+    prec = scr.rec
+    if tb >= 0:
+        prec[:] = -1.0
     d = 0
     nodes = 0
     while d >= 0:
@@ -532,13 +610,15 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
                     for n in range(k):
                         c2 = rings[hole - 1, (j + step * n) % 6, 0]
                         r2 = rings[hole - 1, (j + step * n) % 6, 1]
-                        cost += hex_cost(c2, r2, V, terrain, fire_class, rp, pp, ftab)
+                        cost += hex_price(terrain[c2, r2], fire_class[c2, r2], V, w_null, risk,
+                                          pass_min, f1, f2, f3)
                     g = min(rp[RP_WHIP_GAIN], g + k)
                     c, r = c2, r2
                 else:
                     choice[d] += 5
                     c, r = c2, r2
-                    cost += hex_cost(c, r, V, terrain, fire_class, rp, pp, ftab)
+                    cost += hex_price(terrain[c, r], fire_class[c, r], V, w_null, risk, pass_min,
+                                      f1, f2, f3)
                     if terrain[c, r] == 4 and V < rp[RP_PASS_MIN]:
                         terminal = True          # captured: the plan ends here
                     if c == fin_c and r == fin_r and V == 1:
@@ -561,8 +641,12 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
         pm[d + 1] = mleft
         rec = 0.0
         if tb >= 0 and bd < 99:
-            rec = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW], terrain,
-                            fire_class, rp) * bonus_w
+            pb = prec[bd]
+            if pb < 0.0:
+                pb = p_recover(tractor, V, bd, 1, pi_mod, bu[tb, BU_COL], bu[tb, BU_ROW],
+                               terrain, fire_class, rp)
+                prec[bd] = pb
+            rec = pb * bonus_w
         if last or terminal:
             total = cost + hpen - rec
             if not terminal:
@@ -596,21 +680,21 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
         key = key * 256 + w
         fkey = np.float64(key)
-        slot = key % TS
+        slot = key & mask if mask >= 0 else key % TS
         pruned = False
         for _ in range(16):
-            kk = tkey[slot]
-            if kk == -1.0:
+            if tgen[slot] != gen:
                 tkey[slot] = fkey
                 tval[slot] = eff
+                tgen[slot] = gen
                 break
-            if kk == fkey:
+            if tkey[slot] == fkey:
                 if tval[slot] <= eff:
                     pruned = True
                 else:
                     tval[slot] = eff
                 break
-            slot = (slot + 1) % TS
+            slot = (slot + 1) & mask if mask >= 0 else (slot + 1) % TS
         if pruned:
             continue
         d += 1

@@ -28,9 +28,9 @@ from simkit.core.runner import run
 from . import engine as RK
 from .pieces.board import DIRECTIONS, HOLE, NULL, WELL, Board, distance, load_board
 from .builds import Build, _parse, cost, violations
-from .pieces.layout import (BU_SIZE, RACING, STATUS_NAMES, SV_SIZE, V_COL, V_FACING,
-                     V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
-                     V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
+from .pieces.layout import (BU_SIZE, RACING, RP_WHIP_GAIN, STATUS_NAMES, SV_SIZE, V_COL,
+                     V_FACING, V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW,
+                     V_STATUS, V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
 from .pieces.markers import EASY, FREE, ORBIT_ONLY
 from .policies import (NV, PARAM_NAMES, PARAM_SPACE, POLICIES, PP_SCREENS_HAZ, param_vector,
                        route_field)
@@ -258,6 +258,23 @@ def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     return fields, fin_from
 
 
+_REACH_CACHE: "OrderedDict" = OrderedDict()
+
+
+def reach_tables(board_path, variants_key, pp, screens, whip_gain):
+    """``engine.reach_table`` of :func:`route_fields` (the allocation's reach bound reads it
+    every setting it weighs; computed once per board and pilot, kept as the fields are)."""
+    key = (board_path, variants_key, tuple(np.round(pp, 9)), int(screens), int(whip_gain))
+    if key in _REACH_CACHE:
+        _REACH_CACHE.move_to_end(key)
+        return _REACH_CACHE[key]
+    fields, _ = route_fields(board_path, variants_key, pp, screens)
+    _REACH_CACHE[key] = RK.reach_table(fields, int(whip_gain))
+    while len(_REACH_CACHE) > FIELD_CACHE_SIZE:
+        _REACH_CACHE.popitem(last=False)
+    return _REACH_CACHE[key]
+
+
 FIELD_VERSION = "5"   # bump when route_field or its costs change
 
 
@@ -304,7 +321,7 @@ class RaceSim:
         pvs = pilot_vectors or [param_vector(s.pilot, s.params) for s in sc.ships]
         self.pilots = np.asarray(pvs, np.float64)
         # one field set per distinct pilot vector and the Screens it raises near Hell Fire
-        slots, fl, ff = {}, [], []
+        slots, fl, ff, rl = {}, [], [], []
         self.slot = []
         for pv, entry in zip(self.pilots, sc.ships):
             scr = int(round(entry.build.screens * pv[PP_SCREENS_HAZ]))
@@ -314,9 +331,12 @@ class RaceSim:
                 slots[k] = len(fl)
                 fl.append(f)
                 ff.append(fin)
+                rl.append(reach_tables(sc.board_path, self.vkey, pv, scr,
+                                       int(self.ra.tables.rp[RP_WHIP_GAIN])))
             self.slot.append(slots[k])
         self.fields = np.ascontiguousarray(np.stack(fl))
         self.fin_from = np.ascontiguousarray(np.stack(ff))
+        self.reach = np.ascontiguousarray(np.stack(rl))
         b = self.board
         goals = field_goals(b)
         self.field_labels = [g[3] for g in goals]
@@ -366,8 +386,8 @@ class RaceSim:
     def args(self):
         """The arguments of ``engine.race_stats`` after its (key, first, n)."""
         return (RK.Start(self.ships0, self.sv0, self.bu0, self.hd0, self.pilots),
-                RK.Fields(self.fields, self.easy_field, self.ring_field), self.fin_from, self.RT,
-                self.BT)
+                RK.Fields(self.fields, self.easy_field, self.ring_field, self.reach),
+                self.fin_from, self.RT, self.BT)
 
     def chunk(self, key, first, n):
         return RK.race_stats(np.uint64(key), first, n, *self.args())
