@@ -216,9 +216,12 @@ TARGET = 2_000      # races/s per core on four-corners (issue 14 item 4)
 
 
 def _ship_turns(log, n_ships):
-    """Ship-Turns moved in one race log: the EV_MOVE rows."""
+    """Ship-Turns moved in one race log: the EV_MOVE rows (the shared layout's kind column;
+    reading the phase column counted none, so the column showed microseconds per race)."""
+    from simkit.core import eventlog
     from simkit.demons_run import engine as RK
-    return max(1, int(np.sum(log[:, 1] == RK.EV_MOVE))) if len(log) else n_ships
+    kind = eventlog.COLUMNS.index("kind")
+    return max(1, int(np.sum(log[:, kind] == RK.EV_MOVE))) if len(log) else n_ships
 
 
 def main():
