@@ -768,6 +768,22 @@ def test_the_drivers_price_with_the_rules_in_force(monkeypatch):
     assert _d(w, 1, std, moves=True) == (PO.A_NONE, 0)
 
 
+def _shut_game_six(sp, gang):
+    """Game Six's arrays, every vehicle armed, the gang bikes (1, 2) crashed, and the road
+    shut from edge to edge by obstacles on both sides (p76) at space ``sp`` of section 3."""
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    for v in (1, 2):
+        w.place(v, 0, 2, 0, 0, side=0, role=gang)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    for lo, hi in ((0, 2), (3, 5)):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, sp),
+                       RD.front_x(w.T, 3, lo, sp), 1, -1)
+    return w, n
+
+
 def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_stranded_enemy():
     """Seeded Game Eight games (the gang pursuing, seed 2026, e.g. trial 88) froze: the Op's
     Interceptor, the lead car, stopped behind a road shut from edge to edge by obstacles
@@ -777,19 +793,10 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
     into line (p17) as well. In a Game won at the finish line (hp's HP_TAKE_OUT 0) it does not
     hunt: it waits, the road shut and no enemy behind it."""
     std = PO.params_vector()
-    w = World(scenario="game-6.toml")
-    n = w.a.G[EG.G_NV]
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
+    w, n = _shut_game_six(0, gang=VH.CHASE)
     w.place(3, 2, 2, 1, 0, side=1, role=VH.LEAD, kind=1)     # the Op
     w.WS[3] = w.a.LOAD[3, 0]
     w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)            # the gang car, stopped
-    for v in (1, 2):
-        w.place(v, 0, 2, 0, 0, side=0, role=VH.CHASE)
-        w.V[v, VH.V_STATUS] = VH.CRASHED
-    for lo, hi in ((0, 2), (3, 5)):
-        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 0),
-                       RD.front_x(w.T, 3, lo, 0), 1, -1)
     assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[0] < 0
     assert PO._route(w.T, w.M, w.NM, w.V, n, 3, PO.ROUTE_LOOK, *_stream(0)) == (True, 0)
     assert w.hp[PO.HP_TAKE_OUT] == 1
@@ -807,24 +814,14 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
 
 
 def _outrun_world():
-    """Game Six's arrays: the Op (3) facing against play on section 4, the gang car (0)
-    stopped on section 2, the road between shut from edge to edge on section 3 (p76); the
-    gang bikes crashed; the Op out of ammunition."""
-    w = World(scenario="game-6.toml")
-    n = w.a.G[EG.G_NV]
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
+    """The Op (3) facing against play on section 4, the gang car (0) stopped on section 2,
+    the road between shut on section 3; the Op out of ammunition."""
+    w, n = _shut_game_six(1, gang=VH.LEAD)
     w.place(3, 4, 2, 1, 0, side=1, role=VH.CHASE, kind=1)
     w.V[3, VH.V_DIR] = 1
     w.WS[3] = w.a.LOAD[3, 0]
     w.WS[3, :, VH.W_AMMO] = 0
     w.place(0, 2, 2, 1, 0, side=0, role=VH.LEAD)
-    for v in (1, 2):
-        w.place(v, 0, 2, 0, 0, side=0, role=VH.LEAD)
-        w.V[v, VH.V_STATUS] = VH.CRASHED
-    for lo, hi in ((0, 2), (3, 5)):
-        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 1),
-                       RD.front_x(w.T, 3, lo, 1), 1, -1)
     return w, n
 
 
