@@ -124,7 +124,7 @@ def _check(name_or_path):
 ])
 def test_shipped_scenarios_interchangeable_or_not(scenario, expected):
     ok, why = _check(scenario)
-    assert ok is expected, why and why
+    assert ok is expected, why
 
 
 def _mirror_text():
