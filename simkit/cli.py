@@ -250,6 +250,10 @@ def _balance_args(p) -> None:
     p.add_argument("--epsilon", type=float, default=0.02,
                    help="stop when no best reply gains more than this in win rate "
                         "(default 0.02)")
+    p.add_argument("--asymmetric", action="store_true",
+                   help="search one population per side even when the scenario's sides are "
+                        "interchangeable (by default those are solved as one population with "
+                        "the seats rotated)")
     # the budget says how many games; --trials, --target-ci and --chunk-size mean nothing here
     add_run_options(p, trials=1, helps={
         "trials": argparse.SUPPRESS, "target_ci": argparse.SUPPRESS,
@@ -271,10 +275,13 @@ def _balance_run(args) -> int:
     frame = run_balance(scen, trials_budget=args.trials_budget,
                         profile_trials=args.profile_trials, candidates=args.candidates,
                         epsilon=args.epsilon, seed=args.seed, variants=variants_from(args),
-                        run_dir=run_dir, progress=progress, **opts)
+                        run_dir=run_dir, progress=progress, asymmetric=args.asymmetric,
+                        **opts)
     emit(frame, args, columns=[c for c in frame.columns if c != "scenario"],
          title=f"{frame['scenario'].iloc[0]}: default and equilibrium win rates, seed "
                f"{args.seed}, {frame['trials_used'].iloc[0]:,} games ({frame.attrs['interval']})")
+    print(f"method: {frame.attrs['method']}")
+    print(f"stopped: {frame.attrs['stopped']}")
     print()
     emit(frame.attrs["payoffs"], argparse.Namespace(),
          title="payoffs of the final population (win + share of draws): the search's own "

@@ -6,7 +6,13 @@ policy-space response oracles (Lanctot et al. 2017) and empirical game-theoretic
 (Wellman 2006):
 
 1. **Population.** Each side starts with every named policy of the game (at its defaults) and
-   the scenario file's own policy.
+   the scenario file's own policy. A scenario whose game engine proves its two sides
+   interchangeable (``ScenarioEngine.sides_interchangeable``: the Starfire mirror, a derby duel
+   with dealt spots) is one population instead, from the named policies alone (the file's
+   policy may differ by seat): every profile (p, q) is played half the games with the first
+   side p and half with it q, on the same seeded trials, and each policy's utility is averaged
+   over its two seats, so the payoff matrix is exactly constant-sum across its diagonal and
+   both seats take the same mixture (``asymmetric`` forces two populations).
 2. **Payoffs.** Every profile (one policy per side) is played ``profile_trials`` times on the
    same seeded trials (common random numbers). A side's utility is its win rate plus half the
    draw rate, so the two-sided game is constant-sum.
@@ -16,13 +22,20 @@ policy-space response oracles (Lanctot et al. 2017) and empirical game-theoretic
    mixtures; Brown 1951), an approximate equilibrium: the exploitability reported says how far.
 4. **Best replies.** For each side, candidate policies are drawn from its parameter spaces by a
    scrambled Sobol sequence (``scipy.stats.qmc``) and around the current support, and raced
-   against the others' mixture by successive halving on common random numbers. The winner joins
-   the population when it gains more than ``epsilon`` over the side's equilibrium value; the
-   loop stops when no side's best reply gains that much or the trial budget is spent.
+   against the others' mixture by successive halving on common random numbers, then polished
+   one step at a time (the neighbours raced the same way). The winner joins the population
+   when it gains more than ``epsilon`` over the side's equilibrium value. When no reply does,
+   each reply that gained at all is measured again on ``CONFIRM`` times as many games of
+   another seed (the search seed's estimate of a gain has a standard error of about 0.02 at
+   1,000 games) and joins if that gain exceeds ``epsilon``; the loop stops when none does,
+   after ``max_rounds``, or when the next round would not fit the budget less the report's
+   share (``VALIDATION_SHARE``). ``attrs["rounds"]`` and ``attrs["stopped"]`` say how it went.
 5. **Report**, from trials the search never saw (a fresh seed per profile, so the estimates are
-   independent and the interval of a mixture's win rate follows from theirs): per side the
-   default win rate, the equilibrium win rate and the exploitability (the gain of the best
-   reply found against the final mixture), each with a 95% interval, and the support.
+   independent and the interval of a mixture's win rate follows from theirs), on as many games
+   per profile as the budget left allows (up to ``VALIDATION_MAX`` times ``profile_trials``):
+   per side (per seat, as it sits, when one population was searched) the default win rate, the
+   equilibrium win rate and the exploitability (the gain of the best reply found against the
+   final mixture), each with a 95% interval, the support and the ``method``.
 
 ``run_dir``: every profile estimate is kept there as it finishes; a rerun with the same
 arguments reads them back and so reaches the same numbers without replaying them.
@@ -50,7 +63,11 @@ from ..core.game import Policy, PolicySpace
 #: columns of the balance frame, one row per side
 COLUMNS = ["scenario", "side", "default_policy", "default_win_rate", "default_lo", "default_hi",
            "equilibrium_win_rate", "equilibrium_lo", "equilibrium_hi", "exploitability",
-           "exploit_lo", "exploit_hi", "best_reply", "support", "profiles", "trials_used"]
+           "exploit_lo", "exploit_hi", "best_reply", "support", "profiles", "method",
+           "trials_used"]
+#: the ``method`` column: how the meta-game was searched
+ONE_POPULATION = "one population, seats rotated"
+TWO_POPULATIONS = "two populations"
 Z = float(stats.norm.ppf(0.975))
 #: ``trials_budget=None``: this many times what the starting profiles need
 QUICK_BUDGET_FACTOR = 3
@@ -120,6 +137,8 @@ class Estimates:
     n_sides: int
     run_dir: Path | None = None
     key: str = ""
+    #: two seats of one population: a profile's payoff is the seat-rotated average (below)
+    rotate: bool = False
     used: int = 0
     bar: object = None
     _cache: dict = field(default_factory=dict)
@@ -150,6 +169,19 @@ class Estimates:
             if self.bar is not None:
                 self.bar.update(n)
         return self._cache[k]
+
+    def utility(self, profile: tuple, n: int, seed: int) -> np.ndarray:
+        """Each side's utility in ``profile`` over ``n`` games on ``seed``. With ``rotate``
+        (two sides, one population), half the games are played each way round on the same
+        seeded trials and each policy's utility is averaged over its two seats: (p, q) and
+        (q, p) read the same two estimates, so the payoff matrix is exactly constant-sum
+        across the diagonal and a policy facing itself scores one half."""
+        if not self.rotate:
+            return utility(self.wins(profile, n, seed), n)
+        h = max(1, n // 2)
+        a = utility(self.wins(profile, h, seed), h)
+        b = utility(self.wins(profile[::-1], h, seed), h)[::-1]
+        return (a + b) / 2
 
     def _save(self):
         if self.run_dir is not None:
@@ -194,6 +226,8 @@ class Outcome:
     seed: int
     profile_trials: int
     validation_trials: int
+    rounds: list = field(default_factory=list)   # per round: populations, value, gains
+    stopped: str = ""                            # why the loop stopped
 
     def fresh_seed(self, prof) -> int:
         """A seed of the profile's own, never the search's: validation estimates are
@@ -226,11 +260,20 @@ class Outcome:
 
 
 def balance_game(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray], *,
-                 scenario: str = "", **kwargs) -> pd.DataFrame:
+                 scenario: str = "", method_note: str = "", **kwargs) -> pd.DataFrame:
     """The balance loop over any game given as ``play(profile, n, seed) -> wins per side``
     (a profile is one :class:`Policy` per side, in ``sides`` order); one row per side. See
     :func:`search` for the options and the module doc for the method."""
-    return _report(search(sides, play, **kwargs), scenario)
+    kwargs.setdefault("confirm", CONFIRM)
+    kwargs.setdefault("widen", WIDEN)
+    kwargs.setdefault("spend_left", True)
+    return _report(search(sides, play, **kwargs), scenario, method_note)
+
+
+#: a balance's confirmation of a reply that did not gain epsilon: this many times the games
+CONFIRM = 4
+#: how many times a round that found no reply may double its candidates before stopping
+WIDEN = 2
 
 
 def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray], *,
@@ -238,11 +281,17 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
            candidates: int = 16, epsilon: float = 0.02, seed: int = 2026,
            validation_trials: int | None = None, max_rounds: int = 8,
            run_dir: str | Path | None = None, key: str = "", progress: bool | None = None,
-           symmetric: bool = False) -> Outcome:
+           symmetric: bool = False, rotate: bool = False, confirm: int = 0,
+           widen: int = 0, spend_left: bool = False) -> Outcome:
     """Grow the populations by best replies until none gains more than ``epsilon`` or the
     budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
     builds racing with seats rotated): only the first side's reply is searched, and it joins
-    both."""
+    both. ``rotate`` (with ``symmetric``): ``play`` plays the seats as given, and the search
+    rotates them itself (:meth:`Estimates.utility`); both seats then take the same mixture.
+    ``confirm``: before stopping because no reply gained epsilon on the search seed, measure
+    the replies again on ``confirm`` times ``profile_trials`` games of another seed (0: never),
+    and search again among twice the candidates, up to ``widen`` times.
+    ``spend_left``: the report's validation gets the budget the search left."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -250,6 +299,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         raise UserInputError("a balance needs at least two sides", field="sides")
     if symmetric and n_s != 2:
         raise ValueError("a symmetric search has two sides")
+    if rotate and not symmetric:
+        raise ValueError("seats are rotated only in a symmetric search")
     validation_trials = validation_trials or profile_trials
     pops = [list(dict.fromkeys(canonical(p, s.spaces) if s.propose is None else p
                                for p in s.population)) for s in sides]
@@ -262,7 +313,12 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         raise UserInputError(f"{trials_budget:,} trials cannot estimate the {n_profiles} starting "
                              f"profiles at {profile_trials:,} games each (need at least "
                              f"{n_profiles * profile_trials:,})", field="--trials-budget")
-    est = Estimates(play, n_s, Path(run_dir) if run_dir else None, key)
+    est = Estimates(play, n_s, Path(run_dir) if run_dir else None, key, rotate=rotate)
+    rounds: list[dict] = []
+    stopped = ""
+    # the search stops short of the budget by the report's share, so the answer is measured
+    # on enough fresh games to tell an exploitability of 0.03 from one of zero
+    cap = trials_budget - (int(VALIDATION_SHARE * trials_budget) if spend_left else 0)
     rng = np.random.default_rng(seed)
     searched = [0] if symmetric else list(range(n_s))
     with tqdm(total=trials_budget, unit="trial", unit_scale=True, leave=False,
@@ -273,28 +329,112 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         for rnd in range(max_rounds + 1):
             # every side replies to the same mixtures, then all replies join at once (PSRO);
             # the last round's replies are measured against the final mixtures
-            mix, values = _solve(U)
+            mix, values = _solve(U, same=rotate)
             found = [(None, 0.0)] * n_s
             before = est.used
-            for s in searched:
-                found[s] = _best_reply(est, s, sides[s], pops, mix, values[s], profile_trials,
-                                       candidates, seed, rng, trials_budget - est.used)
-            if symmetric:
-                found[1] = found[0]
-            grow = [s for s in searched
-                    if found[s][0] is not None and found[s][1] > epsilon
-                    and found[s][0] not in pops[s]]
+            first_cost = None
+            confirmed = {}
+            for wide in range(widen + 1):
+                # no reply gaining epsilon among k candidates is weak evidence while budget is
+                # left: search again among twice as many (the Sobol points extend the last
+                # ones, so the best so far is among them) before stopping on it
+                k_try = candidates << wide
+                start = est.used
+                for s in searched:
+                    r = _best_reply(est, s, sides[s], pops, mix, values[s], profile_trials,
+                                    k_try, seed, rng, cap - est.used)
+                    # the best of the tries, all measured on the same games against the same
+                    # mixture; a try the budget cut short keeps the last one's
+                    if r[0] is not None and (found[s][0] is None or r[1] > found[s][1]):
+                        found[s] = r
+                if symmetric:
+                    found[1] = found[0]
+                if first_cost is None:
+                    first_cost = est.used - before
+                grow = [s for s in searched
+                        if found[s][0] is not None and found[s][1] > epsilon
+                        and found[s][0] not in pops[s]]
+                confirmed = {}
+                if not grow and confirm and all(found[s][0] is not None for s in searched):
+                    # a reply's gain on the search seed is one estimate of profile_trials games
+                    # (standard error about 0.016 at 1,000): before the loop stops on it, each
+                    # reply that gained at all is measured again on games of a seed of its own,
+                    # ``confirm`` times as many, the mixture on the same games; it joins when
+                    # that gain exceeds epsilon
+                    seed_c = seed + (1 << 49) + (rnd << 8) + wide
+                    m = confirm * profile_trials
+                    for s in searched:
+                        r, g = found[s]
+                        if g <= 0 or r in pops[s]:
+                            continue
+                        cost = m * _opponents(mix, s) * (1 + int((mix[s] > 1e-6).sum()))
+                        if est.used + cost > cap:
+                            continue
+                        confirmed[s] = _gain(est, s, r, pops, mix, m, seed_c)
+                        if confirmed[s] > epsilon:
+                            grow.append(s)
+                if (grow or any(found[s][0] is None for s in searched)
+                        or est.used + 2 * (est.used - start) > cap):
+                    break
             extra = sum(math.prod(len(p) for i, p in enumerate(pops) if i != s)
                         for s in grow) * profile_trials * (2 if symmetric else 1)
             # keep enough budget to measure the replies to the grown population's mixture
-            reserve = 1.5 * (est.used - before)
-            if not grow or rnd == max_rounds or est.used + extra + reserve > trials_budget:
+            reserve = first_cost
+            rounds.append({"round": rnd, "population": "/".join(str(len(p)) for p in pops),
+                           "value": values[0], **{f"gain_{sides[s].name}": found[s][1]
+                                                  for s in range(n_s)},
+                           **{f"confirmed_{sides[s].name}": confirmed.get(s, math.nan)
+                              for s in range(n_s)},
+                           "candidates": candidates << wide,
+                           "grow": ",".join(sides[s].name for s in grow),
+                           "trials_used": est.used})
+            if any(found[s][0] is None for s in searched):
+                stopped = f"budget: {est.used:,} of {cap:,} used, no reply could be raced"
+            elif not grow:
+                stopped = (f"no best reply gained more than epsilon={epsilon:g} (round {rnd}"
+                           + (f"; confirmed on {confirm * profile_trials:,} more games"
+                              if confirmed else "") + ")")
+            elif rnd == max_rounds:
+                stopped = f"max_rounds={max_rounds} reached"
+            elif est.used + extra + reserve > cap:
+                stopped = (f"budget: {est.used:,} used, the next round needs about "
+                           f"{int(extra + reserve):,} of {cap:,}")
+            if stopped:
                 break
             for s in grow:
                 pops[s].append(found[s][0])
             U = _tensor(est, pops, profile_trials, seed)
         bar.close()
-    return Outcome(est, list(sides), pops, mix, found, seed, profile_trials, validation_trials)
+    if spend_left:
+        # the budget the search left measures the answer: the report's fresh-seed estimates
+        # (the mixtures, each side's reply, the file's policies) share it, up to
+        # VALIDATION_MAX times profile_trials each; at profile_trials alone an exploitability
+        # of zero reads anywhere up to about 0.04
+        k = [int((m > 1e-6).sum()) for m in mix]
+        n_val = math.prod(k) + sum(_opponents(mix, s) for s in range(n_s)) + 1
+        validation_trials = max(validation_trials, min(VALIDATION_MAX * profile_trials,
+                                                       (trials_budget - est.used) // n_val))
+    return Outcome(est, list(sides), pops, mix, found, seed, profile_trials, validation_trials,
+                   rounds, stopped)
+
+
+#: the most games per profile the leftover budget gives the report, in profile_trials
+VALIDATION_MAX = 16
+#: the share of the budget kept from the search for the report (with ``spend_left``)
+VALIDATION_SHARE = 0.15
+
+
+def _opponents(mix, s: int) -> int:
+    """How many profiles of the others' supports side ``s`` plays against."""
+    return math.prod(max(1, int((m > 1e-6).sum())) for i, m in enumerate(mix) if i != s)
+
+
+def _gain(est, s, reply, pops, mix, n, seed) -> float:
+    """Side ``s``'s gain playing ``reply`` instead of its mixture, both against the others'
+    mixtures on the same ``n`` games of ``seed``."""
+    own = sum(w * _value_against(est, s, p, pops, mix, n, seed)
+              for p, w in _support(pops[s], mix[s]))
+    return _value_against(est, s, reply, pops, mix, n, seed) - own
 
 
 def _tensor(est: Estimates, pops, n: int, seed: int) -> np.ndarray:
@@ -302,14 +442,17 @@ def _tensor(est: Estimates, pops, n: int, seed: int) -> np.ndarray:
     U = np.zeros((len(pops),) + shape)
     for idx in np.ndindex(*shape):
         prof = tuple(pops[s][i] for s, i in enumerate(idx))
-        U[(slice(None),) + idx] = utility(est.wins(prof, n, seed), n)
+        U[(slice(None),) + idx] = est.utility(prof, n, seed)
     return U
 
 
-def _solve(U: np.ndarray):
+def _solve(U: np.ndarray, same: bool = False):
     if U.shape[0] == 2:
         x, y, v = maximin(U[0])
-        mix = [x, y]
+        # a symmetric game: the row's maximin mixture is a maximin mixture for the column too;
+        # the column LP may land on another vertex of the same optimal face, and one population
+        # should answer with one mixture
+        mix = [x, x] if same else [x, y]
     else:
         mix = fictitious_play(U)
     values = [float(expected(U[s], mix)) for s in range(U.shape[0])]
@@ -327,7 +470,7 @@ def _value_against(est, s, policy, pops, mix, n, seed):
     for combo in _product(others):
         w = math.prod(x for _, x in combo)
         prof = tuple(p for p, _ in combo)
-        total += w * utility(est.wins(prof, n, seed), n)[s]
+        total += w * est.utility(prof, n, seed)[s]
     return total
 
 
@@ -384,45 +527,57 @@ def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left):
     budget cannot afford a round."""
     cands = _candidates(side, pops, s, k, seed, rng)
     cost_per = math.prod(max(1, int((m > 1e-6).sum())) for i, m in enumerate(mix) if i != s)
+    best, _, _, spent = _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per)
+    if best is None:
+        return None, 0.0
+    full = _value_against(est, s, best, pops, mix, n, seed)
+    # polish: climb to the best one-step neighbour while that improves on the same races (a
+    # racing search's winner is rarely a local optimum: the builds search found the same). The
+    # neighbours are raced too: a policy with fifteen parameters has thirty, and playing each
+    # at full length spent nine games in ten of a Dark Future search on polishing
+    for _ in range(POLISH_STEPS):
+        nbrs = [c for c in _neighbours(side, best) if c != best]
+        if not nbrs:
+            break
+        leader, score, t, used = _race(est, s, nbrs, pops, mix, n, seed, rng, left - spent,
+                                       cost_per)
+        spent += used
+        if leader is None or t < n or score <= full:
+            break
+        best, full = leader, score
+    return best, full - value
+
+
+def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per):
+    """Successive halving of ``cands`` on the search seed, from a few dozen games each up to
+    ``n``: (leader, its score, the games it was scored on, games spent), the leader being
+    None when the budget ``left`` cannot afford the first round."""
     rounds = max(1, math.ceil(math.log2(max(2, len(cands)))))
-    n0 = max(50, n >> rounds)
     alive = cands
-    t = n0
+    t = max(50, n >> rounds)
     spent = 0
+    best, score, at = None, 0.0, 0
     while True:
         need = len(alive) * t * cost_per
         if spent + need > left:
-            if spent == 0:
-                return None, 0.0
             break
         scores = [_value_against(est, s, c, pops, mix, t, seed) for c in alive]
         spent += need
         # ties (the same games won) go to the dice stream: a fixed permutation from the seed
         order = np.lexsort((rng.permutation(len(alive)), -np.asarray(scores)))
-        best = alive[int(order[0])]   # the leader so far, if the budget stops the race here
+        # the leader so far, if the budget stops the race here
+        best, score, at = alive[int(order[0])], float(scores[int(order[0])]), t
         if len(alive) == 1 or t >= n:
             break
         alive = [alive[i] for i in order[:max(1, math.ceil(len(alive) / 2))]]
         t = min(n, t * 2)
-    full = _value_against(est, s, best, pops, mix, n, seed)
-    # polish: climb to the best one-step neighbour while that improves on the same races (a
-    # racing search's winner is rarely a local optimum: the builds search found the same)
-    for _ in range(POLISH_STEPS):
-        nbrs = [c for c in _neighbours(side, best) if c != best]
-        need = len(nbrs) * n * cost_per
-        if not nbrs or spent + need > left:
-            break
-        spent += need
-        vals = [_value_against(est, s, c, pops, mix, n, seed) for c in nbrs]
-        i = int(np.lexsort((rng.permutation(len(nbrs)), -np.asarray(vals)))[0])
-        if vals[i] <= full:
-            break
-        best, full = nbrs[i], vals[i]
-    return best, full - value
+    return best, score, at, spent
 
 
-#: the most one-step moves a best reply is polished by
-POLISH_STEPS = 6
+#: the most one-step moves a best reply is polished by (each a race of its neighbours): at 6
+#: (and a 1.5x round reserve) Dark Future Game One's search stopped for the budget after two
+#: rounds with replies gaining 0.04-0.05 outside; at 2 (reserve 1x) it converged in four
+POLISH_STEPS = 2
 
 
 def _neighbours(side: Side, p: Policy) -> list:
@@ -444,9 +599,10 @@ def _neighbours(side: Side, p: Policy) -> list:
     return out
 
 
-def _report(out: Outcome, scenario: str) -> pd.DataFrame:
+def _report(out: Outcome, scenario: str, method_note: str = "") -> pd.DataFrame:
     """One row per side: the file's policies, the equilibrium and the best reply found, each
-    from fresh trials."""
+    from fresh trials. One population or two, each seat is measured as it sits (``play``
+    unrotated), so an advantage of the seat itself still shows."""
     est, sides, pops, mix, nv = out.est, out.sides, out.pops, out.mix, out.validation_trials
     n_s = len(sides)
     base_prof = tuple(FILE for _ in range(n_s))
@@ -474,12 +630,17 @@ def _report(out: Outcome, scenario: str) -> pd.DataFrame:
             "support": "; ".join(f"{_label(p, side)} {w:.2f}"
                                  for p, w in _support(pops[s], mix[s])),
             "profiles": math.prod(len(p) for p in pops),
+            "method": ONE_POPULATION if est.rotate else TWO_POPULATIONS,
         })
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["trials_used"] = est.used
     frame.attrs["payoffs"] = _payoff_frame(est, sides, pops, out.profile_trials, out.seed)
     frame.attrs["interval"] = ("95%: Wilson for the default; normal for mixtures of independent "
                                "profile estimates")
+    frame.attrs["method"] = (ONE_POPULATION if est.rotate else TWO_POPULATIONS) + (
+        f" ({method_note})" if method_note else "")
+    frame.attrs["stopped"] = out.stopped
+    frame.attrs["rounds"] = pd.DataFrame(out.rounds)
     return frame
 
 
@@ -504,7 +665,7 @@ def _payoff_frame(est, sides, pops, n, seed) -> pd.DataFrame:
     rows = []
     for idx in np.ndindex(*(len(p) for p in pops)):
         prof = tuple(pops[s][i] for s, i in enumerate(idx))
-        u = utility(est.wins(prof, n, seed), n)
+        u = est.utility(prof, n, seed)
         rows.append({**{sides[s].name: _label(p, sides[s]) for s, p in enumerate(prof)},
                      **{f"utility_{sides[s].name}": float(u[s]) for s in range(len(sides))}})
     return pd.DataFrame(rows)
@@ -515,9 +676,15 @@ def _payoff_frame(est, sides, pops, n, seed) -> pd.DataFrame:
 def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 1000,
             candidates: int = 16, epsilon: float = 0.02, seed: int = 2026,
             variants: Mapping[str, str] | None = None, run_dir: str | Path | None = None,
-            progress: bool | None = None, **run_opts) -> pd.DataFrame:
+            progress: bool | None = None, asymmetric: bool = False,
+            **run_opts) -> pd.DataFrame:
     """Default and equilibrium win rates of a scenario's sides, exploitability and support
-    (one row per side; ``attrs["payoffs"]``: the estimated payoffs of the final population)."""
+    (one row per side; ``attrs["payoffs"]``: the estimated payoffs of the final population).
+
+    A scenario whose game engine proves its two sides interchangeable
+    (:meth:`~simkit.core.game.ScenarioEngine.sides_interchangeable`) is solved as one
+    population with the seats rotated, unless ``asymmetric``: two populations, one per side,
+    as for any other scenario. ``attrs["method"]`` says which, and why."""
     path = str(path)
     game = games.for_scenario(path)
     eng = game.scenario
@@ -539,6 +706,14 @@ def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 
     # (5**6 profiles for a six-car derby) is out of reach, so each side starts from the file's
     # policy and best replies (which try every named policy) grow the population
     start = [FILE] + [Policy(p) for p in spaces] if len(names) == 2 else [FILE]
+    symmetric, why = (eng.sides_interchangeable(base) if len(names) == 2
+                      else (False, f"{len(names)} sides"))
+    if symmetric and asymmetric:
+        symmetric, why = False, "--asymmetric: " + why
+    if symmetric:
+        # the file's own policy is a different strategy in each seat (a derby duel's rammer
+        # against its survivor), so one population starts from the named policies alone
+        start = [Policy(p) for p in spaces]
     sides = [Side(nm, list(start), spaces) for nm in names]
 
     def play(profile, n, s):
@@ -551,8 +726,9 @@ def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 
 
     key = hashlib.sha256(json.dumps(
         [Path(path).read_text(), trials_budget, profile_trials, candidates, epsilon, seed,
-         dict(variants or {}), code_identity()]).encode()).hexdigest()
+         dict(variants or {}), symmetric, code_identity()]).encode()).hexdigest()
     scen_name = getattr(base, "name", Path(path).stem)
     return balance_game(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                         candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir,
-                        key=key, progress=progress, scenario=str(scen_name))
+                        key=key, progress=progress, scenario=str(scen_name),
+                        symmetric=symmetric, rotate=symmetric, method_note=why)

@@ -139,6 +139,10 @@ class ScenarioEngine:
     be given to its :class:`PolicySpace`; ``playthrough(scenario, seed, trial)`` plays one
     game with every roll recorded and returns ``(lines, result)``; ``summarise(scenario,
     result)`` (optional) turns a run's result into the frame when ``result.frame`` is not it.
+    ``interchangeable(scenario) -> (bool, why)`` (optional) says whether a loaded scenario's two
+    sides could swap seats without changing the game (same pieces up to naming and a mirrored
+    placement, seats dealt or initiative rolled, no seat favoured by the engine), and why or
+    why not; a game without it is never claimed symmetric.
     """
     load: Callable[..., Any]
     simulation: Callable[[Any], Any]
@@ -147,6 +151,7 @@ class ScenarioEngine:
     playthrough: Callable[..., tuple]
     set_params: Callable[[Any, str, dict], Any] | None = None
     summarise: Callable[[Any, Any], "pd.DataFrame"] | None = None
+    interchangeable: Callable[[Any], tuple] | None = None
     #: titles of extra tables kept per pairing when every pairing is played
     keep_extra: tuple[str, ...] = ()
 
@@ -156,6 +161,14 @@ class ScenarioEngine:
         """The policies ``--policies all`` pairs and a balance search starts from and tries:
         every one but the :attr:`PolicySpace.costly`."""
         return {n: s for n, s in self.policies().items() if not s.costly}
+
+    def sides_interchangeable(self, scenario) -> tuple[bool, str]:
+        """(True, why) when the scenario data proves its two sides interchangeable; otherwise
+        (False, why not). Conservative: what the game cannot prove counts as asymmetric."""
+        if self.interchangeable is None:
+            return False, "this game does not check its scenarios for interchangeable sides"
+        ok, why = self.interchangeable(scenario)
+        return bool(ok), str(why)
 
     def policy_space(self, name: str, *, where=None, field="policy") -> PolicySpace:
         spaces = self.policies()

@@ -58,6 +58,12 @@ def _set_params(sc, side, values):
     return sc
 
 
+def _interchangeable(sc):
+    from .scenario import interchangeable
+
+    return interchangeable(sc)
+
+
 def _playthrough(sc, *, seed=2026, trial=0):
     from .scenario import playthrough
 
@@ -66,7 +72,7 @@ def _playthrough(sc, *, seed=2026, trial=0):
 
 SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: list(sc.players),
                           policies=_policies, playthrough=_playthrough, set_params=_set_params,
-                          summarise=_summarise)
+                          summarise=_summarise, interchangeable=_interchangeable)
 
 GAME = Game(name="demo-derby", title="Demo Derby: Saturday Night at the Track (Mayfair, 1982)",
             rules=rules_data, commands=COMMANDS, scenario=SCENARIO, headline=HEADLINE,

@@ -433,3 +433,20 @@ def render(sc, sim, g, spot_of, rolls, race_rounds=-1, starts2=None) -> list[str
     for s in range(0, len(rolls), 30):  # every roll in order (card draws pick 1-28)
         out.append("dice    " + " ".join(str(int(x)) for x in rolls[s:s + 30]))
     return out
+
+
+def interchangeable(sc: Scenario) -> tuple[bool, str]:
+    """Whether the two players of ``sc`` could swap seats without changing the event. Every
+    car is the same stock car (the record sheet has no options), so two players with as many
+    cars each are interchangeable when the start spots are dealt (``deal_spots``): the seating
+    and every tie-break follow a uniform order drawn from the dice (``draw_ranks``), and the
+    starting player is a uniform pick, so no player is favoured by its place in the file. Fixed
+    spots are not checked for a mirror of the arena: never claimed."""
+    if len(sc.players) != 2:
+        return False, f"{len(sc.players)} players"
+    if not sc.random_spots:
+        return False, "start spots are fixed"
+    counts = [sum(c.player == p for c in sc.cars) for p in sc.players]
+    if counts[0] != counts[1]:
+        return False, f"the players field {counts[0]} and {counts[1]} cars"
+    return True, "identical stock cars, start spots dealt and turn order drawn"

@@ -55,6 +55,12 @@ def _load(path, *, policies=None, variants=None):
     return load_scenario(path, policies=policies, variants=variants)
 
 
+def _interchangeable(sc):
+    from .scenario import interchangeable
+
+    return interchangeable(sc)
+
+
 def _playthrough(sc, *, seed=2026, trial=0):
     from .scenario import playthrough
 
@@ -63,7 +69,7 @@ def _playthrough(sc, *, seed=2026, trial=0):
 
 SCENARIO = ScenarioEngine(load=_load, simulation=_simulation, sides=lambda sc: list(sc.sides),
                           policies=_policies, playthrough=_playthrough, set_params=_set_params,
-                          summarise=_summarise)
+                          summarise=_summarise, interchangeable=_interchangeable)
 
 GAME = Game(
     name="starfire",

@@ -518,3 +518,57 @@ def _sys_char(tok, h):
     if h == 0:
         return "x"
     return ("[" + tok + "]") if h == 1 else tok
+
+
+def interchangeable(sc: Scenario) -> tuple[bool, str]:
+    """Whether the two sides of ``sc`` could swap seats without changing the battle: the same
+    ships (sheets, arrival, DataLink group, base, turn mode, escort, no scripted moves) in the
+    same order, each placed at the left-right mirror of its partner and facing its mirror way,
+    on a map the mirror maps onto itself (odd column count, or unbounded), with mirrored
+    objects, equal objectives and the initiative rolled each turn (ties re-rolled, 10.1).
+
+    The mirror is column c -> k - c with k even: the layout shifts even columns half a hex
+    down, so only a mirror that keeps a column's parity keeps hexes on hexes, and a bounded
+    map maps onto itself only when k = columns + 1 (the edge behind a side that keeps away
+    matters: 4.1 forbids leaving the map). The engine orders nothing by side index but by the
+    initiative roll (fire order, movement order 4.6), so a rolled initiative leaves no seat
+    favoured."""
+    if len(sc.sides) != 2:
+        return False, f"{len(sc.sides)} sides"
+    if sc.initiative >= 0:
+        return False, f"the initiative is fixed to {sc.sides[sc.initiative]}"
+    if sc.objective[0] != sc.objective[1] or sc.holds_fire[0] != sc.holds_fire[1]:
+        return False, "the sides' objectives differ"
+    if sc.exit_object[0] >= 0 or sc.exit_object[1] >= 0 or sc.scan_targets[0] or sc.scan_targets[1]:
+        return False, "a side has an exit or scan targets (not checked for a mirror)"
+    fleets = [[s for s in sc.ships if s.side == k] for k in (0, 1)]
+    if len(fleets[0]) != len(fleets[1]):
+        return False, "the fleets differ in size"
+    first = fleets[0][0], fleets[1][0]
+    k = first[0].col + first[1].col
+    if k % 2:
+        return False, "the set-ups are not mirrored (the mirror would change column parity)"
+    if not sc.options.get("unbounded_map") and k != sc.columns + 1:
+        return False, (f"the {sc.columns}-column map is not its own mirror under the one that "
+                       "maps the set-ups onto each other")
+
+    def same_ship(a, b):
+        return ((a.sheet.systems, a.sheet.hull_class, a.sheet.number, a.sheet.turn_mode,
+                 a.sheet.movement, a.arrives, a.datalink, a.base, a.size, a.turn_mode,
+                 a.progress, a.escort) ==
+                (b.sheet.systems, b.sheet.hull_class, b.sheet.number, b.sheet.turn_mode,
+                 b.sheet.movement, b.arrives, b.datalink, b.base, b.size, b.turn_mode,
+                 b.progress, b.escort))
+
+    for a, b in zip(*fleets):
+        if a.moves or b.moves:
+            return False, "scripted moves"
+        if not same_ship(a, b):
+            return False, f"{a.name} and {b.name} differ"
+        if (b.col, b.row, b.facing) != (k - a.col, a.row, (6 - a.facing) % 6):
+            return False, f"{b.name} is not placed at the mirror of {a.name}"
+    objs = sorted((kind, c, r) for kind, _, c, r in sc.objects)
+    if objs != sorted((kind, k - c, r) for kind, c, r in objs):
+        return False, "the map's objects are not mirrored"
+    return True, ("identical fleets mirrored left-right on a mirrored map, initiative rolled "
+                  "each turn")
