@@ -954,11 +954,6 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
 @jit
 def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
          tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
-    # numba's disk cache is keyed on each file's own contents: a change in policies.py alone
-    # leaves this module's cached kernels with the old driver linked in (edit both; last for
-    # the choice by expected effect, P_LOSSVAL, the drivers' ties rolled on the dice, the
-    # chase car's line-up from a curve and ram of a stopped enemy it cannot shoot; then the
-    # planned ram, the rule numbers read from hp's driver block and the harmless pursuit)
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
