@@ -526,7 +526,7 @@ def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left):
     same seeded trials; returns (best policy, its gain over ``value``) or (None, 0) when the
     budget cannot afford a round."""
     cands = _candidates(side, pops, s, k, seed, rng)
-    cost_per = math.prod(max(1, int((m > 1e-6).sum())) for i, m in enumerate(mix) if i != s)
+    cost_per = _opponents(mix, s)
     best, _, _, spent = _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per)
     if best is None:
         return None, 0.0

@@ -353,6 +353,12 @@ def _static_at(T, M, NM, V, n, v, lane, ahead):
             continue
         if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
             return True
+    return _obstacle_on(M, NM, lane, xlo, xhi)
+
+
+@jit
+def _obstacle_on(M, NM, lane, xlo, xhi):
+    """An obstacle (p76) on ``lane``'s pair between ``xlo`` and ``xhi``."""
     for i in range(NM[0]):
         if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE and not (
                 M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
@@ -428,11 +434,8 @@ def _first_in_way(T, M, NM, V, n, v, look):
         u = zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi)
         if u >= 0:
             return u
-        for i in range(NM[0]):
-            if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE \
-                    and not (M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
-                    and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
-                return -2
+        if _obstacle_on(M, NM, lane, xlo, xhi):
+            return -2
     return -1
 
 
