@@ -184,6 +184,16 @@ def test_versus_races_the_mirror_as_a_reference_row():
     assert len(b) == 4
 
 
+def test_budget_needed_asks_every_larger_budget_to_succeed_often_enough():
+    from simkit.core.search.bench import budget_needed
+
+    share = pd.Series([1.0, 0.5, 0.9, 1.0], index=[400, 100, 300, 200])  # unsorted on purpose
+    assert budget_needed(share, 1.0) == 400           # 300 missed once
+    assert budget_needed(share, 0.9) == 200           # 100 succeeds half the time only
+    assert budget_needed(share, 0.5) == 100
+    assert budget_needed(pd.Series([1.0, 0.8], index=[1, 2]), 0.9) is None  # the largest fails
+
+
 def test_efficiency_frame_against_exhaustive_evaluation():
     space = small_space()
     ev = ToyRace(TABLE, need=3)

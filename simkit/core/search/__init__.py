@@ -151,7 +151,7 @@ The leaderboard's figure is ``simkit.plots.plot_leaderboard(board, path)`` (core
 nothing).
 
 ``efficiency(space, evaluator, *, budgets, top=5, truth_trials=..., repeats=3, seed=0,
-truth=None, progress=False, **search_kwargs) -> DataFrame``
+truth=None, success=1.0, progress=False, **search_kwargs) -> DataFrame``
     On a small space whose every candidate can be evaluated (``space.enumerate()``), the
     ground truth is every candidate evaluated with ``truth_trials`` trials on its own stream
     (or ``truth``: exact scores aligned with ``enumerate()``). For each trials budget, rows
@@ -159,8 +159,8 @@ truth=None, progress=False, **search_kwargs) -> DataFrame``
     budget//len(space) trials, ranked by that): ``method, trials_budget, repeat,
     trials_used, top_recall`` (share of the true top ``top`` in the method's top ``top``),
     ``found_all`` (bool), ``best_found`` (true best is ranked first). ``attrs["summary"]``:
-    ``{method: smallest budget from which on (at it and every larger budget tried) every
-    repeat found the whole true top, or None}``;
+    ``{method: smallest budget from which on (at it and every larger budget tried) a share
+    ``success`` of the repeats found the whole true top, or None}``, ``attrs["success"]``;
     ``attrs["true_top"]`` (their descriptions), ``attrs["truth_scores"]``.
 
 Helpers
