@@ -191,6 +191,25 @@ REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was t
                 "the position repeated, no dice rolled")
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
+
+# --- the scratch buffer K -------------------------------------------------------------------------
+# One buffer per game holds the shot kernel's scratch (ws), its parameters (sp) and outputs (o),
+# a move's hazard list (lim, oil, outc) and the target search's (tbuf): numba counts a reference
+# to every array that crosses a call, and these seven crossed nearly every call of a phase. A
+# function cuts out only the pieces it reads itself.
+K_WS, K_WS_END = 0, SH.SCRATCH
+K_SP, K_SP_END = K_WS_END, K_WS_END + 32
+K_O, K_O_END = K_SP_END, K_SP_END + 8
+K_LIM, K_LIM_END = K_O_END, K_O_END + SH.MAX_TESTS
+K_OIL, K_OIL_END = K_LIM_END, K_LIM_END + SH.MAX_TESTS
+K_OUTC, K_OUTC_END = K_OIL_END, K_OIL_END + SH.MAX_TESTS
+K_TBUF, K_TBUF_END = K_OUTC_END, K_OUTC_END + 8
+K_W = K_TBUF_END
+
+
+def new_scratch():
+    """A zeroed scratch buffer K (the K_* pieces)."""
+    return np.zeros(K_W, np.int64)
 CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
 
 
@@ -242,9 +261,12 @@ def _apply_levels(V, v, G, PROF):
 
 @jit
 def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, G,
-              PROF, crit, hp, ws, sp, o, E, EN, turn, phase, shooter):
+              PROF, crit, hp, K, E, EN, turn, phase, shooter):
     """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
     Returns True when it hit."""
+    ws = K[K_WS:K_WS_END]
+    sp = K[K_SP:K_SP_END]
+    o = K[K_O:K_O_END]
     matrix, rerolls, effects, groups = crit
     sp[SH.S_IN_RANGE] = SH.AUTO_HIT if auto else 1
     sp[SH.S_RANGE] = rng_eff
@@ -306,7 +328,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
         V[v, V_HAND] = 0
         for w in range(MAXW):
             WS[v, w, W_AMMO] = 0   # all weapons cease functioning (p35)
-    _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase)
+    _apply_lasting(V, WS, FIT, v, K, G, E, EN, turn, phase)
     braked = ws[SH.WS_BRAKED]
     if braked > 0:
         V[v, V_MPH] = max(0, V[v, V_MPH] - braked)
@@ -319,7 +341,16 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
 
 
 @jit
-def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
+def _hazards(st, script, V, v, K, nl, G, hp, E, EN, turn, phase):
+    """The hazard rolls of the move's list (the first ``nl`` cells of K's lim and oil)."""
+    if nl == 0 or V[v, V_OOC] != IN_CONTROL:
+        return
+    _roll_hazards(st, script, V, v, K[K_LIM:K_LIM_END], K[K_OIL:K_OIL_END], nl, G, hp,
+                  K[K_OUTC:K_OUTC_END], E, EN, turn, phase)
+
+
+@jit
+def _roll_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
     """Hazard rolls of one move in the book's order (p41); oil tests come last."""
     if nl == 0 or V[v, V_OOC] != IN_CONTROL:
         return
@@ -362,13 +393,13 @@ def _crash(V, v, why, E, EN, turn, phase):
 
 
 @jit
-def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, ws, sp, o,
+def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, K,
                 E, EN, turn, phase, source):
     for _ in range(n_hits):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
         _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
-                  ws, sp, o, E, EN, turn, phase, source)
+                  K, E, EN, turn, phase, source)
 
 
 @jit
@@ -379,11 +410,11 @@ def _wreck_if_needed(V, v, E, EN, turn, phase):
 
 
 @jit
-def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
+def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, E, EN,
          turn, phase):
     """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77)."""
     if V[v, V_BIKE] or (u >= 0 and V[u, V_BIKE]):
-        _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
+        _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K,
                   E, EN, turn, phase)
         return
     step = G[G_SPEED_STEP]
@@ -391,7 +422,7 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
     if u < 0:
         # an obstacle: a head-on ram into a wreck (p77)
         _log(E, EN, turn, phase, v, EV_RAM, -1, 0, sfv, 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, sfv, sfv, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _speed_hits(st, script, T, V, WS, FIT, v, sfv, sfv, 0, G, PROF, crit, hp, K, E, EN,
                     turn, phase, -2)
         V[v, V_MPH] = 0
         return
@@ -405,9 +436,9 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
     if head_on or opp:
         c = sfv + sfu
         _log(E, EN, turn, phase, v, EV_RAM, u, 0, c, 1 if opp else 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, c, c, fv, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _speed_hits(st, script, T, V, WS, FIT, v, c, c, fv, G, PROF, crit, hp, K, E, EN,
                     turn, phase, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, c, c, fu, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _speed_hits(st, script, T, V, WS, FIT, u, c, c, fu, G, PROF, crit, hp, K, E, EN,
                     turn, phase, v)
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
@@ -416,35 +447,35 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
     _log(E, EN, turn, phase, v, EV_RAM, u, 1, rel, 0)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, fv, G, PROF, crit, hp, ws, sp, o, E, EN,
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, fv, G, PROF, crit, hp, K, E, EN,
                 turn, phase, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, fu, G, PROF, crit, hp, ws, sp, o, E, EN,
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, fu, G, PROF, crit, hp, K, E, EN,
                 turn, phase, v)
     diff = V[v, V_MPH] - V[u, V_MPH]
     if diff > 0:
         half = (diff + 1) // 2
         V[u, V_MPH] = min(V[u, V_MPH] + half, max(V[u, V_MAXSPD], V[u, V_MPH]))
         V[v, V_MPH] -= half
-    lim[0] = G[G_L_SHUNT]
-    oil[0] = 0
-    _hazards(st, script, V, v, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+    K[K_LIM] = G[G_L_SHUNT]
+    K[K_OIL] = 0
+    _hazards(st, script, V, v, K, 1, G, hp, E, EN, turn, phase)
     if V[u, V_OOC] == IN_CONTROL and V[u, V_MPH] > G[G_L_SHUNT]:
         # the target ignores panic results (p41): give it an allowance nothing can exhaust and
         # restore its speed
         keep_mph = V[u, V_MPH]
         keep_left = V[u, V_BRKLEFT]
         V[u, V_BRKLEFT] = 1 << 20
-        lim[0] = G[G_L_SHUNT]
-        oil[0] = 0
-        _hazards(st, script, V, u, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        K[K_LIM] = G[G_L_SHUNT]
+        K[K_OIL] = 0
+        _hazards(st, script, V, u, K, 1, G, hp, E, EN, turn, phase)
         V[u, V_MPH] = keep_mph
         V[u, V_BRKLEFT] = keep_left
         V[u, V_PANIC] = 0
 
 
 @jit
-def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, lim,
-                 oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase, straight):
+def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, K, nl, G,
+                 PROF, crit, hp, E, EN, turn, phase, straight):
     """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
     limits added to the move's list, in the order the markers were laid. Returns the new list
     length. Two identical markers after a straight-ahead move (p31 Double Hits): oil two hits,
@@ -483,17 +514,17 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 V[v, V_HAND] += G[G_OIL_HAND]
                 if V[v, V_HAND] <= 0:
                     _lose_control(V, v)
-            if nl < lim.shape[0]:
-                lim[nl] = G[G_L_OIL_S] if (straight_steady and not on_curve) else G[G_L_OIL_O]
-                oil[nl] = 1 if (straight_steady and not on_curve) else 1 + _rflag(V, v)
+            if nl < SH.MAX_TESTS:
+                K[K_LIM + nl] = G[G_L_OIL_S] if (straight_steady and not on_curve) else G[G_L_OIL_O]
+                K[K_OIL + nl] = 1 if (straight_steady and not on_curve) else 1 + _rflag(V, v)
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
             _take_hit(st, script, T, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, G, PROF,
-                      crit, hp, ws, sp, o, E, EN, turn, phase, -3)
-            if nl < lim.shape[0] and not (double and n_mines >= 2 and mines_tested):
-                lim[nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
-                oil[nl] = _rflag(V, v)
+                      crit, hp, K, E, EN, turn, phase, -3)
+            if nl < SH.MAX_TESTS and not (double and n_mines >= 2 and mines_tested):
+                K[K_LIM + nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
+                K[K_OIL + nl] = _rflag(V, v)
                 nl += 1
             mines_tested = True
         elif kind == RD.SPIKES:
@@ -504,7 +535,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
                 # as a floor hit picks them); 5 or less, no effect
                 _take_hit(st, script, T, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, G, PROF, crit, hp,
-                          ws, sp, o, E, EN, turn, phase, -4)
+                          K, E, EN, turn, phase, -4)
             elif V[v, V_MPH] > G[G_SPIKE_MPH]:
                 # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
                 # a tyre
@@ -518,9 +549,9 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                     V[v, V_HAND] -= 2
                     V[v, V_TYRE] = 1
                     V[v, V_MAXSPD] = min(V[v, V_MAXSPD] - G[G_TYRE_LOSS], G[G_TYRE_CAP])
-                    if nl < lim.shape[0]:
-                        lim[nl] = G[G_L_TYRE]
-                        oil[nl] = _rflag(V, v)
+                    if nl < SH.MAX_TESTS:
+                        K[K_LIM + nl] = G[G_L_TYRE]
+                        K[K_OIL + nl] = _rflag(V, v)
                         nl += 1
                 if V[v, V_DMG] == 0 and not V[v, V_TERMINAL]:
                     V[v, V_TERMINAL] = 1
@@ -533,11 +564,12 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 if double and n_smoke >= 2 and smoke_tested:
                     continue   # one hazard roll for two smoke markers (p31)
                 smoke_tested = True
-            if nl < lim.shape[0]:
-                lim[nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND] if kind == RD.SAND
-                           else G[G_L_DEBRIS] if kind == RD.DEBRIS else G[G_L_RAIL])
-                oil[nl] = _rflag(V, v) if (kind == RD.DEBRIS or (kind == RD.SAND and on_curve)) \
-                    else 0
+            if nl < SH.MAX_TESTS:
+                K[K_LIM + nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND]
+                                 if kind == RD.SAND else G[G_L_DEBRIS] if kind == RD.DEBRIS
+                                 else G[G_L_RAIL])
+                K[K_OIL + nl] = _rflag(V, v) if (kind == RD.DEBRIS or (kind == RD.SAND
+                                                                        and on_curve)) else 0
                 nl += 1
             if kind == RD.RAIL:
                 a = dice.roll(st, script, 1, 6)
@@ -572,8 +604,8 @@ def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp, o,
-             lim, oil, outc, E, EN, turn, phase, steady, forced_drift):
+def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, K, E, EN, turn,
+             phase, steady, forced_drift):
     """One move: one space in the travel direction (with play; against it for a car facing
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
@@ -606,7 +638,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     xhi = RD.front_x(T, nsec, lane, nsp)
     u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
     if u != -1:
-        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
+        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, E, EN,
              turn, phase)
         if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
             return -1
@@ -647,22 +679,21 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
                     moved_drift = True
                 elif forced_drift:
                     # a skid into another vehicle: treated as a sideswipe-like collision (p58)
-                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                         outc, E, EN, turn, phase)
+                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, E, EN, turn, phase)
     _log(E, EN, turn, phase, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
     nl = 0
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
-        lim[nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
-        oil[nl] = 0
+        K[K_LIM + nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
+        K[K_OIL + nl] = 0
         nl += 1
     if moved_drift and not forced_drift:
-        lim[nl] = G[G_L_DRIFT]
-        oil[nl] = 0
+        K[K_LIM + nl] = G[G_L_DRIFT]
+        K[K_OIL + nl] = 0
         nl += 1
     if V[v, V_DODGE] != 0:
         zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
-                      steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
+                      steady and not moved_drift, K, nl, G, PROF, crit, hp, E, EN,
                       turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
     if V[v, V_STATUS] != ACTIVE:
         return -1
@@ -670,22 +701,22 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
 
 
 @jit
-def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc):
+def _after_move(st, script, T, V, v, G, E, EN, turn, phase, K, nl, hp):
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
-    nl = _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase)
+    nl = _lasting_after_move(st, script, V, v, G, K, nl, E, EN, turn, phase)
     # acceleration zero (p15): no engine or driver: 5mph off after each move
     coasting = V[v, V_ENGOFF] or V[v, V_NODRIVER]
     if coasting:
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
     above = V[v, V_MPH] > V[v, V_MAXSPD]
-    if above and V[v, V_TYRE] and nl < lim.shape[0]:
+    if above and V[v, V_TYRE] and nl < SH.MAX_TESTS:
         # a destroyed tyre: a test against the new maximum at the end of each move still above
         # it (p34)
-        lim[nl] = max(V[v, V_MAXSPD], 0)
-        oil[nl] = 0
+        K[K_LIM + nl] = max(V[v, V_MAXSPD], 0)
+        K[K_OIL + nl] = 0
         nl += 1
-    _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+    _hazards(st, script, V, v, K, nl, G, hp, E, EN, turn, phase)
     if above and not coasting:
         # left above a reduced maximum speed, the acceleration counts as zero 'until its speed
         # has reached the new limit' (p15-16): 5mph off after the move, as for p15's zero
@@ -730,8 +761,8 @@ def _halted(V, v):
 
 
 @jit
-def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp,
-                         o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
+def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows,
+                         cl_codes, spin_t, E, EN, turn, phase):
     """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
     bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
     roll at 81mph+, and on a roll at 80mph or less makes the skid test and the move, takes speed
@@ -739,8 +770,8 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
     if not bike and V[v, V_OOC] == SPINNING:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
-                      lim, oil, outc, E, EN, turn, phase, False, False)
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, E, EN,
+                      turn, phase, False, False)
         if nl < 0 or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
@@ -761,16 +792,16 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
         _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
-                      lim, oil, outc, E, EN, turn, phase, True, False)
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, E, EN,
+                      turn, phase, True, False)
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
         if nl >= 0:
-            _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+            _after_move(st, script, T, V, v, G, E, EN, turn, phase, K, nl, hp)
         return
     if bike and res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
         # no forward move; others are not affected (p70)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, ws, sp, o, E,
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, K, E,
                     EN, turn, phase, True)
         return
     # skid first (skid_regain, skid_out, spin, roll)
@@ -783,7 +814,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
         ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
     _log(E, EN, turn, phase, v, EV_SKID, drift, ddir, loss, 0)
     nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, ddir if drift else 0, G, PROF, crit,
-                  hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, False, drift == 1)
+                  hp, K, E, EN, turn, phase, False, drift == 1)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
     if nl < 0 or V[v, V_STATUS] != ACTIVE:
         return
@@ -795,7 +826,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             sf_now = speed_factor(V[v, V_MPH], step)
             hits = max(0, sf_now - G[G_ROLL_LESS])
             _log(E, EN, turn, phase, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-            _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, ws, sp, o, E,
+            _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, K, E,
                        EN, turn, phase, -5)
             if V[v, V_STATUS] == ACTIVE:
                 _road_damage(st, script, V, v, sf_now, hp, crit, E, EN, turn, phase)
@@ -809,14 +840,14 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
             _log(E, EN, turn, phase, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, T, V, WS, FIT, v, sf_now, sf_now, 4, G, PROF, crit, hp, ws, sp,
-                        o, E, EN, turn, phase, -5)
+            _speed_hits(st, script, T, V, WS, FIT, v, sf_now, sf_now, 4, G, PROF, crit, hp, K, E,
+                        EN, turn, phase, -5)
             V[v, V_MPH] = 0
             V[v, V_STATUS] = WRECK
             _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
             return
     if V[v, V_STATUS] == ACTIVE and (bike or V[v, V_OOC] != SPINNING):
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, 0, hp, outc)
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, K, 0, hp)
 
 
 @jit
@@ -858,8 +889,9 @@ def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
 
 
 @jit
-def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
+def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, E, EN,
           turn, phase):
+    tbuf = K[K_TBUF:K_TBUF_END]
     mount = WS[v, w, W_MOUNT]
     u = find_target(T, V, n, v, mount, tbuf)
     if u < 0:
@@ -887,18 +919,18 @@ def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, 
         _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, -1)
         return
     hit = _take_hit(st, script, T, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
-                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], G, PROF, crit, hp, ws, sp, o,
+                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], G, PROF, crit, hp, K,
                     E, EN, turn, phase, v)
     _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, 1 if hit else 0)
 
 
 @jit
-def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
+def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K,
                E, EN, turn, phase):
     """A neck-and-neck sideswipe after a straight move (p54-57)."""
     if V[v, V_BIKE]:
-        _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                        outc, E, EN, turn, phase)
+        _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, E, EN, turn,
+                        phase)
         return
     lane = V[v, V_LANE]
     xlo = v_rear(T, V, v)
@@ -917,8 +949,8 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
         return
     u = tgt
     if V[u, V_DIR] != V[v, V_DIR] or V[u, V_MPH] == 0:
-        _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws, sp, o, lim,
-                           oil, outc, E, EN, turn, phase)
+        _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K, E, EN, turn,
+                           phase)
         return
     sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
         max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
@@ -931,34 +963,34 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
         winner = v   # a bike taking a sideswipe test against a car loses (p72)
     _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, u)
+        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, v)
+        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
         x = v if k == 0 else u
         if winner == x:
             continue
-        lim[0] = G[G_L_SS_NN]
-        oil[0] = _rflag(V, x)
+        K[K_LIM] = G[G_L_SS_NN]
+        K[K_OIL] = _rflag(V, x)
         was = V[x, V_OOC]
-        _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        _hazards(st, script, V, x, K, 1, G, hp, E, EN, turn, phase)
         if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
             # the loser skids away from the car that hit it (p57)
             V[x, V_SKIDDIR] = d if x == u else -d
 
 
 @jit
-def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
-         tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
+def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows, cl_codes,
+         spin_t, POL, E, EN, turn, phase):
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
     if V[v, V_BIKE] and _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF,
-                                        crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase):
+                                        crit, hp, K, E, EN, turn, phase):
         return
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
         _lose_control(V, v)
@@ -968,8 +1000,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         _halted(V, v)
     if V[v, V_OOC] != IN_CONTROL:
         if moves:
-            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
-                                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
+            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K,
+                                 cl_lows, cl_codes, spin_t, E, EN, turn,
                                  phase)
             _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_NONE, 0, G, E, EN, turn,
                                phase)
@@ -980,13 +1012,14 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         act, arg = A_REALIGN, 0
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
+        tbuf = K[K_TBUF:K_TBUF_END]
         act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, st, script)
         if V[v, V_BIKE]:
             act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
                                    st, script)
     if act == A_UTURN or act == A_REVERSE:
-        _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
-                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase)
+        _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
+                 cl_lows, cl_codes, spin_t, E, EN, turn, phase)
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
@@ -1005,12 +1038,12 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         drift = arg if act == A_DRIFT else 0
         if act == A_DODGE:
             V[v, V_DODGE] = arg
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp,
-                      o, lim, oil, outc, E, EN, turn, phase, act == A_NONE or act >= A_SHOOT, False)
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, K, E,
+                      EN, turn, phase, act == A_NONE or act >= A_SHOOT, False)
         if nl < 0:
             return
         if V[v, V_BIKE]:
-            nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN,
+            nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, E, EN,
                                   turn, phase)
         if act == A_ACCEL and not V[v, V_ENGOFF] and V[v, V_MPH] < V[v, V_MAXSPD]:
             # above a reduced maximum the acceleration counts as zero (p15-16)
@@ -1019,12 +1052,12 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
             b = min(arg, V[v, V_BRKLEFT], V[v, V_MPH])
             V[v, V_MPH] -= b
             V[v, V_BRKLEFT] -= b
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, K, nl, hp)
         _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, E, EN, turn, phase)
         if V[v, V_STATUS] != ACTIVE or V[v, V_OOC] != IN_CONTROL or V[v, V_PANIC]:
             return
     if act == A_SHOOT:
-        _shoot(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+        _shoot(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, E,
                EN, turn, phase)
     elif act == A_PASSIVE and WS[v, arg, W_AMMO] != 0 and WS[v, arg, W_OFF] == 0 \
             and _weapon_works(st, script, WS, v, arg, G, E, EN, turn, phase):
@@ -1034,8 +1067,7 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
     elif act == A_DUMMY and moves:
         _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, arg, G, E, EN, turn, phase)
     elif act == A_SWIPE and moves:
-        _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                   outc, E, EN, turn, phase)
+        _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, E, EN, turn, phase)
 
 
 @jit
@@ -1242,9 +1274,10 @@ def _verdict(V, WS, n, G, res, lead_side):
 
 
 @jit
-def _stalemate(T, V, WS, n, POL, tbuf):
+def _stalemate(T, V, WS, n, POL, K):
     """Nothing left in play can move, and no driver has a shot it would take: the game can no
     longer change (checked at a turn's end)."""
+    tbuf = K[K_TBUF:K_TBUF_END]
     for v in range(n):
         if V[v, V_STATUS] == ACTIVE and not _is_out(V, v):
             return False
@@ -1418,13 +1451,7 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
     V_STAMP: nothing can change any more, so the game ends at once as a draw
     (REASON_REPEAT), as it would at the turn limit."""
     n = G[G_NV]
-    ws = np.zeros(SH.SCRATCH, np.int64)
-    sp = np.zeros(32, np.int64)
-    o = np.zeros(8, np.int64)
-    lim = np.zeros(SH.MAX_TESTS, np.int64)
-    oil = np.zeros(SH.MAX_TESTS, np.int64)
-    outc = np.zeros(SH.MAX_TESTS, np.int64)
-    tbuf = np.zeros(8, np.int64)
+    K = np.zeros(K_W, np.int64)
     order = np.zeros(n, np.int64)
     late = np.zeros(n, np.int64)
     step = G[G_SPEED_STEP]
@@ -1455,8 +1482,8 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
                 v = order[i]
                 if V[v, V_STATUS] != ACTIVE:
                     continue
-                _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o,
-                     lim, oil, outc, tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase)
+                _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows,
+                     cl_codes, spin_t, POL, E, EN, turn, phase)
                 _wreck_if_needed(V, v, E, EN, turn, phase)
                 if G[G_MODE] == MODE_CONTINUOUS:
                     _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn,
@@ -1473,7 +1500,7 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
                 break
             phase += 1
         _end_of_turn(st, script, V, WS, n, G, E, EN, turn)
-        if G[G_VICTORY] != VICTORY_FINISH and _stalemate(T, V, WS, n, POL, tbuf):
+        if G[G_VICTORY] != VICTORY_FINISH and _stalemate(T, V, WS, n, POL, K):
             res[R_WINNER] = -1
             res[R_REASON] = REASON_STALEMATE
             _log(E, EN, turn, 0, -1, EV_END, -1, REASON_STALEMATE, 0, 0)
@@ -1683,7 +1710,7 @@ def _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase):
 
 
 @jit
-def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, ws, sp, o, E, EN, turn,
+def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, K, E, EN, turn,
                phase, source):
     """Speed-factor hits on a random facing each (p70: 1 left, 2 right, 3 roof, 4 floor,
     5 front, 6 rear)."""
@@ -1692,7 +1719,7 @@ def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, ws,
             break
         facing = hp[HP_ROLLFACE + dice.roll(st, script, 1, 6) - 1]
         _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
-                  ws, sp, o, E, EN, turn, phase, source)
+                  K, E, EN, turn, phase, source)
 
 
 @jit
@@ -1714,13 +1741,13 @@ def _bike_down(V, v, E, EN, turn, phase):
 
 
 @jit
-def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase,
+def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, K, E, EN, turn, phase,
                 damage):
     """A bike crashes (p70): crash damage (speed factor hits at +speed factor, p58) when
     ``damage``, road damage, then off the table."""
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     if damage:
-        _bike_hits(st, script, T, V, WS, FIT, v, sf, sf, G, PROF, crit, hp, ws, sp, o, E, EN, turn,
+        _bike_hits(st, script, T, V, WS, FIT, v, sf, sf, G, PROF, crit, hp, K, E, EN, turn,
                    phase, -6)
     _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase)
     _crash(V, v, why, E, EN, turn, phase)
@@ -1734,9 +1761,10 @@ def _shared_lanes(V, v, u):
 
 
 @jit
-def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, turn, phase):
+def _one_test(st, script, V, u, limit, reduced, ignore_panic, K, G, hp, E, EN, turn, phase):
     """One immediate hazard roll of ``u`` (a collision's, an overlap's), in scratch cells of
     ``ws`` so that the mover's own list is kept; the target of a shunt ignores panic (p41)."""
+    ws = K[K_WS:K_WS_END]
     if V[u, V_STATUS] != ACTIVE or V[u, V_OOC] != IN_CONTROL or V[u, V_MPH] <= limit:
         return
     keep_mph = V[u, V_MPH]
@@ -1745,7 +1773,7 @@ def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, 
         V[u, V_BRKLEFT] = 1 << 20
     ws[0] = limit
     ws[1] = 2 if (reduced and V[u, V_BIKE]) else 0
-    _hazards(st, script, V, u, ws[0:1], ws[1:2], 1, G, hp, ws[2:3], E, EN, turn, phase)
+    _roll_hazards(st, script, V, u, ws[0:1], ws[1:2], 1, G, hp, ws[2:3], E, EN, turn, phase)
     if ignore_panic:
         V[u, V_MPH] = keep_mph
         V[u, V_BRKLEFT] = keep_left
@@ -1753,16 +1781,16 @@ def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, 
 
 
 @jit
-def _swipe_loser(st, script, V, x, d, limit, ws, G, hp, E, EN, turn, phase):
+def _swipe_loser(st, script, V, x, d, limit, K, G, hp, E, EN, turn, phase):
     """The loser of a sideswipe tests (reduced handling for a bike) and skids away (p57)."""
     was = V[x, V_OOC]
-    _one_test(st, script, V, x, limit, True, False, ws, G, hp, E, EN, turn, phase)
+    _one_test(st, script, V, x, limit, True, False, K, G, hp, E, EN, turn, phase)
     if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
         V[x, V_SKIDDIR] = d
 
 
 @jit
-def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E,
+def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, E,
               EN, turn, phase):
     """Collisions with a bike (p70-72). Bike vs bike: head-on (opposed, stationary or fallen
     bikes) combined speed-factor damage, both halt and fall, road damage; into a wrecked bike
@@ -1776,9 +1804,9 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
         _log(E, EN, turn, phase, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
-        _take_hit(st, script, T, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
-                  sp, o, E, EN, turn, phase, -2)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_CAR, G, PROF, crit, hp, ws, sp, o, E,
+        _take_hit(st, script, T, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, -2)
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_CAR, G, PROF, crit, hp, K, E,
                     EN, turn, phase, False)
         return
     sfu = speed_factor(V[u, V_MPH], step)
@@ -1786,15 +1814,15 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
     if V[v, V_BIKE] and V[u, V_BIKE]:
         if V[u, V_STATUS] == WRECK:
             _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_INTO_WRECK, sfv, sfv)
-            _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_WRECK, G, PROF, crit, hp, ws, sp,
-                        o, E, EN, turn, phase, True)
+            _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_WRECK, G, PROF, crit, hp, K, E, EN,
+                        turn, phase, True)
             return
         if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
             c = sfv + sfu
             _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
-            _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, ws, sp, o, E,
+            _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, K, E,
                         EN, turn, phase, u)
-            _speed_hits(st, script, T, V, WS, FIT, u, c, c, 0, G, PROF, crit, hp, ws, sp, o, E,
+            _speed_hits(st, script, T, V, WS, FIT, u, c, c, 0, G, PROF, crit, hp, K, E,
                         EN, turn, phase, v)
             for x in (v, u):
                 if V[x, V_STATUS] == ACTIVE:
@@ -1804,9 +1832,9 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
             return
         rel = max(sfv - sfu, 0)
         _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-        _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, K, E, EN,
                     turn, phase, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+        _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, K, E, EN,
                     turn, phase, v)
         diff = V[v, V_MPH] - V[u, V_MPH]
         if diff > 0:
@@ -1831,27 +1859,27 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
             c = sfb + sfc
             _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
             _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
-                      ws, sp, o, E, EN, turn, phase, car)
-            _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, ws, G, hp, E, EN, turn,
+                      K, E, EN, turn, phase, car)
+            _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, K, G, hp, E, EN, turn,
                       phase)
-            _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], ws, G, hp, E, EN, turn, phase)
+            _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], K, G, hp, E, EN, turn, phase)
         else:
             rel = abs(sfb - sfc)
             _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
             _take_hit(st, script, T, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
-                      ws, sp, o, E, EN, turn, phase, car)
+                      K, E, EN, turn, phase, car)
             V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
-            _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], ws, G, hp, E, EN, turn, phase)
+            _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, E, EN, turn, phase)
         return
     if fallen or opposed or car_still or V[bike, V_MPH] == 0:
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
         _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
-        _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
-                  sp, o, E, EN, turn, phase, car)
-        _take_hit(st, script, T, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
-                  sp, o, E, EN, turn, phase, bike)
+        _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, car)
+        _take_hit(st, script, T, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, bike)
         if V[bike, V_STATUS] == ACTIVE:
             _road_damage(st, script, V, bike, sfb, hp, crit, E, EN, turn, phase)
         _crash(V, bike, CRASH_BIKE_CAR, E, EN, turn, phase)
@@ -1862,9 +1890,9 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
     # shunts
     rel = max(sfv - sfu, 0)
     _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, K, E, EN,
                 turn, phase, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, K, E, EN,
                 turn, phase, v)
     if bike == v:
         V[v, V_MPH] = min(V[v, V_MPH], V[u, V_MPH])
@@ -1872,8 +1900,8 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
         impact = V[v, V_MPH]
         V[u, V_MPH] = min(impact, max(V[u, V_MAXSPD], V[u, V_MPH]))
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_CAR_SHUNT_SLOW])
-    _one_test(st, script, V, v, G[G_L_SHUNT], True, False, ws, G, hp, E, EN, turn, phase)
-    _one_test(st, script, V, u, G[G_L_SHUNT], True, True, ws, G, hp, E, EN, turn, phase)
+    _one_test(st, script, V, v, G[G_L_SHUNT], True, False, K, G, hp, E, EN, turn, phase)
+    _one_test(st, script, V, u, G[G_L_SHUNT], True, True, K, G, hp, E, EN, turn, phase)
 
 
 @jit
@@ -1884,8 +1912,7 @@ def _goes_on(V, v, u):
 
 
 @jit
-def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                    outc, E, EN, turn, phase):
+def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, E, EN, turn, phase):
     """A rider sideswipes a bike going its way whose zone overlaps its own (p70): the usual
     test (a rider out of control uses reduced handling), relative speed-factor hit, -10mph
     each, the loser tests at 40mph on reduced handling and skids away."""
@@ -1914,18 +1941,18 @@ def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, s
     winner = v if sv > su else (u if su > sv else -1)
     _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, u)
+        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, v)
+        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, E,
+                  EN, turn, phase, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
         x = v if k == 0 else u
         if winner == x:
             continue
-        _swipe_loser(st, script, V, x, d if x == u else -d, G[G_L_SS_NN], ws, G, hp, E, EN, turn,
+        _swipe_loser(st, script, V, x, d if x == u else -d, G[G_L_SS_NN], K, G, hp, E, EN, turn,
                      phase)
 
 
@@ -1943,13 +1970,13 @@ def _bike_target_mod(V, v, u, mount, G):
 
 
 @jit
-def _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN, turn, phase):
+def _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, E, EN, turn, phase):
     """After a rider's move: the dodge's 40mph test (full handling, p64) and overlapping
     contact zones (p64): the other rider tests at once, the mover with its move's tests (80mph
     going the same way, 40mph opposed)."""
-    if act == A_DODGE and nl < lim.shape[0]:
-        lim[nl] = G[G_L_DODGE]
-        oil[nl] = 0
+    if act == A_DODGE and nl < SH.MAX_TESTS:
+        K[K_LIM + nl] = G[G_L_DODGE]
+        K[K_OIL + nl] = 0
         nl += 1
     worst = -1
     xlo = v_rear(T, V, v)
@@ -1961,19 +1988,19 @@ def _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN
             continue
         limit = G[G_L_OVERLAP_OPP] if V[u, V_DIR] != V[v, V_DIR] else G[G_L_OVERLAP]
         _log(E, EN, turn, phase, v, EV_OVERLAP, u, limit, 0, 0)
-        _one_test(st, script, V, u, limit, False, False, ws, G, hp, E, EN, turn, phase)
+        _one_test(st, script, V, u, limit, False, False, K, G, hp, E, EN, turn, phase)
         if worst < 0 or limit < worst:
             worst = limit
-    if worst >= 0 and nl < lim.shape[0]:
-        lim[nl] = worst
-        oil[nl] = 0
+    if worst >= 0 and nl < SH.MAX_TESTS:
+        K[K_LIM + nl] = worst
+        K[K_OIL + nl] = 0
         nl += 1
     return nl
 
 
 @jit
-def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, crit, hp, ws, sp, o,
-                    lim, oil, outc, E, EN, turn, phase):
+def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, crit, hp, K, E, EN,
+                    turn, phase):
     """A rider's phase begins: the dodge zone ends, a fallen bike is picked up (p70), a pushed
     bike moves at 5mph (p69). True when the phase's part is done."""
     V[v, V_DODGE] = 0
@@ -1988,10 +2015,10 @@ def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, 
             _log(E, EN, turn, phase, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
         return True
     _log(E, EN, turn, phase, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o, lim,
-                  oil, outc, E, EN, turn, phase, True, False)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, E, EN, turn,
+                  phase, True, False)
     if nl > 0:
-        _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+        _hazards(st, script, V, v, K, nl, G, hp, E, EN, turn, phase)
     return True
 
 
@@ -2053,8 +2080,9 @@ def _tyre_gone(V, v, G):
 
 
 @jit
-def _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase):
+def _apply_lasting(V, WS, FIT, v, K, G, E, EN, turn, phase):
     """The lasting results the shot kernel recorded (p34-35), in the order rolled."""
+    ws = K[K_WS:K_WS_END]
     for w in range(MAXW):
         st_ = WS[v, w, W_STATION]
         if WS[v, w, W_KIND] != 0 and st_ >= 0 and FIT[v, st_] == 0:
@@ -2125,7 +2153,7 @@ def _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase):
 
 
 @jit
-def _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase):
+def _lasting_after_move(st, script, V, v, G, K, nl, E, EN, turn, phase):
     """After each move: a car with acceleration 0 slows 5mph (p15); every split tyre rolls a
     d6, below the speed factor it shreds into a destroyed tyre (p34: handling -2, the maximum
     speed cut, a 20mph test); a broken axle's 40mph test (p34). Returns the new list length."""
@@ -2145,13 +2173,13 @@ def _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase):
             _tyre_gone(V, v, G)
             if _no_control(V, v):
                 _lose_control(V, v)
-            if nl < lim.shape[0]:
-                lim[nl] = G[G_L_TYRE]
-                oil[nl] = 0
+            if nl < SH.MAX_TESTS:
+                K[K_LIM + nl] = G[G_L_TYRE]
+                K[K_OIL + nl] = 0
                 nl += 1
-    if V[v, V_AXLE] and nl < lim.shape[0]:
-        lim[nl] = G[G_L_AXLE]
-        oil[nl] = 0
+    if V[v, V_AXLE] and nl < SH.MAX_TESTS:
+        K[K_LIM + nl] = G[G_L_AXLE]
+        K[K_OIL + nl] = 0
         nl += 1
     return nl
 
@@ -2196,7 +2224,7 @@ def _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
 
 
 @jit
-def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, E,
               EN, turn, phase):
     if WS[v, w, W_KIND] != WK_DIRECT or WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] & ~OFF_LASTSHOT:
         return
@@ -2204,25 +2232,25 @@ def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, 
         return
     if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
         return
-    _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
+    _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, E, EN,
           turn, phase)
     if WS[v, w, W_OFF] & OFF_LASTSHOT and WS[v, w, W_FIRED]:
         WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
 
 
 @jit
-def _shoot(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
+def _shoot(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, E, EN,
            turn, phase):
     """One shoot action: the weapon declared, then every other weapon linked to it, each shot
     rolled and resolved in turn (p83 Linking Weapons)."""
-    _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E,
+    _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, E,
               EN, turn, phase)
     g = WS[v, w, W_LINK]
     if g > 0:
         for x in range(MAXW):
             if x != w and WS[v, x, W_LINK] == g:
-                _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, x, G, PROF, crit, hp, ws, sp, o,
-                          tbuf, E, EN, turn, phase)
+                _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, x, G, PROF, crit, hp, K, E, EN,
+                          turn, phase)
 
 
 @jit
@@ -2388,8 +2416,8 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase):
 
 
 @jit
-def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, crit, hp, ws, sp,
-                o, lim, oil, outc, E, EN, turn, phase):
+def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, crit, hp, K, E, EN,
+                turn, phase):
     """A U-turn (p14): the straight-ahead (or reverse) move into the next space, then the car
     turns through 180 degrees there, on the same lanes (RECONSTRUCTED: the book's diagram is not
     transcribed), with a six-lane contact zone that must be clear. Returns the hazard limits
@@ -2407,23 +2435,23 @@ def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, 
     _log(E, EN, turn, phase, v, EV_UTURN, nsec, lane, nsp, V[v, V_MPH])
     nl = 0
     if T[nsec, RD.T_KIND] != RD.STRAIGHT:
-        lim[nl] = RD.pair_limit(T, nsec, lane)
-        oil[nl] = 0
+        K[K_LIM + nl] = RD.pair_limit(T, nsec, lane)
+        K[K_OIL + nl] = 0
         nl += 1
     if not reversing:
-        lim[nl] = G[G_L_UTURN]
-        oil[nl] = 0
+        K[K_LIM + nl] = G[G_L_UTURN]
+        K[K_OIL + nl] = 0
         nl += 1
-    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, lim,
-                      oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase, False)
+    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, K, nl,
+                      G, PROF, crit, hp, E, EN, turn, phase, False)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
-             sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
+def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
+             cl_lows, cl_codes, spin_t, E, EN, turn, phase):
     """The U-turn (p14) and reverse (p17) actions, moving off with a U-turn (p15)."""
     moving_off = V[v, V_MPH] == 0 and phase == 1 and not moves
     if act == A_UTURN:
@@ -2441,19 +2469,19 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
             # full lock at 31mph+: control is lost before the move, no U-turn (p14, p40)
             _log(E, EN, turn, phase, v, EV_UTURN_LOSS, V[v, V_MPH], 0, 0, 0)
             _lose_control(V, v)
-            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
-                                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
+            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K,
+                                 cl_lows, cl_codes, spin_t, E, EN, turn,
                                  phase)
             return
-        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, False, G, PROF, crit, hp, ws,
-                         sp, o, lim, oil, outc, E, EN, turn, phase)
+        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, False, G, PROF, crit, hp, K, E,
+                         EN, turn, phase)
         if nl == -2:
             # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
-            nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp,
-                          o, lim, oil, outc, E, EN, turn, phase, True, False)
+            nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, E,
+                          EN, turn, phase, True, False)
         if nl < 0:
             return
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        _after_move(st, script, T, V, v, G, E, EN, turn, phase, K, nl, hp)
         return
     # reverse: only a car stationary at the start of phase 1, at the reverse speed, no hazard
     # rolls, back to 0mph after the move (p17)
@@ -2464,11 +2492,11 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
     _log(E, EN, turn, phase, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)
     nl = -2
     if arg == 2:
-        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, True, G, PROF, crit, hp, ws,
-                         sp, o, lim, oil, outc, E, EN, turn, phase)
+        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, True, G, PROF, crit, hp, K, E,
+                         EN, turn, phase)
     if nl == -2:
         nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg if arg != 2 else 0, G, PROF,
-                      crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, True, False)
+                      crit, hp, K, E, EN, turn, phase, True, False)
     V[v, V_REV] = 0
     if V[v, V_STATUS] == ACTIVE:
         _log(E, EN, turn, phase, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
@@ -2476,8 +2504,8 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
 
 
 @jit
-def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                       outc, E, EN, turn, phase):
+def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K, E, EN, turn,
+                       phase):
     """An opposed sideswipe (p54-57): the target is stationary or travelling the other way. The
     loser takes one combined speed factor hit (both on a draw), both lose 20mph, the winner
     tests at 40mph and the loser at 20mph; a loser losing control skids away from the other."""
@@ -2490,21 +2518,21 @@ def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws
     winner = v if sv > su else (u if su > sv else -1)
     _log(E, EN, turn, phase, v, EV_OPPSWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, u)
+        _take_hit(st, script, T, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, E, EN,
+                  turn, phase, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, v)
+        _take_hit(st, script, T, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, E, EN,
+                  turn, phase, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_OPP_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_OPP_LOSS])
     for k in range(2):
         x = v if k == 0 else u
         if V[x, V_STATUS] != ACTIVE:
             continue
-        lim[0] = G[G_L_SS_OPP_W] if winner == x else G[G_L_SS_OPP_L]
-        oil[0] = 0
+        K[K_LIM] = G[G_L_SS_OPP_W] if winner == x else G[G_L_SS_OPP_L]
+        K[K_OIL] = 0
         was = V[x, V_OOC]
-        _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        _hazards(st, script, V, x, K, 1, G, hp, E, EN, turn, phase)
         if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
             V[x, V_SKIDDIR] = d if x == u else -d
 
