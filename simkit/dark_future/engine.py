@@ -75,6 +75,8 @@ the shunted vehicle moving next.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core import dice, eventlog
@@ -191,13 +193,40 @@ REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was t
                 "the position repeated, no dice rolled")
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
+
+# --- the scratch buffer K -------------------------------------------------------------------------
+# One buffer per game holds the shot kernel's scratch (ws), its parameters (sp) and outputs (o),
+# a move's hazard list (lim, oil, outc) and the target search's (tbuf): numba counts a reference
+# to every array that crosses a call, and these seven crossed nearly every call of a phase. A
+# function cuts out only the pieces it reads itself.
+K_WS, K_WS_END = 0, SH.SCRATCH
+K_SP, K_SP_END = K_WS_END, K_WS_END + 32
+K_O, K_O_END = K_SP_END, K_SP_END + 8
+K_LIM, K_LIM_END = K_O_END, K_O_END + SH.MAX_TESTS
+K_OIL, K_OIL_END = K_LIM_END, K_LIM_END + SH.MAX_TESTS
+K_OUTC, K_OUTC_END = K_OIL_END, K_OIL_END + SH.MAX_TESTS
+K_TBUF, K_TBUF_END = K_OUTC_END, K_OUTC_END + 8
+K_W = K_TBUF_END
+
+
+def new_scratch():
+    """A zeroed scratch buffer K (the K_* pieces)."""
+    return np.zeros(K_W, np.int64)
 CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
 
 
+class Log(NamedTuple):
+    """The game log and the moment it is at, ``L``: what every compiled step passes on."""
+    E: np.ndarray     # int64[event, LOG_W]: the shared event-log layout
+    EN: np.ndarray    # int64[1]: events written (counted past the capacity)
+    turn: int
+    phase: int
+
+
 @jit
-def _log(E, EN, turn, phase, v, code, a, b, c, d):
+def _log(L, v, code, a, b, c, d):
     """One event in the shared layout (:mod:`simkit.core.eventlog`)."""
-    eventlog.write_event(E, EN, turn, phase, v, code, a, b, c, d, 0, 0, 0)
+    eventlog.write_event(L.E, L.EN, L.turn, L.phase, v, code, a, b, c, d, 0, 0, 0)
 
 
 @jit
@@ -242,9 +271,12 @@ def _apply_levels(V, v, G, PROF):
 
 @jit
 def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, G,
-              PROF, crit, hp, ws, sp, o, E, EN, turn, phase, shooter):
+              PROF, crit, hp, K, L, shooter):
     """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
     Returns True when it hit."""
+    ws = K[K_WS:K_WS_END]
+    sp = K[K_SP:K_SP_END]
+    o = K[K_O:K_O_END]
     matrix, rerolls, effects, groups = crit
     sp[SH.S_IN_RANGE] = SH.AUTO_HIT if auto else 1
     sp[SH.S_RANGE] = rng_eff
@@ -283,7 +315,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     if o[0] == 0:
         return False
     V[v, V_DMG] = max(0, V[v, V_DMG] - o[1])
-    _log(E, EN, turn, phase, v, EV_DAMAGE, shooter, o[1], V[v, V_DMG], o[2])
+    _log(L, v, EV_DAMAGE, shooter, o[1], V[v, V_DMG], o[2])
     _apply_levels(V, v, G, PROF)
     flags = ws[:SH.NFLAGS]
     if flags[0] or flags[1]:
@@ -306,7 +338,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
         V[v, V_HAND] = 0
         for w in range(MAXW):
             WS[v, w, W_AMMO] = 0   # all weapons cease functioning (p35)
-    _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase)
+    _apply_lasting(V, WS, FIT, v, K, G, L)
     braked = ws[SH.WS_BRAKED]
     if braked > 0:
         V[v, V_MPH] = max(0, V[v, V_MPH] - braked)
@@ -319,12 +351,21 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
 
 
 @jit
-def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
+def _hazards(st, script, V, v, K, nl, G, hp, L):
+    """The hazard rolls of the move's list (the first ``nl`` cells of K's lim and oil)."""
+    if nl == 0 or V[v, V_OOC] != IN_CONTROL:
+        return
+    _roll_hazards(st, script, V, v, K[K_LIM:K_LIM_END], K[K_OIL:K_OIL_END], nl, G, hp,
+                  K[K_OUTC:K_OUTC_END], L)
+
+
+@jit
+def _roll_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L):
     """Hazard rolls of one move in the book's order (p41); oil tests come last."""
     if nl == 0 or V[v, V_OOC] != IN_CONTROL:
         return
     if V[v, V_BIKE]:
-        _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase)
+        _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L)
         return
     # order: non-oil tests by descending limit, then oil
     for i in range(1, nl):
@@ -344,7 +385,7 @@ def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, ph
     for i in range(nl):
         # a test at or under its limit is no roll (p41): only the rolls made are logged
         if outcomes[i] > 0 or (outcomes[i] == 0 and limits[i] < speed0):
-            _log(E, EN, turn, phase, v, EV_HAZARD, limits[i], outcomes[i], speed, oil[i])
+            _log(L, v, EV_HAZARD, limits[i], outcomes[i], speed, oil[i])
             if outcomes[i] == H.PANIC:
                 V[v, V_PANIC] = 1
     V[v, V_MPH] = speed
@@ -354,45 +395,43 @@ def _hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, ph
 
 
 @jit
-def _crash(V, v, why, E, EN, turn, phase):
+def _crash(V, v, why, L):
     V[v, V_STATUS] = CRASHED
     V[v, V_WHY] = why + 1
     V[v, V_MPH] = 0
-    _log(E, EN, turn, phase, v, EV_CRASH, why, 0, 0, 0)
+    _log(L, v, EV_CRASH, why, 0, 0, 0)
 
 
 @jit
-def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, ws, sp, o,
-                E, EN, turn, phase, source):
+def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, K,
+                L, source):
     for _ in range(n_hits):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
         _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
-                  ws, sp, o, E, EN, turn, phase, source)
+                  K, L, source)
 
 
 @jit
-def _wreck_if_needed(V, v, E, EN, turn, phase):
+def _wreck_if_needed(V, v, L):
     if V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and (V[v, V_TERMINAL] or V[v, V_AXLE]):
         V[v, V_STATUS] = WRECK
-        _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
+        _log(L, v, EV_WRECK, 0, 0, 0, 0)
 
 
 @jit
-def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
-         turn, phase):
+def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
     """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77)."""
     if V[v, V_BIKE] or (u >= 0 and V[u, V_BIKE]):
-        _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
-                  E, EN, turn, phase)
+        _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K,
+                  L)
         return
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
         # an obstacle: a head-on ram into a wreck (p77)
-        _log(E, EN, turn, phase, v, EV_RAM, -1, 0, sfv, 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, sfv, sfv, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
-                    turn, phase, -2)
+        _log(L, v, EV_RAM, -1, 0, sfv, 0)
+        _speed_hits(st, script, T, V, WS, FIT, v, sfv, sfv, 0, G, PROF, crit, hp, K, L, -2)
         V[v, V_MPH] = 0
         return
     sfu = speed_factor(V[u, V_MPH], step)
@@ -404,47 +443,43 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil
     fu = 0 if opp else 1
     if head_on or opp:
         c = sfv + sfu
-        _log(E, EN, turn, phase, v, EV_RAM, u, 0, c, 1 if opp else 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, c, c, fv, G, PROF, crit, hp, ws, sp, o, E, EN,
-                    turn, phase, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, c, c, fu, G, PROF, crit, hp, ws, sp, o, E, EN,
-                    turn, phase, v)
+        _log(L, v, EV_RAM, u, 0, c, 1 if opp else 0)
+        _speed_hits(st, script, T, V, WS, FIT, v, c, c, fv, G, PROF, crit, hp, K, L, u)
+        _speed_hits(st, script, T, V, WS, FIT, u, c, c, fu, G, PROF, crit, hp, K, L, v)
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
-        _wreck_if_needed(V, u, E, EN, turn, phase)
+        _wreck_if_needed(V, u, L)
         return
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
-    _log(E, EN, turn, phase, v, EV_RAM, u, 1, rel, 0)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, fv, G, PROF, crit, hp, ws, sp, o, E, EN,
-                turn, phase, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, fu, G, PROF, crit, hp, ws, sp, o, E, EN,
-                turn, phase, v)
+    _log(L, v, EV_RAM, u, 1, rel, 0)
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, fv, G, PROF, crit, hp, K, L, u)
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, fu, G, PROF, crit, hp, K, L, v)
     diff = V[v, V_MPH] - V[u, V_MPH]
     if diff > 0:
         half = (diff + 1) // 2
         V[u, V_MPH] = min(V[u, V_MPH] + half, max(V[u, V_MAXSPD], V[u, V_MPH]))
         V[v, V_MPH] -= half
-    lim[0] = G[G_L_SHUNT]
-    oil[0] = 0
-    _hazards(st, script, V, v, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+    K[K_LIM] = G[G_L_SHUNT]
+    K[K_OIL] = 0
+    _hazards(st, script, V, v, K, 1, G, hp, L)
     if V[u, V_OOC] == IN_CONTROL and V[u, V_MPH] > G[G_L_SHUNT]:
         # the target ignores panic results (p41): give it an allowance nothing can exhaust and
         # restore its speed
         keep_mph = V[u, V_MPH]
         keep_left = V[u, V_BRKLEFT]
         V[u, V_BRKLEFT] = 1 << 20
-        lim[0] = G[G_L_SHUNT]
-        oil[0] = 0
-        _hazards(st, script, V, u, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        K[K_LIM] = G[G_L_SHUNT]
+        K[K_OIL] = 0
+        _hazards(st, script, V, u, K, 1, G, hp, L)
         V[u, V_MPH] = keep_mph
         V[u, V_BRKLEFT] = keep_left
         V[u, V_PANIC] = 0
 
 
 @jit
-def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, lim,
-                 oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase, straight):
+def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, K, nl, G,
+                 PROF, crit, hp, L, straight):
     """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
     limits added to the move's list, in the order the markers were laid. Returns the new list
     length. Two identical markers after a straight-ahead move (p31 Double Hits): oil two hits,
@@ -471,7 +506,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
         M[i, RD.MK_UNDER] = -1
         kind = M[i, RD.MK_KIND]
         M[i, RD.MK_FACEUP] = 1
-        _log(E, EN, turn, phase, v, EV_MARKER, kind, i, 0, 0)
+        _log(L, v, EV_MARKER, kind, i, 0, 0)
         if kind == RD.OBSTACLE:
             continue   # handled as a collision before the move
         if kind == RD.DUMMY:
@@ -483,17 +518,17 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 V[v, V_HAND] += G[G_OIL_HAND]
                 if V[v, V_HAND] <= 0:
                     _lose_control(V, v)
-            if nl < lim.shape[0]:
-                lim[nl] = G[G_L_OIL_S] if (straight_steady and not on_curve) else G[G_L_OIL_O]
-                oil[nl] = 1 if (straight_steady and not on_curve) else 1 + _rflag(V, v)
+            if nl < SH.MAX_TESTS:
+                K[K_LIM + nl] = G[G_L_OIL_S] if (straight_steady and not on_curve) else G[G_L_OIL_O]
+                K[K_OIL + nl] = 1 if (straight_steady and not on_curve) else 1 + _rflag(V, v)
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
             _take_hit(st, script, T, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, G, PROF,
-                      crit, hp, ws, sp, o, E, EN, turn, phase, -3)
-            if nl < lim.shape[0] and not (double and n_mines >= 2 and mines_tested):
-                lim[nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
-                oil[nl] = _rflag(V, v)
+                      crit, hp, K, L, -3)
+            if nl < SH.MAX_TESTS and not (double and n_mines >= 2 and mines_tested):
+                K[K_LIM + nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
+                K[K_OIL + nl] = _rflag(V, v)
                 nl += 1
             mines_tested = True
         elif kind == RD.SPIKES:
@@ -504,23 +539,23 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
                 # as a floor hit picks them); 5 or less, no effect
                 _take_hit(st, script, T, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, G, PROF, crit, hp,
-                          ws, sp, o, E, EN, turn, phase, -4)
+                          K, L, -4)
             elif V[v, V_MPH] > G[G_SPIKE_MPH]:
                 # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
                 # a tyre
                 r = dice.roll(st, script, 1, 6)
                 pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
                 V[v, V_DMG] = max(0, V[v, V_DMG] - pts)
-                _log(E, EN, turn, phase, v, EV_DAMAGE, -4, pts, V[v, V_DMG], 1 if r == 6 else 0)
+                _log(L, v, EV_DAMAGE, -4, pts, V[v, V_DMG], 1 if r == 6 else 0)
                 _apply_levels(V, v, G, PROF)
                 if r == 6:
                     # a destroyed tyre (p34): handling -2, maximum speed down, a 20mph test
                     V[v, V_HAND] -= 2
                     V[v, V_TYRE] = 1
                     V[v, V_MAXSPD] = min(V[v, V_MAXSPD] - G[G_TYRE_LOSS], G[G_TYRE_CAP])
-                    if nl < lim.shape[0]:
-                        lim[nl] = G[G_L_TYRE]
-                        oil[nl] = _rflag(V, v)
+                    if nl < SH.MAX_TESTS:
+                        K[K_LIM + nl] = G[G_L_TYRE]
+                        K[K_OIL + nl] = _rflag(V, v)
                         nl += 1
                 if V[v, V_DMG] == 0 and not V[v, V_TERMINAL]:
                     V[v, V_TERMINAL] = 1
@@ -533,18 +568,19 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 if double and n_smoke >= 2 and smoke_tested:
                     continue   # one hazard roll for two smoke markers (p31)
                 smoke_tested = True
-            if nl < lim.shape[0]:
-                lim[nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND] if kind == RD.SAND
-                           else G[G_L_DEBRIS] if kind == RD.DEBRIS else G[G_L_RAIL])
-                oil[nl] = _rflag(V, v) if (kind == RD.DEBRIS or (kind == RD.SAND and on_curve)) \
-                    else 0
+            if nl < SH.MAX_TESTS:
+                K[K_LIM + nl] = (G[G_L_SMOKE] if kind == RD.SMOKE else G[G_L_SAND]
+                                 if kind == RD.SAND else G[G_L_DEBRIS] if kind == RD.DEBRIS
+                                 else G[G_L_RAIL])
+                K[K_OIL + nl] = _rflag(V, v) if (kind == RD.DEBRIS or (kind == RD.SAND
+                                                                        and on_curve)) else 0
                 nl += 1
             if kind == RD.RAIL:
                 a = dice.roll(st, script, 1, 6)
                 b = dice.roll(st, script, 1, 6)
                 if a == 1 and b == 1:
-                    _log(E, EN, turn, phase, v, EV_TRAIN, 0, 0, 0, 0)
-                    _crash(V, v, CRASH_TRAIN, E, EN, turn, phase)
+                    _log(L, v, EV_TRAIN, 0, 0, 0, 0)
+                    _crash(V, v, CRASH_TRAIN, L)
                     # 'The vehicle and all others on the railroad section are removed from
                     # play immediately' (p76): every vehicle (or wreck) on the crossing
                     for u in range(V.shape[0]):
@@ -554,8 +590,8 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                         if ub < M[i, RD.MK_LLO] or ua > M[i, RD.MK_LHI]:
                             continue
                         if v_rear(T, V, u) < M[i, RD.MK_XHI] and M[i, RD.MK_XLO] < v_front(T, V, u):
-                            _log(E, EN, turn, phase, u, EV_TRAIN, 1, v, 0, 0)
-                            _crash(V, u, CRASH_TRAIN, E, EN, turn, phase)
+                            _log(L, u, EV_TRAIN, 1, v, 0, 0)
+                            _crash(V, u, CRASH_TRAIN, L)
                     return nl
     return nl
 
@@ -572,8 +608,8 @@ def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp, o,
-             lim, oil, outc, E, EN, turn, phase, steady, forced_drift):
+def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, K, L, steady,
+             forced_drift):
     """One move: one space in the travel direction (with play; against it for a car facing
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
@@ -588,26 +624,25 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         V[v, V_SP] = 0
         if TM[RD.TM_ENDED] and V[v, V_ROLE] == LEAD or G[G_MODE] != MODE_CONTINUOUS:
             V[v, V_STATUS] = FINISHED
-            _log(E, EN, turn, phase, v, EV_FINISH, 0, 0, 0, 0)
+            _log(L, v, EV_FINISH, 0, 0, 0, 0)
         else:
             V[v, V_STATUS] = LEFT
-            _log(E, EN, turn, phase, v, EV_LEFT, 0, 0, 0, 0)
+            _log(L, v, EV_LEFT, 0, 0, 0, 0)
         return -1
     if d == 1 and (nsec < 0 or nsec < TM[RD.TM_FIRST]):
         # off the start of the track: the car drives off the edge and leaves play (p75)
         V[v, V_STATUS] = LEFT
-        _log(E, EN, turn, phase, v, EV_LEFT, 2, 0, 0, 0)
+        _log(L, v, EV_LEFT, 2, 0, 0, 0)
         return -1
     llo, lhi = lanes_of(V, v)
     if llo < 0 or lhi > 5:
-        _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+        _crash(V, v, CRASH_OFFROAD, L)
         return -1
     xlo = RD.rear_x(T, nsec, lane, nsp)
     xhi = RD.front_x(T, nsec, lane, nsp)
     u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
     if u != -1:
-        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E, EN,
-             turn, phase)
+        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L)
         if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
             return -1
     V[v, V_SEC] = nsec
@@ -625,7 +660,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         if legal:
             if nl2 < 0 or nl2 > 4:
                 if forced_drift:
-                    _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+                    _crash(V, v, CRASH_OFFROAD, L)
                     return -1
             else:
                 if d == 0:
@@ -636,7 +671,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
                 x2hi = RD.front_x(T, nsec, nl2, nsp2)
                 u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
                 if u == -1 and not forced_drift:
-                    u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase)
+                    u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L)
                 if u == -1:
                     V[v, V_LANE] = nl2
                     V[v, V_SP] = nsp2
@@ -647,60 +682,59 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
                     moved_drift = True
                 elif forced_drift:
                     # a skid into another vehicle: treated as a sideswipe-like collision (p58)
-                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                         outc, E, EN, turn, phase)
-    _log(E, EN, turn, phase, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
+                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L)
+    _log(L, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
     nl = 0
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
-        lim[nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
-        oil[nl] = 0
+        K[K_LIM + nl] = RD.pair_limit(T, V[v, V_SEC], V[v, V_LANE])
+        K[K_OIL + nl] = 0
         nl += 1
     if moved_drift and not forced_drift:
-        lim[nl] = G[G_L_DRIFT]
-        oil[nl] = 0
+        K[K_LIM + nl] = G[G_L_DRIFT]
+        K[K_OIL + nl] = 0
         nl += 1
     if V[v, V_DODGE] != 0:
         zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
     nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
-                      steady and not moved_drift, lim, oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN,
-                      turn, phase, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
+                      steady and not moved_drift, K, nl, G, PROF, crit, hp, L,
+                      not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc):
+def _after_move(st, script, T, V, v, G, L, K, nl, hp):
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
-    nl = _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase)
+    nl = _lasting_after_move(st, script, V, v, G, K, nl, L)
     # acceleration zero (p15): no engine or driver: 5mph off after each move
     coasting = V[v, V_ENGOFF] or V[v, V_NODRIVER]
     if coasting:
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
     above = V[v, V_MPH] > V[v, V_MAXSPD]
-    if above and V[v, V_TYRE] and nl < lim.shape[0]:
+    if above and V[v, V_TYRE] and nl < SH.MAX_TESTS:
         # a destroyed tyre: a test against the new maximum at the end of each move still above
         # it (p34)
-        lim[nl] = max(V[v, V_MAXSPD], 0)
-        oil[nl] = 0
+        K[K_LIM + nl] = max(V[v, V_MAXSPD], 0)
+        K[K_OIL + nl] = 0
         nl += 1
-    _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+    _hazards(st, script, V, v, K, nl, G, hp, L)
     if above and not coasting:
         # left above a reduced maximum speed, the acceleration counts as zero 'until its speed
         # has reached the new limit' (p15-16): 5mph off after the move, as for p15's zero
         # acceleration (after the move's tests)
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
     if V[v, V_NODRIVER] and T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT and V[v, V_STATUS] == ACTIVE:
-        _crash(V, v, CRASH_NODRIVER_CURVE, E, EN, turn, phase)
+        _crash(V, v, CRASH_NODRIVER_CURVE, L)
 
 
 @jit
-def _spin(st, script, T, V, v, first, G, spin_t, E, EN, turn, phase, rolling):
+def _spin(st, script, T, V, v, first, G, spin_t, L, rolling):
     """The rotation of a spin (p44); a rotation on a curve, or a four-lane zone off the road,
     is a crash (p44, p58). Returns False when the car crashed."""
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
-        _crash(V, v, CRASH_CURVE_SPIN, E, EN, turn, phase)
+        _crash(V, v, CRASH_CURVE_SPIN, L)
         return False
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     d, rot, ded = H.spin_test(st, script, sf, first, V[v, V_SPINDIR], spin_t)
@@ -709,9 +743,9 @@ def _spin(st, script, T, V, v, first, G, spin_t, E, EN, turn, phase, rolling):
     if not rolling:
         V[v, V_MPH] = max(0, V[v, V_MPH] - ded)
     V[v, V_OOC] = SPINNING
-    _log(E, EN, turn, phase, v, EV_SPIN, d, rot, ded, V[v, V_MPH])
+    _log(L, v, EV_SPIN, d, rot, ded, V[v, V_MPH])
     if V[v, V_LANE] - 1 < 0 or V[v, V_LANE] + 2 > 5:
-        _crash(V, v, CRASH_OFFROAD, E, EN, turn, phase)
+        _crash(V, v, CRASH_OFFROAD, L)
         return False
     if V[v, V_MPH] == 0:
         V[v, V_OOC] = IN_CONTROL
@@ -730,8 +764,8 @@ def _halted(V, v):
 
 
 @jit
-def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp,
-                         o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
+def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows,
+                         cl_codes, spin_t, L):
     """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
     bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
     roll at 81mph+, and on a roll at 80mph or less makes the skid test and the move, takes speed
@@ -739,17 +773,17 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
     if not bike and V[v, V_OOC] == SPINNING:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
-                      lim, oil, outc, E, EN, turn, phase, False, False)
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, False,
+                      False)
         if nl < 0 or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
-            _spin(st, script, T, V, v, False, G, spin_t, E, EN, turn, phase, False)
+            _spin(st, script, T, V, v, False, G, spin_t, L, False)
         return
     sf = speed_factor(V[v, V_MPH], step)
     if bike and V[v, V_NODRIVER]:
         res = ROLL_CODE
-        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, 0, 0)
+        _log(L, v, EV_CONTROL, res, sf, 0, 0)
     else:
         adverse = min(V[v, V_HAND], V[v, V_SKILL])
         pen = G[G_PENALTY] if _no_control(V, v) else 0
@@ -759,19 +793,18 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
                                       hp[HP_BCL_CODES:HP_BCL_CODES + nb])
         else:
             res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
-        _log(E, EN, turn, phase, v, EV_CONTROL, res, sf, adverse, pen)
+        _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o,
-                      lim, oil, outc, E, EN, turn, phase, True, False)
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, True,
+                      False)
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
         if nl >= 0:
-            _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+            _after_move(st, script, T, V, v, G, L, K, nl, hp)
         return
     if bike and res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
         # no forward move; others are not affected (p70)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, ws, sp, o, E,
-                    EN, turn, phase, True)
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, K, L, True)
         return
     # skid first (skid_regain, skid_out, spin, roll)
     on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
@@ -781,9 +814,9 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
         drift, ddir, loss = H.skid_test(st, script, on_curve, G[G_SKID_S], G[G_SKID_D])
     if ddir == 2:
         ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
-    _log(E, EN, turn, phase, v, EV_SKID, drift, ddir, loss, 0)
+    _log(L, v, EV_SKID, drift, ddir, loss, 0)
     nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, ddir if drift else 0, G, PROF, crit,
-                  hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, False, drift == 1)
+                  hp, K, L, False, drift == 1)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
     if nl < 0 or V[v, V_STATUS] != ACTIVE:
         return
@@ -794,33 +827,32 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
         if res == ROLL_CODE:
             sf_now = speed_factor(V[v, V_MPH], step)
             hits = max(0, sf_now - G[G_ROLL_LESS])
-            _log(E, EN, turn, phase, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-            _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, ws, sp, o, E,
-                       EN, turn, phase, -5)
+            _log(L, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
+            _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, K, L, -5)
             if V[v, V_STATUS] == ACTIVE:
-                _road_damage(st, script, V, v, sf_now, hp, crit, E, EN, turn, phase)
-            _bike_down(V, v, E, EN, turn, phase)
+                _road_damage(st, script, V, v, sf_now, hp, crit, L)
+            _bike_down(V, v, L)
             return
     elif res >= 3:
         rolling = res == 4
         sf_now = speed_factor(V[v, V_MPH], step)
-        if not _spin(st, script, T, V, v, True, G, spin_t, E, EN, turn, phase, rolling):
+        if not _spin(st, script, T, V, v, True, G, spin_t, L, rolling):
             return
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
-            _log(E, EN, turn, phase, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, T, V, WS, FIT, v, sf_now, sf_now, 4, G, PROF, crit, hp, ws, sp,
-                        o, E, EN, turn, phase, -5)
+            _log(L, v, EV_ROLL, sf_now, 0, 0, 0)
+            _speed_hits(st, script, T, V, WS, FIT, v, sf_now, sf_now, 4, G, PROF, crit, hp, K, L,
+                        -5)
             V[v, V_MPH] = 0
             V[v, V_STATUS] = WRECK
-            _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
+            _log(L, v, EV_WRECK, 0, 0, 0, 0)
             return
     if V[v, V_STATUS] == ACTIVE and (bike or V[v, V_OOC] != SPINNING):
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, 0, hp, outc)
+        _after_move(st, script, T, V, v, G, L, K, 0, hp)
 
 
 @jit
-def _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase):
+def _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L):
     """Weapon ``w``'s marker in space (bsec, bsp) on the car's two lanes, whichever way it faces;
     laid under a car it fails on an odd d6 (tail-gating, p24), smoke excepted."""
     xlo = RD.rear_x(T, bsec, lane, bsp)
@@ -830,19 +862,19 @@ def _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, t
     under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
     if under >= 0 and kind != RD.SMOKE:
         if dice.roll(st, script, 1, 6) % 2 == 1:
-            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
+            _log(L, v, EV_PASSIVE, kind, -1, under, 0)
             return
     i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
     if i >= 0 and under >= 0 and kind != RD.SMOKE:
         M[i, RD.MK_UNDER] = under
-    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+    _log(L, v, EV_PASSIVE, kind, i, under, 0)
 
 
 @jit
-def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
+def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L):
     """Drop a passive marker in the two lanes behind the car (p23-24); tail-gating (p24)."""
     if V[v, V_DIR] != 0:
-        _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase)
+        _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, L)
         return
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
@@ -854,12 +886,12 @@ def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
         if bsec < TM[RD.TM_FIRST]:
             return   # nothing behind: the marker would be off the table
         bsp = RD.pair_spaces(T, bsec, lane) - 1
-    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase)
+    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L)
 
 
 @jit
-def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
-          turn, phase):
+def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
+    tbuf = K[K_TBUF:K_TBUF_END]
     mount = WS[v, w, W_MOUNT]
     u = find_target(T, V, n, v, mount, tbuf)
     if u < 0:
@@ -884,21 +916,20 @@ def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, 
     mod += _bike_target_mod(V, v, u, mount, G)
     facing = hit_facing(T, V, v, u, tbuf[2])
     if not in_range:
-        _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, -1)
+        _log(L, v, EV_SHOT, u, w, rng, -1)
         return
     hit = _take_hit(st, script, T, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
-                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], G, PROF, crit, hp, ws, sp, o,
-                    E, EN, turn, phase, v)
-    _log(E, EN, turn, phase, v, EV_SHOT, u, w, rng, 1 if hit else 0)
+                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], G, PROF, crit, hp, K,
+                    L, v)
+    _log(L, v, EV_SHOT, u, w, rng, 1 if hit else 0)
 
 
 @jit
-def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
-               E, EN, turn, phase):
+def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K,
+               L):
     """A neck-and-neck sideswipe after a straight move (p54-57)."""
     if V[v, V_BIKE]:
-        _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                        outc, E, EN, turn, phase)
+        _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, L)
         return
     lane = V[v, V_LANE]
     xlo = v_rear(T, V, v)
@@ -917,8 +948,7 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
         return
     u = tgt
     if V[u, V_DIR] != V[v, V_DIR] or V[u, V_MPH] == 0:
-        _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws, sp, o, lim,
-                           oil, outc, E, EN, turn, phase)
+        _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K, L)
         return
     sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
         max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
@@ -929,36 +959,38 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o,
     winner = v if sv > su else (u if su > sv else -1)
     if V[u, V_BIKE] and not V[v, V_BIKE]:
         winner = v   # a bike taking a sideswipe test against a car loses (p72)
-    _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
+    _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, u)
+        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, v)
+        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
         x = v if k == 0 else u
         if winner == x:
             continue
-        lim[0] = G[G_L_SS_NN]
-        oil[0] = _rflag(V, x)
+        K[K_LIM] = G[G_L_SS_NN]
+        K[K_OIL] = _rflag(V, x)
         was = V[x, V_OOC]
-        _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        _hazards(st, script, V, x, K, 1, G, hp, L)
         if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
             # the loser skids away from the car that hit it (p57)
             V[x, V_SKIDDIR] = d if x == u else -d
 
 
 @jit
-def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o, lim, oil, outc,
-         tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase):
+def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows, cl_codes,
+         spin_t, POL, L):
+    turn = L.turn
+    phase = L.phase
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
     if V[v, V_BIKE] and _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF,
-                                        crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase):
+                                        crit, hp, K, L):
         return
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
         _lose_control(V, v)
@@ -968,11 +1000,9 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         _halted(V, v)
     if V[v, V_OOC] != IN_CONTROL:
         if moves:
-            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
-                                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
-                                 phase)
-            _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_NONE, 0, G, E, EN, turn,
-                               phase)
+            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K,
+                                 cl_lows, cl_codes, spin_t, L)
+            _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_NONE, 0, G, L)
         return
     if V[v, V_PANIC] or V[v, V_NODRIVER]:
         act, arg = A_NONE, 0
@@ -980,38 +1010,38 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
         act, arg = A_REALIGN, 0
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
+        tbuf = K[K_TBUF:K_TBUF_END]
         act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, st, script)
         if V[v, V_BIKE]:
             act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
                                    st, script)
     if act == A_UTURN or act == A_REVERSE:
-        _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
-                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase)
+        _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
+                 cl_lows, cl_codes, spin_t, L)
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
             # moving off (p15): the action sets the speed; the car moves from the next phase
             V[v, V_MPH] = min(arg, V[v, V_ACC], V[v, V_MAXSPD])
-            _log(E, EN, turn, phase, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
+            _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
         elif act == A_REALIGN:
             V[v, V_NEEDALIGN] = 0
             V[v, V_ATT] = 0
             V[v, V_MPH] = min(G[G_REALIGN], V[v, V_ACC])
-            _log(E, EN, turn, phase, v, EV_ACTION, A_REALIGN, 0, V[v, V_MPH], 0)
+            _log(L, v, EV_ACTION, A_REALIGN, 0, V[v, V_MPH], 0)
         return
     if act != A_NONE:
-        _log(E, EN, turn, phase, v, EV_ACTION, act, arg, V[v, V_MPH], 0)
+        _log(L, v, EV_ACTION, act, arg, V[v, V_MPH], 0)
     if moves:
         drift = arg if act == A_DRIFT else 0
         if act == A_DODGE:
             V[v, V_DODGE] = arg
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, ws, sp,
-                      o, lim, oil, outc, E, EN, turn, phase, act == A_NONE or act >= A_SHOOT, False)
+        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, K, L,
+                      act == A_NONE or act >= A_SHOOT, False)
         if nl < 0:
             return
         if V[v, V_BIKE]:
-            nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN,
-                                  turn, phase)
+            nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, L)
         if act == A_ACCEL and not V[v, V_ENGOFF] and V[v, V_MPH] < V[v, V_MAXSPD]:
             # above a reduced maximum the acceleration counts as zero (p15-16)
             V[v, V_MPH] = min(V[v, V_MPH] + min(arg, V[v, V_ACC]), max(V[v, V_MAXSPD], 0))
@@ -1019,23 +1049,21 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, 
             b = min(arg, V[v, V_BRKLEFT], V[v, V_MPH])
             V[v, V_MPH] -= b
             V[v, V_BRKLEFT] -= b
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
-        _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, E, EN, turn, phase)
+        _after_move(st, script, T, V, v, G, L, K, nl, hp)
+        _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, L)
         if V[v, V_STATUS] != ACTIVE or V[v, V_OOC] != IN_CONTROL or V[v, V_PANIC]:
             return
     if act == A_SHOOT:
-        _shoot(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, tbuf, E,
-               EN, turn, phase)
+        _shoot(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, L)
     elif act == A_PASSIVE and WS[v, arg, W_AMMO] != 0 and WS[v, arg, W_OFF] == 0 \
-            and _weapon_works(st, script, WS, v, arg, G, E, EN, turn, phase):
-        _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, arg, E, EN, turn, phase)
+            and _weapon_works(st, script, WS, v, arg, G, L):
+        _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, arg, L)
     elif act == A_LOCK and arg >= 0 and moves:
-        _lock_on(st, script, T, TM, M, NM, V, WS, n, v, arg, G, E, EN, turn, phase)
+        _lock_on(st, script, T, TM, M, NM, V, WS, n, v, arg, G, L)
     elif act == A_DUMMY and moves:
-        _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, arg, G, E, EN, turn, phase)
+        _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, arg, G, L)
     elif act == A_SWIPE and moves:
-        _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                   outc, E, EN, turn, phase)
+        _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, L)
 
 
 @jit
@@ -1057,11 +1085,11 @@ def _is_out(V, v):
 
 
 @jit
-def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
+def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, L):
     """Continuous generation (p75) for the lead vehicle; removes the back section past the
     window with the cars and markers on it."""
-    if _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase) != 0:
-        _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase)
+    if _play_direction(st, script, T, TM, V, n, G, L) != 0:
+        _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, L)
         return
     lead = -1
     best = -1
@@ -1080,7 +1108,7 @@ def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, p
             for u in range(n):
                 if on_road(V, u) and V[u, V_SEC] <= gone:
                     if V[u, V_STATUS] == ACTIVE:
-                        _log(E, EN, turn, phase, u, EV_LEFT, 1, 0, 0, 0)
+                        _log(L, u, EV_LEFT, 1, 0, 0, 0)
                     V[u, V_STATUS] = LEFT
             for i in range(NM[0]):
                 if M[i, RD.MK_SEC] <= gone:
@@ -1088,12 +1116,12 @@ def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, p
         if not RD.gen_section(st, script, T, TM, curves, box):
             break
         s = TM[RD.TM_NSEC] - 1
-        _log(E, EN, turn, phase, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        _log(L, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
         if G[G_HAZARDS]:
             k0 = NM[0]
             RD.road_hazards(st, script, T, M, NM, s)
             for i in range(k0, NM[0]):
-                _log(E, EN, turn, phase, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
+                _log(L, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
 
 
 # --- one game -------------------------------------------------------------------------------------
@@ -1242,9 +1270,10 @@ def _verdict(V, WS, n, G, res, lead_side):
 
 
 @jit
-def _stalemate(T, V, WS, n, POL, tbuf):
+def _stalemate(T, V, WS, n, POL, K):
     """Nothing left in play can move, and no driver has a shot it would take: the game can no
     longer change (checked at a turn's end)."""
+    tbuf = K[K_TBUF:K_TBUF_END]
     for v in range(n):
         if V[v, V_STATUS] == ACTIVE and not _is_out(V, v):
             return False
@@ -1282,14 +1311,14 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
     if G[G_ROLEMODE] == 0:
         lead_side = 0 if dice.roll(st, script, 1, 6) % 2 == 1 else 1
     res[R_LEAD_SIDE] = lead_side
-    _log(E, EN, 0, 0, -1, EV_ROLES, lead_side, 0, 0, 0)
+    _log(Log(E, EN, 0, 0), -1, EV_ROLES, lead_side, 0, 0, 0)
     # 2. the track
     if G[G_MODE] == MODE_FIXED:
         li = 0
         if G[G_NLAYOUT] > 1:
             li = dice.roll(st, script, 1, G[G_NLAYOUT]) - 1
         RD.lay_fixed(T, TM, LAY[li], curves, box)
-        _log(E, EN, 0, 0, -1, EV_TRACK, -1, li + 1, 0, 0)
+        _log(Log(E, EN, 0, 0), -1, EV_TRACK, -1, li + 1, 0, 0)
     elif G[G_MODE] == MODE_INITIAL:
         RD.generate_initial(st, script, T, TM, curves, box, G[G_WINDOW])
         TM[RD.TM_ENDED] = 1
@@ -1297,7 +1326,7 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         for i in range(3):
             RD.place(T, TM, RD.STRAIGHT, 0, curves, box)
     for s in range(TM[RD.TM_NSEC]):
-        _log(E, EN, 0, 0, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        _log(Log(E, EN, 0, 0), -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
     # 3. the vehicles: loadout (Game Three rolls it), drive skill (Game Four's table)
     for v in range(n):
         for c in range(V.shape[1]):
@@ -1351,12 +1380,12 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         mph = score * G[G_MPH_PIP]
     for v in range(n):
         V[v, V_MPH] = min(mph, V[v, V_MAXSPD])
-        _log(E, EN, 0, 0, v, EV_START, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
-        _log(E, EN, 0, 0, v, EV_SPEED, V[v, V_SKILL], V[v, V_LOAD], V[v, V_ROLE], 0)
+        _log(Log(E, EN, 0, 0), v, EV_START, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
+        _log(Log(E, EN, 0, 0), v, EV_SPEED, V[v, V_SKILL], V[v, V_LOAD], V[v, V_ROLE], 0)
     if G[G_INTERCEPT] > 0:
         _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead_side)
     if G[G_MODE] == MODE_CONTINUOUS:
-        _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, 0, 0)
+        _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, Log(E, EN, 0, 0))
     return lead_side
 
 
@@ -1418,13 +1447,7 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
     V_STAMP: nothing can change any more, so the game ends at once as a draw
     (REASON_REPEAT), as it would at the turn limit."""
     n = G[G_NV]
-    ws = np.zeros(SH.SCRATCH, np.int64)
-    sp = np.zeros(32, np.int64)
-    o = np.zeros(8, np.int64)
-    lim = np.zeros(SH.MAX_TESTS, np.int64)
-    oil = np.zeros(SH.MAX_TESTS, np.int64)
-    outc = np.zeros(SH.MAX_TESTS, np.int64)
-    tbuf = np.zeros(8, np.int64)
+    K = np.zeros(K_W, np.int64)
     order = np.zeros(n, np.int64)
     late = np.zeros(n, np.int64)
     step = G[G_SPEED_STEP]
@@ -1441,7 +1464,8 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
         # phase 1 is always played; later phases while any vehicle's current speed factor
         # reaches them, so a car that speeds up mid-turn moves in the extra phases (p9, p12)
         while True:
-            _log(E, EN, turn, phase, -1, EV_PHASE, 0, 0, 0, 0)
+            L = Log(E, EN, turn, phase)
+            _log(L, -1, EV_PHASE, 0, 0, 0, 0)
             k = _order(st, script, T, V, n, order)
             for v in range(n):
                 V[v, V_PANIC] = 0
@@ -1455,14 +1479,13 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
                 v = order[i]
                 if V[v, V_STATUS] != ACTIVE:
                     continue
-                _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws, sp, o,
-                     lim, oil, outc, tbuf, cl_lows, cl_codes, spin_t, POL, E, EN, turn, phase)
-                _wreck_if_needed(V, v, E, EN, turn, phase)
+                _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows,
+                     cl_codes, spin_t, POL, L)
+                _wreck_if_needed(V, v, L)
                 if G[G_MODE] == MODE_CONTINUOUS:
-                    _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn,
-                                  phase)
+                    _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, L)
                 if _verdict(V, WS, n, G, res, lead_side):
-                    _log(E, EN, turn, phase, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
+                    _log(L, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
                     return
             # the turn lasts while anything is fast enough to move in the next phase (p9)
             more = False
@@ -1473,10 +1496,10 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
                 break
             phase += 1
         _end_of_turn(st, script, V, WS, n, G, E, EN, turn)
-        if G[G_VICTORY] != VICTORY_FINISH and _stalemate(T, V, WS, n, POL, tbuf):
+        if G[G_VICTORY] != VICTORY_FINISH and _stalemate(T, V, WS, n, POL, K):
             res[R_WINNER] = -1
             res[R_REASON] = REASON_STALEMATE
-            _log(E, EN, turn, 0, -1, EV_END, -1, REASON_STALEMATE, 0, 0)
+            _log(Log(E, EN, turn, 0), -1, EV_END, -1, REASON_STALEMATE, 0, 0)
             return
         # saved every turn (a turn that rolls dice may still leave the position a later one
         # repeats); the first turn played has nothing to compare with
@@ -1484,11 +1507,11 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
         if same and turn > first and st[dice.NROLLS] == rolls:
             res[R_WINNER] = -1
             res[R_REASON] = REASON_REPEAT
-            _log(E, EN, turn, 0, -1, EV_END, -1, REASON_REPEAT, 0, 0)
+            _log(Log(E, EN, turn, 0), -1, EV_END, -1, REASON_REPEAT, 0, 0)
             return
     res[R_WINNER] = -1
     res[R_REASON] = REASON_TIME
-    _log(E, EN, G[G_MAXTURNS], 0, -1, EV_END, -1, REASON_TIME, 0, 0)
+    _log(Log(E, EN, G[G_MAXTURNS], 0), -1, EV_END, -1, REASON_TIME, 0, 0)
 
 
 # --- many games -----------------------------------------------------------------------------------
@@ -1615,7 +1638,7 @@ def _bike_can_push(V, v):
 
 
 @jit
-def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, turn, phase):
+def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L):
     """A bike's hazard rolls of one move (p41 order; oil last): the tests flagged ``oil & 2``
     are taken against reduced handling (p70: HE, oil on curves or after a speed change,
     criticals, mines, debris, sand on curves, collisions), the rest against full handling."""
@@ -1647,7 +1670,7 @@ def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, tur
         left -= mph
         outcomes[i] = out
         if limit < before:
-            _log(E, EN, turn, phase, v, EV_HAZARD, limit, out, speed, oil[i] & 1)
+            _log(L, v, EV_HAZARD, limit, out, speed, oil[i] & 1)
         if out == H.PANIC:
             panicked = True
             V[v, V_PANIC] = 1
@@ -1661,7 +1684,7 @@ def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, E, EN, tur
 
 
 @jit
-def _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase):
+def _road_damage(st, script, V, v, sf, hp, crit, L):
     """Road damage (p68): a driver critical on the bike's rider table, the d6 modified by the
     speed factor; a score under 1 leaves the rider unhurt, over 6 counts as 6."""
     effects = crit[2]
@@ -1672,19 +1695,18 @@ def _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase):
     r = dice.roll(st, script, 1, 6)
     face = min(r + mod, 6)
     if face < 1:
-        _log(E, EN, turn, phase, v, EV_ROADDMG, r, mod, 0, sf)
+        _log(L, v, EV_ROADDMG, r, mod, 0, sf)
         return
     e = effects[NLOC + SH.DRIVER, face - 1]
     V[v, V_SKILL] += e[SH.F_SKILL]
     V[v, V_HAND] += e[SH.F_HANDLING]
     if e[SH.F_DISABLES] == DISABLES_DRIVER:
         V[v, V_NODRIVER] = 1
-    _log(E, EN, turn, phase, v, EV_ROADDMG, r, mod, face, sf)
+    _log(L, v, EV_ROADDMG, r, mod, face, sf)
 
 
 @jit
-def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, ws, sp, o, E, EN, turn,
-               phase, source):
+def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, K, L, source):
     """Speed-factor hits on a random facing each (p70: 1 left, 2 right, 3 roof, 4 floor,
     5 front, 6 rear)."""
     for _ in range(n_hits):
@@ -1692,11 +1714,11 @@ def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, ws,
             break
         facing = hp[HP_ROLLFACE + dice.roll(st, script, 1, 6) - 1]
         _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
-                  ws, sp, o, E, EN, turn, phase, source)
+                  K, L, source)
 
 
 @jit
-def _bike_down(V, v, E, EN, turn, phase):
+def _bike_down(V, v, L):
     """The bike halts and falls (p70); a wreck with terminal damage or no rider."""
     V[v, V_MPH] = 0
     V[v, V_OOC] = IN_CONTROL
@@ -1707,23 +1729,22 @@ def _bike_down(V, v, E, EN, turn, phase):
     if V[v, V_TERMINAL] or V[v, V_NODRIVER]:
         V[v, V_STATUS] = WRECK
         V[v, V_FALLEN] = 1
-        _log(E, EN, turn, phase, v, EV_WRECK, 0, 0, 0, 0)
+        _log(L, v, EV_WRECK, 0, 0, 0, 0)
     else:
         V[v, V_FALLEN] = 1
-        _log(E, EN, turn, phase, v, EV_FALL, 0, 0, 0, 0)
+        _log(L, v, EV_FALL, 0, 0, 0, 0)
 
 
 @jit
-def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase,
+def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, K, L,
                 damage):
     """A bike crashes (p70): crash damage (speed factor hits at +speed factor, p58) when
     ``damage``, road damage, then off the table."""
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     if damage:
-        _bike_hits(st, script, T, V, WS, FIT, v, sf, sf, G, PROF, crit, hp, ws, sp, o, E, EN, turn,
-                   phase, -6)
-    _road_damage(st, script, V, v, sf, hp, crit, E, EN, turn, phase)
-    _crash(V, v, why, E, EN, turn, phase)
+        _bike_hits(st, script, T, V, WS, FIT, v, sf, sf, G, PROF, crit, hp, K, L, -6)
+    _road_damage(st, script, V, v, sf, hp, crit, L)
+    _crash(V, v, why, L)
 
 
 @jit
@@ -1734,9 +1755,10 @@ def _shared_lanes(V, v, u):
 
 
 @jit
-def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, turn, phase):
+def _one_test(st, script, V, u, limit, reduced, ignore_panic, K, G, hp, L):
     """One immediate hazard roll of ``u`` (a collision's, an overlap's), in scratch cells of
     ``ws`` so that the mover's own list is kept; the target of a shunt ignores panic (p41)."""
+    ws = K[K_WS:K_WS_END]
     if V[u, V_STATUS] != ACTIVE or V[u, V_OOC] != IN_CONTROL or V[u, V_MPH] <= limit:
         return
     keep_mph = V[u, V_MPH]
@@ -1745,7 +1767,7 @@ def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, 
         V[u, V_BRKLEFT] = 1 << 20
     ws[0] = limit
     ws[1] = 2 if (reduced and V[u, V_BIKE]) else 0
-    _hazards(st, script, V, u, ws[0:1], ws[1:2], 1, G, hp, ws[2:3], E, EN, turn, phase)
+    _roll_hazards(st, script, V, u, ws[0:1], ws[1:2], 1, G, hp, ws[2:3], L)
     if ignore_panic:
         V[u, V_MPH] = keep_mph
         V[u, V_BRKLEFT] = keep_left
@@ -1753,17 +1775,16 @@ def _one_test(st, script, V, u, limit, reduced, ignore_panic, ws, G, hp, E, EN, 
 
 
 @jit
-def _swipe_loser(st, script, V, x, d, limit, ws, G, hp, E, EN, turn, phase):
+def _swipe_loser(st, script, V, x, d, limit, K, G, hp, L):
     """The loser of a sideswipe tests (reduced handling for a bike) and skids away (p57)."""
     was = V[x, V_OOC]
-    _one_test(st, script, V, x, limit, True, False, ws, G, hp, E, EN, turn, phase)
+    _one_test(st, script, V, x, limit, True, False, K, G, hp, L)
     if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
         V[x, V_SKIDDIR] = d
 
 
 @jit
-def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim, oil, outc, E,
-              EN, turn, phase):
+def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
     """Collisions with a bike (p70-72). Bike vs bike: head-on (opposed, stationary or fallen
     bikes) combined speed-factor damage, both halt and fall, road damage; into a wrecked bike
     the mover crashes; shunts as usual but both riders lose control outright. Bike vs car: a
@@ -1775,39 +1796,33 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
-        _log(E, EN, turn, phase, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
-        _take_hit(st, script, T, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
-                  sp, o, E, EN, turn, phase, -2)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_CAR, G, PROF, crit, hp, ws, sp, o, E,
-                    EN, turn, phase, False)
+        _log(L, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
+        _take_hit(st, script, T, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  -2)
+        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_CAR, G, PROF, crit, hp, K, L, False)
         return
     sfu = speed_factor(V[u, V_MPH], step)
     opposed = V[u, V_DIR] != V[v, V_DIR]
     if V[v, V_BIKE] and V[u, V_BIKE]:
         if V[u, V_STATUS] == WRECK:
-            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_INTO_WRECK, sfv, sfv)
-            _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_WRECK, G, PROF, crit, hp, ws, sp,
-                        o, E, EN, turn, phase, True)
+            _log(L, v, EV_BIKERAM, u, BR_INTO_WRECK, sfv, sfv)
+            _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_WRECK, G, PROF, crit, hp, K, L,
+                        True)
             return
         if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
             c = sfv + sfu
-            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
-            _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, ws, sp, o, E,
-                        EN, turn, phase, u)
-            _speed_hits(st, script, T, V, WS, FIT, u, c, c, 0, G, PROF, crit, hp, ws, sp, o, E,
-                        EN, turn, phase, v)
+            _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
+            _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, K, L, u)
+            _speed_hits(st, script, T, V, WS, FIT, u, c, c, 0, G, PROF, crit, hp, K, L, v)
             for x in (v, u):
                 if V[x, V_STATUS] == ACTIVE:
-                    _road_damage(st, script, V, x, sfv if x == v else sfu, hp, crit, E, EN, turn,
-                                 phase)
-                _bike_down(V, x, E, EN, turn, phase)
+                    _road_damage(st, script, V, x, sfv if x == v else sfu, hp, crit, L)
+                _bike_down(V, x, L)
             return
         rel = max(sfv - sfu, 0)
-        _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-        _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
-                    turn, phase, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
-                    turn, phase, v)
+        _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
+        _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, K, L, u)
+        _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, K, L, v)
         diff = V[v, V_MPH] - V[u, V_MPH]
         if diff > 0:
             half = (diff + 1) // 2
@@ -1829,51 +1844,48 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, ws, sp, o, lim
         d = 1 if V[car, V_LANE] < V[bike, V_LANE] else -1   # the bike skids away from the car
         if opposed:
             c = sfb + sfc
-            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
+            _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
             _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
-                      ws, sp, o, E, EN, turn, phase, car)
-            _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, ws, G, hp, E, EN, turn,
-                      phase)
-            _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], ws, G, hp, E, EN, turn, phase)
+                      K, L, car)
+            _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, K, G, hp, L)
+            _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], K, G, hp, L)
         else:
             rel = abs(sfb - sfc)
-            _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
+            _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
             _take_hit(st, script, T, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
-                      ws, sp, o, E, EN, turn, phase, car)
+                      K, L, car)
             V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
-            _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], ws, G, hp, E, EN, turn, phase)
+            _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, L)
         return
     if fallen or opposed or car_still or V[bike, V_MPH] == 0:
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
-        _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
-        _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
-                  sp, o, E, EN, turn, phase, car)
-        _take_hit(st, script, T, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, ws,
-                  sp, o, E, EN, turn, phase, bike)
+        _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
+        _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  car)
+        _take_hit(st, script, T, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  bike)
         if V[bike, V_STATUS] == ACTIVE:
-            _road_damage(st, script, V, bike, sfb, hp, crit, E, EN, turn, phase)
-        _crash(V, bike, CRASH_BIKE_CAR, E, EN, turn, phase)
+            _road_damage(st, script, V, bike, sfb, hp, crit, L)
+        _crash(V, bike, CRASH_BIKE_CAR, L)
         if V[car, V_STATUS] == ACTIVE and V[car, V_MPH] > 0:
             V[car, V_MPH] = max(0, V[car, V_MPH] - G[G_CAR_HEADON_SLOW])
             _lose_control(V, car)
         return
     # shunts
     rel = max(sfv - sfu, 0)
-    _log(E, EN, turn, phase, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, ws, sp, o, E, EN,
-                turn, phase, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, ws, sp, o, E, EN,
-                turn, phase, v)
+    _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
+    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, K, L, u)
+    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, K, L, v)
     if bike == v:
         V[v, V_MPH] = min(V[v, V_MPH], V[u, V_MPH])
     else:
         impact = V[v, V_MPH]
         V[u, V_MPH] = min(impact, max(V[u, V_MAXSPD], V[u, V_MPH]))
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_CAR_SHUNT_SLOW])
-    _one_test(st, script, V, v, G[G_L_SHUNT], True, False, ws, G, hp, E, EN, turn, phase)
-    _one_test(st, script, V, u, G[G_L_SHUNT], True, True, ws, G, hp, E, EN, turn, phase)
+    _one_test(st, script, V, v, G[G_L_SHUNT], True, False, K, G, hp, L)
+    _one_test(st, script, V, u, G[G_L_SHUNT], True, True, K, G, hp, L)
 
 
 @jit
@@ -1884,8 +1896,7 @@ def _goes_on(V, v, u):
 
 
 @jit
-def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                    outc, E, EN, turn, phase):
+def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, L):
     """A rider sideswipes a bike going its way whose zone overlaps its own (p70): the usual
     test (a rider out of control uses reduced handling), relative speed-factor hit, -10mph
     each, the loser tests at 40mph on reduced handling and skids away."""
@@ -1912,21 +1923,20 @@ def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, ws, s
     step = G[G_SPEED_STEP]
     rel = abs(speed_factor(V[v, V_MPH], step) - speed_factor(V[u, V_MPH], step))
     winner = v if sv > su else (u if su > sv else -1)
-    _log(E, EN, turn, phase, v, EV_SWIPE, u, sv, su, winner)
+    _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, u)
+        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, v)
+        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
+                  v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
         x = v if k == 0 else u
         if winner == x:
             continue
-        _swipe_loser(st, script, V, x, d if x == u else -d, G[G_L_SS_NN], ws, G, hp, E, EN, turn,
-                     phase)
+        _swipe_loser(st, script, V, x, d if x == u else -d, G[G_L_SS_NN], K, G, hp, L)
 
 
 @jit
@@ -1943,13 +1953,13 @@ def _bike_target_mod(V, v, u, mount, G):
 
 
 @jit
-def _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN, turn, phase):
+def _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, L):
     """After a rider's move: the dodge's 40mph test (full handling, p64) and overlapping
     contact zones (p64): the other rider tests at once, the mover with its move's tests (80mph
     going the same way, 40mph opposed)."""
-    if act == A_DODGE and nl < lim.shape[0]:
-        lim[nl] = G[G_L_DODGE]
-        oil[nl] = 0
+    if act == A_DODGE and nl < SH.MAX_TESTS:
+        K[K_LIM + nl] = G[G_L_DODGE]
+        K[K_OIL + nl] = 0
         nl += 1
     worst = -1
     xlo = v_rear(T, V, v)
@@ -1960,38 +1970,37 @@ def _bike_after_move(st, script, T, V, n, v, act, G, hp, ws, lim, oil, nl, E, EN
         if _shared_lanes(V, v, u) == 0 or not (v_rear(T, V, u) < xhi and xlo < v_front(T, V, u)):
             continue
         limit = G[G_L_OVERLAP_OPP] if V[u, V_DIR] != V[v, V_DIR] else G[G_L_OVERLAP]
-        _log(E, EN, turn, phase, v, EV_OVERLAP, u, limit, 0, 0)
-        _one_test(st, script, V, u, limit, False, False, ws, G, hp, E, EN, turn, phase)
+        _log(L, v, EV_OVERLAP, u, limit, 0, 0)
+        _one_test(st, script, V, u, limit, False, False, K, G, hp, L)
         if worst < 0 or limit < worst:
             worst = limit
-    if worst >= 0 and nl < lim.shape[0]:
-        lim[nl] = worst
-        oil[nl] = 0
+    if worst >= 0 and nl < SH.MAX_TESTS:
+        K[K_LIM + nl] = worst
+        K[K_OIL + nl] = 0
         nl += 1
     return nl
 
 
 @jit
-def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, crit, hp, ws, sp, o,
-                    lim, oil, outc, E, EN, turn, phase):
+def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, crit, hp, K, L):
     """A rider's phase begins: the dodge zone ends, a fallen bike is picked up (p70), a pushed
     bike moves at 5mph (p69). True when the phase's part is done."""
     V[v, V_DODGE] = 0
     if V[v, V_FALLEN]:
         V[v, V_FALLEN] = 0
-        _log(E, EN, turn, phase, v, EV_PICKUP, 0, 0, 0, 0)
+        _log(L, v, EV_PICKUP, 0, 0, 0, 0)
     if not V[v, V_PUSH]:
         return False
     if not moves:
         if V[v, V_MPH] == 0:
             V[v, V_MPH] = G[G_PUSH_MPH]
-            _log(E, EN, turn, phase, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
+            _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
         return True
-    _log(E, EN, turn, phase, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp, o, lim,
-                  oil, outc, E, EN, turn, phase, True, False)
+    _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, True,
+                  False)
     if nl > 0:
-        _hazards(st, script, V, v, lim, oil, nl, G, hp, outc, E, EN, turn, phase)
+        _hazards(st, script, V, v, K, nl, G, hp, L)
     return True
 
 
@@ -2011,10 +2020,10 @@ def _bike_turn_start(V, WS, n, G, E, EN, turn):
             V[v, V_PUSH] = 1
             V[v, V_MAXSPD] = G[G_PUSH_MPH]
             V[v, V_ACC] = G[G_PUSH_MPH]
-            _log(E, EN, turn, 0, v, EV_PUSH, 0, 0, 0, 0)
+            _log(Log(E, EN, turn, 0), v, EV_PUSH, 0, 0, 0, 0)
         else:
             V[v, V_STATUS] = WRECK
-            _log(E, EN, turn, 0, v, EV_ABANDON, 0, 0, 0, 0)
+            _log(Log(E, EN, turn, 0), v, EV_ABANDON, 0, 0, 0, 0)
 
 
 # --- lasting criticals, linked weapons, locked-on layers, dummies (p22-24, p31, p34-35, p83) ---
@@ -2053,8 +2062,9 @@ def _tyre_gone(V, v, G):
 
 
 @jit
-def _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase):
+def _apply_lasting(V, WS, FIT, v, K, G, L):
     """The lasting results the shot kernel recorded (p34-35), in the order rolled."""
+    ws = K[K_WS:K_WS_END]
     for w in range(MAXW):
         st_ = WS[v, w, W_STATION]
         if WS[v, w, W_KIND] != 0 and st_ >= 0 and FIT[v, st_] == 0:
@@ -2121,11 +2131,11 @@ def _apply_lasting(V, WS, FIT, v, ws, G, E, EN, turn, phase):
                 if (V[v, V_LIMBS] & 3) == 3 or (V[v, V_LIMBS] & 12) == 12:
                     V[v, V_SKILL] = 0     # both legs or both arms: no driver (p34)
                     V[v, V_NODRIVER] = 1
-        _log(E, EN, turn, phase, v, EV_LASTING, code, where, slot, 0)
+        _log(L, v, EV_LASTING, code, where, slot, 0)
 
 
 @jit
-def _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase):
+def _lasting_after_move(st, script, V, v, G, K, nl, L):
     """After each move: a car with acceleration 0 slows 5mph (p15); every split tyre rolls a
     d6, below the speed factor it shreds into a destroyed tyre (p34: handling -2, the maximum
     speed cut, a 20mph test); a broken axle's 40mph test (p34). Returns the new list length."""
@@ -2138,20 +2148,20 @@ def _lasting_after_move(st, script, V, v, G, lim, oil, nl, E, EN, turn, phase):
             break   # no face of a d6 is below 1: the roll cannot shred the tyre
         r = dice.roll(st, script, 1, 6)
         shred = r < sf
-        _log(E, EN, turn, phase, v, EV_SPLIT, r, sf, 1 if shred else 0, 0)
+        _log(L, v, EV_SPLIT, r, sf, 1 if shred else 0, 0)
         if shred:
             V[v, V_SPLIT] -= 1
             V[v, V_HAND] += G[G_TYRE_HAND]
             _tyre_gone(V, v, G)
             if _no_control(V, v):
                 _lose_control(V, v)
-            if nl < lim.shape[0]:
-                lim[nl] = G[G_L_TYRE]
-                oil[nl] = 0
+            if nl < SH.MAX_TESTS:
+                K[K_LIM + nl] = G[G_L_TYRE]
+                K[K_OIL + nl] = 0
                 nl += 1
-    if V[v, V_AXLE] and nl < lim.shape[0]:
-        lim[nl] = G[G_L_AXLE]
-        oil[nl] = 0
+    if V[v, V_AXLE] and nl < SH.MAX_TESTS:
+        K[K_LIM + nl] = G[G_L_AXLE]
+        K[K_OIL + nl] = 0
         nl += 1
     return nl
 
@@ -2166,67 +2176,62 @@ def _end_of_turn(st, script, V, WS, n, G, E, EN, turn):
                 WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
             if WS[v, w, W_LOCKED] and WS[v, w, W_PTYPE] == RD.OIL and V[v, V_MPH] == 0:
                 WS[v, w, W_LOCKED] = 0
-                _log(E, EN, turn, 0, v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
+                _log(Log(E, EN, turn, 0), v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
         if V[v, V_STATUS] == ACTIVE and V[v, V_LEAK] and not V[v, V_ENGOFF]:
             r = dice.roll(st, script, 1, 6)
             out = r == G[G_LEAK_FACE]
-            _log(E, EN, turn, 0, v, EV_LEAK, r, 1 if out else 0, 0, 0)
+            _log(Log(E, EN, turn, 0), v, EV_LEAK, r, 1 if out else 0, 0, 0)
             if out:
                 _engine_out(V, WS, v)
 
 
 @jit
-def _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+def _weapon_works(st, script, WS, v, w, G, L):
     """A jammed weapon fires again on a 6, then for good; a damaged one jams on an odd d6 at
     every shot, passives and dummies included (p35). No roll for a sound weapon."""
     if WS[v, w, W_JAM]:
         r = dice.roll(st, script, 1, 6)
         ok = r >= G[G_JAM_CLEAR]
-        _log(E, EN, turn, phase, v, EV_JAM, w, r, 1 if ok else 0, 1)
+        _log(L, v, EV_JAM, w, r, 1 if ok else 0, 1)
         if not ok:
             return False
         WS[v, w, W_JAM] = 0
     if WS[v, w, W_DAMAGED]:
         r = dice.roll(st, script, 1, 6)
         ok = r % 2 == 0
-        _log(E, EN, turn, phase, v, EV_JAM, w, r, 1 if ok else 0, 0)
+        _log(L, v, EV_JAM, w, r, 1 if ok else 0, 0)
         if not ok:
             return False
     return True
 
 
 @jit
-def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E,
-              EN, turn, phase):
+def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
     if WS[v, w, W_KIND] != WK_DIRECT or WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] & ~OFF_LASTSHOT:
         return
     if WS[v, w, W_LASER] and WS[v, w, W_FIRED]:
         return
-    if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+    if not _weapon_works(st, script, WS, v, w, G, L):
         return
-    _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
-          turn, phase)
+    _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L)
     if WS[v, w, W_OFF] & OFF_LASTSHOT and WS[v, w, W_FIRED]:
         WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
 
 
 @jit
-def _shoot(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E, EN,
-           turn, phase):
+def _shoot(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
     """One shoot action: the weapon declared, then every other weapon linked to it, each shot
     rolled and resolved in turn (p83 Linking Weapons)."""
-    _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, ws, sp, o, tbuf, E,
-              EN, turn, phase)
+    _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L)
     g = WS[v, w, W_LINK]
     if g > 0:
         for x in range(MAXW):
             if x != w and WS[v, x, W_LINK] == g:
-                _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, x, G, PROF, crit, hp, ws, sp, o,
-                          tbuf, E, EN, turn, phase)
+                _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, x, G, PROF, crit, hp, K, L)
 
 
 @jit
-def _put_marker(st, script, T, TM, M, NM, V, n, v, kind, E, EN, turn, phase):
+def _put_marker(st, script, T, TM, M, NM, V, n, v, kind, L):
     """A face-down marker of ``kind`` in the two lanes behind the car, tail-gating included, as
     :func:`_lay_passive` lays it (a dummy must look like the real thing, p22-24)."""
     sec = V[v, V_SEC]
@@ -2244,43 +2249,43 @@ def _put_marker(st, script, T, TM, M, NM, V, n, v, kind, E, EN, turn, phase):
     under = zone_hits(T, V, n, v, bsec, lane, lane + 1, xlo, xhi)
     if under >= 0 and kind != RD.SMOKE:
         if dice.roll(st, script, 1, 6) % 2 == 1:
-            _log(E, EN, turn, phase, v, EV_PASSIVE, kind, -1, under, 0)
+            _log(L, v, EV_PASSIVE, kind, -1, under, 0)
             return
     i = RD._add_marker(M, NM, kind, bsec, lane, lane + 1, xlo, xhi, 1 if kind == RD.SMOKE else 0, v)
     if i >= 0 and under >= 0 and kind != RD.SMOKE:
         M[i, RD.MK_UNDER] = under
-    _log(E, EN, turn, phase, v, EV_PASSIVE, kind, i, under, 0)
+    _log(L, v, EV_PASSIVE, kind, i, under, 0)
 
 
 @jit
-def _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, w, G, E, EN, turn, phase):
+def _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, w, G, L):
     """A dummy marker (p22): only from a working passive weapon, while dummies are left; a
     damaged layer makes its jam roll even for a dummy (p35)."""
     if V[v, V_DUMMIES] <= 0 or WS[v, w, W_KIND] != WK_PASSIVE or WS[v, w, W_OFF] != 0:
         return
-    if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+    if not _weapon_works(st, script, WS, v, w, G, L):
         return
     V[v, V_DUMMIES] -= 1
-    _put_marker(st, script, T, TM, M, NM, V, n, v, RD.DUMMY, E, EN, turn, phase)
+    _put_marker(st, script, T, TM, M, NM, V, n, v, RD.DUMMY, L)
 
 
 @jit
-def _lock_on(st, script, T, TM, M, NM, V, WS, n, v, w, G, E, EN, turn, phase):
+def _lock_on(st, script, T, TM, M, NM, V, WS, n, v, w, G, L):
     """Lock an oil or smoke layer on as a shoot action (p23-24): this action lays a marker, and
     every later move of the car lays one without an action (:func:`_locked_after_move`)."""
     k = WS[v, w, W_PTYPE]
     if WS[v, w, W_KIND] != WK_PASSIVE or (k != RD.OIL and k != RD.SMOKE) \
             or WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] != 0:
         return
-    if not _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
+    if not _weapon_works(st, script, WS, v, w, G, L):
         return
     WS[v, w, W_LOCKED] = 1
-    _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_ON, 0, 0)
-    _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase)
+    _log(L, v, EV_LOCK, w, LOCK_ON, 0, 0)
+    _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L)
 
 
 @jit
-def _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, E, EN, turn, phase):
+def _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, L):
     """Locked-on layers after one of the car's moves (p23-24): a switch-off action declared for
     this move takes effect if the car is still under control (no marker, no ammunition); a
     spinning car's oil or smoke is dispersed (no marker, one shot spent); otherwise a marker
@@ -2292,21 +2297,21 @@ def _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, E, EN
             return
         if WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] != 0:
             WS[v, w, W_LOCKED] = 0
-            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_EMPTY, 0, 0)
+            _log(L, v, EV_LOCK, w, LOCK_EMPTY, 0, 0)
             continue
         if act == A_LOCK and arg == -1 - w and V[v, V_OOC] == IN_CONTROL and not V[v, V_PANIC]:
             WS[v, w, W_LOCKED] = 0
-            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_OFF, 0, 0)
+            _log(L, v, EV_LOCK, w, LOCK_OFF, 0, 0)
             continue
         if V[v, V_OOC] == SPINNING or V[v, V_NEEDALIGN]:
             if WS[v, w, W_AMMO] > 0:
                 WS[v, w, W_AMMO] -= 1
-            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_DISPERSED, 0, 0)
-        elif _weapon_works(st, script, WS, v, w, G, E, EN, turn, phase):
-            _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase)
+            _log(L, v, EV_LOCK, w, LOCK_DISPERSED, 0, 0)
+        elif _weapon_works(st, script, WS, v, w, G, L):
+            _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L)
         if V[v, V_MPH] == 0 and WS[v, w, W_PTYPE] == RD.OIL:
             WS[v, w, W_LOCKED] = 0
-            _log(E, EN, turn, phase, v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
+            _log(L, v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
 
 
 @jit
@@ -2357,11 +2362,13 @@ def _remap_back(T, sec, lane_from, lane_to, sp):
 
 
 @jit
-def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase):
+def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L):
     """Cutting up (p13): a drift may not finish in front of a car, level with the mover at the
     start of its move, that has yet to move this phase; a stationary car may be cut up unless
     it could be moving off (phase 1, engine running, driver in control: its driver's declaration
     is not asked). Returns -3 (the drift is not made) or -1."""
+    turn = L.turn
+    phase = L.phase
     sec0, sp0 = RD.step_space(T, nsec, lane, nsp, 1 - d)
     if sec0 < 0:
         return -1
@@ -2382,14 +2389,13 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, E, EN, turn, phase):
         if b < nl2 or a > nl2 + 1:
             continue
         if v_rear(T, V, u) < x0hi and x0lo < v_front(T, V, u):
-            _log(E, EN, turn, phase, v, EV_CUTUP, u, 0, 0, 0)
+            _log(L, v, EV_CUTUP, u, 0, 0, 0)
             return -3
     return -1
 
 
 @jit
-def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, crit, hp, ws, sp,
-                o, lim, oil, outc, E, EN, turn, phase):
+def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, crit, hp, K, L):
     """A U-turn (p14): the straight-ahead (or reverse) move into the next space, then the car
     turns through 180 degrees there, on the same lanes (RECONSTRUCTED: the book's diagram is not
     transcribed), with a six-lane contact zone that must be clear. Returns the hazard limits
@@ -2404,27 +2410,28 @@ def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, 
     V[v, V_SEC] = nsec
     V[v, V_SP] = nsp
     V[v, V_DIR] = 1 - V[v, V_DIR]
-    _log(E, EN, turn, phase, v, EV_UTURN, nsec, lane, nsp, V[v, V_MPH])
+    _log(L, v, EV_UTURN, nsec, lane, nsp, V[v, V_MPH])
     nl = 0
     if T[nsec, RD.T_KIND] != RD.STRAIGHT:
-        lim[nl] = RD.pair_limit(T, nsec, lane)
-        oil[nl] = 0
+        K[K_LIM + nl] = RD.pair_limit(T, nsec, lane)
+        K[K_OIL + nl] = 0
         nl += 1
     if not reversing:
-        lim[nl] = G[G_L_UTURN]
-        oil[nl] = 0
+        K[K_LIM + nl] = G[G_L_UTURN]
+        K[K_OIL + nl] = 0
         nl += 1
-    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, lim,
-                      oil, nl, G, PROF, crit, hp, ws, sp, o, E, EN, turn, phase, False)
+    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, K, nl,
+                      G, PROF, crit, hp, L, False)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, ws,
-             sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn, phase):
+def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
+             cl_lows, cl_codes, spin_t, L):
     """The U-turn (p14) and reverse (p17) actions, moving off with a U-turn (p15)."""
+    phase = L.phase
     moving_off = V[v, V_MPH] == 0 and phase == 1 and not moves
     if act == A_UTURN:
         if moving_off:
@@ -2436,24 +2443,22 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
                 return
         elif not moves:
             return   # too slow to move this phase: no manoeuvre (p13)
-        _log(E, EN, turn, phase, v, EV_ACTION, A_UTURN, arg, V[v, V_MPH], 0)
+        _log(L, v, EV_ACTION, A_UTURN, arg, V[v, V_MPH], 0)
         if V[v, V_MPH] >= G[G_UTURN_LOSS]:
             # full lock at 31mph+: control is lost before the move, no U-turn (p14, p40)
-            _log(E, EN, turn, phase, v, EV_UTURN_LOSS, V[v, V_MPH], 0, 0, 0)
+            _log(L, v, EV_UTURN_LOSS, V[v, V_MPH], 0, 0, 0)
             _lose_control(V, v)
-            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, ws,
-                                 sp, o, lim, oil, outc, cl_lows, cl_codes, spin_t, E, EN, turn,
-                                 phase)
+            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K,
+                                 cl_lows, cl_codes, spin_t, L)
             return
-        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, False, G, PROF, crit, hp, ws,
-                         sp, o, lim, oil, outc, E, EN, turn, phase)
+        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, False, G, PROF, crit, hp, K, L)
         if nl == -2:
             # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
-            nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, ws, sp,
-                          o, lim, oil, outc, E, EN, turn, phase, True, False)
+            nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L,
+                          True, False)
         if nl < 0:
             return
-        _after_move(st, script, T, V, v, G, E, EN, turn, phase, lim, oil, nl, hp, outc)
+        _after_move(st, script, T, V, v, G, L, K, nl, hp)
         return
     # reverse: only a car stationary at the start of phase 1, at the reverse speed, no hazard
     # rolls, back to 0mph after the move (p17)
@@ -2461,23 +2466,21 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
         return
     V[v, V_MPH] = G[G_REV_MPH]
     V[v, V_REV] = 1
-    _log(E, EN, turn, phase, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)
+    _log(L, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)
     nl = -2
     if arg == 2:
-        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, True, G, PROF, crit, hp, ws,
-                         sp, o, lim, oil, outc, E, EN, turn, phase)
+        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, True, G, PROF, crit, hp, K, L)
     if nl == -2:
         nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg if arg != 2 else 0, G, PROF,
-                      crit, hp, ws, sp, o, lim, oil, outc, E, EN, turn, phase, True, False)
+                      crit, hp, K, L, True, False)
     V[v, V_REV] = 0
     if V[v, V_STATUS] == ACTIVE:
-        _log(E, EN, turn, phase, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
+        _log(L, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
     V[v, V_MPH] = 0
 
 
 @jit
-def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws, sp, o, lim, oil,
-                       outc, E, EN, turn, phase):
+def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K, L):
     """An opposed sideswipe (p54-57): the target is stationary or travelling the other way. The
     loser takes one combined speed factor hit (both on a draw), both lose 20mph, the winner
     tests at 40mph and the loser at 20mph; a loser losing control skids away from the other."""
@@ -2488,29 +2491,27 @@ def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, ws
     step = G[G_SPEED_STEP]
     c = speed_factor(V[v, V_MPH], step) + speed_factor(V[u, V_MPH], step)
     winner = v if sv > su else (u if su > sv else -1)
-    _log(E, EN, turn, phase, v, EV_OPPSWIPE, u, sv, su, winner)
+    _log(L, v, EV_OPPSWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, u)
+        _take_hit(st, script, T, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, ws, sp,
-                  o, E, EN, turn, phase, v)
+        _take_hit(st, script, T, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_OPP_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_OPP_LOSS])
     for k in range(2):
         x = v if k == 0 else u
         if V[x, V_STATUS] != ACTIVE:
             continue
-        lim[0] = G[G_L_SS_OPP_W] if winner == x else G[G_L_SS_OPP_L]
-        oil[0] = 0
+        K[K_LIM] = G[G_L_SS_OPP_W] if winner == x else G[G_L_SS_OPP_L]
+        K[K_OIL] = 0
         was = V[x, V_OOC]
-        _hazards(st, script, V, x, lim, oil, 1, G, hp, outc, E, EN, turn, phase)
+        _hazards(st, script, V, x, K, 1, G, hp, L)
         if was == IN_CONTROL and V[x, V_OOC] != IN_CONTROL:
             V[x, V_SKIDDIR] = d if x == u else -d
 
 
 @jit
-def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, phase):
+def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, L):
     """:func:`_lay_passive` for a car facing against play: 'behind' is the next space in the
     direction of play."""
     sec = V[v, V_SEC]
@@ -2518,7 +2519,7 @@ def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, E, EN, turn, pha
     bsec, bsp = RD.step_space(T, sec, lane, V[v, V_SP], 0)
     if bsec >= TM[RD.TM_NSEC]:
         return
-    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, E, EN, turn, phase)
+    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L)
 
 
 @jit
@@ -2530,17 +2531,18 @@ def _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead
         if not RD.gen_section(st, script, T, TM, curves, box):
             break
         s = TM[RD.TM_NSEC] - 1
-        _log(E, EN, 0, 0, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        _log(Log(E, EN, 0, 0), -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
         if G[G_HAZARDS]:
             k0 = NM[0]
             RD.road_hazards(st, script, T, M, NM, s)
             for i in range(k0, NM[0]):
-                _log(E, EN, 0, 0, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
+                _log(Log(E, EN, 0, 0), -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
     for v in range(n):
         if V[v, V_SIDE] != lead_side:
             V[v, V_DIR] = 1
             V[v, V_MPH] = min(G[G_INTERCEPT] - 1, V[v, V_MAXSPD])
-            _log(E, EN, 0, 0, v, EV_UTURN, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], -V[v, V_MPH] - 1)
+            _log(Log(E, EN, 0, 0), v, EV_UTURN, V[v, V_SEC], V[v, V_LANE], V[v, V_SP],
+                 -V[v, V_MPH] - 1)
 
 
 # --- changing the direction of play (p75) ---------------------------------------------------------
@@ -2548,7 +2550,7 @@ TM_PLAYDIR = RD.TM_PLAYDIR
 
 
 @jit
-def _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase):
+def _play_direction(st, script, T, TM, V, n, G, L):
     """The direction of play by the majority of the active cars; on equal numbers the old one
     stays (p75). A change is logged (EV_TRACK with section -2)."""
     if G[G_MODE] != MODE_CONTINUOUS:
@@ -2569,7 +2571,7 @@ def _play_direction(st, script, T, TM, V, n, G, E, EN, turn, phase):
         TM[RD.TM_LASTDIR] = 0
         TM[RD.TM_SAMEDIR] = 0
         TM[RD.TM_ENDED] = 0
-        _log(E, EN, turn, phase, -1, EV_TRACK, -2, d, 0, 0)
+        _log(L, -1, EV_TRACK, -2, d, 0, 0)
     return d
 
 
@@ -2634,7 +2636,7 @@ def _gen_section_back(st, script, T, TM, curves, box):
 
 
 @jit
-def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, turn, phase):
+def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, L):
     """Continuous generation with the direction of play reversed (p75): track is laid before
     the first section for the lead car going that way, and the far end (the new back) is
     removed with the cars and markers on it."""
@@ -2656,7 +2658,7 @@ def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, tu
             for u in range(n):
                 if on_road(V, u) and V[u, V_SEC] >= gone:
                     if V[u, V_STATUS] == ACTIVE:
-                        _log(E, EN, turn, phase, u, EV_LEFT, 1, 0, 0, 0)
+                        _log(L, u, EV_LEFT, 1, 0, 0, 0)
                     V[u, V_STATUS] = LEFT
             for i in range(NM[0]):
                 if M[i, RD.MK_SEC] >= gone:
@@ -2664,9 +2666,9 @@ def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, tu
         if not _gen_section_back(st, script, T, TM, curves, box):
             break
         s = TM[RD.TM_FIRST]
-        _log(E, EN, turn, phase, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
+        _log(L, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
         if G[G_HAZARDS]:
             k0 = NM[0]
             RD.road_hazards(st, script, T, M, NM, s)
             for i in range(k0, NM[0]):
-                _log(E, EN, turn, phase, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
+                _log(L, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
