@@ -8,8 +8,8 @@ from simkit.core import eventlog as EL
 
 def test_events_are_kept_in_order_in_the_shared_columns():
     log = EL.new_log(4)
-    EL.log_event(log, 1, 2, 3, 7, 10, 11, 12, 13, 14, 15, 16)
-    EL.log_event(log, 2, EL.NONE, 0, 8, 0, 0, 0, 0, 0, 0, 0)
+    EL.log_event(log, (1, 2, 3, 7, 10, 11, 12, 13, 14, 15, 16))
+    EL.log_event(log, (2, EL.NONE, 0, 8, 0, 0, 0, 0, 0, 0, 0))
     rows = log.table()
     assert rows.shape == (2, EL.WIDTH)
     assert list(rows[0]) == [1, 2, 3, 7, 10, 11, 12, 13, 14, 15, 16]
@@ -21,7 +21,7 @@ def test_events_are_kept_in_order_in_the_shared_columns():
 def test_a_log_past_its_capacity_counts_every_event_and_is_refused():
     log = EL.new_log(2)
     for k in range(5):
-        EL.log_event(log, k, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0)
+        EL.log_event(log, (k, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0))
     assert log.overflowed() and int(log.count[0]) == 5
     assert np.array_equal(log.rows[:, EL.TURN], [0, 1])      # the first two are kept
     with pytest.raises(EL.LogOverflow, match="5 events .* capacity 2"):
@@ -30,7 +30,7 @@ def test_a_log_past_its_capacity_counts_every_event_and_is_refused():
 
 def test_the_monte_carlo_log_of_capacity_zero_only_counts():
     log = EL.new_log(0)
-    EL.log_event(log, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0)
+    EL.log_event(log, (1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0))
     assert log.rows.shape == (0, EL.WIDTH) and int(log.count[0]) == 1
 
 

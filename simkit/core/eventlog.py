@@ -70,30 +70,32 @@ def new_log(capacity: int) -> EventLog:
 
 
 @jit
-def write_event(rows, count, turn, phase, actor, kind, a, b, c, d, e, f, g):
-    """Write one event into ``rows`` (the :data:`COLUMNS`); past the capacity only count it
-    (the reader reports the overflow). Every game's compiled log writer is this call."""
+def write_event(rows, count, event):
+    """Write ``event`` (a tuple of the :data:`COLUMNS`' eleven values) into ``rows``; past the
+    capacity only count it (the reader reports the overflow). Every game's compiled log writer
+    is this call. The event is one tuple of scalars, which crosses a call for free, rather than
+    eleven parameters."""
     i = count[0]
     if i < rows.shape[0]:
         r = rows[i]
-        r[0] = turn
-        r[1] = phase
-        r[2] = actor
-        r[3] = kind
-        r[4] = a
-        r[5] = b
-        r[6] = c
-        r[7] = d
-        r[8] = e
-        r[9] = f
-        r[10] = g
+        r[0] = event[0]
+        r[1] = event[1]
+        r[2] = event[2]
+        r[3] = event[3]
+        r[4] = event[4]
+        r[5] = event[5]
+        r[6] = event[6]
+        r[7] = event[7]
+        r[8] = event[8]
+        r[9] = event[9]
+        r[10] = event[10]
     count[0] = i + 1
 
 
 @jit
-def log_event(ev, turn, phase, actor, kind, a, b, c, d, e, f, g):
+def log_event(ev, event):
     """:func:`write_event` into an :class:`EventLog`."""
-    write_event(ev.rows, ev.count, turn, phase, actor, kind, a, b, c, d, e, f, g)
+    write_event(ev.rows, ev.count, event)
 
 
 def recorded_trial(play: Callable[[np.ndarray, np.ndarray], object], seed: int, trial: int,

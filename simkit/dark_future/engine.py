@@ -226,7 +226,7 @@ class Log(NamedTuple):
 @jit
 def _log(L, v, code, a, b, c, d):
     """One event in the shared layout (:mod:`simkit.core.eventlog`)."""
-    eventlog.write_event(L.E, L.EN, L.turn, L.phase, v, code, a, b, c, d, 0, 0, 0)
+    eventlog.write_event(L.E, L.EN, (L.turn, L.phase, v, code, a, b, c, d, 0, 0, 0))
 
 
 @jit

@@ -120,7 +120,7 @@ def _log(L, rnd, car, ev, a, b):
     """One event in the shared layout (:mod:`simkit.core.eventlog`): the round as the turn, no
     phase, the car as the actor."""
     log, nlog = L.log, L.nlog
-    eventlog.write_event(log, nlog, rnd, -1, car, ev, a, b, 0, 0, 0, 0, 0)
+    eventlog.write_event(log, nlog, (rnd, -1, car, ev, a, b, 0, 0, 0, 0, 0))
 
 
 @jit

@@ -172,7 +172,7 @@ def _log(L, turn, kind, s, a, b, c, d, e):
     """One event in the shared layout (:mod:`simkit.core.eventlog`): no phase, the ship as the
     actor."""
     log, logn = L.log, L.logn
-    eventlog.write_event(log, logn, turn, -1, s, kind, a, b, c, d, e, 0, 0)
+    eventlog.write_event(log, logn, (turn, -1, s, kind, a, b, c, d, e, 0, 0))
 
 
 @jit

@@ -165,7 +165,7 @@ def _log(log, logn, kind, turn, a, b, c, d, e, f, g):
     """One event in the shared layout (:mod:`simkit.core.eventlog`): no phase, ``a`` (the ship,
     or the first side of an initiative) as the actor, ``b``-``g`` as its a-f; column g holds a
     shot's dice (``LOG_ROLLS``), written after the event."""
-    eventlog.write_event(log, logn, turn, -1, a, kind, b, c, d, e, f, g, 0)
+    eventlog.write_event(log, logn, (turn, -1, a, kind, b, c, d, e, f, g, 0))
 
 
 @jit
