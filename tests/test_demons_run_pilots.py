@@ -15,7 +15,7 @@ from simkit.demons_run.engine import race_state
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
+from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, PlanSpec, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
                                         MAX_PLAN)
 from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
@@ -128,8 +128,9 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
     plan = np.zeros(MAX_PLAN, np.int64)
     pp = sim.pilots[s] if pp is None else pp
-    cost, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]],
-                        plan_view(race_state(sh, sv, bu, hd), b, sim.RT), field, tb, plan, pp,
+    q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], tb, 0,
+                 1e30)
+    cost, n = best_plan(q, plan_view(race_state(sh, sv, bu, hd), b, sim.RT), field, plan, pp,
                         plan_scratch())
     return plan[:n].copy()
 
@@ -160,11 +161,12 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
         J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
         limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
         got, want = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
-        args = (s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], W, J, -1)
-        c1, n1 = best_plan(*args, got, pp, shared)
-        c2, n2 = best_plan(*args, want, pp, plan_scratch())
+        q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], -1, 0,
+                     1e30)
+        c1, n1 = best_plan(q, W, J, got, pp, shared)
+        c2, n2 = best_plan(q, W, J, want, pp, plan_scratch())
         assert (c1, n1) == (c2, n2) and np.array_equal(got[:n1], want[:n2]), (i, c1, c2)
-        c3, _ = best_plan(*args, np.zeros(MAX_PLAN, np.int64), bold if pp is not bold else
+        c3, _ = best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), bold if pp is not bold else
                           four.pilots[s], shared)
         differ += c3 != c1
     assert differ > 10       # the two pilots do price these positions differently
@@ -292,7 +294,7 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     from simkit.demons_run.policies import PP_CRUISE, PP_FUEL_MARGIN, dv_cost
     from simkit.demons_run.rules import ME, SCREENS, TRACTOR
     sim, ra = four, four.ra
-    _, FD, fin_from, RT, BT = sim.args()
+    _, FD, RT, BT = sim.args()
     rng = np.random.default_rng(14)
     rp = ra.rp
     checked = braked = unique = 0
@@ -317,7 +319,7 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
         # this the raider's attack bonus made a setting look 1.2 Turns cheaper than the
         # allocation could see it, in positions beyond the first 60 of this stream)
         pp_turn = RK._chase_pp(pp, s, 1, S, sim.fields[sv[s, V_PILOT]][sv[s, V_FIN_FIELD]], rp)
-        RK.allocate(st, dice.NO_SCRIPT, s, 1, S, FD, fin_from, pp, P, RT, BT,
+        RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, s, 1), S, FD, pp, P, RT, BT,
                     RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
         chosen = int(sv[s, A_ME])
         sv[s, V_VEL] = V                     # back to the Velocity it allocated from
@@ -331,9 +333,10 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
                     or (a > 0 and (V2 > pp[PP_CRUISE] or fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1))):
                 continue
             limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V2], max(0, fuel - fcost))
-            cost, _ = best_plan(s, V2, limit, ra.mn_hex[sh[s, MN]], sh[s, TRACTOR], sh[s, SCREENS],
-                                ra.pi_mod[sh[s, PI]], plan_view(S, BT, RT), J, tb,
-                                np.zeros(MAX_PLAN, np.int64), pp_turn, plan_scratch())
+            q = PlanSpec(s, V2, limit, ra.mn_hex[sh[s, MN]], sh[s, TRACTOR], sh[s, SCREENS],
+                         ra.pi_mod[sh[s, PI]], tb, fuel - fcost, 1e30)
+            cost, _ = best_plan(q, plan_view(S, BT, RT), J, np.zeros(MAX_PLAN, np.int64), pp_turn,
+                                plan_scratch())
             reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
             totals[a] = cost + dv_cost(a, rp, pp) + 0.05 * max(0, reserve - (fuel - fcost))
         assert chosen in totals
