@@ -65,7 +65,7 @@ from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
                        PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
-                       fire_choice, p_recover, plan_scratch, plan_view)
+                       fire_choice, p_recover, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -843,7 +843,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 tight[ia] = True
                 V2 = V + ia - me_max
                 reach, rad = _reach_bound(FD.reach[sv[s, V_PILOT], fld], c0, r0, V2, rp, hcen)
-                allow = pp[PP_ATTACK]
+                # the attack bonus only where a rival can be within 8 hexes of the Turn's end
+                allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and \
+                    rival_within(sv, s, c0, r0, rad + 8) else 0.0
                 if tb >= 0:
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
                                        bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,

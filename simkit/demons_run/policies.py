@@ -431,6 +431,15 @@ def p_2d6_at_least(k):
 
 # --- the movement plan search ----------------------------------------------------------------
 
+@jit
+def rival_within(sv, s, c, r, k):
+    """Whether a racing ship other than ``s`` is within ``k`` hexes of (c, r)."""
+    for t in range(sv.shape[0]):
+        if t != s and sv[t, V_STATUS] == RACING and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= k:
+            return True
+    return False
+
+
 class PlanView(NamedTuple):
     """What :func:`best_plan` and :func:`fire_choice` read of the race state (``S``), board
     (``BT``) and tables (``RT``), ``W``: a narrow view, since numba passes a tuple's every
@@ -574,6 +583,13 @@ def best_plan(q, W, J, out_plan, pp, scr):
     scr.gen[0] += 1
     gen = np.float64(scr.gen[0])
     bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
+    # the attack bonus needs a racing rival within 8 hexes of where the move ends; without a
+    # Gravity Whip it ends within V hexes, so with no rival within V + 8 no plan can earn it
+    # (neither the bound below nor the leaves need count it)
+    att = pp[PP_ATTACK]
+    if att > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
+            and not rival_within(sv, s, pc[0], pr[0], V + 8):
+        att = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
     if tb >= 0:
@@ -670,7 +686,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
             total = cost + hpen - rec
             if not terminal:
                 total += J[c, r, f, min(V + g, vmax_f)]
-                if pp[PP_ATTACK] > 0:
+                if att > 0:
                     for t in range(sv.shape[0]):
                         if t != s and sv[t, V_STATUS] == RACING and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8 \
                                 and in_field_of_fire(c, r, f, sv[t, V_COL], sv[t, V_ROW]):
@@ -692,7 +708,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
         if V > 0 and best < 1e29:
             jn = J[c, r, f, min(V, vmax_f)]
             if jn < INF / 2:
-                lb = eff - bonus_w - pp[PP_ATTACK] + jn - (mleft + 1.0) / V \
+                lb = eff - bonus_w - att + jn - (mleft + 1.0) / V \
                     - (g + rp[RP_WHIP_GAIN]) * dvmax
                 if lb >= best:
                     continue
