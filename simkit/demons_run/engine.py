@@ -43,7 +43,7 @@ import numpy as np
 from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
-from simkit.core.hexgrid import EVEN_LOWER, to_cube
+from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube, to_offset
 
 from .procedures import kernels as K
 from .pieces.geometry import dist, nbr
@@ -129,6 +129,42 @@ class Fields(NamedTuple):
     reach: np.ndarray     # float32[slot, field, 2, NV, col, row]: :func:`reach_table`
     fin_from: np.ndarray  # float64[slot, field, finish]: least cost from a field's goal to a
     #                       Finish (``policies.choose_target`` prices a detour's way home)
+    ends_at: np.ndarray   # int64[V, limit, per_hex, facing, 2]: :func:`move_ends` rows
+    ends: np.ndarray      # int64[k, 3]: where a move can end (cube dx, dz; facing)
+
+
+def move_ends(vturns, max_limit, max_per_hex):
+    """Where a move without a Gravity Whip can end, for :func:`_end_bound`: for each Velocity
+    V, turning limit, per-hex limit and start facing, every (cube dx, dz from the start hex,
+    facing) reachable by V hexes forward with the turning movements (at most ``per_hex`` in a
+    hex, ``limit`` in the Turn) before each hex and after the last, as the plan search makes
+    them (204 C-E). Null and Well hexes, where no turning is allowed, only remove ends, so on
+    any board the true ends are among these. Returns (ends_at, ends): ``ends[ends_at[V, limit,
+    per_hex, facing, 0]:...1]``; limits above the Velocity's turns (204 E) are left empty."""
+    nv = len(vturns)
+    at = np.zeros((nv, max_limit + 1, max_per_hex + 1, 6, 2), np.int64)
+    rows = []
+    for v in range(nv):
+        for lim in range(min(max_limit, int(vturns[v])) + 1):
+            for ph in range(1, max_per_hex + 1):
+                for f0 in range(6):
+                    states = {(0, 0, f0, 0)}
+                    for _ in range(v):
+                        nxt = set()
+                        for x, z, f, u in states:
+                            for rot in range(-ph, ph + 1):
+                                if u + abs(rot) <= lim:
+                                    g = (f + rot) % 6
+                                    nxt.add((x + int(DX[g]), z + int(DZ[g]), g, u + abs(rot)))
+                        states = nxt
+                    out = set()
+                    for x, z, f, u in states:
+                        for rot in range(-ph, ph + 1):
+                            if u + abs(rot) <= lim:
+                                out.add((x, z, (f + rot) % 6))
+                    at[v, lim, ph, f0] = len(rows), len(rows) + len(out)
+                    rows.extend(sorted(out))
+    return at, np.asarray(rows, np.int64).reshape(-1, 3)
 
 
 def reach_table(fields, whip_gain):
@@ -656,7 +692,14 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
     not let the Velocity change in the middle of this Turn, which the real move cannot (203 C);
     a plan that finishes this Turn ends at the Finish hex at Velocity 1, a goal state (0).
     ``RB``: the field's :func:`reach_table`. Returns (bound, the reach in hexes)."""
-    C, R = RB.shape[2], RB.shape[3]
+    rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
+    return _reach_scan(RB[kind, min(V2, RB.shape[1] - 1)], c0, r0, rad), rad
+
+
+@jit
+def _reach_radius(c0, r0, V2, rp, hcen):
+    """How far a Turn at Velocity V2 from (c0, r0) can end, and whether a Gravity Whip can be
+    made in it (:func:`_reach_bound`): (hexes, 1 if a whip, else 0)."""
     rad = V2
     kind = 0
     if rp[RP_WHIP_VMIN] <= V2 <= rp[RP_WHIP_VMAX]:
@@ -675,7 +718,14 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
             rad = V2 + 3 * n
         if n > 0:
             kind = 1
-    T = RB[kind, min(V2, RB.shape[1] - 1)]
+    return rad, kind
+
+
+@jit
+def _reach_scan(T, c0, r0, rad):
+    """The least of ``T`` (a :func:`reach_table` layer) over the hexes within ``rad`` of
+    (c0, r0)."""
+    C, R = T.shape[0], T.shape[1]
     best = np.inf
     # the hexes within ``rad`` of a column make one run of rows: in cube coordinates dz lies
     # in [max(-rad, -rad - dx), min(rad, rad - dx)] (the hex distance is the largest of |dx|,
@@ -690,7 +740,32 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
             x = np.float64(T[c, r])
             if x < best:
                 best = x
-    return best, rad
+    return best
+
+
+@jit
+def _end_bound(FD, Jt, c0, r0, f0, V2, limit, per_hex):
+    """The least cost-to-go, in field ``Jt``, of any state a move at Velocity V2 without a
+    Gravity Whip can end in from (c0, r0) facing f0 (:func:`move_ends`: the hexes and facings
+    its turning limits reach, not every hex within V2 at any facing); -inf (no bound) for
+    limits the table does not hold."""
+    at = FD.ends_at
+    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
+        return -np.inf
+    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
+    if hi == lo:
+        return -np.inf
+    ends = FD.ends
+    C, R = Jt.shape[0], Jt.shape[1]
+    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    best = np.inf
+    for k in range(lo, hi):
+        c, r = to_offset(x0 + ends[k, 0], z0 + ends[k, 1], EVEN_LOWER)
+        if 1 <= c < C and 1 <= r < R:
+            x = np.float64(Jt[c, r, ends[k, 2], V2])
+            if x < best:
+                best = x
+    return best
 
 
 @jit
@@ -842,7 +917,25 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 # bonus only from the closest the move can bring the ship; then look again
                 tight[ia] = True
                 V2 = V + ia - me_max
-                reach, rad = _reach_bound(FD.reach[sv[s, V_PILOT], fld], c0, r0, V2, rp, hcen)
+                rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
+                RB = FD.reach[sv[s, V_PILOT], fld, kind]
+                reach = -np.inf
+                if kind == 0 and not (V2 == 1 and dist(c0, r0, sv[s, V_FIN_COL],
+                                                       sv[s, V_FIN_ROW]) <= 1):
+                    # no whip can be made, nor the Finish reached (a plan that ends there has
+                    # no cost-to-go): the plan ends where its turning limits take it, at a
+                    # cost-to-go no lower than the least of those ends -- or is captured by a
+                    # Hell Hole (1,000 and up) or leaves the board (more). Those ends lie
+                    # within the reach at some facing, so this bound is at least the reach
+                    # scan's whenever it is below 1,000, and the scan is not needed
+                    a = ia - me_max
+                    fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
+                    lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
+                    if _has(now, C_NO_TURNING, ccode):
+                        lim = 0
+                    reach = min(_end_bound(FD, Jt, c0, r0, f0, V2, lim, per_hex), 1000.0)
+                if not 0.0 <= reach < 1000.0:
+                    reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
                 allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and \
                     rival_within(sv, s, c0, r0, rad + 8) else 0.0
@@ -850,7 +943,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
                                        bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,
                                        rp) * bonus_w
-                est[ia] = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach) + fixed[ia] - allow
+                bound = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach)
+                est[ia] = bound + fixed[ia] - allow
                 continue
             est[ia] = np.inf
             a = ia - me_max

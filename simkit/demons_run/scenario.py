@@ -337,6 +337,8 @@ class RaceSim:
         self.fields = np.ascontiguousarray(np.stack(fl))
         self.fin_from = np.ascontiguousarray(np.stack(ff))
         self.reach = np.ascontiguousarray(np.stack(rl))
+        self.ends = RK.move_ends(self.ra.tables.vturns[:NV], int(self.ra.tables.mn_turn.max()),
+                                 int(self.ra.tables.mn_hex.max()))
         b = self.board
         goals = field_goals(b)
         self.field_labels = [g[3] for g in goals]
@@ -387,7 +389,7 @@ class RaceSim:
         """The arguments of ``engine.race_stats`` after its (key, first, n)."""
         return (RK.Start(self.ships0, self.sv0, self.bu0, self.hd0, self.pilots),
                 RK.Fields(self.fields, self.easy_field, self.ring_field, self.reach,
-                          self.fin_from), self.RT, self.BT)
+                          self.fin_from, *self.ends), self.RT, self.BT)
 
     def chunk(self, key, first, n):
         return RK.race_stats(np.uint64(key), first, n, *self.args())
