@@ -172,6 +172,25 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
     assert differ > 10       # the two pilots do price these positions differently
 
 
+@pytest.mark.parametrize("pos", [(10, 20), (20, 25), (8, 30)])
+def test_plan_search_dominance_table_keeps_more_than_sixteen_states(four, pos):
+    """The plan search's dominance table spreads the states it meets over its 2,048 slots.
+    Slotted by the key itself (key % size), whose low bits are the wells whipped and the whip
+    gain (0 in nearly every state), every state went to slot 0 and the 15 after it: the
+    table held 16 states a search, and every later state probed all 16 in vain."""
+    ra, b = four.ra, four.BT
+    s, V = 0, 5
+    sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": pos, "facing": 1,
+                                                           "velocity": V}})
+    W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+    J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
+    q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10, 2,
+                 ra.pi_mod[sh[s, PI]], -1, 0, 1e30)
+    scr = plan_scratch()
+    best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s], scr)
+    assert int(np.sum(scr.tab[2] == scr.gen[0])) > 32
+
+
 def _whips_near_wells(sim, s, pp, fld):
     """Plans at Velocity 3-4 from every hex two or three hexes out from a plain Hell Hole's
     Well, every facing: how many whip."""

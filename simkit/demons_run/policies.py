@@ -572,9 +572,16 @@ def best_plan(q, W, J, out_plan, pp, scr):
     # expanded again. The search stays exhaustive over distinct states, but no longer over
     # every order of reaching them (that was exponential in the turning movements).
     TS = scr.tab.shape[1]
-    # a power-of-two table (TABLE_SIZE) takes its slot by a mask, the same slot as key % TS
-    # (keys are never negative) without an integer division at every node
+    # A state's slot is its key scattered by a multiplicative hash: the key's low bits are the
+    # wells whipped and the whip gain, 0 in nearly every state, so the key itself (key % TS)
+    # sent nearly every state to slot 0 and its 15 neighbours -- the table kept 16 states a
+    # search and every later state probed all 16 before giving up. A power-of-two table
+    # (TABLE_SIZE) takes the hash's top bits, with a mask for the next slot
     mask = TS - 1 if TS & (TS - 1) == 0 else -1
+    shift = 64
+    while shift > 0 and (1 << (64 - shift)) < TS:
+        shift -= 1
+    ushift = np.uint64(shift)
     tkey = scr.tab[0]
     tval = scr.tab[1]
     # a slot belongs to this search only if stamped with its number: the table is empty at
@@ -715,7 +722,8 @@ def best_plan(q, W, J, out_plan, pp, scr):
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
         key = key * 256 + w
         fkey = np.float64(key)
-        slot = key & mask if mask >= 0 else key % TS
+        hk = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+        slot = np.int64(hk >> ushift) if mask >= 0 else np.int64(hk % np.uint64(TS))
         pruned = False
         for _ in range(16):
             if tgen[slot] != gen:
