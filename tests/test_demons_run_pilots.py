@@ -680,3 +680,37 @@ def test_only_the_named_pilots_fields_are_kept_on_disk(tmp_path, monkeypatch):
     races.route_fields(sc.board_path, vkey, param_vector("safe_runner", {"risk": 2.0}), 4)
     assert len(list(tmp_path.iterdir())) == 1
     assert len(races._FIELD_CACHE) == 2
+
+
+@pytest.mark.parametrize("V,limit,per_hex", [(0, 0, 1), (1, 1, 1), (3, 2, 2), (4, 3, 2),
+                                             (5, 2, 1), (7, 1, 1), (8, 1, 2)])
+def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_hex):
+    """``engine.move_ends`` (the allocation's bound on where a move can end) holds exactly
+    the (hex, facing) pairs that V hexes forward reach with at most ``per_hex`` turning
+    movements in a hex and ``limit`` in the Turn (204 C-E), found here by flying every
+    sequence of turning movements hex by hex on an open board; a missing end would let the
+    bound exceed a plan's cost and skip the setting it belongs to."""
+    import itertools
+
+    from simkit.core.hexgrid import EVEN_LOWER, to_cube
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.geometry import nbr
+    vturns = np.full(13, 6, np.int64)
+    at, ends = RK.move_ends(vturns, 4, 3)
+    c0, r0 = 20, 20
+    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    for f0 in range(6):
+        want = set()
+        for rots in itertools.product(range(-per_hex, per_hex + 1), repeat=V + 1):
+            if sum(abs(x) for x in rots) > limit:
+                continue
+            c, r, f = c0, r0, f0
+            for i, rot in enumerate(rots):
+                f = (f + rot) % 6
+                if i < V:
+                    c, r = nbr(c, r, f)
+            x, _, z = to_cube(c, r, EVEN_LOWER)
+            want.add((int(x - x0), int(z - z0), f))
+        lo, hi = at[V, limit, per_hex, f0]
+        got = {tuple(int(v) for v in e) for e in ends[lo:hi]}
+        assert got == want, (f0, sorted(want - got)[:5], sorted(got - want)[:5])
