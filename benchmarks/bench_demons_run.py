@@ -47,8 +47,9 @@ of the state (the key's own low bits put nearly every state in 16 slots). Plan s
 four-corners race 162 -> 124, nodes ~34,000 -> ~27,000 (counted with NUMBA_DISABLE_JIT over
 20 races). Main against this, alternated three times, 1,500 races each, CPU time, one
 thread, load 3.4-3.6 on 2 cores: four-corners 487/458/461 -> 616/558/558 races/s, duel
-1,331/1,230/1,331 -> 1,472/1,390/1,434, raid 694/645/657 -> 923/883/884. Still about a
-quarter of issue 14's 2,000. Where a race's time goes now (perf, four corners): the plan
+1,331/1,230/1,331 -> 1,472/1,390/1,434, raid 694/645/657 -> 923/883/884; again, six
+alternations of 800 races under load 5-6.5: medians four-corners 482 -> 618 (this ahead in
+6 of 6 pairs), duel 1,296 -> 1,428 (5 of 6). Still under a third of issue 14's 2,000. Where a race's time goes now (perf, four corners): the plan
 search 43%, numba's reference counting 15%, the ends bound 8% (its field reads miss the
 cache: the field is laid out hex-major), the allocation 5%, the reach scan 3%. Tried and
 dropped: the same ends bound at every node of the plan search (20% fewer nodes, no faster:
