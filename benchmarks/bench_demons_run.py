@@ -37,6 +37,24 @@ passing arrays (numba counts references of every array a call takes): four-corne
 alternated twice on a machine loaded 3-5 on 2 cores). What is left: the plan search itself
 (~55% of a race), reference counting at its entry (~12%), the reach bound (~6%); about 172
 plan searches a four-corners race, ~190 nodes each.
+Then (2026-12-02, same choices again: seeded totals of 3,000 races per scenario and 150
+logged races per scenario bit-identical, golden logs unchanged) three exact cuts: the attack
+bonus counted in a setting's bound and in the plan search's only when a rival can be within 8
+hexes of the move's end; a setting without a Gravity Whip bounded by the ends its turning
+limits reach (``engine.move_ends``: ~17 hex-and-facing ends at Velocity 7, not 169 hexes at
+any facing), which replaces the reach scan there; the dominance table's slot taken by a hash
+of the state (the key's own low bits put nearly every state in 16 slots). Plan searches a
+four-corners race 162 -> 124, nodes ~34,000 -> ~27,000 (counted with NUMBA_DISABLE_JIT over
+20 races). Main against this, alternated three times, 1,500 races each, CPU time, one
+thread, load 3.4-3.6 on 2 cores: four-corners 487/458/461 -> 616/558/558 races/s, duel
+1,331/1,230/1,331 -> 1,472/1,390/1,434, raid 694/645/657 -> 923/883/884; again, six
+alternations of 800 races under load 5-6.5: medians four-corners 482 -> 618 (this ahead in
+6 of 6 pairs), duel 1,296 -> 1,428 (5 of 6). Still under a third of issue 14's 2,000. Where a race's time goes now (perf, four corners): the plan
+search 43%, numba's reference counting 15%, the ends bound 8% (its field reads miss the
+cache: the field is laid out hex-major), the allocation 5%, the reach scan 3%. Tried and
+dropped: the same ends bound at every node of the plan search (20% fewer nodes, no faster:
+each node reads up to 27 field entries), a dry-run twin of ``_enter`` without arrays
+(within noise).
 
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.

@@ -15,7 +15,7 @@ from simkit.demons_run.engine import race_state
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
+from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, PlanSpec, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
                                         MAX_PLAN)
 from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
@@ -128,8 +128,9 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
     plan = np.zeros(MAX_PLAN, np.int64)
     pp = sim.pilots[s] if pp is None else pp
-    cost, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]],
-                        plan_view(race_state(sh, sv, bu, hd), b, sim.RT), field, tb, plan, pp,
+    q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], tb, 0,
+                 1e30)
+    cost, n = best_plan(q, plan_view(race_state(sh, sv, bu, hd), b, sim.RT), field, plan, pp,
                         plan_scratch())
     return plan[:n].copy()
 
@@ -160,14 +161,34 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
         J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
         limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
         got, want = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
-        args = (s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], W, J, -1)
-        c1, n1 = best_plan(*args, got, pp, shared)
-        c2, n2 = best_plan(*args, want, pp, plan_scratch())
+        q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], -1, 0,
+                     1e30)
+        c1, n1 = best_plan(q, W, J, got, pp, shared)
+        c2, n2 = best_plan(q, W, J, want, pp, plan_scratch())
         assert (c1, n1) == (c2, n2) and np.array_equal(got[:n1], want[:n2]), (i, c1, c2)
-        c3, _ = best_plan(*args, np.zeros(MAX_PLAN, np.int64), bold if pp is not bold else
+        c3, _ = best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), bold if pp is not bold else
                           four.pilots[s], shared)
         differ += c3 != c1
     assert differ > 10       # the two pilots do price these positions differently
+
+
+@pytest.mark.parametrize("pos", [(10, 20), (20, 25), (8, 30)])
+def test_plan_search_dominance_table_keeps_more_than_sixteen_states(four, pos):
+    """The plan search's dominance table spreads the states it meets over its 2,048 slots.
+    Slotted by the key itself (key % size), whose low bits are the wells whipped and the whip
+    gain (0 in nearly every state), every state went to slot 0 and the 15 after it: the
+    table held 16 states a search, and every later state probed all 16 in vain."""
+    ra, b = four.ra, four.BT
+    s, V = 0, 5
+    sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": pos, "facing": 1,
+                                                           "velocity": V}})
+    W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+    J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
+    q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10, 2,
+                 ra.pi_mod[sh[s, PI]], -1, 0, 1e30)
+    scr = plan_scratch()
+    best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s], scr)
+    assert int(np.sum(scr.tab[2] == scr.gen[0])) > 32
 
 
 def _whips_near_wells(sim, s, pp, fld):
@@ -292,7 +313,7 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
     from simkit.demons_run.policies import PP_CRUISE, PP_FUEL_MARGIN, dv_cost
     from simkit.demons_run.rules import ME, SCREENS, TRACTOR
     sim, ra = four, four.ra
-    _, FD, fin_from, RT, BT = sim.args()
+    _, FD, RT, BT = sim.args()
     rng = np.random.default_rng(14)
     rp = ra.rp
     checked = braked = unique = 0
@@ -317,7 +338,7 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
         # this the raider's attack bonus made a setting look 1.2 Turns cheaper than the
         # allocation could see it, in positions beyond the first 60 of this stream)
         pp_turn = RK._chase_pp(pp, s, 1, S, sim.fields[sv[s, V_PILOT]][sv[s, V_FIN_FIELD]], rp)
-        RK.allocate(st, dice.NO_SCRIPT, s, 1, S, FD, fin_from, pp, P, RT, BT,
+        RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, s, 1), S, FD, pp, P, RT, BT,
                     RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
         chosen = int(sv[s, A_ME])
         sv[s, V_VEL] = V                     # back to the Velocity it allocated from
@@ -331,9 +352,10 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
                     or (a > 0 and (V2 > pp[PP_CRUISE] or fuel - fcost < rp[RP_F_DEC] * max(0, V2 - 1))):
                 continue
             limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V2], max(0, fuel - fcost))
-            cost, _ = best_plan(s, V2, limit, ra.mn_hex[sh[s, MN]], sh[s, TRACTOR], sh[s, SCREENS],
-                                ra.pi_mod[sh[s, PI]], plan_view(S, BT, RT), J, tb,
-                                np.zeros(MAX_PLAN, np.int64), pp_turn, plan_scratch())
+            q = PlanSpec(s, V2, limit, ra.mn_hex[sh[s, MN]], sh[s, TRACTOR], sh[s, SCREENS],
+                         ra.pi_mod[sh[s, PI]], tb, fuel - fcost, 1e30)
+            cost, _ = best_plan(q, plan_view(S, BT, RT), J, np.zeros(MAX_PLAN, np.int64), pp_turn,
+                                plan_scratch())
             reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
             totals[a] = cost + dv_cost(a, rp, pp) + 0.05 * max(0, reserve - (fuel - fcost))
         assert chosen in totals
@@ -658,3 +680,37 @@ def test_only_the_named_pilots_fields_are_kept_on_disk(tmp_path, monkeypatch):
     races.route_fields(sc.board_path, vkey, param_vector("safe_runner", {"risk": 2.0}), 4)
     assert len(list(tmp_path.iterdir())) == 1
     assert len(races._FIELD_CACHE) == 2
+
+
+@pytest.mark.parametrize("V,limit,per_hex", [(0, 0, 1), (1, 1, 1), (3, 2, 2), (4, 3, 2),
+                                             (5, 2, 1), (7, 1, 1), (8, 1, 2)])
+def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_hex):
+    """``engine.move_ends`` (the allocation's bound on where a move can end) holds exactly
+    the (hex, facing) pairs that V hexes forward reach with at most ``per_hex`` turning
+    movements in a hex and ``limit`` in the Turn (204 C-E), found here by flying every
+    sequence of turning movements hex by hex on an open board; a missing end would let the
+    bound exceed a plan's cost and skip the setting it belongs to."""
+    import itertools
+
+    from simkit.core.hexgrid import EVEN_LOWER, to_cube
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.geometry import nbr
+    vturns = np.full(13, 6, np.int64)
+    at, ends = RK.move_ends(vturns, 4, 3)
+    c0, r0 = 20, 20
+    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    for f0 in range(6):
+        want = set()
+        for rots in itertools.product(range(-per_hex, per_hex + 1), repeat=V + 1):
+            if sum(abs(x) for x in rots) > limit:
+                continue
+            c, r, f = c0, r0, f0
+            for i, rot in enumerate(rots):
+                f = (f + rot) % 6
+                if i < V:
+                    c, r = nbr(c, r, f)
+            x, _, z = to_cube(c, r, EVEN_LOWER)
+            want.add((int(x - x0), int(z - z0), f))
+        lo, hi = at[V, limit, per_hex, f0]
+        got = {tuple(int(v) for v in e) for e in ends[lo:hi]}
+        assert got == want, (f0, sorted(want - got)[:5], sorted(got - want)[:5])

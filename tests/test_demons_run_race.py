@@ -51,8 +51,8 @@ def test_compiled_fire_geometry_equals_los():
         r1 = int(np.clip(r0 + rng.integers(-12, 13), 1, 40))
         f = int(rng.integers(0, 6))
         want = fire_solution(R, B, (c0, r0), f, (c1, r1))
-        got = G.fire_solution(c0, r0, f, c1, r1, 12, a.board[0], a.board[1], lf,
-                              a.rp[RP_LOF_WELL], a.rp[RP_LOF_HOLE])
+        got = G.fire_solution(c0, r0, f, c1, r1, G.Sight(a.board[0], a.board[1], lf, 12,
+                                                         a.rp[RP_LOF_WELL], a.rp[RP_LOF_HOLE]))
         assert G.in_field_of_fire(c0, r0, f, c1, r1) == in_field_of_fire((c0, r0), f, (c1, r1))
         assert bool(got[0]) == want[0] and got[1] == want[1]
         if want[0]:
@@ -109,7 +109,7 @@ def _both(sim, pos, facing, velocity, seed):
     log = np.zeros((200, RK.LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
     assert RK.hound_targets(0, S, toks, len(toks), sim.RT, sim.BT) >= 0
-    code, _ = RK.move_plan(True, st, rolls, 0, S, toks, len(toks), sim.RT, sim.BT, 1,
+    code, _ = RK.move_plan(st, rolls, RK.Mover(True, 0, 1), S, toks, len(toks), sim.RT, sim.BT,
                            RK.Log(log, logn))
     used = rolls[:dice.script_position(st)]
     ship = [int(v) for v in sim.ships0[0]]
@@ -151,8 +151,8 @@ def test_finish_hex_at_velocity_1_only_211_A(sim):
         st = dice.new_state()
         dice.seed_trial(st, dice.stream_key(1), 0)
         L = RK.Log(np.zeros((50, RK.LOG_W), np.int64), np.zeros(1, np.int64))
-        code, _ = RK.move_plan(True, st, dice.NO_SCRIPT, 0, RK.race_state(sh, sv, bu, hd), toks,
-                               len(toks), sim.RT, sim.BT, 1, L)
+        code, _ = RK.move_plan(st, dice.NO_SCRIPT, RK.Mover(True, 0, 1),
+                               RK.race_state(sh, sv, bu, hd), toks, len(toks), sim.RT, sim.BT, L)
         assert code == want
         assert sv[0, V_STATUS] == (FINISHED if want == 4 else OFF_BOARD)
 

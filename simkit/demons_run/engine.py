@@ -43,7 +43,7 @@ import numpy as np
 from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
-from simkit.core.hexgrid import EVEN_LOWER, to_cube
+from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube, to_offset
 
 from .procedures import kernels as K
 from .pieces.geometry import dist, nbr
@@ -64,8 +64,8 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
-                       PP_VPT, add_recovery_attempts, best_plan, choose_target, dv_cost,
-                       fire_choice, p_recover, plan_scratch, plan_view)
+                       PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
+                       fire_choice, p_recover, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -127,6 +127,44 @@ class Fields(NamedTuple):
     easy_field: np.ndarray
     ring_field: np.ndarray
     reach: np.ndarray     # float32[slot, field, 2, NV, col, row]: :func:`reach_table`
+    fin_from: np.ndarray  # float64[slot, field, finish]: least cost from a field's goal to a
+    #                       Finish (``policies.choose_target`` prices a detour's way home)
+    ends_at: np.ndarray   # int64[V, limit, per_hex, facing, 2]: :func:`move_ends` rows
+    ends: np.ndarray      # int64[k, 3]: where a move can end (cube dx, dz; facing)
+
+
+def move_ends(vturns, max_limit, max_per_hex):
+    """Where a move without a Gravity Whip can end, for :func:`_end_bound`: for each Velocity
+    V, turning limit, per-hex limit and start facing, every (cube dx, dz from the start hex,
+    facing) reachable by V hexes forward with the turning movements (at most ``per_hex`` in a
+    hex, ``limit`` in the Turn) before each hex and after the last, as the plan search makes
+    them (204 C-E). Null and Well hexes, where no turning is allowed, only remove ends, so on
+    any board the true ends are among these. Returns (ends_at, ends): ``ends[ends_at[V, limit,
+    per_hex, facing, 0]:...1]``; limits above the Velocity's turns (204 E) are left empty."""
+    nv = len(vturns)
+    at = np.zeros((nv, max_limit + 1, max_per_hex + 1, 6, 2), np.int64)
+    rows = []
+    for v in range(nv):
+        for lim in range(min(max_limit, int(vturns[v])) + 1):
+            for ph in range(1, max_per_hex + 1):
+                for f0 in range(6):
+                    states = {(0, 0, f0, 0)}
+                    for _ in range(v):
+                        nxt = set()
+                        for x, z, f, u in states:
+                            for rot in range(-ph, ph + 1):
+                                if u + abs(rot) <= lim:
+                                    g = (f + rot) % 6
+                                    nxt.add((x + int(DX[g]), z + int(DZ[g]), g, u + abs(rot)))
+                        states = nxt
+                    out = set()
+                    for x, z, f, u in states:
+                        for rot in range(-ph, ph + 1):
+                            if u + abs(rot) <= lim:
+                                out.add((x, z, (f + rot) % 6))
+                    at[v, lim, ph, f0] = len(rows), len(rows) + len(out)
+                    rows.extend(sorted(out))
+    return at, np.asarray(rows, np.int64).reshape(-1, 3)
 
 
 def reach_table(fields, whip_gain):
@@ -264,14 +302,29 @@ def _after(st, script, s, S, RT, turn, L):
         _log(L, turn, EV_DESTROYED, s, sv[s, V_COL], sv[s, V_ROW], 0, 0, 0)
 
 
+class Proc(NamedTuple):
+    """One hazard procedure's scalars, as :func:`_hazard` hands them to the kernels'
+    spec (``kernels.SP_*``): a tuple of scalars crosses a call for free."""
+    kind: int
+    arg: int
+    screens: int
+    vel: int
+    pi: int
+    level: int
+    rng: int
+    mod: int
+
+
 @jit
-def _hazard(st, script, kind, arg, screens, vel, pi, level, rng, mod, s, S, RT):
+def _hazard(st, script, s, pr, S, RT):
+    """Run procedure ``pr`` (:class:`Proc`) against ship ``s``; the outcome is in ``S.out``."""
     ships, spec, out = S.ships, S.spec, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     spec[:] = 0
-    spec[K.SP_KIND], spec[K.SP_ARG], spec[K.SP_SCREENS] = kind, arg, screens
-    spec[K.SP_VELOCITY], spec[K.SP_PI], spec[K.SP_LEVEL] = min(vel, vturns.shape[0] - 1), pi, level
-    spec[K.SP_RANGE], spec[K.SP_MOD] = rng, mod
+    spec[K.SP_KIND], spec[K.SP_ARG], spec[K.SP_SCREENS] = pr.kind, pr.arg, pr.screens
+    spec[K.SP_VELOCITY] = min(pr.vel, vturns.shape[0] - 1)
+    spec[K.SP_PI], spec[K.SP_LEVEL] = pr.pi, pr.level
+    spec[K.SP_RANGE], spec[K.SP_MOD] = pr.rng, pr.mod
     out[:] = 0
     K.hazard_trial(st, script, spec, ships[s], crit, par, vturns, out)
 
@@ -283,12 +336,31 @@ def _screens(s, sv, ships):
 
 # --- movement (the compiled twin of movement.move_ship) ---------------------------------------
 
+class Mover(NamedTuple):
+    """Who moves, ``mv``: ship ``s`` in Turn ``turn``, for real (``wet``) or as the dry run that
+    finds where the hounds strike (scalars only: free to pass down the move's calls)."""
+    wet: bool
+    s: int
+    turn: int
+
+
+class Entry(NamedTuple):
+    """A hex being entered, ``hx``: where, at what Velocity, whether on a Gravity Whip's ring,
+    and the length of the path with it."""
+    col: int
+    row: int
+    vel: int
+    through_whip: bool
+    npath: int
+
+
 @jit
-def move_plan(wet, st, script, s, S, plan, nplan, RT, BT, turn, L):
-    """Execute ship ``s``'s plan (tokens 0 F, 1 L, 2 R, 10+k whip k hexes, 100+n Tractor at
+def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
+    """Execute ship ``mv.s``'s plan (tokens 0 F, 1 L, 2 R, 10+k whip k hexes, 100+n Tractor at
     Buoy n). ``wet`` False is the dry run: no dice, no state change, the path in ``path``.
     Returns (code, hexes in path): code 0 moved, 1 stopped (Null, capture), 2 destroyed,
     3 off the board, 4 finished, -1..-6 an illegal plan (which rule, see PLAN_ERRORS)."""
+    wet, s, turn = mv
     sv, ships, bu, carry, path, out = S.sv, S.ships, S.bu, S.carry, S.path, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
@@ -314,7 +386,8 @@ def move_plan(wet, st, script, s, S, plan, nplan, RT, BT, turn, L):
     i = 0
     # hounds: at the start hex already?
     if wet:
-        code = _hounds(st, script, s, col, row, npath, False, S, RT, screens, turn, L)
+        code = _hounds(st, script, mv, Entry(col, row, vel, False, npath), False, screens, S,
+                       RT, L)
         if code:
             return code, npath
     while i < nplan:
@@ -353,7 +426,8 @@ def move_plan(wet, st, script, s, S, plan, nplan, RT, BT, turn, L):
             tm = rp[RP_REC_FIRE0 + fire_class[bc, br]]
             if terrain[bc, br] == 3 and rp[RP_REC_WELL] < tm:
                 tm = rp[RP_REC_WELL]
-            _hazard(st, script, K.K_RECOVERY, 0, 0, vel, pim, tractor, 0, mod + tm, s, S, RT)
+            _hazard(st, script, s, Proc(K.K_RECOVERY, 0, 0, vel, pim, tractor, 0, mod + tm), S,
+                    RT)
             ok = out[K.O_EFFECT]
             _log(L, turn, EV_RECOVER, s, b, ok, dist(col, row, bc, br), mod + tm, 0)
             if ok:
@@ -396,8 +470,8 @@ def move_plan(wet, st, script, s, S, plan, nplan, RT, BT, turn, L):
                 row = rings[hole - 1, (j + step * n) % 6, 1]
                 path[npath, 0], path[npath, 1] = col, row
                 npath += 1
-                code, vel = _enter(wet, st, script, s, col, row, vel, True, npath, S, RT, BT,
-                                   turn, L)
+                code, vel = _enter(st, script, mv, Entry(col, row, vel, True, npath), S, RT, BT,
+                                   L)
                 if code:
                     if wet:
                         _store(s, sv, col, row, facing, vel, turns, gain, tuses)
@@ -410,7 +484,7 @@ def move_plan(wet, st, script, s, S, plan, nplan, RT, BT, turn, L):
         col, row = c2, r2
         path[npath, 0], path[npath, 1] = col, row
         npath += 1
-        code, vel = _enter(wet, st, script, s, col, row, vel, False, npath, S, RT, BT, turn, L)
+        code, vel = _enter(st, script, mv, Entry(col, row, vel, False, npath), S, RT, BT, L)
         if code:
             if wet:
                 _store(s, sv, col, row, facing, vel, turns, gain, tuses)
@@ -446,8 +520,11 @@ def _store(s, sv, col, row, facing, vel, turns, gain, tuses):
 
 
 @jit
-def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, turn, L):
-    """Hex effects on entering (col, row) (movement._execute.enter). Returns (code, Velocity)."""
+def _enter(st, script, mv, hx, S, RT, BT, L):
+    """Hex effects on entering ``hx`` (:class:`Entry`; movement._execute.enter). Returns
+    (code, Velocity)."""
+    wet, s, turn = mv
+    col, row, vel, through_whip, npath = hx
     sv, ships, out = S.sv, S.ships, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
@@ -456,7 +533,8 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, tu
     screens = _screens(s, sv, ships)
     if t == 2:
         if wet:
-            _hazard(st, script, K.K_NULL, 0, 0, vel, pi_mod[ships[s, PI]], 0, 0, 0, s, S, RT)
+            _hazard(st, script, s, Proc(K.K_NULL, 0, 0, vel, pi_mod[ships[s, PI]], 0, 0, 0), S,
+                    RT)
             _log(L, turn, EV_NULL, s, col, row, out[K.O_EFFECT], 0, 0)
             if out[K.O_EFFECT]:
                 sv[s, V_NULL] = 1
@@ -468,8 +546,8 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, tu
                 stop = True
     else:
         if fire_class[col, row] > 0 and wet:
-            _hazard(st, script, K.K_FIRE, fire_class[col, row] - 1, screens, vel, 0, 0, 0, 0, s,
-                    S, RT)
+            _hazard(st, script, s, Proc(K.K_FIRE, fire_class[col, row] - 1, screens, vel, 0, 0,
+                                        0, 0), S, RT)
             _log(L, turn, EV_FIRE_HEX, s, col, row, fire_class[col, row], out[K.O_CRISES], 0)
             sv[s, X_FIRE_HEX] += 1
             sv[s, V_COL], sv[s, V_ROW] = col, row
@@ -481,7 +559,8 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, tu
             else:
                 if wet:
                     h = hole_of[col, row] - 1
-                    _hazard(st, script, K.K_HOLE, hole_cls[h], 0, vel, 0, 0, 0, 0, s, S, RT)
+                    _hazard(st, script, s, Proc(K.K_HOLE, hole_cls[h], 0, vel, 0, 0, 0, 0), S,
+                            RT)
                     _log(L, turn, EV_HOLE, s, col, row, out[K.O_SI_LOSS], 0, 0)
                     sv[s, V_COL], sv[s, V_ROW] = col, row
                     _after(st, script, s, S, RT, turn, L)
@@ -493,13 +572,13 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, tu
     if stop:
         if wet:
             sv[s, V_COL], sv[s, V_ROW] = col, row
-            c = _hounds(st, script, s, col, row, npath, True, S, RT, screens, turn, L)
+            c = _hounds(st, script, mv, hx, True, screens, S, RT, L)
             if c:
                 return c, vel
         return 1, vel
     if wet:
         sv[s, V_COL], sv[s, V_ROW] = col, row
-        c = _hounds(st, script, s, col, row, npath, False, S, RT, screens, turn, L)
+        c = _hounds(st, script, mv, hx, False, screens, S, RT, L)
         if c:
             return c, vel
     if col == sv[s, V_FIN_COL] and row == sv[s, V_FIN_ROW] and vel == rp[RP_FIN_V] \
@@ -511,10 +590,12 @@ def _enter(wet, st, script, s, col, row, vel, through_whip, npath, S, RT, BT, tu
 
 
 @jit
-def _hounds(st, script, s, col, row, npath, final, S, RT, screens, turn, L):
+def _hounds(st, script, mv, hx, final, screens, S, RT, L):
     """207 A during a ship's move: a hound detonates at the first hex of the planned path at
     its closest approach; a ship stopped earlier is attacked where it stops at the closest
-    distance it reached (movement.move_ship.hound_attacks)."""
+    distance it reached (movement.move_ship.hound_attacks). ``hx``: the hex just entered."""
+    s, turn = mv.s, mv.turn
+    col, row, npath = hx.col, hx.row, hx.npath
     sv, hd, hound_at, path, out = S.sv, S.hd, S.hound_at, S.path, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     for q in range(hd.shape[0]):
@@ -532,7 +613,7 @@ def _hounds(st, script, s, col, row, npath, final, S, RT, screens, turn, L):
                 d = m
         if d < 0:
             continue
-        _hazard(st, script, K.K_HOUND, d, screens, 0, 0, 0, 0, 0, s, S, RT)
+        _hazard(st, script, s, Proc(K.K_HOUND, d, screens, 0, 0, 0, 0, 0), S, RT)
         _log(L, turn, EV_HOUND, s, q, d, out[K.O_SI_LOSS], 0, 0)
         hound_at[q] = -1
         hd[q, 2] = 0
@@ -551,7 +632,7 @@ def hound_targets(s, S, plan, nplan, RT, BT):
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     dry = Race(sv.copy(), ships, bu, hd, carry, hound_at, path, spec, out)
-    code, npath = move_plan(False, st, dice.NO_SCRIPT, s, dry, plan, nplan, RT, BT, 0,
+    code, npath = move_plan(st, dice.NO_SCRIPT, Mover(False, s, 0), dry, plan, nplan, RT, BT,
                             Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64)))
     for q in range(hd.shape[0]):
         hound_at[q] = -1
@@ -611,7 +692,14 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
     not let the Velocity change in the middle of this Turn, which the real move cannot (203 C);
     a plan that finishes this Turn ends at the Finish hex at Velocity 1, a goal state (0).
     ``RB``: the field's :func:`reach_table`. Returns (bound, the reach in hexes)."""
-    C, R = RB.shape[2], RB.shape[3]
+    rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
+    return _reach_scan(RB[kind, min(V2, RB.shape[1] - 1)], c0, r0, rad), rad
+
+
+@jit
+def _reach_radius(c0, r0, V2, rp, hcen):
+    """How far a Turn at Velocity V2 from (c0, r0) can end, and whether a Gravity Whip can be
+    made in it (:func:`_reach_bound`): (hexes, 1 if a whip, else 0)."""
     rad = V2
     kind = 0
     if rp[RP_WHIP_VMIN] <= V2 <= rp[RP_WHIP_VMAX]:
@@ -630,7 +718,14 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
             rad = V2 + 3 * n
         if n > 0:
             kind = 1
-    T = RB[kind, min(V2, RB.shape[1] - 1)]
+    return rad, kind
+
+
+@jit
+def _reach_scan(T, c0, r0, rad):
+    """The least of ``T`` (a :func:`reach_table` layer) over the hexes within ``rad`` of
+    (c0, r0)."""
+    C, R = T.shape[0], T.shape[1]
     best = np.inf
     # the hexes within ``rad`` of a column make one run of rows: in cube coordinates dz lies
     # in [max(-rad, -rad - dx), min(rad, rad - dx)] (the hex distance is the largest of |dx|,
@@ -645,7 +740,32 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
             x = np.float64(T[c, r])
             if x < best:
                 best = x
-    return best, rad
+    return best
+
+
+@jit
+def _end_bound(FD, Jt, c0, r0, f0, V2, limit, per_hex):
+    """The least cost-to-go, in field ``Jt``, of any state a move at Velocity V2 without a
+    Gravity Whip can end in from (c0, r0) facing f0 (:func:`move_ends`: the hexes and facings
+    its turning limits reach, not every hex within V2 at any facing); -inf (no bound) for
+    limits the table does not hold."""
+    at = FD.ends_at
+    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
+        return -np.inf
+    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
+    if hi == lo:
+        return -np.inf
+    ends = FD.ends
+    C, R = Jt.shape[0], Jt.shape[1]
+    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    best = np.inf
+    for k in range(lo, hi):
+        c, r = to_offset(x0 + ends[k, 0], z0 + ends[k, 1], EVEN_LOWER)
+        if 1 <= c < C and 1 <= r < R:
+            x = np.float64(Jt[c, r, ends[k, 2], V2])
+            if x < best:
+                best = x
+    return best
 
 
 @jit
@@ -672,10 +792,11 @@ def _chase_pp(pp, s, turn, S, Jfin, rp):
 
 
 @jit
-def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
-    """Step A D for ship ``s``: crises due now, then the pilot's allocation, Fuel spent.
+def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
+    """Step A D for ship ``mv.s`` in Turn ``mv.turn`` (:class:`Mover`): crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
     for (see :func:`_kept_plan`), so the ship's phase need not search again."""
+    s, turn = mv.s, mv.turn
     plan, keep, tab = P.plan, P.keep[s], P.tab
     W = plan_view(S, BT, RT)  # what the planner reads, passed narrow (PlanView)
     sv, ships, bu, hd = S.sv, S.ships, S.bu, S.hd
@@ -707,7 +828,7 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
         k = min(K._roll(st, script, 1, 6), me_max)
         forced = k if _has(now, C_MUST_ACC, ccode) else -min(k, V)
     F = fields[sv[s, V_PILOT]]
-    fld, tb = choose_target(s, turn, S, F, FD, BT, fin_from[sv[s, V_PILOT]], rp, pp, fin_field)
+    fld, tb = choose_target(s, turn, S, F, FD, BT, rp, pp, fin_field)
     sv[s, V_TARGET] = fld
     sv[s, V_FORCED] = tb
     per_hex = mn_hex[ships[s, MN]]
@@ -796,13 +917,34 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
                 # bonus only from the closest the move can bring the ship; then look again
                 tight[ia] = True
                 V2 = V + ia - me_max
-                reach, rad = _reach_bound(FD.reach[sv[s, V_PILOT], fld], c0, r0, V2, rp, hcen)
-                allow = pp[PP_ATTACK]
+                rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
+                RB = FD.reach[sv[s, V_PILOT], fld, kind]
+                reach = -np.inf
+                if kind == 0 and not (V2 == 1 and dist(c0, r0, sv[s, V_FIN_COL],
+                                                       sv[s, V_FIN_ROW]) <= 1):
+                    # no whip can be made, nor the Finish reached (a plan that ends there has
+                    # no cost-to-go): the plan ends where its turning limits take it, at a
+                    # cost-to-go no lower than the least of those ends -- or is captured by a
+                    # Hell Hole (1,000 and up) or leaves the board (more). Those ends lie
+                    # within the reach at some facing, so this bound is at least the reach
+                    # scan's whenever it is below 1,000, and the scan is not needed
+                    a = ia - me_max
+                    fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
+                    lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
+                    if _has(now, C_NO_TURNING, ccode):
+                        lim = 0
+                    reach = min(_end_bound(FD, Jt, c0, r0, f0, V2, lim, per_hex), 1000.0)
+                if not 0.0 <= reach < 1000.0:
+                    reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
+                # the attack bonus only where a rival can be within 8 hexes of the Turn's end
+                allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and \
+                    rival_within(sv, s, c0, r0, rad + 8) else 0.0
                 if tb >= 0:
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
                                        bu[tb, BU_COL], bu[tb, BU_ROW], terrain, fire_class,
                                        rp) * bonus_w
-                est[ia] = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach) + fixed[ia] - allow
+                bound = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach)
+                est[ia] = bound + fixed[ia] - allow
                 continue
             est[ia] = np.inf
             a = ia - me_max
@@ -817,8 +959,9 @@ def allocate(st, script, s, turn, S, FD, fin_from, pp, P, RT, BT, L):
             # Fuel-reserve charge paid, counts
             dv = dv_cost(a, rp, pp)
             pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
-            c, n = best_plan(s, V2, limit, per_hex, tractor, scr_max, pim, W, F[fld], tb, plan,
-                             pp, tab, best_c - dv - pen if best_c < 1e17 else 1e30)
+            q = PlanSpec(s, V2, limit, per_hex, tractor, scr_max, pim, tb, fuel - fcost,
+                         best_c - dv - pen if best_c < 1e17 else 1e30)
+            c, n = best_plan(q, W, F[fld], plan, pp, tab)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
@@ -918,14 +1061,14 @@ def _fire_phase(st, script, s, turn, S, pp, RT, BT, L):
     if lz > 0:
         kind, t, rng, mod, val = fire_choice(st, script, s, W, lz, False, pp, pim)
         if kind == 0:
-            _hazard(st, script, K.K_LASER, 0, _screens(t, sv, ships), 0, 0, lz, rng, mod + pim, t,
-                    S, RT)
+            _hazard(st, script, t, Proc(K.K_LASER, 0, _screens(t, sv, ships), 0, 0, lz, rng,
+                                        mod + pim), S, RT)
             _log(L, turn, EV_FIRE, s, t, rng, out[K.O_EFFECT], out[K.O_SI_LOSS], 0)
             sv[s, X_SHOTS] += 1
             sv[s, X_HITS] += out[K.O_EFFECT]
             _after(st, script, t, S, RT, turn, L)
         elif kind == 1 or kind == 2:
-            _hazard(st, script, K.K_LASER_MARKER, 0, 0, 0, 0, lz, rng, mod + pim, s, S, RT)
+            _hazard(st, script, s, Proc(K.K_LASER_MARKER, 0, 0, 0, 0, lz, rng, mod + pim), S, RT)
             _log(L, turn, EV_HOUND_SHOT if kind == 1 else EV_BUOY_SHOT, s, t, rng,
                  out[K.O_EFFECT], out[K.O_DESTROYED], 0)
             sv[s, X_SHOTS] += 1
@@ -940,8 +1083,8 @@ def _fire_phase(st, script, s, turn, S, pp, RT, BT, L):
         lvl = lz if rp[RP_SCR_LASER] else sz
         kind, t, rng, mod, val = fire_choice(st, script, s, W, lvl, True, pp, pim)
         if kind == 0:
-            _hazard(st, script, K.K_SCRAMBLER, 0, _screens(t, sv, ships), 0, 0, lvl, rng,
-                    mod + pim, t, S, RT)
+            _hazard(st, script, t, Proc(K.K_SCRAMBLER, 0, _screens(t, sv, ships), 0, 0, lvl, rng,
+                                        mod + pim), S, RT)
             _log(L, turn, EV_SCRAMBLE, s, t, rng, out[K.O_EFFECT], out[K.O_CRISES], 0)
             sv[s, X_SHOTS] += 1
             sv[s, X_HITS] += out[K.O_EFFECT]
@@ -949,24 +1092,26 @@ def _fire_phase(st, script, s, turn, S, pp, RT, BT, L):
 
 
 @jit
-def ship_phase(st, script, s, turn, S, fields, pp, P, RT, BT, L, place):
-    """Steps B-E for one ship: fire, Null and Hell Hole escapes, movement. Returns the next
-    finishing place."""
+def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
+    """Steps B-E for ship ``mv.s`` (:class:`Mover`): fire, Null and Hell Hole escapes,
+    movement."""
+    s, turn = mv.s, mv.turn
+    fields = FD.fields
     plan, plan2, keep, tab = P.plan, P.plan2, P.keep[s], P.tab
     sv, ships, bu, out = S.sv, S.ships, S.bu, S.out
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     _fire_phase(st, script, s, turn, S, pp, RT, BT, L)
     if sv[s, V_STATUS] != RACING:
-        return place
+        return
     pim = pi_mod[ships[s, PI]]
     if sv[s, V_NULL]:
-        _hazard(st, script, K.K_NULL, 0, 0, 0, pim, 0, 0, 0, s, S, RT)
+        _hazard(st, script, s, Proc(K.K_NULL, 0, 0, 0, pim, 0, 0, 0), S, RT)
         if out[K.O_EFFECT]:
             _log(L, turn, EV_NULL_ESC, s, 0, -1, 0, 0, 0)
             sv[s, V_VEL] = 0
             sv[s, V_MOVED] = 1
-            return place
+            return
         sv[s, V_FACING] = side_dir[K._roll(st, script, 1, 6)]
         sv[s, V_NULL] = 0
         _log(L, turn, EV_NULL_ESC, s, 1, sv[s, V_FACING], 0, 0, 0)
@@ -977,13 +1122,13 @@ def ship_phase(st, script, s, turn, S, fields, pp, P, RT, BT, L, place):
             _log(L, turn, EV_HOLE_ESC, s, 1, sv[s, V_VEL], 0, 0, 0)
         else:
             h = hole_of[sv[s, V_COL], sv[s, V_ROW]] - 1
-            _hazard(st, script, K.K_HOLE, hole_cls[h], 0, 0, 0, 0, 0, 0, s, S, RT)
+            _hazard(st, script, s, Proc(K.K_HOLE, hole_cls[h], 0, 0, 0, 0, 0, 0), S, RT)
             _log(L, turn, EV_HOLE_ESC, s, 0, out[K.O_SI_LOSS], 0, 0, 0)
             if rp[RP_HOLE_KEEP_V] == 0:   # variant hell_hole_escape=reset
                 sv[s, V_VEL] = 0
             sv[s, V_MOVED] = 1
             _after(st, script, s, S, RT, turn, L)
-            return place
+            return
     # movement: the pilot plans at the Velocity it has now
     V = sv[s, V_VEL]
     fuel = ships[s, FUEL]
@@ -994,37 +1139,40 @@ def ship_phase(st, script, s, turn, S, fields, pp, P, RT, BT, L, place):
     tb = sv[s, V_FORCED]
     if tb >= 0 and bu[tb, BU_STATE] != ON_BOARD:
         tb = -1
+    q = PlanSpec(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR], _screens(s, sv, ships),
+                 pim, tb, ships[s, FUEL], 1e30)
+    W = plan_view(S, BT, RT)
     if _kept_plan(keep, s, V, limit, tb, S):
         n = keep[K_N]
         plan[:n] = keep[K_PLAN:K_PLAN + n]
     else:
-        c, n = best_plan(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR],
-                         _screens(s, sv, ships), pim, plan_view(S, BT, RT),
-                         fields[sv[s, V_PILOT], fld], tb, plan,
+        c, n = best_plan(q, W, fields[sv[s, V_PILOT], fld], plan,
                          _chase_pp(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp),
                          tab)
-    m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], pim, ships[s, FUEL], plan, n, plan2, S, BT,
-                              rp, pp)
+    m = add_recovery_attempts(q, plan, n, plan2, W, pp)
     hound_targets(s, S, plan2, m, RT, BT)
     # a crisis suffered during its own movement comes after the ship has moved (210 C a)
     sv[s, V_MOVED] = 1
-    code, npath = move_plan(True, st, script, s, S, plan2, m, RT, BT, turn, L)
+    code, npath = move_plan(st, script, Mover(True, s, turn), S, plan2, m, RT, BT, L)
     sv[s, V_MOVED] = 1
     if code < 0:
         # the pilot's own plan broke a rule: a bug, reported through the log and the ship stops
         _log(L, turn, EV_MOVE, s, -1000 + code, 0, 0, 0, 0)
-        return place
+        return
     if sv[s, V_STATUS] == RACING or sv[s, V_STATUS] == FINISHED:
         ships[s, FUEL] = max(0, ships[s, FUEL] - rp[RP_F_TURN] * sv[s, V_TURNS])
         sv[s, V_VEL] = min(rp[RP_VMAX], sv[s, V_VEL] + sv[s, V_WHIP])
         _log(L, turn, EV_MOVE, s, sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL],
              sv[s, V_TURNS])
     if code == 4:
+        # the finishing order: this ship is one more of those finished (a finished ship stays
+        # finished, and only a move finishes one)
+        place = 0
+        for q in range(sv.shape[0]):
+            place += sv[q, V_STATUS] == FINISHED
         sv[s, V_PLACE] = place
         sv[s, V_FIN_TURN] = turn
         _log(L, turn, EV_FINISH, s, place, 0, 0, 0, 0)
-        return place + 1
-    return place
 
 
 @jit
@@ -1060,14 +1208,15 @@ def step_f(st, script, turn, S, hpath, RT, BT, L):
                 if nt > 1 and K._roll(st, script, 1, nt) == 1:
                     bs = s
         hd[q, 0], hd[q, 1] = hpath[bk, 0], hpath[bk, 1]
-        _hazard(st, script, K.K_HOUND, best, _screens(bs, sv, ships), 0, 0, 0, 0, 0, bs, S, RT)
+        _hazard(st, script, bs, Proc(K.K_HOUND, best, _screens(bs, sv, ships), 0, 0, 0, 0, 0),
+                S, RT)
         _log(L, turn, EV_HOUND_F, bs, q, best, out[K.O_SI_LOSS], hd[q, 0], hd[q, 1])
         hd[q, 2] = 0
         _after(st, script, bs, S, RT, turn, L)
 
 
 @jit
-def play_race(st, script, S0, FD, fin_from, RT, BT, L, res):
+def play_race(st, script, S0, FD, RT, BT, L, res):
     """One whole race. ``res`` int64[n_ships, RES_W] receives per ship: status, VP, finishing
     place (0 none), Buoys carried, Turn finished (0 none), won (0/1), PI Level at the end (the
     Racing Season carries PI damage, 212 C); returns the number of Turns played."""
@@ -1091,7 +1240,6 @@ def play_race(st, script, S0, FD, fin_from, RT, BT, L, res):
     out = np.zeros(K.OUT_SIZE, np.int64)
     S = Race(sv, ships, bu, hd, carry, hound_at, path, spec, out)
     order = np.zeros(ns, np.int64)
-    place = 1
     turn = 0
     for turn in range(1, rp[RP_TURN_LIMIT] + 1):
         racing = 0
@@ -1130,13 +1278,13 @@ def play_race(st, script, S0, FD, fin_from, RT, BT, L, res):
             sv[s, V_MOVED] = 0
             sv[s, V_TURNS] = 0
             sv[s, V_WHIP] = 0
-            allocate(st, script, s, turn, S, FD, fin_from, pilots[s], P, RT, BT, L)
+            allocate(st, script, Mover(True, s, turn), S, FD, pilots[s], P, RT, BT, L)
         # Steps B-E
         for i in range(k):
             s = order[i]
             if sv[s, V_STATUS] != RACING:
                 continue
-            place = ship_phase(st, script, s, turn, S, fields, pilots[s], P, RT, BT, L, place)
+            ship_phase(st, script, Mover(True, s, turn), S, FD, pilots[s], P, RT, BT, L)
         # Step F
         step_f(st, script, turn, S, hpath, RT, BT, L)
         # Step G
@@ -1190,7 +1338,7 @@ N_BLOCKS = 32
 
 
 @jit
-def _race_block(key, lo, hi, S0, FD, fin_from, RT, BT, acc):
+def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
     ns = S0.ships.shape[0]
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     L = Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64))  # nothing kept
@@ -1198,7 +1346,7 @@ def _race_block(key, lo, hi, S0, FD, fin_from, RT, BT, acc):
     tie = np.zeros(ns, np.int64)
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
-        turns = play_race(st, dice.NO_SCRIPT, S0, FD, fin_from, RT, BT, L, res)
+        turns = play_race(st, dice.NO_SCRIPT, S0, FD, RT, BT, L, res)
         acc[G_TURNS] += turns
         acc[G_TURNS2] += turns * turns
         anywin = 0
@@ -1240,9 +1388,9 @@ def _race_block(key, lo, hi, S0, FD, fin_from, RT, BT, acc):
             acc[G_NO_WINNER] += 1
 
 
-def race_stats(key, first, n, S0, FD, fin_from, RT, BT):
+def race_stats(key, first, n, S0, FD, RT, BT):
     """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i)) from
     the set-up :class:`Start` ``S0``."""
     return sum_blocks(lambda lo, hi, acc: _race_block(
-        key, lo, hi, S0, FD, fin_from, RT, BT, acc), first, n,
+        key, lo, hi, S0, FD, RT, BT, acc), first, n,
         N_GLOBAL + S0.ships.shape[0] * N_SHIP_STATS, N_BLOCKS)

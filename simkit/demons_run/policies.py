@@ -55,14 +55,15 @@ from simkit.core._numba import jit
 from .procedures.kernels import (P_DESTROY_AT_LEAST, P_FIRE_CARD, P_FIRE_DICE, P_FIRE_MOD_0, P_FIRE_PER,
                       P_FIRE_SI, P_FIRE_THRESHOLD, P_HOUND_DICE_0, P_MARKER_DICE, P_SCR_ABOVE,
                       P_SCR_ROLLS)
-from .pieces.geometry import dist, fire_solution, in_field_of_fire, nbr
+from .pieces.geometry import Sight, dist, fire_solution, in_field_of_fire, nbr
 from .pieces.layout import (BU_COL, BU_MKIND, BU_ROW, BU_STATE, BU_VP, ON_BOARD, RACING, RP_F_ACC, RP_F_DEC, RP_F_TURN,
                             RP_F_SCREENS, RP_F_TRACTOR, RP_HOUND_RANGE, RP_LOF_FIRE0, RP_LOF_HOLE,
                             RP_LOF_WELL, RP_MAX_RANGE, RP_PASS_MIN, RP_REC_FIRE0, RP_REC_PER_HEX,
                             RP_REC_PER_V, RP_REC_SUCC, RP_REC_SUCCESS, RP_REC_VOVER, RP_REC_WELL,
                             RP_TGT_HOUND, RP_TGT_MOVING, RP_TURN_LIMIT, RP_VP0, RP_WHIP_GAIN,
                             RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_VMAX, RP_WHIP_VMIN, V_COL,
-                            V_FACING, V_FIN_COL, V_FIN_ROW, V_FORCED, V_ROW, V_STATUS, V_VEL)
+                            V_FACING, V_FIN_COL, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
+                            V_VEL)
 from .pieces.markers import EASY
 from .rules import FUEL, SCREENS, TRACTOR
 
@@ -430,6 +431,15 @@ def p_2d6_at_least(k):
 
 # --- the movement plan search ----------------------------------------------------------------
 
+@jit
+def rival_within(sv, s, c, r, k):
+    """Whether a racing ship other than ``s`` is within ``k`` hexes of (c, r)."""
+    for t in range(sv.shape[0]):
+        if t != s and sv[t, V_STATUS] == RACING and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= k:
+            return True
+    return False
+
+
 class PlanView(NamedTuple):
     """What :func:`best_plan` and :func:`fire_choice` read of the race state (``S``), board
     (``BT``) and tables (``RT``), ``W``: a narrow view, since numba passes a tuple's every
@@ -479,16 +489,34 @@ def _fire_tab(scr, s, V, screens, vturns, par, pp):
     return ftab
 
 
+class PlanSpec(NamedTuple):
+    """What a plan is searched for, ``q`` (scalars only: free to pass): ship ``s`` at Velocity
+    ``V`` with at most ``limit`` turning movements, ``per_hex`` in one hex, its Tractor,
+    Screens and PI modifier, the target Buoy ``tb`` (-1 none), its Fuel (recovery attempts
+    after the first cost Fuel), and ``ub``: only a plan cheaper than this is wanted (1e30:
+    any)."""
+    s: int
+    V: int
+    limit: int
+    per_hex: int
+    tractor: int
+    screens: int
+    pi_mod: int
+    tb: int
+    fuel: int
+    ub: float
+
+
 @jit
-def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan, pp, scr,
-              ub=1e30):
-    """Search every legal movement plan of ship ``s`` at Velocity ``V`` (see module doc);
-    write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R, 10+k whip k hexes) and return
-    (cost, tokens). ``W`` is the race as :func:`plan_view` shows it, ``J`` the target's route
-    field, ``tb`` the target Buoy (-1 none), ``scr`` the race's :class:`PlanScratch`
-    (:func:`plan_scratch`). ``ub``: only a plan cheaper than this is wanted (the
+def best_plan(q, W, J, out_plan, pp, scr):
+    """Search every legal movement plan of ship ``q.s`` at Velocity ``q.V`` (see module doc;
+    ``q`` a :class:`PlanSpec`); write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R,
+    10+k whip k hexes) and return (cost, tokens). ``W`` is the race as :func:`plan_view`
+    shows it, ``J`` the target's route field, ``scr`` the race's :class:`PlanScratch`
+    (:func:`plan_scratch`). ``q.ub``: only a plan cheaper than this is wanted (the
     allocation's best at another setting): partial plans that cannot beat it are dropped, and
     (INF, 0) is returned when none does."""
+    s, V, limit, per_hex, tractor, screens, pi_mod, tb, _, ub = q
     sv, bu, hd = W.sv, W.bu, W.hd
     (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
         W.terrain, W.fire_class, W.hole_of, W.ring_pos, W.rings, W.rotation)
@@ -544,9 +572,16 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     # expanded again. The search stays exhaustive over distinct states, but no longer over
     # every order of reaching them (that was exponential in the turning movements).
     TS = scr.tab.shape[1]
-    # a power-of-two table (TABLE_SIZE) takes its slot by a mask, the same slot as key % TS
-    # (keys are never negative) without an integer division at every node
+    # A state's slot is its key scattered by a multiplicative hash: the key's low bits are the
+    # wells whipped and the whip gain, 0 in nearly every state, so the key itself (key % TS)
+    # sent nearly every state to slot 0 and its 15 neighbours -- the table kept 16 states a
+    # search and every later state probed all 16 before giving up. A power-of-two table
+    # (TABLE_SIZE) takes the hash's top bits, with a mask for the next slot
     mask = TS - 1 if TS & (TS - 1) == 0 else -1
+    shift = 64
+    while shift > 0 and (1 << (64 - shift)) < TS:
+        shift -= 1
+    ushift = np.uint64(shift)
     tkey = scr.tab[0]
     tval = scr.tab[1]
     # a slot belongs to this search only if stamped with its number: the table is empty at
@@ -555,6 +590,13 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
     scr.gen[0] += 1
     gen = np.float64(scr.gen[0])
     bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
+    # the attack bonus needs a racing rival within 8 hexes of where the move ends; without a
+    # Gravity Whip it ends within V hexes, so with no rival within V + 8 no plan can earn it
+    # (neither the bound below nor the leaves need count it)
+    att = pp[PP_ATTACK]
+    if att > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
+            and not rival_within(sv, s, pc[0], pr[0], V + 8):
+        att = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
     if tb >= 0:
@@ -651,7 +693,7 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
             total = cost + hpen - rec
             if not terminal:
                 total += J[c, r, f, min(V + g, vmax_f)]
-                if pp[PP_ATTACK] > 0:
+                if att > 0:
                     for t in range(sv.shape[0]):
                         if t != s and sv[t, V_STATUS] == RACING and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8 \
                                 and in_field_of_fire(c, r, f, sv[t, V_COL], sv[t, V_ROW]):
@@ -673,14 +715,15 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
         if V > 0 and best < 1e29:
             jn = J[c, r, f, min(V, vmax_f)]
             if jn < INF / 2:
-                lb = eff - bonus_w - pp[PP_ATTACK] + jn - (mleft + 1.0) / V \
+                lb = eff - bonus_w - att + jn - (mleft + 1.0) / V \
                     - (g + rp[RP_WHIP_GAIN]) * dvmax
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
         key = key * 256 + w
         fkey = np.float64(key)
-        slot = key & mask if mask >= 0 else key % TS
+        hk = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+        slot = np.int64(hk >> ushift) if mask >= 0 else np.int64(hk % np.uint64(TS))
         pruned = False
         for _ in range(16):
             if tgen[slot] != gen:
@@ -733,13 +776,15 @@ def best_plan(s, V, limit, per_hex, tractor, screens, pi_mod, W, J, tb, out_plan
 
 
 @jit
-def add_recovery_attempts(s, V, tractor, pi_mod, fuel, plan, n, out_plan, S, BT, rp, pp):
-    """Copy ``plan`` into ``out_plan`` with a Buoy Recovery attempt (100 + Buoy index) after
-    each hex entered from which some Buoy on the board has a chance >= tractor_p (one per hex
-    moved, 205 A; each attempt after the first costs the Tractor's Fuel again, 203 C e)."""
-    sv, bu = S.sv, S.bu
+def add_recovery_attempts(q, plan, n, out_plan, W, pp):
+    """Copy ``plan`` (``n`` tokens, flown as ``q`` asks, :class:`PlanSpec`) into ``out_plan``
+    with a Buoy Recovery attempt (100 + Buoy index) after each hex entered from which some
+    Buoy on the board has a chance >= tractor_p (one per hex moved, 205 A; each attempt after
+    the first costs the Tractor's Fuel again, 203 C e)."""
+    s, V, tractor, pi_mod, fuel = q.s, q.V, q.tractor, q.pi_mod, q.fuel
+    sv, bu, rp = W.sv, W.bu, W.rp
     (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
-        BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos, BT.rings, BT.rotation)
+        W.terrain, W.fire_class, W.hole_of, W.ring_pos, W.rings, W.rotation)
     C, R = terrain.shape[0], terrain.shape[1]
     c, r, f = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     m = 0
@@ -799,10 +844,11 @@ def add_recovery_attempts(s, V, tractor, pi_mod, fuel, plan, n, out_plan, S, BT,
 # --- target choice and allocation -------------------------------------------------------------
 
 @jit
-def choose_target(s, turn, S, J, FD, BT, fin_from, rp, pp, fin_field):
+def choose_target(s, turn, S, J, FD, BT, rp, pp, fin_field):
     """The route field the pilot follows this Turn: its Finish or a Buoy (returns field, Buoy)."""
     sv, ships, bu = S.sv, S.ships, S.bu
     easy_field, ring_field = FD.easy_field, FD.ring_field
+    fin_from = FD.fin_from[sv[s, V_PILOT]]
     ring_hole, hole_cls = BT.ring_hole, BT.hole_cls
     c, r, f, v = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], min(sv[s, V_VEL], NV - 1)
     if pp[PP_HUNT] < 0 or ships[s, TRACTOR] <= 0:
@@ -866,15 +912,15 @@ def fire_choice(st, script, s, W, level, scrambler, pp, pi_mod):
     terrain, fire_class = W.terrain, W.fire_class
     par, rp = W.par, W.rp
     c, r, f = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
-    lf = rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4]
+    LS = Sight(terrain, fire_class, rp[RP_LOF_FIRE0:RP_LOF_FIRE0 + 4], rp[RP_MAX_RANGE],
+               rp[RP_LOF_WELL], rp[RP_LOF_HOLE])
     bk, bi, brg, bm, bv = -1, -1, 0, 0, 0.0
     nt = 0
     if pp[PP_FIRE_SHIPS] > 0:
         for t in range(sv.shape[0]):
             if t == s or sv[t, V_STATUS] != RACING:
                 continue
-            ok, rng, mod = fire_solution(c, r, f, sv[t, V_COL], sv[t, V_ROW], rp[RP_MAX_RANGE],
-                                         terrain, fire_class, lf, rp[RP_LOF_WELL], rp[RP_LOF_HOLE])
+            ok, rng, mod = fire_solution(c, r, f, sv[t, V_COL], sv[t, V_ROW], LS)
             if not ok:
                 continue
             p = p_2d6_at_least(rng - mod - pi_mod)
@@ -903,8 +949,7 @@ def fire_choice(st, script, s, W, level, scrambler, pp, pi_mod):
         for q in range(hd.shape[0]):
             if not hd[q, 2] or dist(c, r, hd[q, 0], hd[q, 1]) > 4:
                 continue
-            ok, rng, mod = fire_solution(c, r, f, hd[q, 0], hd[q, 1], rp[RP_MAX_RANGE],
-                                         terrain, fire_class, lf, rp[RP_LOF_WELL], rp[RP_LOF_HOLE])
+            ok, rng, mod = fire_solution(c, r, f, hd[q, 0], hd[q, 1], LS)
             if not ok:
                 continue
             mod += rp[RP_TGT_HOUND]
@@ -934,8 +979,7 @@ def fire_choice(st, script, s, W, level, scrambler, pp, pi_mod):
                         threat = True
             if not threat:
                 continue
-            ok, rng, mod = fire_solution(c, r, f, bc, br, rp[RP_MAX_RANGE], terrain, fire_class,
-                                         lf, rp[RP_LOF_WELL], rp[RP_LOF_HOLE])
+            ok, rng, mod = fire_solution(c, r, f, bc, br, LS)
             if not ok:
                 continue
             if bu[b, BU_MKIND] != EASY:

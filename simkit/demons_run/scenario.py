@@ -337,6 +337,8 @@ class RaceSim:
         self.fields = np.ascontiguousarray(np.stack(fl))
         self.fin_from = np.ascontiguousarray(np.stack(ff))
         self.reach = np.ascontiguousarray(np.stack(rl))
+        self.ends = RK.move_ends(self.ra.tables.vturns[:NV], int(self.ra.tables.mn_turn.max()),
+                                 int(self.ra.tables.mn_hex.max()))
         b = self.board
         goals = field_goals(b)
         self.field_labels = [g[3] for g in goals]
@@ -386,8 +388,8 @@ class RaceSim:
     def args(self):
         """The arguments of ``engine.race_stats`` after its (key, first, n)."""
         return (RK.Start(self.ships0, self.sv0, self.bu0, self.hd0, self.pilots),
-                RK.Fields(self.fields, self.easy_field, self.ring_field, self.reach),
-                self.fin_from, self.RT, self.BT)
+                RK.Fields(self.fields, self.easy_field, self.ring_field, self.reach,
+                          self.fin_from, *self.ends), self.RT, self.BT)
 
     def chunk(self, key, first, n):
         return RK.race_stats(np.uint64(key), first, n, *self.args())
@@ -627,7 +629,8 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     """The pilot of ``ship`` allocates in ``state`` (from :func:`position`) and plans its move.
     Returns dict(me, velocity, screens, laser, scrambler, tractor, target, plan, fuel)."""
     from .pieces.layout import A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, V_VEL
-    from .policies import MAX_PLAN, add_recovery_attempts, best_plan, plan_scratch, plan_view
+    from .policies import (MAX_PLAN, PlanSpec, add_recovery_attempts, best_plan, plan_scratch,
+                           plan_view)
     from .rules import FUEL, MN, PI
     sh, sv, bu, hd = (a.copy() for a in state)
     s = sim.sc.sides.index(ship)
@@ -635,22 +638,22 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     dice.seed_trial(st, dice.stream_key(0), 0)
     plan = np.zeros(MAX_PLAN, np.int64)
     S = RK.race_state(sh, sv, bu, hd)
-    _, FD, fin_from, RT, BT = sim.args()
+    _, FD, RT, BT = sim.args()
     P = RK.Plans(plan, np.zeros(MAX_PLAN, np.int64),
                  np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
-    RK.allocate(st, dice.NO_SCRIPT, s, turn, S, FD, fin_from, sim.pilots[s], P, RT, BT,
+    RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, s, turn), S, FD, sim.pilots[s], P, RT, BT,
                 RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
     V = int(sv[s, V_VEL])
     ra = sim.ra
     limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[min(V, len(ra.vturns) - 1)], int(sh[s, FUEL]))
     tb = int(sv[s, V_FORCED])
-    c, n = best_plan(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
-                     min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], plan_view(S, BT, RT),
-                     sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], tb, plan, sim.pilots[s],
+    q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
+                 min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], tb, sh[s, FUEL], 1e30)
+    W = plan_view(S, BT, RT)
+    c, n = best_plan(q, W, sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], plan, sim.pilots[s],
                      plan_scratch())
     plan2 = np.zeros(MAX_PLAN, np.int64)
-    m = add_recovery_attempts(s, V, sv[s, A_TRACTOR], ra.pi_mod[sh[s, PI]], sh[s, FUEL], plan, n,
-                              plan2, S, BT, ra.rp, sim.pilots[s])
+    m = add_recovery_attempts(q, plan, n, plan2, W, sim.pilots[s])
     return {"me": int(sv[s, A_ME]), "velocity": V, "screens": int(sv[s, A_SCREENS]),
             "laser": int(sv[s, A_LASER]), "scrambler": int(sv[s, A_SCR]),
             "tractor": int(sv[s, A_TRACTOR]), "target": sim.field_labels[sv[s, V_TARGET]],

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simkit.core import hexgrid
@@ -60,9 +62,23 @@ def pixel_to_hex(x, y):
     return col0 + 1, row0 + 1
 
 
+class Sight(NamedTuple):
+    """What a Line of Fire is judged on, ``LS``: the board's terrain and Hell Fire classes, the
+    modifier of a Hell Fire hex by class (index 0-3), the longest range, and the modifiers of
+    a Gravity Well and a Hell Hole hex (206 D)."""
+    terrain: np.ndarray
+    fire_class: np.ndarray
+    lof_fire: np.ndarray
+    max_range: int
+    lof_well: int
+    lof_hole: int
+
+
 @jit
-def hex_fire_mod(c, r, terrain, fire_class, rp_lof_fire, lof_well, lof_hole):
+def hex_fire_mod(c, r, LS):
     """206 D for one hex: its single most severe modifier; 1 marks a Null hex (no fire)."""
+    terrain, fire_class, rp_lof_fire = LS.terrain, LS.fire_class, LS.lof_fire
+    lof_well, lof_hole = LS.lof_well, LS.lof_hole
     t = terrain[c, r]
     if t == 2:                       # NULL
         return 1
@@ -78,9 +94,10 @@ def hex_fire_mod(c, r, terrain, fire_class, rp_lof_fire, lof_well, lof_hole):
 
 
 @jit
-def line_mod(c0, r0, c1, r1, side, terrain, fire_class, rp_lof_fire, lof_well, lof_hole):
+def line_mod(c0, r0, c1, r1, side, LS):
     """Summed Line-of-Fire modifier along the ruler offset to ``side``; (False, 0) if a Null
-    hex is on the line (los.line_of_fire + hex_fire_modifier)."""
+    hex is on the line (los.line_of_fire + hex_fire_modifier). ``LS``: :class:`Sight`."""
+    terrain = LS.terrain
     n = dist(c0, r0, c1, r1)
     x0, y0 = centre(c0, r0)
     x1, y1 = centre(c1, r1)
@@ -99,7 +116,7 @@ def line_mod(c0, r0, c1, r1, side, terrain, fire_class, rp_lof_fire, lof_well, l
         pc, pr = hc, hr
         if hc < 1 or hr < 1 or hc >= terrain.shape[0] or hr >= terrain.shape[1]:
             continue
-        m = hex_fire_mod(hc, hr, terrain, fire_class, rp_lof_fire, lof_well, lof_hole)
+        m = hex_fire_mod(hc, hr, LS)
         if m == 1:
             return False, 0
         total += m
@@ -107,15 +124,15 @@ def line_mod(c0, r0, c1, r1, side, terrain, fire_class, rp_lof_fire, lof_well, l
 
 
 @jit
-def fire_solution(c0, r0, facing, c1, r1, max_range, terrain, fire_class, rp_lof_fire,
-                  lof_well, lof_hole):
-    """(allowed, range, modifier) as los.fire_solution: Field of Fire, range <= 12, Null
-    blocks; the firer takes the better side of a ruler along a hexside."""
+def fire_solution(c0, r0, facing, c1, r1, LS):
+    """(allowed, range, modifier) as los.fire_solution: Field of Fire, range <= ``LS.max_range``
+    (12), Null blocks; the firer takes the better side of a ruler along a hexside. ``LS``:
+    :class:`Sight`."""
     rng = dist(c0, r0, c1, r1)
-    if rng > max_range or not in_field_of_fire(c0, r0, facing, c1, r1):
+    if rng > LS.max_range or not in_field_of_fire(c0, r0, facing, c1, r1):
         return False, rng, 0
-    ok1, m1 = line_mod(c0, r0, c1, r1, 1, terrain, fire_class, rp_lof_fire, lof_well, lof_hole)
-    ok2, m2 = line_mod(c0, r0, c1, r1, -1, terrain, fire_class, rp_lof_fire, lof_well, lof_hole)
+    ok1, m1 = line_mod(c0, r0, c1, r1, 1, LS)
+    ok2, m2 = line_mod(c0, r0, c1, r1, -1, LS)
     if ok1 and ok2:
         return True, rng, max(m1, m2)
     if ok1:
