@@ -290,6 +290,12 @@ def _case_escape():
     return lambda par: _d(w, 0, par, moves=True), {"escape": 0}
 
 
+def _case_flee():
+    w = _lead_with_pursuer(0, mph=60)
+    w.hp[PO.HP_GET_AWAY] = 1
+    return lambda par: _d(w, 0, par, moves=True), {"flee": 0}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -451,6 +457,7 @@ PARAM_CASES = {
     "veto_mph": (_case_veto, True),
     "passive_mph": (_case_passive_mph, PO.A_BRAKE),
     "loss_value": (_case_loss_value, PO.A_SWIPE),
+    "flee": (_case_flee, PO.A_ACCEL),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -459,13 +466,13 @@ PARAM_EFFECT = {
     "close_margin": PO.A_NONE, "escape": PO.A_PASSIVE, "uturn_mph": PO.A_UTURN,
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
-    "loss_value": PO.A_SHOOT,
+    "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 18 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 19 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1030,3 +1037,35 @@ def test_where_taking_out_wins_a_lead_car_is_not_routed_off_a_stranded_bike_issu
     # on the bend in the bike's lanes, behind it: the shot
     w.place(op, 4, 1, 1, 0, side=0, role=VH.LEAD, kind=1)
     assert PO.best_shot(w.T, w.V, w.WS, n, op, std, w.tbuf)[0] >= 0
+
+
+def test_where_getting_away_wins_the_lead_driver_plays_to_leave_p89():
+    """Game Seven (p89): the target gang wins by getting its vehicles safely out of play or
+    outdistancing the attackers; the attacker only by taking the whole target gang out. The
+    scenario tells the drivers (hp's HP_GET_AWAY, from victory = "gangs"; not in Games One or
+    Six). There a lead driver (P_FLEE, the standard's choice) speeds up with a pursuer on its
+    tail instead of laying its oil, and stopped it moves off instead of shooting a stranded
+    enemy; with P_FLEE 0, or where getting away does not win, it fights as before."""
+    from test_dark_future_engine import World as W
+    assert W(scenario="game-7.toml").hp[PO.HP_GET_AWAY] == 1
+    assert W(scenario="game-6.toml").hp[PO.HP_GET_AWAY] == 0
+    assert World().hp[PO.HP_GET_AWAY] == 0
+    std = PO.params_vector()
+    stay = PO.params_vector({"flee": 0})
+    w = _lead_with_pursuer(0, mph=60)
+    oil = PO._passive_slot(w.V, w.WS, 0)
+    assert _d(w, 0, std, moves=True) == (PO.A_PASSIVE, oil)      # getting away does not win
+    w.hp[PO.HP_GET_AWAY] = 1
+    act, arg = _d(w, 0, std, moves=True)
+    assert act == PO.A_ACCEL and arg > 0
+    assert _d(w, 0, stay, moves=True) == (PO.A_PASSIVE, oil)
+    # stopped, with a shot at an enemy stopped for good ahead: it leaves rather than fights
+    w = World()
+    w.place(0, 2, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_ENGOFF] = 1
+    assert PO._stuck(w.V, 1) and PO.best_shot(w.T, w.V, w.WS, 2, 0, std, w.tbuf)[0] >= 0
+    assert _d(w, 0, std)[0] == PO.A_SHOOT
+    w.hp[PO.HP_GET_AWAY] = 1
+    assert _d(w, 0, std)[0] == PO.A_ACCEL
+    assert _d(w, 0, stay)[0] == PO.A_SHOOT

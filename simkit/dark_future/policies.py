@@ -40,7 +40,9 @@ speed accelerates before laying passives unless the pursuer is on its tail (0/1)
 bits: 1 = lock an oil or smoke layer on (p23-24) instead of dropping single markers, 2 = lay
 dummy markers (p22) on a close pursuer once the real passives are spent, ``P_UNLOCK`` switch a
 locked-on layer off when no enemy is within this many spaces behind (0: never).
-``P_LOSSVAL`` the damage points a control loss is worth in that weighing.
+``P_LOSSVAL`` the damage points a control loss is worth in that weighing. ``P_FLEE`` (0/1)
+where the lead side wins by getting away (Game Seven's target gang, p89), the lead driver plays
+to leave rather than to fight (see its comment).
 ``P_UTURN`` the fastest mph at which the driver U-turns (0: never; p14): with an enemy behind
 it (a lead car only a couple of spaces after a bend, the book's advice p14; a chase car once the
 enemy has gone past) it brakes to that speed and turns to face the enemy; a stationary car
@@ -96,7 +98,14 @@ P_PASSMPH = 16
 # the one currency in which a shot, a sideswipe and a passive are weighed against each other
 # (the chase car's choice in :func:`decide`, the lead car's there too); 0 values damage only
 P_LOSSVAL = 17
-P_W = 18
+# P_FLEE: where the lead side wins by getting away (Game Seven's target gang, p89: 'get all its
+# vehicles safely out of play and/or ... outdistancing the attackers', ``HP_GET_AWAY``), a
+# lead driver plays to leave: below its cruising speed it accelerates rather than shoot or lay
+# a passive even with a pursuer on its tail, it makes no planned ram (a shunt slows the
+# rammer), and stopped it moves off rather than shoot a stranded enemy. The trade-off: the
+# passive or shot forgone against the distance gained. 0: it fights as where taking out wins.
+P_FLEE = 18
+P_W = 19
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -174,6 +183,7 @@ PARAM_SPACE = {
     "veto_mph": (P_VETO, "int", 0, 200, 0),
     "passive_mph": (P_PASSMPH, "int", 10, 200, 80),   # speed over passives/hazards (p41)
     "loss_value": (P_LOSSVAL, "int", 0, 30, LOSS_VALUE),  # damage points a control loss is worth
+    "flee": (P_FLEE, "bool", 0, 1, 1),                 # play to get away where that wins (p89)
 }
 
 
@@ -199,6 +209,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_SWARM:P_RAMCLEAR + 1] = GANG_TACTICS.get(name, (0, 0, 0))
     v[P_PASSMPH] = PASS_MPH.get(name, 80)
     v[P_LOSSVAL] = LOSS_VALUE
+    v[P_FLEE] = 1
     return v
 
 
@@ -314,6 +325,12 @@ def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
 # roll (p14); the driver's choice of speed, the engine applies the rule
 U_TURN_SAFE = 10
 ROUTE_LOOK = 5   # spaces: far enough to drift three lanes round a road-edge strip (p76)
+
+
+@jit
+def _flees(V, v, hp, par):
+    """Does a lead driver play to get away (``P_FLEE``, where that wins: ``HP_GET_AWAY``)?"""
+    return par[P_FLEE] != 0 and hp[HP_GET_AWAY] != 0 and V[v, V_ROLE] == LEAD
 
 
 @jit
@@ -623,8 +640,9 @@ HP_DRV = 27
  HP_CAR_SHUNT_SLOW,  # a car shunting a bike slows 10mph, the bike takes the car's speed (p72)
  HP_TAKE_OUT,        # 1: the Game is won by taking the other side out (Six, Eight: p88-89)
  HP_OUTRUN,          # 1: continuous track, where a car left behind leaves play (p75)
- ) = range(HP_DRV, HP_DRV + 15)
-HP_DRV_END = HP_DRV + 15
+ HP_GET_AWAY,        # 1: the lead side wins by getting away (Game Seven's target gang, p89)
+ ) = range(HP_DRV, HP_DRV + 16)
+HP_DRV_END = HP_DRV + 16
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
 OIL_HAND_PTS = 1.0  # a handling point off the pursuer's later hazard rolls and tests
@@ -1009,7 +1027,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         # spaces ahead is rammed when the shunt's expected effect (_ram_value) beats the best
         # shot (the ram takes the phase's action, p52); two spaces off, a shot this phase does
         # not stop the ram next phase. Otherwise the car steers round it or brakes (below).
-        if not V[v, V_BIKE]:
+        if not V[v, V_BIKE] and not _flees(V, v, hp, par):
             ru, rk = _ram_target(T, V, n, v)
             if ru >= 0:
                 rv = _ram_value(V, v, ru, hp, par)
@@ -1105,10 +1123,12 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         else:
             target = cruise
     else:
-        if moves and not hold and par[P_ESCAPE] and mph < cruise and V[v, V_ACC] > 0:
+        flee = _flees(V, v, hp, par)
+        if moves and not hold and (par[P_ESCAPE] or flee) and mph < cruise and V[v, V_ACC] > 0:
             u, g = _nearest_enemy(T, V, n, v, True)
             up = min(V[v, V_ACC], cruise - mph)
-            if (u < 0 or g >= 1) and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
+            if (u < 0 or g >= 1 or flee) \
+                    and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
                 return A_ACCEL, up
         # a passive on a close pursuer in its lanes, or a shot, by expected damage points
         # (_lay_value, _shot_core); equal values go to the dice
@@ -1277,7 +1297,7 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
-    if slot >= 0 and (V[v, V_ROLE] == CHASE or _stuck(V, u)):
+    if slot >= 0 and (V[v, V_ROLE] == CHASE or (_stuck(V, u) and not _flees(V, v, hp, par))):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot

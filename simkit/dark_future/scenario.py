@@ -521,6 +521,7 @@ def _driver_rules(hp, G):
         hp[cell] = G[g]
     hp[PO.HP_TAKE_OUT] = int(G[EG.G_VICTORY] == EG.VICTORY_DESTROY)
     hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
+    hp[PO.HP_GET_AWAY] = int(G[EG.G_VICTORY] == EG.VICTORY_GANGS)
 
 
 def _crit_stack(chosen):
