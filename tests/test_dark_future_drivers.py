@@ -1069,3 +1069,43 @@ def test_where_getting_away_wins_the_lead_driver_plays_to_leave_p89():
     w.hp[PO.HP_GET_AWAY] = 1
     assert _d(w, 0, std)[0] == PO.A_ACCEL
     assert _d(w, 0, stay)[0] == PO.A_SHOOT
+
+
+def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
+    """A rider may not reverse (p64), so a bike stopped short of an obstacle with no shot waited
+    for the way to clear, which an obstacle never does. Moving off it may drift (p15): it
+    accelerates and drifts into a clear lane beside the block, moving in phase 1. With no lane
+    to drift into it still waits."""
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    for v in range(n):
+        w.place(v, 0, 2, 0, 0, side=0, role=VH.LEAD)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w.place(1, 2, 0, 0, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.place(3, 6, 2, 0, 60, side=1, role=VH.CHASE, kind=1)
+    # an obstacle on lane 0 two spaces ahead (the straight move comes first, p13: one in the
+    # very next space cannot be drifted round)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 0, 0, RD.rear_x(w.T, 2, 0, 2),
+                   RD.front_x(w.T, 2, 0, 2), 1, -1)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
+                         *_stream(0))
+    act, arg = PO.bike_decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
+                              act, arg, *_stream(0))
+    assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
+    # through the engine: it moves in phase 1, a lane to the right, past nothing
+    st, s = w.script([])
+    pol = np.stack([std] * n)
+    _act(w, st, s, 1, pol, n=n)
+    assert (w.V[1, VH.V_SP], w.V[1, VH.V_LANE]) == (1, 1) and w.V[1, VH.V_MPH] > 0
+    # walled in on the right as well: it waits
+    w.place(1, 2, 0, 0, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 1, 3, RD.rear_x(w.T, 2, 1, 2),
+                   RD.front_x(w.T, 2, 1, 2), 1, -1)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
+                         *_stream(0))
+    assert act != PO.A_OFF_DRIFT

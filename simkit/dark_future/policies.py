@@ -157,8 +157,13 @@ A_DODGE, A_PUSH = 10, 11
 # A_LOCK: argument = slot to lock on (a marker is laid now and after every later move), or
 # -1 - slot to switch it off (p23); A_DUMMY: a dummy marker from the passive slot given (p22)
 (A_LOCK, A_DUMMY) = (12, 13)
+# A_OFF_DRIFT: moving off with a drift (p15: 'vehicles which are moving off may also perform a
+# U-turn or Drift manoeuvre'): |arg| = mph of acceleration, its sign the drift (-1 left, +1
+# right)
+A_OFF_DRIFT = 14
 ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge", "push",
-                                                                        "lock-on", "dummy")
+                                                                        "lock-on", "dummy",
+                                                                        "move off drifting")
 
 
 # The drivers' parameter space (DESIGN.md: a typed parameter space a search can explore):
@@ -1363,7 +1368,14 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
         if V[v, V_BIKE]:
             if slot >= 0:
                 return A_SHOOT, slot
-            return A_NONE, 0   # riders may not reverse (p64); the way may clear
+            if d != 0:
+                # riders may not reverse (p64): round the block by drifting as the bike moves
+                # off (p15; seeded Game Eight bikes waited nose to an obstacle for ever)
+                up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
+                if 0 < want < up:
+                    up = want
+                return A_OFF_DRIFT, d * up
+            return A_NONE, 0   # no lane to drift into; the way may clear
         # no clear lane beside it: back off a lane towards the nearest clear lanes (else the
         # wider side of the road) each turn until one is clear
         if d == 0:
