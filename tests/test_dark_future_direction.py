@@ -528,3 +528,46 @@ def test_direction_tables_spot_checks():
     assert a.G[EG.G_L_UTURN] == 10 and a.G[EG.G_UTURN_LOSS] == 31 and a.G[EG.G_REV_MPH] == 10
     assert (a.G[EG.G_L_SS_OPP_W], a.G[EG.G_L_SS_OPP_L], a.G[EG.G_SS_OPP_LOSS]) == (40, 20, 20)
     assert a.G[EG.G_INTERCEPT] == 61 and a.VPOS[0, 0, 0] == 2 and a.VPOS[2, 1, 0] == 5
+
+
+def test_moving_off_with_a_drift_p15():
+    """p15: 'In addition to accelerating or reversing, vehicles which are moving off may also
+    perform a U-turn or Drift manoeuvre ... only applies to vehicles which are stationary at the
+    start of phase 1', moved 'after all other vehicles' (the phase order puts stationary ones
+    last): the speed set by the acceleration (at most the vehicle's), one space straight ahead,
+    then a lane over, all in phase 1; outwards only on a curve (p13); nothing in phase 2 or for
+    a moving vehicle."""
+    w = World(layout=("S", "S", "BR", "S", "S", "S", "S"))
+    w.place(1, 5, 2, 0, 0)
+    st, s = w.script([])
+
+    def off(arg, phase=1, moves=False):
+        EG._move_off_drifting(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, arg, moves,
+                              *w.common(), EG.Log(w.E, w.EN, 1, phase))
+
+    def where():
+        V = w.V
+        return V[0, VH.V_SEC], V[0, VH.V_SP], V[0, VH.V_LANE], V[0, VH.V_MPH]
+
+    w.place(0, 1, 2, 0, 0)
+    off(20, phase=2)
+    assert where() == (1, 0, 2, 0)
+    off(20)
+    assert where() == (1, 1, 3, 20) and st[dice.POS] == 0
+    assert _events(w, EG.EV_ACTION)[-1][2:5] == (PO.A_OFF_DRIFT, 20, 20)
+    w.place(0, 1, 2, 0, 0)
+    off(-15)
+    assert where() == (1, 1, 1, 15)
+    w.place(0, 1, 2, 0, 0)
+    off(90)
+    assert where()[3] == w.V[0, VH.V_ACC] < 90
+    w.place(0, 1, 2, 0, 40)
+    off(20)
+    assert where() == (1, 0, 2, 40)          # already moving: no such action
+    # on the right bend: the drift outwards (left) is made, inwards (right) refused (p13)
+    w.place(0, 2, 2, 0, 0)
+    off(-20)
+    assert where()[2] == 1
+    w.place(0, 2, 2, 0, 0)
+    off(20)
+    assert where()[1:] == (1, 2, 20)

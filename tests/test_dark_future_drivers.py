@@ -290,6 +290,12 @@ def _case_escape():
     return lambda par: _d(w, 0, par, moves=True), {"escape": 0}
 
 
+def _case_flee():
+    w = _lead_with_pursuer(0, mph=60)
+    w.hp[PO.HP_GET_AWAY] = 1
+    return lambda par: _d(w, 0, par, moves=True), {"flee": 0}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -451,6 +457,7 @@ PARAM_CASES = {
     "veto_mph": (_case_veto, True),
     "passive_mph": (_case_passive_mph, PO.A_BRAKE),
     "loss_value": (_case_loss_value, PO.A_SWIPE),
+    "flee": (_case_flee, PO.A_ACCEL),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -459,13 +466,13 @@ PARAM_EFFECT = {
     "close_margin": PO.A_NONE, "escape": PO.A_PASSIVE, "uturn_mph": PO.A_UTURN,
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
-    "loss_value": PO.A_SHOOT,
+    "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 18 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 19 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -567,7 +574,7 @@ def test_equal_drifts_and_routes_go_to_the_dice():
     n = 400
     for fn in (lambda s: _d(w, 1, std, moves=True, trial=s),
                lambda s: (PO.A_DRIFT, PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK,
-                                                *_stream(s))[1])):
+                                                True, *_stream(s))[1])):
         got = [fn(s) for s in range(n)]
         assert {a for a, _ in got} == {PO.A_DRIFT}, got[:5]
         left = sum(1 for _, d in got if d == -1)
@@ -581,7 +588,7 @@ def test_equal_drifts_and_routes_go_to_the_dice():
     sec, sp = 1, 2
     RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 4, 5, RD.rear_x(w.T, sec, 4, sp),
                    RD.front_x(w.T, sec, 4, sp), 1, -1)
-    route = {PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, *_stream(s))[1]
+    route = {PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, True, *_stream(s))[1]
              for s in range(50)}
     assert route == {-1}
     assert {_d(w, 1, std, moves=True, trial=s) for s in range(50)} == {(PO.A_DRIFT, -1)}
@@ -618,7 +625,8 @@ def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line
         RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
                        RD.front_x(w.T, sec, lo, sp), 1, -1)
     assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
-    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, *_stream(0)) == (True, 0)
+    # the obstacles shut the road (the way to the stranded enemy is its line-up, not a route)
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert _d(w, 1, std) == (PO.A_REVERSE, 0)
     # on the straight before the bend: reverse drifting towards the enemy's lanes
     w.place(1, 1, 0, 2, 0, side=1, role=VH.CHASE)
@@ -798,7 +806,7 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
     w.WS[3] = w.a.LOAD[3, 0]
     w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)            # the gang car, stopped
     assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[0] < 0
-    assert PO._route(w.T, w.M, w.NM, w.V, n, 3, PO.ROUTE_LOOK, *_stream(0)) == (True, 0)
+    assert PO._route(w.T, w.M, w.NM, w.V, n, 3, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert w.hp[PO.HP_TAKE_OUT] == 1
     hp = w.hp.copy()
 
@@ -836,7 +844,7 @@ def test_cut_off_by_a_shut_road_a_car_facing_against_play_turns_round_to_outrun_
     std = PO.params_vector()
     w, n = _outrun_world()
     assert w.hp[PO.HP_OUTRUN] == 1 and w.hp[PO.HP_TAKE_OUT] == 1
-    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False)
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False, True)
     hp = w.hp.copy()
 
     def decide(**cells):
@@ -852,7 +860,7 @@ def test_cut_off_by_a_shut_road_a_car_facing_against_play_turns_round_to_outrun_
     assert decide(HP_TAKE_OUT=0) == (PO.A_NONE, 0)
     # the road open again: it stays to fight (no outrun)
     w.M[:w.NM[0], RD.MK_ACTIVE] = 0
-    assert not PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False)
+    assert not PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False, True)
     assert decide()[0] != PO.A_UTURN
 
 
@@ -869,7 +877,7 @@ def test_a_turn_to_face_driver_does_not_turn_back_towards_an_enemy_beyond_a_shut
         return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, True, w.hp, ttf, w.tbuf,
                          *_stream(0))
 
-    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True)
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True, True)
     assert decide()[0] != PO.A_UTURN
     w.M[:w.NM[0], RD.MK_ACTIVE] = 0
     assert decide()[0] == PO.A_UTURN
@@ -926,3 +934,178 @@ def test_where_taking_the_other_side_out_wins_a_car_does_not_drive_off_the_start
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
     assert decide(w.hp, False)[0] in (PO.A_UTURN, PO.A_NONE)
     assert decide(hp0, False)[0] == PO.A_ACCEL
+
+
+def _stranded_past_a_bend():
+    """Seeded Game Eight intercept trial 1670 (seed 2026), as it stood: the road S S S BR S BL
+    S; target#1 (0) stopped on section 4, lanes 0-1, space 2, nose to an obstacle on section
+    5's lanes 0-2; target#2 (1) a wreck at the end of the bend (section 3, lanes 2-3, space
+    2); the attacker's Interceptor (2) the chase car. The attacker's fixed weapons shoot only
+    along its own lanes (p25, p82)."""
+    w = World(layout=("S", "S", "S", "BR", "S", "BL", "S"), scenario="game-8-intercept.toml")
+    n = w.a.G[EG.G_NV]
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 4, 0, 2, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 2, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 5, 0, 2, RD.rear_x(w.T, 5, 0, 0),
+                   RD.front_x(w.T, 5, 0, 0), 1, -1)
+    return w, n
+
+
+def test_a_hunter_is_not_turned_away_from_a_stranded_enemy_by_what_lies_beyond_it_issue_15():
+    """Seeded Game Eight games ran to the turn limit with a car backing and filling round a
+    block on a curve (intercept trial 1670, the gang pursuing trial 1411): its line-up on a
+    stranded enemy (``_move_off``) and its way round the wreck or obstacle beyond that enemy
+    (``_route``, the drift towards the enemy's lanes) pulled opposite ways, and each move
+    undid the last. Now, for a car that means to take a stopped enemy out:
+    - its look for a way round ends at the nearest stopped enemy ahead (what lies beyond does
+      not matter yet), and the way round goes to the side of the enemy's lanes;
+    - on a bend the stretch ahead is measured as road, not as the car's own spaces (from the
+      inside lanes a wreck at the end of the outer ones was never looked at);
+    - its drift towards the enemy's lanes does not undo its way round a wreck before it;
+    - a stopped enemy close ahead that it can neither shoot nor drift into line with before
+      drawing level makes it stop and line up by reversing (p17), as a player would; and it
+      does not reverse into a wreck behind it (the attacker rammed one backwards each turn
+      until it was one)."""
+    std = PO.params_vector()
+    w, n = _stranded_past_a_bend()
+    at = 2
+
+    def decide(moves):
+        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, at, moves, w.hp, std, w.tbuf,
+                         *_stream(0))
+
+    # moving at 27mph level with the stranded car two lanes over, the obstacle beyond it two
+    # spaces ahead: it stops to line up (it used to drift right round the obstacle, past the
+    # enemy, turn and come round again)
+    w.place(at, 4, 2, 1, 27, side=1, role=VH.CHASE, kind=1)
+    assert PO.best_shot(w.T, w.V, w.WS, n, at, std, w.tbuf)[0] < 0
+    assert decide(True)[0] == PO.A_BRAKE
+    # stopped there: it reverses with a drift left into line (the space behind is clear) ...
+    w.V[at, VH.V_MPH] = 0
+    assert decide(False) == (PO.A_REVERSE, -1)
+    # ... and lined up on lanes 1-2 it has its shot
+    w.place(at, 4, 1, 0, 0, side=1, role=VH.CHASE, kind=1)
+    assert decide(False)[0] == PO.A_SHOOT
+    # at the start of section 4 with the wreck right behind: no reverse into it
+    w.place(at, 4, 3, 0, 0, side=1, role=VH.CHASE, kind=1)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 3, 4, RD.rear_x(w.T, 3, 3, 2),
+                   RD.front_x(w.T, 3, 3, 2), 1, -1)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, at, -1)
+    assert decide(False)[0] != PO.A_REVERSE
+    w.M[w.NM[0] - 1, RD.MK_ACTIVE] = 0
+    # on the straight before the bend, in the inside lanes past the wreck: it does not drift
+    # back into the wreck's lanes towards the enemy (it used to, then brake on the bend and
+    # back off it, to the turn limit); the wreck at the end of lanes 2-4 is seen from there
+    w.place(at, 2, 4, 1, 21, side=1, role=VH.CHASE, kind=1)
+    assert not PO._pair_clear(w.T, w.M, w.NM, w.V, n, at, 3, PO.ROUTE_LOOK, True)
+    assert PO._pair_clear(w.T, w.M, w.NM, w.V, n, at, 4, PO.ROUTE_LOOK, True)
+    assert decide(True) != (PO.A_DRIFT, -1)
+
+
+def test_where_taking_out_wins_a_lead_car_is_not_routed_off_a_stranded_bike_issue_15():
+    """Seeded Game Eight, the gang pursuing, trial 1411: the Op (the lead car, where taking the
+    other side out wins) and the last gang bike stopped on a right bend in lanes 0-1, nose to
+    an obstacle across lanes 0-2 (a rider may not reverse, p64). The Op backed off the bend
+    and drifted into the bike's lanes to line up, then its route round the bike and the
+    obstacle took it out of them again, twenty times. Its look now ends at the stranded
+    enemy: driving on in the bike's lanes is its way, and there it has its shot."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "S", "S", "BR", "S", "S"), scenario="game-8-gang-pursues.toml")
+    n = w.a.G[EG.G_NV]
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    op = 0
+    for v in (1, 2):
+        w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w.place(3, 4, 0, 3, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[3, VH.V_BIKE] = 1
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 5, 0, 2, RD.rear_x(w.T, 5, 0, 0),
+                   RD.front_x(w.T, 5, 0, 0), 1, -1)
+    w.place(op, 3, 1, 1, 27, side=0, role=VH.LEAD, kind=1)
+    assert w.hp[PO.HP_TAKE_OUT] == 1
+    # the old look: the bike and the obstacle block lanes 1-2 and the way is to the right
+    assert PO._route(w.T, w.M, w.NM, w.V, n, op, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 1)
+    assert PO._route(w.T, w.M, w.NM, w.V, n, op, PO.ROUTE_LOOK, True, *_stream(0)) == (False, 0)
+    act = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, op, True, w.hp, std, w.tbuf,
+                    *_stream(0))
+    assert act[0] != PO.A_DRIFT
+    # on the bend in the bike's lanes, behind it: the shot
+    w.place(op, 4, 1, 1, 0, side=0, role=VH.LEAD, kind=1)
+    assert PO.best_shot(w.T, w.V, w.WS, n, op, std, w.tbuf)[0] >= 0
+
+
+def test_where_getting_away_wins_the_lead_driver_plays_to_leave_p89():
+    """Game Seven (p89): the target gang wins by getting its vehicles safely out of play or
+    outdistancing the attackers; the attacker only by taking the whole target gang out. The
+    scenario tells the drivers (hp's HP_GET_AWAY, from victory = "gangs"; not in Games One or
+    Six). There a lead driver (P_FLEE, the standard's choice) speeds up with a pursuer on its
+    tail instead of laying its oil, and stopped it moves off instead of shooting a stranded
+    enemy; with P_FLEE 0, or where getting away does not win, it fights as before."""
+    from test_dark_future_engine import World as W
+    assert W(scenario="game-7.toml").hp[PO.HP_GET_AWAY] == 1
+    assert W(scenario="game-6.toml").hp[PO.HP_GET_AWAY] == 0
+    assert World().hp[PO.HP_GET_AWAY] == 0
+    std = PO.params_vector()
+    stay = PO.params_vector({"flee": 0})
+    w = _lead_with_pursuer(0, mph=60)
+    oil = PO._passive_slot(w.V, w.WS, 0)
+    assert _d(w, 0, std, moves=True) == (PO.A_PASSIVE, oil)      # getting away does not win
+    w.hp[PO.HP_GET_AWAY] = 1
+    act, arg = _d(w, 0, std, moves=True)
+    assert act == PO.A_ACCEL and arg > 0
+    assert _d(w, 0, stay, moves=True) == (PO.A_PASSIVE, oil)
+    # stopped, with a shot at an enemy stopped for good ahead: it leaves rather than fights
+    w = World()
+    w.place(0, 2, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_ENGOFF] = 1
+    assert PO._stuck(w.V, 1) and PO.best_shot(w.T, w.V, w.WS, 2, 0, std, w.tbuf)[0] >= 0
+    assert _d(w, 0, std)[0] == PO.A_SHOOT
+    w.hp[PO.HP_GET_AWAY] = 1
+    assert _d(w, 0, std)[0] == PO.A_ACCEL
+    assert _d(w, 0, stay)[0] == PO.A_SHOOT
+
+
+def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
+    """A rider may not reverse (p64), so a bike stopped short of an obstacle with no shot waited
+    for the way to clear, which an obstacle never does. Moving off it may drift (p15): it
+    accelerates and drifts into a clear lane beside the block, moving in phase 1. With no lane
+    to drift into it still waits."""
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    for v in range(n):
+        w.place(v, 0, 2, 0, 0, side=0, role=VH.LEAD)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w.place(1, 2, 0, 0, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.place(3, 6, 2, 0, 60, side=1, role=VH.CHASE, kind=1)
+    # an obstacle on lane 0 two spaces ahead (the straight move comes first, p13: one in the
+    # very next space cannot be drifted round)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 0, 0, RD.rear_x(w.T, 2, 0, 2),
+                   RD.front_x(w.T, 2, 0, 2), 1, -1)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
+                         *_stream(0))
+    act, arg = PO.bike_decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
+                              act, arg, *_stream(0))
+    assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
+    # through the engine: it moves in phase 1, a lane to the right, past nothing
+    st, s = w.script([])
+    pol = np.stack([std] * n)
+    _act(w, st, s, 1, pol, n=n)
+    assert (w.V[1, VH.V_SP], w.V[1, VH.V_LANE]) == (1, 1) and w.V[1, VH.V_MPH] > 0
+    # walled in on the right as well: it waits
+    w.place(1, 2, 0, 0, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 1, 3, RD.rear_x(w.T, 2, 1, 2),
+                   RD.front_x(w.T, 2, 1, 2), 1, -1)
+    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
+                         *_stream(0))
+    assert act != PO.A_OFF_DRIFT

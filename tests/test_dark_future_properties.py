@@ -169,3 +169,18 @@ def test_a_game_ended_as_a_repeated_position_would_repeat_for_ever(name):
         for x, y in zip((T, TM, M, NM, V, WS, FIT), before):
             assert np.array_equal(x, y), trial
     assert found > 0
+
+
+@pytest.mark.parametrize("name,trial", [("game-8-intercept", 1670),
+                                        ("game-8-gang-pursues", 1411)])
+def test_seeded_game_eight_cars_no_longer_back_and_fill_to_the_turn_limit_issue_15(name, trial):
+    """Seeded Game Eight games (seed 2026) drawn at the turn limit with a car backing and
+    filling round a block on a curve: intercept trial 1670 (the attacker between a wreck on a
+    bend and a stranded target car nose to an obstacle, its line-up and its way round pulling
+    opposite ways) and gang-pursues trial 1411 (the Op and a gang bike stranded nose to an
+    obstacle on a bend). Both now end with a side taken out (the drivers' scripted positions:
+    DRV test_a_hunter_is_not_turned_away_from_a_stranded_enemy_by_what_lies_beyond_it_issue_15,
+    test_where_taking_out_wins_a_lead_car_is_not_routed_off_a_stranded_bike_issue_15)."""
+    sc = GM.load_scenario(SCEN / f"{name}.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    assert res[EG.R_REASON] == EG.REASON_SIDE_OUT and res[EG.R_WINNER] >= 0

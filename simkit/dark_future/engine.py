@@ -56,8 +56,8 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   of play; moves, drifts, passives laid behind, fire corridors and the phase order read it
   (:func:`_advance`, :func:`pieces.vehicle.find_target`); U-turns (p14: six-lane zone clear,
   not curve to curve, 10mph automatic, 11-30mph a hazard roll, 31mph+ a control-loss test
-  instead), moving off with a U-turn (p15), reversing (p17: from a stop in phase 1, 10mph, a
-  drift or U-turn as part of it, no hazard rolls, 0mph after), head-on rams between cars
+  instead), moving off with a U-turn or a drift (p15), reversing (p17: from a stop in phase 1,
+  10mph, a drift or U-turn as part of it, no hazard rolls, 0mph after), head-on rams between cars
   travelling at each other and opposed sideswipes (p54-57), cutting up (p13), Game Eight's
   intercept set-up; cars against the direction of play leave play off the start of the track.
 
@@ -66,9 +66,9 @@ it (:func:`_play_direction`); new track is then laid before the first section fo
 advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
 where earlier sections have been removed (section numbers never go below 0).
 
-Not modelled (see the coverage doc): accelerate-and-drift on moving off, the rammer finishing
-its move after a shunt (it stays where it was), the smoke double hit's single -1 to hit (both
-markers count), a split tyre's roll after a spinning move. Bikes: a wheel falling off as an
+Not modelled (see the coverage doc): a plain moving-off accelerate moving in phase 1, the rammer
+finishing its move after a shunt (it stays where it was), the smoke double hit's single -1 to hit
+(both markers count), a split tyre's roll after a spinning move. Bikes: a wheel falling off as an
 automatic roll (it is a control loss), a sideswipe-by-collision moving the rammer into contact,
 the shunted vehicle moving next.
 """
@@ -94,6 +94,7 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
+from .policies import A_OFF_DRIFT
 from .policies import HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
@@ -704,6 +705,32 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
 
 
 @jit
+def _move_off_drifting(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, moves, G, PROF, crit, hp,
+                       K, L):
+    """Moving off with a drift (p15): a vehicle stationary at the start of phase 1 may
+    accelerate and drift in the one action, and moves in phase 1 after every other vehicle (the
+    phase order puts stationary vehicles last): its speed set to the acceleration, the
+    straight-ahead move, then the drift (outwards only on a curve, p13; a hazard over 80mph;
+    refused into a vehicle or off the road, as any drift). ``|arg|`` is the acceleration in
+    mph, its sign the drift's side. Anywhere else it is no action."""
+    if V[v, V_MPH] != 0 or L.phase != 1 or moves or V[v, V_ENGOFF] or arg == 0:
+        return
+    V[v, V_MPH] = min(abs(arg), V[v, V_ACC], V[v, V_MAXSPD])
+    if V[v, V_MPH] <= 0:
+        V[v, V_MPH] = 0
+        return
+    _log(L, v, EV_ACTION, A_OFF_DRIFT, arg, V[v, V_MPH], 0)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 1 if arg > 0 else -1, G, PROF, crit,
+                  hp, K, L, False, False)
+    if nl < 0:
+        return
+    if V[v, V_BIKE]:
+        nl = _bike_after_move(st, script, T, V, n, v, A_DRIFT, G, hp, K, nl, L)
+    _after_move(st, script, T, V, v, G, L, K, nl, hp)
+    _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_DRIFT, 0, G, L)
+
+
+@jit
 def _after_move(st, script, T, V, v, G, L, K, nl, hp):
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
@@ -1018,6 +1045,10 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lo
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
                  cl_lows, cl_codes, spin_t, L)
+        return
+    if act == A_OFF_DRIFT:
+        _move_off_drifting(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, moves, G, PROF, crit,
+                           hp, K, L)
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:

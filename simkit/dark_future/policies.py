@@ -40,7 +40,9 @@ speed accelerates before laying passives unless the pursuer is on its tail (0/1)
 bits: 1 = lock an oil or smoke layer on (p23-24) instead of dropping single markers, 2 = lay
 dummy markers (p22) on a close pursuer once the real passives are spent, ``P_UNLOCK`` switch a
 locked-on layer off when no enemy is within this many spaces behind (0: never).
-``P_LOSSVAL`` the damage points a control loss is worth in that weighing.
+``P_LOSSVAL`` the damage points a control loss is worth in that weighing. ``P_FLEE`` (0/1)
+where the lead side wins by getting away (Game Seven's target gang, p89), the lead driver plays
+to leave rather than to fight (see its comment).
 ``P_UTURN`` the fastest mph at which the driver U-turns (0: never; p14): with an enemy behind
 it (a lead car only a couple of spaces after a bend, the book's advice p14; a chase car once the
 enemy has gone past) it brakes to that speed and turns to face the enemy; a stationary car
@@ -96,7 +98,14 @@ P_PASSMPH = 16
 # the one currency in which a shot, a sideswipe and a passive are weighed against each other
 # (the chase car's choice in :func:`decide`, the lead car's there too); 0 values damage only
 P_LOSSVAL = 17
-P_W = 18
+# P_FLEE: where the lead side wins by getting away (Game Seven's target gang, p89: 'get all its
+# vehicles safely out of play and/or ... outdistancing the attackers', ``HP_GET_AWAY``), a
+# lead driver plays to leave: below its cruising speed it accelerates rather than shoot or lay
+# a passive even with a pursuer on its tail, it makes no planned ram (a shunt slows the
+# rammer), and stopped it moves off rather than shoot a stranded enemy. The trade-off: the
+# passive or shot forgone against the distance gained. 0: it fights as where taking out wins.
+P_FLEE = 18
+P_W = 19
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -148,8 +157,13 @@ A_DODGE, A_PUSH = 10, 11
 # A_LOCK: argument = slot to lock on (a marker is laid now and after every later move), or
 # -1 - slot to switch it off (p23); A_DUMMY: a dummy marker from the passive slot given (p22)
 (A_LOCK, A_DUMMY) = (12, 13)
+# A_OFF_DRIFT: moving off with a drift (p15: 'vehicles which are moving off may also perform a
+# U-turn or Drift manoeuvre'): |arg| = mph of acceleration, its sign the drift (-1 left, +1
+# right)
+A_OFF_DRIFT = 14
 ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge", "push",
-                                                                        "lock-on", "dummy")
+                                                                        "lock-on", "dummy",
+                                                                        "move off drifting")
 
 
 # The drivers' parameter space (DESIGN.md: a typed parameter space a search can explore):
@@ -174,6 +188,7 @@ PARAM_SPACE = {
     "veto_mph": (P_VETO, "int", 0, 200, 0),
     "passive_mph": (P_PASSMPH, "int", 10, 200, 80),   # speed over passives/hazards (p41)
     "loss_value": (P_LOSSVAL, "int", 0, 30, LOSS_VALUE),  # damage points a control loss is worth
+    "flee": (P_FLEE, "bool", 0, 1, 1),                 # play to get away where that wins (p89)
 }
 
 
@@ -199,6 +214,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_SWARM:P_RAMCLEAR + 1] = GANG_TACTICS.get(name, (0, 0, 0))
     v[P_PASSMPH] = PASS_MPH.get(name, 80)
     v[P_LOSSVAL] = LOSS_VALUE
+    v[P_FLEE] = 1
     return v
 
 
@@ -317,12 +333,39 @@ ROUTE_LOOK = 5   # spaces: far enough to drift three lanes round a road-edge str
 
 
 @jit
-def _static_at(T, M, NM, V, n, v, lane, ahead):
-    """An obstacle, or a stopped vehicle or wreck, on ``lane``'s pair ``ahead`` spaces in front
-    (things that will still be there when the car arrives). A chase car does not steer round a
-    stopped enemy: it means to shoot it."""
-    if lane < 0 or lane > 4:
-        return True
+def _flees(V, v, hp, par):
+    """Does a lead driver play to get away (``P_FLEE``, where that wins: ``HP_GET_AWAY``)?"""
+    return par[P_FLEE] != 0 and hp[HP_GET_AWAY] != 0 and V[v, V_ROLE] == LEAD
+
+
+@jit
+def _hunts(V, n, v, hp):
+    """Does the driver mean to take a stopped enemy out rather than pass it: a chase car, or
+    any car where taking the other side out wins (Games Six and Eight, ``HP_TAKE_OUT``), unless
+    it leaves them all behind (:func:`_leaves_behind`)?"""
+    if V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0:
+        return False
+    return not _leaves_behind(V, n, v, hp)
+
+
+@jit
+def _leaves_behind(V, n, v, hp):
+    """On a continuous track where taking the other side out wins, is every enemy left stopped
+    for good (:func:`_stuck`)? Then driving on with play leaves them off the back of the road
+    (p75), which beats them (p88) with no fight (a seeded Game Six Op backed and filled behind
+    a gang car whose engine was out, shielded by a wreck, to the turn limit)."""
+    if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0:
+        return False
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] and not _stuck(V, u):
+            return False
+    return True
+
+
+@jit
+def _space_ahead(T, V, v, lane, ahead):
+    """(section, space) ``ahead`` spaces in front of the car on ``lane``'s pair (counted along
+    its own lane, in its own direction), or (-1, 0) past either end of the track."""
     sec = V[v, V_SEC]
     sp = V[v, V_SP]
     for _ in range(ahead):
@@ -332,28 +375,48 @@ def _static_at(T, M, NM, V, n, v, lane, ahead):
                 sec += 1
                 sp = 0
             if sec >= TM_LIMIT:
-                return False
+                return -1, 0
         else:
             sp -= 1
             if sp < 0:
                 sec -= 1
                 if sec < 0:
-                    return False
+                    return -1, 0
                 sp = RD.pair_spaces(T, sec, V[v, V_LANE]) - 1
-    sp = min(sp, RD.pair_spaces(T, sec, lane) - 1)
+    return sec, min(sp, RD.pair_spaces(T, sec, lane) - 1)
+
+
+@jit
+def _static_at(T, M, NM, V, n, v, lane, ahead):
+    """An obstacle, or a stopped vehicle or wreck, on ``lane``'s pair ``ahead`` spaces in front
+    (things that will still be there when the car arrives). A chase car does not steer round a
+    stopped enemy: it means to shoot it."""
+    if lane < 0 or lane > 4:
+        return True
+    sec, sp = _space_ahead(T, V, v, lane, ahead)
+    if sec < 0:
+        return False
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
+    return _stopped_on(T, V, n, v, lane, xlo, xhi, V[v, V_ROLE] == CHASE) \
+        or _obstacle_on(M, NM, lane, xlo, xhi)
+
+
+@jit
+def _stopped_on(T, V, n, v, lane, xlo, xhi, hunt):
+    """A stopped vehicle or a wreck on ``lane``'s pair between ``xlo`` and ``xhi``; a driver
+    who hunts does not count a stopped enemy (it means to shoot it)."""
     for u in range(n):
         if u == v or V[u, V_MPH] != 0 or not (V[u, V_STATUS] == ACTIVE or V[u, V_STATUS] == WRECK):
             continue
-        if V[v, V_ROLE] == CHASE and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+        if hunt and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
             continue
         a, b = lanes_of(V, u)
         if b < lane or a > lane + 1:
             continue
         if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
             return True
-    return _obstacle_on(M, NM, lane, xlo, xhi)
+    return False
 
 
 @jit
@@ -368,26 +431,83 @@ def _obstacle_on(M, NM, lane, xlo, xhi):
 
 
 @jit
-def _pair_clear(T, M, NM, V, n, v, lane, look):
-    for k in range(1, look + 1):
-        if _static_at(T, M, NM, V, n, v, lane, k):
-            return False
-    return True
+def _pair_clear(T, M, NM, V, n, v, lane, look, hunt):
+    """Is ``lane``'s pair free, over the stretch of road the car covers in its next ``look``
+    moves, of things that will still be there when it arrives (obstacles, wrecks, stopped
+    vehicles; as :func:`_static_at`)? The stretch is measured along the car's own lanes and
+    tested on the pair as a length of road, not space by space: on a curve the pairs have
+    different numbers of spaces, and counting the other pair's spaces by the car's own left a
+    wreck on the outside of a bend unseen from the inside lanes. For a driver who hunts
+    (:func:`_hunts`) the stretch ends at the nearest stopped enemy ahead: that enemy is where it
+    is going, and what lies beyond does not matter yet (an obstacle or a wreck past a stranded
+    enemy steered the hunter off the enemy's lanes while its line-up steered it back, to the
+    turn limit: seeded Game Eight)."""
+    if lane < 0 or lane > 4:
+        return False
+    back = V[v, V_DIR] != 0
+    sec, sp = _space_ahead(T, V, v, V[v, V_LANE], look)
+    if back:
+        hi = v_rear(T, V, v)
+        lo = RD.rear_x(T, sec, V[v, V_LANE], sp) if sec >= 0 else 0
+    else:
+        lo = v_front(T, V, v)
+        hi = RD.front_x(T, sec, V[v, V_LANE], sp) if sec >= 0 else TM_LIMIT * RD.UNITS
+    if hunt:
+        for u in range(n):
+            if u == v or V[u, V_MPH] != 0 or V[u, V_STATUS] != ACTIVE \
+                    or V[u, V_SIDE] == V[v, V_SIDE]:
+                continue
+            a, b = lanes_of(V, u)
+            ur = v_rear(T, V, u)
+            uf = v_front(T, V, u)
+            # ahead of the car in any lanes (it means to draw level or line up there first), or
+            # in this pair's lanes overlapping the stretch
+            if (lo < uf <= hi) if back else (lo <= ur < hi):
+                pass
+            elif b < lane or a > lane + 1 or not (ur < hi and lo < uf):
+                continue
+            if back:
+                lo = max(lo, uf)
+            else:
+                hi = min(hi, ur)
+    if hi <= lo:
+        return True
+    return not (_stopped_on(T, V, n, v, lane, lo, hi, hunt) or _obstacle_on(M, NM, lane, lo, hi))
 
 
 @jit
-def _route(T, M, NM, V, n, v, look, st, script):
+def _route(T, M, NM, V, n, v, look, hunt, st, script):
     """(blocked, direction): whether a stopped thing or an obstacle stands in the car's lanes
     within ``look`` spaces, and the way (-1, +1) to the nearest lane pair clear of them for
     that distance (0: none; two clear pairs equally near: the dice's side). A car that waits
     until the block is two spaces off can only brake (one drift a move, after the straight
-    move, p13); three-lane strips of obstacles on a road edge (p76) take several drifts."""
+    move, p13); three-lane strips of obstacles on a road edge (p76) take several drifts.
+    A driver who hunts a stopped enemy ahead goes round on the side of the clear pair nearest
+    that enemy's lanes (the nearest pair to its own lanes only breaks ties there): the nearest
+    way round a wreck on a bend led away from a stranded enemy beyond it, which the car then
+    drove past, turned, and passed again (seeded Game Eight intercepts)."""
     lane = V[v, V_LANE]
-    if _pair_clear(T, M, NM, V, n, v, lane, look):
+    if _pair_clear(T, M, NM, V, n, v, lane, look, hunt):
         return False, 0
+    if hunt:
+        e, g = _nearest_enemy(T, V, n, v, False)
+        if e >= 0 and V[e, V_MPH] == 0:
+            goal = V[e, V_LANE]
+            best = -1
+            for p in range(5):
+                if p == lane or not _pair_clear(T, M, NM, V, n, v, p, look, hunt):
+                    continue
+                if best < 0 or abs(p - goal) < abs(best - goal) or (
+                        abs(p - goal) == abs(best - goal) and abs(p - lane) < abs(best - lane)):
+                    best = p
+                elif abs(p - goal) == abs(best - goal) and abs(p - lane) == abs(best - lane):
+                    if _pick(st, script, 2) == 0:
+                        best = p
+            if best >= 0:
+                return True, 1 if best > lane else -1
     for dist in range(1, 5):
-        left = lane - dist >= 0 and _pair_clear(T, M, NM, V, n, v, lane - dist, look)
-        right = lane + dist <= 4 and _pair_clear(T, M, NM, V, n, v, lane + dist, look)
+        left = lane - dist >= 0 and _pair_clear(T, M, NM, V, n, v, lane - dist, look, hunt)
+        right = lane + dist <= 4 and _pair_clear(T, M, NM, V, n, v, lane + dist, look, hunt)
         if left and right:
             return True, -1 if _pick(st, script, 2) == 0 else 1
         if left:
@@ -398,7 +518,18 @@ def _route(T, M, NM, V, n, v, look, st, script):
 
 
 @jit
-def _beyond_shut_road(T, M, NM, V, n, v, behind):
+def _back_into_block(T, M, NM, V, n, v, lane, g):
+    """Would a drift onto ``lane``'s pair take a chase car out of clear lanes into ones blocked
+    before it reaches the enemy ``g`` spaces ahead? Its way round a wreck or an obstacle
+    (:func:`_route`) is then undone by its drift towards the enemy's lanes; the two pulled it
+    back and forth in front of a wreck on a bend to the turn limit (seeded Game Eight)."""
+    look = min(max(g, 1), ROUTE_LOOK)
+    return _pair_clear(T, M, NM, V, n, v, V[v, V_LANE], look, True) \
+        and not _pair_clear(T, M, NM, V, n, v, lane, look, True)
+
+
+@jit
+def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt):
     """Is the nearest enemy behind (or ahead) out of reach: every lane pair between it and the
     car stopped by an obstacle, a wreck or a stopped vehicle (p57, p76; no way through, and
     obstacles cannot be driven through or shot away)? False with no such enemy."""
@@ -410,7 +541,7 @@ def _beyond_shut_road(T, M, NM, V, n, v, behind):
         V[v, V_DIR] = 1 - d     # look the other way (restored below)
     shut = True
     for lane in range(5):
-        if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1)):
+        if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1), hunt):
             shut = False
             break
     V[v, V_DIR] = d
@@ -470,11 +601,13 @@ def _outruns(T, TM, M, NM, V, n, v, hp):
     shut road is, so backing off to where it may turn does not bring the car back to it."""
     if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0 or V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
         return False
+    if _leaves_behind(V, n, v, hp):
+        return True     # every enemy stranded: they are left behind only going with play
     u, g = _nearest_enemy(T, V, n, v, False)
-    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False):
+    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False, _hunts(V, n, v, hp)):
         return False
     e, g = _nearest_enemy(T, V, n, v, True)
-    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True)
+    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp))
 
 
 @jit
@@ -512,8 +645,9 @@ HP_DRV = 27
  HP_CAR_SHUNT_SLOW,  # a car shunting a bike slows 10mph, the bike takes the car's speed (p72)
  HP_TAKE_OUT,        # 1: the Game is won by taking the other side out (Six, Eight: p88-89)
  HP_OUTRUN,          # 1: continuous track, where a car left behind leaves play (p75)
- ) = range(HP_DRV, HP_DRV + 15)
-HP_DRV_END = HP_DRV + 15
+ HP_GET_AWAY,        # 1: the lead side wins by getting away (Game Seven's target gang, p89)
+ ) = range(HP_DRV, HP_DRV + 16)
+HP_DRV_END = HP_DRV + 16
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
 OIL_HAND_PTS = 1.0  # a handling point off the pursuer's later hazard rolls and tests
@@ -882,6 +1016,10 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
             slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
                 return A_SHOOT, slot
+            if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp):
+                # the U-turn's space is off the road: back off the end first (p17), to turn
+                # there and drive on with play, leaving the stranded enemies behind (p75)
+                return A_REVERSE, 0
             return A_NONE, 0
         return _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script)
     if moves:
@@ -894,7 +1032,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         # spaces ahead is rammed when the shunt's expected effect (_ram_value) beats the best
         # shot (the ram takes the phase's action, p52); two spaces off, a shot this phase does
         # not stop the ram next phase. Otherwise the car steers round it or brakes (below).
-        if not V[v, V_BIKE]:
+        if not V[v, V_BIKE] and not _flees(V, v, hp, par):
             ru, rk = _ram_target(T, V, n, v)
             if ru >= 0:
                 rv = _ram_value(V, v, ru, hp, par)
@@ -911,11 +1049,21 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
+        if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(V, n, v, hp):
+            ef = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
+            if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
+                    and best_shot(T, V, WS, n, v, par, tbuf)[0] < 0:
+                # a stopped enemy close ahead that it cannot shoot and will not drift into
+                # line with before drawing level (one drift a move, p13): stop, and line up
+                # on it by reversing with drifts (_move_off, p17), as a player would, rather
+                # than steer round what lies beyond it, drive past and come round again
+                # (seeded Game Eight intercepts circled a stranded car to the turn limit)
+                return A_BRAKE, min(brk, mph)
         d = _dodge_oncoming(T, M, NM, V, n, v, par, st, script)
         if d != 0:
             return A_DRIFT, d
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
-        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, st, script)
+        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
         # (not onto a marker: oil after a drift is a 30mph hazard, not a 60mph one, p30)
         if blocked and d != 0 and _drift_legal(T, V, v, d) \
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
@@ -966,21 +1114,26 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         if not moves:
             return A_NONE, 0
         u, g = _nearest_enemy(T, V, n, v, False)
+        if u >= 0 and _leaves_behind(V, n, v, hp):
+            u = -1     # every enemy stranded: drive on and leave them behind (p75)
         if u >= 0:
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
             if ul != mine and abs(ul - mine) >= 1 and g >= 1:
                 d = _drift_dir(T, M, NM, V, n, v, 1 if ul > mine else -1, st, script)
-                if d != 0 and abs(mine + d - ul) < abs(mine - ul):
+                if d != 0 and abs(mine + d - ul) < abs(mine - ul) \
+                        and not _back_into_block(T, M, NM, V, n, v, mine + d, g):
                     return A_DRIFT, d
             target = min(cruise, V[u, V_MPH] + par[P_CLOSE])
         else:
             target = cruise
     else:
-        if moves and not hold and par[P_ESCAPE] and mph < cruise and V[v, V_ACC] > 0:
+        flee = _flees(V, v, hp, par)
+        if moves and not hold and (par[P_ESCAPE] or flee) and mph < cruise and V[v, V_ACC] > 0:
             u, g = _nearest_enemy(T, V, n, v, True)
             up = min(V[v, V_ACC], cruise - mph)
-            if (u < 0 or g >= 1) and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
+            if (u < 0 or g >= 1 or flee) \
+                    and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
                 return A_ACCEL, up
         # a passive on a close pursuer in its lanes, or a shot, by expected damage points
         # (_lay_value, _shot_core); equal values go to the dice
@@ -1093,7 +1246,6 @@ def _stopped_enemy_in_front(T, V, n, v, look):
     -1 (with the direction of play; a car facing back does not line up)."""
     if V[v, V_DIR] != 0:
         return -1
-    fx = v_front(T, V, v)
     rx = v_rear(T, V, v)
     best = look + 1
     who = -1
@@ -1101,14 +1253,34 @@ def _stopped_enemy_in_front(T, V, n, v, look):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] \
                 or V[u, V_MPH] != 0:
             continue
-        ur = v_rear(T, V, u)
         if v_front(T, V, u) <= rx:
             continue   # behind
-        g = RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS if ur >= fx else 0
+        g = _gap_to(T, V, v, u)
         if g < best:
             best = g
             who = u
     return who
+
+
+@jit
+def _reverse_clear(T, M, NM, V, n, v, d):
+    """Is the space behind the car free of vehicles, wrecks and obstacles, and, for a reverse
+    with a drift ``d`` (-1, +1), the pair it drifts onto as well?"""
+    back = V[v, V_DIR]
+    V[v, V_DIR] = 1 - back       # look the other way (restored below)
+    ok = not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) and (
+        d == 0 or not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, False, 1))
+    V[v, V_DIR] = back
+    return ok
+
+
+@jit
+def _gap_to(T, V, v, u):
+    """Whole spaces between the car's nose and vehicle ``u`` ahead of it (0: level or
+    touching), along the car's lanes, with the direction of play."""
+    fx = v_front(T, V, v)
+    ur = v_rear(T, V, u)
+    return RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS if ur > fx else 0
 
 
 @jit
@@ -1130,7 +1302,7 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
-    if slot >= 0 and (V[v, V_ROLE] == CHASE or _stuck(V, u)):
+    if slot >= 0 and (V[v, V_ROLE] == CHASE or (_stuck(V, u) and not _flees(V, v, hp, par))):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
@@ -1144,15 +1316,17 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
     # enemy too: seeded Game Eight Ops waited for ever behind a road shut from edge to edge
     # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
-    if (V[v, V_ROLE] == CHASE or hp[HP_TAKE_OUT]) and not V[v, V_BIKE]:
+    if _hunts(V, n, v, hp) and not V[v, V_BIKE]:
         ef = _stopped_enemy_in_front(T, V, n, v, LINE_UP)
         if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
-            if straight:
-                return A_REVERSE, 1 if V[ef, V_LANE] > V[v, V_LANE] else -1
             # on a curve a reversing car may not drift (p17): back straight off it first, then
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
             # ahead shut, to the turn limit)
-            return A_REVERSE, 0
+            d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if straight else 0
+            # not into a wreck or an obstacle behind (a seeded Game Eight attacker rammed a
+            # wreck backwards every turn until it was one)
+            if _reverse_clear(T, M, NM, V, n, v, d):
+                return A_REVERSE, d
         if ef >= 0 and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef:
             # lined up on it with no shot (none left, or out of sight round the bend): drive
             # into it, a ram (p52), rather than wait behind it; not when a wreck or an
@@ -1162,11 +1336,11 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
-    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, st, script)
+    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True)
-        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True):
+        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp)):
             # turning round helps only to reach an enemy behind (outrunning those ahead is
             # above); walled in both ways, nothing can
             if slot >= 0:
@@ -1194,7 +1368,14 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
         if V[v, V_BIKE]:
             if slot >= 0:
                 return A_SHOOT, slot
-            return A_NONE, 0   # riders may not reverse (p64); the way may clear
+            if d != 0:
+                # riders may not reverse (p64): round the block by drifting as the bike moves
+                # off (p15; seeded Game Eight bikes waited nose to an obstacle for ever)
+                up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
+                if 0 < want < up:
+                    up = want
+                return A_OFF_DRIFT, d * up
+            return A_NONE, 0   # no lane to drift into; the way may clear
         # no clear lane beside it: back off a lane towards the nearest clear lanes (else the
         # wider side of the road) each turn until one is clear
         if d == 0:
@@ -1346,8 +1527,10 @@ def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
         u, g = _nearest_enemy(T, V, n, v, True)
         a, ga = _nearest_enemy(T, V, n, v, False)
         turn = False
-        # not towards an enemy out of reach (it would turn back and forth at a shut road)
-        if u >= 0 and a < 0 and not _beyond_shut_road(T, M, NM, V, n, v, True):
+        # not towards an enemy out of reach (it would turn back and forth at a shut road),
+        # nor back to enemies all stranded that driving on leaves behind (_hunts)
+        if u >= 0 and a < 0 and not _leaves_behind(V, n, v, hp) \
+                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp)):
             if V[v, V_ROLE] == LEAD:
                 k = _after_bend(T, V, v)
                 turn = 0 <= k <= 2 and g >= 2

@@ -521,6 +521,7 @@ def _driver_rules(hp, G):
         hp[cell] = G[g]
     hp[PO.HP_TAKE_OUT] = int(G[EG.G_VICTORY] == EG.VICTORY_DESTROY)
     hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
+    hp[PO.HP_GET_AWAY] = int(G[EG.G_VICTORY] == EG.VICTORY_GANGS)
 
 
 def _crit_stack(chosen):
@@ -767,6 +768,8 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
                     f"{'' if y >= 0 else ', off'})"
             elif x == PO.A_REVERSE:
                 detail = {-1: " and drift left", 1: " and drift right", 2: " and U-turn"}.get(y, "")
+            elif x == PO.A_OFF_DRIFT:
+                detail = f" +{abs(y)}mph, drifting {'left' if y < 0 else 'right'}"
             elif x == PO.A_UTURN and y > 0:
                 detail = f" moving off +{y}mph"
             elif x in (PO.A_SHOOT, PO.A_PASSIVE, PO.A_DUMMY):
