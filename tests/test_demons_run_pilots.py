@@ -484,6 +484,41 @@ def test_laser_fires_at_a_rival_when_the_hits_pay_and_not_when_they_do_not():
     assert decide(sim, "raider", st)["laser"] == 0
 
 
+CAMPER = "fuel=210,si=11,pi=5,me=0,mn=6,tractor=10,screens=5,laser=10,scrambler=2"
+
+
+def _camper_duel():
+    """The worked ship (corner A) against a Main Engines 0 camper sitting in its Finish Hex."""
+    from simkit.demons_run.builds import parse_build, worked_ship
+    from simkit.demons_run.scenario import RaceScenario, ShipEntry
+    ships = [ShipEntry("worked", "A", worked_ship(), "buoy_hunter"),
+             ShipEntry("camper", "D", parse_build(CAMPER), "buoy_hunter")]
+    return RaceSim(RaceScenario("<camp>", "camp", "ORIGINAL", "", None, ships, {}))
+
+
+def test_screens_go_up_beside_a_rival_that_can_fire_and_not_when_none_can():
+    """Issue 14 item 3: slowing into its Finish Hex beside a stationary rival, the buoy hunter
+    raised only its no-hazard share of Screens (1 of 4) and was lasered. A racing rival within
+    ``threat_range`` of where the Turn can end now counts as a hazard (its Laser is not seen,
+    203 A, its hex is); with the rival far off, or ``threat_range`` 0, the share stays low."""
+    from simkit.demons_run.pieces.layout import V_FIN_COL, V_FIN_ROW
+    sim = _camper_duel()
+    fin = (int(sim.sv0[0, V_FIN_COL]), int(sim.sv0[0, V_FIN_ROW]))
+    for d in (0, 4, 5):
+        me = {"pos": nbr(*fin, d), "facing": (d + 3) % 6, "velocity": 1, "fuel": 60}
+        near = position(sim, worked=me, camper={"pos": fin})
+        far = position(sim, worked=me, camper={"pos": (5, 5)})
+        assert decide(sim, "worked", near)["screens"] == 4, d
+        assert decide(sim, "worked", far)["screens"] == 1, d
+        i = PARAM_NAMES.index("threat_range")
+        keep = sim.pilots[0, i]
+        sim.pilots[0, i] = 0
+        try:
+            assert decide(sim, "worked", near)["screens"] == 1, d
+        finally:
+            sim.pilots[0, i] = keep
+
+
 def test_scrambler_only_when_its_level_beats_the_screens_by_more_than_2():
     """206 G: the Scrambler damages only above Screens + 2; the pilot allocates it (2 Fuel a
     Level) only when it expects that against the Screens it assumes."""

@@ -63,7 +63,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
-                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
+                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_THREAT,
                        PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
                        fire_choice, p_recover, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
@@ -990,6 +990,10 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             cc, rr = c0 + dc, r0 + dr
             if 1 <= cc < terrain.shape[0] and 1 <= rr < terrain.shape[1] and fire_class[cc, rr] > 0:
                 haz = True
+    # a racing rival near where the Turn can end may fire on the ship before its next
+    # allocation (206): it counts as a hazard. Only its hex is seen, not its Laser (203 A)
+    if pp[PP_THREAT] > 0 and rival_within(sv, s, c0, r0, V2 + np.int64(pp[PP_THREAT])):
+        haz = True
     frac = pp[PP_SCREENS_HAZ] if haz else pp[PP_SCREENS]
     # Fuel held back: coming down to Velocity 1, the margin, and a Turn's base Screens for each
     # Turn the route field says the Finish is away
