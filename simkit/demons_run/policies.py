@@ -29,7 +29,8 @@ allocations secret, 203 A):
    allow), the best movement plan at the resulting Velocity is searched (step 4), cheapest
    route-field bound first, until no bound left can beat the best plan; the setting with the
    lowest plan cost plus its Velocity change (``dv_cost``) wins. Screens at ``screens`` of the maximum, raised to
-   ``screens_hazard`` when a hazard is on the plan; Laser/Scrambler when a target is in the
+   ``screens_hazard`` when a hazard is on the plan or a racing rival is within
+   ``threat_range`` hexes of where the Turn can end; Laser/Scrambler when a target is in the
    Field of Fire with a hit chance of at least ``min_p_hit``; the Tractor when a Buoy is
    within reach. Fuel is held back for deceleration to Velocity 1 plus ``fuel_margin``.
 4. **Movement plan** (``best_plan``): an exhaustive search over every legal plan of the Turn at
