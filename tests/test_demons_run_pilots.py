@@ -519,6 +519,27 @@ def test_screens_go_up_beside_a_rival_that_can_fire_and_not_when_none_can():
             sim.pilots[0, i] = keep
 
 
+def test_a_paying_shot_at_a_camper_may_spend_the_fuel_held_beyond_braking():
+    """Beside a camper in its Finish Hex with 60 Fuel, the buoy hunter held its Laser: weapons
+    came only from the Fuel above the margin (50) and the Screens to come. The shot's value test
+    charges the Fuel it burns, so ``fire_reserve`` lets a paying shot spend that reserve (never
+    the Fuel to brake); at 0 the old rule holds."""
+    from simkit.demons_run.pieces.layout import V_FIN_COL, V_FIN_ROW
+    sim = _camper_duel()
+    fin = (int(sim.sv0[0, V_FIN_COL]), int(sim.sv0[0, V_FIN_ROW]))
+    i = PARAM_NAMES.index("fire_reserve")
+    for d in (0, 4):
+        me = {"pos": nbr(*fin, d), "facing": (d + 3) % 6, "velocity": 1, "fuel": 60}
+        st = position(sim, worked=me, camper={"pos": fin})
+        assert decide(sim, "worked", st)["laser"] == 10, d
+        keep = sim.pilots[0, i]
+        sim.pilots[0, i] = 0.0
+        try:
+            assert decide(sim, "worked", st)["laser"] == 0, d
+        finally:
+            sim.pilots[0, i] = keep
+
+
 def test_scrambler_only_when_its_level_beats_the_screens_by_more_than_2():
     """206 G: the Scrambler damages only above Screens + 2; the pilot allocates it (2 Fuel a
     Level) only when it expects that against the Screens it assumes."""

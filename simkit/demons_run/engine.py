@@ -63,7 +63,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
-                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_THREAT,
+                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_THREAT, PP_FIRE_RESERVE,
                        PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
                        fire_choice, p_recover, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
@@ -1009,9 +1009,12 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         sc = min(want, max(0, fuel - rp[RP_F_DEC] * max(0, V2 - 1)) // max(1, rp[RP_F_SCREENS]))
     fuel -= sc * rp[RP_F_SCREENS]
     sv[s, A_SCREENS] = sc
-    spare = max(0, fuel - reserve)
     # weapons: a target in the Field of Fire now (fire comes before this ship's movement),
-    # allocated only when the shot's expected VP pays for the Fuel it burns (211 B counts Fuel)
+    # allocated only when the shot's expected VP pays for the Fuel it burns (211 B counts Fuel).
+    # The value test already charges the Fuel, so a pilot may let a paying shot dip into the
+    # Fuel held beyond braking: beside a guarded Finish that reserve is all it has left
+    brake = rp[RP_F_DEC] * max(0, V2 - 1)
+    spare = max(0, fuel - reserve + np.int64(pp[PP_FIRE_RESERVE] * max(0, reserve - brake)))
     if not _has(now, C_NO_WEAPONS, ccode):
         lz = ships[s, LASER]
         if lz > 0 and lz * rp[RP_F_LASER] <= spare:

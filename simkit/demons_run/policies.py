@@ -115,13 +115,15 @@ PARAM_SPACE = {
     # close to where the ship can end its Turn may be armed, and 206 hits fall off with range
     "threat_range": ("int", 0, 12, "hexes from the Turn's reach within which a racing rival "
                                    "raises Screens to screens_hazard (0: rivals never do)"),
+    "fire_reserve": ("float", 0.0, 1.0, "share of the Fuel held beyond braking (margin, Screens "
+                                        "to come) a shot that pays may spend"),
 }
 PARAM_NAMES = tuple(PARAM_SPACE)
 (PP_RISK, PP_CRUISE, PP_HUNT, PP_VPT, PP_SCREENS, PP_SCREENS_HAZ, PP_FIRE_SHIPS,
  PP_FIRE_HOUNDS, PP_MIN_PHIT, PP_TRACTOR_P, PP_FUEL_MARGIN, PP_ATTACK, PP_TIME_MARGIN,
  PP_W_NULL, PP_W_FIRE1, PP_W_FIRE2, PP_W_FIRE3, PP_W_WHIP, PP_W_HOUND, PP_W_TURN, PP_W_DV,
  PP_W_FUEL, PP_W_CRISIS, PP_W_SI, PP_RIVAL_SCR, PP_VP_HIT, PP_VP_CRISIS, PP_FIRE_BUOYS,
- PP_FUEL_VP, PP_THREAT) = range(30)
+ PP_FUEL_VP, PP_THREAT, PP_FIRE_RESERVE) = range(31)
 N_PP = len(PARAM_NAMES)
 
 _COMMON = dict(w_null=3.0, w_fire1=0.3, w_fire2=0.5, w_fire3=0.8, w_whip=0.2, w_hound=0.3,
@@ -131,15 +133,15 @@ PARAMS = {
     "safe_runner": dict(risk=3.0, cruise=7, hunt_class=-1, vp_per_turn=40.0, screens=0.0,
                         screens_hazard=1.0, fire_ships=0, fire_hounds=15.0, min_p_hit=0.4,
                         tractor_p=0.5, fuel_margin=60, attack_bonus=0.0, time_margin=6,
-                        fire_buoys=0.0, threat_range=8, **_COMMON),
+                        fire_buoys=0.0, threat_range=8, fire_reserve=0.0, **_COMMON),
     "buoy_hunter": dict(risk=1.0, cruise=6, hunt_class=2, vp_per_turn=8.0, screens=0.3,
                         screens_hazard=1.0, fire_ships=1, fire_hounds=15.0, min_p_hit=0.4,
                         tractor_p=0.3, fuel_margin=50, attack_bonus=0.0, time_margin=4,
-                        fire_buoys=0.5, threat_range=6, **_COMMON),
+                        fire_buoys=0.5, threat_range=6, fire_reserve=1.0, **_COMMON),
     "raider": dict(risk=1.5, cruise=7, hunt_class=-1, vp_per_turn=30.0, screens=0.5,
                    screens_hazard=1.0, fire_ships=1, fire_hounds=0.0, min_p_hit=0.25,
                    tractor_p=0.5, fuel_margin=50, attack_bonus=1.5, time_margin=6,
-                   fire_buoys=1.0, threat_range=6, **dict(_COMMON, vp_per_hit=8.0, vp_per_crisis=12.0)),
+                   fire_buoys=1.0, threat_range=6, fire_reserve=1.0, **dict(_COMMON, vp_per_hit=8.0, vp_per_crisis=12.0)),
 }
 POLICIES = {name: i for i, name in enumerate(PARAMS)}
 NV = 13                     # Velocities the route fields cover (0-12)
