@@ -496,6 +496,17 @@ def _camper_duel():
     return RaceSim(RaceScenario("<camp>", "camp", "ORIGINAL", "", None, ships, {}))
 
 
+def _decide_with(sim, name, value, st, what):
+    """The worked ship's ``what`` with its pilot's ``name`` set to ``value`` (then restored)."""
+    i = PARAM_NAMES.index(name)
+    keep = sim.pilots[0, i]
+    sim.pilots[0, i] = value
+    try:
+        return decide(sim, "worked", st)[what]
+    finally:
+        sim.pilots[0, i] = keep
+
+
 def test_screens_go_up_beside_a_rival_that_can_fire_and_not_when_none_can():
     """Issue 14 item 3: slowing into its Finish Hex beside a stationary rival, the buoy hunter
     raised only its no-hazard share of Screens (1 of 4) and was lasered. A racing rival within
@@ -510,13 +521,7 @@ def test_screens_go_up_beside_a_rival_that_can_fire_and_not_when_none_can():
         far = position(sim, worked=me, camper={"pos": (5, 5)})
         assert decide(sim, "worked", near)["screens"] == 4, d
         assert decide(sim, "worked", far)["screens"] == 1, d
-        i = PARAM_NAMES.index("threat_range")
-        keep = sim.pilots[0, i]
-        sim.pilots[0, i] = 0
-        try:
-            assert decide(sim, "worked", near)["screens"] == 1, d
-        finally:
-            sim.pilots[0, i] = keep
+        assert _decide_with(sim, "threat_range", 0, near, "screens") == 1, d
 
 
 def test_a_paying_shot_at_a_camper_may_spend_the_fuel_held_beyond_braking():
@@ -527,17 +532,11 @@ def test_a_paying_shot_at_a_camper_may_spend_the_fuel_held_beyond_braking():
     from simkit.demons_run.pieces.layout import V_FIN_COL, V_FIN_ROW
     sim = _camper_duel()
     fin = (int(sim.sv0[0, V_FIN_COL]), int(sim.sv0[0, V_FIN_ROW]))
-    i = PARAM_NAMES.index("fire_reserve")
     for d in (0, 4):
         me = {"pos": nbr(*fin, d), "facing": (d + 3) % 6, "velocity": 1, "fuel": 60}
         st = position(sim, worked=me, camper={"pos": fin})
         assert decide(sim, "worked", st)["laser"] == 10, d
-        keep = sim.pilots[0, i]
-        sim.pilots[0, i] = 0.0
-        try:
-            assert decide(sim, "worked", st)["laser"] == 0, d
-        finally:
-            sim.pilots[0, i] = keep
+        assert _decide_with(sim, "fire_reserve", 0.0, st, "laser") == 0, d
 
 
 def test_scrambler_only_when_its_level_beats_the_screens_by_more_than_2():
