@@ -63,8 +63,8 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
-                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ, PP_THREAT, PP_FIRE_RESERVE,
-                       PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
+                       PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
+                       PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
                        fire_choice, p_recover, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
@@ -998,7 +998,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     # Fuel held back: coming down to Velocity 1, the margin, and a Turn's base Screens for each
     # Turn the route field says the Finish is away
     est = min(np.float64(F[fin_field, c0, r0, sv[s, V_FACING], min(V2, NV - 1)]), 30.0)
-    reserve = rp[RP_F_DEC] * max(0, V2 - 1) + np.int64(pp[PP_FUEL_MARGIN]) \
+    brake = rp[RP_F_DEC] * max(0, V2 - 1)
+    reserve = brake + np.int64(pp[PP_FUEL_MARGIN]) \
         + np.int64(est * pp[PP_SCREENS] * scr_max * rp[RP_F_SCREENS])
     spare = max(0, fuel - reserve)
     want = min(scr_max, np.int64(frac * scr_max + 0.5))
@@ -1006,14 +1007,13 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     if haz:
         # a hazard ahead: Screens come before the margin, never before the Fuel to come down
         # to Velocity 1 -- a ship that cannot brake flies off the board, disqualified (211 A)
-        sc = min(want, max(0, fuel - rp[RP_F_DEC] * max(0, V2 - 1)) // max(1, rp[RP_F_SCREENS]))
+        sc = min(want, max(0, fuel - brake) // max(1, rp[RP_F_SCREENS]))
     fuel -= sc * rp[RP_F_SCREENS]
     sv[s, A_SCREENS] = sc
     # weapons: a target in the Field of Fire now (fire comes before this ship's movement),
     # allocated only when the shot's expected VP pays for the Fuel it burns (211 B counts Fuel).
     # The value test already charges the Fuel, so a pilot may let a paying shot dip into the
     # Fuel held beyond braking: beside a guarded Finish that reserve is all it has left
-    brake = rp[RP_F_DEC] * max(0, V2 - 1)
     spare = max(0, fuel - reserve + np.int64(pp[PP_FIRE_RESERVE] * max(0, reserve - brake)))
     if not _has(now, C_NO_WEAPONS, ccode):
         lz = ships[s, LASER]
