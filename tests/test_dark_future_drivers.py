@@ -458,6 +458,7 @@ PARAM_CASES = {
     "passive_mph": (_case_passive_mph, PO.A_BRAKE),
     "loss_value": (_case_loss_value, PO.A_SWIPE),
     "flee": (_case_flee, PO.A_ACCEL),
+    "roll_risk": (lambda: _case_roll_risk(), None),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -466,13 +467,13 @@ PARAM_EFFECT = {
     "close_margin": PO.A_NONE, "escape": PO.A_PASSIVE, "uturn_mph": PO.A_UTURN,
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
-    "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE,
+    "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 19 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 20 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1109,3 +1110,64 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
                          *_stream(0))
     assert act != PO.A_OFF_DRIFT
+
+
+def _fleeing_rider_under_fire(mph, skill=3, enemy_armed=True):
+    """Game Seven's case (p89): target rider 1 (lanes 2-3, playing to get away) at ``mph``, an
+    enemy rider 2 two spaces behind in its lanes with its fairing guns (a shot at rider 1)."""
+    from test_dark_future_bikes import World as BW, BIKE
+    w = BW()
+    w.a.hp[PO.HP_GET_AWAY] = 1
+    w.place(1, 3, 2, 0, mph, BIKE, side=0, role=VH.LEAD, skill=skill)
+    w.place(2, 2, 2, 1, mph, BIKE, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0     # nothing of its own to shoot or lay: the speed is the choice
+    if not enemy_armed:
+        w.WS[2, :, VH.W_AMMO] = 0
+    return w
+
+
+def _case_roll_risk():
+    w = _fleeing_rider_under_fire(110)
+
+    def run(par):
+        w.POL[1] = par
+        return w.decide(1)
+    return run, {"roll_risk": 0}
+
+
+def _rider(w, values):
+    w.POL[1] = PO.params_vector(values)
+    return w.decide(1)
+
+
+def test_a_fleeing_rider_under_fire_weighs_its_speed_against_a_crash_p70_p89():
+    """Game Seven's target riders lost mostly to their own bikes crashing (a roll at 81mph or
+    more is a crash, p70: 57% of the target's games), from control losses a hit brought at
+    110mph. The typed parameter ``roll_risk`` makes a rider playing to get away, with an enemy
+    holding a shot at it, keep to the speeds where a control-loss test crashes the bike on at
+    most ``roll_risk`` faces of six (d6 + speed factor - adverse control, the roll row from
+    6): at 0 it brakes from 110 to 80 (a roll there is a fall, not a crash) and does not speed
+    up past 80; at 3 a rider of skill 3 keeps 100mph (SF 5: a roll on 4-6) but not 110 (SF 6:
+    3-6), and one of skill 4 keeps 110 (4-6). Out of the enemy's fire it rides at its top
+    speed. The named drivers' 6 (never slowing) is the measured best (``policies.ROLL_RISK``)."""
+    w = _fleeing_rider_under_fire(110)
+    assert PO._under_fire(w.T, w.V, w.WS, w.n, 1, w.tbuf)
+    assert [PO._roll_crash_sixths(m, w.V, 1, w.a.hp) for m in (80, 81, 100, 101, 110)] \
+        == [0, 3, 3, 4, 4]
+    assert _rider(w, {"roll_risk": 0}) == (PO.A_BRAKE, 30)
+    assert _rider(w, {})[0] != PO.A_BRAKE
+    assert _rider(w, {"roll_risk": 3}) == (PO.A_BRAKE, 10)
+    w4 = _fleeing_rider_under_fire(110, skill=4)
+    assert _rider(w4, {"roll_risk": 3})[0] != PO.A_BRAKE
+    # at 80mph under fire it does not speed up; the standard rider does
+    w = _fleeing_rider_under_fire(80)
+    assert _rider(w, {"roll_risk": 0})[0] != PO.A_ACCEL
+    assert _rider(w, {})[0] == PO.A_ACCEL
+    # nobody with a shot at it: top speed
+    w = _fleeing_rider_under_fire(80, enemy_armed=False)
+    assert not PO._under_fire(w.T, w.V, w.WS, w.n, 1, w.tbuf)
+    assert _rider(w, {"roll_risk": 0})[0] == PO.A_ACCEL
+    # where getting away does not win (Game Six), the rider does not slow for it
+    w = _fleeing_rider_under_fire(110)
+    w.a.hp[PO.HP_GET_AWAY] = 0
+    assert _rider(w, {"roll_risk": 0})[0] != PO.A_BRAKE

@@ -522,6 +522,10 @@ def _driver_rules(hp, G):
     hp[PO.HP_TAKE_OUT] = int(G[EG.G_VICTORY] == EG.VICTORY_DESTROY)
     hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
     hp[PO.HP_GET_AWAY] = int(G[EG.G_VICTORY] == EG.VICTORY_GANGS)
+    hp[PO.HP_ROLL_CRASH] = G[EG.G_BIKE_CRASH]
+    nb = G[EG.G_BCL_N]
+    codes = list(hp[EG.HP_BCL_CODES:EG.HP_BCL_CODES + nb])
+    hp[PO.HP_ROLL_LOW] = hp[EG.HP_BCL + codes.index(EG.ROLL_CODE)]
 
 
 def _crit_stack(chosen):
