@@ -242,3 +242,33 @@ def test_the_lead_cars_start_speed_veto_is_the_drivers_choice_p88(monkeypatch):
         return v
     monkeypatch.setattr(PO, "policy_vector", keeps_speed)
     assert {80, 90} & starts()
+
+
+def _move_off(w, phase, mph=0):
+    """Car 0 stopped (or at ``mph``) on a straight, its driver accelerating: its speed and
+    space after its action in ``phase``."""
+    from simkit.dark_future import policies as PO
+    w.place(0, 1, 2, 0, mph)
+    w.place(1, 4, 0, 0, 0)
+    w.WS[:, :, VH.W_AMMO] = 0
+    pol = np.stack([PO.policy_vector("standard")] * 2)
+    st, s = w.script([])
+    EG._act(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(), w.cl_lows,
+            w.cl_codes, w.spin_t, pol, EG.Log(w.E, w.EN, 1, phase))
+    return int(w.V[0, VH.V_MPH]), int(w.V[0, VH.V_SP])
+
+
+def test_a_car_moving_off_moves_in_phase_1_p15():
+    """'The only exception is the case of a vehicle which is stationary at the beginning of
+    phase 1. In this case, the vehicle is allowed to accelerate ..., and is moved after all
+    other vehicles' (p15; the phase order already puts stationary vehicles last). A stopped
+    car accelerating in phase 1 now moves in phase 1, one space at its new speed; before, it
+    only set its speed and first moved in the next phase. Later in the turn a stopped car is
+    'not going fast enough to move in the current phase', so its action 'may only be shoot':
+    an acceleration there no longer sets its speed for the next phase either."""
+    w = World(layout=("S",) * 7)
+    mph, sp = _move_off(w, 1)
+    assert mph == w.V[0, VH.V_ACC] > 0 and sp == 1
+    assert [e[4] for e in w.E[:w.EN[0]] if e[3] == EG.EV_ACTION] == [EG.A_ACCEL]
+    w = World(layout=("S",) * 7)
+    assert _move_off(w, 2) == (0, 0)

@@ -731,6 +731,26 @@ def _move_off_drifting(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, moves, G
 
 
 @jit
+def _move_off_straight(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, L):
+    """Moving off (p15): a vehicle stationary at the start of phase 1 that accelerates sets its
+    speed and moves straight ahead in phase 1, after every other vehicle (the phase order puts
+    stationary vehicles last), as the drift and U-turn moves off do."""
+    V[v, V_MPH] = min(arg, V[v, V_ACC], V[v, V_MAXSPD])
+    if V[v, V_MPH] <= 0:
+        V[v, V_MPH] = 0
+        return
+    _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
+    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, False,
+                  False)
+    if nl < 0:
+        return
+    if V[v, V_BIKE]:
+        nl = _bike_after_move(st, script, T, V, n, v, A_ACCEL, G, hp, K, nl, L)
+    _after_move(st, script, T, V, v, G, L, K, nl, hp)
+    _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_ACCEL, arg, G, L)
+
+
+@jit
 def _after_move(st, script, T, V, v, G, L, K, nl, hp):
     """Coasting without an engine or driver (p34), the tyre/max-speed test, crash on a curve
     with no driver (p58)."""
@@ -1052,9 +1072,12 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lo
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
-            # moving off (p15): the action sets the speed; the car moves from the next phase
-            V[v, V_MPH] = min(arg, V[v, V_ACC], V[v, V_MAXSPD])
-            _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
+            # p15: only a vehicle stationary at the start of phase 1 may accelerate without
+            # moving fast enough for the phase, and it moves at once; later in the turn a
+            # stopped vehicle may only shoot
+            if phase == 1:
+                _move_off_straight(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, G, PROF,
+                                   crit, hp, K, L)
         elif act == A_REALIGN:
             V[v, V_NEEDALIGN] = 0
             V[v, V_ATT] = 0
