@@ -597,3 +597,47 @@ def test_opposed_partial_collision_bike_and_car_p72_with_v_dir():
     assert _pos(st) == 3 and w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE
     assert w.V[1, VH.V_DMG] == 4 and w.V[1, VH.V_MPH] == 50 and w.V[1, VH.V_PANIC] == 1
     assert w.V[0, VH.V_MPH] == 60 and w.V[0, VH.V_DMG] == 18
+
+
+def _wheel_off_hit(mph, check):
+    """Bike 1 at ``mph`` hit on the front at damage 1, a critical (damage die 6: 5 points),
+    matrix d6 3: front wheels (p68); result d6 2: wheel bearing; the check d6 ``check`` + 1
+    (p69)."""
+    w = World()
+    w.place(1, 1, 2, 0, mph, BIKE)
+    st, s = w.script([6, 3, 2, check, 3, 3, 3, 3])
+    EG._take_hit(st, s, w.T, w.V, w.WS, w.FIT, 1, 1, 0, 0, True, 0, 0, 0, *w.common(),
+                 EG.Log(w.E, w.EN, 1, 1), -1)
+    return w, st
+
+
+def test_a_wheel_off_crashes_at_81mph_or_rolls_on_the_next_move_p69():
+    """Wheel Bearing (p69): 'If the score was 7 or more, a wheel has fallen off! If the bike is
+    travelling at 81mph or faster it crashes. The model should be removed from play, ... the
+    rider takes road damage. If the bike is travelling at 80mph or less, it automatically
+    rolls on its next move.' It used to be a plain control loss: the rider's control-loss test
+    could regain control, and at 81mph+ the bike stayed in play until its next move."""
+    from simkit.dark_future.procedures import shooting as SH
+    w, st = _wheel_off_hit(100, 6)
+    assert w.events(EG.EV_LASTING)[:, 4].tolist() == [SH.L_WHEEL_OFF]
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED
+    assert w.events(EG.EV_CRASH)[-1, 4] == EG.CRASH_WHEEL_OFF
+    assert len(w.events(EG.EV_ROADDMG)) == 1 and _pos(st) == 5
+    # at 80mph: still in play, out of control; its next move is a roll with no control-loss
+    # roll (skid 2: straight, -5mph; SF 4 - 2 = two hits at +2, damage dice 1: a point each,
+    # 4 - 2 = 2 points left, no terminal damage; road damage), then a wreck: a bike without
+    # a wheel is not picked up again (a reading: the book is silent)
+    w, st = _wheel_off_hit(80, 6)
+    assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_WHEELOFF] == 1 and _pos(st) == 4 and w.V[1, VH.V_DMG] == 4
+    st, s = w.script([2, 3, 1, 3, 1, 1, 1, 1, 1])
+    w.ooc_move(st, s, 1)
+    assert w.events(EG.EV_CONTROL)[-1, 4] == EG.ROLL_CODE
+    assert w.events(EG.EV_BIKEROLL).shape[0] == 1
+    assert w.V[1, VH.V_DMG] == 2 and not w.V[1, VH.V_TERMINAL] and not w.V[1, VH.V_NODRIVER]
+    assert w.V[1, VH.V_STATUS] == VH.WRECK
+    # the bearing holds (5 + 1 = 6): handling -1 for it and -1 for the damage level passed
+    # (9 -> 4 points, below the bike's level at 6, p69), no wheel off, no crash
+    w, st = _wheel_off_hit(100, 5)
+    assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_WHEELOFF] == 0
+    assert w.V[1, VH.V_HAND] == 6 - 2

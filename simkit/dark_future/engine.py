@@ -88,7 +88,7 @@ from .procedures import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
-from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, corridor_lanes
+from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
@@ -214,6 +214,7 @@ def new_scratch():
     """A zeroed scratch buffer K (the K_* pieces)."""
     return np.zeros(K_W, np.int64)
 CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
+CRASH_WHEEL_OFF = 7
 
 
 class Log(NamedTuple):
@@ -339,6 +340,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
         V[v, V_HAND] = 0
         for w in range(MAXW):
             WS[v, w, W_AMMO] = 0   # all weapons cease functioning (p35)
+    mph_hit = V[v, V_MPH]
     _apply_lasting(V, WS, FIT, v, K, G, L)
     braked = ws[SH.WS_BRAKED]
     if braked > 0:
@@ -348,7 +350,23 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
         V[v, V_PANIC] = 1
     if o[5] or o[4] or _no_control(V, v):
         _lose_control(V, v)
+    if V[v, V_WHEELOFF] and V[v, V_STATUS] == ACTIVE:
+        _wheel_off(st, script, V, v, mph_hit, G, hp, crit, L)
     return True
+
+
+@jit
+def _wheel_off(st, script, V, v, mph, G, hp, crit, L):
+    """A bike's wheel off (p69), ``mph`` its speed when hit: at 81mph or more it crashes at once
+    and the rider takes road damage (the crash damage is not rolled: the bike leaves play
+    whatever it scores, and rolling it here would re-enter the hit); slower, the kernel's
+    control loss stands and its next move is an automatic roll (``_out_of_control_move``);
+    halted, the bike it cannot ride again is a wreck."""
+    if mph >= G[G_BIKE_CRASH]:
+        _road_damage(st, script, V, v, speed_factor(mph, G[G_SPEED_STEP]), hp, crit, L)
+        _crash(V, v, CRASH_WHEEL_OFF, L)
+    elif V[v, V_MPH] == 0:
+        _bike_down(V, v, L)
 
 
 @jit
@@ -828,7 +846,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             _spin(st, script, T, V, v, False, G, spin_t, L, False)
         return
     sf = speed_factor(V[v, V_MPH], step)
-    if bike and V[v, V_NODRIVER]:
+    if bike and (V[v, V_NODRIVER] or V[v, V_WHEELOFF]):
         res = ROLL_CODE
         _log(L, v, EV_CONTROL, res, sf, 0, 0)
     else:
@@ -1582,7 +1600,7 @@ N_RESULT = 3             # won, lost, drawn
 N_REASON = len(REASON_NAMES)
 N_END = N_RESULT * N_REASON
 FATE_FINISHED, FATE_LEFT, FATE_WRECK, FATE_CRASH = range(4)   # FATE_CRASH + the CRASH_* code
-N_CRASH = 7
+N_CRASH = 8
 FATE_STOPPED = FATE_CRASH + N_CRASH   # still on the road, stopped for good (p34-35, p88)
 FATE_RUNNING = FATE_STOPPED + 1       # still able to move when the game ended
 N_FATE = FATE_RUNNING + 1
@@ -1773,14 +1791,14 @@ def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, K, 
 
 @jit
 def _bike_down(V, v, L):
-    """The bike halts and falls (p70); a wreck with terminal damage or no rider."""
+    """The bike halts and falls (p70); a wreck with terminal damage, no rider or a wheel off."""
     V[v, V_MPH] = 0
     V[v, V_OOC] = IN_CONTROL
     V[v, V_SKIDDIR] = 0
     V[v, V_DODGE] = 0
     if V[v, V_STATUS] != ACTIVE:
         return
-    if V[v, V_TERMINAL] or V[v, V_NODRIVER]:
+    if V[v, V_TERMINAL] or V[v, V_NODRIVER] or V[v, V_WHEELOFF]:
         V[v, V_STATUS] = WRECK
         V[v, V_FALLEN] = 1
         _log(L, v, EV_WRECK, 0, 0, 0, 0)
@@ -2163,6 +2181,8 @@ def _apply_lasting(V, WS, FIT, v, K, G, L):
             V[v, V_MAXSPD] = min(V[v, V_MAXSPD], top)
         elif code == SH.L_LEAK:
             V[v, V_LEAK] = 1
+        elif code == SH.L_WHEEL_OFF:
+            V[v, V_WHEELOFF] = 1
         elif code == SH.L_LINK or code == SH.L_W_CMD:
             slot = _slot_at(WS, v, where)
             if slot >= 0:

@@ -645,7 +645,8 @@ class GameSim:
 # the engine's CRASH_* codes, in order
 _CRASH = _CRASH_CAUSES = ("off the road", "spinning on a curve", "no driver on a curve",
                           "hit by a train", "a roll at 81mph or more",
-                          "a head-on collision with a car or obstacle", "into a wrecked bike")
+                          "a head-on collision with a car or obstacle", "into a wrecked bike",
+                          "a wheel off at 81mph or more")
 RESULT_NAMES = ("won", "lost", "drawn")
 FATE_NAMES = ("crossed the line", "left play (outdistanced or got away)", "wrecked",
               *(f"crashed: {c}" for c in _CRASH_CAUSES), "stopped for good", "still running")

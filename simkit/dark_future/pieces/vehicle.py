@@ -35,6 +35,9 @@ V_W = 64
 # (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
 # V_PUSH a halted engine-dead bike its rider pushes at 5mph (p69).
 (V_BIKE, V_DODGE, V_FALLEN, V_PUSH) = range(52, 56)
+# V_WHEELOFF: a bike that lost a wheel (p69 Wheel Bearing): it rolls on its next move and is
+# not ridden again
+V_WHEELOFF = 56
 # V_REV: 1 while the vehicle makes a reverse move (it travels against its own facing, p17);
 # V_STAMP: turn * 8 + phase of the vehicle's last action (cutting up, p13: 'yet to move').
 V_REV = 35

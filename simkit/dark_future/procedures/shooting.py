@@ -64,11 +64,12 @@ N_FIELDS = 20
 F_LASTING, F_THEN_LASTING = 18, 19
 (L_NONE, L_CARB, L_BRK_CYL, L_GEN, L_BRK_HALF, L_SPLIT, L_TYRE, L_AXLE, L_HAND0, L_ACC0, L_VDU,
  L_LEAK, L_LINK, L_LIMB, L_W_DAMAGED, L_W_JAMMED, L_W_CMD, L_CARB3, L_CLUTCH) = range(19)
+L_WHEEL_OFF = 19   # a bike's wheel falls off (p69): a crash at 81mph+, else a roll next move
 LASTING_NAMES = ("-", "carburettor", "brake cylinder", "generator", "brakes halved",
                  "split tyre", "tyre destroyed", "broken axle", "handling 0", "acceleration 0",
                  "VDU destroyed", "fuel leak", "weapon link severed", "limb disabled",
                  "weapon damaged", "weapon jammed", "command link severed", "carburettor",
-                 "clutch cable")
+                 "clutch cable", "wheel off")
 # result name -> lasting code (then_name for results behind a check)
 _LASTING = {"carburettor": L_CARB, "brake_cylinder": L_BRK_CYL, "generator": L_GEN,
             "brake_pipe": L_BRK_HALF, "brake_line": L_BRK_HALF, "brake_cable": L_BRK_HALF,
@@ -79,7 +80,7 @@ _LASTING = {"carburettor": L_CARB, "brake_cylinder": L_BRK_CYL, "generator": L_G
             "command_link_severed": L_W_CMD,
             # the bike's own results (p69)
             "weapons_link_severed": L_LINK, "accelerator_cable": L_ACC0,
-            "clutch_cable": L_CLUTCH}
+            "clutch_cable": L_CLUTCH, "wheel_off": L_WHEEL_OFF}
 MAX_HITS = 8
 MAX_TESTS = 16
 NO_HAZARD = 10 ** 6
