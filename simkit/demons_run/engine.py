@@ -651,8 +651,9 @@ def hound_targets(s, S, plan, nplan, RT, BT):
 # --- the pilot's allocation (Step A D) --------------------------------------------------------
 
 # the plan kept from the allocation: its length, the Velocity, turn limit and target Buoy it
-# was planned for, the position, how many hounds and Buoys were live, then the tokens
-K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS = range(9)
+# was planned for, the position, how many hounds and Buoys were live, the turning movements
+# allowed in one hex, then the tokens
+K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS, K_PER_HEX = range(10)
 K_PLAN = 16
 
 
@@ -668,15 +669,18 @@ def _live(bu, hd):
 
 
 @jit
-def _kept_plan(keep, s, V, limit, tb, S):
+def _kept_plan(keep, s, V, limit, per_hex, tb, S):
     """Whether the plan found at allocation still stands: same position, Velocity, turning
-    limit and target, and no hound or Buoy gone since (fire, detonations, recoveries by ships
-    that moved first). Anything else (a crisis, a Null escape's new facing) plans afresh."""
+    limits (per Turn and per hex) and target, and no hound or Buoy gone since (fire,
+    detonations, recoveries by ships that moved first). Anything else (a crisis, a Null
+    escape's new facing, a Critical Hit on the Maneuver Engines before the ship moves, 210 A)
+    plans afresh within the allocation."""
     sv, bu, hd = S.sv, S.bu, S.hd
     if keep[K_N] < 0:
         return False
     nb, nh = _live(bu, hd)
-    return (keep[K_V] == V and keep[K_LIMIT] == limit and keep[K_TB] == tb
+    return (keep[K_V] == V and keep[K_LIMIT] == limit and keep[K_PER_HEX] == per_hex
+            and keep[K_TB] == tb
             and keep[K_COL] == sv[s, V_COL] and keep[K_ROW] == sv[s, V_ROW]
             and keep[K_FACING] == sv[s, V_FACING] and keep[K_HOUNDS] == nh
             and keep[K_BUOYS] == nb)
@@ -970,6 +974,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 best_c, best_a = c, a
                 keep[K_N] = n
                 keep[K_V], keep[K_LIMIT], keep[K_TB] = V2, limit, tb
+                keep[K_PER_HEX] = per_hex
                 keep[K_PLAN:K_PLAN + n] = plan[:n]
     keep[K_COL], keep[K_ROW], keep[K_FACING] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     keep[K_BUOYS], keep[K_HOUNDS] = _live(bu, hd)
@@ -1149,7 +1154,7 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
     q = PlanSpec(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR], _screens(s, sv, ships),
                  pim, tb, ships[s, FUEL], 1e30)
     W = plan_view(S, BT, RT)
-    if _kept_plan(keep, s, V, limit, tb, S):
+    if _kept_plan(keep, s, V, limit, mn_hex[ships[s, MN]], tb, S):
         n = keep[K_N]
         plan[:n] = keep[K_PLAN:K_PLAN + n]
     else:
