@@ -51,7 +51,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                             OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
                             RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS, RP_F_TRACTOR,
-                            RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
+                            RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL, RP_MAX_RANGE,
                             RP_MOVES_AT_MOST, RP_NULL_FUEL, RP_PASS_MIN, RP_PLACE0, RP_REC_FIRE0,
                             RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_VOVER, RP_REC_WELL,
                             RP_SCR_LASER, RP_SI_DEAD, RP_TURN_LIMIT, RP_VMAX, RP_VP0,
@@ -65,7 +65,8 @@ from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
-                       fire_choice, p_recover, plan_scratch, plan_view, rival_within)
+                       PP_RIVAL_LASER, fire_choice, guarded_finish_risk, p_recover,
+                       plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -796,6 +797,32 @@ def _chase_pp(pp, s, turn, S, Jfin, rp):
 
 
 @jit
+def _holds(s, S, pp, rp, scr_max, C, R):
+    """Whether ship ``s``, heading for its Finish, does better keeping the Victory Points it
+    holds (211 B: its Buoys and Fuel count without finishing) than entering a Finish Hex that
+    racing rivals watch: VP in hand > (1 - chance of destruction) x (VP in hand + the place it
+    would take). The rivals' Lasers are not seen (203 A): the pilot assumes ``rival_laser``
+    against the Screens it can raise."""
+    sv, ships, bu, carry = S.sv, S.ships, S.bu, S.carry
+    if pp[PP_RIVAL_LASER] <= 0 or sv[s, V_CAPTURED] or sv[s, V_NULL]:
+        return False
+    harm = np.int64(pp[PP_RIVAL_LASER]) - scr_max
+    if harm <= 0 or 2 * harm < ships[s, SI]:
+        return False
+    pd = guarded_finish_risk(sv, s, harm, ships[s, SI], C, R, rp[RP_MAX_RANGE])
+    if pd <= 0.0:
+        return False
+    vp = min(ships[s, FUEL] * rp[RP_VP_FUEL_PER], rp[RP_VP_FUEL_MAX])
+    for i in range(sv[s, V_NCARRY]):
+        vp += rp[RP_VP0 + bu[carry[s, i], BU_VP]]
+    done = 0
+    for t in range(sv.shape[0]):
+        done += sv[t, V_STATUS] == FINISHED
+    place = rp[RP_PLACE0 + min(done, 3)]
+    return vp > (1.0 - pd) * (vp + place)
+
+
+@jit
 def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     """Step A D for ship ``mv.s`` in Turn ``mv.turn`` (:class:`Mover`): crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
@@ -842,6 +869,11 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     best_a, best_c = 0, 1e18
     if forced != 0:
         best_a = forced
+    elif fld == fin_field and _holds(s, S, pp, rp, scr_max, terrain.shape[0],
+                                     terrain.shape[1]):
+        # 211 B: finishing past the rival is expected to be worth less than the VP in hand;
+        # stop (as fast as the Main Engines and the Fuel allow) and keep them
+        best_a = -min(V, me_max, fuel // rp[RP_F_DEC])
     elif sv[s, V_CAPTURED]:
         # 204 M: only Velocity 4+ escapes; accelerate all out if that reaches it, else wait --
         # unless a failed attempt keeps its Velocity (variant hell_hole_escape=keep): then
