@@ -594,6 +594,14 @@ def test_the_pilot_keeps_the_vp_in_hand_rather_than_enter_a_finish_it_cannot_sur
     assert decide(sim, "worked", position(sim, worked=dict(me, si=14), camper=guard))["velocity"] > 0
     away = dict(guard, facing=0)
     assert decide(sim, "worked", position(sim, worked=me, camper=away))["velocity"] > 0
+    # a System Crisis "May not Decelerate" (No. 9) due this Turn: it cannot stop (210 C)
+    from simkit.demons_run.pieces.layout import V_CR_NEXT
+    sh, sv, bu, hd = st
+    sv = sv.copy()
+    sv[0, V_CR_NEXT] = 1 << 9
+    assert sim.rules.t("system_crisis")["key"][9 - 2].startswith("no_dec"), \
+        sim.rules.t("system_crisis")["key"]
+    assert decide(sim, "worked", (sh, sv, bu, hd))["me"] >= 0
 
 
 def test_scrambler_only_when_its_level_beats_the_screens_by_more_than_2():

@@ -872,8 +872,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     elif fld == fin_field and _holds(s, S, pp, rp, scr_max, terrain.shape[0],
                                      terrain.shape[1]):
         # 211 B: finishing past the rival is expected to be worth less than the VP in hand;
-        # stop (as fast as the Main Engines and the Fuel allow) and keep them
-        best_a = -min(V, me_max, fuel // rp[RP_F_DEC])
+        # stop (as fast as the Main Engines, the Fuel and the crises allow) and keep them
+        if not _has(now, C_NO_DEC, ccode):
+            best_a = -min(V, me_max, fuel // rp[RP_F_DEC])
     elif sv[s, V_CAPTURED]:
         # 204 M: only Velocity 4+ escapes; accelerate all out if that reaches it, else wait --
         # unless a failed attempt keeps its Velocity (variant hell_hole_escape=keep): then
