@@ -170,6 +170,7 @@ MAX_DEPTH = 32              # per-depth rows kept in the scratch (a plan needs V
 MAX_HOUNDS = 16             # Hell Hounds the scratch tracks (more: best_plan allocates)
 FIRE_KEY = 6                # fire price cache: Screens and the five weights, then 4 prices
 SCRATCH_SHIPS = 4           # ships whose fire prices the scratch keeps (2-4 race, 100 A)
+EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: computed each time)
 
 
 class PlanScratch(NamedTuple):
@@ -188,6 +189,8 @@ class PlanScratch(NamedTuple):
     #                       Screens mod 4 (the allocation's and the move's differ), with key
     ftab: np.ndarray      # float64[4]: the prices of the Velocity searched
     rec: np.ndarray       # float64[100]: recovery chance by closest approach (-1 unknown)
+    expo: np.ndarray      # float64[2, EXPO_SIZE]: :func:`exposure` by hex (col * rows + row)
+    #                       and the search number it was computed in
 
 
 @jit
@@ -198,7 +201,8 @@ def plan_scratch():
                        np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
                        np.zeros(MAX_HOUNDS, np.int64),
                        np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
-                       np.zeros(4, np.float64), np.zeros(100, np.float64))
+                       np.zeros(4, np.float64), np.zeros(100, np.float64),
+                       np.zeros((2, EXPO_SIZE), np.float64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
@@ -773,7 +777,16 @@ def best_plan(q, W, J, out_plan, pp, scr):
                             total -= pp[PP_ATTACK]
                             break
                 if expo_w > 0:
-                    total += expo_w * exposure(sv, s, c, r, rp[RP_MAX_RANGE])
+                    # many leaves end in one hex at different facings: the rivals' fire
+                    # depends on the hex alone, so it is worked out once a search
+                    hx = c * R + r
+                    if hx < scr.expo.shape[1]:
+                        if scr.expo[1, hx] != gen:
+                            scr.expo[0, hx] = exposure(sv, s, c, r, rp[RP_MAX_RANGE])
+                            scr.expo[1, hx] = gen
+                        total += expo_w * scr.expo[0, hx]
+                    else:
+                        total += expo_w * exposure(sv, s, c, r, rp[RP_MAX_RANGE])
             if total < best:
                 best = total
                 best_depth = d
