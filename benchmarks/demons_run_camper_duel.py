@@ -2,7 +2,10 @@
 ("What the Main Engines 0 leaders are"), both seatings (A/D and D/A), raced the way the fairness
 tests race: win, destroyed and shot rates with 95% Wilson intervals.
 
-    python benchmarks/demons_run_camper_duel.py [RACES_PER_SEATING=1000] [SEED=2026]
+    python benchmarks/demons_run_camper_duel.py [RACES_PER_SEATING=1000] [SEED=2026] [NAME=VALUE ...]
+
+NAME=VALUE pairs override the worked ship's pilot parameters (policies.PARAM_SPACE), to
+measure a parameter's effect against the default on the same races.
 """
 import sys
 import time
@@ -26,10 +29,10 @@ def wilson(k, n, z=1.96):
     return p, c - h, c + h
 
 
-def main(n=1000, seed=2026):
+def main(n=1000, seed=2026, params=None):
     tot = np.zeros((2, 4), np.int64)          # per ship: wins, destroyed, finished, shots
     for wc, cc in (("A", "D"), ("D", "A")):
-        ships = [ShipEntry("worked", wc, worked_ship(), "buoy_hunter"),
+        ships = [ShipEntry("worked", wc, worked_ship(), "buoy_hunter", dict(params or {})),
                  ShipEntry("camper", cc, parse_build(CAMPER), "buoy_hunter")]
         sim = RaceSim(RaceScenario("<camp>", "camp", "ORIGINAL", "", None, ships, {}))
         t0 = time.process_time()
@@ -46,4 +49,7 @@ def main(n=1000, seed=2026):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    nums = [int(a) for a in sys.argv[1:3] if "=" not in a]
+    over = dict(a.split("=", 1) for a in sys.argv[1:] if "=" in a)
+    over = {k: float(v) if "." in v else int(v) for k, v in over.items()}
+    main(*nums, params=over)

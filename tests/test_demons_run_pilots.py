@@ -10,7 +10,7 @@ import pytest
 from simkit.core import dice
 from simkit.core.errors import UserInputError
 from simkit.core.runner import run
-from simkit.demons_run.pieces.geometry import nbr
+from simkit.demons_run.pieces.geometry import dist, nbr
 from simkit.demons_run.engine import race_state
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
@@ -539,6 +539,71 @@ def test_a_paying_shot_at_a_camper_may_spend_the_fuel_held_beyond_braking():
         assert _decide_with(sim, "fire_reserve", 0.0, st, "laser") == 0, d
 
 
+def _plan_end(pos, facing, plan):
+    """Where a plan of F, L, R tokens (no whip, no Tractor) ends, and the facing."""
+    c, r = pos
+    for t in plan:
+        if t == "F":
+            c, r = nbr(c, r, facing)
+        elif t in "LR":
+            facing = (facing + (1 if t == "R" else 5)) % 6
+    return (c, r), facing
+
+
+def test_the_pilot_ends_its_move_outside_a_guards_field_of_fire():
+    """Issue 14 item 3: running down the board's edge at Velocity 6 to its Finish Hex, where a
+    camper sits facing north, the buoy hunter ended its move two hexes in front of it (206 A:
+    in its Field of Fire) and was lasered there and again as it slowed to enter. The rival's hex
+    and facing are public, its Laser is not (203 A): ``rival_laser`` is the Level the pilot
+    assumes, and a plan ending in a racing rival's Field of Fire within 12 hexes pays for the
+    SI that Laser takes through its Screens. The pilot now ends the move outside the cone; with
+    ``rival_laser`` 0, or with the camper facing away, it flies on down the edge."""
+    from simkit.demons_run.pieces.geometry import in_field_of_fire
+    from simkit.demons_run.pieces.layout import V_FIN_COL, V_FIN_ROW
+    sim = _camper_duel()
+    fin = (int(sim.sv0[0, V_FIN_COL]), int(sim.sv0[0, V_FIN_ROW]))
+    me = {"pos": (fin[0], fin[1] - 8), "facing": 3, "velocity": 6, "fuel": 70}
+    watched = position(sim, worked=me, camper={"pos": fin, "facing": 0})
+    d = decide(sim, "worked", watched)
+    assert d["target"] == "finish D" and d["velocity"] >= 5, d
+    end, _ = _plan_end(me["pos"], 3, d["plan"])
+    assert not in_field_of_fire(*fin, 0, *end), (d["plan"], end)
+    old = _decide_with(sim, "rival_laser", 0, watched, "plan")
+    end0, _ = _plan_end(me["pos"], 3, old)
+    assert in_field_of_fire(*fin, 0, *end0) and dist(*fin, *end0) <= 2, (old, end0)
+    away = position(sim, worked=me, camper={"pos": fin, "facing": 5})
+    assert decide(sim, "worked", away)["plan"] == old
+
+
+def test_the_pilot_keeps_the_vp_in_hand_rather_than_enter_a_finish_it_cannot_survive():
+    """211 B scores a ship's Fuel and Buoys whether or not it finishes. A rival four hexes up
+    the edge from the Finish Hex, facing it, has every hex beside the Finish in its Field of
+    Fire: a ship with SI 6 behind Screens 4, against the Laser 10 the pilot assumes, dies to one
+    hit there (chance about 0.99 over the two shots the approach gives). With 70 VP of Fuel in
+    hand against 120 for finishing first it stops and keeps them; with SI 14 (two hits do not
+    kill), a rival facing away, or ``rival_laser`` 0 (the old pilot) it flies on."""
+    from simkit.demons_run.pieces.layout import V_FIN_COL, V_FIN_ROW
+    sim = _camper_duel()
+    fin = (int(sim.sv0[0, V_FIN_COL]), int(sim.sv0[0, V_FIN_ROW]))
+    guard = {"pos": (fin[0], fin[1] - 4), "facing": 3}
+    me = {"pos": (fin[0] - 6, fin[1] - 7), "facing": 2, "velocity": 3, "fuel": 70, "si": 6}
+    st = position(sim, worked=me, camper=guard)
+    d = decide(sim, "worked", st)
+    assert d["target"] == "finish D" and d["velocity"] == 0 and d["me"] == -3, d
+    assert _decide_with(sim, "rival_laser", 0, st, "velocity") > 0
+    assert decide(sim, "worked", position(sim, worked=dict(me, si=14), camper=guard))["velocity"] > 0
+    away = dict(guard, facing=0)
+    assert decide(sim, "worked", position(sim, worked=me, camper=away))["velocity"] > 0
+    # a System Crisis "May not Decelerate" (No. 9) due this Turn: it cannot stop (210 C)
+    from simkit.demons_run.pieces.layout import V_CR_NEXT
+    sh, sv, bu, hd = st
+    sv = sv.copy()
+    sv[0, V_CR_NEXT] = 1 << 9
+    assert sim.rules.t("system_crisis")["key"][9 - 2].startswith("no_dec"), \
+        sim.rules.t("system_crisis")["key"]
+    assert decide(sim, "worked", (sh, sv, bu, hd))["me"] >= 0
+
+
 def test_scrambler_only_when_its_level_beats_the_screens_by_more_than_2():
     """206 G: the Scrambler damages only above Screens + 2; the pilot allocates it (2 Fuel a
     Level) only when it expects that against the Screens it assumes."""
@@ -749,7 +814,7 @@ def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_he
 
     from simkit.core.hexgrid import EVEN_LOWER, to_cube
     from simkit.demons_run import engine as RK
-    from simkit.demons_run.pieces.geometry import nbr
+    from simkit.demons_run.pieces.geometry import dist, nbr
     vturns = np.full(13, 6, np.int64)
     at, ends = RK.move_ends(vturns, 4, 3)
     c0, r0 = 20, 20

@@ -238,6 +238,56 @@ def test_a_ship_at_si_0_is_destroyed_005_L():
     assert sv[0, V_STATUS] == DESTROYED
 
 
+def test_a_critical_hit_on_the_maneuver_engines_before_the_move_replans_within_the_allocation():
+    """210 A: damage is noted at once, and a Function at a lower Level works at that Level;
+    203 A: the Maneuver Engines are not allocated, their maximum Level is what the Turn
+    allows. So a ship that loses a Maneuver Engine Level to fire (206, Step B A) after
+    allocating but before moving moves with the turning movements it has left; its
+    allocation (Velocity, Screens, weapons, Tractor) stands (203 A, "may not be done over").
+    The raid golden log's T07 showed the old fault: the hunter, allocated at Maneuver Engines
+    5 (2 turning movements a hex), lost one Level to the raider's Laser and then tried the
+    plan made at 5 (two turning movements in its first hex): an illegal plan, no move."""
+    from simkit.core.hexgrid import EVEN_LOWER, to_cube
+    from simkit.demons_run.policies import plan_scratch
+    from simkit.demons_run.rules import MN
+    rs = RaceSim(load_scenario(SCEN / "raid.toml"))
+    h = rs.sc.sides.index("hunter")
+    sh, sv, bu, hd = position(rs, hunter={"pos": (15, 19), "facing": 0, "velocity": 3,
+                                          "fuel": 150},
+                              raider={"pos": (14, 20), "facing": 1, "velocity": 0})
+    sh[h, MN] = 5
+    S = RK.race_state(sh, sv, bu, hd)
+    _, FD, RT, BT = rs.args()
+    P = RK.Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
+                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(14), 0)
+    L = RK.Log(np.zeros((200, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+    RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, h, 7), S, FD, rs.pilots[h], P, RT, BT, L)
+    kept = P.keep[h, RK.K_PLAN:RK.K_PLAN + P.keep[h, RK.K_N]]
+    V = int(sv[h, V_VEL])
+    # the position is the one that matters: the plan made at Maneuver Engines 5 turns twice
+    # in its first hex, which Maneuver Engines 4 do not allow (204 E)
+    assert V == 1 and list(kept[:3]) == [1, 1, 0], (V, kept)
+    assert rs.ra.mn_hex[5] == 2 and rs.ra.mn_hex[4] == 1
+    sh[h, MN] = 4                       # the Critical Hit "Lose 1 Maneuver Engine Level"
+    limit = min(rs.ra.mn_turn[4], rs.ra.vturns[V])
+    c0, r0 = int(sv[h, V_COL]), int(sv[h, V_ROW])
+    RK.ship_phase(st, dice.NO_SCRIPT, RK.Mover(True, h, 7), S, FD, rs.pilots[h], P, RT, BT, L)
+    moves = [r for r in L.log[:int(L.logn[0])] if r[KIND] == RK.EV_MOVE and r[ACTOR] == h]
+    assert len(moves) == 1 and moves[0][A] > -1000, moves          # a legal move was made
+    assert sv[h, V_STATUS] != DESTROYED and (sv[h, V_COL], sv[h, V_ROW]) != (c0, r0)
+    # and it ends where V hexes with one turning movement a hex can take it
+    at, ends = rs.ends
+    lo, hi = at[V, limit, 1, 0]
+    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    x, _, z = to_cube(int(sv[h, V_COL]), int(sv[h, V_ROW]), EVEN_LOWER)
+    assert (int(x - x0), int(z - z0), int(sv[h, V_FACING])) in \
+        {tuple(int(v) for v in e) for e in ends[lo:hi]}
+    # the allocation stands: Velocity 1, as allocated
+    assert moves[0][A + 3] == 1
+
+
 def _hole_escape_race(variant):
     """The worked ship captured in a plain Hell Hole at Velocity 0 with Main Engines 2: the
     Turns of its escape attempts (EV_HOLE_ESC: 1 escaped, 0 failed) until it leaves or dies."""

@@ -51,7 +51,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                             OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
                             RP_F_ACC, RP_F_DEC, RP_F_LASER, RP_F_SCR, RP_F_SCREENS, RP_F_TRACTOR,
-                            RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL,
+                            RP_F_TURN, RP_FIN_V, RP_HOLE_KEEP_V, RP_HOUND_RANGE, RP_LEAK_FUEL, RP_MAX_RANGE,
                             RP_MOVES_AT_MOST, RP_NULL_FUEL, RP_PASS_MIN, RP_PLACE0, RP_REC_FIRE0,
                             RP_REC_PER_HEX, RP_REC_PER_V, RP_REC_SUCC, RP_REC_VOVER, RP_REC_WELL,
                             RP_SCR_LASER, RP_SI_DEAD, RP_TURN_LIMIT, RP_VMAX, RP_VP0,
@@ -65,7 +65,8 @@ from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
-                       fire_choice, p_recover, plan_scratch, plan_view, rival_within)
+                       PP_RIVAL_LASER, fire_choice, guarded_finish_risk, p_recover,
+                       plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -651,8 +652,9 @@ def hound_targets(s, S, plan, nplan, RT, BT):
 # --- the pilot's allocation (Step A D) --------------------------------------------------------
 
 # the plan kept from the allocation: its length, the Velocity, turn limit and target Buoy it
-# was planned for, the position, how many hounds and Buoys were live, then the tokens
-K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS = range(9)
+# was planned for, the position, how many hounds and Buoys were live, the turning movements
+# allowed in one hex, then the tokens
+K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS, K_PER_HEX = range(10)
 K_PLAN = 16
 
 
@@ -668,15 +670,18 @@ def _live(bu, hd):
 
 
 @jit
-def _kept_plan(keep, s, V, limit, tb, S):
+def _kept_plan(keep, s, V, limit, per_hex, tb, S):
     """Whether the plan found at allocation still stands: same position, Velocity, turning
-    limit and target, and no hound or Buoy gone since (fire, detonations, recoveries by ships
-    that moved first). Anything else (a crisis, a Null escape's new facing) plans afresh."""
+    limits (per Turn and per hex) and target, and no hound or Buoy gone since (fire,
+    detonations, recoveries by ships that moved first). Anything else (a crisis, a Null
+    escape's new facing, a Critical Hit on the Maneuver Engines before the ship moves, 210 A)
+    plans afresh within the allocation."""
     sv, bu, hd = S.sv, S.bu, S.hd
     if keep[K_N] < 0:
         return False
     nb, nh = _live(bu, hd)
-    return (keep[K_V] == V and keep[K_LIMIT] == limit and keep[K_TB] == tb
+    return (keep[K_V] == V and keep[K_LIMIT] == limit and keep[K_PER_HEX] == per_hex
+            and keep[K_TB] == tb
             and keep[K_COL] == sv[s, V_COL] and keep[K_ROW] == sv[s, V_ROW]
             and keep[K_FACING] == sv[s, V_FACING] and keep[K_HOUNDS] == nh
             and keep[K_BUOYS] == nb)
@@ -792,6 +797,32 @@ def _chase_pp(pp, s, turn, S, Jfin, rp):
 
 
 @jit
+def _holds(s, S, pp, rp, scr_max, C, R):
+    """Whether ship ``s``, heading for its Finish, does better keeping the Victory Points it
+    holds (211 B: its Buoys and Fuel count without finishing) than entering a Finish Hex that
+    racing rivals watch: VP in hand > (1 - chance of destruction) x (VP in hand + the place it
+    would take). The rivals' Lasers are not seen (203 A): the pilot assumes ``rival_laser``
+    against the Screens it can raise."""
+    sv, ships, bu, carry = S.sv, S.ships, S.bu, S.carry
+    if pp[PP_RIVAL_LASER] <= 0 or sv[s, V_CAPTURED] or sv[s, V_NULL]:
+        return False
+    harm = np.int64(pp[PP_RIVAL_LASER]) - scr_max
+    if harm <= 0 or 2 * harm < ships[s, SI]:
+        return False
+    pd = guarded_finish_risk(sv, s, harm, ships[s, SI], C, R, rp[RP_MAX_RANGE])
+    if pd <= 0.0:
+        return False
+    vp = min(ships[s, FUEL] * rp[RP_VP_FUEL_PER], rp[RP_VP_FUEL_MAX])
+    for i in range(sv[s, V_NCARRY]):
+        vp += rp[RP_VP0 + bu[carry[s, i], BU_VP]]
+    done = 0
+    for t in range(sv.shape[0]):
+        done += sv[t, V_STATUS] == FINISHED
+    place = rp[RP_PLACE0 + min(done, 3)]
+    return vp > (1.0 - pd) * (vp + place)
+
+
+@jit
 def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     """Step A D for ship ``mv.s`` in Turn ``mv.turn`` (:class:`Mover`): crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
@@ -838,6 +869,12 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     best_a, best_c = 0, 1e18
     if forced != 0:
         best_a = forced
+    elif fld == fin_field and _holds(s, S, pp, rp, scr_max, terrain.shape[0],
+                                     terrain.shape[1]):
+        # 211 B: finishing past the rival is expected to be worth less than the VP in hand;
+        # stop (as fast as the Main Engines, the Fuel and the crises allow) and keep them
+        if not _has(now, C_NO_DEC, ccode):
+            best_a = -min(V, me_max, fuel // rp[RP_F_DEC])
     elif sv[s, V_CAPTURED]:
         # 204 M: only Velocity 4+ escapes; accelerate all out if that reaches it, else wait --
         # unless a failed attempt keeps its Velocity (variant hell_hole_escape=keep): then
@@ -970,6 +1007,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 best_c, best_a = c, a
                 keep[K_N] = n
                 keep[K_V], keep[K_LIMIT], keep[K_TB] = V2, limit, tb
+                keep[K_PER_HEX] = per_hex
                 keep[K_PLAN:K_PLAN + n] = plan[:n]
     keep[K_COL], keep[K_ROW], keep[K_FACING] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     keep[K_BUOYS], keep[K_HOUNDS] = _live(bu, hd)
@@ -1149,7 +1187,7 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
     q = PlanSpec(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR], _screens(s, sv, ships),
                  pim, tb, ships[s, FUEL], 1e30)
     W = plan_view(S, BT, RT)
-    if _kept_plan(keep, s, V, limit, tb, S):
+    if _kept_plan(keep, s, V, limit, mn_hex[ships[s, MN]], tb, S):
         n = keep[K_N]
         plan[:n] = keep[K_PLAN:K_PLAN + n]
     else:

@@ -117,13 +117,19 @@ PARAM_SPACE = {
                                    "raises Screens to screens_hazard (0: rivals never do)"),
     "fire_reserve": ("float", 0.0, 1.0, "share of the Fuel held beyond braking (margin, Screens "
                                         "to come) a shot that pays may spend"),
+    # a rival's facing and hex are public (it fires only into its 60-degree Field of Fire,
+    # 206 A, at 12 hexes at most, 206 C), its Laser Level is not (203 A)
+    "rival_laser": ("int", 0, 11, "Laser Level it assumes a racing rival fires at a ship "
+                                  "ending its move in that rival's Field of Fire: priced in "
+                                  "each plan, and weighed against the VP in hand before "
+                                  "entering a watched Finish Hex (0: such fire is ignored)"),
 }
 PARAM_NAMES = tuple(PARAM_SPACE)
 (PP_RISK, PP_CRUISE, PP_HUNT, PP_VPT, PP_SCREENS, PP_SCREENS_HAZ, PP_FIRE_SHIPS,
  PP_FIRE_HOUNDS, PP_MIN_PHIT, PP_TRACTOR_P, PP_FUEL_MARGIN, PP_ATTACK, PP_TIME_MARGIN,
  PP_W_NULL, PP_W_FIRE1, PP_W_FIRE2, PP_W_FIRE3, PP_W_WHIP, PP_W_HOUND, PP_W_TURN, PP_W_DV,
  PP_W_FUEL, PP_W_CRISIS, PP_W_SI, PP_RIVAL_SCR, PP_VP_HIT, PP_VP_CRISIS, PP_FIRE_BUOYS,
- PP_FUEL_VP, PP_THREAT, PP_FIRE_RESERVE) = range(31)
+ PP_FUEL_VP, PP_THREAT, PP_FIRE_RESERVE, PP_RIVAL_LASER) = range(32)
 N_PP = len(PARAM_NAMES)
 
 _COMMON = dict(w_null=3.0, w_fire1=0.3, w_fire2=0.5, w_fire3=0.8, w_whip=0.2, w_hound=0.3,
@@ -133,15 +139,18 @@ PARAMS = {
     "safe_runner": dict(risk=3.0, cruise=7, hunt_class=-1, vp_per_turn=40.0, screens=0.0,
                         screens_hazard=1.0, fire_ships=0, fire_hounds=15.0, min_p_hit=0.4,
                         tractor_p=0.5, fuel_margin=60, attack_bonus=0.0, time_margin=6,
-                        fire_buoys=0.0, threat_range=8, fire_reserve=0.0, **_COMMON),
+                        fire_buoys=0.0, threat_range=8, fire_reserve=0.0, rival_laser=10,
+                        **_COMMON),
     "buoy_hunter": dict(risk=1.0, cruise=6, hunt_class=2, vp_per_turn=8.0, screens=0.3,
                         screens_hazard=1.0, fire_ships=1, fire_hounds=15.0, min_p_hit=0.4,
                         tractor_p=0.3, fuel_margin=50, attack_bonus=0.0, time_margin=4,
-                        fire_buoys=0.5, threat_range=6, fire_reserve=1.0, **_COMMON),
+                        fire_buoys=0.5, threat_range=6, fire_reserve=1.0, rival_laser=10,
+                        **_COMMON),
     "raider": dict(risk=1.5, cruise=7, hunt_class=-1, vp_per_turn=30.0, screens=0.5,
                    screens_hazard=1.0, fire_ships=1, fire_hounds=0.0, min_p_hit=0.25,
                    tractor_p=0.5, fuel_margin=50, attack_bonus=1.5, time_margin=6,
-                   fire_buoys=1.0, threat_range=6, fire_reserve=1.0, **dict(_COMMON, vp_per_hit=8.0, vp_per_crisis=12.0)),
+                   fire_buoys=1.0, threat_range=6, fire_reserve=1.0, rival_laser=10,
+                   **dict(_COMMON, vp_per_hit=8.0, vp_per_crisis=12.0)),
 }
 POLICIES = {name: i for i, name in enumerate(PARAMS)}
 NV = 13                     # Velocities the route fields cover (0-12)
@@ -161,6 +170,7 @@ MAX_DEPTH = 32              # per-depth rows kept in the scratch (a plan needs V
 MAX_HOUNDS = 16             # Hell Hounds the scratch tracks (more: best_plan allocates)
 FIRE_KEY = 6                # fire price cache: Screens and the five weights, then 4 prices
 SCRATCH_SHIPS = 4           # ships whose fire prices the scratch keeps (2-4 race, 100 A)
+EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: computed each time)
 
 
 class PlanScratch(NamedTuple):
@@ -179,6 +189,8 @@ class PlanScratch(NamedTuple):
     #                       Screens mod 4 (the allocation's and the move's differ), with key
     ftab: np.ndarray      # float64[4]: the prices of the Velocity searched
     rec: np.ndarray       # float64[100]: recovery chance by closest approach (-1 unknown)
+    expo: np.ndarray      # float64[2, EXPO_SIZE]: :func:`exposure` by hex (col * rows + row)
+    #                       and the search number it was computed in
 
 
 @jit
@@ -189,7 +201,8 @@ def plan_scratch():
                        np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
                        np.zeros(MAX_HOUNDS, np.int64),
                        np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
-                       np.zeros(4, np.float64), np.zeros(100, np.float64))
+                       np.zeros(4, np.float64), np.zeros(100, np.float64),
+                       np.zeros((2, EXPO_SIZE), np.float64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
@@ -447,6 +460,56 @@ def rival_within(sv, s, c, r, k):
     return False
 
 
+@jit
+def exposure(sv, s, c, r, max_range):
+    """The hits ship ``s`` ending its move at (c, r) expects from the next shot of each racing
+    rival whose Field of Fire (its facing now: both public) holds that hex within range (206
+    A, C): the chance 2d6 reach the range (206 E; Line of Fire modifiers and the rival's PI
+    are not counted, so never less than the true chance but for a PI bonus)."""
+    e = 0.0
+    for t in range(sv.shape[0]):
+        if t == s or sv[t, V_STATUS] != RACING:
+            continue
+        d = dist(sv[t, V_COL], sv[t, V_ROW], c, r)
+        if d <= max_range and in_field_of_fire(sv[t, V_COL], sv[t, V_ROW], sv[t, V_FACING], c, r):
+            e += p_2d6_at_least(d)
+    return e
+
+
+@jit
+def guarded_finish_risk(sv, s, harm, si, C, R, max_range):
+    """The chance ship ``s`` (``si`` SI) is destroyed entering its Finish Hex past the racing
+    rivals that watch it, each hit taking ``harm`` SI (the Laser it assumes less the Screens it
+    can raise). Entering at Velocity 1 (211 A) means ending a Turn beside the Finish first; a
+    rival may fire at that hex after the ship's move and again before its next one (206 B,
+    once a Turn; the worst of the Initiative draws), so two shots, each hitting as 2d6 reach
+    the range (:func:`exposure`). The ship takes the safest hex beside the Finish."""
+    fc, fr = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
+    best = 1.0
+    for k in range(6):
+        c, r = nbr(fc, fr, k)
+        if c < 1 or c >= C or r < 1 or r >= R:
+            continue
+        worst = 0.0
+        for t in range(sv.shape[0]):
+            if t == s or sv[t, V_STATUS] != RACING:
+                continue
+            d = dist(sv[t, V_COL], sv[t, V_ROW], c, r)
+            if d > max_range or not in_field_of_fire(sv[t, V_COL], sv[t, V_ROW],
+                                                     sv[t, V_FACING], c, r):
+                continue
+            p = p_2d6_at_least(d)
+            if harm >= si:
+                q = 1.0 - (1.0 - p) * (1.0 - p)
+            elif 2 * harm >= si:
+                q = p * p
+            else:
+                q = 0.0
+            worst = max(worst, q)
+        best = min(best, worst)
+    return best
+
+
 class PlanView(NamedTuple):
     """What :func:`best_plan` and :func:`fire_choice` read of the race state (``S``), board
     (``BT``) and tables (``RT``), ``W``: a narrow view, since numba passes a tuple's every
@@ -604,6 +667,13 @@ def best_plan(q, W, J, out_plan, pp, scr):
     if att > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
             and not rival_within(sv, s, pc[0], pr[0], V + 8):
         att = 0.0
+    # a rival's next shot at the hex where the move ends (206: Field of Fire, range 12), priced
+    # as the SI the assumed Laser takes through this Turn's Screens (none when no rival can be
+    # within range of the end: a move without a whip ends within V hexes)
+    expo_w = pp[PP_W_SI] * pp[PP_RISK] * max(0.0, pp[PP_RIVAL_LASER] - screens)
+    if expo_w > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
+            and not rival_within(sv, s, pc[0], pr[0], V + rp[RP_MAX_RANGE]):
+        expo_w = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
     if tb >= 0:
@@ -706,6 +776,17 @@ def best_plan(q, W, J, out_plan, pp, scr):
                                 and in_field_of_fire(c, r, f, sv[t, V_COL], sv[t, V_ROW]):
                             total -= pp[PP_ATTACK]
                             break
+                if expo_w > 0:
+                    # many leaves end in one hex at different facings: the rivals' fire
+                    # depends on the hex alone, so it is worked out once a search
+                    hx = c * R + r
+                    if hx < scr.expo.shape[1]:
+                        if scr.expo[1, hx] != gen:
+                            scr.expo[0, hx] = exposure(sv, s, c, r, rp[RP_MAX_RANGE])
+                            scr.expo[1, hx] = gen
+                        total += expo_w * scr.expo[0, hx]
+                    else:
+                        total += expo_w * exposure(sv, s, c, r, rp[RP_MAX_RANGE])
             if total < best:
                 best = total
                 best_depth = d
