@@ -108,7 +108,7 @@ def _rolls_per_game(gs, key, n):
                 np.zeros((RD.MAXM, RD.MK_W), np.int64), np.zeros(1, np.int64),
                 np.zeros((nv, V_W), np.int64), np.zeros((nv, MAXW, W_W), np.int64),
                 np.zeros((nv, a.LFIT.shape[2]), np.int64)]
-        EG.play_game(st, dice.NO_SCRIPT, *args, *gs.args(), np.zeros((0, EG.LOG_W), np.int64),
+        EG.play_game(st, dice.NO_SCRIPT, *args, EG.rules_buffer(*gs.args()), np.zeros((0, EG.LOG_W), np.int64),
                      np.zeros(1, np.int64), np.zeros(EG.R_W, np.int64))
         total += int(st[dice.NROLLS])
     return max(1, round(total / n))

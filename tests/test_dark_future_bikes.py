@@ -76,23 +76,22 @@ class World:
         return st, np.array(rolls, np.int64)
 
     def common(self):
-        return (self.a.G, self.a.PROF, self.a.crit, self.a.hp, self.K)
+        """The rules buffer of the scenario's tables with this world's policies, and the
+        scratch."""
+        tables = [getattr(self.a, k) for k in EG.RULES_ARGS[:-1]] + [self.POL]
+        return (EG.rules_buffer(*tables), self.K)
 
     def ram(self, st, s, v, u):
         EG._ram(st, s, self.T, self.V, self.WS, self.FIT, v, u, *self.common(), EG.Log(self.E,
                                                                                        self.EN, 1, 1))
 
     def ooc_move(self, st, s, v):
-        a = self.a
         EG._out_of_control_move(st, s, self.T, self.TM, self.M, self.NM, self.V, self.WS, self.FIT,
-                                self.n, v, *self.common(),
-                                a.cl_lows, a.cl_codes, a.spin_t, EG.Log(self.E, self.EN, 1, 1))
+                                self.n, v, *self.common(), EG.Log(self.E, self.EN, 1, 1))
 
     def act(self, st, s, v, turn=1, phase=1):
-        a = self.a
         EG._act(st, s, self.T, self.TM, self.M, self.NM, self.V, self.WS, self.FIT, self.n, v,
-                *self.common(), a.cl_lows, a.cl_codes,
-                a.spin_t, self.POL, EG.Log(self.E, self.EN, turn, phase))
+                *self.common(), EG.Log(self.E, self.EN, turn, phase))
 
     def decide(self, v, moves=True):
         act, arg = PO.decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,

@@ -545,7 +545,7 @@ def test_interceptor_lays_oil_and_mines_on_top_of_each_other_p23():
     st, s = w.script([2])
     zlo, zhi = 2, 3
     nl = EG._markers_hit(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 1, zlo, zhi, int(M[0, 4]),
-                         int(M[0, 5]), True, w.K, 0, *w.common()[:4], EG.Log(w.E, w.EN, 1, 1), True)
+                         int(M[0, 5]), True, w.K, 0, w.common()[0], EG.Log(w.E, w.EN, 1, 1), True)
     assert sorted(zip(w.lim[:nl], w.oil[:nl])) == [(50, 0), (60, 1)]
     assert w.V[1, VH.V_HAND] == 3 and st[dice.POS] == 1
 
@@ -573,7 +573,7 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
     w.V[1, VH.V_SP] = 1
     st, s = w.script([])
     nl = EG._markers_hit(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 1, 2, 3, int(w.M[0, 4]),
-                         int(w.M[0, 5]), True, w.K, 0, *w.common()[:4], EG.Log(w.E, w.EN, 1,
+                         int(w.M[0, 5]), True, w.K, 0, w.common()[0], EG.Log(w.E, w.EN, 1,
                                                                                1), True)
     assert nl == 0 and w.M[0, RD.MK_ACTIVE] == 0 and w.V[1, VH.V_HAND] == 4
 

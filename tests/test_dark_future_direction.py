@@ -30,7 +30,7 @@ def _events(w, code):
 
 def _act_dir(w, st, s, v, act, arg, moves, turn=1, phase=1, n=2):
     EG._act_dir(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, n, v, act, arg, moves,
-                *w.common(), w.cl_lows, w.cl_codes, w.spin_t, EG.Log(w.E, w.EN, turn, phase))
+                *w.common(), EG.Log(w.E, w.EN, turn, phase))
 
 
 def _advance(w, st, s, v, drift=0, n=2, turn=1, phase=1):
@@ -485,7 +485,7 @@ def test_changing_the_direction_of_play_p75():
     w.V[0, VH.V_DIR] = w.V[1, VH.V_DIR] = 1
     # per new section: d6 1 (no curve: a straight), d6 2 (no road hazard)
     st, s = w.script([1, 2, 1, 2])
-    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.G, w.curves, w.box, EG.Log(w.E, w.EN, 1,
+    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.common()[0], EG.Log(w.E, w.EN, 1,
                                                                                        1))
     assert w.TM[EG.TM_PLAYDIR] == 1 and st[dice.POS] == 4
     assert (w.TM[RD.TM_FIRST], w.TM[RD.TM_NSEC]) == (1, 8)
@@ -497,7 +497,7 @@ def test_changing_the_direction_of_play_p75():
     w.place(2, 5, 0, 0, 0, side=1, kind=1)
     w.V[2, VH.V_STATUS] = VH.CRASHED
     st, s = w.script([])
-    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.G, w.curves, w.box, EG.Log(w.E, w.EN, 1,
+    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.common()[0], EG.Log(w.E, w.EN, 1,
                                                                                        2))
     assert w.TM[EG.TM_PLAYDIR] == 1 and len(_events(w, EG.EV_TRACK)) == 3
     # the curve directions are rolled for the drivers going that way: odd = their left

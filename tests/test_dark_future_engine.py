@@ -71,9 +71,12 @@ class World:
         dice.set_scripted(st)
         return st, np.array(rolls, np.int64)
 
-    def common(self):
-        a = self
-        return (a.G, a.PROF, a.crit, a.hp, self.K)
+    def common(self, pol=None):
+        """The rules buffer of the tables (``pol`` for the policies) and the scratch."""
+        tables = [getattr(self, k) for k in EG.RULES_ARGS]
+        if pol is not None:
+            tables[-1] = pol
+        return (EG.rules_buffer(*tables), self.K)
 
     def __getattr__(self, k):
         return getattr(self.a, k)
@@ -134,7 +137,7 @@ def test_rolling_example_p46_three_hits_at_plus_three():
     # damage rolls 2, 3, 4 (no criticals)
     st, s = w.script([6, 2, 2, 3, 2, 3, 4])
     EG._out_of_control_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(),
-                            w.cl_lows, w.cl_codes, w.spin_t, EG.Log(w.E, w.EN, 1, 1))
+                            EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_STATUS] == VH.WRECK and w.V[0, VH.V_MPH] == 0
     assert w.V[0, VH.V_DMG] == 18 - sum(r + 3 - 3 for r in (2, 3, 4))
     assert st[dice.POS] == 7
@@ -148,7 +151,7 @@ def test_skid_off_the_road_is_a_crash_p58():
     # control-loss 6 + 3 - 3 = 6: spin -> skid test 1 (odd: drift skid), 2 (even: right) -> off
     st, s = w.script([6, 1, 2])
     EG._out_of_control_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(),
-                            w.cl_lows, w.cl_codes, w.spin_t, EG.Log(w.E, w.EN, 1, 1))
+                            EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_STATUS] == VH.CRASHED
 
 

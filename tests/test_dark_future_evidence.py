@@ -319,8 +319,8 @@ def test_panic_brake_costs_the_move_in_the_engine_p41():
         pol = np.stack([PO.policy_vector("standard")] * 2)
         n0 = int(w.EN[0])
         st, s = w.script([1] * 10)
-        EG._act(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(), w.cl_lows,
-                w.cl_codes, w.spin_t, pol, EG.Log(w.E, w.EN, 1, phase))
+        EG._act(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(pol),
+                EG.Log(w.E, w.EN, 1, phase))
         codes = [int(c) for c in w.E[n0:w.EN[0], 3]]
         assert (EG.EV_MOVE in codes) == moves, (phase, codes)
         assert EG.EV_ACTION not in codes and EG.EV_SHOT not in codes

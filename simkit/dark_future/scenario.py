@@ -709,8 +709,7 @@ def play_one(sc: Scenario, seed=2026, trial=0, script=None, max_events=20_000):
     E = np.zeros((max_events, EG.LOG_W), np.int64)
     EN = np.zeros(1, np.int64)
     res = np.zeros(EG.R_W, np.int64)
-    EG.play_game(st, rolls, T, TM, M, NM, V, WS, FIT, *sim.args()[:10], a.crit, a.hp, a.cl_lows,
-                 a.cl_codes, a.spin_t, a.POL, E, EN, res)
+    EG.play_game(st, rolls, T, TM, M, NM, V, WS, FIT, EG.rules_buffer(*sim.args()), E, EN, res)
     where = f"{sc.path}, trial {trial} of seed {seed}"
     used = (eventlog.rolls_made(st, rolls, where=where) if script is None
             else rolls[:int(st[dice.POS])]).copy()
