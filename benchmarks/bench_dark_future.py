@@ -96,7 +96,6 @@ def measure(n, games):
 def _rolls_per_game(gs, key, n):
     """Dice rolls per game, counted in recording mode on n games."""
     from simkit.dark_future import engine as EG
-    from simkit.dark_future.pieces import road as RD
     from simkit.dark_future.pieces.vehicle import MAXW, V_W, W_W
     a = gs.a
     nv = a.G[EG.G_NV]
@@ -104,12 +103,11 @@ def _rolls_per_game(gs, key, n):
     for t in range(n):
         st = dice.new_state()
         dice.seed_trial(st, key, t)
-        args = [np.zeros((RD.MAXSEC, RD.T_W), np.int64), np.zeros(RD.TM_W, np.int64),
-                np.zeros((RD.MAXM, RD.MK_W), np.int64), np.zeros(1, np.int64),
-                np.zeros((nv, V_W), np.int64), np.zeros((nv, MAXW, W_W), np.int64),
-                np.zeros((nv, a.LFIT.shape[2]), np.int64)]
-        EG.play_game(st, dice.NO_SCRIPT, *args, *gs.args(), np.zeros((0, EG.LOG_W), np.int64),
-                     np.zeros(1, np.int64), np.zeros(EG.R_W, np.int64))
+        args = [EG.new_board(), np.zeros((nv, V_W), np.int64),
+                np.zeros((nv, MAXW, W_W), np.int64), np.zeros((nv, a.LFIT.shape[2]), np.int64)]
+        EG.play_game(st, dice.NO_SCRIPT, *args, EG.rules_buffer(*gs.args()),
+                     np.zeros((0, EG.LOG_W), np.int64), np.zeros(1, np.int64),
+                     np.zeros(EG.R_W, np.int64))
         total += int(st[dice.NROLLS])
     return max(1, round(total / n))
 

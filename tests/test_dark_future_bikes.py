@@ -31,16 +31,16 @@ class World:
         self.sim = GM.GameSim(self.sc)
         a = self.a = self.sim.a
         n = self.n = a.G[EG.G_NV]
-        self.T, self.TM = RD.track_from_layout(list(layout))
-        self.M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
-        self.NM = np.zeros(1, np.int64)
+        # the board buffer, and its pieces for the tests that read them (the scratch K is one)
+        self.B = EG.new_board()
+        self.T, self.TM, self.M, self.NM, K = EG.board_views(self.B)
+        self.T[...], self.TM[...] = RD.track_from_layout(list(layout))
         self.V = np.zeros((n, VH.V_W), np.int64)
         self.WS = np.zeros((n, VH.MAXW, VH.W_W), np.int64)
         self.FIT = np.zeros((n, a.LFIT.shape[2]), np.int64)
         self.E = np.zeros((500, EG.LOG_W), np.int64)
         self.EN = np.zeros(1, np.int64)
-        # the engine's scratch buffer, and its pieces for the tests that read them
-        self.K = K = EG.new_scratch()
+        self.K = K
         self.ws, self.sp = K[EG.K_WS:EG.K_WS_END], K[EG.K_SP:EG.K_SP_END]
         self.o = K[EG.K_O:EG.K_O_END]
         self.lim, self.oil = K[EG.K_LIM:EG.K_LIM_END], K[EG.K_OIL:EG.K_OIL_END]
@@ -76,23 +76,21 @@ class World:
         return st, np.array(rolls, np.int64)
 
     def common(self):
-        return (self.a.G, self.a.PROF, self.a.crit, self.a.hp, self.K)
+        """The rules buffer of the scenario's tables with this world's policies."""
+        tables = [getattr(self.a, k) for k in EG.RULES_ARGS[:-1]] + [self.POL]
+        return EG.rules_buffer(*tables)
 
     def ram(self, st, s, v, u):
-        EG._ram(st, s, self.T, self.V, self.WS, self.FIT, v, u, *self.common(), EG.Log(self.E,
-                                                                                       self.EN, 1, 1))
+        EG._ram(st, s, self.B, self.V, self.WS, self.FIT, v, u, self.common(),
+                EG.Log(self.E, self.EN, 1, 1))
 
     def ooc_move(self, st, s, v):
-        a = self.a
-        EG._out_of_control_move(st, s, self.T, self.TM, self.M, self.NM, self.V, self.WS, self.FIT,
-                                self.n, v, *self.common(),
-                                a.cl_lows, a.cl_codes, a.spin_t, EG.Log(self.E, self.EN, 1, 1))
+        EG._out_of_control_move(st, s, self.B, self.V, self.WS, self.FIT, self.n, v, self.common(),
+                                EG.Log(self.E, self.EN, 1, 1))
 
     def act(self, st, s, v, turn=1, phase=1):
-        a = self.a
-        EG._act(st, s, self.T, self.TM, self.M, self.NM, self.V, self.WS, self.FIT, self.n, v,
-                *self.common(), a.cl_lows, a.cl_codes,
-                a.spin_t, self.POL, EG.Log(self.E, self.EN, turn, phase))
+        EG._act(st, s, self.B, self.V, self.WS, self.FIT, self.n, v, self.common(),
+                EG.Log(self.E, self.EN, turn, phase))
 
     def decide(self, v, moves=True):
         act, arg = PO.decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
@@ -177,16 +175,16 @@ def test_overlap_example_p64_opposed_bikes_only_the_fast_one_tests():
     w.place(1, 1, 2, 1, 70, BIKE)
     w.place(2, 1, 3, 1, 30, BIKE, direction=1)
     st, s = w.script([1])
-    nl = EG._bike_after_move(st, s, w.T, w.V, w.n, 1, PO.A_NONE, w.a.G, w.a.hp, w.K,
-                             0, EG.Log(w.E, w.EN, 4, 4))
+    nl = EG._bike_after_move(st, s, w.B, w.V, w.n, 1, PO.A_NONE, w.a.G, w.a.hp, 0,
+                             EG.Log(w.E, w.EN, 4, 4))
     assert nl == 1 and w.lim[0] == 40 and _pos(st) == 0
     EG._hazards(st, s, w.V, 1, w.K, nl, w.a.G, w.a.hp, EG.Log(w.E, w.EN, 4, 4))
     assert _pos(st) == 1
     # going the same way the limit is 80mph: no roll at 70mph
     w.V[2, VH.V_DIR] = 0
     st, s = w.script([])
-    nl = EG._bike_after_move(st, s, w.T, w.V, w.n, 1, PO.A_NONE, w.a.G, w.a.hp, w.K,
-                             0, EG.Log(w.E, w.EN, 4, 4))
+    nl = EG._bike_after_move(st, s, w.B, w.V, w.n, 1, PO.A_NONE, w.a.G, w.a.hp, 0,
+                             EG.Log(w.E, w.EN, 4, 4))
     assert nl == 1 and w.lim[0] == 80
 
 
@@ -195,15 +193,15 @@ def test_bikes_under_control_share_lanes_but_an_out_of_control_one_collides():
     w.place(1, 1, 2, 0, 60, BIKE)
     w.place(2, 1, 2, 1, 40, BIKE)
     st, s = w.script([])
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     True, False)
     assert nl >= 0 and w.V[1, VH.V_SP] == 1 and w.events(EG.EV_BIKERAM).shape[0] == 0
     # out of control: a bike-to-bike shunt; both riders lose control, no hazard roll (p70)
     w.place(1, 1, 2, 0, 60, BIKE)
     w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
     st, s = w.script([2, 2])   # one hit at +1 each (SF 3 - SF 2): damage rolls only
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), False, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     False, False)
     assert nl < 0 and w.V[1, VH.V_SP] == 0 and _pos(st) == 2
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
     assert w.V[1, VH.V_MPH] == 50 and w.V[2, VH.V_MPH] == 50
@@ -233,8 +231,8 @@ def test_a_bike_takes_criticals_on_the_bike_matrix_and_a_ko_means_an_automatic_r
     w = World()
     w.place(1, 1, 2, 0, 50, BIKE)
     st, s = w.script([6, 4, 6])
-    EG._take_hit(st, s, w.T, w.V, w.WS, w.FIT, 1, 0, 0, 4, True, 0, 0, 0, *w.common(), EG.Log(w.E,
-                                                                                              w.EN, 1, 1), -1)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 0, 0, 4, True, 0, 0, 0, w.common(),
+                 EG.Log(w.E, w.EN, 1, 1), -1)
     assert _pos(st) == 3 and w.V[1, VH.V_NODRIVER] == 1
     assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
     # no control-loss test: skid 2 (straight, -5mph: 45mph SF 3), one hit at +1 (facing 3
@@ -263,8 +261,8 @@ def test_dodge_avoids_a_passive_marker_that_a_two_lane_move_hits_p64():
         w.marker(RD.SPIKES, 1, 1, 3, 4)           # spikes on lanes 3-4: the bike's right lane
         w.V[1, VH.V_DODGE] = dodge
         st, s = w.script([3])
-        EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(),
-                    EG.Log(w.E, w.EN, 1, 1), True, False)
+        EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                    True, False)
         assert (w.events(EG.EV_MARKER).shape[0] == 1) == hit
         assert _pos(st) == (1 if hit else 0)      # the spikes' damage roll
         assert w.V[1, VH.V_SP] == 1
@@ -336,7 +334,7 @@ def test_car_sideswiping_a_bike_always_wins_the_test_p72():
     # (SF 3 - SF 3 = +0): damage 3 + 0 - 2 = 1; its 40mph test at 50mph on reduced handling 3
     # (skill 6 is higher: optimum 6): d6 1, OK
     st, s = w.script([1, 6, 3, 1])
-    EG._sideswipe(st, s, w.T, w.V, w.WS, w.FIT, w.n, 0, 1, *w.common(), EG.Log(w.E, w.EN, 1, 1))
+    EG._sideswipe(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     sw = w.events(EG.EV_SWIPE)
     assert sw[0, 7] == 0 and w.V[1, VH.V_DMG] == 8 and w.V[0, VH.V_DMG] == 18
 
@@ -363,8 +361,8 @@ def test_car_hitting_a_fallen_bike_completes_its_move_and_loses_control_p72():
     w.place(1, 1, 2, 1, 0, BIKE)
     w.V[1, VH.V_FALLEN] = 1
     st, s = w.script([1, 1, 1])   # +3 hit each, then road damage 1 - 4: unhurt
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 0, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     True, False)
     assert nl >= 0 and w.V[0, VH.V_SP] == 1                 # the car moved on
     assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_OOC] == VH.OUT_OF_CONTROL
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
@@ -378,8 +376,8 @@ def test_a_car_facing_against_play_also_completes_its_move_through_a_fallen_bike
     w.place(1, 1, 2, 0, 0, BIKE)
     w.V[1, VH.V_FALLEN] = 1
     st, s = w.script([1, 1, 1] + [1] * 20)
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 0, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     True, False)
     assert w.V[1, VH.V_STATUS] == VH.CRASHED
     assert nl >= 0 and w.V[0, VH.V_SP] == 0                 # the car moved on
     assert len(w.events(EG.EV_BIKERAM)) == 1
@@ -578,8 +576,8 @@ def test_a_dodge_does_not_avoid_a_car_it_is_a_sideswipe_p64_p72():
     w.place(0, 1, 3, 1, 20, CAR)
     w.V[1, VH.V_DODGE] = -1
     st, s = w.script([3, 1])   # the bike's hit (+1: 3 + 1 - 2 = 2); its test at 30mph: none
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, w.n, 1, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     True, False)
     assert nl < 0 and w.V[1, VH.V_SP] == 0
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE and w.V[1, VH.V_DMG] == 7
 

@@ -36,7 +36,7 @@ def world():
 
 def hit(w, v, rolls, damage=0, facing=FRONT):
     st, s = w.script(rolls)
-    EG._take_hit(st, s, w.T, w.V, w.WS, w.FIT, v, damage, 0, facing, True, 0, 0, 0, *w.common(),
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, v, damage, 0, facing, True, 0, 0, 0, w.common(),
                  EG.Log(w.E, w.EN, 1, 1), 1 - v)
     assert st[dice.POS] == len(rolls), "every scripted die used, and no other"
 
@@ -45,8 +45,8 @@ def move(w, v, rolls=(), steady=True):
     """One straight-ahead move and what follows it, at the start of a phase."""
     st, s = w.script(list(rolls))
     w.V[v, VH.V_BRKLEFT] = w.V[v, VH.V_BRK]
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, v, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), steady, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, v, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     steady, False)
     if nl >= 0:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     assert st[dice.POS] == len(rolls)
@@ -55,8 +55,8 @@ def move(w, v, rolls=(), steady=True):
 
 def shoot(w, v, slot, rolls):
     st, s = w.script(rolls)
-    EG._shoot(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 2, v, slot, *w.common(), EG.Log(w.E, w.EN, 1,
-                                                                                       1))
+    EG._shoot(st, s, w.B, w.V, w.WS, w.FIT, 2, v, slot, w.common(),
+              EG.Log(w.E, w.EN, 1, 1))
     assert st[dice.POS] == len(rolls)
 
 
@@ -304,7 +304,7 @@ def test_damaged_weapon_loses_2_accuracy_and_jams_on_odd_rolls_p35():
     w.WS[0, oil, VH.W_DAMAGED] = 1
     w.V[0, VH.V_DUMMIES] = 2
     st, s = w.script([1])
-    EG._lay_dummy(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))
+    EG._lay_dummy(st, s, w.B, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))
     assert w.NM[0] == 0 and w.V[0, VH.V_DUMMIES] == 2
 
 
@@ -407,8 +407,8 @@ def lock_world():
 
 def locked_after(w, slot, act=PO.A_NONE, arg=0, rolls=()):
     st, s = w.script(list(rolls))
-    EG._locked_after_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, act, arg, w.G, EG.Log(w.E,
-                                                                                              w.EN, 1, 1))
+    EG._locked_after_move(st, s, w.B, w.V, w.WS, 2, 0, act, arg, w.G,
+                          EG.Log(w.E, w.EN, 1, 1))
     assert st[dice.POS] == len(rolls)
 
 
@@ -416,7 +416,7 @@ def test_locked_on_oil_lays_after_every_move_until_switched_off_p23():
     w, oil = lock_world()
     ammo = w.WS[0, oil, VH.W_AMMO]
     st, s = w.script([])
-    EG._lock_on(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))
+    EG._lock_on(st, s, w.B, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))
     assert w.WS[0, oil, VH.W_LOCKED] == 1 and w.NM[0] == 1
     for _ in range(2):                   # two moves without an action: a marker after each
         move(w, 0)
@@ -485,8 +485,8 @@ def markers_ahead(w, kinds, lane=2):
 
 def advance(w, rolls, steady=True):
     st, s = w.script(rolls)
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), steady, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     steady, False)
     assert st[dice.POS] == len(rolls)
     return sorted(zip(w.lim[:nl], w.oil[:nl]))
 
@@ -535,7 +535,7 @@ def test_interceptor_lays_oil_and_mines_on_top_of_each_other_p23():
     move(w, 0)
     locked_after(w, oil)
     st, s = w.script([])
-    EG._lay_passive(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, mines, EG.Log(w.E, w.EN, 1, 1))
+    EG._lay_passive(st, s, w.B, w.V, w.WS, 2, 0, mines, EG.Log(w.E, w.EN, 1, 1))
     M = w.M[:w.NM[0]]
     assert list(M[:, RD.MK_KIND]) == [RD.OIL, RD.MINES]
     assert (M[0, 1:6] == M[1, 1:6]).all()
@@ -544,8 +544,8 @@ def test_interceptor_lays_oil_and_mines_on_top_of_each_other_p23():
     w.place(0, 5, 2, 0, 60, side=0, role=0)
     st, s = w.script([2])
     zlo, zhi = 2, 3
-    nl = EG._markers_hit(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 1, zlo, zhi, int(M[0, 4]),
-                         int(M[0, 5]), True, w.K, 0, *w.common()[:4], EG.Log(w.E, w.EN, 1, 1), True)
+    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, zlo, zhi, int(M[0, 4]), int(M[0, 5]),
+                         True, 0, w.common(), EG.Log(w.E, w.EN, 1, 1), True)
     assert sorted(zip(w.lim[:nl], w.oil[:nl])) == [(50, 0), (60, 1)]
     assert w.V[1, VH.V_HAND] == 3 and st[dice.POS] == 1
 
@@ -572,9 +572,10 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
     # run onto it: turned over, removed, no test
     w.V[1, VH.V_SP] = 1
     st, s = w.script([])
-    nl = EG._markers_hit(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 1, 2, 3, int(w.M[0, 4]),
-                         int(w.M[0, 5]), True, w.K, 0, *w.common()[:4], EG.Log(w.E, w.EN, 1,
-                                                                               1), True)
+    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 2, 3, int(w.M[0, 4]), int(w.M[0, 5]),
+                         True, 0, w.common(),
+                         EG.Log(w.E, w.EN, 1, 1),
+                         True)
     assert nl == 0 and w.M[0, RD.MK_ACTIVE] == 0 and w.V[1, VH.V_HAND] == 4
 
 
@@ -593,7 +594,7 @@ def test_dummies_only_from_cars_with_passives_and_the_layer_driver_bluffs_when_s
     act = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par, w.tbuf, *w.dice)
     assert act == (PO.A_DUMMY, oil)
     st, s = w.script([2])                # tail-gated: an even roll places it
-    EG._lay_dummy(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))
+    EG._lay_dummy(st, s, w.B, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))
     assert w.NM[0] == 1 and w.M[0, RD.MK_KIND] == RD.DUMMY and w.M[0, RD.MK_FACEUP] == 0
     assert w.V[0, VH.V_DUMMIES] == 4 and w.WS[0, oil, VH.W_AMMO] == 0
 

@@ -29,12 +29,12 @@ def _events(w, code):
 
 
 def _act_dir(w, st, s, v, act, arg, moves, turn=1, phase=1, n=2):
-    EG._act_dir(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, n, v, act, arg, moves,
-                *w.common(), w.cl_lows, w.cl_codes, w.spin_t, EG.Log(w.E, w.EN, turn, phase))
+    EG._act_dir(st, s, w.B, w.V, w.WS, w.FIT, n, v, act, arg, moves, w.common(),
+                EG.Log(w.E, w.EN, turn, phase))
 
 
 def _advance(w, st, s, v, drift=0, n=2, turn=1, phase=1):
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, n, v, drift, *w.common(),
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, n, v, drift, w.common(),
                      EG.Log(w.E, w.EN, turn, phase), drift == 0, False)
     if nl >= 0:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, turn, phase), w.K, nl, w.hp)
@@ -42,8 +42,8 @@ def _advance(w, st, s, v, drift=0, n=2, turn=1, phase=1):
 
 
 def _fire(w, st, s, v, slot, n=2, turn=1, phase=1):
-    EG._fire(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, n, v, slot, *w.common(), EG.Log(w.E, w.EN,
-                                                                                      turn, phase))
+    EG._fire(st, s, w.B, w.V, w.WS, w.FIT, n, v, slot, w.common(),
+             EG.Log(w.E, w.EN, turn, phase))
 
 
 def _slot(w, v, mount):
@@ -232,8 +232,8 @@ def test_head_on_between_moving_cars_combined_speed_factor_p52_p56():
     st, s = w.script([])
     assert _advance(w, st, s, 0) >= 0
     st, s = w.script([1] * 12)
-    assert EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(),
-                       EG.Log(w.E, w.EN, 1, 2), True, False) == -1
+    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 2),
+                       True, False) == -1
     ram = _events(w, EG.EV_RAM)[-1]
     assert ram[0] == 0 and ram[2:] == (1, 0, 6, 1)      # head-on, travelling at each other
     assert w.V[0, VH.V_DMG] == 24 - 6 * (1 + 6 - 4) and w.V[1, VH.V_DMG] == 24 - 6 * (1 + 6 - 4)
@@ -244,7 +244,7 @@ def test_head_on_between_moving_cars_combined_speed_factor_p52_p56():
     w.place(0, 1, 2, 1, 57, kind=1)
     w.place(1, 1, 2, 2, 40, kind=1)
     st, s = w.script([1, 1, 1, 1])
-    EG._ram(st, s, w.T, w.V, w.WS, w.FIT, 0, 1, *w.common(), EG.Log(w.E, w.EN, 1, 1))
+    EG._ram(st, s, w.B, w.V, w.WS, w.FIT, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     assert _events(w, EG.EV_RAM)[0][3] == 1
 
 
@@ -259,8 +259,7 @@ def test_opposed_sideswipe_combined_hit_p54_p57():
     # test: rammer 1 + 1 + 4 = 6, target 6 + 4 = 10: the rammer loses; damage 4 (+4 - 3 = 5);
     # its hazard roll at 40mph vs 20: 1 + 2 - 4 < 1: OK; the target (0mph) rolls nothing
     st, s = w.script([1, 6, 4, 1])
-    EG._sideswipe(st, s, w.T, w.V, w.WS, w.FIT, 2, 0, 1, *w.common(),
-                  EG.Log(w.E, w.EN, 1, 1))
+    EG._sideswipe(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     sw = _events(w, EG.EV_OPPSWIPE)
     assert sw and sw[0][2:] == (1, 6, 10, 1) and not _events(w, EG.EV_SWIPE)
     assert w.V[0, VH.V_DMG] == 18 - 5 and w.V[1, VH.V_DMG] == 18
@@ -272,8 +271,7 @@ def test_opposed_sideswipe_combined_hit_p54_p57():
     w.place(0, 1, 0, 1, 80)
     w.place(1, 1, 2, 1, 0)      # stationary, same facing: still an opposed sideswipe (p54)
     st, s = w.script([6, 1, 3, 1, 1])  # 6+1+4 vs 1+4: the target loses, damage 3; tests
-    EG._sideswipe(st, s, w.T, w.V, w.WS, w.FIT, 2, 0, 1, *w.common(),
-                  EG.Log(w.E, w.EN, 1, 1))
+    EG._sideswipe(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     assert w.V[1, VH.V_DMG] == 18 - (3 + 4 - 3) and w.V[0, VH.V_MPH] == 60
     haz = _events(w, EG.EV_HAZARD)
     assert [h[2] for h in haz] == [40]      # the winner's roll at 60mph vs 40
@@ -321,7 +319,7 @@ def test_facing_back_corridors_passives_order_and_leaving_play():
     # a passive dropped behind it lands in the next space in the direction of play
     st, s = w.script([])
     slot = next(k for k in range(VH.MAXW) if w.WS[2, k, VH.W_KIND] == VH.WK_PASSIVE)
-    EG._lay_passive(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, 3, 2, slot, EG.Log(w.E, w.EN, 1, 1))
+    EG._lay_passive(st, s, w.B, w.V, w.WS, 3, 2, slot, EG.Log(w.E, w.EN, 1, 1))
     i = w.NM[0] - 1
     assert w.M[i, RD.MK_SEC] == 2 and w.M[i, RD.MK_XLO] == RD.rear_x(w.T, 2, 2, 2)
     # phase order: equal speeds, two cars facing back: the lower one is in front of the other
@@ -339,8 +337,8 @@ def test_facing_back_corridors_passives_order_and_leaving_play():
     w.place(2, 0, 2, 0, 60, side=1, kind=1)
     w.V[2, VH.V_DIR] = 1
     st, s = w.script([])
-    assert EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 3, 2, 0, *w.common(),
-                       EG.Log(w.E, w.EN, 1, 1), True, False) == -1
+    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 3, 2, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                       True, False) == -1
     assert w.V[2, VH.V_STATUS] == VH.LEFT
 
 
@@ -485,8 +483,8 @@ def test_changing_the_direction_of_play_p75():
     w.V[0, VH.V_DIR] = w.V[1, VH.V_DIR] = 1
     # per new section: d6 1 (no curve: a straight), d6 2 (no road hazard)
     st, s = w.script([1, 2, 1, 2])
-    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.G, w.curves, w.box, EG.Log(w.E, w.EN, 1,
-                                                                                       1))
+    EG._extend_track(st, s, w.B, w.V, 3, w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert w.TM[EG.TM_PLAYDIR] == 1 and st[dice.POS] == 4
     assert (w.TM[RD.TM_FIRST], w.TM[RD.TM_NSEC]) == (1, 8)
     tr = _events(w, EG.EV_TRACK)
@@ -497,8 +495,8 @@ def test_changing_the_direction_of_play_p75():
     w.place(2, 5, 0, 0, 0, side=1, kind=1)
     w.V[2, VH.V_STATUS] = VH.CRASHED
     st, s = w.script([])
-    EG._extend_track(st, s, w.T, w.TM, w.M, w.NM, w.V, 3, w.G, w.curves, w.box, EG.Log(w.E, w.EN, 1,
-                                                                                       2))
+    EG._extend_track(st, s, w.B, w.V, 3, w.common(),
+                     EG.Log(w.E, w.EN, 1, 2))
     assert w.TM[EG.TM_PLAYDIR] == 1 and len(_events(w, EG.EV_TRACK)) == 3
     # the curve directions are rolled for the drivers going that way: odd = their left
     w.TM[RD.TM_FIRST] = 3
@@ -542,8 +540,8 @@ def test_moving_off_with_a_drift_p15():
     st, s = w.script([])
 
     def off(arg, phase=1, moves=False):
-        EG._move_off_drifting(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, arg, moves,
-                              *w.common(), EG.Log(w.E, w.EN, 1, phase))
+        EG._move_off_drifting(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, arg, moves, w.common(),
+                              EG.Log(w.E, w.EN, 1, phase))
 
     def where():
         V = w.V

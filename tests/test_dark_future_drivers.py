@@ -28,8 +28,7 @@ def _d(w, v, par, moves=False, n=2, trial=None):
 
 
 def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
-    EG._act(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, n, v, *w.common(), w.cl_lows, w.cl_codes,
-            w.spin_t, pol, EG.Log(w.E, w.EN, turn, phase))
+    EG._act(st, s, w.B, w.V, w.WS, w.FIT, n, v, w.common(pol), EG.Log(w.E, w.EN, turn, phase))
 
 
 def test_stopped_cars_move_off_p15():

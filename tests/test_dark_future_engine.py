@@ -30,16 +30,16 @@ class World:
         self.sim = GM.GameSim(self.sc)
         a = self.a = self.sim.a
         n = a.G[EG.G_NV]
-        self.T, self.TM = RD.track_from_layout(list(layout))
-        self.M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
-        self.NM = np.zeros(1, np.int64)
+        # the board buffer, and its pieces for the tests that read them (the scratch K is one)
+        self.B = EG.new_board()
+        self.T, self.TM, self.M, self.NM, K = EG.board_views(self.B)
+        self.T[...], self.TM[...] = RD.track_from_layout(list(layout))
         self.V = np.zeros((n, VH.V_W), np.int64)
         self.WS = np.zeros((n, VH.MAXW, VH.W_W), np.int64)
         self.FIT = np.zeros((n, a.LFIT.shape[2]), np.int64)
         self.E = np.zeros((500, EG.LOG_W), np.int64)
         self.EN = np.zeros(1, np.int64)
-        # the engine's scratch buffer, and its pieces for the tests that read them
-        self.K = K = EG.new_scratch()
+        self.K = K
         self.ws, self.sp = K[EG.K_WS:EG.K_WS_END], K[EG.K_SP:EG.K_SP_END]
         self.o = K[EG.K_O:EG.K_O_END]
         self.lim, self.oil = K[EG.K_LIM:EG.K_LIM_END], K[EG.K_OIL:EG.K_OIL_END]
@@ -71,9 +71,12 @@ class World:
         dice.set_scripted(st)
         return st, np.array(rolls, np.int64)
 
-    def common(self):
-        a = self
-        return (a.G, a.PROF, a.crit, a.hp, self.K)
+    def common(self, pol=None):
+        """The rules buffer of the tables (``pol`` for the policies)."""
+        tables = [getattr(self, k) for k in EG.RULES_ARGS]
+        if pol is not None:
+            tables[-1] = pol
+        return EG.rules_buffer(*tables)
 
     def __getattr__(self, k):
         return getattr(self.a, k)
@@ -85,7 +88,7 @@ def test_shunt_example_p56():
     w.place(0, 0, 2, 0, 60)
     w.place(1, 0, 2, 1, 40)
     st, s = w.script([2, 2, 1, 1])  # damage rolls rammer, target; hazard rolls at 50mph
-    EG._ram(st, s, w.T, w.V, w.WS, w.FIT, 0, 1, *w.common(), EG.Log(w.E, w.EN, 1, 1))
+    EG._ram(st, s, w.B, w.V, w.WS, w.FIT, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_MPH] == 50 and w.V[1, VH.V_MPH] == 50
     assert w.V[0, VH.V_DMG] == 18 and w.V[1, VH.V_DMG] == 18   # 2 + 1 - 3 armour = 0
     assert st[dice.POS] == 4
@@ -99,7 +102,7 @@ def test_head_on_example_p56_six_hits_at_plus_six():
     w.place(1, 0, 2, 1, 57, kind=1)
     w.V[1, VH.V_ATT] = 90      # at an angle to the grid: any collision is head-on (p57)
     st, s = w.script([1] * 12)
-    EG._ram(st, s, w.T, w.V, w.WS, w.FIT, 0, 1, *w.common(), EG.Log(w.E, w.EN, 1, 1))
+    EG._ram(st, s, w.B, w.V, w.WS, w.FIT, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_DMG] == 24 - 6 * (1 + 6 - 4) and w.V[1, VH.V_DMG] == 24 - 6 * (1 + 6 - 4)
     assert w.V[0, VH.V_MPH] == 0 and w.V[1, VH.V_MPH] == 0
     assert st[dice.POS] == 12
@@ -114,8 +117,7 @@ def test_sideswipe_relative_hit_example_p56():
     # test: rammer 1 + 1 + 4 = 6, target 6 + 4 = 10: the rammer loses; its damage roll 4
     # (+1 - 3 = 2 points); its hazard roll at 60mph vs 40: 6 + 2 - 4 = 4: 20mph panic brake
     st, s = w.script([1, 6, 4, 6])
-    EG._sideswipe(st, s, w.T, w.V, w.WS, w.FIT, 2, 0, 1, *w.common(),
-                  EG.Log(w.E, w.EN, 1, 1))
+    EG._sideswipe(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_DMG] == 16 and w.V[1, VH.V_DMG] == 18
     assert w.V[0, VH.V_MPH] == 40 and w.V[1, VH.V_MPH] == 45
     assert w.V[0, VH.V_PANIC] == 1 and w.V[0, VH.V_OOC] == VH.IN_CONTROL
@@ -133,8 +135,8 @@ def test_rolling_example_p46_three_hits_at_plus_three():
     # control-loss test 6; skid test 2 (even: straight); spin: direction 2, rotation 3; three
     # damage rolls 2, 3, 4 (no criticals)
     st, s = w.script([6, 2, 2, 3, 2, 3, 4])
-    EG._out_of_control_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(),
-                            w.cl_lows, w.cl_codes, w.spin_t, EG.Log(w.E, w.EN, 1, 1))
+    EG._out_of_control_move(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, w.common(),
+                            EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_STATUS] == VH.WRECK and w.V[0, VH.V_MPH] == 0
     assert w.V[0, VH.V_DMG] == 18 - sum(r + 3 - 3 for r in (2, 3, 4))
     assert st[dice.POS] == 7
@@ -147,8 +149,8 @@ def test_skid_off_the_road_is_a_crash_p58():
     w.V[0, VH.V_OOC] = VH.OUT_OF_CONTROL
     # control-loss 6 + 3 - 3 = 6: spin -> skid test 1 (odd: drift skid), 2 (even: right) -> off
     st, s = w.script([6, 1, 2])
-    EG._out_of_control_move(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(),
-                            w.cl_lows, w.cl_codes, w.spin_t, EG.Log(w.E, w.EN, 1, 1))
+    EG._out_of_control_move(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, w.common(),
+                            EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_STATUS] == VH.CRASHED
 
 
@@ -164,8 +166,8 @@ def test_oil_tested_last_and_at_30mph_after_a_panic_brake_p30():
     # the oil costs a handling point first (optimum control 3); the curve: 1 + 3 - 3 = 1, a 5mph
     # panic brake; then the oil against 30mph (not 60: a curve, and after a panic brake)
     st, s = w.script([1, 1])
-    nl = EG._advance(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, 0, *w.common(),
-                     EG.Log(w.E, w.EN, 1, 1), True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
+                     True, False)
     assert nl == 2 and w.V[0, VH.V_HAND] == 3    # oil: handling -1
     EG._after_move(st, s, w.T, w.V, 0, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     ev = [tuple(e[4:8]) for e in w.E[:w.EN[0]] if e[3] == EG.EV_HAZARD]

@@ -74,8 +74,8 @@ def _shot(att, rolls):
     w.WS[1] = w.a.LOAD[1, 0]
     slot = _hood_slot(w, 1)
     st, s = w.script(rolls)
-    EG._fire(st, s, w.T, w.M, w.NM, w.V, w.WS, w.FIT, 2, 1, slot, *w.common(), EG.Log(w.E, w.EN, 1,
-                                                                                      1))
+    EG._fire(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, slot, w.common(),
+             EG.Log(w.E, w.EN, 1, 1))
     state = w.V[0].copy()
     state[VH.V_ATT] = 0          # the set-up differs here by construction
     return int(st[dice.POS]), state, w.FIT[0].copy()

@@ -153,16 +153,18 @@ def test_a_game_ended_as_a_repeated_position_would_repeat_for_ever(name):
         found += 1
         assert res[EG.R_WINNER] == -1 and res[EG.R_TURNS] < sc.max_turns
         T, TM, M, NM, V, WS, FIT, _ = world
+        B = EG.new_board()
+        for x, y in zip(EG.board_views(B), (T, TM, M, NM)):
+            x[...] = y
+        T, TM, M, NM, _ = EG.board_views(B)
         before = [x.copy() for x in (T, TM, M, NM, V, WS, FIT)]
-        a = sim.a
         st = dice.new_state()
         dice.set_scripted(st)
         E = np.zeros((2000, EG.LOG_W), np.int64)
         EN = np.zeros(1, np.int64)
         res2 = res.copy()
         turn = int(res[EG.R_TURNS])
-        EG.play_turns(st, np.zeros(0, np.int64), T, TM, M, NM, V, WS, FIT, a.G, a.PROF,
-                      a.curves, a.box, a.crit, a.hp, a.cl_lows, a.cl_codes, a.spin_t, a.POL, E,
+        EG.play_turns(st, np.zeros(0, np.int64), B, V, WS, FIT, EG.rules_buffer(*sim.args()), E,
                       EN, res2, int(res[EG.R_LEAD_SIDE]), turn + 1)
         assert res2[EG.R_REASON] == EG.REASON_REPEAT and res2[EG.R_TURNS] == turn + 2, trial
         V[:, VH.V_STAMP] = before[4][:, VH.V_STAMP]

@@ -213,6 +213,95 @@ K_W = K_TBUF_END
 def new_scratch():
     """A zeroed scratch buffer K (the K_* pieces)."""
     return np.zeros(K_W, np.int64)
+
+
+# --- the board buffer B --------------------------------------------------------------------------
+# One buffer per game holds the track T, its meta cells TM, the markers M, their count NM and the
+# scratch K, for the same reason as K: one reference counted per call instead of five. A
+# function views the pieces it reads itself.
+B_T, B_T_END = 0, RD.MAXSEC * RD.T_W
+B_TM, B_TM_END = B_T_END, B_T_END + RD.TM_W
+B_M, B_M_END = B_TM_END, B_TM_END + RD.MAXM * RD.MK_W
+B_NM, B_NM_END = B_M_END, B_M_END + 1
+B_K, B_K_END = B_NM_END, B_NM_END + K_W
+B_W = B_K_END
+
+
+def new_board():
+    """A zeroed board buffer B (the B_* pieces)."""
+    return np.zeros(B_W, np.int64)
+
+
+def board_views(B):
+    """The pieces of a board buffer as views: (T, TM, M, NM, K)."""
+    return (B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W)), B[B_TM:B_TM_END],
+            B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W)), B[B_NM:B_NM_END], B[B_K:B_K_END])
+
+
+# --- the rules buffer RU --------------------------------------------------------------------------
+# The read-only tables of a game (the rules G, the set-up, the profiles, the critical tables, the
+# hazard parameters, the control-loss and spin tables, the drivers' policies) travel as one
+# int64 buffer: numba counts a reference to every array that crosses a call, and a tuple of
+# arrays counts each member, so one buffer is what makes the tables cheap to pass. A function
+# views only the tables it reads itself (_tab1.._tab4: a view of table TB_* in its shape).
+# Cells [TB_CELLS * i, TB_CELLS * (i + 1)) hold table i's start and its dimensions.
+(TB_G, TB_VC, TB_VPOS, TB_LOAD, TB_LFIT, TB_PROF, TB_SKILLS, TB_LAY, TB_CURVES, TB_BOX,
+ TB_MATRIX, TB_REROLLS, TB_EFFECTS, TB_GROUPS, TB_HP, TB_CL_LOWS, TB_CL_CODES, TB_SPIN,
+ TB_POL) = range(19)
+TB_NDIM = (1, 2, 3, 4, 3, 2, 1, 3, 3, 1, 2, 2, 3, 3, 1, 1, 1, 2, 2)
+TB_CELLS = 5
+RU_HEAD = TB_CELLS * len(TB_NDIM)
+
+
+# rules_buffer's parameters (the scenario's Arrays fields of the same names)
+RULES_ARGS = ("G", "VC", "VPOS", "LOAD", "LFIT", "PROF", "SKILLS", "LAY", "curves", "box", "crit",
+              "hp", "cl_lows", "cl_codes", "spin_t", "POL")
+
+
+def rules_buffer(G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows,
+                 cl_codes, spin_t, POL):
+    """The rules buffer RU of a game's tables (:func:`games_chunk`'s, crit the four critical
+    tables)."""
+    tables = (G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, *crit, hp, cl_lows,
+              cl_codes, spin_t, POL)
+    assert len(tables) == len(TB_NDIM)
+    RU = np.zeros(RU_HEAD + sum(np.size(t) for t in tables), np.int64)
+    at = RU_HEAD
+    for i, t in enumerate(tables):
+        t = np.asarray(t)
+        assert t.ndim == TB_NDIM[i] and t.dtype == np.int64, i
+        RU[TB_CELLS * i] = at
+        RU[TB_CELLS * i + 1:TB_CELLS * i + 1 + t.ndim] = t.shape
+        RU[at:at + t.size] = t.ravel()
+        at += t.size
+    return RU
+
+
+@jit
+def _tab1(RU, i):
+    s = RU[TB_CELLS * i]
+    return RU[s:s + RU[TB_CELLS * i + 1]]
+
+
+@jit
+def _tab2(RU, i):
+    b = TB_CELLS * i
+    s, d0, d1 = RU[b], RU[b + 1], RU[b + 2]
+    return RU[s:s + d0 * d1].reshape((d0, d1))
+
+
+@jit
+def _tab3(RU, i):
+    b = TB_CELLS * i
+    s, d0, d1, d2 = RU[b], RU[b + 1], RU[b + 2], RU[b + 3]
+    return RU[s:s + d0 * d1 * d2].reshape((d0, d1, d2))
+
+
+@jit
+def _tab4(RU, i):
+    b = TB_CELLS * i
+    s, d0, d1, d2, d3 = RU[b], RU[b + 1], RU[b + 2], RU[b + 3], RU[b + 4]
+    return RU[s:s + d0 * d1 * d2 * d3].reshape((d0, d1, d2, d3))
 CRASH_BIKE_ROLL, CRASH_BIKE_CAR, CRASH_BIKE_WRECK = 4, 5, 6
 CRASH_WHEEL_OFF = 7
 
@@ -255,8 +344,10 @@ def _lose_control(V, v):
 
 
 @jit
-def _apply_levels(V, v, G, PROF):
+def _apply_levels(V, v, RU):
     """Handling, maximum speed and acceleration lost to damage levels passed (p28)."""
+    G = _tab1(RU, TB_G)
+    PROF = _tab2(RU, TB_PROF)
     k = V[v, V_KIND]
     passed = 0
     for i in range(3):
@@ -272,14 +363,18 @@ def _apply_levels(V, v, G, PROF):
 
 
 @jit
-def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, G,
-              PROF, crit, hp, K, L, shooter):
+def _take_hit(st, script, B, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, RU, L,
+              shooter):
     """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
     Returns True when it hit."""
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     ws = K[K_WS:K_WS_END]
     sp = K[K_SP:K_SP_END]
     o = K[K_O:K_O_END]
-    matrix, rerolls, effects, groups = crit
+    matrix, rerolls = _tab2(RU, TB_MATRIX), _tab2(RU, TB_REROLLS)
+    effects, groups = _tab3(RU, TB_EFFECTS), _tab3(RU, TB_GROUPS)
     sp[SH.S_IN_RANGE] = SH.AUTO_HIT if auto else 1
     sp[SH.S_RANGE] = rng_eff
     sp[SH.S_MOD] = mod
@@ -318,7 +413,7 @@ def _take_hit(st, script, T, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
         return False
     V[v, V_DMG] = max(0, V[v, V_DMG] - o[1])
     _log(L, v, EV_DAMAGE, shooter, o[1], V[v, V_DMG], o[2])
-    _apply_levels(V, v, G, PROF)
+    _apply_levels(V, v, RU)
     flags = ws[:SH.NFLAGS]
     if flags[0] or flags[1]:
         V[v, V_ENGOFF] = 1
@@ -422,13 +517,11 @@ def _crash(V, v, why, L):
 
 
 @jit
-def _speed_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, facing, G, PROF, crit, hp, K,
-                L, source):
+def _speed_hits(st, script, B, V, WS, FIT, v, n_hits, dmg, facing, RU, L, source):
     for _ in range(n_hits):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
-        _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
-                  K, L, source)
+        _take_hit(st, script, B, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, RU, L, source)
 
 
 @jit
@@ -439,18 +532,20 @@ def _wreck_if_needed(V, v, L):
 
 
 @jit
-def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
+def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77)."""
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     if V[v, V_BIKE] or (u >= 0 and V[u, V_BIKE]):
-        _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K,
-                  L)
+        _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L)
         return
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
         # an obstacle: a head-on ram into a wreck (p77)
         _log(L, v, EV_RAM, -1, 0, sfv, 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, sfv, sfv, 0, G, PROF, crit, hp, K, L, -2)
+        _speed_hits(st, script, B, V, WS, FIT, v, sfv, sfv, 0, RU, L, -2)
         V[v, V_MPH] = 0
         return
     sfu = speed_factor(V[u, V_MPH], step)
@@ -463,8 +558,8 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
     if head_on or opp:
         c = sfv + sfu
         _log(L, v, EV_RAM, u, 0, c, 1 if opp else 0)
-        _speed_hits(st, script, T, V, WS, FIT, v, c, c, fv, G, PROF, crit, hp, K, L, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, c, c, fu, G, PROF, crit, hp, K, L, v)
+        _speed_hits(st, script, B, V, WS, FIT, v, c, c, fv, RU, L, u)
+        _speed_hits(st, script, B, V, WS, FIT, u, c, c, fu, RU, L, v)
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
         _wreck_if_needed(V, u, L)
@@ -472,8 +567,8 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_RAM, u, 1, rel, 0)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, fv, G, PROF, crit, hp, K, L, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, fu, G, PROF, crit, hp, K, L, v)
+    _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, fv, RU, L, u)
+    _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, fu, RU, L, v)
     diff = V[v, V_MPH] - V[u, V_MPH]
     if diff > 0:
         half = (diff + 1) // 2
@@ -497,13 +592,18 @@ def _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
 
 
 @jit
-def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, K, nl, G,
-                 PROF, crit, hp, L, straight):
+def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, nl, RU, L,
+                 straight):
     """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
     limits added to the move's list, in the order the markers were laid. Returns the new list
     length. Two identical markers after a straight-ahead move (p31 Double Hits): oil two hits,
     mines both damage rolls but one 30mph test, smoke one test, spikes one hit; odd sets and
     other moves: each hit separately. A dummy is turned over and removed (p22)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
     on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
     n_mines, n_spikes, n_smoke = _double_counts(M, NM, v, llo, lhi, xlo, xhi)
     double = straight and (n_mines >= 2 or n_spikes >= 2 or n_smoke >= 2)
@@ -543,8 +643,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
-            _take_hit(st, script, T, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, G, PROF,
-                      crit, hp, K, L, -3)
+            _take_hit(st, script, B, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, RU, L, -3)
             if nl < SH.MAX_TESTS and not (double and n_mines >= 2 and mines_tested):
                 K[K_LIM + nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
                 K[K_OIL + nl] = _rflag(V, v)
@@ -557,8 +656,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
             if V[v, V_MPH] > G[G_SPIKE_MPH] and G[G_SPIKE_RULE] == 0:
                 # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
                 # as a floor hit picks them); 5 or less, no effect
-                _take_hit(st, script, T, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, G, PROF, crit, hp,
-                          K, L, -4)
+                _take_hit(st, script, B, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, RU, L, -4)
             elif V[v, V_MPH] > G[G_SPIKE_MPH]:
                 # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
                 # a tyre
@@ -566,7 +664,7 @@ def _markers_hit(st, script, T, M, NM, V, WS, FIT, v, llo, lhi, xlo, xhi, straig
                 pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
                 V[v, V_DMG] = max(0, V[v, V_DMG] - pts)
                 _log(L, v, EV_DAMAGE, -4, pts, V[v, V_DMG], 1 if r == 6 else 0)
-                _apply_levels(V, v, G, PROF)
+                _apply_levels(V, v, RU)
                 if r == 6:
                     # a destroyed tyre (p34): handling -2, maximum speed down, a 20mph test
                     V[v, V_HAND] -= 2
@@ -627,12 +725,17 @@ def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, K, L, steady,
-             forced_drift):
+def _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L, steady, forced_drift):
     """One move: one space in the travel direction (with play; against it for a car facing
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
     hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
     d = travel_dir(V, v)
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
@@ -661,7 +764,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
     xhi = RD.front_x(T, nsec, lane, nsp)
     u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
     if u != -1:
-        _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L)
+        _ram(st, script, B, V, WS, FIT, v, u, RU, L)
         if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
             return -1
     V[v, V_SEC] = nsec
@@ -701,7 +804,7 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
                     moved_drift = True
                 elif forced_drift:
                     # a skid into another vehicle: treated as a sideswipe-like collision (p58)
-                    _ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L)
+                    _ram(st, script, B, V, WS, FIT, v, u, RU, L)
     _log(L, v, EV_MOVE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
     nl = 0
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
@@ -714,23 +817,25 @@ def _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, h
         nl += 1
     if V[v, V_DODGE] != 0:
         zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
-    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, zlo, zhi, xlo, xhi,
-                      steady and not moved_drift, K, nl, G, PROF, crit, hp, L,
-                      not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
+    nl = _markers_hit(st, script, B, V, WS, FIT, v, zlo, zhi, xlo, xhi, steady and not moved_drift,
+                      nl, RU, L, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _move_off_drifting(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, moves, G, PROF, crit, hp,
-                       K, L):
+def _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L):
     """Moving off with a drift (p15): a vehicle stationary at the start of phase 1 may
     accelerate and drift in the one action, and moves in phase 1 after every other vehicle (the
     phase order puts stationary vehicles last): its speed set to the acceleration, the
     straight-ahead move, then the drift (outwards only on a curve, p13; a hazard over 80mph;
     refused into a vehicle or off the road, as any drift). ``|arg|`` is the acceleration in
     mph, its sign the drift's side. Anywhere else it is no action."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     if V[v, V_MPH] != 0 or L.phase != 1 or moves or V[v, V_ENGOFF] or arg == 0:
         return
     V[v, V_MPH] = min(abs(arg), V[v, V_ACC], V[v, V_MAXSPD])
@@ -738,14 +843,13 @@ def _move_off_drifting(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, moves, G
         V[v, V_MPH] = 0
         return
     _log(L, v, EV_ACTION, A_OFF_DRIFT, arg, V[v, V_MPH], 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 1 if arg > 0 else -1, G, PROF, crit,
-                  hp, K, L, False, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, 1 if arg > 0 else -1, RU, L, False, False)
     if nl < 0:
         return
     if V[v, V_BIKE]:
-        nl = _bike_after_move(st, script, T, V, n, v, A_DRIFT, G, hp, K, nl, L)
+        nl = _bike_after_move(st, script, B, V, n, v, A_DRIFT, G, hp, nl, L)
     _after_move(st, script, T, V, v, G, L, K, nl, hp)
-    _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_DRIFT, 0, G, L)
+    _locked_after_move(st, script, B, V, WS, n, v, A_DRIFT, 0, G, L)
 
 
 @jit
@@ -795,9 +899,11 @@ def _after_move(st, script, T, V, v, G, L, K, nl, hp):
 
 
 @jit
-def _spin(st, script, T, V, v, first, G, spin_t, L, rolling):
+def _spin(st, script, T, V, v, first, RU, L, rolling):
     """The rotation of a spin (p44); a rotation on a curve, or a four-lane zone off the road,
     is a crash (p44, p58). Returns False when the car crashed."""
+    G = _tab1(RU, TB_G)
+    spin_t = _tab2(RU, TB_SPIN)
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
         _crash(V, v, CRASH_CURVE_SPIN, L)
         return False
@@ -829,21 +935,25 @@ def _halted(V, v):
 
 
 @jit
-def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows,
-                         cl_codes, spin_t, L):
+def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
     bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
     roll at 81mph+, and on a roll at 80mph or less makes the skid test and the move, takes speed
     factor -2 hits and road damage, and halts, fallen."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
+    cl_lows = _tab1(RU, TB_CL_LOWS)
+    cl_codes = _tab1(RU, TB_CL_CODES)
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
     if not bike and V[v, V_OOC] == SPINNING:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, False,
-                      False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, False, False)
         if nl < 0 or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
-            _spin(st, script, T, V, v, False, G, spin_t, L, False)
+            _spin(st, script, T, V, v, False, RU, L, False)
         return
     sf = speed_factor(V[v, V_MPH], step)
     if bike and (V[v, V_NODRIVER] or V[v, V_WHEELOFF]):
@@ -860,8 +970,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
         _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, True,
-                      False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
         if nl >= 0:
@@ -869,7 +978,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
         return
     if bike and res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
         # no forward move; others are not affected (p70)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_ROLL, G, PROF, crit, hp, K, L, True)
+        _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_ROLL, RU, L, True)
         return
     # skid first (skid_regain, skid_out, spin, roll)
     on_curve = T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT
@@ -880,8 +989,7 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
     if ddir == 2:
         ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
     _log(L, v, EV_SKID, drift, ddir, loss, 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, ddir if drift else 0, G, PROF, crit,
-                  hp, K, L, False, drift == 1)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, ddir if drift else 0, RU, L, False, drift == 1)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
     if nl < 0 or V[v, V_STATUS] != ACTIVE:
         return
@@ -893,21 +1001,20 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
             sf_now = speed_factor(V[v, V_MPH], step)
             hits = max(0, sf_now - G[G_ROLL_LESS])
             _log(L, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-            _bike_hits(st, script, T, V, WS, FIT, v, hits, hits, G, PROF, crit, hp, K, L, -5)
+            _bike_hits(st, script, B, V, WS, FIT, v, hits, hits, RU, L, -5)
             if V[v, V_STATUS] == ACTIVE:
-                _road_damage(st, script, V, v, sf_now, hp, crit, L)
+                _road_damage(st, script, V, v, sf_now, RU, L)
             _bike_down(V, v, L)
             return
     elif res >= 3:
         rolling = res == 4
         sf_now = speed_factor(V[v, V_MPH], step)
-        if not _spin(st, script, T, V, v, True, G, spin_t, L, rolling):
+        if not _spin(st, script, T, V, v, True, RU, L, rolling):
             return
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
             _log(L, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, T, V, WS, FIT, v, sf_now, sf_now, 4, G, PROF, crit, hp, K, L,
-                        -5)
+            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, sf_now, 4, RU, L, -5)
             V[v, V_MPH] = 0
             V[v, V_STATUS] = WRECK
             _log(L, v, EV_WRECK, 0, 0, 0, 0)
@@ -917,9 +1024,12 @@ def _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, cr
 
 
 @jit
-def _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L):
+def _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L):
     """Weapon ``w``'s marker in space (bsec, bsp) on the car's two lanes, whichever way it faces;
     laid under a car it fails on an odd d6 (tail-gating, p24), smoke excepted."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
     xlo = RD.rear_x(T, bsec, lane, bsp)
     xhi = RD.front_x(T, bsec, lane, bsp)
     kind = WS[v, w, W_PTYPE]
@@ -936,10 +1046,12 @@ def _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L):
 
 
 @jit
-def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L):
+def _lay_passive(st, script, B, V, WS, n, v, w, L):
     """Drop a passive marker in the two lanes behind the car (p23-24); tail-gating (p24)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
     if V[v, V_DIR] != 0:
-        _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, L)
+        _lay_passive_back(st, script, B, V, WS, n, v, w, L)
         return
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
@@ -951,11 +1063,16 @@ def _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L):
         if bsec < TM[RD.TM_FIRST]:
             return   # nothing behind: the marker would be off the table
         bsp = RD.pair_spaces(T, bsec, lane) - 1
-    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L)
+    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L)
 
 
 @jit
-def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
+def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
     tbuf = K[K_TBUF:K_TBUF_END]
     mount = WS[v, w, W_MOUNT]
     u = find_target(T, V, n, v, mount, tbuf)
@@ -983,18 +1100,20 @@ def _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
     if not in_range:
         _log(L, v, EV_SHOT, u, w, rng, -1)
         return
-    hit = _take_hit(st, script, T, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
-                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], G, PROF, crit, hp, K,
-                    L, v)
+    hit = _take_hit(st, script, B, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
+                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], RU, L, v)
     _log(L, v, EV_SHOT, u, w, rng, 1 if hit else 0)
 
 
 @jit
-def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K,
-               L):
+def _sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
     """A neck-and-neck sideswipe after a straight move (p54-57)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     if V[v, V_BIKE]:
-        _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, L)
+        _bike_sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L)
         return
     lane = V[v, V_LANE]
     xlo = v_rear(T, V, v)
@@ -1013,7 +1132,7 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K,
         return
     u = tgt
     if V[u, V_DIR] != V[v, V_DIR] or V[u, V_MPH] == 0:
-        _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K, L)
+        _sideswipe_opposed(st, script, B, V, WS, FIT, v, u, d, RU, L)
         return
     sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
         max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
@@ -1026,11 +1145,9 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K,
         winner = v   # a bike taking a sideswipe test against a car loses (p72)
     _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  u)
+        _take_hit(st, script, B, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, RU, L, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  v)
+        _take_hit(st, script, B, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, RU, L, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
@@ -1047,15 +1164,21 @@ def _sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K,
 
 
 @jit
-def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows, cl_codes,
-         spin_t, POL, L):
+def _act(st, script, B, V, WS, FIT, n, v, RU, L):
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
+    POL = _tab2(RU, TB_POL)
     turn = L.turn
     phase = L.phase
     step = G[G_SPEED_STEP]
     moves = speed_factor(V[v, V_MPH], step) >= phase
     V[v, V_STAMP] = turn * 8 + phase
-    if V[v, V_BIKE] and _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF,
-                                        crit, hp, K, L):
+    if V[v, V_BIKE] and _bike_act_start(st, script, B, V, WS, FIT, n, v, moves, RU, L):
         return
     if _no_control(V, v) and V[v, V_OOC] == IN_CONTROL and V[v, V_MPH] > 0:
         _lose_control(V, v)
@@ -1065,9 +1188,8 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lo
         _halted(V, v)
     if V[v, V_OOC] != IN_CONTROL:
         if moves:
-            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K,
-                                 cl_lows, cl_codes, spin_t, L)
-            _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_NONE, 0, G, L)
+            _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L)
+            _locked_after_move(st, script, B, V, WS, n, v, A_NONE, 0, G, L)
         return
     if V[v, V_PANIC] or V[v, V_NODRIVER]:
         act, arg = A_NONE, 0
@@ -1081,12 +1203,10 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lo
             act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
                                    st, script)
     if act == A_UTURN or act == A_REVERSE:
-        _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
-                 cl_lows, cl_codes, spin_t, L)
+        _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L)
         return
     if act == A_OFF_DRIFT:
-        _move_off_drifting(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, moves, G, PROF, crit,
-                           hp, K, L)
+        _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L)
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
@@ -1108,12 +1228,12 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lo
         drift = arg if act == A_DRIFT else 0
         if act == A_DODGE:
             V[v, V_DODGE] = arg
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, drift, G, PROF, crit, hp, K, L,
+        nl = _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L,
                       act == A_NONE or act >= A_SHOOT, False)
         if nl < 0:
             return
         if V[v, V_BIKE]:
-            nl = _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, L)
+            nl = _bike_after_move(st, script, B, V, n, v, act, G, hp, nl, L)
         if act == A_ACCEL and not V[v, V_ENGOFF] and V[v, V_MPH] < V[v, V_MAXSPD]:
             # above a reduced maximum the acceleration counts as zero (p15-16)
             V[v, V_MPH] = min(V[v, V_MPH] + min(arg, V[v, V_ACC]), max(V[v, V_MAXSPD], 0))
@@ -1122,20 +1242,20 @@ def _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lo
             V[v, V_MPH] -= b
             V[v, V_BRKLEFT] -= b
         _after_move(st, script, T, V, v, G, L, K, nl, hp)
-        _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, L)
+        _locked_after_move(st, script, B, V, WS, n, v, act, arg, G, L)
         if V[v, V_STATUS] != ACTIVE or V[v, V_OOC] != IN_CONTROL or V[v, V_PANIC]:
             return
     if act == A_SHOOT:
-        _shoot(st, script, T, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, L)
+        _shoot(st, script, B, V, WS, FIT, n, v, arg, RU, L)
     elif act == A_PASSIVE and WS[v, arg, W_AMMO] != 0 and WS[v, arg, W_OFF] == 0 \
             and _weapon_works(st, script, WS, v, arg, G, L):
-        _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, arg, L)
+        _lay_passive(st, script, B, V, WS, n, v, arg, L)
     elif act == A_LOCK and arg >= 0 and moves:
-        _lock_on(st, script, T, TM, M, NM, V, WS, n, v, arg, G, L)
+        _lock_on(st, script, B, V, WS, n, v, arg, G, L)
     elif act == A_DUMMY and moves:
-        _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, arg, G, L)
+        _lay_dummy(st, script, B, V, WS, n, v, arg, G, L)
     elif act == A_SWIPE and moves:
-        _sideswipe(st, script, T, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, L)
+        _sideswipe(st, script, B, V, WS, FIT, n, v, arg, RU, L)
 
 
 @jit
@@ -1157,11 +1277,18 @@ def _is_out(V, v):
 
 
 @jit
-def _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, L):
+def _extend_track(st, script, B, V, n, RU, L):
     """Continuous generation (p75) for the lead vehicle; removes the back section past the
     window with the cars and markers on it."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    G = _tab1(RU, TB_G)
+    curves = _tab3(RU, TB_CURVES)
+    box = _tab1(RU, TB_BOX)
     if _play_direction(st, script, T, TM, V, n, G, L) != 0:
-        _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, L)
+        _extend_track_back(st, script, B, V, n, RU, L)
         return
     lead = -1
     best = -1
@@ -1369,8 +1496,21 @@ def _lead_vetoes(V, n, lead_side, POL, mph):
 
 
 @jit
-def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
-               curves, box, E, EN, res, POL):
+def setup_game(st, script, B, V, WS, FIT, RU, E, EN, res):
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    NM = B[B_NM:B_NM_END]
+    G = _tab1(RU, TB_G)
+    VC = _tab2(RU, TB_VC)
+    VPOS = _tab3(RU, TB_VPOS)
+    LOAD = _tab4(RU, TB_LOAD)
+    LFIT = _tab3(RU, TB_LFIT)
+    PROF = _tab2(RU, TB_PROF)
+    SKILLS = _tab1(RU, TB_SKILLS)
+    LAY = _tab3(RU, TB_LAY)
+    curves = _tab3(RU, TB_CURVES)
+    box = _tab1(RU, TB_BOX)
+    POL = _tab2(RU, TB_POL)
     n = G[G_NV]
     RD.reset_track(TM, G[G_WINDOW])
     TM[TM_PLAYDIR] = G[G_PLAYDIR]
@@ -1455,20 +1595,17 @@ def setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PR
         _log(Log(E, EN, 0, 0), v, EV_START, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
         _log(Log(E, EN, 0, 0), v, EV_SPEED, V[v, V_SKILL], V[v, V_LOAD], V[v, V_ROLE], 0)
     if G[G_INTERCEPT] > 0:
-        _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead_side)
+        _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side)
     if G[G_MODE] == MODE_CONTINUOUS:
-        _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, Log(E, EN, 0, 0))
+        _extend_track(st, script, B, V, n, RU, Log(E, EN, 0, 0))
     return lead_side
 
 
 @jit
-def play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY,
-              curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL, E, EN, res):
+def play_game(st, script, B, V, WS, FIT, RU, E, EN, res):
     """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
-    lead_side = setup_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF,
-                           SKILLS, LAY, curves, box, E, EN, res, POL)
-    play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit, hp, cl_lows,
-               cl_codes, spin_t, POL, E, EN, res, lead_side, 1)
+    lead_side = setup_game(st, script, B, V, WS, FIT, RU, E, EN, res)
+    play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, 1)
 
 
 @jit
@@ -1510,16 +1647,23 @@ def _same_position(T, TM, M, NM, V, WS, FIT, snap):
 
 
 @jit
-def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit, hp, cl_lows,
-               cl_codes, spin_t, POL, E, EN, res, lead_side, first):
+def play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, first):
     """Play turns ``first``, ``first`` + 1, ... of a game set up on the arrays until it ends.
 
     A turn that rolls no dice and leaves the position as the turn before left it will be
     played the same way again and again, the turn number being read only for the log and for
     V_STAMP: nothing can change any more, so the game ends at once as a draw
     (REASON_REPEAT), as it would at the turn limit."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    G = _tab1(RU, TB_G)
+    POL = _tab2(RU, TB_POL)
     n = G[G_NV]
-    K = np.zeros(K_W, np.int64)
+    # the scratch starts every game zeroed, as when it was a buffer of its own
+    K = B[B_K:B_K_END]
+    K[:] = 0
     order = np.zeros(n, np.int64)
     late = np.zeros(n, np.int64)
     step = G[G_SPEED_STEP]
@@ -1551,11 +1695,10 @@ def play_turns(st, script, T, TM, M, NM, V, WS, FIT, G, PROF, curves, box, crit,
                 v = order[i]
                 if V[v, V_STATUS] != ACTIVE:
                     continue
-                _act(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K, cl_lows,
-                     cl_codes, spin_t, POL, L)
+                _act(st, script, B, V, WS, FIT, n, v, RU, L)
                 _wreck_if_needed(V, v, L)
                 if G[G_MODE] == MODE_CONTINUOUS:
-                    _extend_track(st, script, T, TM, M, NM, V, n, G, curves, box, L)
+                    _extend_track(st, script, B, V, n, RU, L)
                 if _verdict(V, WS, n, G, res, lead_side):
                     _log(L, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
                     return
@@ -1640,14 +1783,12 @@ def _tally_endings(V, n, res, acc):
 
 
 @jit
-def _games_block(key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp,
-                 cl_lows, cl_codes, spin_t, POL, script, acc):
+def _games_block(key, lo, hi, RU, script, acc):
+    G = _tab1(RU, TB_G)
+    LFIT = _tab3(RU, TB_LFIT)
     n = G[G_NV]
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
-    T = np.zeros((RD.MAXSEC, RD.T_W), np.int64)
-    TM = np.zeros(RD.TM_W, np.int64)
-    M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
-    NM = np.zeros(1, np.int64)
+    B = np.zeros(B_W, np.int64)
     V = np.zeros((n, V_W), np.int64)
     WS = np.zeros((n, MAXW, W_W), np.int64)
     FIT = np.zeros((n, LFIT.shape[2]), np.int64)
@@ -1656,8 +1797,7 @@ def _games_block(key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves
     res = np.zeros(R_W, np.int64)
     for t in range(lo, hi):
         dice.seed_trial(st, key, t)
-        play_game(st, script, T, TM, M, NM, V, WS, FIT, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS,
-                  LAY, curves, box, crit, hp, cl_lows, cl_codes, spin_t, POL, E, EN, res)
+        play_game(st, script, B, V, WS, FIT, RU, E, EN, res)
         w = res[R_WINNER]
         ls = res[R_LEAD_SIDE]
         acc[ST_TURNS] += res[R_TURNS]
@@ -1679,9 +1819,10 @@ def _games_block(key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves
 def games_chunk(key, first, n, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp,
                 cl_lows, cl_codes, spin_t, POL, script):
     """Summed statistics of games first..first+n-1 (game t from stream (key, t))."""
-    return sum_blocks(lambda lo, hi, acc: _games_block(
-        key, lo, hi, G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows,
-        cl_codes, spin_t, POL, script, acc), first, n, N_STATS)
+    RU = rules_buffer(G, VC, VPOS, LOAD, LFIT, PROF, SKILLS, LAY, curves, box, crit, hp, cl_lows,
+                      cl_codes, spin_t, POL)
+    return sum_blocks(lambda lo, hi, acc: _games_block(key, lo, hi, RU, script, acc), first, n,
+                      N_STATS)
 
 
 # --- bikes (p62-72) ---------------------------------------------------------------------------------
@@ -1756,10 +1897,11 @@ def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L):
 
 
 @jit
-def _road_damage(st, script, V, v, sf, hp, crit, L):
+def _road_damage(st, script, V, v, sf, RU, L):
     """Road damage (p68): a driver critical on the bike's rider table, the d6 modified by the
     speed factor; a score under 1 leaves the rider unhurt, over 6 counts as 6."""
-    effects = crit[2]
+    hp = _tab1(RU, TB_HP)
+    effects = _tab3(RU, TB_EFFECTS)
     if effects.shape[0] < 2 * NLOC:
         return
     k = min(max(sf, 1), 8) - 1
@@ -1778,15 +1920,15 @@ def _road_damage(st, script, V, v, sf, hp, crit, L):
 
 
 @jit
-def _bike_hits(st, script, T, V, WS, FIT, v, n_hits, dmg, G, PROF, crit, hp, K, L, source):
+def _bike_hits(st, script, B, V, WS, FIT, v, n_hits, dmg, RU, L, source):
     """Speed-factor hits on a random facing each (p70: 1 left, 2 right, 3 roof, 4 floor,
     5 front, 6 rear)."""
+    hp = _tab1(RU, TB_HP)
     for _ in range(n_hits):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
         facing = hp[HP_ROLLFACE + dice.roll(st, script, 1, 6) - 1]
-        _take_hit(st, script, T, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, G, PROF, crit, hp,
-                  K, L, source)
+        _take_hit(st, script, B, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, RU, L, source)
 
 
 @jit
@@ -1808,14 +1950,14 @@ def _bike_down(V, v, L):
 
 
 @jit
-def _bike_crash(st, script, T, V, WS, FIT, v, why, G, PROF, crit, hp, K, L,
-                damage):
+def _bike_crash(st, script, B, V, WS, FIT, v, why, RU, L, damage):
     """A bike crashes (p70): crash damage (speed factor hits at +speed factor, p58) when
     ``damage``, road damage, then off the table."""
+    G = _tab1(RU, TB_G)
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     if damage:
-        _bike_hits(st, script, T, V, WS, FIT, v, sf, sf, G, PROF, crit, hp, K, L, -6)
-    _road_damage(st, script, V, v, sf, hp, crit, L)
+        _bike_hits(st, script, B, V, WS, FIT, v, sf, sf, RU, L, -6)
+    _road_damage(st, script, V, v, sf, RU, L)
     _crash(V, v, why, L)
 
 
@@ -1856,7 +1998,7 @@ def _swipe_loser(st, script, V, x, d, limit, K, G, hp, L):
 
 
 @jit
-def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
+def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     """Collisions with a bike (p70-72). Bike vs bike: head-on (opposed, stationary or fallen
     bikes) combined speed-factor damage, both halt and fall, road damage; into a wrecked bike
     the mover crashes; shunts as usual but both riders lose control outright. Bike vs car: a
@@ -1865,36 +2007,37 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
     completes its move, :func:`_goes_on`); shunts relative hits, a bike rammer slows to the car's
     speed, a car rammer pushes the bike to its speed and slows 10mph. A bike into an obstacle
     is a head-on ram with a wreck (p77)."""
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
         _log(L, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
-        _take_hit(st, script, T, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  -2)
-        _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_CAR, G, PROF, crit, hp, K, L, False)
+        _take_hit(st, script, B, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, RU, L, -2)
+        _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_CAR, RU, L, False)
         return
     sfu = speed_factor(V[u, V_MPH], step)
     opposed = V[u, V_DIR] != V[v, V_DIR]
     if V[v, V_BIKE] and V[u, V_BIKE]:
         if V[u, V_STATUS] == WRECK:
             _log(L, v, EV_BIKERAM, u, BR_INTO_WRECK, sfv, sfv)
-            _bike_crash(st, script, T, V, WS, FIT, v, CRASH_BIKE_WRECK, G, PROF, crit, hp, K, L,
-                        True)
+            _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_WRECK, RU, L, True)
             return
         if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
             c = sfv + sfu
             _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
-            _speed_hits(st, script, T, V, WS, FIT, v, c, c, 0, G, PROF, crit, hp, K, L, u)
-            _speed_hits(st, script, T, V, WS, FIT, u, c, c, 0, G, PROF, crit, hp, K, L, v)
+            _speed_hits(st, script, B, V, WS, FIT, v, c, c, 0, RU, L, u)
+            _speed_hits(st, script, B, V, WS, FIT, u, c, c, 0, RU, L, v)
             for x in (v, u):
                 if V[x, V_STATUS] == ACTIVE:
-                    _road_damage(st, script, V, x, sfv if x == v else sfu, hp, crit, L)
+                    _road_damage(st, script, V, x, sfv if x == v else sfu, RU, L)
                 _bike_down(V, x, L)
             return
         rel = max(sfv - sfu, 0)
         _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-        _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, K, L, u)
-        _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, K, L, v)
+        _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, 0, RU, L, u)
+        _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, 1, RU, L, v)
         diff = V[v, V_MPH] - V[u, V_MPH]
         if diff > 0:
             half = (diff + 1) // 2
@@ -1917,15 +2060,13 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
         if opposed:
             c = sfb + sfc
             _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
-            _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
-                      K, L, car)
+            _take_hit(st, script, B, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, RU, L, car)
             _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, K, G, hp, L)
             _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], K, G, hp, L)
         else:
             rel = abs(sfb - sfc)
             _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
-            _take_hit(st, script, T, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp,
-                      K, L, car)
+            _take_hit(st, script, B, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, RU, L, car)
             V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
             _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, L)
@@ -1934,12 +2075,10 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
         _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
-        _take_hit(st, script, T, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  car)
-        _take_hit(st, script, T, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  bike)
+        _take_hit(st, script, B, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, RU, L, car)
+        _take_hit(st, script, B, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, RU, L, bike)
         if V[bike, V_STATUS] == ACTIVE:
-            _road_damage(st, script, V, bike, sfb, hp, crit, L)
+            _road_damage(st, script, V, bike, sfb, RU, L)
         _crash(V, bike, CRASH_BIKE_CAR, L)
         if V[car, V_STATUS] == ACTIVE and V[car, V_MPH] > 0:
             V[car, V_MPH] = max(0, V[car, V_MPH] - G[G_CAR_HEADON_SLOW])
@@ -1948,8 +2087,8 @@ def _bike_ram(st, script, T, V, WS, FIT, v, u, G, PROF, crit, hp, K, L):
     # shunts
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-    _speed_hits(st, script, T, V, WS, FIT, v, rel, rel, 0, G, PROF, crit, hp, K, L, u)
-    _speed_hits(st, script, T, V, WS, FIT, u, rel, rel, 1, G, PROF, crit, hp, K, L, v)
+    _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, 0, RU, L, u)
+    _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, 1, RU, L, v)
     if bike == v:
         V[v, V_MPH] = min(V[v, V_MPH], V[u, V_MPH])
     else:
@@ -1968,10 +2107,14 @@ def _goes_on(V, v, u):
 
 
 @jit
-def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, L):
+def _bike_sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
     """A rider sideswipes a bike going its way whose zone overlaps its own (p70): the usual
     test (a rider out of control uses reduced handling), relative speed-factor hit, -10mph
     each, the loser tests at 40mph on reduced handling and skids away."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     tgt = -1
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_BIKE] == 0 or V[u, V_FALLEN] \
@@ -1997,11 +2140,9 @@ def _bike_sideswipe(st, script, T, V, WS, FIT, n, v, d, G, PROF, crit, hp, K, L)
     winner = v if sv > su else (u if su > sv else -1)
     _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  u)
+        _take_hit(st, script, B, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, RU, L, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L,
-                  v)
+        _take_hit(st, script, B, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, RU, L, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
@@ -2025,10 +2166,12 @@ def _bike_target_mod(V, v, u, mount, G):
 
 
 @jit
-def _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, L):
+def _bike_after_move(st, script, B, V, n, v, act, G, hp, nl, L):
     """After a rider's move: the dodge's 40mph test (full handling, p64) and overlapping
     contact zones (p64): the other rider tests at once, the mover with its move's tests (80mph
     going the same way, 40mph opposed)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
     if act == A_DODGE and nl < SH.MAX_TESTS:
         K[K_LIM + nl] = G[G_L_DODGE]
         K[K_OIL + nl] = 0
@@ -2054,9 +2197,12 @@ def _bike_after_move(st, script, T, V, n, v, act, G, hp, K, nl, L):
 
 
 @jit
-def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, crit, hp, K, L):
+def _bike_act_start(st, script, B, V, WS, FIT, n, v, moves, RU, L):
     """A rider's phase begins: the dodge zone ends, a fallen bike is picked up (p70), a pushed
     bike moves at 5mph (p69). True when the phase's part is done."""
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     V[v, V_DODGE] = 0
     if V[v, V_FALLEN]:
         V[v, V_FALLEN] = 0
@@ -2069,8 +2215,7 @@ def _bike_act_start(st, script, T, TM, M, NM, V, WS, FIT, n, v, moves, G, PROF, 
             _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
         return True
     _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, True,
-                  False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
     if nl > 0:
         _hazards(st, script, V, v, K, nl, G, hp, L)
     return True
@@ -2280,34 +2425,39 @@ def _weapon_works(st, script, WS, v, w, G, L):
 
 
 @jit
-def _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
+def _fire_one(st, script, B, V, WS, FIT, n, v, w, RU, L):
+    G = _tab1(RU, TB_G)
     if WS[v, w, W_KIND] != WK_DIRECT or WS[v, w, W_AMMO] == 0 or WS[v, w, W_OFF] & ~OFF_LASTSHOT:
         return
     if WS[v, w, W_LASER] and WS[v, w, W_FIRED]:
         return
     if not _weapon_works(st, script, WS, v, w, G, L):
         return
-    _fire(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L)
+    _fire(st, script, B, V, WS, FIT, n, v, w, RU, L)
     if WS[v, w, W_OFF] & OFF_LASTSHOT and WS[v, w, W_FIRED]:
         WS[v, w, W_OFF] = (WS[v, w, W_OFF] & ~OFF_LASTSHOT) | OFF_ENGINE
 
 
 @jit
-def _shoot(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L):
+def _shoot(st, script, B, V, WS, FIT, n, v, w, RU, L):
     """One shoot action: the weapon declared, then every other weapon linked to it, each shot
     rolled and resolved in turn (p83 Linking Weapons)."""
-    _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, w, G, PROF, crit, hp, K, L)
+    _fire_one(st, script, B, V, WS, FIT, n, v, w, RU, L)
     g = WS[v, w, W_LINK]
     if g > 0:
         for x in range(MAXW):
             if x != w and WS[v, x, W_LINK] == g:
-                _fire_one(st, script, T, M, NM, V, WS, FIT, n, v, x, G, PROF, crit, hp, K, L)
+                _fire_one(st, script, B, V, WS, FIT, n, v, x, RU, L)
 
 
 @jit
-def _put_marker(st, script, T, TM, M, NM, V, n, v, kind, L):
+def _put_marker(st, script, B, V, n, v, kind, L):
     """A face-down marker of ``kind`` in the two lanes behind the car, tail-gating included, as
     :func:`_lay_passive` lays it (a dummy must look like the real thing, p22-24)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
     sp = V[v, V_SP]
@@ -2332,7 +2482,7 @@ def _put_marker(st, script, T, TM, M, NM, V, n, v, kind, L):
 
 
 @jit
-def _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, w, G, L):
+def _lay_dummy(st, script, B, V, WS, n, v, w, G, L):
     """A dummy marker (p22): only from a working passive weapon, while dummies are left; a
     damaged layer makes its jam roll even for a dummy (p35)."""
     if V[v, V_DUMMIES] <= 0 or WS[v, w, W_KIND] != WK_PASSIVE or WS[v, w, W_OFF] != 0:
@@ -2340,11 +2490,11 @@ def _lay_dummy(st, script, T, TM, M, NM, V, WS, n, v, w, G, L):
     if not _weapon_works(st, script, WS, v, w, G, L):
         return
     V[v, V_DUMMIES] -= 1
-    _put_marker(st, script, T, TM, M, NM, V, n, v, RD.DUMMY, L)
+    _put_marker(st, script, B, V, n, v, RD.DUMMY, L)
 
 
 @jit
-def _lock_on(st, script, T, TM, M, NM, V, WS, n, v, w, G, L):
+def _lock_on(st, script, B, V, WS, n, v, w, G, L):
     """Lock an oil or smoke layer on as a shoot action (p23-24): this action lays a marker, and
     every later move of the car lays one without an action (:func:`_locked_after_move`)."""
     k = WS[v, w, W_PTYPE]
@@ -2355,11 +2505,11 @@ def _lock_on(st, script, T, TM, M, NM, V, WS, n, v, w, G, L):
         return
     WS[v, w, W_LOCKED] = 1
     _log(L, v, EV_LOCK, w, LOCK_ON, 0, 0)
-    _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L)
+    _lay_passive(st, script, B, V, WS, n, v, w, L)
 
 
 @jit
-def _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, L):
+def _locked_after_move(st, script, B, V, WS, n, v, act, arg, G, L):
     """Locked-on layers after one of the car's moves (p23-24): a switch-off action declared for
     this move takes effect if the car is still under control (no marker, no ammunition); a
     spinning car's oil or smoke is dispersed (no marker, one shot spent); otherwise a marker
@@ -2382,7 +2532,7 @@ def _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, act, arg, G, L):
                 WS[v, w, W_AMMO] -= 1
             _log(L, v, EV_LOCK, w, LOCK_DISPERSED, 0, 0)
         elif _weapon_works(st, script, WS, v, w, G, L):
-            _lay_passive(st, script, T, TM, M, NM, V, WS, n, v, w, L)
+            _lay_passive(st, script, B, V, WS, n, v, w, L)
         if V[v, V_MPH] == 0 and WS[v, w, W_PTYPE] == RD.OIL:
             WS[v, w, W_LOCKED] = 0
             _log(L, v, EV_LOCK, w, LOCK_STOPPED, 0, 0)
@@ -2469,12 +2619,18 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L):
 
 
 @jit
-def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, crit, hp, K, L):
+def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
     """A U-turn (p14): the straight-ahead (or reverse) move into the next space, then the car
     turns through 180 degrees there, on the same lanes (RECONSTRUCTED: the book's diagram is not
     transcribed), with a six-lane contact zone that must be clear. Returns the hazard limits
     gathered (the curve, the U-turn's own limit unless reversing, markers across the six lanes),
     -1 when the car's part ended, -2 when the U-turn may not be attempted."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
     nsec, nsp = uturn_zone(T, TM, M, NM, V, n, v, reversing)
     if nsec < 0:
         return -2
@@ -2494,17 +2650,20 @@ def _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, reversing, G, PROF, 
         K[K_LIM + nl] = G[G_L_UTURN]
         K[K_OIL + nl] = 0
         nl += 1
-    nl = _markers_hit(st, script, T, M, NM, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, K, nl,
-                      G, PROF, crit, hp, L, False)
+    nl = _markers_hit(st, script, B, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, nl, RU, L,
+                      False)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PROF, crit, hp, K,
-             cl_lows, cl_codes, spin_t, L):
+def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
     """The U-turn (p14) and reverse (p17) actions, moving off with a U-turn (p15)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     phase = L.phase
     moving_off = V[v, V_MPH] == 0 and phase == 1 and not moves
     if act == A_UTURN:
@@ -2522,14 +2681,12 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
             # full lock at 31mph+: control is lost before the move, no U-turn (p14, p40)
             _log(L, v, EV_UTURN_LOSS, V[v, V_MPH], 0, 0, 0)
             _lose_control(V, v)
-            _out_of_control_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, G, PROF, crit, hp, K,
-                                 cl_lows, cl_codes, spin_t, L)
+            _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L)
             return
-        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, False, G, PROF, crit, hp, K, L)
+        nl = _uturn_move(st, script, B, V, WS, FIT, n, v, False, RU, L)
         if nl == -2:
             # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
-            nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L,
-                          True, False)
+            nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
         if nl < 0:
             return
         _after_move(st, script, T, V, v, G, L, K, nl, hp)
@@ -2543,10 +2700,9 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
     _log(L, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)
     nl = -2
     if arg == 2:
-        nl = _uturn_move(st, script, T, TM, M, NM, V, WS, FIT, n, v, True, G, PROF, crit, hp, K, L)
+        nl = _uturn_move(st, script, B, V, WS, FIT, n, v, True, RU, L)
     if nl == -2:
-        nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg if arg != 2 else 0, G, PROF,
-                      crit, hp, K, L, True, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, arg if arg != 2 else 0, RU, L, True, False)
     V[v, V_REV] = 0
     if V[v, V_STATUS] == ACTIVE:
         _log(L, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
@@ -2554,10 +2710,13 @@ def _act_dir(st, script, T, TM, M, NM, V, WS, FIT, n, v, act, arg, moves, G, PRO
 
 
 @jit
-def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K, L):
+def _sideswipe_opposed(st, script, B, V, WS, FIT, v, u, d, RU, L):
     """An opposed sideswipe (p54-57): the target is stationary or travelling the other way. The
     loser takes one combined speed factor hit (both on a draw), both lose 20mph, the winner
     tests at 40mph and the loser at 20mph; a loser losing control skids away from the other."""
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     sv = dice.roll(st, script, 1, 6) + G[G_RAM_BONUS] + (
         max(V[v, V_HAND], V[v, V_SKILL]) if V[v, V_OOC] == IN_CONTROL else min(V[v, V_HAND], V[v, V_SKILL]))
     su = dice.roll(st, script, 1, 6) + (
@@ -2567,9 +2726,9 @@ def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K,
     winner = v if sv > su else (u if su > sv else -1)
     _log(L, v, EV_OPPSWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, T, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, RU, L, u)
     if winner != u:
-        _take_hit(st, script, T, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, G, PROF, crit, hp, K, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, RU, L, v)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_OPP_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_OPP_LOSS])
     for k in range(2):
@@ -2585,22 +2744,31 @@ def _sideswipe_opposed(st, script, T, V, WS, FIT, v, u, d, G, PROF, crit, hp, K,
 
 
 @jit
-def _lay_passive_back(st, script, T, TM, M, NM, V, WS, n, v, w, L):
+def _lay_passive_back(st, script, B, V, WS, n, v, w, L):
     """:func:`_lay_passive` for a car facing against play: 'behind' is the next space in the
     direction of play."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
     sec = V[v, V_SEC]
     lane = V[v, V_LANE]
     bsec, bsp = RD.step_space(T, sec, lane, V[v, V_SP], 0)
     if bsec >= TM[RD.TM_NSEC]:
         return
-    _drop_marker(st, script, T, M, NM, V, WS, n, v, w, bsec, bsp, lane, L)
+    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L)
 
 
 @jit
-def _setup_intercept(st, script, T, TM, M, NM, V, n, G, curves, box, E, EN, lead_side):
+def _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side):
     """Game Eight's intercept (p89): seven sections laid by the generation rules; the target
     side (the lead side) on the third section at the scenario's start speed, heading towards
     the attacker, who faces it from the section the scenario names, at its chosen speed."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    G = _tab1(RU, TB_G)
+    curves = _tab3(RU, TB_CURVES)
+    box = _tab1(RU, TB_BOX)
     while TM[RD.TM_NSEC] < G[G_WINDOW]:
         if not RD.gen_section(st, script, T, TM, curves, box):
             break
@@ -2710,10 +2878,17 @@ def _gen_section_back(st, script, T, TM, curves, box):
 
 
 @jit
-def _extend_track_back(st, script, T, TM, M, NM, V, n, G, curves, box, L):
+def _extend_track_back(st, script, B, V, n, RU, L):
     """Continuous generation with the direction of play reversed (p75): track is laid before
     the first section for the lead car going that way, and the far end (the new back) is
     removed with the cars and markers on it."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    G = _tab1(RU, TB_G)
+    curves = _tab3(RU, TB_CURVES)
+    box = _tab1(RU, TB_BOX)
     lead = -1
     best = 1 << 40
     for v in range(n):

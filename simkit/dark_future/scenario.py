@@ -704,18 +704,15 @@ def play_one(sc: Scenario, seed=2026, trial=0, script=None, max_events=20_000):
         rolls = np.asarray(script, dtype=np.int64)
         dice.set_scripted(st)
     n = a.G[EG.G_NV]
-    T = np.zeros((RD.MAXSEC, RD.T_W), np.int64)
-    TM = np.zeros(RD.TM_W, np.int64)
-    M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
-    NM = np.zeros(1, np.int64)
+    B = EG.new_board()
+    T, TM, M, NM, _ = EG.board_views(B)
     V = np.zeros((n, EG.V_W), np.int64)
     WS = np.zeros((n, MAXW, W_W), np.int64)
     FIT = np.zeros((n, a.LFIT.shape[2]), np.int64)
     E = np.zeros((max_events, EG.LOG_W), np.int64)
     EN = np.zeros(1, np.int64)
     res = np.zeros(EG.R_W, np.int64)
-    EG.play_game(st, rolls, T, TM, M, NM, V, WS, FIT, *sim.args()[:10], a.crit, a.hp, a.cl_lows,
-                 a.cl_codes, a.spin_t, a.POL, E, EN, res)
+    EG.play_game(st, rolls, B, V, WS, FIT, EG.rules_buffer(*sim.args()), E, EN, res)
     where = f"{sc.path}, trial {trial} of seed {seed}"
     used = (eventlog.rolls_made(st, rolls, where=where) if script is None
             else rolls[:int(st[dice.POS])]).copy()
