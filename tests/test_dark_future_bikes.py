@@ -604,7 +604,7 @@ def _wheel_off_hit(mph, check):
     w = World()
     w.place(1, 1, 2, 0, mph, BIKE)
     st, s = w.script([6, 3, 2, check, 3, 3, 3, 3])
-    EG._take_hit(st, s, w.T, w.V, w.WS, w.FIT, 1, 1, 0, 0, True, 0, 0, 0, *w.common(),
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 1, 0, 0, True, 0, 0, 0, w.common(),
                  EG.Log(w.E, w.EN, 1, 1), -1)
     return w, st
 

@@ -255,8 +255,7 @@ def _move_off(w, phase, mph=0):
     w.WS[:, :, VH.W_AMMO] = 0
     pol = np.stack([PO.policy_vector("standard")] * 2)
     st, s = w.script([])
-    EG._act(st, s, w.T, w.TM, w.M, w.NM, w.V, w.WS, w.FIT, 2, 0, *w.common(), w.cl_lows,
-            w.cl_codes, w.spin_t, pol, EG.Log(w.E, w.EN, 1, phase))
+    EG._act(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, w.common(pol), EG.Log(w.E, w.EN, 1, phase))
     return int(w.V[0, VH.V_MPH]), int(w.V[0, VH.V_SP])
 
 

@@ -446,19 +446,20 @@ def _take_hit(st, script, B, V, WS, FIT, v, damage, he, facing, auto, rng_eff, m
     if o[5] or o[4] or _no_control(V, v):
         _lose_control(V, v)
     if V[v, V_WHEELOFF] and V[v, V_STATUS] == ACTIVE:
-        _wheel_off(st, script, V, v, mph_hit, G, hp, crit, L)
+        _wheel_off(st, script, V, v, mph_hit, RU, L)
     return True
 
 
 @jit
-def _wheel_off(st, script, V, v, mph, G, hp, crit, L):
+def _wheel_off(st, script, V, v, mph, RU, L):
     """A bike's wheel off (p69), ``mph`` its speed when hit: at 81mph or more it crashes at once
     and the rider takes road damage (the crash damage is not rolled: the bike leaves play
     whatever it scores, and rolling it here would re-enter the hit); slower, the kernel's
     control loss stands and its next move is an automatic roll (``_out_of_control_move``);
     halted, the bike it cannot ride again is a wreck."""
+    G = _tab1(RU, TB_G)
     if mph >= G[G_BIKE_CRASH]:
-        _road_damage(st, script, V, v, speed_factor(mph, G[G_SPEED_STEP]), hp, crit, L)
+        _road_damage(st, script, V, v, speed_factor(mph, G[G_SPEED_STEP]), RU, L)
         _crash(V, v, CRASH_WHEEL_OFF, L)
     elif V[v, V_MPH] == 0:
         _bike_down(V, v, L)
@@ -853,23 +854,26 @@ def _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L):
 
 
 @jit
-def _move_off_straight(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, G, PROF, crit, hp, K, L):
+def _move_off_straight(st, script, B, V, WS, FIT, n, v, arg, RU, L):
     """Moving off (p15): a vehicle stationary at the start of phase 1 that accelerates sets its
     speed and moves straight ahead in phase 1, after every other vehicle (the phase order puts
     stationary vehicles last), as the drift and U-turn moves off do."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
     V[v, V_MPH] = min(arg, V[v, V_ACC], V[v, V_MAXSPD])
     if V[v, V_MPH] <= 0:
         V[v, V_MPH] = 0
         return
     _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
-    nl = _advance(st, script, T, TM, M, NM, V, WS, FIT, n, v, 0, G, PROF, crit, hp, K, L, False,
-                  False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, False, False)
     if nl < 0:
         return
     if V[v, V_BIKE]:
-        nl = _bike_after_move(st, script, T, V, n, v, A_ACCEL, G, hp, K, nl, L)
+        nl = _bike_after_move(st, script, B, V, n, v, A_ACCEL, G, hp, nl, L)
     _after_move(st, script, T, V, v, G, L, K, nl, hp)
-    _locked_after_move(st, script, T, TM, M, NM, V, WS, n, v, A_ACCEL, arg, G, L)
+    _locked_after_move(st, script, B, V, WS, n, v, A_ACCEL, arg, G, L)
 
 
 @jit
@@ -1214,8 +1218,7 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
             # moving fast enough for the phase, and it moves at once; later in the turn a
             # stopped vehicle may only shoot
             if phase == 1:
-                _move_off_straight(st, script, T, TM, M, NM, V, WS, FIT, n, v, arg, G, PROF,
-                                   crit, hp, K, L)
+                _move_off_straight(st, script, B, V, WS, FIT, n, v, arg, RU, L)
         elif act == A_REALIGN:
             V[v, V_NEEDALIGN] = 0
             V[v, V_ATT] = 0
