@@ -118,6 +118,25 @@ def test_race_method_is_the_same_for_any_threads_and_chunking():
     assert b1.attrs == b2.attrs
 
 
+def test_the_finals_choose_the_leader_and_a_reference_build_bounds_it():
+    # A tight budget: the racing's best mean is partly luck (a winner's curse). The old
+    # search crowned it anyway: rank 1 below another finalist on its own finals in 6 of these
+    # 8 seeds, and below the included reference's exact rate in 4 (seeds 4, 5, 7, 8).
+    space = toy_space()
+    ev = ToyRace(TABLE, need=3)
+    order, ex = _truth(space, ev)
+    exact = dict(zip(space.enumerate(), ex.win_rate.to_numpy()))
+    ref = order[3]   # the 4th best, standing for the field's own build
+    for seed in range(1, 9):
+        b = S.search(space, ev, trials_budget=8_000, seed=seed, method="race", finalists=4,
+                     include=[ref], progress=False, threads=1)
+        builds = [tuple(int(x) for x in r) for r in b[list("abcd")].to_numpy()]
+        assert ref in builds and bool(b.included[builds.index(ref)])
+        # the leader is the finals' best, on the same fresh trials for every finalist
+        assert b.win_rate[0] == b.win_rate.max() and (b.gap >= 0).all(), (seed, b.win_rate)
+        assert exact[builds[0]] >= exact[ref] - 0.005, (seed, builds[0], exact[builds[0]])
+
+
 def big_space():
     # 6 fields: too many builds to race whole, so the GA finds the region and the polish
     # walks the leader's one-move neighbours
