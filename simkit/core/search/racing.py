@@ -221,7 +221,17 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
     final = evaluate_batch(evaluator, chosen, 0, final_trials, final_key, chunk_size, bar)
     spend(len(chosen) * final_trials)
     final_score = np.asarray(evaluator.score(final, final_trials), dtype=float)
-    by_final = np.lexsort((np.arange(len(chosen)), -final_score))
+    # ranked by every race each has run, racing and finals pooled: where the racing gave a
+    # build few races (a big space, the Demon's Run default) the finals decide and its
+    # selection barely counts; where it gave the contenders far more (a small space raced
+    # whole) their racing order is not thrown away on the finals' fewer races
+    n_r = np.array([info.get(c, (0, 0.0))[0] for c in chosen], dtype=float)
+    m_r = np.array([info.get(c, (0, 0.0))[1] for c in chosen], dtype=float)
+    n_r[np.isnan(m_r)] = 0.0
+    m_r = np.nan_to_num(m_r)
+    scale = float(getattr(evaluator, "trial_scale", 1.0))
+    pooled = (n_r * m_r * scale + final_trials * final_score) / (n_r + final_trials)
+    by_final = np.lexsort((np.arange(len(chosen)), -pooled))
     chosen = [chosen[j] for j in by_final]
     final, final_score = final[by_final], final_score[by_final]
     polish_rows: list = []
