@@ -216,7 +216,7 @@ def _budget(rules, budget):
 
 
 def builds(*, budget=None, field=None, pilot="buoy_hunter", objective="win_rate", versus=None,
-           trials=20_000, seed=2026, variants=None, population=32, generations=None,
+           trials=100_000, seed=2026, variants=None, population=32, generations=None,
            min_trials=100, finalists=10, final_trials=None, **run_opts):
     """Strong ships within ``budget`` points (default the rules' 80), found by racing them:
     against ``field`` (a TOML of 1-3 [[ship]] tables; default the rulebook's worked ship
@@ -242,8 +242,11 @@ def builds(*, budget=None, field=None, pilot="buoy_hunter", objective="win_rate"
         title = f"strongest answers to {opp} ({pilot} flies both)"
     else:
         ships = load_field(field, rules)
+        # the field's own builds are always finalists: the search may not crown a ship its
+        # finals show weaker than the ships it was raced against
+        own = list(dict.fromkeys(candidate_of(s.build) for s in ships))
         board = cs.search(space, stat_evaluator(ships, pilot, rules.variants, objective),
-                          seed=seed, **opts)
+                          seed=seed, include=[c for c in own if space.is_legal(c)], **opts)
         title = (f"Demon's Run build search: {budget} points, pilot {pilot}, field "
                  + ", ".join(f"{s.pilot} [{s.build}]" for s in ships))
     # What the rows were raced against, so a leaderboard CSV can be replayed as scenarios

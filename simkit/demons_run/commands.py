@@ -21,6 +21,14 @@ from .rules import make_rules
 HAZARD_NAMES = ("hell_hole", "hell2_hole", "hell3_hole", "hell_fire", "hell2_fire", "hell3_fire",
                 "hell_hound_0", "hell_hound_1", "hell_hound_2", "null")
 TARGETS = ("ship", "easy_buoy", "moving_buoy", "hell_hound")
+# the build search's default races: enough for finals a few points wide and a polish over
+# all of the leader's one-move neighbours (about 3-4 CPU minutes; docs/rules/demons-run.md)
+BUILDS_BUDGET = 100_000
+METAGAME_BUDGET = 20_000
+
+
+def _or(value, default):
+    return default if value is None else value
 
 
 # --- builds ----------------------------------------------------------------------------------
@@ -41,7 +49,9 @@ def _builds_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metagame", action="store_true",
                    help="the builds a strong field would fly: best replies to best replies in "
                         "two-ship races with the corners rotated (simkit.analysis.metagame)")
-    cliutil.add_search_options(p, trials_budget=20_000)
+    cliutil.add_search_options(p, trials_budget=BUILDS_BUDGET)
+    # the metagame keeps its own, smaller default (it solves a game, not one search)
+    p.set_defaults(trials_budget=None)
     cliutil.add_run_options(p, trials=0)
     cliutil.add_output_options(p)
 
@@ -62,14 +72,16 @@ def _builds_run(args) -> int:
         if args.versus or args.field:
             raise UserInputError("the metagame is its own field: drop --versus and --field",
                                  field="--metagame")
-        frame = metagame(budget=args.budget, pilot=args.pilot, trials=args.trials_budget,
+        frame = metagame(budget=args.budget, pilot=args.pilot,
+                         trials=_or(args.trials_budget, METAGAME_BUDGET),
                          seed=args.seed, variants=variants, run_dir=opts.get("run_dir"),
                          progress=opts.get("progress"))
         cliutil.emit_with_extras(frame, args, title=frame.attrs["title"])
         return 0
     path = cliutil.plot_path(args)
     board = builds(budget=args.budget, field=args.field, pilot=args.pilot,
-                   objective=args.objective, versus=args.versus, trials=args.trials_budget,
+                   objective=args.objective, versus=args.versus,
+                   trials=_or(args.trials_budget, BUILDS_BUDGET),
                    seed=args.seed, variants=variants, population=args.population,
                    generations=args.generations, min_trials=args.min_trials,
                    finalists=args.finalists, final_trials=args.final_trials, **opts)

@@ -107,11 +107,16 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
       halving finds with 40% of the racing budget; the pool is raced by successive
       elimination on paired per-trial values (every round the same further trials for all
       still in play; dropped when each of the top ``keep`` beats it beyond a one-sided paired
-      interval of z ``RACE_Z``, accepted when it beats every outsider so); the leader is then
+      interval of z ``RACE_Z``, accepted when it beats every outsider so); the finalists
+      (the racing's best ``finalists`` plus ``include``) are then re-run on the finals'
+      fresh stream (an eighth of the budget) and ranked by it (those the racing showed
+      surely in its top ``keep`` stay above the rest), and the finals' leader is
       polished: its one-move neighbours (``space.neighbours``) raced against it on a fresh
-      stream per round, moving while one is better beyond the interval
-      (``attrs["local_optimum"]``, ``attrs["polish"]``). Finals as above with 10% of the
-      budget; rank = the racing's order, figures = the finals', ``gap`` = paired to rank 1.
+      stream per round (half of what the GA leaves of the racing budget; a round leaves one
+      look at every neighbour for the next), moving while one is better beyond the interval
+      (``attrs["local_optimum"]``: True, or None when the budget could not start a round;
+      ``attrs["polish"]``). A leader the polish moves to is raced on the finals' trials and
+      ranked first; ``gap`` = paired to rank 1.
     * deterministic given ``seed``: the same leaderboard, bit for bit, for any thread count
       and any ``chunk_size`` (candidate-trials per ``evaluate`` call; it only cuts work).
     * ``**run_opts`` are the CLI run flags (``cliutil.run_options(args)``); ``threads`` and

@@ -163,8 +163,11 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
 
     n_final = finalists + len(include)
     if final_trials is None:
-        final_trials = max(min_trials, budget // 10 // n_final)
-    race_end = budget - n_final * final_trials
+        # an eighth of the budget: the finals choose the leader, so their intervals must be
+        # narrow enough to tell the finalists apart
+        final_trials = max(min_trials, budget // 8 // n_final)
+    # one more finals' measurement is kept back for a leader the polish moves to
+    race_end = budget - (n_final + 1) * final_trials
     if race_end < 2 * min_trials * 2:
         raise UserInputError(f"{budget:,} trials leave nothing to race after {n_final} "
                              f"finalists x {final_trials:,} fresh trials", field="--trials-budget")
@@ -201,54 +204,56 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
     # the elimination gets what polishing leaves (a whole small space needs no polish: every
     # neighbour of the leader is in the race already)
     polish_share = 0 if (whole or not polish or not hasattr(space, "neighbours")) else \
-        (race_end - used[0]) // 3
+        (race_end - used[0]) // 2
     order, info, history = _eliminate(paired, pool, keep=keep,
                                       budget_left=left(race_end - polish_share),
                                       start=min_trials, z=RACE_Z)
-    polish_rows: list = []
-    local_optimum = None
-    if polish_share:
-        leader = order[0]
-        seen = {leader}
-        for rnd in range(1, 10 ** 6):
-            near = [c for c in space.neighbours(leader, rng) if space.is_legal(c)]
-            if not near:
-                local_optimum = True
-                break
-            pk = _derived_key(racing_key, _POLISH_SALT + rnd)
-            pp = _Paired(evaluator, pk, chunk_size, bar, spend)
-            group = [leader] + near
-            ordr, pinfo, _ = _eliminate(pp, group, keep=1, budget_left=left(race_end),
-                                        start=min_trials, z=RACE_Z)
-            n_common = min(pp.n(c) for c in group) if group else 0
-            best = ordr[0]
-            moved = False
-            if best != leader and n_common > 1 and pp.n(best) >= 2:
-                nb = min(pp.n(best), pp.n(leader))
-                xb, xl = pp.matrix([best, leader], nb)
-                moved = _surely_better(xb, xl, RACE_Z)
-            # no neighbour surely better: a local optimum within the trials' resolution;
-            # "confirmed" when every neighbour was also shown worse than the survivor
-            survivors = [c for c in group if pp.n(c) == pp.n(ordr[0])]
-            polish_rows.append({"round": rnd, "leader": space.describe(leader),
-                                "neighbours": len(near), "trials": pp.n(leader),
-                                "moved_to": space.describe(best) if moved else "",
-                                "confirmed": (not moved) and len(survivors) == 1})
-            if moved and best not in seen:
-                seen.add(best)
-                leader = best
-                continue
-            local_optimum = not moved
-            break
-        order = [leader] + [c for c in order if c != leader]
+    # The finals choose the leader. The racing's order ends on the best mean of candidates
+    # picked for their means on those same trials (a winner's curse: at the Demon's Run
+    # default a leader its own finals put 25 points below the field's own build); fresh
+    # trials, the same for every finalist, carry no such selection. ``include`` builds
+    # (e.g. the field's own) are finalists, so the search never crowns one its own finals
+    # show worse than them.
     chosen = order[:finalists]
     for c in include:
         if c not in chosen:
             chosen.append(c)
     final = evaluate_batch(evaluator, chosen, 0, final_trials, final_key, chunk_size, bar)
     spend(len(chosen) * final_trials)
-    paired_f = _paired_sums(evaluator, chosen, final_trials, final_key, chunk_size)
     final_score = np.asarray(evaluator.score(final, final_trials), dtype=float)
+    # ranked by every race each has run, racing and finals pooled: where the racing gave a
+    # build few races (a big space, the Demon's Run default) the finals decide and its
+    # selection barely counts; where it gave the contenders far more (a small space raced
+    # whole) their racing order is not thrown away on the finals' fewer races
+    n_r = np.array([info.get(c, (0, 0.0))[0] for c in chosen], dtype=float)
+    m_r = np.array([info.get(c, (0, 0.0))[1] for c in chosen], dtype=float)
+    n_r[np.isnan(m_r)] = 0.0
+    m_r = np.nan_to_num(m_r)
+    scale = float(getattr(evaluator, "trial_scale", 1.0))
+    pooled = (n_r * m_r * scale + final_trials * final_score) / (n_r + final_trials)
+    by_final = np.lexsort((np.arange(len(chosen)), -pooled))
+    chosen = [chosen[j] for j in by_final]
+    final, final_score = final[by_final], final_score[by_final]
+    polish_rows: list = []
+    local_optimum = None
+    if polish_share:
+        leader, local_optimum, polish_rows = _polish(
+            space, evaluator, chosen[0], rng, racing_key, chunk_size, bar, spend,
+            left(budget - final_trials), min_trials)
+        if leader != chosen[0]:
+            if leader in chosen:
+                j = chosen.index(leader)
+                row, sc = final[j:j + 1], final_score[j:j + 1]
+                del chosen[j]
+                final, final_score = np.delete(final, j, axis=0), np.delete(final_score, j)
+            else:
+                row = evaluate_batch(evaluator, [leader], 0, final_trials, final_key,
+                                     chunk_size, bar)
+                spend(final_trials)
+                sc = np.asarray(evaluator.score(row, final_trials), dtype=float)
+            chosen = [leader] + chosen
+            final, final_score = np.vstack([row, final]), np.concatenate([sc, final_score])
+    paired_f = _paired_sums(evaluator, chosen, final_trials, final_key, chunk_size)
     gaps = _gaps(paired_f, 0, final_trials, float(getattr(evaluator, "trial_scale", 1.0)))
     scale = float(getattr(evaluator, "trial_scale", 1.0))
     rows = []
@@ -277,3 +282,48 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
                        local_optimum=local_optimum, final_score=final_score.tolist(),
                        columns=[c for c in board.columns if c not in ("build", "included")])
     return board
+
+
+def _polish(space, evaluator, leader, rng, racing_key, chunk_size, bar, spend, budget_left,
+            min_trials):
+    """The leader's one-move neighbours raced against it on a fresh stream per round; it
+    moves while one is better beyond the paired interval. Returns (leader, local optimum:
+    True when a round ended with no neighbour surely better, None when the budget ran out
+    before a round could, False when the moves went round in a circle), the rounds."""
+    rows: list = []
+    seen = {leader}
+    for rnd in range(1, 10 ** 6):
+        near = [c for c in space.neighbours(leader, rng) if space.is_legal(c)]
+        if not near:
+            return leader, True, rows
+        if budget_left() < 2 * (len(near) + 1):
+            # not even two trials each: no round, and no claim either way
+            return leader, None, rows
+        pk = _derived_key(racing_key, _POLISH_SALT + rnd)
+        pp = _Paired(evaluator, pk, chunk_size, bar, spend)
+        group = [leader] + near
+        # a round leaves one look at every neighbour for the next: near-equal neighbours are
+        # never dropped, so a round would otherwise spend it all and a move could not be
+        # checked
+        cap = min(budget_left() // 2, min_trials * len(group))
+        ordr, _, _ = _eliminate(pp, group, keep=1,
+                                budget_left=lambda: max(0, budget_left() - cap),
+                                start=min_trials, z=RACE_Z)
+        best = ordr[0]
+        moved = False
+        if best != leader and pp.n(best) >= 2:
+            nb = min(pp.n(best), pp.n(leader))
+            xb, xl = pp.matrix([best, leader], nb)
+            moved = _surely_better(xb, xl, RACE_Z)
+        # no neighbour surely better: a local optimum within the trials' resolution;
+        # "confirmed" when every neighbour was also shown worse than the survivor
+        survivors = [c for c in group if pp.n(c) == pp.n(ordr[0])]
+        rows.append({"round": rnd, "leader": space.describe(leader), "neighbours": len(near),
+                     "trials": pp.n(leader), "moved_to": space.describe(best) if moved else "",
+                     "confirmed": (not moved) and len(survivors) == 1})
+        if moved and best not in seen:
+            seen.add(best)
+            leader = best
+            continue
+        return leader, not moved, rows
+    return leader, False, rows
