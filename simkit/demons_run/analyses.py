@@ -342,12 +342,13 @@ HEADLINE = (
     Analysis("recovery", "Buoy Recovery by Tractor Level (205)", recovery, trials=100_000,
              command="simkit recovery demons-run"),
     Analysis("builds", "80-point ships raced against the rulebook's worked ship", builds,
-             trials=20_000, plot=plot_builds, trials_option="--trials-budget",
+             trials=100_000, plot=plot_builds, trials_option="--trials-budget",
              quick={"population": 8, "min_trials": 40, "finalists": 3, "trials": 900},
-             command="simkit builds demons-run"),
+             # the budget named: the CLI's --trials-budget defaults differ with --metagame
+             command="simkit builds demons-run --trials-budget 100000"),
     Analysis("metagame", "The 80-point ships a strong field would fly (the build metagame)",
              metagame, trials=20_000, trials_option="--trials-budget", quick={"trials": 2000},
-             command="simkit builds demons-run --metagame"),
+             command="simkit builds demons-run --metagame --trials-budget 20000"),
     Analysis("board", "The board (RECONSTRUCTED)", board, plot=plot_board,
              command="simkit board demons-run"),
 )

@@ -17,6 +17,8 @@ saying the game has no scenario engine yet).
 
 from __future__ import annotations
 
+import shlex
+
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,7 +145,13 @@ def run_analysis(game: Game, a: Analysis, outdir: Path, *, quick: bool, seed: in
         kwargs.update(trials=n, seed=seed)
     frame = a.run(**kwargs, **run_opts)
     stem = f"{game.name}-{a.name}"
-    shown = a.command + (f" {_flags(options)}" if options else "")
+    shown = a.command
+    if n is not None and a.trials_option in shlex.split(shown):
+        # a command that names its budget: the one this run used replaces it
+        parts = shlex.split(shown)
+        i = parts.index(a.trials_option)
+        shown = shlex.join(parts[:i] + parts[i + 2:])
+    shown += f" {_flags(options)}" if options else ""
     if n is not None:
         shown += f" {a.trials_option} {n} --seed {seed}"
     s = Section(a.title, command=shown)
