@@ -179,6 +179,28 @@ def test_shunt_below_the_phase_variant_shunt_target_move_p56_p12(always):
         assert moved == [] and w.V[0, VH.V_SP] == 1 and w.V[1, VH.V_SP] == 0
 
 
+def test_the_one_accelerating_the_most_moves_off_first_p15():
+    """p15: stationary vehicles move after all others in phase 1, and 'when there are 2 or
+    more vehicles moving off together, the one which is accelerating the most moves first'.
+    Two stopped cars on separate lanes, the one in front (the chase car) with its acceleration
+    cut to 5mph, the lead car behind it moving off at 20mph: the car behind moves off first
+    (the old engine moved the one in front first). The declarations come before either moves
+    and are the ones each then takes (logged with the speed set)."""
+    w = World()
+    w.place(0, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 0, 3, 2, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_ACC] = 5
+    w.WS[:, :, VH.W_AMMO] = 0
+    st, s = w.script([1] * 400)
+    res = np.zeros(EG.R_W, np.int64)
+    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1), w.E, w.EN, res,
+                  0, 1)
+    ev = _phase_events(w, 1)
+    acts = {v: a for v, c, *a in ev if c == EG.EV_ACTION}
+    assert acts[0][:3] == [PO.A_ACCEL, 20, 20] and acts[1][:3] == [PO.A_ACCEL, 5, 5]
+    assert [v for v, c, *_ in ev if c == EG.EV_MOVE] == [0, 1]
+
+
 def test_head_on_example_p56_six_hits_at_plus_six():
     """Two cars at 57mph (SF 3 each) meet head-on: 6 hits at +6 on each; both halt.
     Interceptors (24 points, armour 4) so that no hit is terminal."""

@@ -6,7 +6,8 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   least the next phase number (at least one phase; a car that speeds up mid-turn moves in the
   extra phases); in each phase vehicles act in descending order of mph fixed by the caller at
   the phase's start (ties: the one in front first; neck and neck, a d6 each, the lower moves
-  first); a vehicle moves one space when its speed factor is at least the phase number.
+  first; vehicles moving off together: the one accelerating the most first, :func:`_moving_off`);
+  a vehicle moves one space when its speed factor is at least the phase number.
 * Actions (p11-17), one per phase: steady, accelerate, brake, drift (p13; outward only on a
   curve; 80mph limit), shoot a direct-fire weapon (p22-27) or drop a passive (p22-24), sideswipe
   (p54), re-align after a spin (p46). Vehicles too slow to move may only shoot direct-fire
@@ -98,7 +99,7 @@ from .policies import A_OFF_DRIFT
 from .policies import HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
-from .pieces.vehicle import V_SHUNTED
+from .pieces.vehicle import V_DECL, V_DECLARG, V_SHUNTED
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                              M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ARM, V_ATT, V_AXLE,
                              V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE, V_LEVELS,
@@ -1193,6 +1194,8 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
     # a shunted target told to take its move whatever its speed factor (G_SHUNT_MOVE = 1)
     forced = V[v, V_SHUNTED] == -1 and V[v, V_MPH] > 0
     V[v, V_SHUNTED] = 0
+    decl = V[v, V_DECL]   # declared ahead, moving off with others (_moving_off)
+    V[v, V_DECL] = 0
     moves = speed_factor(V[v, V_MPH], step) >= phase or forced
     V[v, V_STAMP] = turn * 8 + phase
     if V[v, V_BIKE] and _bike_act_start(st, script, B, V, WS, FIT, n, v, moves, RU, L):
@@ -1212,6 +1215,8 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         act, arg = A_NONE, 0
     elif V[v, V_NEEDALIGN]:
         act, arg = A_REALIGN, 0
+    elif decl > 0:
+        act, arg = decl - 1, V[v, V_DECLARG]
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
         tbuf = K[K_TBUF:K_TBUF_END]
@@ -1356,6 +1361,80 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
                 x = r
         if x < 0:
             return
+
+
+@jit
+def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
+    """p15: vehicles stationary at the start of phase 1 move after all others, and 'when there
+    are 2 or more vehicles moving off together, the one which is accelerating the most moves
+    first'. When the phase reaches them (``order[lo:hi]``), every driver among them who will be
+    asked for an action (in control, no panic, a driver, aligned; a bike upright and not
+    pushed) declares it now, before any of them moves, and ``order[lo:hi]`` is re-ordered by
+    the speed each moves off at: an accelerate, drift or U-turn move-off's speed (the
+    acceleration, within the car's characteristics), a reverse's 10mph (p17: 'assumed to be
+    travelling at 10mph'); vehicles not moving off count 0. Ties keep the phase order (the
+    one in front first). :func:`_act` then takes the declared action. With fewer than two
+    declarations nothing is asked early, so the dice fall as before."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
+    POL = _tab2(RU, TB_POL)
+    now = L.turn * 8 + L.phase
+    asked = 0
+    for i in range(lo, hi):
+        v = order[i]
+        if _declares_moving_off(V, v, now) or (
+                V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now
+                and V[v, V_OOC] != IN_CONTROL):
+            asked += 1
+    if asked < 2:
+        return
+    key = np.zeros(hi - lo, np.int64)
+    tbuf = K[K_TBUF:K_TBUF_END]
+    for i in range(lo, hi):
+        v = order[i]
+        if V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now \
+                and V[v, V_OOC] != IN_CONTROL:
+            _halted(V, v)   # as _act would first: stopped, the control loss is over (p46)
+        if not _declares_moving_off(V, v, now):
+            continue
+        if V[v, V_BIKE]:
+            V[v, V_DODGE] = 0   # as _bike_act_start would first: last phase's dodge is over
+        act, arg = decide(T, TM, M, NM, V, WS, n, v, False, hp, POL[v], tbuf, st, script)
+        if V[v, V_BIKE]:
+            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, False, hp, POL[v], tbuf, act, arg,
+                                   st, script)
+        V[v, V_DECL] = act + 1
+        V[v, V_DECLARG] = arg
+        cap = 0 if V[v, V_ENGOFF] else min(V[v, V_ACC], V[v, V_MAXSPD])
+        if act == A_ACCEL or act == A_OFF_DRIFT or (act == A_UTURN and arg > 0):
+            key[i - lo] = max(0, min(abs(arg), cap))
+        elif act == A_REVERSE and cap > 0:
+            key[i - lo] = G[G_REV_MPH]
+    # a stable insertion sort, the fastest start first
+    for i in range(lo + 1, hi):
+        x = order[i]
+        kx = key[i - lo]
+        j = i - 1
+        while j >= lo and key[j - lo] < kx:
+            order[j + 1] = order[j]
+            key[j + 1 - lo] = key[j - lo]
+            j -= 1
+        order[j + 1] = x
+        key[j + 1 - lo] = kx
+
+
+@jit
+def _declares_moving_off(V, v, now):
+    """Will ``v``, stationary at the start of phase 1, be asked for an action by _act?"""
+    return (V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now
+            and V[v, V_OOC] == IN_CONTROL and not V[v, V_PANIC] and not V[v, V_NODRIVER]
+            and not V[v, V_NEEDALIGN] and not _no_control(V, v)
+            and not (V[v, V_BIKE] and (V[v, V_FALLEN] or V[v, V_PUSH])))
 
 
 @jit
@@ -1783,6 +1862,10 @@ def play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, first):
             L = Log(E, EN, turn, phase)
             _log(L, -1, EV_PHASE, 0, 0, 0, 0)
             k = _order(st, script, T, V, n, order)
+            # stationary vehicles come last in the order (p15)
+            k0 = 0
+            while k0 < k and V[order[k0], V_MPH] > 0:
+                k0 += 1
             for v in range(n):
                 V[v, V_PANIC] = 0
                 if speed_factor(V[v, V_MPH], step) >= phase:
@@ -1792,6 +1875,8 @@ def play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, first):
                     V[v, V_BRKLEFT] = V[v, V_BRK]
                     late[v] = 1
             for i in range(k):
+                if phase == 1 and i == k0 and k - k0 >= 2:
+                    _moving_off(st, script, B, V, WS, n, order, k0, k, RU, L)
                 v = order[i]
                 if V[v, V_STATUS] != ACTIVE or V[v, V_STAMP] == turn * 8 + phase:
                     continue   # out, or it took its move already, shunted (p56)
