@@ -195,47 +195,10 @@ REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was t
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
 
-# --- the scratch buffer K -------------------------------------------------------------------------
-# One buffer per game holds the shot kernel's scratch (ws), its parameters (sp) and outputs (o),
-# a move's hazard list (lim, oil, outc) and the target search's (tbuf): numba counts a reference
-# to every array that crosses a call, and these seven crossed nearly every call of a phase. A
-# function cuts out only the pieces it reads itself.
-K_WS, K_WS_END = 0, SH.SCRATCH
-K_SP, K_SP_END = K_WS_END, K_WS_END + 32
-K_O, K_O_END = K_SP_END, K_SP_END + 8
-K_LIM, K_LIM_END = K_O_END, K_O_END + SH.MAX_TESTS
-K_OIL, K_OIL_END = K_LIM_END, K_LIM_END + SH.MAX_TESTS
-K_OUTC, K_OUTC_END = K_OIL_END, K_OIL_END + SH.MAX_TESTS
-K_TBUF, K_TBUF_END = K_OUTC_END, K_OUTC_END + 8
-K_W = K_TBUF_END
-
-
-def new_scratch():
-    """A zeroed scratch buffer K (the K_* pieces)."""
-    return np.zeros(K_W, np.int64)
-
-
-# --- the board buffer B --------------------------------------------------------------------------
-# One buffer per game holds the track T, its meta cells TM, the markers M, their count NM and the
-# scratch K, for the same reason as K: one reference counted per call instead of five. A
-# function views the pieces it reads itself.
-B_T, B_T_END = 0, RD.MAXSEC * RD.T_W
-B_TM, B_TM_END = B_T_END, B_T_END + RD.TM_W
-B_M, B_M_END = B_TM_END, B_TM_END + RD.MAXM * RD.MK_W
-B_NM, B_NM_END = B_M_END, B_M_END + 1
-B_K, B_K_END = B_NM_END, B_NM_END + K_W
-B_W = B_K_END
-
-
-def new_board():
-    """A zeroed board buffer B (the B_* pieces)."""
-    return np.zeros(B_W, np.int64)
-
-
-def board_views(B):
-    """The pieces of a board buffer as views: (T, TM, M, NM, K)."""
-    return (B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W)), B[B_TM:B_TM_END],
-            B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W)), B[B_NM:B_NM_END], B[B_K:B_K_END])
+from .pieces.board import (B_K, B_K_END, B_M, B_M_END, B_NM, B_NM_END, B_T, B_T_END, B_TM,
+                           B_TM_END, B_W, K_LIM, K_LIM_END, K_O, K_O_END, K_OIL, K_OIL_END,
+                           K_OUTC, K_OUTC_END, K_SP, K_SP_END, K_TBUF, K_TBUF_END, K_W, K_WS,
+                           K_WS_END, board_views, new_board, new_scratch)
 
 
 # --- the rules buffer RU --------------------------------------------------------------------------
@@ -1170,9 +1133,6 @@ def _sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
 @jit
 def _act(st, script, B, V, WS, FIT, n, v, RU, L):
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
-    TM = B[B_TM:B_TM_END]
-    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
-    NM = B[B_NM:B_NM_END]
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
@@ -1201,11 +1161,9 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         act, arg = A_REALIGN, 0
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
-        tbuf = K[K_TBUF:K_TBUF_END]
-        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, st, script)
+        act, arg = decide(B, V, WS, n, v, moves, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
-                                   st, script)
+            act, arg = bike_decide(B, V, n, v, moves, POL[v], act, arg, st, script)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L)
         return
