@@ -230,8 +230,8 @@ def test_a_bike_takes_criticals_on_the_bike_matrix_and_a_ko_means_an_automatic_r
     w = World()
     w.place(1, 1, 2, 0, 50, BIKE)
     st, s = w.script([6, 4, 6])
-    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 0, 0, 4, True, 0, 0, 0, w.common(),
-                 EG.Log(w.E, w.EN, 1, 1), -1)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, EG._auto_hit(0, 4, -1), w.common(),
+                 EG.Log(w.E, w.EN, 1, 1))
     assert _pos(st) == 3 and w.V[1, VH.V_NODRIVER] == 1
     assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
     # no control-loss test: skid 2 (straight, -5mph: 45mph SF 3), one hit at +1 (facing 3
@@ -602,8 +602,8 @@ def _wheel_off_hit(mph, check):
     w = World()
     w.place(1, 1, 2, 0, mph, BIKE)
     st, s = w.script([6, 3, 2, check, 3, 3, 3, 3])
-    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 1, 0, 0, True, 0, 0, 0, w.common(),
-                 EG.Log(w.E, w.EN, 1, 1), -1)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, EG._auto_hit(1, 0, -1), w.common(),
+                 EG.Log(w.E, w.EN, 1, 1))
     return w, st
 
 

@@ -36,8 +36,8 @@ def world():
 
 def hit(w, v, rolls, damage=0, facing=FRONT):
     st, s = w.script(rolls)
-    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, v, damage, 0, facing, True, 0, 0, 0, w.common(),
-                 EG.Log(w.E, w.EN, 1, 1), 1 - v)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, v, EG._auto_hit(damage, facing, 1 - v), w.common(),
+                 EG.Log(w.E, w.EN, 1, 1))
     assert st[dice.POS] == len(rolls), "every scripted die used, and no other"
 
 
@@ -541,8 +541,9 @@ def test_interceptor_lays_oil_and_mines_on_top_of_each_other_p23():
     w.place(0, 5, 2, 0, 60, side=0, role=0)
     st, s = w.script([2])
     zlo, zhi = 2, 3
-    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, zlo, zhi, int(M[0, 4]), int(M[0, 5]),
-                         True, 0, w.common(), EG.Log(w.E, w.EN, 1, 1), True)
+    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1,
+                         EG.Zone(zlo, zhi, int(M[0, 4]), int(M[0, 5]), True, True), 0, w.common(),
+                         EG.Log(w.E, w.EN, 1, 1))
     assert sorted(zip(w.lim[:nl], w.oil[:nl])) == [(50, 0), (60, 1)]
     assert w.V[1, VH.V_HAND] == 3 and st[dice.POS] == 1
 
@@ -569,10 +570,9 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
     # run onto it: turned over, removed, no test
     w.V[1, VH.V_SP] = 1
     st, s = w.script([])
-    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 2, 3, int(w.M[0, 4]), int(w.M[0, 5]),
-                         True, 0, w.common(),
-                         EG.Log(w.E, w.EN, 1, 1),
-                         True)
+    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1,
+                         EG.Zone(2, 3, int(w.M[0, 4]), int(w.M[0, 5]), True, True), 0, w.common(),
+                         EG.Log(w.E, w.EN, 1, 1))
     assert nl == 0 and w.M[0, RD.MK_ACTIVE] == 0 and w.V[1, VH.V_HAND] == 4
 
 

@@ -312,8 +312,8 @@ def test_panic_brake_costs_the_move_in_the_engine_p41():
         w.WS[0] = w.a.LOAD[0, 0]
         # damage d6 1 (1 + 8 - 3 = 6 points), the hazard roll 5: 5 + 2 - 4 = 3, 15mph
         st, s = w.script([1, 5])
-        EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 0, 8, 1, VH.F_REAR, True, 0, 0, 0, w.common(),
-                     EG.Log(w.E, w.EN, 1, phase), 1)
+        EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 0, EG.Hit(8, 1, VH.F_REAR, True, 0, 0, 0, 1),
+                     w.common(), EG.Log(w.E, w.EN, 1, phase))
         assert w.V[0, VH.V_MPH] == 35 and w.V[0, VH.V_PANIC] == 1
         before = (w.V[0, VH.V_SEC], w.V[0, VH.V_SP])
         pol = np.stack([PO.policy_vector("standard")] * 2)

@@ -325,11 +325,31 @@ def _apply_levels(V, v, RU):
         V[v, V_ACC] = max(0, V[v, V_ACC] - d * G[G_I_ACC])
 
 
+class Hit(NamedTuple):
+    """What :func:`_take_hit` is hit with: scalars only, which cross a compiled call for free
+    (an array in a tuple is counted like a separate one)."""
+    damage: int      # the weapon's damage, or the collision's
+    he: int          # 1: an HE hit (its hazard roll, p38)
+    facing: int      # the facing hit (with OBLIQUE)
+    auto: bool       # hits without a hit roll
+    rng_eff: int     # the range the hit roll needs
+    mod: int         # the hit roll's modifier
+    flat: int        # 1: the damage is not added to the d6 (shooting.S_FLAT; spikes, p30)
+    shooter: int     # the vehicle that shot, rammed or swiped, or a negative source
+
+
 @jit
-def _take_hit(st, script, B, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, RU, L,
-              shooter):
-    """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
-    Returns True when it hit."""
+def _auto_hit(damage, facing, shooter):
+    """A hit without a hit roll (collisions, crashes, mines): no HE, damage added to the d6."""
+    return Hit(damage, 0, facing, True, 0, 0, 0, shooter)
+
+
+@jit
+def _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L):
+    """One shot or hit (:class:`Hit`) on vehicle ``v`` through the shot kernel, with lasting
+    effects applied. Returns True when it hit."""
+    damage, he, facing, auto = hit.damage, hit.he, hit.facing, hit.auto
+    rng_eff, mod, flat, shooter = hit.rng_eff, hit.mod, hit.flat, hit.shooter
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
@@ -481,11 +501,12 @@ def _crash(V, v, why, L):
 
 
 @jit
-def _speed_hits(st, script, B, V, WS, FIT, v, n_hits, dmg, facing, RU, L, source):
+def _speed_hits(st, script, B, V, WS, FIT, v, n_hits, hit, RU, L):
+    """``n_hits`` hits of ``hit`` (:func:`_auto_hit`) while the vehicle is still in play."""
     for _ in range(n_hits):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
-        _take_hit(st, script, B, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, RU, L, source)
+        _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L)
 
 
 @jit
@@ -509,7 +530,7 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     if u < 0:
         # an obstacle: a head-on ram into a wreck (p77)
         _log(L, v, EV_RAM, -1, 0, sfv, 0)
-        _speed_hits(st, script, B, V, WS, FIT, v, sfv, sfv, 0, RU, L, -2)
+        _speed_hits(st, script, B, V, WS, FIT, v, sfv, _auto_hit(sfv, 0, -2), RU, L)
         V[v, V_MPH] = 0
         return
     sfu = speed_factor(V[u, V_MPH], step)
@@ -522,8 +543,8 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     if head_on or opp:
         c = sfv + sfu
         _log(L, v, EV_RAM, u, 0, c, 1 if opp else 0)
-        _speed_hits(st, script, B, V, WS, FIT, v, c, c, fv, RU, L, u)
-        _speed_hits(st, script, B, V, WS, FIT, u, c, c, fu, RU, L, v)
+        _speed_hits(st, script, B, V, WS, FIT, v, c, _auto_hit(c, fv, u), RU, L)
+        _speed_hits(st, script, B, V, WS, FIT, u, c, _auto_hit(c, fu, v), RU, L)
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
         _wreck_if_needed(V, u, L)
@@ -531,8 +552,8 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_RAM, u, 1, rel, 0)
-    _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, fv, RU, L, u)
-    _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, fu, RU, L, v)
+    _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, fv, u), RU, L)
+    _speed_hits(st, script, B, V, WS, FIT, u, rel, _auto_hit(rel, fu, v), RU, L)
     diff = V[v, V_MPH] - V[u, V_MPH]
     if diff > 0:
         half = (diff + 1) // 2
@@ -555,14 +576,27 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
         V[u, V_PANIC] = 0
 
 
+class Zone(NamedTuple):
+    """A move's contact zone and how the vehicle moved into it (:func:`_markers_hit`):
+    scalars only."""
+    llo: int
+    lhi: int                # lanes
+    xlo: int
+    xhi: int                # the zone along the road
+    straight_steady: bool   # straight ahead at a steady speed (oil's lower limit, p30)
+    straight: bool          # straight ahead (Double Hits, p31)
+
+
 @jit
-def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, nl, RU, L,
-                 straight):
-    """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
-    limits added to the move's list, in the order the markers were laid. Returns the new list
-    length. Two identical markers after a straight-ahead move (p31 Double Hits): oil two hits,
-    mines both damage rolls but one 30mph test, smoke one test, spikes one hit; odd sets and
-    other moves: each hit separately. A dummy is turned over and removed (p22)."""
+def _markers_hit(st, script, B, V, WS, FIT, v, Z, nl, RU, L):
+    """Passives and road hazards in the move's contact zone ``Z`` (:class:`Zone`; p30, p76):
+    damage now, hazard limits added to the move's list, in the order the markers were laid.
+    Returns the new list length. Two identical markers after a straight-ahead move (p31 Double
+    Hits): oil two hits, mines both damage rolls but one 30mph test, smoke one test, spikes one
+    hit; odd sets and other moves: each hit separately. A dummy is turned over and removed
+    (p22)."""
+    llo, lhi, xlo, xhi = Z.llo, Z.lhi, Z.xlo, Z.xhi
+    straight_steady, straight = Z.straight_steady, Z.straight
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
@@ -607,7 +641,7 @@ def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_stea
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
-            _take_hit(st, script, B, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, RU, L, -3)
+            _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(G[G_MINE_DMG], 3, -3), RU, L)
             if nl < SH.MAX_TESTS and not (double and n_mines >= 2 and mines_tested):
                 K[K_LIM + nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
                 K[K_OIL + nl] = _rflag(V, v)
@@ -620,7 +654,7 @@ def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_stea
             if V[v, V_MPH] > G[G_SPIKE_MPH] and G[G_SPIKE_RULE] == 0:
                 # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
                 # as a floor hit picks them); 5 or less, no effect
-                _take_hit(st, script, B, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, RU, L, -4)
+                _take_hit(st, script, B, V, WS, FIT, v, Hit(0, 0, 3, True, 0, 0, 1, -4), RU, L)
             elif V[v, V_MPH] > G[G_SPIKE_MPH]:
                 # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
                 # a tyre
@@ -781,8 +815,9 @@ def _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L, steady, forced_drift
         nl += 1
     if V[v, V_DODGE] != 0:
         zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
-    nl = _markers_hit(st, script, B, V, WS, FIT, v, zlo, zhi, xlo, xhi, steady and not moved_drift,
-                      nl, RU, L, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
+    nl = _markers_hit(st, script, B, V, WS, FIT, v,
+                      Zone(zlo, zhi, xlo, xhi, steady and not moved_drift,
+                           not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL)), nl, RU, L)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
@@ -968,7 +1003,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             sf_now = speed_factor(V[v, V_MPH], step)
             hits = max(0, sf_now - G[G_ROLL_LESS])
             _log(L, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-            _bike_hits(st, script, B, V, WS, FIT, v, hits, hits, RU, L, -5)
+            _bike_hits(st, script, B, V, WS, FIT, v, hits, RU, L, -5)
             if V[v, V_STATUS] == ACTIVE:
                 _road_damage(st, script, V, v, sf_now, RU, L)
             _bike_down(V, v, L)
@@ -981,7 +1016,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
             _log(L, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, sf_now, 4, RU, L, -5)
+            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, _auto_hit(sf_now, 4, -5), RU, L)
             V[v, V_MPH] = 0
             V[v, V_STATUS] = WRECK
             _log(L, v, EV_WRECK, 0, 0, 0, 0)
@@ -991,9 +1026,10 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
 
 
 @jit
-def _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L):
+def _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, L):
     """Weapon ``w``'s marker in space (bsec, bsp) on the car's two lanes, whichever way it faces;
     laid under a car it fails on an odd d6 (tail-gating, p24), smoke excepted."""
+    lane = V[v, V_LANE]
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
@@ -1030,7 +1066,7 @@ def _lay_passive(st, script, B, V, WS, n, v, w, L):
         if bsec < TM[RD.TM_FIRST]:
             return   # nothing behind: the marker would be off the table
         bsp = RD.pair_spaces(T, bsec, lane) - 1
-    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L)
+    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, L)
 
 
 @jit
@@ -1067,8 +1103,9 @@ def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
     if not in_range:
         _log(L, v, EV_SHOT, u, w, rng, -1)
         return
-    hit = _take_hit(st, script, B, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
-                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], RU, L, v)
+    hit = _take_hit(st, script, B, V, WS, FIT, u,
+                    Hit(WS[v, w, W_DMG], WS[v, w, W_HE], facing, False, min(rng, G[G_RANGE_CAP]),
+                        mod, WS[v, w, W_FLAT], v), RU, L)
     _log(L, v, EV_SHOT, u, w, rng, 1 if hit else 0)
 
 
@@ -1112,9 +1149,9 @@ def _sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
         winner = v   # a bike taking a sideswipe test against a car loses (p72)
     _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, B, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, RU, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(rel, 2, u), RU, L)
     if winner != u:
-        _take_hit(st, script, B, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, RU, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, _auto_hit(rel, 2, v), RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
@@ -1881,15 +1918,15 @@ def _road_damage(st, script, V, v, sf, RU, L):
 
 
 @jit
-def _bike_hits(st, script, B, V, WS, FIT, v, n_hits, dmg, RU, L, source):
-    """Speed-factor hits on a random facing each (p70: 1 left, 2 right, 3 roof, 4 floor,
-    5 front, 6 rear)."""
+def _bike_hits(st, script, B, V, WS, FIT, v, sf, RU, L, source):
+    """Speed-factor damage, ``sf`` hits at +``sf`` (p46, p58), each on a random facing (p70:
+    1 left, 2 right, 3 roof, 4 floor, 5 front, 6 rear)."""
     hp = _tab1(RU, TB_HP)
-    for _ in range(n_hits):
+    for _ in range(sf):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
         facing = hp[HP_ROLLFACE + dice.roll(st, script, 1, 6) - 1]
-        _take_hit(st, script, B, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, RU, L, source)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sf, facing, source), RU, L)
 
 
 @jit
@@ -1917,7 +1954,7 @@ def _bike_crash(st, script, B, V, WS, FIT, v, why, RU, L, damage):
     G = _tab1(RU, TB_G)
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     if damage:
-        _bike_hits(st, script, B, V, WS, FIT, v, sf, sf, RU, L, -6)
+        _bike_hits(st, script, B, V, WS, FIT, v, sf, RU, L, -6)
     _road_damage(st, script, V, v, sf, RU, L)
     _crash(V, v, why, L)
 
@@ -1975,7 +2012,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
         _log(L, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
-        _take_hit(st, script, B, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, RU, L, -2)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sfv, 0, -2), RU, L)
         _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_CAR, RU, L, False)
         return
     sfu = speed_factor(V[u, V_MPH], step)
@@ -1988,8 +2025,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
             c = sfv + sfu
             _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
-            _speed_hits(st, script, B, V, WS, FIT, v, c, c, 0, RU, L, u)
-            _speed_hits(st, script, B, V, WS, FIT, u, c, c, 0, RU, L, v)
+            _speed_hits(st, script, B, V, WS, FIT, v, c, _auto_hit(c, 0, u), RU, L)
+            _speed_hits(st, script, B, V, WS, FIT, u, c, _auto_hit(c, 0, v), RU, L)
             for x in (v, u):
                 if V[x, V_STATUS] == ACTIVE:
                     _road_damage(st, script, V, x, sfv if x == v else sfu, RU, L)
@@ -1997,8 +2034,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
             return
         rel = max(sfv - sfu, 0)
         _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-        _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, 0, RU, L, u)
-        _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, 1, RU, L, v)
+        _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, 0, u), RU, L)
+        _speed_hits(st, script, B, V, WS, FIT, u, rel, _auto_hit(rel, 1, v), RU, L)
         diff = V[v, V_MPH] - V[u, V_MPH]
         if diff > 0:
             half = (diff + 1) // 2
@@ -2021,13 +2058,13 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         if opposed:
             c = sfb + sfc
             _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
-            _take_hit(st, script, B, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, RU, L, car)
+            _take_hit(st, script, B, V, WS, FIT, bike, _auto_hit(c, 2, car), RU, L)
             _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, K, G, hp, L)
             _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], K, G, hp, L)
         else:
             rel = abs(sfb - sfc)
             _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
-            _take_hit(st, script, B, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, RU, L, car)
+            _take_hit(st, script, B, V, WS, FIT, bike, _auto_hit(rel, 2, car), RU, L)
             V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
             _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, L)
@@ -2036,8 +2073,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
         _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
-        _take_hit(st, script, B, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, RU, L, car)
-        _take_hit(st, script, B, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, RU, L, bike)
+        _take_hit(st, script, B, V, WS, FIT, bike, _auto_hit(c, 0, car), RU, L)
+        _take_hit(st, script, B, V, WS, FIT, car, _auto_hit(c, 0, bike), RU, L)
         if V[bike, V_STATUS] == ACTIVE:
             _road_damage(st, script, V, bike, sfb, RU, L)
         _crash(V, bike, CRASH_BIKE_CAR, L)
@@ -2048,8 +2085,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     # shunts
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-    _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, 0, RU, L, u)
-    _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, 1, RU, L, v)
+    _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, 0, u), RU, L)
+    _speed_hits(st, script, B, V, WS, FIT, u, rel, _auto_hit(rel, 1, v), RU, L)
     if bike == v:
         V[v, V_MPH] = min(V[v, V_MPH], V[u, V_MPH])
     else:
@@ -2101,9 +2138,9 @@ def _bike_sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
     winner = v if sv > su else (u if su > sv else -1)
     _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, B, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, RU, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(rel, 2, u), RU, L)
     if winner != u:
-        _take_hit(st, script, B, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, RU, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, _auto_hit(rel, 2, v), RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
@@ -2611,8 +2648,8 @@ def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
         K[K_LIM + nl] = G[G_L_UTURN]
         K[K_OIL + nl] = 0
         nl += 1
-    nl = _markers_hit(st, script, B, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, nl, RU, L,
-                      False)
+    nl = _markers_hit(st, script, B, V, WS, FIT, v, Zone(0, RD.LANES - 1, xlo, xhi, False, False),
+                      nl, RU, L)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
@@ -2687,9 +2724,9 @@ def _sideswipe_opposed(st, script, B, V, WS, FIT, v, u, d, RU, L):
     winner = v if sv > su else (u if su > sv else -1)
     _log(L, v, EV_OPPSWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, B, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, RU, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(c, 2, u), RU, L)
     if winner != u:
-        _take_hit(st, script, B, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, RU, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, _auto_hit(c, 2, v), RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_OPP_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_OPP_LOSS])
     for k in range(2):
@@ -2715,7 +2752,7 @@ def _lay_passive_back(st, script, B, V, WS, n, v, w, L):
     bsec, bsp = RD.step_space(T, sec, lane, V[v, V_SP], 0)
     if bsec >= TM[RD.TM_NSEC]:
         return
-    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L)
+    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, L)
 
 
 @jit
