@@ -45,8 +45,8 @@ def move(w, v, rolls=(), steady=True):
     """One straight-ahead move and what follows it, at the start of a phase."""
     st, s = w.script(list(rolls))
     w.V[v, VH.V_BRKLEFT] = w.V[v, VH.V_BRK]
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, v, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     steady, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, v, EG.Move(0, steady, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     if nl >= 0:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     assert st[dice.POS] == len(rolls)
@@ -482,8 +482,8 @@ def markers_ahead(w, kinds, lane=2):
 
 def advance(w, rolls, steady=True):
     st, s = w.script(rolls)
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     steady, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, steady, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert st[dice.POS] == len(rolls)
     return sorted(zip(w.lim[:nl], w.oil[:nl]))
 

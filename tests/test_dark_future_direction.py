@@ -29,13 +29,13 @@ def _events(w, code):
 
 
 def _act_dir(w, st, s, v, act, arg, moves, turn=1, phase=1, n=2):
-    EG._act_dir(st, s, w.B, w.V, w.WS, w.FIT, n, v, act, arg, moves, w.common(),
+    EG._act_dir(st, s, w.B, w.V, w.WS, w.FIT, n, v, EG.Action(act, arg, moves), w.common(),
                 EG.Log(w.E, w.EN, turn, phase))
 
 
 def _advance(w, st, s, v, drift=0, n=2, turn=1, phase=1):
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, n, v, drift, w.common(),
-                     EG.Log(w.E, w.EN, turn, phase), drift == 0, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, n, v, EG.Move(drift, drift == 0, False),
+                     w.common(), EG.Log(w.E, w.EN, turn, phase))
     if nl >= 0:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, turn, phase), w.K, nl, w.hp)
     return nl
@@ -231,8 +231,8 @@ def test_head_on_between_moving_cars_combined_speed_factor_p52_p56():
     st, s = w.script([])
     assert _advance(w, st, s, 0) >= 0
     st, s = w.script([1] * 12)
-    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 2),
-                       True, False) == -1
+    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                       EG.Log(w.E, w.EN, 1, 2)) == -1
     ram = _events(w, EG.EV_RAM)[-1]
     assert ram[0] == 0 and ram[2:] == (1, 0, 6, 1)      # head-on, travelling at each other
     assert w.V[0, VH.V_DMG] == 24 - 6 * (1 + 6 - 4) and w.V[1, VH.V_DMG] == 24 - 6 * (1 + 6 - 4)
@@ -336,8 +336,8 @@ def test_facing_back_corridors_passives_order_and_leaving_play():
     w.place(2, 0, 2, 0, 60, side=1, kind=1)
     w.V[2, VH.V_DIR] = 1
     st, s = w.script([])
-    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 3, 2, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                       True, False) == -1
+    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 3, 2, EG.Move(0, True, False), w.common(),
+                       EG.Log(w.E, w.EN, 1, 1)) == -1
     assert w.V[2, VH.V_STATUS] == VH.LEFT
 
 
@@ -538,7 +538,8 @@ def test_moving_off_with_a_drift_p15():
     st, s = w.script([])
 
     def off(arg, phase=1, moves=False):
-        EG._move_off_drifting(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, arg, moves, w.common(),
+        EG._move_off_drifting(st, s, w.B, w.V, w.WS, w.FIT, 2, 0,
+                              EG.Action(PO.A_OFF_DRIFT, arg, moves), w.common(),
                               EG.Log(w.E, w.EN, 1, phase))
 
     def where():

@@ -166,8 +166,8 @@ def test_oil_tested_last_and_at_30mph_after_a_panic_brake_p30():
     # the oil costs a handling point first (optimum control 3); the curve: 1 + 3 - 3 = 1, a 5mph
     # panic brake; then the oil against 30mph (not 60: a curve, and after a panic brake)
     st, s = w.script([1, 1])
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert nl == 2 and w.V[0, VH.V_HAND] == 3    # oil: handling -1
     EG._after_move(st, s, w.T, w.V, 0, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     ev = [tuple(e[4:8]) for e in w.E[:w.EN[0]] if e[3] == EG.EV_HAZARD]

@@ -277,6 +277,21 @@ class Log(NamedTuple):
     phase: int
 
 
+class Move(NamedTuple):
+    """How one move is made (:func:`_advance`, ``MV``): scalars only, which cross a compiled
+    call for free."""
+    drift: int           # -1, 0, 1: the drift after the space ahead
+    steady: bool         # at a steady speed (the action was none or a shot or later)
+    forced_drift: bool   # the drift is a skid, not a manoeuvre (no drift test)
+
+
+class Action(NamedTuple):
+    """A driver's action as the engine carries it out (``AC``): scalars only."""
+    act: int      # A_*
+    arg: int
+    moves: bool   # the vehicle moves this phase
+
+
 @jit
 def _log(L, v, code, a, b, c, d):
     """One event in the shared layout (:mod:`simkit.core.eventlog`)."""
@@ -723,11 +738,12 @@ def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L, steady, forced_drift):
+def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
     """One move: one space in the travel direction (with play; against it for a car facing
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
     hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
+    drift, steady, forced_drift = MV.drift, MV.steady, MV.forced_drift
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -824,13 +840,14 @@ def _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L, steady, forced_drift
 
 
 @jit
-def _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L):
+def _move_off_drifting(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     """Moving off with a drift (p15): a vehicle stationary at the start of phase 1 may
     accelerate and drift in the one action, and moves in phase 1 after every other vehicle (the
     phase order puts stationary vehicles last): its speed set to the acceleration, the
     straight-ahead move, then the drift (outwards only on a curve, p13; a hazard over 80mph;
     refused into a vehicle or off the road, as any drift). ``|arg|`` is the acceleration in
     mph, its sign the drift's side. Anywhere else it is no action."""
+    arg, moves = AC.arg, AC.moves
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
@@ -842,7 +859,7 @@ def _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L):
         V[v, V_MPH] = 0
         return
     _log(L, v, EV_ACTION, A_OFF_DRIFT, arg, V[v, V_MPH], 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 1 if arg > 0 else -1, RU, L, False, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(1 if arg > 0 else -1, False, False), RU, L)
     if nl < 0:
         return
     if V[v, V_BIKE]:
@@ -865,7 +882,7 @@ def _move_off_straight(st, script, B, V, WS, FIT, n, v, arg, RU, L):
         V[v, V_MPH] = 0
         return
     _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, False, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
     if nl < 0:
         return
     if V[v, V_BIKE]:
@@ -951,7 +968,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
     if not bike and V[v, V_OOC] == SPINNING:
-        nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, False, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
         if nl < 0 or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
@@ -972,7 +989,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
         _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
-        nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
         if nl >= 0:
@@ -991,7 +1008,8 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     if ddir == 2:
         ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
     _log(L, v, EV_SKID, drift, ddir, loss, 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, ddir if drift else 0, RU, L, False, drift == 1)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(ddir if drift else 0, False, drift == 1),
+                  RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
     if nl < 0 or V[v, V_STATUS] != ACTIVE:
         return
@@ -1202,10 +1220,10 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         if V[v, V_BIKE]:
             act, arg = bike_decide(B, V, n, v, moves, POL[v], act, arg, st, script)
     if act == A_UTURN or act == A_REVERSE:
-        _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L)
+        _act_dir(st, script, B, V, WS, FIT, n, v, Action(act, arg, moves), RU, L)
         return
     if act == A_OFF_DRIFT:
-        _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L)
+        _move_off_drifting(st, script, B, V, WS, FIT, n, v, Action(A_OFF_DRIFT, arg, moves), RU, L)
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
@@ -1226,8 +1244,8 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         drift = arg if act == A_DRIFT else 0
         if act == A_DODGE:
             V[v, V_DODGE] = arg
-        nl = _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L,
-                      act == A_NONE or act >= A_SHOOT, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v,
+                      Move(drift, act == A_NONE or act >= A_SHOOT, False), RU, L)
         if nl < 0:
             return
         if V[v, V_BIKE]:
@@ -1603,7 +1621,7 @@ def setup_game(st, script, B, V, WS, FIT, RU, E, EN, res):
 def play_game(st, script, B, V, WS, FIT, RU, E, EN, res):
     """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
     lead_side = setup_game(st, script, B, V, WS, FIT, RU, E, EN, res)
-    play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, 1)
+    play_turns(st, script, B, V, WS, FIT, RU, Log(E, EN, 0, 0), res, lead_side, 1)
 
 
 @jit
@@ -1645,13 +1663,14 @@ def _same_position(T, TM, M, NM, V, WS, FIT, snap):
 
 
 @jit
-def play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, first):
+def play_turns(st, script, B, V, WS, FIT, RU, L, res, lead_side, first):
     """Play turns ``first``, ``first`` + 1, ... of a game set up on the arrays until it ends.
 
     A turn that rolls no dice and leaves the position as the turn before left it will be
     played the same way again and again, the turn number being read only for the log and for
     V_STAMP: nothing can change any more, so the game ends at once as a draw
     (REASON_REPEAT), as it would at the turn limit."""
+    E, EN = L.E, L.EN   # each phase logs under its own turn and phase: L.turn, L.phase unread
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -2213,7 +2232,7 @@ def _bike_act_start(st, script, B, V, WS, FIT, n, v, moves, RU, L):
             _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
         return True
     _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
     if nl > 0:
         _hazards(st, script, V, v, K, nl, G, hp, L)
     return True
@@ -2656,8 +2675,9 @@ def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
 
 
 @jit
-def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
+def _act_dir(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     """The U-turn (p14) and reverse (p17) actions, moving off with a U-turn (p15)."""
+    act, arg, moves = AC.act, AC.arg, AC.moves
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
@@ -2684,7 +2704,7 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
         nl = _uturn_move(st, script, B, V, WS, FIT, n, v, False, RU, L)
         if nl == -2:
             # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
-            nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+            nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
         if nl < 0:
             return
         _after_move(st, script, T, V, v, G, L, K, nl, hp)
@@ -2700,7 +2720,8 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
     if arg == 2:
         nl = _uturn_move(st, script, B, V, WS, FIT, n, v, True, RU, L)
     if nl == -2:
-        nl = _advance(st, script, B, V, WS, FIT, n, v, arg if arg != 2 else 0, RU, L, True, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, Move(arg if arg != 2 else 0, True, False),
+                      RU, L)
     V[v, V_REV] = 0
     if V[v, V_STATUS] == ACTIVE:
         _log(L, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
