@@ -93,9 +93,10 @@ class World:
                 EG.Log(self.E, self.EN, turn, phase))
 
     def decide(self, v, moves=True):
-        act, arg = PO.decide(self.B, self.V, self.WS, self.n, v, moves, self.a.hp, self.POL[v],
-                             *self.dice)
-        return PO.bike_decide(self.B, self.V, self.n, v, moves, self.POL[v], act, arg, *self.dice)
+        act, arg = PO.decide(self.B, self.T, self.V, self.WS, self.n, v, moves, self.a.hp,
+                             self.POL[v], *self.dice)
+        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.POL[v], act, arg,
+                              *self.dice)
 
     def events(self, code=None):
         ev = self.E[:self.EN[0]]
@@ -462,7 +463,7 @@ def test_a_rider_never_reverses_where_a_driver_would_p64_p17():
         w.place(0, 2, 2, 1, 0, kind, side=0, role=VH.CHASE)
         w.WS[0, :, VH.W_AMMO] = 0
         w.POL[0] = PO.policy_vector("turn-to-face")
-        car_choice = PO.decide(w.B, w.V, w.WS, w.n, 0, False, w.a.hp, w.POL[0], *w.dice)
+        car_choice = PO.decide(w.B, w.T, w.V, w.WS, w.n, 0, False, w.a.hp, w.POL[0], *w.dice)
         assert car_choice[0] == PO.A_REVERSE, car_choice
         if kind == BIKE:
             assert w.decide(0, moves=False)[0] != PO.A_REVERSE

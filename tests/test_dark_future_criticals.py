@@ -462,13 +462,13 @@ def test_layer_driver_locks_on_and_switches_off_standard_never_does():
     w, oil = lock_world()
     w.place(1, 1, 2, 2, 60, side=1, role=1)  # right on its tail, same lanes
     par = PO.policy_vector("layer")
-    assert PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice) == (PO.A_LOCK, oil)
-    std = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, PO.policy_vector("standard"), *w.dice)
+    assert PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice) == (PO.A_LOCK, oil)
+    std = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, PO.policy_vector("standard"), *w.dice)
     assert std == (PO.A_PASSIVE, oil)
     w.WS[0, oil, VH.W_LOCKED] = 1
     w.place(1, 6, 0, 0, 60, side=1, role=1)  # now far ahead of the lead car: nobody behind
     w.V[0, VH.V_MPH] = w.V[0, VH.V_MAXSPD]   # at its cruising speed (no escape acceleration)
-    assert PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice) == (PO.A_LOCK, -1 - oil)
+    assert PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice) == (PO.A_LOCK, -1 - oil)
 
 
 # --- 5. double hits -------------------------------------------------------------------------------
@@ -557,7 +557,7 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
     par = PO.policy_vector("standard")
 
     def chaser_action():
-        return PO.decide(w.B, w.V, w.WS, 2, 1, True, w.hp, par, *w.dice)
+        return PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, par, *w.dice)
 
     clear = chaser_action()
     # a marker on lanes 3-4 (laid by a car on those lanes): a drift left clears it
@@ -588,7 +588,7 @@ def test_dummies_only_from_cars_with_passives_and_the_layer_driver_bluffs_when_s
     w.WS[0, oil, VH.W_AMMO] = 0
     w.place(1, 1, 2, 2, 60, side=1, role=1)
     par = PO.policy_vector("layer")
-    act = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice)
+    act = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice)
     assert act == (PO.A_DUMMY, oil)
     st, s = w.script([2])                # tail-gated: an even roll places it
     EG._lay_dummy(st, s, w.B, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))

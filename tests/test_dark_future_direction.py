@@ -88,7 +88,8 @@ def test_moving_and_shooting_example_p14():
     assert len(_events(w, EG.EV_SHOT)) == 2 and st[dice.POS] == 3
     # phase 3: the Renegade is two spaces ahead of the Interceptor, in its lanes: its driver
     # drifts (the Renegade does not move this phase, so this is no cutting up)
-    act, arg = PO.decide(w.B, w.V, w.WS, n, 2, True, w.hp, PO.policy_vector("standard"), *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 2, True, w.hp, PO.policy_vector("standard"),
+                         *w.dice)
     assert act == PO.A_DRIFT
     lane0 = w.V[2, VH.V_LANE]
     assert _advance(w, st, s, 2, drift=arg, n=n, phase=3) >= 0
@@ -351,7 +352,7 @@ def test_drivers_turn_to_face_and_head_on():
     hon = PO.policy_vector("head-on")
     w.place(0, 2, 2, 1, 30, side=0, role=VH.LEAD)     # one space after the bend
     w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)    # behind it, round the bend
-    d = lambda v, par, moves=True: PO.decide(w.B, w.V, w.WS, 2, v, moves, w.hp, par, *w.dice)
+    d = lambda v, par, moves=True: PO.decide(w.B, w.T, w.V, w.WS, 2, v, moves, w.hp, par, *w.dice)
     assert d(0, ttf) == (PO.A_UTURN, 0)
     assert d(0, std)[0] != PO.A_UTURN
     w.V[0, VH.V_MPH] = 60

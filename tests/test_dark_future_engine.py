@@ -181,26 +181,27 @@ def test_drivers_in_scripted_positions():
     # the chase car (1) 3 spaces behind the lead car (0) in its lanes: it shoots its hood MG
     w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
     w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 1, True, w.hp, par_std, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, par_std, *w.dice)
     assert act == PO.A_SHOOT and w.WS[1, arg, VH.W_MOUNT] == VH.M_HOOD
     # the lead car below its cruising speed, the pursuer not on its tail: the escaping driver
     # speeds up, the careful one drops its oil
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     assert (act, arg) == (PO.A_ACCEL, 20)
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, PO.policy_vector("careful"), *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, PO.policy_vector("careful"),
+                         *w.dice)
     assert act == PO.A_PASSIVE and w.WS[0, arg, VH.W_KIND] == VH.WK_PASSIVE
     # at its cruising speed the escaping driver drops oil too
     w.V[0, VH.V_MPH] = 100
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     assert act == PO.A_PASSIVE
     # out of passives, the lead car drifts out of the chase car's corridor
     w.WS[0, arg, VH.W_AMMO] = 0
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     assert act == PO.A_DRIFT
     # 90mph one space short of a corner: brake towards the optimum speed (p41)
     w.place(0, 2, 2, 1, 90, side=0, role=VH.LEAD)
     w.place(1, 0, 0, 0, 30, side=1, role=VH.CHASE)
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     want = PO.planned_speed(w.T, w.V, 0, 3, w.hp, par_std)
     assert act == PO.A_BRAKE and arg == min(30, 90 - want)
     # the optimum speed of p41: limit + 10 x (control - 2) with control 4 -> limit + 20
@@ -211,9 +212,10 @@ def test_drivers_in_scripted_positions():
     w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
     w.place(1, 1, 0, 0, 60, side=1, role=VH.CHASE)
     w.WS[1, :, VH.W_AMMO] = 0
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 1, True, w.hp, par_std, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, par_std, *w.dice)
     assert (act, arg) == (PO.A_SWIPE, 1)
-    act, arg = PO.decide(w.B, w.V, w.WS, 2, 1, True, w.hp, PO.policy_vector("careful"), *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, PO.policy_vector("careful"),
+                         *w.dice)
     assert act != PO.A_SWIPE
 
 

@@ -1216,9 +1216,9 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         act, arg = A_REALIGN, 0
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
-        act, arg = decide(B, V, WS, n, v, moves, hp, POL[v], st, script)
+        act, arg = decide(B, T, V, WS, n, v, moves, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(B, V, n, v, moves, POL[v], act, arg, st, script)
+            act, arg = bike_decide(B, T, V, n, v, moves, POL[v], act, arg, st, script)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, B, V, WS, FIT, n, v, Action(act, arg, moves), RU, L)
         return

@@ -1048,15 +1048,15 @@ def _swipe_dir(T, V, n, v):
 
 
 @jit
-def decide(B, V, WS, n, v, moves, hp, par, st, script):
+def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     """One action for driver ``v`` this phase: (action, argument). ``B``: the board buffer
-    (:mod:`.pieces.board`); its pieces are cut after the direction driving, which cuts its
-    own, has passed."""
+    (:mod:`.pieces.board`); ``T`` its track, which the engine has cut already (a reshaped view
+    costs a call each time it is made). The other pieces are cut after the direction driving,
+    which cuts its own, has passed."""
     if par[P_UTURN] > 0 or par[P_HEADON] > 0:
         da, dg = decide_dir(B, V, WS, n, v, moves, hp, par, st, script)
         if da >= 0:
             return da, dg
-    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
@@ -1522,16 +1522,16 @@ def _bike_swipe_dir(T, V, n, v):
 
 
 @jit
-def bike_decide(B, V, n, v, moves, par, act, arg, st, script):
+def bike_decide(B, T, V, n, v, moves, par, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
-    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70)."""
+    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``:
+    as :func:`decide`."""
     if act == A_SWIPE:
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
     if act == A_REVERSE:
         act, arg = A_NONE, 0   # riders may not reverse (p64)
     if not moves or act == A_BRAKE:
         return act, arg
-    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     lane = V[v, V_LANE]
