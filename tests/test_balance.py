@@ -125,6 +125,53 @@ def test_a_run_dir_resumes_to_the_same_numbers_without_replaying(tmp_path):
         B.balance_game(_rps_sides(), play, **{**kw, "key": "other"})
 
 
+def _per_trial(profile, n, seed, first=0):
+    """Each trial's winner from the trial's own stream, so a run over trials a..b is a piece
+    of the run over 0..b (as the engines' per-trial streams make it)."""
+    aims = [0 if p == B.FILE else p.values.get("aim", 0) for p in profile]
+    u = np.random.default_rng([seed, *aims]).random(first + n)[first:]
+    wins_a = int((u < 0.5 + 0.08 * (aims[0] - aims[1])).sum())
+    return np.array([wins_a, n - wins_a])
+
+
+def test_a_longer_estimate_plays_only_the_trials_it_lacks(tmp_path):
+    calls = []
+
+    def play(profile, n, seed, first=0):
+        calls.append((first, n))
+        return _per_trial(profile, n, seed, first)
+
+    prof = (Policy("aimer", (("aim", 3),)), B.FILE)
+    est = B.Estimates(play, 2, tmp_path / "run", "k", extend=True)
+    short = est.wins(prof, 100, 7).copy()
+    long = est.wins(prof, 250, 7)
+    assert calls == [(0, 100), (100, 150)]
+    assert np.array_equal(long, _per_trial(prof, 250, 7)) and not np.array_equal(long, short)
+    assert est.used == 250
+    # shorter than anything held: played from the start again, and counted
+    est.wins(prof, 50, 7)
+    assert calls[-1] == (0, 50) and est.used == 300
+    # read back from the run dir: nothing played, the same games counted in the same order
+    again = B.Estimates(play, 2, tmp_path / "run", "k", extend=True)
+    n_calls = len(calls)
+    assert np.array_equal(again.wins(prof, 100, 7), short)
+    assert np.array_equal(again.wins(prof, 250, 7), long)
+    assert len(calls) == n_calls and again.used == 250
+
+
+def test_extending_estimates_changes_the_games_spent_never_a_payoff():
+    sides = lambda: [B.Side(s, [B.FILE, Policy("aimer")],  # noqa: E731
+                            {"aimer": PolicySpace("aimer", (Param("aim", "int", 0, 4, 0),))})
+                     for s in ("a", "b")]
+    kw = dict(trials_budget=300_000, profile_trials=1000, candidates=8, seed=5, progress=False)
+    old = B.search(sides(), lambda p, n, s: _per_trial(p, n, s), **kw)
+    new = B.search(sides(), _per_trial, extend=True, **kw)
+    # the same decisions on the same payoffs, fewer games
+    assert [list(p) for p in new.pops] == [list(p) for p in old.pops]
+    assert all(np.array_equal(a, b) for a, b in zip(new.mix, old.mix))
+    assert new.est.used < 0.8 * old.est.used
+
+
 def test_a_budget_too_small_for_the_first_profiles_is_one_clear_error():
     with pytest.raises(UserInputError) as e:
         B.balance_game(_rps_sides(), _rps_play, trials_budget=300, profile_trials=100)
@@ -296,6 +343,20 @@ def test_demons_run_metagame_command_reports_the_field_and_the_worked_ship(tmp_p
     assert main(["builds", "demons-run", "--metagame", "--versus",
                  "fuel=210,si=14,pi=3,me=6,mn=6,tractor=10,screens=4,laser=10,scrambler=0"]) == 2
     assert "--metagame" in capsys.readouterr().err
+
+
+@pytest.mark.xdist_group("demons_run")
+def test_later_races_of_a_demons_run_duel_add_up_to_one_longer_duel():
+    from simkit.demons_run import _metagame
+
+    bg = _metagame()
+    worked = bg.start[0]
+    other = tuple(bg.space.sample(np.random.default_rng(4)))
+    assert bg.extend and bg.space.is_legal(other)
+    whole = bg.duel(worked, other, 61, 9)
+    for cut in (20, 21):
+        assert list(bg.duel(worked, other, cut, 9) + bg.duel(worked, other, 61 - cut, 9, cut)) \
+            == list(whole)
 
 
 # each on its game's xdist worker (tests/conftest.py), where the game's kernels are compiled

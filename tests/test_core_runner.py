@@ -31,6 +31,16 @@ def test_thread_count_does_not_change_the_result():
     assert not np.array_equal(a, runner.run(sim(), 30_000, seed=2, progress=False).totals)
 
 
+def test_runs_from_a_first_trial_add_up_to_one_run():
+    whole = runner.run(sim(), 30_000, seed=4, chunk_size=7_000, progress=False)
+    head = runner.run(sim(), 12_345, seed=4, progress=False)
+    tail = runner.run(sim(), 17_655, seed=4, first=12_345, chunk_size=5_000, progress=False)
+    assert tail.n_trials == 17_655
+    assert np.array_equal(head.totals + tail.totals, whole.totals)
+    # a later piece is not the first one again
+    assert not np.array_equal(tail.totals, runner.run(sim(), 17_655, seed=4, progress=False).totals)
+
+
 def test_numba_num_threads_environment_in_fresh_processes(tmp_path):
     """Separate interpreters with NUMBA_NUM_THREADS=1 and 2 write the same totals."""
     code = ("import numpy as np, sys; from tests.test_core_runner import sim; "

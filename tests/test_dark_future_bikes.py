@@ -303,6 +303,37 @@ def test_car_shunts_a_bike_p72():
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
 
 
+def test_car_shunts_a_bike_and_the_bike_moves_next_p72():
+    """p72: 'The car model isn't moved. The shunt is calculated normally, both vehicles must
+    take hazard rolls. The bike moves next; if the bike lost control because of the shunt's
+    hazard roll, its move must be preceded by a control loss test.' Then the car completes
+    its move with no action (p56). Car 60mph one space behind a bike at 30mph, both lanes in
+    common: damage rolls 2, 2; the car's 40mph test at 50mph 1 (safe); the bike's at 60mph on
+    reduced handling 3: 6 + 2 - 3 = 5, control lost. The bike's control-loss test (bike
+    table): 1 + SF 3 - adverse 3 = 1, regain: it moves straight ahead; the car follows into
+    the space it left."""
+    w = World()
+    w.place(0, 1, 2, 0, 60, CAR)
+    w.place(1, 1, 2, 1, 30, BIKE)
+    w.WS[:, :, VH.W_AMMO] = 0
+    st, s = w.script([2, 2, 1, 6, 1] + [1] * 20)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = [tuple(int(x) for x in e[2:8]) for e in w.events()]
+    codes = [(v, c) for v, c, *_ in ev]
+    ram = codes.index((0, EG.EV_BIKERAM))
+    assert ev[ram][3] == EG.BR_SHUNT
+    told = codes.index((1, EG.EV_SHUNTMOVE))
+    test = codes.index((1, EG.EV_CONTROL))
+    moves = [i for i, (v, c) in enumerate(codes) if c == EG.EV_MOVE]
+    done = codes.index((0, EG.EV_SHUNTMOVE))
+    assert ram < told < test < moves[0] < done < moves[1]
+    assert [codes[i][0] for i in moves] == [1, 0]
+    assert ev[test][2] == 0                          # regain control (bike table, p70)
+    assert w.V[1, VH.V_SP] == 2 and w.V[0, VH.V_SP] == 1
+    assert w.V[1, VH.V_OOC] == VH.IN_CONTROL and w.V[1, VH.V_STAMP] == 1 * 8 + 1
+    assert w.V[0, VH.V_MPH] == 50 and w.V[1, VH.V_MPH] == 60
+
+
 def test_bike_shunts_a_car_slows_to_its_speed_p72():
     w = World()
     w.place(1, 1, 2, 0, 60, BIKE)

@@ -94,6 +94,113 @@ def test_shunt_example_p56():
     assert st[dice.POS] == 4
 
 
+def _rules_with(w, **cells):
+    """The world's rules buffer with G cells changed (G_NAME=value)."""
+    G = w.a.G.copy()
+    for k, x in cells.items():
+        G[getattr(EG, k)] = x
+    tables = [G if k == "G" else getattr(w, k) for k in EG.RULES_ARGS]
+    return EG.rules_buffer(*tables)
+
+
+def _phase_events(w, phase, turn=1):
+    ev = w.E[:w.EN[0]]
+    return [tuple(int(x) for x in e[2:8]) for e in ev if e[0] == turn and e[1] == phase]
+
+
+def test_moving_after_a_shunt_ram_p56():
+    """p56: after the shunt 'the target vehicle must now take its move' (an action declared
+    as usual), then 'the driver of the ramming vehicle may then complete his move, although
+    the driver can't perform any actions'. The p56 example's cars (60mph into 40mph, one
+    space apart, both lanes in common) through one whole turn of the phase loop: in phase 1
+    the chase car's move stops at the lead car (the shunt: both 50mph, damage rolls 1, 40mph
+    tests 1: no damage, no panic); the lead car moves next, once; then the chase car completes
+    its move into the space the lead car left, with no action (no shot, no speed change, no
+    drift). The old engine ended the chase car's move at the shunt."""
+    w = World()
+    w.place(0, 0, 2, 1, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    st, s = w.script([1] * 400)
+    res = np.zeros(EG.R_W, np.int64)
+    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1),
+                  EG.Log(w.E, w.EN, 0, 0), res, 0, 1)
+    ev = _phase_events(w, 1)
+    codes = [(v, c) for v, c, *_ in ev]
+    ram = codes.index((1, EG.EV_RAM))
+    assert ev[ram][2:4] == (0, 1)                       # a shunt of the lead car
+    moves = [i for i, (v, c) in enumerate(codes) if c == EG.EV_MOVE]
+    assert [codes[i][0] for i in moves] == [0, 1]       # the target first, each once
+    told = codes.index((0, EG.EV_SHUNTMOVE))
+    done = codes.index((1, EG.EV_SHUNTMOVE))
+    assert ram < told < moves[0] < done < moves[1]
+    assert ev[told][2:5] == (0, 1, 50) and ev[done][2:5] == (1, 0, 50)
+    assert ev[moves[0]][2:5] == (0, 2, 2)               # the lead car on to space 2
+    assert ev[moves[1]][2:6] == (0, 2, 1, 50)           # the chase car to space 1, 50mph
+    after = codes[done + 1:]
+    assert all(c not in (EG.EV_ACTION, EG.EV_SHOT, EG.EV_PASSIVE) for v, c in after if v == 1)
+
+
+def test_a_shunted_target_that_has_moved_does_not_move_again_p56_p11():
+    """One move and one action a phase (p11-12): a target that has taken its part of the phase
+    is not moved again after a shunt, and the rammer's move ends where it stood (completing it
+    would run into the same car again)."""
+    w = World()
+    w.place(0, 0, 2, 1, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    w.V[0, VH.V_STAMP] = 1 * 8 + 1
+    st, s = w.script([1] * 100)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    codes = [c for v, c, *_ in _phase_events(w, 1)]
+    assert EG.EV_RAM in codes and EG.EV_SHUNTMOVE not in codes and EG.EV_MOVE not in codes
+    assert w.V[0, VH.V_SP] == 1 and w.V[1, VH.V_SP] == 0
+    assert w.V[0, VH.V_MPH] == 50 and w.V[1, VH.V_MPH] == 50 and w.V[1, VH.V_SHUNTED] == 0
+
+
+@pytest.mark.parametrize("always", [0, 1])
+def test_shunt_below_the_phase_variant_shunt_target_move_p56_p12(always):
+    """Phase 3: 60mph (SF 3) shunts 20mph (SF 1): both 40mph (SF 2). Default reading
+    (phase_rule): the target takes its part of the phase now but, its current speed factor
+    below the phase (p12), does not move; nor does the rammer complete its move. Variant
+    always: the target takes a move and the rammer completes its move regardless."""
+    w = World()
+    w.place(0, 0, 2, 1, 20, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    w.WS[:, :, VH.W_AMMO] = 0
+    st, s = w.script([1] * 100)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, _rules_with(w, G_SHUNT_MOVE=always),
+                  EG.Log(w.E, w.EN, 1, 3))
+    codes = [(v, c) for v, c, *_ in _phase_events(w, 3)]
+    assert (1, EG.EV_RAM) in codes and (0, EG.EV_SHUNTMOVE) in codes
+    assert w.V[0, VH.V_STAMP] == 1 * 8 + 3          # its part of the phase is taken
+    moved = [v for v, c in codes if c == EG.EV_MOVE]
+    if always:
+        assert moved == [0, 1] and w.V[0, VH.V_SP] == 2 and w.V[1, VH.V_SP] == 1
+    else:
+        assert moved == [] and w.V[0, VH.V_SP] == 1 and w.V[1, VH.V_SP] == 0
+
+
+def test_the_one_accelerating_the_most_moves_off_first_p15():
+    """p15: stationary vehicles move after all others in phase 1, and 'when there are 2 or
+    more vehicles moving off together, the one which is accelerating the most moves first'.
+    Two stopped cars on separate lanes, the one in front (the chase car) with its acceleration
+    cut to 5mph, the lead car behind it moving off at 20mph: the car behind moves off first
+    (the old engine moved the one in front first). The declarations come before either moves
+    and are the ones each then takes (logged with the speed set)."""
+    w = World()
+    w.place(0, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 0, 3, 2, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_ACC] = 5
+    w.WS[:, :, VH.W_AMMO] = 0
+    st, s = w.script([1] * 400)
+    res = np.zeros(EG.R_W, np.int64)
+    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1),
+                  EG.Log(w.E, w.EN, 0, 0), res, 0, 1)
+    ev = _phase_events(w, 1)
+    acts = {v: a for v, c, *a in ev if c == EG.EV_ACTION}
+    assert acts[0][:3] == [PO.A_ACCEL, 20, 20] and acts[1][:3] == [PO.A_ACCEL, 5, 5]
+    assert [v for v, c, *_ in ev if c == EG.EV_MOVE] == [0, 1]
+
+
 def test_head_on_example_p56_six_hits_at_plus_six():
     """Two cars at 57mph (SF 3 each) meet head-on: 6 hits at +6 on each; both halt.
     Interceptors (24 points, armour 4) so that no hit is terminal."""

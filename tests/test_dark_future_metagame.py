@@ -34,6 +34,20 @@ def test_the_duel_swaps_the_sides_on_the_same_games(game_four):
     assert game_four.duel(gunner, mg, 201, 7).sum() <= 201
 
 
+def test_later_games_of_a_duel_add_up_to_one_longer_duel(game_four):
+    from simkit.dark_future.search import encode
+
+    gunner, _ = game_four.start
+    mg = encode(game_four.space, "renegade: hood=mg")
+    assert game_four.extend
+    whole = game_four.duel(gunner, mg, 301, 7)
+    for cut in (100, 101, 150):
+        head = game_four.duel(gunner, mg, cut, 7)
+        tail = game_four.duel(gunner, mg, 301 - cut, 7, cut)
+        assert list(head + tail) == list(whole), cut
+    assert list(game_four.duel(gunner, mg, 100, 7, 100)) != list(game_four.duel(gunner, mg, 100, 7))
+
+
 def test_the_metagame_starts_from_the_scenarios_cars(game_four):
     sp = game_four.space
     described = [sp.describe(c) for c in game_four.start]

@@ -1,7 +1,8 @@
 """Invariants over many seeded, recorded games of Games One, Six, Seven and Eight (issue 15,
-'Evidence'): no vehicle moves in a phase above its speed factor, no turn ends while a vehicle
-still in play was fast enough for the next phase, no car ends the game stopped and out of
-control, and no game runs to the turn limit with a car that could still act."""
+'Evidence'): no vehicle moves in a phase above its speed factor or twice in a phase (a
+shunted target moves next, once, p56), no turn ends while a vehicle still in play was fast
+enough for the next phase, no car ends the game stopped and out of control, and no game runs
+to the turn limit with a car that could still act."""
 
 from pathlib import Path
 
@@ -22,6 +23,7 @@ _DURING = {EG.EV_HAZARD, EG.EV_CONTROL, EG.EV_SKID, EG.EV_SPIN}
 def test_seeded_games_keep_the_turn_and_control_invariants(name):
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     bad = []
+    shunt_moves = 0
     for trial in range(TRIALS):
         ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
         step = sim.a.G[EG.G_SPEED_STEP]
@@ -30,6 +32,7 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
         fast = {}          # (turn, phase) -> cars whose move left them fast enough for phase+1
         touched = set()    # (turn, phase, v) with a collision, hazard or control event
         last_seen = {}     # v -> the last turn with an event of v's
+        moved = set()      # (turn, phase, v) that made a move
         for e in ev:
             turn, phase, v, code = (int(x) for x in e[:4])
             if turn <= 0 or phase <= 0:
@@ -37,10 +40,18 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
             last_phase[turn] = max(last_phase.get(turn, 0), phase)
             if v >= 0:
                 last_seen[v] = turn
-            if code != EG.EV_MOVE:
+            # a shunted target taking its move out of the phase order, or a rammer completing
+            # its move (p56), is still held to its speed factor: not an excuse
+            if code != EG.EV_MOVE and code != EG.EV_SHUNTMOVE:
                 if v >= 0:
                     touched.add((turn, phase, v))
                 continue
+            if code == EG.EV_SHUNTMOVE:
+                shunt_moves += 1
+                continue
+            if (turn, phase, v) in moved:
+                bad.append((trial, "moved twice in a phase", turn, phase, v))
+            moved.add((turn, phase, v))
             mph = int(e[7])
             sf = EG.speed_factor(mph, step)
             if (turn, phase, v) not in touched and sf < phase and mph > 0:
@@ -69,6 +80,7 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
                 if not EG._is_out(V, v):
                     bad.append((trial, "frozen to the turn limit with a car that could act", v))
     assert not bad, bad[:10]
+    assert shunt_moves > 0   # the moves after a shunt were among those checked
 
 
 

@@ -288,6 +288,43 @@ def test_a_critical_hit_on_the_maneuver_engines_before_the_move_replans_within_t
     assert moves[0][A + 3] == 1
 
 
+def _recovery_after_a_tractor_critical(level_now):
+    """The worked ship two hexes from Buoy 0 at Velocity 1, facing it: it allocates its
+    Tractor, then (before it moves) a Critical Hit leaves its Tractor at ``level_now``. Its
+    recovery attempts (EV_RECOVER rows) and the Tractor Level it allocated."""
+    from simkit.demons_run.pieces.layout import A_TRACTOR, BU_COL, BU_ROW
+    from simkit.demons_run.policies import plan_scratch
+    from simkit.demons_run.rules import TRACTOR
+    rs = RaceSim(load_scenario(DUEL))
+    c, r = int(rs.bu0[0, BU_COL]), int(rs.bu0[0, BU_ROW])
+    p2 = neighbour(*neighbour(c, r, DIRECTIONS[0]), DIRECTIONS[0])
+    sh, sv, bu, hd = position(rs, worked={"pos": p2, "facing": 3, "velocity": 1, "fuel": 200},
+                              runner={"pos": (30, 40)})
+    S = RK.race_state(sh, sv, bu, hd)
+    _, FD, RT, BT = rs.args()
+    P = RK.Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
+                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(3), 0)
+    L = RK.Log(np.zeros((200, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+    RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, 0, 2), S, FD, rs.pilots[0], P, RT, BT, L)
+    allocated = int(sv[0, A_TRACTOR])
+    sh[0, TRACTOR] = level_now           # "Lose Tractor Levels" between allocation and move
+    RK.ship_phase(st, dice.NO_SCRIPT, RK.Mover(True, 0, 2), S, FD, rs.pilots[0], P, RT, BT, L)
+    rows = [r for r in L.log[:int(L.logn[0])] if r[ACTOR] == 0 and r[KIND] == RK.EV_RECOVER]
+    return rows, allocated
+
+
+def test_a_tractor_cut_by_a_critical_hit_after_allocation_works_at_its_new_level():
+    """210 A: damage is noted at once and a Function works at the Level it has left; the
+    allocated Tractor Level (203 A) cannot exceed it. A ship whose Tractor is cut to 0 after
+    allocating makes no recovery attempt; the engine used to attempt at the allocated Level."""
+    kept, allocated = _recovery_after_a_tractor_critical(10)
+    assert allocated > 0 and len(kept) == 1, (allocated, kept)     # the position attempts
+    cut, _ = _recovery_after_a_tractor_critical(0)
+    assert cut == []
+
+
 def _hole_escape_race(variant):
     """The worked ship captured in a plain Hell Hole at Velocity 0 with Main Engines 2: the
     Turns of its escape attempts (EV_HOLE_ESC: 1 escaped, 0 failed) until it leaves or dies."""

@@ -132,17 +132,28 @@ def expected(T: np.ndarray, mix: Sequence[np.ndarray], skip: int | None = None) 
 
 @dataclass
 class Estimates:
-    """Wins per side of profiles played on one seed; kept in ``run_dir`` when given."""
-    play: Callable[[tuple, int, int], np.ndarray]   # (profile, n, seed) -> wins per side
+    """Wins per side of profiles played on one seed; kept in ``run_dir`` when given.
+
+    ``extend``: ``play`` also takes ``first`` (``play(profile, n, seed, first)``: trials
+    ``first .. first+n-1``). A profile asked for on more games of a seed it was already
+    played on then plays only the trials it lacks and adds them to the shorter estimate:
+    the halving races ask the survivors for 50, 100, 200 ... games of the same trials, and
+    replaying each prefix cost nearly as much again. The totals are those of one run over all
+    the trials (integer sums of per-trial streams), so only the games spent change."""
+    play: Callable[..., np.ndarray]   # (profile, n, seed[, first]) -> wins per side
     n_sides: int
     run_dir: Path | None = None
     key: str = ""
     #: two seats of one population: a profile's payoff is the seat-rotated average (below)
     rotate: bool = False
+    extend: bool = False
     used: int = 0
     bar: object = None
     _cache: dict = field(default_factory=dict)
     _seen: set = field(default_factory=set)
+    #: per (profile, seed): the game counts held (in the cache) and counted (in this run)
+    _held: dict = field(default_factory=dict)
+    _counted: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.run_dir is not None:
@@ -155,19 +166,38 @@ class Estimates:
                                          "use a new folder", where=str(self.run_dir),
                                          field="--run-dir")
                 self._cache = {k: np.asarray(v, np.int64) for k, v in saved["wins"].items()}
+                for k in self._cache:
+                    *prof, n, seed = json.loads(k)
+                    self._held.setdefault(json.dumps(prof + [seed]), set()).add(n)
 
     def wins(self, profile: tuple, n: int, seed: int) -> np.ndarray:
-        k = json.dumps([[p.name, list(map(list, p.params))] for p in profile] + [n, seed])
+        prof = [[p.name, list(map(list, p.params))] for p in profile]
+        k = json.dumps(prof + [n, seed])
+        base = json.dumps(prof + [seed])
         if k not in self._cache:
-            self._cache[k] = np.asarray(self.play(profile, n, seed), np.int64)
+            b = max((m for m in self._held.get(base, ()) if m < n), default=0) \
+                if self.extend else 0
+            if b:
+                rest = self.play(profile, n - b, seed, b)
+                self._cache[k] = self._cache[json.dumps(prof + [b, seed])] + np.asarray(
+                    rest, np.int64)
+            elif self.extend:
+                self._cache[k] = np.asarray(self.play(profile, n, seed, 0), np.int64)
+            else:
+                self._cache[k] = np.asarray(self.play(profile, n, seed), np.int64)
+            self._held.setdefault(base, set()).add(n)
             self._save()
         # the budget counts each estimate once per run, whether played now or read back from
-        # run_dir, so a resumed run takes the same decisions as an uninterrupted one
+        # run_dir, so a resumed run takes the same decisions as an uninterrupted one: the
+        # games it would have played, counted from what this run has asked for so far
         if k not in self._seen:
             self._seen.add(k)
-            self.used += n
+            counted = self._counted.setdefault(base, set())
+            b = max((m for m in counted if m < n), default=0) if self.extend else 0
+            counted.add(n)
+            self.used += n - b
             if self.bar is not None:
-                self.bar.update(n)
+                self.bar.update(n - b)
         return self._cache[k]
 
     def utility(self, profile: tuple, n: int, seed: int) -> np.ndarray:
@@ -282,7 +312,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
            validation_trials: int | None = None, max_rounds: int = 8,
            run_dir: str | Path | None = None, key: str = "", progress: bool | None = None,
            symmetric: bool = False, rotate: bool = False, confirm: int = 0,
-           widen: int = 0, spend_left: bool = False) -> Outcome:
+           widen: int = 0, spend_left: bool = False, extend: bool = False) -> Outcome:
     """Grow the populations by best replies until none gains more than ``epsilon`` or the
     budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
     builds racing with seats rotated): only the first side's reply is searched, and it joins
@@ -291,7 +321,9 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     ``confirm``: before stopping because no reply gained epsilon on the search seed, measure
     the replies again on ``confirm`` times ``profile_trials`` games of another seed (0: never),
     and search again among twice the candidates, up to ``widen`` times.
-    ``spend_left``: the report's validation gets the budget the search left."""
+    ``spend_left``: the report's validation gets the budget the search left. ``extend``:
+    ``play`` takes a first trial too, and longer estimates add to shorter ones
+    (:class:`Estimates`)."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -313,7 +345,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         raise UserInputError(f"{trials_budget:,} trials cannot estimate the {n_profiles} starting "
                              f"profiles at {profile_trials:,} games each (need at least "
                              f"{n_profiles * profile_trials:,})", field="--trials-budget")
-    est = Estimates(play, n_s, Path(run_dir) if run_dir else None, key, rotate=rotate)
+    est = Estimates(play, n_s, Path(run_dir) if run_dir else None, key, rotate=rotate,
+                    extend=extend)
     rounds: list[dict] = []
     stopped = ""
     # the search stops short of the budget by the report's share, so the answer is measured
@@ -716,10 +749,11 @@ def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 
         start = [Policy(p) for p in spaces]
     sides = [Side(nm, list(start), spaces) for nm in names]
 
-    def play(profile, n, s):
+    def play(profile, n, s, first=0):
         chosen = {side: p for side, p in zip(names, profile) if p != FILE}
         sc = eng.load_profile(path, chosen, variants=variants)
-        frame = eng.frame(sc, n, s, **{**run_opts, "progress": False}).set_index("side")
+        frame = eng.frame(sc, n, s, **{**run_opts, "progress": False, "first": first}
+                          ).set_index("side")
         return np.array([int(frame.loc[nm, "wins"]) for nm in names], np.int64)
 
     from ..core.runner import code_identity
@@ -731,4 +765,4 @@ def balance(path, *, trials_budget: int | None = 400_000, profile_trials: int = 
     return balance_game(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                         candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir,
                         key=key, progress=progress, scenario=str(scen_name),
-                        symmetric=symmetric, rotate=symmetric, method_note=why)
+                        symmetric=symmetric, rotate=symmetric, method_note=why, extend=True)

@@ -89,8 +89,10 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                     out.append(_policy(tuple(d)))
         return out
 
-    def play(profile, n, s):
+    def play(profile, n, s, first=0):
         a, b = (_build(p) for p in profile)
+        if first:
+            return np.asarray(bg.duel(a, b, n, s, first), np.int64)
         return np.asarray(bg.duel(a, b, n, s), np.int64)
 
     start = [_policy(tuple(c)) for c in bg.start]
@@ -101,7 +103,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                                             epsilon, seed]).encode()).hexdigest()
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                  candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
-                 progress=progress, symmetric=True)
+                 progress=progress, symmetric=True, extend=bg.extend)
     rows = []
     weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
     shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]

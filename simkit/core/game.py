@@ -231,13 +231,17 @@ class BuildGame:
     ``space``: the legal builds (a ``simkit.core.search.DesignSpace``: ``sample``, ``mutate``,
     ``describe``, ``is_legal``, ``columns``). ``duel(a, b, n, seed)`` -> wins of builds (a, b)
     over ``n`` games with the seats rotated. ``start``: builds the population starts from;
-    ``reference``: (name, build) rows always reported; ``note``: who flies the builds, where."""
+    ``reference``: (name, build) rows always reported; ``note``: who flies the builds, where.
+    ``extend``: ``duel`` takes a fourth argument, the first game (games ``first ..
+    first+n-1``, which add up to games ``0 .. first+n-1``), so longer estimates extend
+    shorter ones."""
     title: str
     space: Any
     duel: Callable[[tuple, tuple, int, int], Any]
     start: Sequence[tuple]
     reference: Sequence[tuple[str, tuple]] = ()
     note: str = ""
+    extend: bool = False
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,8 @@ def _validate(n_trials, seed, chunk_size, target_ci=None):
 
 def run(sim: Simulation, n_trials: int, seed: int = 0, *, chunk_size: int | None = None,
         backend="local", threads: int | None = None, progress: bool | None = None,
-        run_dir: str | Path | None = None, target_ci: float | None = None) -> RunResult:
+        run_dir: str | Path | None = None, target_ci: float | None = None,
+        first: int = 0) -> RunResult:
     """Run ``n_trials`` trials of ``sim`` with ``seed`` and return the summarised frame.
 
     ``chunk_size=None`` sizes chunks from a short calibration chunk; it changes how work is
@@ -163,8 +164,14 @@ def run(sim: Simulation, n_trials: int, seed: int = 0, *, chunk_size: int | None
     ``progress=None`` shows a bar only when the run lasts more than ~2 s. ``run_dir``: keep
     finished chunks there and reuse them (module docstring). ``target_ci``: stop once every
     reported rate's 95% half-width is at most this; ``n_trials`` is then the cap.
+    ``first``: run trials ``first .. first+n_trials-1`` of the seed's stream instead of
+    ``0 .. n_trials-1``; the totals of consecutive pieces add up to those of one run over all
+    of them, so a caller that already holds the first trials' totals plays only the rest.
     """
     _validate(n_trials, seed, chunk_size, target_ci)
+    if first and (target_ci is not None or run_dir is not None):
+        # a checkpoint plan and a stopping rule are laid out from trial 0
+        raise ValueError("first is for plain runs (no target_ci, no run_dir)")
     be = backends.resolve(backend, threads)
     key = stream_key(int(seed))
     t0 = time.perf_counter()
@@ -217,11 +224,11 @@ def run(sim: Simulation, n_trials: int, seed: int = 0, *, chunk_size: int | None
 
     totals = np.zeros(sim.n_stats, dtype=np.int64)
     all_chunks: list[tuple[int, int]] = []
-    done = 0
-    end = n_trials if target_ci is None else _first_check(target_ci, n_trials)
+    done = first
+    end = first + n_trials if target_ci is None else _first_check(target_ci, n_trials)
     frame, hw = None, None
     show = progress if progress is not None else True
-    with tqdm(total=end, unit="trial", unit_scale=True, delay=0 if progress else 2.0,
+    with tqdm(total=end - first, unit="trial", unit_scale=True, delay=0 if progress else 2.0,
               disable=not show, desc=sim.name, leave=False) as bar:
         while True:
             block = plan_block(done, end)
@@ -256,7 +263,7 @@ def run(sim: Simulation, n_trials: int, seed: int = 0, *, chunk_size: int | None
             bar.total = end
             bar.refresh()
     if frame is None:
-        frame = sim.summarise(totals, done)
+        frame = sim.summarise(totals, done - first)
     met = None
     if target_ci is not None:
         met = bool(hw <= target_ci)
@@ -266,7 +273,7 @@ def run(sim: Simulation, n_trials: int, seed: int = 0, *, chunk_size: int | None
             print(f"simkit: note: {sim.name}: widest rate interval is +/-{hw:.4g} after "
                   f"{done:,} trials (the --trials cap), above --target-ci {target_ci:g}",
                   file=sys.stderr)
-    return RunResult(frame, totals, done, int(seed), time.perf_counter() - t0, all_chunks,
+    return RunResult(frame, totals, done - first, int(seed), time.perf_counter() - t0, all_chunks,
                      half_width=hw, target_met=met)
 
 

@@ -6,7 +6,8 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   least the next phase number (at least one phase; a car that speeds up mid-turn moves in the
   extra phases); in each phase vehicles act in descending order of mph fixed by the caller at
   the phase's start (ties: the one in front first; neck and neck, a d6 each, the lower moves
-  first); a vehicle moves one space when its speed factor is at least the phase number.
+  first; vehicles moving off together: the one accelerating the most first, :func:`_moving_off`);
+  a vehicle moves one space when its speed factor is at least the phase number.
 * Actions (p11-17), one per phase: steady, accelerate, brake, drift (p13; outward only on a
   curve; 80mph limit), shoot a direct-fire weapon (p22-27) or drop a passive (p22-24), sideswipe
   (p54), re-align after a spin (p46). Vehicles too slow to move may only shoot direct-fire
@@ -32,7 +33,8 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
   corridor, persistent); tail-gating (an odd d6 fails; a marker laid under a pursuer hits it
   after its next move).
 * Rams (p52-57): shunt (relative SF damage, speeds meet halfway, 40mph tests, the target
-  ignores panic results), head-on into wrecks, obstacles and angled cars (combined SF damage,
+  ignores panic results; the target then moves next and the rammer completes its move with
+  no action, :func:`_take_turn`), head-on into wrecks, obstacles and angled cars (combined SF damage,
   both halt), sideswipes neck and neck (test, relative SF hit to the loser or both, -10mph,
   40mph for the loser, the loser skids away from the rammer).
 * Bikes (p62-72): their profile and critical tables; riders under control share lanes with
@@ -66,11 +68,10 @@ it (:func:`_play_direction`); new track is then laid before the first section fo
 advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
 where earlier sections have been removed (section numbers never go below 0).
 
-Not modelled (see the coverage doc): a plain moving-off accelerate moving in phase 1, the rammer
-finishing its move after a shunt (it stays where it was), the smoke double hit's single -1 to hit
-(both markers count), a split tyre's roll after a spinning move. Bikes: a wheel falling off as an
-automatic roll (it is a control loss), a sideswipe-by-collision moving the rammer into contact,
-the shunted vehicle moving next.
+Not modelled (see the coverage doc): a plain moving-off accelerate moving in phase 1, the smoke
+double hit's single -1 to hit (both markers count), a split tyre's roll after a spinning move.
+Bikes: a wheel falling off as an automatic roll (it is a control loss), a sideswipe-by-collision
+moving the rammer into contact.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ from .policies import A_OFF_DRIFT
 from .policies import HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
+from .pieces.vehicle import V_DECL, V_DECLARG, V_SHUNTED
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                              M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ARM, V_ATT, V_AXLE,
                              V_BRK, V_BRKLEFT, V_DMG, V_ENGOFF, V_HAND, V_KIND, V_LANE, V_LEVELS,
@@ -123,6 +125,10 @@ G_SIDE_CORRIDOR = 59
 # G_SPIKE_RULE: 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference
 # sheet's 'base damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage).
 G_SPIKE_RULE = 60
+# G_SHUNT_MOVE: who moves after a shunt ram (p56, variant shunt_target_move): 0 = the target
+# takes its move and the rammer completes its own when its current speed factor reaches the
+# phase (p12), 1 = both move whatever their speed factors.
+G_SHUNT_MOVE = 61
 # Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
 # criticals and linked weapons, 80-95 bikes.
 (G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF,
@@ -161,6 +167,9 @@ VC_W = 10
 (EV_TRACK, EV_ROLES, EV_START, EV_MOVE, EV_ACTION, EV_HAZARD, EV_CONTROL, EV_SKID, EV_SPIN,
  EV_ROLL, EV_CRASH, EV_SHOT, EV_PASSIVE, EV_MARKER, EV_RAM, EV_SWIPE, EV_FINISH, EV_LEFT,
  EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE) = range(25)
+# EV_SHUNTMOVE (p56 Moving After a Shunt Ram): (0, rammer) the shunted target takes its move
+# now; (1, target) the rammer completes its move, with no action.
+EV_SHUNTMOVE = 25
 # Event codes 30-34 direction of travel, 35-39 lasting criticals, 40-49 bikes.
 # EV_LASTING (code L_*, station/limb, weapon slot or -1), EV_JAM (slot, d6, fires 0/1),
 # EV_LEAK (d6, engine disabled 0/1), EV_SPLIT (d6, speed factor, shredded 0/1),
@@ -533,13 +542,13 @@ def _wreck_if_needed(V, v, L):
 
 @jit
 def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
-    """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77)."""
+    """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77).
+    Returns 1 for a shunt (the target moves next, p56), else 0."""
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
     if V[v, V_BIKE] or (u >= 0 and V[u, V_BIKE]):
-        _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L)
-        return
+        return _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L)
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
@@ -547,7 +556,7 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
         _log(L, v, EV_RAM, -1, 0, sfv, 0)
         _speed_hits(st, script, B, V, WS, FIT, v, sfv, _auto_hit(sfv, 0, -2), RU, L)
         V[v, V_MPH] = 0
-        return
+        return 0
     sfu = speed_factor(V[u, V_MPH], step)
     head_on = V[u, V_STATUS] == WRECK or V[u, V_TERMINAL] or V[u, V_ATT] % 180 != 0 \
         or V[u, V_OOC] == SPINNING or V[v, V_OOC] == SPINNING
@@ -563,7 +572,7 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
         _wreck_if_needed(V, u, L)
-        return
+        return 0
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_RAM, u, 1, rel, 0)
@@ -589,6 +598,7 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
         V[u, V_MPH] = keep_mph
         V[u, V_BRKLEFT] = keep_left
         V[u, V_PANIC] = 0
+    return 1
 
 
 class Zone(NamedTuple):
@@ -778,7 +788,8 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
     xhi = RD.front_x(T, nsec, lane, nsp)
     u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
     if u != -1:
-        _ram(st, script, B, V, WS, FIT, v, u, RU, L)
+        if _ram(st, script, B, V, WS, FIT, v, u, RU, L):
+            V[v, V_SHUNTED] = u + 1   # the target moves next, then this move (_take_turn)
         if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
             return -1
     V[v, V_SEC] = nsec
@@ -1195,7 +1206,12 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
     turn = L.turn
     phase = L.phase
     step = G[G_SPEED_STEP]
-    moves = speed_factor(V[v, V_MPH], step) >= phase
+    # a shunted target told to take its move whatever its speed factor (G_SHUNT_MOVE = 1)
+    forced = V[v, V_SHUNTED] == -1 and V[v, V_MPH] > 0
+    V[v, V_SHUNTED] = 0
+    decl = V[v, V_DECL]   # declared ahead, moving off with others (_moving_off)
+    V[v, V_DECL] = 0
+    moves = speed_factor(V[v, V_MPH], step) >= phase or forced
     V[v, V_STAMP] = turn * 8 + phase
     if V[v, V_BIKE] and _bike_act_start(st, script, B, V, WS, FIT, n, v, moves, RU, L):
         return
@@ -1214,6 +1230,8 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         act, arg = A_NONE, 0
     elif V[v, V_NEEDALIGN]:
         act, arg = A_REALIGN, 0
+    elif decl > 0:
+        act, arg = decl - 1, V[v, V_DECLARG]
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
         act, arg = decide(B, T, V, WS, n, v, moves, hp, POL[v], st, script)
@@ -1272,6 +1290,158 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         _lay_dummy(st, script, B, V, WS, n, v, arg, G, L)
     elif act == A_SWIPE and moves:
         _sideswipe(st, script, B, V, WS, FIT, n, v, arg, RU, L)
+
+
+@jit
+def _after_turn(st, script, B, V, n, v, RU, L):
+    _wreck_if_needed(V, v, L)
+    if _tab1(RU, TB_G)[G_MODE] == MODE_CONTINUOUS:
+        _extend_track(st, script, B, V, n, RU, L)
+
+
+@jit
+def _complete_move(st, script, B, V, WS, FIT, n, v, u, RU, L):
+    """The rammer ``v`` completes the straight-ahead move a shunt of ``u`` interrupted, once
+    the target has taken its move (p56): no action (p52: none in the phase of a ram), so no
+    drift, speed change, shot or dodge; the move's hazards, markers and a collision as in any
+    move (p56: 'If either vehicle's move results in another collision see p52')."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    K = B[B_K:B_K_END]
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
+    _log(L, v, EV_SHUNTMOVE, 1, u, V[v, V_MPH], 0)
+    V[v, V_DODGE] = 0
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
+    if nl < 0:
+        return
+    if V[v, V_BIKE]:
+        nl = _bike_after_move(st, script, B, V, n, v, A_NONE, G, hp, nl, L)
+    _after_move(st, script, T, V, v, G, L, K, nl, hp)
+    _locked_after_move(st, script, B, V, WS, n, v, A_NONE, 0, G, L)
+
+
+@jit
+def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
+    """Vehicle ``v``'s part of the phase (:func:`_act`), then the moves its collisions set
+    going (p56 Moving After a Shunt Ram; p72 for bikes): the shunted target takes its move at
+    once (its driver declares an action, or makes the control-loss test when out of control),
+    then the rammer completes its own with no action (:func:`_complete_move`). A collision in
+    either move is resolved as usual and may set another target moving first.
+
+    A target that has already taken its part of this phase does not move again (one move and
+    one action a phase, p11-12): the rammer's move then ends where it stood, as it would run
+    into the same car again. Under the default reading (``G_SHUNT_MOVE`` 0) the target and the
+    rammer move only when their speed factors after the shunt reach the phase (p12, the
+    current speed factor); a target too slow still takes its action now (a shot, p9).
+
+    The chain needs no cap: a rammer waits only on a target taking its first part of the
+    phase, so at most ``n`` moves wait at once and each is completed at most once (the assert
+    checks the bound)."""
+    G = _tab1(RU, TB_G)
+    now = L.turn * 8 + L.phase
+    _act(st, script, B, V, WS, FIT, n, v, RU, L)
+    _after_turn(st, script, B, V, n, v, RU, L)
+    if V[v, V_SHUNTED] <= 0:
+        V[v, V_SHUNTED] = 0
+        return
+    wait = np.empty(2 * n, np.int64)   # (rammer, target) pairs, the latest last
+    top = 0
+    x = v
+    while True:
+        u = V[x, V_SHUNTED] - 1
+        V[x, V_SHUNTED] = 0
+        if u >= 0 and V[u, V_STATUS] == ACTIVE and V[u, V_STAMP] != now:
+            assert top < n
+            wait[2 * top] = x
+            wait[2 * top + 1] = u
+            top += 1
+            _log(L, u, EV_SHUNTMOVE, 0, x, V[u, V_MPH], 0)
+            if G[G_SHUNT_MOVE] == 1:
+                V[u, V_SHUNTED] = -1
+            _act(st, script, B, V, WS, FIT, n, u, RU, L)
+            _after_turn(st, script, B, V, n, u, RU, L)
+            x = u
+            continue
+        x = -1
+        while top > 0 and x < 0:
+            top -= 1
+            r = wait[2 * top]
+            if V[r, V_STATUS] == ACTIVE and V[r, V_MPH] > 0 and (
+                    G[G_SHUNT_MOVE] == 1
+                    or speed_factor(V[r, V_MPH], G[G_SPEED_STEP]) >= L.phase):
+                _complete_move(st, script, B, V, WS, FIT, n, r, wait[2 * top + 1], RU, L)
+                _after_turn(st, script, B, V, n, r, RU, L)
+                x = r
+        if x < 0:
+            return
+
+
+@jit
+def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
+    """p15: vehicles stationary at the start of phase 1 move after all others, and 'when there
+    are 2 or more vehicles moving off together, the one which is accelerating the most moves
+    first'. When the phase reaches them (``order[lo:hi]``), every driver among them who will be
+    asked for an action (in control, no panic, a driver, aligned; a bike upright and not
+    pushed) declares it now, before any of them moves, and ``order[lo:hi]`` is re-ordered by
+    the speed each moves off at: an accelerate, drift or U-turn move-off's speed (the
+    acceleration, within the car's characteristics), a reverse's 10mph (p17: 'assumed to be
+    travelling at 10mph'); vehicles not moving off count 0. Ties keep the phase order (the
+    one in front first). :func:`_act` then takes the declared action. With fewer than two
+    declarations nothing is asked early, so the dice fall as before."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    G = _tab1(RU, TB_G)
+    hp = _tab1(RU, TB_HP)
+    POL = _tab2(RU, TB_POL)
+    now = L.turn * 8 + L.phase
+    asked = 0
+    for i in range(lo, hi):
+        v = order[i]
+        if _declares_moving_off(V, v, now) or (
+                V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now
+                and V[v, V_OOC] != IN_CONTROL):
+            asked += 1
+    if asked < 2:
+        return
+    key = np.zeros(hi - lo, np.int64)
+    for i in range(lo, hi):
+        v = order[i]
+        if V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now \
+                and V[v, V_OOC] != IN_CONTROL:
+            _halted(V, v)   # as _act would first: stopped, the control loss is over (p46)
+        if not _declares_moving_off(V, v, now):
+            continue
+        if V[v, V_BIKE]:
+            V[v, V_DODGE] = 0   # as _bike_act_start would first: last phase's dodge is over
+        act, arg = decide(B, T, V, WS, n, v, False, hp, POL[v], st, script)
+        if V[v, V_BIKE]:
+            act, arg = bike_decide(B, T, V, n, v, False, POL[v], act, arg, st, script)
+        V[v, V_DECL] = act + 1
+        V[v, V_DECLARG] = arg
+        cap = 0 if V[v, V_ENGOFF] else min(V[v, V_ACC], V[v, V_MAXSPD])
+        if act == A_ACCEL or act == A_OFF_DRIFT or (act == A_UTURN and arg > 0):
+            key[i - lo] = max(0, min(abs(arg), cap))
+        elif act == A_REVERSE and cap > 0:
+            key[i - lo] = G[G_REV_MPH]
+    # a stable insertion sort, the fastest start first
+    for i in range(lo + 1, hi):
+        x = order[i]
+        kx = key[i - lo]
+        j = i - 1
+        while j >= lo and key[j - lo] < kx:
+            order[j + 1] = order[j]
+            key[j + 1 - lo] = key[j - lo]
+            j -= 1
+        order[j + 1] = x
+        key[j + 1 - lo] = kx
+
+
+@jit
+def _declares_moving_off(V, v, now):
+    """Will ``v``, stationary at the start of phase 1, be asked for an action by _act?"""
+    return (V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now
+            and V[v, V_OOC] == IN_CONTROL and not V[v, V_PANIC] and not V[v, V_NODRIVER]
+            and not V[v, V_NEEDALIGN] and not _no_control(V, v)
+            and not (V[v, V_BIKE] and (V[v, V_FALLEN] or V[v, V_PUSH])))
 
 
 @jit
@@ -1700,6 +1870,10 @@ def play_turns(st, script, B, V, WS, FIT, RU, L, res, lead_side, first):
             L = Log(E, EN, turn, phase)
             _log(L, -1, EV_PHASE, 0, 0, 0, 0)
             k = _order(st, script, T, V, n, order)
+            # stationary vehicles come last in the order (p15)
+            k0 = 0
+            while k0 < k and V[order[k0], V_MPH] > 0:
+                k0 += 1
             for v in range(n):
                 V[v, V_PANIC] = 0
                 if speed_factor(V[v, V_MPH], step) >= phase:
@@ -1709,13 +1883,12 @@ def play_turns(st, script, B, V, WS, FIT, RU, L, res, lead_side, first):
                     V[v, V_BRKLEFT] = V[v, V_BRK]
                     late[v] = 1
             for i in range(k):
+                if phase == 1 and i == k0 and k - k0 >= 2:
+                    _moving_off(st, script, B, V, WS, n, order, k0, k, RU, L)
                 v = order[i]
-                if V[v, V_STATUS] != ACTIVE:
-                    continue
-                _act(st, script, B, V, WS, FIT, n, v, RU, L)
-                _wreck_if_needed(V, v, L)
-                if G[G_MODE] == MODE_CONTINUOUS:
-                    _extend_track(st, script, B, V, n, RU, L)
+                if V[v, V_STATUS] != ACTIVE or V[v, V_STAMP] == turn * 8 + phase:
+                    continue   # out, or it took its move already, shunted (p56)
+                _take_turn(st, script, B, V, WS, FIT, n, v, RU, L)
                 if _verdict(V, WS, n, G, res, lead_side):
                     _log(L, -1, EV_END, res[R_WINNER], res[R_REASON], 0, 0)
                     return
@@ -2033,14 +2206,14 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         _log(L, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
         _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sfv, 0, -2), RU, L)
         _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_CAR, RU, L, False)
-        return
+        return 0
     sfu = speed_factor(V[u, V_MPH], step)
     opposed = V[u, V_DIR] != V[v, V_DIR]
     if V[v, V_BIKE] and V[u, V_BIKE]:
         if V[u, V_STATUS] == WRECK:
             _log(L, v, EV_BIKERAM, u, BR_INTO_WRECK, sfv, sfv)
             _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_WRECK, RU, L, True)
-            return
+            return 0
         if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
             c = sfv + sfu
             _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
@@ -2050,7 +2223,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
                 if V[x, V_STATUS] == ACTIVE:
                     _road_damage(st, script, V, x, sfv if x == v else sfu, RU, L)
                 _bike_down(V, x, L)
-            return
+            return 0
         rel = max(sfv - sfu, 0)
         _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
         _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, 0, u), RU, L)
@@ -2063,7 +2236,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         _lose_control(V, v)   # both riders lose control, no hazard roll (p70)
         if V[u, V_STATUS] == ACTIVE:
             _lose_control(V, u)
-        return
+        return 1
     bike = v if V[v, V_BIKE] else u
     car = u if bike == v else v
     sfb = sfv if bike == v else sfu
@@ -2087,7 +2260,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
             V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
             _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, L)
-        return
+        return 0
     if fallen or opposed or car_still or V[bike, V_MPH] == 0:
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
@@ -2100,7 +2273,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         if V[car, V_STATUS] == ACTIVE and V[car, V_MPH] > 0:
             V[car, V_MPH] = max(0, V[car, V_MPH] - G[G_CAR_HEADON_SLOW])
             _lose_control(V, car)
-        return
+        return 0
     # shunts
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
@@ -2114,6 +2287,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_CAR_SHUNT_SLOW])
     _one_test(st, script, V, v, G[G_L_SHUNT], True, False, K, G, hp, L)
     _one_test(st, script, V, u, G[G_L_SHUNT], True, True, K, G, hp, L)
+    return 1
 
 
 @jit

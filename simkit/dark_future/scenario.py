@@ -402,6 +402,8 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_SPIKE_MPH] = pe["spike_immune_mph"]
     G[EG.G_SPIKE_DMG] = pe["spike_damage"]
     G[EG.G_SPIKE_RULE] = rules.variants["spike_damage"].choices[sel["spike_damage"]]["rule"]
+    G[EG.G_SHUNT_MOVE] = rules.variants["shunt_target_move"].choices[
+        sel["shunt_target_move"]]["always"]
     mo = rules.table("motion")
     G[EG.G_COAST] = mo["coast_loss_mph"]
     G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]
@@ -821,6 +823,11 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             kind = "an obstacle" if x < 0 else nm(x)
             t = ("head-on, travelling at each other" if w else "head-on") if y == 0 else "shunt"
             out.append(f"{nm(v)} rams {kind} ({t}, {z} hits at +{z})")
+        elif code == EG.EV_SHUNTMOVE:
+            if x == 0:
+                out.append(f"{nm(v)}, shunted by {nm(y)}, takes its move next ({z}mph)")
+            else:
+                out.append(f"{nm(v)} completes its move after the shunt, no action ({z}mph)")
         elif code == EG.EV_SWIPE:
             win = "draw" if w < 0 else nm(w)
             out.append(f"{nm(v)} sideswipes {nm(x)}: {y} vs {z}, winner {win}")

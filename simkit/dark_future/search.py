@@ -256,18 +256,24 @@ def metagame_game(scenario, *, vehicle="renegade", budget=50_000, chosen=None):
     second = [v for v in range(a.G[EG.G_NV]) if v not in first]
     base = (a.VC, a.LOAD, a.LFIT, a.crit[3])
 
-    def play(x, y, key, n):
-        """Wins of the builds driving the first side (x) and the second (y), trials 0..n-1."""
+    def play(x, y, key, lo, hi):
+        """Wins of the builds driving the first side (x) and the second (y), trials lo..hi-1."""
+        if hi <= lo:
+            return 0, 0
         rows = ev._rows(space.to_car(x), first, *base)
         VC, LOAD, LFIT, grp = ev._rows(space.to_car(y), second, *rows)
-        acc = ev._play((VC, LOAD, LFIT, (a.crit[0], a.crit[1], a.crit[2], grp)), key, 0, n)
+        acc = ev._play((VC, LOAD, LFIT, (a.crit[0], a.crit[1], a.crit[2], grp)), key, lo,
+                       hi - lo)
         return int(acc[EG.ST_SIDE]), int(acc[EG.ST_SIDE + EG.N_SIDE])
 
-    def duel(x, y, n, seed):
+    def duel(x, y, n, seed, start=0):
+        # games start .. start+n-1 of the pairing: game 2i+1 is trial i with x on the first
+        # side, game 2i trial i with y there, so games 0 .. n-1 are x first on trials
+        # 0 .. n//2-1 and y first on trials 0 .. n-n//2-1
         key = stream_key(int(seed))
-        h = n // 2
-        wx, wy = play(x, y, key, h) if h else (0, 0)
-        wy2, wx2 = play(y, x, key, n - h) if n - h else (0, 0)
+        lo, hi = start, start + n
+        wx, wy = play(x, y, key, lo // 2, hi // 2)
+        wy2, wx2 = play(y, x, key, (lo + 1) // 2, (hi + 1) // 2)
         return np.array([wx + wx2, wy + wy2], np.int64)
 
     start, reference = [], []
@@ -284,7 +290,7 @@ def metagame_game(scenario, *, vehicle="renegade", budget=50_000, chosen=None):
         raise UserInputError(f"no car of {ev.sc.name} is a {vehicle} within ${budget:,} to "
                              "start the metagame from", field="--scenario")
     return BuildGame(f"Dark Future {vehicle} designs within ${budget:,}", space, duel,
-                     start=start, reference=reference,
+                     start=start, reference=reference, extend=True,
                      note=f"{ev.sc.name}, the builds' sides swapped in half the games, each "
                           "side's cars driven by its scenario policy")
 

@@ -83,22 +83,31 @@ def _metagame(pilot="buoy_hunter", variants=None, budget=None):
                              field="--pilot")
     rules = make_rules(variants)
 
-    def race(x, y, n, seed):
+    def race(x, y, lo, hi, seed):
+        """Wins of x (corner A) and y (corner D) over races ``lo .. hi-1`` of the seed."""
+        if hi <= lo:
+            return 0, 0
         ships = [ShipEntry("x", "A", build_of(x), pilot), ShipEntry("y", "D", build_of(y), pilot)]
         sc = RaceScenario("<metagame>", "metagame duel", "ORIGINAL", "", None, ships,
                           dict(rules.variants))
-        f = run(RaceSim(sc), n, seed, progress=False).frame.set_index("side")
+        f = run(RaceSim(sc), hi - lo, seed, first=lo, progress=False).frame.set_index("side")
         return int(f.loc["x", "wins"]), int(f.loc["y", "wins"])
 
-    def duel(a, b, n, seed):
-        wa, wb = race(a, b, n // 2, seed) if n // 2 else (0, 0)
-        wb2, wa2 = race(b, a, n - n // 2, seed)
+    def duel(a, b, n, seed, first=0):
+        # games first .. first+n-1 of the pairing: game 2i+1 is race i with a in corner A,
+        # game 2i race i with b there, so any even count seats each build in each corner on
+        # the same races, and games 0 .. n-1 are a from A on races 0 .. n//2-1 and b from A
+        # on races 0 .. n-n//2-1
+        lo, hi = first, first + n
+        wa, wb = race(a, b, lo // 2, hi // 2, seed)
+        wb2, wa2 = race(b, a, (lo + 1) // 2, (hi + 1) // 2, seed)
         return np.array([wa + wa2, wb + wb2], np.int64)
 
     worked = candidate_of(worked_ship(rules))
     points = rules.budget if budget is None else budget
     return BuildGame(f"Demon's Run {points}-point ships", design_space(rules, budget), duel,
                      start=[worked], reference=[("the rulebook's worked ship", worked)],
+                     extend=True,
                      note=f"two ships flown by the {pilot} pilot, corners A and D rotated")
 
 

@@ -335,6 +335,12 @@ def _screens(s, sv, ships):
     return min(sv[s, A_SCREENS], ships[s, SCREENS])
 
 
+@jit
+def _tractor(s, sv, ships):
+    # 210 A: a Function cut by a Critical Hit after the allocation works at the Level it has
+    return min(sv[s, A_TRACTOR], ships[s, TRACTOR])
+
+
 # --- movement (the compiled twin of movement.move_ship) ---------------------------------------
 
 class Mover(NamedTuple):
@@ -372,7 +378,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
     if _has(sv[s, V_CR_NOW], C_NO_TURNING, ccode):
         limit = 0
     screens = _screens(s, sv, ships)
-    tractor = sv[s, A_TRACTOR]
+    tractor = _tractor(s, sv, ships)
     pim = pi_mod[ships[s, PI]]
     mp = vel
     in_hex = 0
@@ -653,8 +659,8 @@ def hound_targets(s, S, plan, nplan, RT, BT):
 
 # the plan kept from the allocation: its length, the Velocity, turn limit and target Buoy it
 # was planned for, the position, how many hounds and Buoys were live, the turning movements
-# allowed in one hex, then the tokens
-K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS, K_PER_HEX = range(10)
+# allowed in one hex, the Tractor Level allocated, then the tokens
+K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS, K_PER_HEX, K_TRACTOR = range(11)
 K_PLAN = 16
 
 
@@ -672,10 +678,10 @@ def _live(bu, hd):
 @jit
 def _kept_plan(keep, s, V, limit, per_hex, tb, S):
     """Whether the plan found at allocation still stands: same position, Velocity, turning
-    limits (per Turn and per hex) and target, and no hound or Buoy gone since (fire,
-    detonations, recoveries by ships that moved first). Anything else (a crisis, a Null
-    escape's new facing, a Critical Hit on the Maneuver Engines before the ship moves, 210 A)
-    plans afresh within the allocation."""
+    limits (per Turn and per hex) and target, Tractor Level, and no hound or Buoy gone since
+    (fire, detonations, recoveries by ships that moved first). Anything else (a crisis, a Null
+    escape's new facing, a Critical Hit on the Maneuver Engines or the Tractor before the ship
+    moves, 210 A) plans afresh within the allocation."""
     sv, bu, hd = S.sv, S.bu, S.hd
     if keep[K_N] < 0:
         return False
@@ -684,7 +690,7 @@ def _kept_plan(keep, s, V, limit, per_hex, tb, S):
             and keep[K_TB] == tb
             and keep[K_COL] == sv[s, V_COL] and keep[K_ROW] == sv[s, V_ROW]
             and keep[K_FACING] == sv[s, V_FACING] and keep[K_HOUNDS] == nh
-            and keep[K_BUOYS] == nb)
+            and keep[K_BUOYS] == nb and keep[K_TRACTOR] == _tractor(s, sv, S.ships))
 
 
 @jit
@@ -1088,6 +1094,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             if lvl * rp[RP_F_TRACTOR] <= spare:
                 sv[s, A_TRACTOR] = max(sv[s, A_TRACTOR], lvl)
     fuel -= sv[s, A_TRACTOR] * rp[RP_F_TRACTOR]
+    keep[K_TRACTOR] = sv[s, A_TRACTOR]
     ships[s, FUEL] = fuel
     _log(L, turn, EV_ALLOC, s, best_a, sv[s, A_SCREENS], sv[s, A_LASER], sv[s, A_TRACTOR],
          sv[s, A_SCR])
@@ -1184,8 +1191,8 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
     tb = sv[s, V_FORCED]
     if tb >= 0 and bu[tb, BU_STATE] != ON_BOARD:
         tb = -1
-    q = PlanSpec(s, V, limit, mn_hex[ships[s, MN]], sv[s, A_TRACTOR], _screens(s, sv, ships),
-                 pim, tb, ships[s, FUEL], 1e30)
+    q = PlanSpec(s, V, limit, mn_hex[ships[s, MN]], _tractor(s, sv, ships),
+                 _screens(s, sv, ships), pim, tb, ships[s, FUEL], 1e30)
     W = plan_view(S, BT, RT)
     if _kept_plan(keep, s, V, limit, mn_hex[ships[s, MN]], tb, S):
         n = keep[K_N]

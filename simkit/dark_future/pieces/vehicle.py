@@ -27,6 +27,15 @@ V_DIR = 34
 # V_SIDEREACH: the reading of the side mounts' forward corridor (variant side_mount_corridor,
 # p82-83): 0 the car's own lane on that side, 1 the lane beside the car on that side.
 V_SIDEREACH = 48
+# V_SHUNTED (moving after a shunt ram, p56): the target + 1 of the shunt that stopped this
+# vehicle's straight-ahead move, until engine._take_turn has the target move and this move
+# completed; -1 on a target told to take its move whatever its speed factor (variant
+# shunt_target_move = always).
+V_SHUNTED = 50
+# V_DECL, V_DECLARG: an action declared ahead of the vehicle's move (+ 1; 0 none) and its
+# argument: vehicles moving off together declare first, so that the one accelerating the most
+# moves first (p15, engine._moving_off).
+V_DECL, V_DECLARG = 37, 38
 # V_WHY: why the vehicle crashed, the engine's CRASH_* code + 1 (0: it did not crash); read
 # only by the end-of-game tally of how each side's vehicles ended.
 V_WHY = 49
