@@ -37,7 +37,8 @@ def _rolls_per_crash(key, n, speeds, t_cols, r_cols, T, deck0):
     for i in range(n):
         for c in range(speeds.shape[0]):
             dice.seed_trial(st, key, i)
-            procedures.crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], T.damage,
+            procedures.crash_once(st, dice.NO_SCRIPT,
+                                  procedures.Impact(speeds[c], t_cols[c], r_cols[c]), T.damage,
                                   T.special, procedures.hit_tables(T), np.zeros(10, np.int64),
                                   np.zeros(10, np.int64), deck0.copy(), out)
             rolls += np.int64(st[dice.NROLLS])

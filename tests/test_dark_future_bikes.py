@@ -93,10 +93,10 @@ class World:
                 EG.Log(self.E, self.EN, turn, phase))
 
     def decide(self, v, moves=True):
-        act, arg = PO.decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
-                             self.a.hp, self.POL[v], self.tbuf, *self.dice)
-        return PO.bike_decide(self.T, self.TM, self.M, self.NM, self.V, self.WS, self.n, v, moves,
-                              self.a.hp, self.POL[v], self.tbuf, act, arg, *self.dice)
+        act, arg = PO.decide(self.B, self.T, self.V, self.WS, self.n, v, moves, self.a.hp,
+                             self.POL[v], *self.dice)
+        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.POL[v], act, arg,
+                              *self.dice)
 
     def events(self, code=None):
         ev = self.E[:self.EN[0]]
@@ -193,15 +193,15 @@ def test_bikes_under_control_share_lanes_but_an_out_of_control_one_collides():
     w.place(1, 1, 2, 0, 60, BIKE)
     w.place(2, 1, 2, 1, 40, BIKE)
     st, s = w.script([])
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert nl >= 0 and w.V[1, VH.V_SP] == 1 and w.events(EG.EV_BIKERAM).shape[0] == 0
     # out of control: a bike-to-bike shunt; both riders lose control, no hazard roll (p70)
     w.place(1, 1, 2, 0, 60, BIKE)
     w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
     st, s = w.script([2, 2])   # one hit at +1 each (SF 3 - SF 2): damage rolls only
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     False, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, False, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert nl < 0 and w.V[1, VH.V_SP] == 0 and _pos(st) == 2
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
     assert w.V[1, VH.V_MPH] == 50 and w.V[2, VH.V_MPH] == 50
@@ -231,8 +231,8 @@ def test_a_bike_takes_criticals_on_the_bike_matrix_and_a_ko_means_an_automatic_r
     w = World()
     w.place(1, 1, 2, 0, 50, BIKE)
     st, s = w.script([6, 4, 6])
-    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 0, 0, 4, True, 0, 0, 0, w.common(),
-                 EG.Log(w.E, w.EN, 1, 1), -1)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, EG._auto_hit(0, 4, -1), w.common(),
+                 EG.Log(w.E, w.EN, 1, 1))
     assert _pos(st) == 3 and w.V[1, VH.V_NODRIVER] == 1
     assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
     # no control-loss test: skid 2 (straight, -5mph: 45mph SF 3), one hit at +1 (facing 3
@@ -261,8 +261,8 @@ def test_dodge_avoids_a_passive_marker_that_a_two_lane_move_hits_p64():
         w.marker(RD.SPIKES, 1, 1, 3, 4)           # spikes on lanes 3-4: the bike's right lane
         w.V[1, VH.V_DODGE] = dodge
         st, s = w.script([3])
-        EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                    True, False)
+        EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
+                    EG.Log(w.E, w.EN, 1, 1))
         assert (w.events(EG.EV_MARKER).shape[0] == 1) == hit
         assert _pos(st) == (1 if hit else 0)      # the spikes' damage roll
         assert w.V[1, VH.V_SP] == 1
@@ -392,8 +392,8 @@ def test_car_hitting_a_fallen_bike_completes_its_move_and_loses_control_p72():
     w.place(1, 1, 2, 1, 0, BIKE)
     w.V[1, VH.V_FALLEN] = 1
     st, s = w.script([1, 1, 1])   # +3 hit each, then road damage 1 - 4: unhurt
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, EG.Move(0, True, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert nl >= 0 and w.V[0, VH.V_SP] == 1                 # the car moved on
     assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_OOC] == VH.OUT_OF_CONTROL
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
@@ -407,8 +407,8 @@ def test_a_car_facing_against_play_also_completes_its_move_through_a_fallen_bike
     w.place(1, 1, 2, 0, 0, BIKE)
     w.V[1, VH.V_FALLEN] = 1
     st, s = w.script([1, 1, 1] + [1] * 20)
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, EG.Move(0, True, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert w.V[1, VH.V_STATUS] == VH.CRASHED
     assert nl >= 0 and w.V[0, VH.V_SP] == 0                 # the car moved on
     assert len(w.events(EG.EV_BIKERAM)) == 1
@@ -494,8 +494,7 @@ def test_a_rider_never_reverses_where_a_driver_would_p64_p17():
         w.place(0, 2, 2, 1, 0, kind, side=0, role=VH.CHASE)
         w.WS[0, :, VH.W_AMMO] = 0
         w.POL[0] = PO.policy_vector("turn-to-face")
-        car_choice = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, w.n, 0, False, w.a.hp,
-                               w.POL[0], w.tbuf, *w.dice)
+        car_choice = PO.decide(w.B, w.T, w.V, w.WS, w.n, 0, False, w.a.hp, w.POL[0], *w.dice)
         assert car_choice[0] == PO.A_REVERSE, car_choice
         if kind == BIKE:
             assert w.decide(0, moves=False)[0] != PO.A_REVERSE
@@ -607,8 +606,8 @@ def test_a_dodge_does_not_avoid_a_car_it_is_a_sideswipe_p64_p72():
     w.place(0, 1, 3, 1, 20, CAR)
     w.V[1, VH.V_DODGE] = -1
     st, s = w.script([3, 1])   # the bike's hit (+1: 3 + 1 - 2 = 2); its test at 30mph: none
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert nl < 0 and w.V[1, VH.V_SP] == 0
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE and w.V[1, VH.V_DMG] == 7
 
@@ -635,8 +634,8 @@ def _wheel_off_hit(mph, check):
     w = World()
     w.place(1, 1, 2, 0, mph, BIKE)
     st, s = w.script([6, 3, 2, check, 3, 3, 3, 3])
-    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 1, 0, 0, True, 0, 0, 0, w.common(),
-                 EG.Log(w.E, w.EN, 1, 1), -1)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, EG._auto_hit(1, 0, -1), w.common(),
+                 EG.Log(w.E, w.EN, 1, 1))
     return w, st
 
 

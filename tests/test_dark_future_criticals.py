@@ -36,8 +36,8 @@ def world():
 
 def hit(w, v, rolls, damage=0, facing=FRONT):
     st, s = w.script(rolls)
-    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, v, damage, 0, facing, True, 0, 0, 0, w.common(),
-                 EG.Log(w.E, w.EN, 1, 1), 1 - v)
+    EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, v, EG._auto_hit(damage, facing, 1 - v), w.common(),
+                 EG.Log(w.E, w.EN, 1, 1))
     assert st[dice.POS] == len(rolls), "every scripted die used, and no other"
 
 
@@ -45,8 +45,8 @@ def move(w, v, rolls=(), steady=True):
     """One straight-ahead move and what follows it, at the start of a phase."""
     st, s = w.script(list(rolls))
     w.V[v, VH.V_BRKLEFT] = w.V[v, VH.V_BRK]
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, v, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     steady, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, v, EG.Move(0, steady, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     if nl >= 0:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     assert st[dice.POS] == len(rolls)
@@ -462,16 +462,13 @@ def test_layer_driver_locks_on_and_switches_off_standard_never_does():
     w, oil = lock_world()
     w.place(1, 1, 2, 2, 60, side=1, role=1)  # right on its tail, same lanes
     par = PO.policy_vector("layer")
-    assert PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par, w.tbuf, *w.dice) == (
-        PO.A_LOCK, oil)
-    std = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp,
-                    PO.policy_vector("standard"), w.tbuf, *w.dice)
+    assert PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice) == (PO.A_LOCK, oil)
+    std = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, PO.policy_vector("standard"), *w.dice)
     assert std == (PO.A_PASSIVE, oil)
     w.WS[0, oil, VH.W_LOCKED] = 1
     w.place(1, 6, 0, 0, 60, side=1, role=1)  # now far ahead of the lead car: nobody behind
     w.V[0, VH.V_MPH] = w.V[0, VH.V_MAXSPD]   # at its cruising speed (no escape acceleration)
-    assert PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par, w.tbuf, *w.dice) == (
-        PO.A_LOCK, -1 - oil)
+    assert PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice) == (PO.A_LOCK, -1 - oil)
 
 
 # --- 5. double hits -------------------------------------------------------------------------------
@@ -485,8 +482,8 @@ def markers_ahead(w, kinds, lane=2):
 
 def advance(w, rolls, steady=True):
     st, s = w.script(rolls)
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     steady, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, steady, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert st[dice.POS] == len(rolls)
     return sorted(zip(w.lim[:nl], w.oil[:nl]))
 
@@ -544,8 +541,9 @@ def test_interceptor_lays_oil_and_mines_on_top_of_each_other_p23():
     w.place(0, 5, 2, 0, 60, side=0, role=0)
     st, s = w.script([2])
     zlo, zhi = 2, 3
-    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, zlo, zhi, int(M[0, 4]), int(M[0, 5]),
-                         True, 0, w.common(), EG.Log(w.E, w.EN, 1, 1), True)
+    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1,
+                         EG.Zone(zlo, zhi, int(M[0, 4]), int(M[0, 5]), True, True), 0, w.common(),
+                         EG.Log(w.E, w.EN, 1, 1))
     assert sorted(zip(w.lim[:nl], w.oil[:nl])) == [(50, 0), (60, 1)]
     assert w.V[1, VH.V_HAND] == 3 and st[dice.POS] == 1
 
@@ -559,7 +557,7 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
     par = PO.policy_vector("standard")
 
     def chaser_action():
-        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp, par, w.tbuf, *w.dice)
+        return PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, par, *w.dice)
 
     clear = chaser_action()
     # a marker on lanes 3-4 (laid by a car on those lanes): a drift left clears it
@@ -572,10 +570,9 @@ def test_dummy_steers_a_pursuer_like_real_oil_and_vanishes_when_hit_p22():
     # run onto it: turned over, removed, no test
     w.V[1, VH.V_SP] = 1
     st, s = w.script([])
-    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1, 2, 3, int(w.M[0, 4]), int(w.M[0, 5]),
-                         True, 0, w.common(),
-                         EG.Log(w.E, w.EN, 1, 1),
-                         True)
+    nl = EG._markers_hit(st, s, w.B, w.V, w.WS, w.FIT, 1,
+                         EG.Zone(2, 3, int(w.M[0, 4]), int(w.M[0, 5]), True, True), 0, w.common(),
+                         EG.Log(w.E, w.EN, 1, 1))
     assert nl == 0 and w.M[0, RD.MK_ACTIVE] == 0 and w.V[1, VH.V_HAND] == 4
 
 
@@ -591,7 +588,7 @@ def test_dummies_only_from_cars_with_passives_and_the_layer_driver_bluffs_when_s
     w.WS[0, oil, VH.W_AMMO] = 0
     w.place(1, 1, 2, 2, 60, side=1, role=1)
     par = PO.policy_vector("layer")
-    act = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par, w.tbuf, *w.dice)
+    act = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par, *w.dice)
     assert act == (PO.A_DUMMY, oil)
     st, s = w.script([2])                # tail-gated: an even roll places it
     EG._lay_dummy(st, s, w.B, w.V, w.WS, 2, 0, oil, w.G, EG.Log(w.E, w.EN, 1, 1))

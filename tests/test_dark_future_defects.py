@@ -101,9 +101,8 @@ def _spikes(rolls, variants=None):
     x0, x1 = RD.rear_x(w.T, 1, 2, 0), RD.front_x(w.T, 1, 2, 0)
     RD._add_marker(w.M, w.NM, RD.SPIKES, 1, 2, 3, x0, x1, 0, 1)
     st, s = w.script(rolls)
-    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(),
-                EG.Log(w.E, w.EN, 1, 1),
-                True, False)
+    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                EG.Log(w.E, w.EN, 1, 1))
     return w, int(st[dice.POS])
 
 
@@ -215,9 +214,8 @@ def test_a_train_removes_every_vehicle_on_the_crossing_p76():
     x0, x1 = RD.rear_x(w.T, 1, 2, 0), RD.front_x(w.T, 1, 2, 0)
     RD._add_marker(w.M, w.NM, RD.RAIL, 1, 0, RD.LANES - 1, x0, x1, 1, -1)
     st, s = w.script([1, 1])           # the double 1: the express train
-    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(),
-                EG.Log(w.E, w.EN, 1, 1),
-                True, False)
+    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                EG.Log(w.E, w.EN, 1, 1))
     assert w.V[0, VH.V_STATUS] == VH.CRASHED
     assert w.V[1, VH.V_STATUS] == VH.CRASHED
 

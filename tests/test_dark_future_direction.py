@@ -29,13 +29,13 @@ def _events(w, code):
 
 
 def _act_dir(w, st, s, v, act, arg, moves, turn=1, phase=1, n=2):
-    EG._act_dir(st, s, w.B, w.V, w.WS, w.FIT, n, v, act, arg, moves, w.common(),
+    EG._act_dir(st, s, w.B, w.V, w.WS, w.FIT, n, v, EG.Action(act, arg, moves), w.common(),
                 EG.Log(w.E, w.EN, turn, phase))
 
 
 def _advance(w, st, s, v, drift=0, n=2, turn=1, phase=1):
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, n, v, drift, w.common(),
-                     EG.Log(w.E, w.EN, turn, phase), drift == 0, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, n, v, EG.Move(drift, drift == 0, False),
+                     w.common(), EG.Log(w.E, w.EN, turn, phase))
     if nl >= 0:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, turn, phase), w.K, nl, w.hp)
     return nl
@@ -88,8 +88,8 @@ def test_moving_and_shooting_example_p14():
     assert len(_events(w, EG.EV_SHOT)) == 2 and st[dice.POS] == 3
     # phase 3: the Renegade is two spaces ahead of the Interceptor, in its lanes: its driver
     # drifts (the Renegade does not move this phase, so this is no cutting up)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 2, True, w.hp,
-                         PO.policy_vector("standard"), w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 2, True, w.hp, PO.policy_vector("standard"),
+                         *w.dice)
     assert act == PO.A_DRIFT
     lane0 = w.V[2, VH.V_LANE]
     assert _advance(w, st, s, 2, drift=arg, n=n, phase=3) >= 0
@@ -232,8 +232,8 @@ def test_head_on_between_moving_cars_combined_speed_factor_p52_p56():
     st, s = w.script([])
     assert _advance(w, st, s, 0) >= 0
     st, s = w.script([1] * 12)
-    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 2),
-                       True, False) == -1
+    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                       EG.Log(w.E, w.EN, 1, 2)) == -1
     ram = _events(w, EG.EV_RAM)[-1]
     assert ram[0] == 0 and ram[2:] == (1, 0, 6, 1)      # head-on, travelling at each other
     assert w.V[0, VH.V_DMG] == 24 - 6 * (1 + 6 - 4) and w.V[1, VH.V_DMG] == 24 - 6 * (1 + 6 - 4)
@@ -337,8 +337,8 @@ def test_facing_back_corridors_passives_order_and_leaving_play():
     w.place(2, 0, 2, 0, 60, side=1, kind=1)
     w.V[2, VH.V_DIR] = 1
     st, s = w.script([])
-    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 3, 2, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                       True, False) == -1
+    assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 3, 2, EG.Move(0, True, False), w.common(),
+                       EG.Log(w.E, w.EN, 1, 1)) == -1
     assert w.V[2, VH.V_STATUS] == VH.LEFT
 
 
@@ -352,8 +352,7 @@ def test_drivers_turn_to_face_and_head_on():
     hon = PO.policy_vector("head-on")
     w.place(0, 2, 2, 1, 30, side=0, role=VH.LEAD)     # one space after the bend
     w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)    # behind it, round the bend
-    d = lambda v, par, moves=True: PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, v, moves,
-                                             w.hp, par, w.tbuf, *w.dice)
+    d = lambda v, par, moves=True: PO.decide(w.B, w.T, w.V, w.WS, 2, v, moves, w.hp, par, *w.dice)
     assert d(0, ttf) == (PO.A_UTURN, 0)
     assert d(0, std)[0] != PO.A_UTURN
     w.V[0, VH.V_MPH] = 60
@@ -540,7 +539,8 @@ def test_moving_off_with_a_drift_p15():
     st, s = w.script([])
 
     def off(arg, phase=1, moves=False):
-        EG._move_off_drifting(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, arg, moves, w.common(),
+        EG._move_off_drifting(st, s, w.B, w.V, w.WS, w.FIT, 2, 0,
+                              EG.Action(PO.A_OFF_DRIFT, arg, moves), w.common(),
                               EG.Log(w.E, w.EN, 1, phase))
 
     def where():

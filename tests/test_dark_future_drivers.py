@@ -24,7 +24,7 @@ def _stream(trial):
 def _d(w, v, par, moves=False, n=2, trial=None):
     if trial is not None:
         w.dice = _stream(trial)
-    return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, v, moves, w.hp, par, w.tbuf, *w.dice)
+    return PO.decide(w.B, w.T, w.V, w.WS, n, v, moves, w.hp, par, *w.dice)
 
 
 def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
@@ -812,8 +812,7 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
 
     def decide(take):
         hp[PO.HP_TAKE_OUT] = take
-        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, False, hp, std, w.tbuf,
-                         *_stream(0))
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, hp, std, *_stream(0))
 
     assert decide(1) == (PO.A_REVERSE, -1)
     assert decide(0) == (PO.A_NONE, 0)
@@ -851,8 +850,7 @@ def test_cut_off_by_a_shut_road_a_car_facing_against_play_turns_round_to_outrun_
         h = hp.copy()
         for k, x in cells.items():
             h[getattr(PO, k)] = x
-        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, False, h, std, w.tbuf,
-                         *_stream(0))
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, h, std, *_stream(0))
 
     act, arg = decide()
     assert act == PO.A_UTURN and arg > 0
@@ -874,8 +872,7 @@ def test_a_turn_to_face_driver_does_not_turn_back_towards_an_enemy_beyond_a_shut
     w.V[3, VH.V_MPH] = 20
 
     def decide():
-        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, True, w.hp, ttf, w.tbuf,
-                         *_stream(0))
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 3, True, w.hp, ttf, *_stream(0))
 
     assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True, True)
     assert decide()[0] != PO.A_UTURN
@@ -924,8 +921,7 @@ def test_where_taking_the_other_side_out_wins_a_car_does_not_drive_off_the_start
     assert PO._track_left(w.T, w.TM, w.V, 3, hp0) > 100
 
     def decide(hp, moves):
-        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 3, moves, hp, std, w.tbuf,
-                         *_stream(0))
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 3, moves, hp, std, *_stream(0))
 
     assert decide(w.hp, True)[0] == PO.A_BRAKE
     assert decide(hp0, True)[0] != PO.A_BRAKE
@@ -974,8 +970,7 @@ def test_a_hunter_is_not_turned_away_from_a_stranded_enemy_by_what_lies_beyond_i
     at = 2
 
     def decide(moves):
-        return PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, at, moves, w.hp, std, w.tbuf,
-                         *_stream(0))
+        return PO.decide(w.B, w.T, w.V, w.WS, n, at, moves, w.hp, std, *_stream(0))
 
     # moving at 27mph level with the stranded car two lanes over, the obstacle beyond it two
     # spaces ahead: it stops to line up (it used to drift right round the obstacle, past the
@@ -1031,8 +1026,7 @@ def test_where_taking_out_wins_a_lead_car_is_not_routed_off_a_stranded_bike_issu
     # the old look: the bike and the obstacle block lanes 1-2 and the way is to the right
     assert PO._route(w.T, w.M, w.NM, w.V, n, op, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 1)
     assert PO._route(w.T, w.M, w.NM, w.V, n, op, PO.ROUTE_LOOK, True, *_stream(0)) == (False, 0)
-    act = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, op, True, w.hp, std, w.tbuf,
-                    *_stream(0))
+    act = PO.decide(w.B, w.T, w.V, w.WS, n, op, True, w.hp, std, *_stream(0))
     assert act[0] != PO.A_DRIFT
     # on the bend in the bike's lanes, behind it: the shot
     w.place(op, 4, 1, 1, 0, side=0, role=VH.LEAD, kind=1)
@@ -1091,10 +1085,8 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     # very next space cannot be drifted round)
     RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 0, 0, RD.rear_x(w.T, 2, 0, 2),
                    RD.front_x(w.T, 2, 0, 2), 1, -1)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
-                         *_stream(0))
-    act, arg = PO.bike_decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
-                              act, arg, *_stream(0))
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
+    act, arg = PO.bike_decide(w.B, w.T, w.V, n, 1, False, std, act, arg, *_stream(0))
     assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
     # through the engine: it moves in phase 1, a lane to the right, past nothing
     st, s = w.script([])
@@ -1106,8 +1098,7 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     w.V[1, VH.V_BIKE] = 1
     RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 1, 3, RD.rear_x(w.T, 2, 1, 2),
                    RD.front_x(w.T, 2, 1, 2), 1, -1)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, n, 1, False, w.hp, std, w.tbuf,
-                         *_stream(0))
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
     assert act != PO.A_OFF_DRIFT
 
 

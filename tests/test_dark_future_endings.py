@@ -105,7 +105,7 @@ def test_a_chase_car_shoots_a_stranded_enemy_instead_of_shuttling_behind_it():
     w.WS[1] = w.a.LOAD[1, 0]
     w.WS[0, :, VH.W_AMMO] = 0
     w.V[0, VH.V_HAND] = -1
-    act, _ = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, False, w.hp, std, w.tbuf, *w.dice)
+    act, _ = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, False, w.hp, std, *w.dice)
     assert act == PO.A_SHOOT
     # the lead car stopped behind a stranded enemy shoots too (it would only shuttle); behind
     # one that can still move off it moves off itself (it means to escape)
@@ -113,8 +113,8 @@ def test_a_chase_car_shoots_a_stranded_enemy_instead_of_shuttling_behind_it():
     w.place(1, 1, 2, 2, 0, side=1, role=VH.CHASE)
     w.WS[0] = w.a.LOAD[0, 0]
     w.WS[1, :, VH.W_AMMO] = 0
-    act, _ = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, False, w.hp, std, w.tbuf, *w.dice)
+    act, _ = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, False, w.hp, std, *w.dice)
     assert act != PO.A_SHOOT
     w.V[1, VH.V_ENGOFF] = 1
-    act, _ = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, False, w.hp, std, w.tbuf, *w.dice)
+    act, _ = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, False, w.hp, std, *w.dice)
     assert act == PO.A_SHOOT

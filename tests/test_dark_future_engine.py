@@ -122,8 +122,8 @@ def test_moving_after_a_shunt_ram_p56():
     w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
     st, s = w.script([1] * 400)
     res = np.zeros(EG.R_W, np.int64)
-    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1), w.E, w.EN, res,
-                  0, 1)
+    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1),
+                  EG.Log(w.E, w.EN, 0, 0), res, 0, 1)
     ev = _phase_events(w, 1)
     codes = [(v, c) for v, c, *_ in ev]
     ram = codes.index((1, EG.EV_RAM))
@@ -193,8 +193,8 @@ def test_the_one_accelerating_the_most_moves_off_first_p15():
     w.WS[:, :, VH.W_AMMO] = 0
     st, s = w.script([1] * 400)
     res = np.zeros(EG.R_W, np.int64)
-    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1), w.E, w.EN, res,
-                  0, 1)
+    EG.play_turns(st, s, w.B, w.V, w.WS, w.FIT, _rules_with(w, G_MAXTURNS=1),
+                  EG.Log(w.E, w.EN, 0, 0), res, 0, 1)
     ev = _phase_events(w, 1)
     acts = {v: a for v, c, *a in ev if c == EG.EV_ACTION}
     assert acts[0][:3] == [PO.A_ACCEL, 20, 20] and acts[1][:3] == [PO.A_ACCEL, 5, 5]
@@ -273,8 +273,8 @@ def test_oil_tested_last_and_at_30mph_after_a_panic_brake_p30():
     # the oil costs a handling point first (optimum control 3); the curve: 1 + 3 - 3 = 1, a 5mph
     # panic brake; then the oil against 30mph (not 60: a curve, and after a panic brake)
     st, s = w.script([1, 1])
-    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(), EG.Log(w.E, w.EN, 1, 1),
-                     True, False)
+    nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
     assert nl == 2 and w.V[0, VH.V_HAND] == 3    # oil: handling -1
     EG._after_move(st, s, w.T, w.V, 0, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     ev = [tuple(e[4:8]) for e in w.E[:w.EN[0]] if e[3] == EG.EV_HAZARD]
@@ -288,27 +288,27 @@ def test_drivers_in_scripted_positions():
     # the chase car (1) 3 spaces behind the lead car (0) in its lanes: it shoots its hood MG
     w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
     w.place(1, 0, 2, 1, 60, side=1, role=VH.CHASE)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp, par_std, w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, par_std, *w.dice)
     assert act == PO.A_SHOOT and w.WS[1, arg, VH.W_MOUNT] == VH.M_HOOD
     # the lead car below its cruising speed, the pursuer not on its tail: the escaping driver
     # speeds up, the careful one drops its oil
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     assert (act, arg) == (PO.A_ACCEL, 20)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp,
-                         PO.policy_vector("careful"), w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, PO.policy_vector("careful"),
+                         *w.dice)
     assert act == PO.A_PASSIVE and w.WS[0, arg, VH.W_KIND] == VH.WK_PASSIVE
     # at its cruising speed the escaping driver drops oil too
     w.V[0, VH.V_MPH] = 100
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     assert act == PO.A_PASSIVE
     # out of passives, the lead car drifts out of the chase car's corridor
     w.WS[0, arg, VH.W_AMMO] = 0
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     assert act == PO.A_DRIFT
     # 90mph one space short of a corner: brake towards the optimum speed (p41)
     w.place(0, 2, 2, 1, 90, side=0, role=VH.LEAD)
     w.place(1, 0, 0, 0, 30, side=1, role=VH.CHASE)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 0, True, w.hp, par_std, w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 0, True, w.hp, par_std, *w.dice)
     want = PO.planned_speed(w.T, w.V, 0, 3, w.hp, par_std)
     assert act == PO.A_BRAKE and arg == min(30, 90 - want)
     # the optimum speed of p41: limit + 10 x (control - 2) with control 4 -> limit + 20
@@ -319,10 +319,10 @@ def test_drivers_in_scripted_positions():
     w.place(0, 1, 2, 1, 60, side=0, role=VH.LEAD)
     w.place(1, 1, 0, 0, 60, side=1, role=VH.CHASE)
     w.WS[1, :, VH.W_AMMO] = 0
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp, par_std, w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, par_std, *w.dice)
     assert (act, arg) == (PO.A_SWIPE, 1)
-    act, arg = PO.decide(w.T, w.TM, w.M, w.NM, w.V, w.WS, 2, 1, True, w.hp,
-                         PO.policy_vector("careful"), w.tbuf, *w.dice)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, 2, 1, True, w.hp, PO.policy_vector("careful"),
+                         *w.dice)
     assert act != PO.A_SWIPE
 
 

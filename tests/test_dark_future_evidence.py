@@ -294,8 +294,8 @@ def test_changing_a_limit_in_the_engines_array_changes_the_test():
         x0, x1 = RD.rear_x(w.T, 1, 2, 0), RD.front_x(w.T, 1, 2, 0)
         RD._add_marker(w.M, w.NM, RD.SMOKE, 1, 2, 3, x0, x1, 0, 1)
         st, s = w.script([1] * 6)
-        nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(),
-                         EG.Log(w.E, w.EN, 1, 1), True, False)
+        nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                         EG.Log(w.E, w.EN, 1, 1))
         return list(w.lim[:nl])        # the limits the move's hazard rolls are taken against
     assert 60 in run(60) and 70 in run(70) and 60 not in run(70)
 
@@ -312,8 +312,8 @@ def test_panic_brake_costs_the_move_in_the_engine_p41():
         w.WS[0] = w.a.LOAD[0, 0]
         # damage d6 1 (1 + 8 - 3 = 6 points), the hazard roll 5: 5 + 2 - 4 = 3, 15mph
         st, s = w.script([1, 5])
-        EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 0, 8, 1, VH.F_REAR, True, 0, 0, 0, w.common(),
-                     EG.Log(w.E, w.EN, 1, phase), 1)
+        EG._take_hit(st, s, w.B, w.V, w.WS, w.FIT, 0, EG.Hit(8, 1, VH.F_REAR, True, 0, 0, 0, 1),
+                     w.common(), EG.Log(w.E, w.EN, 1, phase))
         assert w.V[0, VH.V_MPH] == 35 and w.V[0, VH.V_PANIC] == 1
         before = (w.V[0, VH.V_SEC], w.V[0, VH.V_SP])
         pol = np.stack([PO.policy_vector("standard")] * 2)
@@ -340,9 +340,8 @@ def test_spike_roll_at_every_face_and_speed_p30(face, mph):
     # a 6: the floor matrix's wheels (1-4 front), then the Wheels table 1: brake pipe
     st, s = w.script([face, 1, 1] + [6] * 6)
     dmg0 = w.V[0, VH.V_DMG]
-    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, 0, w.common(),
-                EG.Log(w.E, w.EN, 1, 1),
-                True, False)
+    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
+                EG.Log(w.E, w.EN, 1, 1))
     used = int(st[dice.POS])
     assert w.V[0, VH.V_DMG] == dmg0                     # spikes never do damage points
     spike_hits = [e for e in w.E[:w.EN[0]] if e[3] == EG.EV_DAMAGE]

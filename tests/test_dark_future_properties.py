@@ -176,8 +176,8 @@ def test_a_game_ended_as_a_repeated_position_would_repeat_for_ever(name):
         EN = np.zeros(1, np.int64)
         res2 = res.copy()
         turn = int(res[EG.R_TURNS])
-        EG.play_turns(st, np.zeros(0, np.int64), B, V, WS, FIT, EG.rules_buffer(*sim.args()), E,
-                      EN, res2, int(res[EG.R_LEAD_SIDE]), turn + 1)
+        EG.play_turns(st, np.zeros(0, np.int64), B, V, WS, FIT, EG.rules_buffer(*sim.args()),
+                      EG.Log(E, EN, 0, 0), res2, int(res[EG.R_LEAD_SIDE]), turn + 1)
         assert res2[EG.R_REASON] == EG.REASON_REPEAT and res2[EG.R_TURNS] == turn + 2, trial
         V[:, VH.V_STAMP] = before[4][:, VH.V_STAMP]
         for x, y in zip((T, TM, M, NM, V, WS, FIT), before):

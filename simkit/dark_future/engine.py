@@ -204,47 +204,10 @@ REASON_NAMES = ("lead car crossed the finish", "lead car stopped", "a side was t
 
 CRASH_OFFROAD, CRASH_CURVE_SPIN, CRASH_NODRIVER_CURVE, CRASH_TRAIN = range(4)
 
-# --- the scratch buffer K -------------------------------------------------------------------------
-# One buffer per game holds the shot kernel's scratch (ws), its parameters (sp) and outputs (o),
-# a move's hazard list (lim, oil, outc) and the target search's (tbuf): numba counts a reference
-# to every array that crosses a call, and these seven crossed nearly every call of a phase. A
-# function cuts out only the pieces it reads itself.
-K_WS, K_WS_END = 0, SH.SCRATCH
-K_SP, K_SP_END = K_WS_END, K_WS_END + 32
-K_O, K_O_END = K_SP_END, K_SP_END + 8
-K_LIM, K_LIM_END = K_O_END, K_O_END + SH.MAX_TESTS
-K_OIL, K_OIL_END = K_LIM_END, K_LIM_END + SH.MAX_TESTS
-K_OUTC, K_OUTC_END = K_OIL_END, K_OIL_END + SH.MAX_TESTS
-K_TBUF, K_TBUF_END = K_OUTC_END, K_OUTC_END + 8
-K_W = K_TBUF_END
-
-
-def new_scratch():
-    """A zeroed scratch buffer K (the K_* pieces)."""
-    return np.zeros(K_W, np.int64)
-
-
-# --- the board buffer B --------------------------------------------------------------------------
-# One buffer per game holds the track T, its meta cells TM, the markers M, their count NM and the
-# scratch K, for the same reason as K: one reference counted per call instead of five. A
-# function views the pieces it reads itself.
-B_T, B_T_END = 0, RD.MAXSEC * RD.T_W
-B_TM, B_TM_END = B_T_END, B_T_END + RD.TM_W
-B_M, B_M_END = B_TM_END, B_TM_END + RD.MAXM * RD.MK_W
-B_NM, B_NM_END = B_M_END, B_M_END + 1
-B_K, B_K_END = B_NM_END, B_NM_END + K_W
-B_W = B_K_END
-
-
-def new_board():
-    """A zeroed board buffer B (the B_* pieces)."""
-    return np.zeros(B_W, np.int64)
-
-
-def board_views(B):
-    """The pieces of a board buffer as views: (T, TM, M, NM, K)."""
-    return (B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W)), B[B_TM:B_TM_END],
-            B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W)), B[B_NM:B_NM_END], B[B_K:B_K_END])
+from .pieces.board import (B_K, B_K_END, B_M, B_M_END, B_NM, B_NM_END, B_T, B_T_END, B_TM,
+                           B_TM_END, B_W, K_LIM, K_LIM_END, K_O, K_O_END, K_OIL, K_OIL_END,
+                           K_OUTC, K_OUTC_END, K_SP, K_SP_END, K_TBUF, K_TBUF_END, K_W, K_WS,
+                           K_WS_END, board_views, new_board, new_scratch)
 
 
 # --- the rules buffer RU --------------------------------------------------------------------------
@@ -323,6 +286,21 @@ class Log(NamedTuple):
     phase: int
 
 
+class Move(NamedTuple):
+    """How one move is made (:func:`_advance`, ``MV``): scalars only, which cross a compiled
+    call for free."""
+    drift: int           # -1, 0, 1: the drift after the space ahead
+    steady: bool         # at a steady speed (the action was none or a shot or later)
+    forced_drift: bool   # the drift is a skid, not a manoeuvre (no drift test)
+
+
+class Action(NamedTuple):
+    """A driver's action as the engine carries it out (``AC``): scalars only."""
+    act: int      # A_*
+    arg: int
+    moves: bool   # the vehicle moves this phase
+
+
 @jit
 def _log(L, v, code, a, b, c, d):
     """One event in the shared layout (:mod:`simkit.core.eventlog`)."""
@@ -371,11 +349,31 @@ def _apply_levels(V, v, RU):
         V[v, V_ACC] = max(0, V[v, V_ACC] - d * G[G_I_ACC])
 
 
+class Hit(NamedTuple):
+    """What :func:`_take_hit` is hit with: scalars only, which cross a compiled call for free
+    (an array in a tuple is counted like a separate one)."""
+    damage: int      # the weapon's damage, or the collision's
+    he: int          # 1: an HE hit (its hazard roll, p38)
+    facing: int      # the facing hit (with OBLIQUE)
+    auto: bool       # hits without a hit roll
+    rng_eff: int     # the range the hit roll needs
+    mod: int         # the hit roll's modifier
+    flat: int        # 1: the damage is not added to the d6 (shooting.S_FLAT; spikes, p30)
+    shooter: int     # the vehicle that shot, rammed or swiped, or a negative source
+
+
 @jit
-def _take_hit(st, script, B, V, WS, FIT, v, damage, he, facing, auto, rng_eff, mod, flat, RU, L,
-              shooter):
-    """One shot or hit on vehicle ``v`` through the shot kernel, with lasting effects applied.
-    Returns True when it hit."""
+def _auto_hit(damage, facing, shooter):
+    """A hit without a hit roll (collisions, crashes, mines): no HE, damage added to the d6."""
+    return Hit(damage, 0, facing, True, 0, 0, 0, shooter)
+
+
+@jit
+def _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L):
+    """One shot or hit (:class:`Hit`) on vehicle ``v`` through the shot kernel, with lasting
+    effects applied. Returns True when it hit."""
+    damage, he, facing, auto = hit.damage, hit.he, hit.facing, hit.auto
+    rng_eff, mod, flat, shooter = hit.rng_eff, hit.mod, hit.flat, hit.shooter
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
@@ -527,11 +525,12 @@ def _crash(V, v, why, L):
 
 
 @jit
-def _speed_hits(st, script, B, V, WS, FIT, v, n_hits, dmg, facing, RU, L, source):
+def _speed_hits(st, script, B, V, WS, FIT, v, n_hits, hit, RU, L):
+    """``n_hits`` hits of ``hit`` (:func:`_auto_hit`) while the vehicle is still in play."""
     for _ in range(n_hits):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
-        _take_hit(st, script, B, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, RU, L, source)
+        _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L)
 
 
 @jit
@@ -555,7 +554,7 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     if u < 0:
         # an obstacle: a head-on ram into a wreck (p77)
         _log(L, v, EV_RAM, -1, 0, sfv, 0)
-        _speed_hits(st, script, B, V, WS, FIT, v, sfv, sfv, 0, RU, L, -2)
+        _speed_hits(st, script, B, V, WS, FIT, v, sfv, _auto_hit(sfv, 0, -2), RU, L)
         V[v, V_MPH] = 0
         return 0
     sfu = speed_factor(V[u, V_MPH], step)
@@ -568,8 +567,8 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     if head_on or opp:
         c = sfv + sfu
         _log(L, v, EV_RAM, u, 0, c, 1 if opp else 0)
-        _speed_hits(st, script, B, V, WS, FIT, v, c, c, fv, RU, L, u)
-        _speed_hits(st, script, B, V, WS, FIT, u, c, c, fu, RU, L, v)
+        _speed_hits(st, script, B, V, WS, FIT, v, c, _auto_hit(c, fv, u), RU, L)
+        _speed_hits(st, script, B, V, WS, FIT, u, c, _auto_hit(c, fu, v), RU, L)
         V[v, V_MPH] = 0
         V[u, V_MPH] = 0
         _wreck_if_needed(V, u, L)
@@ -577,8 +576,8 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     # shunt (p55-57)
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_RAM, u, 1, rel, 0)
-    _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, fv, RU, L, u)
-    _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, fu, RU, L, v)
+    _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, fv, u), RU, L)
+    _speed_hits(st, script, B, V, WS, FIT, u, rel, _auto_hit(rel, fu, v), RU, L)
     diff = V[v, V_MPH] - V[u, V_MPH]
     if diff > 0:
         half = (diff + 1) // 2
@@ -602,14 +601,27 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
     return 1
 
 
+class Zone(NamedTuple):
+    """A move's contact zone and how the vehicle moved into it (:func:`_markers_hit`):
+    scalars only."""
+    llo: int
+    lhi: int                # lanes
+    xlo: int
+    xhi: int                # the zone along the road
+    straight_steady: bool   # straight ahead at a steady speed (oil's lower limit, p30)
+    straight: bool          # straight ahead (Double Hits, p31)
+
+
 @jit
-def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_steady, nl, RU, L,
-                 straight):
-    """Passives and road hazards in the move's contact zone (p30, p76): damage now, hazard
-    limits added to the move's list, in the order the markers were laid. Returns the new list
-    length. Two identical markers after a straight-ahead move (p31 Double Hits): oil two hits,
-    mines both damage rolls but one 30mph test, smoke one test, spikes one hit; odd sets and
-    other moves: each hit separately. A dummy is turned over and removed (p22)."""
+def _markers_hit(st, script, B, V, WS, FIT, v, Z, nl, RU, L):
+    """Passives and road hazards in the move's contact zone ``Z`` (:class:`Zone`; p30, p76):
+    damage now, hazard limits added to the move's list, in the order the markers were laid.
+    Returns the new list length. Two identical markers after a straight-ahead move (p31 Double
+    Hits): oil two hits, mines both damage rolls but one 30mph test, smoke one test, spikes one
+    hit; odd sets and other moves: each hit separately. A dummy is turned over and removed
+    (p22)."""
+    llo, lhi, xlo, xhi = Z.llo, Z.lhi, Z.xlo, Z.xhi
+    straight_steady, straight = Z.straight_steady, Z.straight
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
@@ -654,7 +666,7 @@ def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_stea
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
-            _take_hit(st, script, B, V, WS, FIT, v, G[G_MINE_DMG], 0, 3, True, 0, 0, 0, RU, L, -3)
+            _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(G[G_MINE_DMG], 3, -3), RU, L)
             if nl < SH.MAX_TESTS and not (double and n_mines >= 2 and mines_tested):
                 K[K_LIM + nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
                 K[K_OIL + nl] = _rflag(V, v)
@@ -667,7 +679,7 @@ def _markers_hit(st, script, B, V, WS, FIT, v, llo, lhi, xlo, xhi, straight_stea
             if V[v, V_MPH] > G[G_SPIKE_MPH] and G[G_SPIKE_RULE] == 0:
                 # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
                 # as a floor hit picks them); 5 or less, no effect
-                _take_hit(st, script, B, V, WS, FIT, v, 0, 0, 3, True, 0, 0, 1, RU, L, -4)
+                _take_hit(st, script, B, V, WS, FIT, v, Hit(0, 0, 3, True, 0, 0, 1, -4), RU, L)
             elif V[v, V_MPH] > G[G_SPIKE_MPH]:
                 # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
                 # a tyre
@@ -736,11 +748,12 @@ def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L, steady, forced_drift):
+def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
     """One move: one space in the travel direction (with play; against it for a car facing
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
     hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
+    drift, steady, forced_drift = MV.drift, MV.steady, MV.forced_drift
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -829,21 +842,23 @@ def _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L, steady, forced_drift
         nl += 1
     if V[v, V_DODGE] != 0:
         zlo = zhi = V[v, V_LANE] + (1 if V[v, V_DODGE] > 0 else 0)   # single-lane zone (p64)
-    nl = _markers_hit(st, script, B, V, WS, FIT, v, zlo, zhi, xlo, xhi, steady and not moved_drift,
-                      nl, RU, L, not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL))
+    nl = _markers_hit(st, script, B, V, WS, FIT, v,
+                      Zone(zlo, zhi, xlo, xhi, steady and not moved_drift,
+                           not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL)), nl, RU, L)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L):
+def _move_off_drifting(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     """Moving off with a drift (p15): a vehicle stationary at the start of phase 1 may
     accelerate and drift in the one action, and moves in phase 1 after every other vehicle (the
     phase order puts stationary vehicles last): its speed set to the acceleration, the
     straight-ahead move, then the drift (outwards only on a curve, p13; a hazard over 80mph;
     refused into a vehicle or off the road, as any drift). ``|arg|`` is the acceleration in
     mph, its sign the drift's side. Anywhere else it is no action."""
+    arg, moves = AC.arg, AC.moves
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
@@ -855,7 +870,7 @@ def _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L):
         V[v, V_MPH] = 0
         return
     _log(L, v, EV_ACTION, A_OFF_DRIFT, arg, V[v, V_MPH], 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 1 if arg > 0 else -1, RU, L, False, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(1 if arg > 0 else -1, False, False), RU, L)
     if nl < 0:
         return
     if V[v, V_BIKE]:
@@ -878,7 +893,7 @@ def _move_off_straight(st, script, B, V, WS, FIT, n, v, arg, RU, L):
         V[v, V_MPH] = 0
         return
     _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, False, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
     if nl < 0:
         return
     if V[v, V_BIKE]:
@@ -964,7 +979,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
     if not bike and V[v, V_OOC] == SPINNING:
-        nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, False, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
         if nl < 0 or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
@@ -985,7 +1000,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
         _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
-        nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
         if nl >= 0:
@@ -1004,7 +1019,8 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     if ddir == 2:
         ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
     _log(L, v, EV_SKID, drift, ddir, loss, 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, ddir if drift else 0, RU, L, False, drift == 1)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(ddir if drift else 0, False, drift == 1),
+                  RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
     if nl < 0 or V[v, V_STATUS] != ACTIVE:
         return
@@ -1016,7 +1032,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             sf_now = speed_factor(V[v, V_MPH], step)
             hits = max(0, sf_now - G[G_ROLL_LESS])
             _log(L, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-            _bike_hits(st, script, B, V, WS, FIT, v, hits, hits, RU, L, -5)
+            _bike_hits(st, script, B, V, WS, FIT, v, hits, RU, L, -5)
             if V[v, V_STATUS] == ACTIVE:
                 _road_damage(st, script, V, v, sf_now, RU, L)
             _bike_down(V, v, L)
@@ -1029,7 +1045,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
             _log(L, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, sf_now, 4, RU, L, -5)
+            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, _auto_hit(sf_now, 4, -5), RU, L)
             V[v, V_MPH] = 0
             V[v, V_STATUS] = WRECK
             _log(L, v, EV_WRECK, 0, 0, 0, 0)
@@ -1039,9 +1055,10 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
 
 
 @jit
-def _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L):
+def _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, L):
     """Weapon ``w``'s marker in space (bsec, bsp) on the car's two lanes, whichever way it faces;
     laid under a car it fails on an odd d6 (tail-gating, p24), smoke excepted."""
+    lane = V[v, V_LANE]
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
@@ -1078,7 +1095,7 @@ def _lay_passive(st, script, B, V, WS, n, v, w, L):
         if bsec < TM[RD.TM_FIRST]:
             return   # nothing behind: the marker would be off the table
         bsp = RD.pair_spaces(T, bsec, lane) - 1
-    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L)
+    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, L)
 
 
 @jit
@@ -1115,8 +1132,9 @@ def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
     if not in_range:
         _log(L, v, EV_SHOT, u, w, rng, -1)
         return
-    hit = _take_hit(st, script, B, V, WS, FIT, u, WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
-                    min(rng, G[G_RANGE_CAP]), mod, WS[v, w, W_FLAT], RU, L, v)
+    hit = _take_hit(st, script, B, V, WS, FIT, u,
+                    Hit(WS[v, w, W_DMG], WS[v, w, W_HE], facing, False, min(rng, G[G_RANGE_CAP]),
+                        mod, WS[v, w, W_FLAT], v), RU, L)
     _log(L, v, EV_SHOT, u, w, rng, 1 if hit else 0)
 
 
@@ -1160,9 +1178,9 @@ def _sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
         winner = v   # a bike taking a sideswipe test against a car loses (p72)
     _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, B, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, RU, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(rel, 2, u), RU, L)
     if winner != u:
-        _take_hit(st, script, B, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, RU, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, _auto_hit(rel, 2, v), RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
@@ -1181,9 +1199,6 @@ def _sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
 @jit
 def _act(st, script, B, V, WS, FIT, n, v, RU, L):
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
-    TM = B[B_TM:B_TM_END]
-    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
-    NM = B[B_NM:B_NM_END]
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
@@ -1219,16 +1234,14 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         act, arg = decl - 1, V[v, V_DECLARG]
     else:
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
-        tbuf = K[K_TBUF:K_TBUF_END]
-        act, arg = decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, st, script)
+        act, arg = decide(B, T, V, WS, n, v, moves, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, POL[v], tbuf, act, arg,
-                                   st, script)
+            act, arg = bike_decide(B, T, V, n, v, moves, POL[v], act, arg, st, script)
     if act == A_UTURN or act == A_REVERSE:
-        _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L)
+        _act_dir(st, script, B, V, WS, FIT, n, v, Action(act, arg, moves), RU, L)
         return
     if act == A_OFF_DRIFT:
-        _move_off_drifting(st, script, B, V, WS, FIT, n, v, arg, moves, RU, L)
+        _move_off_drifting(st, script, B, V, WS, FIT, n, v, Action(A_OFF_DRIFT, arg, moves), RU, L)
         return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
@@ -1249,8 +1262,8 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         drift = arg if act == A_DRIFT else 0
         if act == A_DODGE:
             V[v, V_DODGE] = arg
-        nl = _advance(st, script, B, V, WS, FIT, n, v, drift, RU, L,
-                      act == A_NONE or act >= A_SHOOT, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v,
+                      Move(drift, act == A_NONE or act >= A_SHOOT, False), RU, L)
         if nl < 0:
             return
         if V[v, V_BIKE]:
@@ -1298,7 +1311,7 @@ def _complete_move(st, script, B, V, WS, FIT, n, v, u, RU, L):
     hp = _tab1(RU, TB_HP)
     _log(L, v, EV_SHUNTMOVE, 1, u, V[v, V_MPH], 0)
     V[v, V_DODGE] = 0
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
     if nl < 0:
         return
     if V[v, V_BIKE]:
@@ -1376,10 +1389,6 @@ def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
     one in front first). :func:`_act` then takes the declared action. With fewer than two
     declarations nothing is asked early, so the dice fall as before."""
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
-    TM = B[B_TM:B_TM_END]
-    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
-    NM = B[B_NM:B_NM_END]
-    K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
     POL = _tab2(RU, TB_POL)
@@ -1394,7 +1403,6 @@ def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
     if asked < 2:
         return
     key = np.zeros(hi - lo, np.int64)
-    tbuf = K[K_TBUF:K_TBUF_END]
     for i in range(lo, hi):
         v = order[i]
         if V[v, V_STATUS] == ACTIVE and V[v, V_MPH] == 0 and V[v, V_STAMP] != now \
@@ -1404,10 +1412,9 @@ def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
             continue
         if V[v, V_BIKE]:
             V[v, V_DODGE] = 0   # as _bike_act_start would first: last phase's dodge is over
-        act, arg = decide(T, TM, M, NM, V, WS, n, v, False, hp, POL[v], tbuf, st, script)
+        act, arg = decide(B, T, V, WS, n, v, False, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(T, TM, M, NM, V, WS, n, v, False, hp, POL[v], tbuf, act, arg,
-                                   st, script)
+            act, arg = bike_decide(B, T, V, n, v, False, POL[v], act, arg, st, script)
         V[v, V_DECL] = act + 1
         V[v, V_DECLARG] = arg
         cap = 0 if V[v, V_ENGOFF] else min(V[v, V_ACC], V[v, V_MAXSPD])
@@ -1784,7 +1791,7 @@ def setup_game(st, script, B, V, WS, FIT, RU, E, EN, res):
 def play_game(st, script, B, V, WS, FIT, RU, E, EN, res):
     """Play one game to its end; res = [winner side (-1 draw), reason, turns, lead side, ...]."""
     lead_side = setup_game(st, script, B, V, WS, FIT, RU, E, EN, res)
-    play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, 1)
+    play_turns(st, script, B, V, WS, FIT, RU, Log(E, EN, 0, 0), res, lead_side, 1)
 
 
 @jit
@@ -1826,13 +1833,14 @@ def _same_position(T, TM, M, NM, V, WS, FIT, snap):
 
 
 @jit
-def play_turns(st, script, B, V, WS, FIT, RU, E, EN, res, lead_side, first):
+def play_turns(st, script, B, V, WS, FIT, RU, L, res, lead_side, first):
     """Play turns ``first``, ``first`` + 1, ... of a game set up on the arrays until it ends.
 
     A turn that rolls no dice and leaves the position as the turn before left it will be
     played the same way again and again, the turn number being read only for the log and for
     V_STAMP: nothing can change any more, so the game ends at once as a draw
     (REASON_REPEAT), as it would at the turn limit."""
+    E, EN = L.E, L.EN   # each phase logs under its own turn and phase: L.turn, L.phase unread
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -2102,15 +2110,15 @@ def _road_damage(st, script, V, v, sf, RU, L):
 
 
 @jit
-def _bike_hits(st, script, B, V, WS, FIT, v, n_hits, dmg, RU, L, source):
-    """Speed-factor hits on a random facing each (p70: 1 left, 2 right, 3 roof, 4 floor,
-    5 front, 6 rear)."""
+def _bike_hits(st, script, B, V, WS, FIT, v, sf, RU, L, source):
+    """Speed-factor damage, ``sf`` hits at +``sf`` (p46, p58), each on a random facing (p70:
+    1 left, 2 right, 3 roof, 4 floor, 5 front, 6 rear)."""
     hp = _tab1(RU, TB_HP)
-    for _ in range(n_hits):
+    for _ in range(sf):
         if V[v, V_STATUS] != ACTIVE and V[v, V_STATUS] != WRECK:
             break
         facing = hp[HP_ROLLFACE + dice.roll(st, script, 1, 6) - 1]
-        _take_hit(st, script, B, V, WS, FIT, v, dmg, 0, facing, True, 0, 0, 0, RU, L, source)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sf, facing, source), RU, L)
 
 
 @jit
@@ -2138,7 +2146,7 @@ def _bike_crash(st, script, B, V, WS, FIT, v, why, RU, L, damage):
     G = _tab1(RU, TB_G)
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     if damage:
-        _bike_hits(st, script, B, V, WS, FIT, v, sf, sf, RU, L, -6)
+        _bike_hits(st, script, B, V, WS, FIT, v, sf, RU, L, -6)
     _road_damage(st, script, V, v, sf, RU, L)
     _crash(V, v, why, L)
 
@@ -2196,7 +2204,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     sfv = speed_factor(V[v, V_MPH], step)
     if u < 0:
         _log(L, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
-        _take_hit(st, script, B, V, WS, FIT, v, sfv, 0, 0, True, 0, 0, 0, RU, L, -2)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sfv, 0, -2), RU, L)
         _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_CAR, RU, L, False)
         return 0
     sfu = speed_factor(V[u, V_MPH], step)
@@ -2209,8 +2217,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         if opposed or V[u, V_MPH] == 0 or V[u, V_FALLEN]:
             c = sfv + sfu
             _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, c, c)
-            _speed_hits(st, script, B, V, WS, FIT, v, c, c, 0, RU, L, u)
-            _speed_hits(st, script, B, V, WS, FIT, u, c, c, 0, RU, L, v)
+            _speed_hits(st, script, B, V, WS, FIT, v, c, _auto_hit(c, 0, u), RU, L)
+            _speed_hits(st, script, B, V, WS, FIT, u, c, _auto_hit(c, 0, v), RU, L)
             for x in (v, u):
                 if V[x, V_STATUS] == ACTIVE:
                     _road_damage(st, script, V, x, sfv if x == v else sfu, RU, L)
@@ -2218,8 +2226,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
             return 0
         rel = max(sfv - sfu, 0)
         _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-        _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, 0, RU, L, u)
-        _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, 1, RU, L, v)
+        _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, 0, u), RU, L)
+        _speed_hits(st, script, B, V, WS, FIT, u, rel, _auto_hit(rel, 1, v), RU, L)
         diff = V[v, V_MPH] - V[u, V_MPH]
         if diff > 0:
             half = (diff + 1) // 2
@@ -2242,13 +2250,13 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         if opposed:
             c = sfb + sfc
             _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, c)
-            _take_hit(st, script, B, V, WS, FIT, bike, c, 0, 2, True, 0, 0, 0, RU, L, car)
+            _take_hit(st, script, B, V, WS, FIT, bike, _auto_hit(c, 2, car), RU, L)
             _one_test(st, script, V, car, G[G_L_OPP_WIN], False, False, K, G, hp, L)
             _swipe_loser(st, script, V, bike, d, G[G_L_OPP_LOSE], K, G, hp, L)
         else:
             rel = abs(sfb - sfc)
             _log(L, v, EV_BIKERAM, u, BR_SWIPE, 1, rel)
-            _take_hit(st, script, B, V, WS, FIT, bike, rel, 0, 2, True, 0, 0, 0, RU, L, car)
+            _take_hit(st, script, B, V, WS, FIT, bike, _auto_hit(rel, 2, car), RU, L)
             V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
             _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, L)
@@ -2257,8 +2265,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
         _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)
-        _take_hit(st, script, B, V, WS, FIT, bike, c, 0, 0, True, 0, 0, 0, RU, L, car)
-        _take_hit(st, script, B, V, WS, FIT, car, c, 0, 0, True, 0, 0, 0, RU, L, bike)
+        _take_hit(st, script, B, V, WS, FIT, bike, _auto_hit(c, 0, car), RU, L)
+        _take_hit(st, script, B, V, WS, FIT, car, _auto_hit(c, 0, bike), RU, L)
         if V[bike, V_STATUS] == ACTIVE:
             _road_damage(st, script, V, bike, sfb, RU, L)
         _crash(V, bike, CRASH_BIKE_CAR, L)
@@ -2269,8 +2277,8 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     # shunts
     rel = max(sfv - sfu, 0)
     _log(L, v, EV_BIKERAM, u, BR_SHUNT, rel, rel)
-    _speed_hits(st, script, B, V, WS, FIT, v, rel, rel, 0, RU, L, u)
-    _speed_hits(st, script, B, V, WS, FIT, u, rel, rel, 1, RU, L, v)
+    _speed_hits(st, script, B, V, WS, FIT, v, rel, _auto_hit(rel, 0, u), RU, L)
+    _speed_hits(st, script, B, V, WS, FIT, u, rel, _auto_hit(rel, 1, v), RU, L)
     if bike == v:
         V[v, V_MPH] = min(V[v, V_MPH], V[u, V_MPH])
     else:
@@ -2323,9 +2331,9 @@ def _bike_sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
     winner = v if sv > su else (u if su > sv else -1)
     _log(L, v, EV_SWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, B, V, WS, FIT, v, rel, 0, 2, True, 0, 0, 0, RU, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(rel, 2, u), RU, L)
     if winner != u:
-        _take_hit(st, script, B, V, WS, FIT, u, rel, 0, 2, True, 0, 0, 0, RU, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, _auto_hit(rel, 2, v), RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
     for k in range(2):
@@ -2398,7 +2406,7 @@ def _bike_act_start(st, script, B, V, WS, FIT, n, v, moves, RU, L):
             _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
         return True
     _log(L, v, EV_ACTION, A_PUSH, 0, V[v, V_MPH], 0)
-    nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
     if nl > 0:
         _hazards(st, script, V, v, K, nl, G, hp, L)
     return True
@@ -2833,16 +2841,17 @@ def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
         K[K_LIM + nl] = G[G_L_UTURN]
         K[K_OIL + nl] = 0
         nl += 1
-    nl = _markers_hit(st, script, B, V, WS, FIT, v, 0, RD.LANES - 1, xlo, xhi, False, nl, RU, L,
-                      False)
+    nl = _markers_hit(st, script, B, V, WS, FIT, v, Zone(0, RD.LANES - 1, xlo, xhi, False, False),
+                      nl, RU, L)
     if V[v, V_STATUS] != ACTIVE:
         return -1
     return nl
 
 
 @jit
-def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
+def _act_dir(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     """The U-turn (p14) and reverse (p17) actions, moving off with a U-turn (p15)."""
+    act, arg, moves = AC.act, AC.arg, AC.moves
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
@@ -2869,7 +2878,7 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
         nl = _uturn_move(st, script, B, V, WS, FIT, n, v, False, RU, L)
         if nl == -2:
             # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
-            nl = _advance(st, script, B, V, WS, FIT, n, v, 0, RU, L, True, False)
+            nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
         if nl < 0:
             return
         _after_move(st, script, T, V, v, G, L, K, nl, hp)
@@ -2885,7 +2894,8 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, act, arg, moves, RU, L):
     if arg == 2:
         nl = _uturn_move(st, script, B, V, WS, FIT, n, v, True, RU, L)
     if nl == -2:
-        nl = _advance(st, script, B, V, WS, FIT, n, v, arg if arg != 2 else 0, RU, L, True, False)
+        nl = _advance(st, script, B, V, WS, FIT, n, v, Move(arg if arg != 2 else 0, True, False),
+                      RU, L)
     V[v, V_REV] = 0
     if V[v, V_STATUS] == ACTIVE:
         _log(L, v, EV_REVERSE, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], 0)
@@ -2909,9 +2919,9 @@ def _sideswipe_opposed(st, script, B, V, WS, FIT, v, u, d, RU, L):
     winner = v if sv > su else (u if su > sv else -1)
     _log(L, v, EV_OPPSWIPE, u, sv, su, winner)
     if winner != v:
-        _take_hit(st, script, B, V, WS, FIT, v, c, 0, 2, True, 0, 0, 0, RU, L, u)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(c, 2, u), RU, L)
     if winner != u:
-        _take_hit(st, script, B, V, WS, FIT, u, c, 0, 2, True, 0, 0, 0, RU, L, v)
+        _take_hit(st, script, B, V, WS, FIT, u, _auto_hit(c, 2, v), RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_SS_OPP_LOSS])
     V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_OPP_LOSS])
     for k in range(2):
@@ -2937,7 +2947,7 @@ def _lay_passive_back(st, script, B, V, WS, n, v, w, L):
     bsec, bsp = RD.step_space(T, sec, lane, V[v, V_SP], 0)
     if bsec >= TM[RD.TM_NSEC]:
         return
-    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, lane, L)
+    _drop_marker(st, script, B, V, WS, n, v, w, bsec, bsp, L)
 
 
 @jit

@@ -72,6 +72,8 @@ import numpy as np
 from ..core import dice
 from ..core._numba import jit
 from .pieces import road as RD
+from .pieces.board import (B_K, B_M, B_M_END, B_NM, B_NM_END, B_T, B_T_END, B_TM, B_TM_END,
+                           K_TBUF, K_TBUF_END)
 from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, MAXW, V_ACC, V_BRK,
                              V_HAND, V_LANE, V_MAXSPD, V_MPH, V_ROLE, V_SEC, V_SIDE, V_SKILL, V_SP,
                              V_STATUS, W_ACC, W_AMMO, W_DMG, W_KIND, W_MOUNT, W_RANGE, W_LASER,
@@ -1046,12 +1048,19 @@ def _swipe_dir(T, V, n, v):
 
 
 @jit
-def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
-    """One action for driver ``v`` this phase: (action, argument)."""
+def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
+    """One action for driver ``v`` this phase: (action, argument). ``B``: the board buffer
+    (:mod:`.pieces.board`); ``T`` its track, which the engine has cut already (a reshaped view
+    costs a call each time it is made). The other pieces are cut after the direction driving,
+    which cuts its own, has passed."""
     if par[P_UTURN] > 0 or par[P_HEADON] > 0:
-        da, dg = decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script)
+        da, dg = decide_dir(B, V, WS, n, v, moves, hp, par, st, script)
         if da >= 0:
             return da, dg
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     mph = V[v, V_MPH]
     cruise = V[v, V_MAXSPD] if par[P_CRUISE] <= 0 else min(par[P_CRUISE], V[v, V_MAXSPD])
     want, gap = curve_plan(T, TM, V, v, hp, par)
@@ -1073,7 +1082,7 @@ def decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
                 # there and drive on with play, leaving the stranded enemies behind (p75)
                 return A_REVERSE, 0
             return A_NONE, 0
-        return _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script)
+        return _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -1341,7 +1350,7 @@ def _gap_to(T, V, v, u):
 
 
 @jit
-def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script):
+def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
     is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50). A chase
     car with a shot takes it (a moving target is leaving, a stopped one is a sitting target);
@@ -1353,6 +1362,11 @@ def _move_off(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, cruise, want, st, script
     lines up on a stopped enemy ahead in other lanes by reversing with a drift (p17; on a
     curve, where a reverse may not drift, it backs straight off it first), and lined up on it
     with no shot drives into it (a ram, p52)."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
@@ -1508,15 +1522,18 @@ def _bike_swipe_dir(T, V, n, v):
 
 
 @jit
-def bike_decide(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, act, arg, st, script):
+def bike_decide(B, T, V, n, v, moves, par, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
-    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70)."""
+    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``:
+    as :func:`decide`."""
     if act == A_SWIPE:
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
     if act == A_REVERSE:
         act, arg = A_NONE, 0   # riders may not reverse (p64)
     if not moves or act == A_BRAKE:
         return act, arg
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
     lane = V[v, V_LANE]
     mph = V[v, V_MPH]
     # keep clear of a car that could ram it (a bike always comes off worse, p70)
@@ -1567,9 +1584,14 @@ def _after_bend(T, V, v):
 
 
 @jit
-def decide_dir(T, TM, M, NM, V, WS, n, v, moves, hp, par, tbuf, st, script):
+def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
     """The direction-of-travel driving of ``P_UTURN`` and ``P_HEADON``; (-1, 0) leaves the
     choice to :func:`decide`."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     mph = V[v, V_MPH]
     brk = max(V[v, V_BRK], 1)
     lim = par[P_UTURN]

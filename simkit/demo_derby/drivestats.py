@@ -31,8 +31,8 @@ def _one_game(sim, sc, seed, trial):
     g = D.DerbyGame(sim.tables, sc.arena, n, starts=starts, params=sim.params, lim=sim.lim,
                     log_size=50_000)
     out = np.zeros(6, np.int64)
-    D.play_event(st, dice.NO_SCRIPT, sim.params, g.S, g.G, g.T, sim.lim, sim.lim2.copy(), g.L, -1,
-                 starts2, out)
+    D.play_event(st, dice.NO_SCRIPT, sim.params, g.S, g.G, g.T,
+                 D.Stages(sim.lim, sim.lim2.copy(), starts2), g.L, -1, out)
     return g, out
 
 

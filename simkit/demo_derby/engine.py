@@ -74,7 +74,7 @@ from .pieces.sheet import flat_tires, is_out, max_speed, radiator_full
 from .policies import (P_CRUISE, P_PLAYER, P_POLICY, POLICIES, expand_params,
                        driver_tables, new_clearance, _players_alive, _plot_plan, plot_policy,
                        _steer)
-from .procedures import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, _damage_car, crash_once,
+from .procedures import (CARDS_R, CARDS_T, N_OUT, OUT_SIZE, Impact, _damage_car, crash_once,
                          hit_tables, kernel_tables, new_deck, return_card)
 from .rules import FRONT, LAPS, REAR, Tables
 
@@ -109,6 +109,14 @@ class Event(NamedTuple):
     lim: np.ndarray       # int64[LIM_*]
     lim2: np.ndarray      # the combined event's derby limits (LIM_MAX_TURNS 0: none)
     deck: np.ndarray      # a fresh deck
+
+
+class Stages(NamedTuple):
+    """The parts of one event :func:`play_event` plays, ``EV``; the Monte Carlo makes it once a
+    block of games and rewrites ``lim2`` in place."""
+    lim: np.ndarray       # int64[LIM_*]: the derby, the race, or the combined event's race
+    lim2: np.ndarray      # the combined event's derby limits (LIM_MAX_TURNS 0: none); written
+    starts2: np.ndarray   # int64[car, 3]: the combined event's derby start of each car
 
 
 def ground(terrain) -> Ground:
@@ -418,11 +426,11 @@ def _step(st, script, i, rnd, S, G, T, lim, cout, L, params):
             # Vector Collisions: the column from both speeds, on the extended table
             col = ps + vec_sign[impact] * (cars[o, C_SPEED] // vec_div[impact])
             col = min(max(col, 0), ext_damage.shape[1] - 1)
-            crash_once(st, script, col, impact, rcol, ext_damage, T.ext_special, hit_tables(T),
-                       sheets[o], sheets[i], dk, cout)
+            crash_once(st, script, Impact(col, impact, rcol), ext_damage, T.ext_special,
+                       hit_tables(T), sheets[o], sheets[i], dk, cout)
         else:
-            crash_once(st, script, ps, impact, rcol, damage, special, hit_tables(T), sheets[o],
-                       sheets[i], dk, cout)
+            crash_once(st, script, Impact(ps, impact, rcol), damage, special, hit_tables(T),
+                       sheets[o], sheets[i], dk, cout)
         _log(L, rnd, i, EV_CRASH, o, impact)
         _log(L, rnd, i, EV_DAMAGE, cout[0], cout[N_OUT])  # points to target, rammer
         _take_card(o, cout[CARDS_T], i, S, T, L, rnd)
@@ -664,11 +672,13 @@ def play(st, script, params, S, G, T, lim, L, first_player):
 
 
 @jit
-def play_event(st, script, params, S, G, T, lim, lim2, L, first_player, derby_starts, out):
-    """A whole event: a derby or a race (lim), or, when lim2[LIM_MAX_TURNS] > 0, the combined
-    event: the race under ``lim``, then a derby under ``lim2`` for the cars still in the game,
-    from ``derby_starts`` with the damage and cards they carry. Fills ``out``: winning player,
-    total rounds, winning car, tie at the round limit, race winner car, race rounds."""
+def play_event(st, script, params, S, G, T, EV, L, first_player, out):
+    """A whole event (``EV``: :class:`Stages`): a derby or a race (lim), or, when
+    lim2[LIM_MAX_TURNS] > 0, the combined event: the race under ``lim``, then a derby under
+    ``lim2`` for the cars still in the game, from ``starts2`` with the damage and cards they
+    carry. Fills ``out``: winning player, total rounds, winning car, tie at the round limit,
+    race winner car, race rounds."""
+    lim, lim2, derby_starts = EV.lim, EV.lim2, EV.starts2
     cars = S.cars
     card_effect = T.card_effect
     n = cars.shape[0]
@@ -748,6 +758,7 @@ def _event_block(key, lo, hi, E, G, T, acc):
     starts2 = np.zeros((n_cars, 3), np.int64)
     out = np.zeros(6, np.int64)
     lim2c = lim2.copy()
+    EV = Stages(lim, lim2c, starts2)
     for t in range(lo, hi):
         dice.seed_trial(st, key, t)
         deal_spots(st, dice.NO_SCRIPT, pool, n_cars, random_spots, spot_of)
@@ -758,7 +769,7 @@ def _event_block(key, lo, hi, E, G, T, acc):
         dk[:] = dk0
         L.nlog[0] = 0
         lim2c[:] = lim2
-        play_event(st, dice.NO_SCRIPT, params, S, G, T, lim, lim2c, L, -1, starts2, out)
+        play_event(st, dice.NO_SCRIPT, params, S, G, T, EV, L, -1, out)
         w = out[0]
         rounds = out[1]
         if w >= 0:

@@ -160,12 +160,20 @@ CARDS_T = 2 * N_OUT
 CARDS_R = 2 * N_OUT + 2
 
 
+class Impact(NamedTuple):
+    """Where one crash is read, ``IM``: three scalars, which cross a compiled call for free."""
+    speed: int     # the column of ``damage``/``special``
+    t_col: int     # the target's hit-location column (the point of impact)
+    r_col: int     # the rammer's
+
+
 @jit
-def crash_once(st, script, speed, t_col, r_col, damage, special, H, sheet_t, sheet_r, dk, out):
-    """One crash read in column ``speed`` of ``damage``/``special`` (the Damage Table, or Vector
-    Collisions' extended one); sheets and deck are updated in place; out[0:7] target, out[7:14]
-    rammer, out[14:16] / out[16:18] the card types each drew (-1 none). ``H``:
-    :func:`hit_tables`."""
+def crash_once(st, script, IM, damage, special, H, sheet_t, sheet_r, dk, out):
+    """One crash read in column ``IM.speed`` of ``damage``/``special`` (the Damage Table, or
+    Vector Collisions' extended one); sheets and deck are updated in place; out[0:7] target,
+    out[7:14] rammer, out[14:16] / out[16:18] the card types each drew (-1 none). ``IM``:
+    :class:`Impact`; ``H``: :func:`hit_tables`."""
+    speed, t_col, r_col = IM.speed, IM.t_col, IM.r_col
     row = dice.d6(st, script)
     _damage_car(st, script, damage[row, speed], special[row, speed], t_col, H, sheet_t, dk, out,
                 0, CARDS_T)
@@ -182,7 +190,7 @@ def _outcomes(key, first, n, speed, t_col, r_col, T, sheet_t0, sheet_r0, deck0):
     H = hit_tables(T)
     for i in range(n):
         dice.seed_trial(st, key, first + i)
-        crash_once(st, dice.NO_SCRIPT, speed, t_col, r_col, T.damage, T.special, H,
+        crash_once(st, dice.NO_SCRIPT, Impact(speed, t_col, r_col), T.damage, T.special, H,
                    sheet_t0.copy(), sheet_r0.copy(), deck0.copy(), res[i])
     return res
 
@@ -208,8 +216,8 @@ def _crash_block(key, lo, hi, speeds, t_cols, r_cols, T, sheet_t0, sheet_r0, dec
             sheet_t[:] = sheet_t0
             sheet_r[:] = sheet_r0
             deck[:] = deck0
-            crash_once(st, dice.NO_SCRIPT, speeds[c], t_cols[c], r_cols[c], T.damage, T.special,
-                       H, sheet_t, sheet_r, deck, o)
+            crash_once(st, dice.NO_SCRIPT, Impact(speeds[c], t_cols[c], r_cols[c]), T.damage,
+                       T.special, H, sheet_t, sheet_r, deck, o)
             k = c * N_STATS
             dt = o[O_DAMAGE]
             dr = o[N_OUT + O_DAMAGE]
@@ -272,8 +280,9 @@ def crash_scripted(tables: Tables, rolls, speed: int, impact: int, *, reverse: b
     st_r = fresh_sheet() if sheet_r is None else np.asarray(sheet_r, np.int64).copy()
     out = np.zeros(OUT_SIZE, np.int64)
     T = kernel_tables(tables)
-    crash_once(st, script, speed, impact, rammer_column(tables, impact, reverse), T.damage,
-               T.special, hit_tables(T), st_t, st_r, new_deck(tables), out)
+    IM = Impact(np.int64(speed), np.int64(impact), np.int64(rammer_column(tables, impact, reverse)))
+    crash_once(st, script, IM, T.damage, T.special, hit_tables(T), st_t, st_r, new_deck(tables),
+               out)
     return out, st_t, st_r, dice.script_position(st)
 
 

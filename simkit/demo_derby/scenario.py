@@ -341,8 +341,8 @@ def playthrough(path_or_scenario, seed=2026, trial=0):
     g = D.DerbyGame(sim.tables, sc.arena, n, starts=starts, params=sim.params, lim=sim.lim,
                     log_size=50_000)
     out = np.zeros(6, np.int64)
-    D.play_event(st, rolls, sim.params, g.S, g.G, g.T, sim.lim, sim.lim2.copy(), g.L, -1,
-                 starts2, out)
+    D.play_event(st, rolls, sim.params, g.S, g.G, g.T,
+                 D.Stages(sim.lim, sim.lim2.copy(), starts2), g.L, -1, out)
     used = int(dice.script_position(st))
     lines = render(sc, sim, g, spot_of[:n], rolls[:used],
                    race_rounds=int(out[5]) if sc.event == "combined" else -1, starts2=starts2)

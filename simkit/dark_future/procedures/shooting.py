@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -254,12 +255,21 @@ def _weapon_k(st, script, effects, group, facing, fit, groups, q, qn, ws):
     return qn
 
 
+class Crit(NamedTuple):
+    """Which critical result :func:`_result_k` resolves, ``CR``: scalars only, which cross a
+    compiled call for free (an array in a tuple is counted like a separate one)."""
+    loc: int          # the location code
+    hit_damage: int   # the damage of the hit that caused it (the p34 checks add it)
+    lasting: bool     # roll the dice only lasting results need
+
+
 @jit
-def _result_k(st, script, effects, loc, hit_damage, flags, limits, nlim, q, qn, ws, lasting):
+def _result_k(st, script, effects, CR, flags, limits, nlim, q, qn, ws):
     """Kernel twin of :func:`..reference._result_ref`; flags = [engine, fuel, driver, loss, handling
     change, skill change]. Lasting results are recorded in ``ws`` (:func:`_record`); with
     ``lasting`` the two dice of a Limb Disabled result are rolled (p34: the first even an arm,
     odd a leg; the second odd left, even right; recorded as limb 0-3 = 2 * arm + right)."""
+    loc, hit_damage, lasting = CR.loc, CR.hit_damage, CR.lasting
     if (loc == ENGINE and flags[0]) or (loc == FUEL and flags[1]) or (loc == DRIVER and flags[2]):
         return nlim, qn
     f = _d6(st, script) - 1
@@ -465,8 +475,8 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
                 qn = _weapon_k(st, script, effects, code - GROUP_BASE, facing, fit, groups, q, qn,
                                ws)
             else:
-                nlim, qn = _result_k(st, script, effects, code, dmg, flags, limits, nlim, q, qn,
-                                     ws, lasting)
+                nlim, qn = _result_k(st, script, effects, Crit(code, dmg, lasting), flags, limits,
+                                     nlim, q, qn, ws)
                 if lasting:
                     _resolve_link(st, script, matrix, rerolls, facing, fit, groups, ws)
         if not was_terminal and remaining == 0:
@@ -476,8 +486,8 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
         if terminal and not exploded:
             if _d6(st, script) == sp[S_EXPLODE]:
                 exploded = True
-                nlim, qn = _result_k(st, script, effects, DRIVER, dmg, flags, limits, nlim, q, qn,
-                                     ws, lasting)
+                nlim, qn = _result_k(st, script, effects, Crit(DRIVER, dmg, lasting), flags,
+                                     limits, nlim, q, qn, ws)
     passed = 0
     for i in range(S_L1, S_L3 + 1):
         lv = sp[i]
@@ -526,8 +536,20 @@ def shot_ws(st, script, sp, matrix, rerolls, effects, hp, fit0, groups, out, ws)
 N_SHOT_STATS = 8  # shots hit, damage sum, damage^2 sum, shots with a critical, forced, direct, lost, terminal
 
 
+class ShotTables(NamedTuple):
+    """The read-only arrays of :func:`_shots_block`, ``ST``: passed once a block."""
+    matrix: np.ndarray
+    rerolls: np.ndarray
+    effects: np.ndarray
+    hp: np.ndarray
+    fit0: np.ndarray
+    groups: np.ndarray
+
+
 @jit
-def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, fit0, groups, script, acc):
+def _shots_block(key, lo, hi, sps, ST, script, acc):
+    matrix, rerolls, effects, hp, fit0, groups = (ST.matrix, ST.rerolls, ST.effects, ST.hp,
+                                                  ST.fit0, ST.groups)
     st = np.zeros(dice.STATE_SIZE, dtype=np.uint64)
     o = np.zeros(7, np.int64)
     ws = np.zeros(SCRATCH, np.int64)
@@ -547,8 +569,8 @@ def _shots_block(key, lo, hi, sps, matrix, rerolls, effects, hp, fit0, groups, s
 
 
 def _shots_chunk(key, first, n, sps, matrix, rerolls, effects, hp, fit0, groups, script):
-    return sum_blocks(lambda lo, hi, acc: _shots_block(key, lo, hi, sps, matrix, rerolls, effects,
-                                                       hp, fit0, groups, script, acc),
+    ST = ShotTables(matrix, rerolls, effects, hp, fit0, groups)
+    return sum_blocks(lambda lo, hi, acc: _shots_block(key, lo, hi, sps, ST, script, acc),
                       first, n, sps.shape[0] * N_SHOT_STATS)
 
 
