@@ -238,6 +238,20 @@ def test_a_ship_at_si_0_is_destroyed_005_L():
     assert sv[0, V_STATUS] == DESTROYED
 
 
+def _kernel_position(rs, sh, sv, bu, hd, seed):
+    """A hand-set position ready for the compiled allocation and ship phase: the race state,
+    the board tables, empty plan stores, a seeded dice stream and an empty log."""
+    from simkit.demons_run.policies import plan_scratch
+    S = RK.race_state(sh, sv, bu, hd)
+    _, FD, RT, BT = rs.args()
+    P = RK.Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
+                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+    st = dice.new_state()
+    dice.seed_trial(st, dice.stream_key(seed), 0)
+    L = RK.Log(np.zeros((200, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+    return S, FD, RT, BT, P, st, L
+
+
 def test_a_critical_hit_on_the_maneuver_engines_before_the_move_replans_within_the_allocation():
     """210 A: damage is noted at once, and a Function at a lower Level works at that Level;
     203 A: the Maneuver Engines are not allocated, their maximum Level is what the Turn
@@ -248,7 +262,6 @@ def test_a_critical_hit_on_the_maneuver_engines_before_the_move_replans_within_t
     5 (2 turning movements a hex), lost one Level to the raider's Laser and then tried the
     plan made at 5 (two turning movements in its first hex): an illegal plan, no move."""
     from simkit.core.hexgrid import EVEN_LOWER, to_cube
-    from simkit.demons_run.policies import plan_scratch
     from simkit.demons_run.rules import MN
     rs = RaceSim(load_scenario(SCEN / "raid.toml"))
     h = rs.sc.sides.index("hunter")
@@ -256,13 +269,7 @@ def test_a_critical_hit_on_the_maneuver_engines_before_the_move_replans_within_t
                                           "fuel": 150},
                               raider={"pos": (14, 20), "facing": 1, "velocity": 0})
     sh[h, MN] = 5
-    S = RK.race_state(sh, sv, bu, hd)
-    _, FD, RT, BT = rs.args()
-    P = RK.Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
-                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
-    st = dice.new_state()
-    dice.seed_trial(st, dice.stream_key(14), 0)
-    L = RK.Log(np.zeros((200, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+    S, FD, RT, BT, P, st, L = _kernel_position(rs, sh, sv, bu, hd, 14)
     RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, h, 7), S, FD, rs.pilots[h], P, RT, BT, L)
     kept = P.keep[h, RK.K_PLAN:RK.K_PLAN + P.keep[h, RK.K_N]]
     V = int(sv[h, V_VEL])
@@ -293,20 +300,13 @@ def _recovery_after_a_tractor_critical(level_now):
     Tractor, then (before it moves) a Critical Hit leaves its Tractor at ``level_now``. Its
     recovery attempts (EV_RECOVER rows) and the Tractor Level it allocated."""
     from simkit.demons_run.pieces.layout import A_TRACTOR, BU_COL, BU_ROW
-    from simkit.demons_run.policies import plan_scratch
     from simkit.demons_run.rules import TRACTOR
     rs = RaceSim(load_scenario(DUEL))
     c, r = int(rs.bu0[0, BU_COL]), int(rs.bu0[0, BU_ROW])
     p2 = neighbour(*neighbour(c, r, DIRECTIONS[0]), DIRECTIONS[0])
     sh, sv, bu, hd = position(rs, worked={"pos": p2, "facing": 3, "velocity": 1, "fuel": 200},
                               runner={"pos": (30, 40)})
-    S = RK.race_state(sh, sv, bu, hd)
-    _, FD, RT, BT = rs.args()
-    P = RK.Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
-                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
-    st = dice.new_state()
-    dice.seed_trial(st, dice.stream_key(3), 0)
-    L = RK.Log(np.zeros((200, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+    S, FD, RT, BT, P, st, L = _kernel_position(rs, sh, sv, bu, hd, 3)
     RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, 0, 2), S, FD, rs.pilots[0], P, RT, BT, L)
     allocated = int(sv[0, A_TRACTOR])
     sh[0, TRACTOR] = level_now           # "Lose Tractor Levels" between allocation and move
