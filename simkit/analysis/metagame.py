@@ -29,7 +29,7 @@ import pandas as pd
 from ..core.errors import UserInputError
 from ..core.extras import extras
 from ..core.game import BuildGame, Policy
-from .balance import Side, Z, search
+from .balance import CONFIRM, WIDEN, Side, Z, search
 
 #: the caption of the payoff matrix among the frame's side tables (``attrs["extra"]``)
 PAYOFF_CAPTION = ("Which build beats which: the row build's win rate + half its ties against the "
@@ -63,10 +63,20 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                                  field="--metagame")
 
     def propose(rng, k, pop):
+        # as many steps from the population as fresh draws: a best reply to a strong field is
+        # rarely a random 80-point ship (most lose to the worked one), more often one to three
+        # mutations from a build the field already flies, or a cross of two of them
+        builds = [_build(p) for p in pop]
         out = [tuple(space.sample(rng)) for _ in range(k)]
-        for p in pop:
-            c = _build(p)
-            out += [tuple(space.mutate(c, rng)) for _ in range(2)]
+        for i in range(k):
+            c = builds[i % len(builds)]
+            for _ in range(1 + int(rng.integers(3))):
+                c = tuple(space.mutate(c, rng))
+            out.append(c)
+        if len(builds) > 1:
+            for _ in range(k // 4):
+                i, j = rng.choice(len(builds), 2, replace=False)
+                out.append(tuple(space.crossover(builds[i], builds[j], rng)))
         return [_policy(c) for c in out if space.is_legal(c)]
 
     def describe(p):
@@ -103,7 +113,11 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                                             epsilon, seed]).encode()).hexdigest()
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                  candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
-                 progress=progress, symmetric=True, extend=bg.extend)
+                 progress=progress, symmetric=True, extend=bg.extend,
+                 # as a scenario's balance: a reply under epsilon is confirmed on more games
+                 # and searched among more candidates before the loop stops on it, and the
+                 # budget the search leaves measures the answer
+                 confirm=CONFIRM, widen=WIDEN, spend_left=True)
     rows = []
     weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
     shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]
