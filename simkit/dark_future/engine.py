@@ -111,6 +111,8 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
                              marker_in_zone, on_road, smoke_between, v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
+# One ordered, gap-free list, as V and WS (pieces.vehicle): a cell goes in by name beside its kin;
+# the width G_W is the last name, and the unpacking checks the count in range().
 (G_MAXTURNS, G_NV, G_MODE, G_WINDOW, G_SIGHT, G_HAZARDS, G_VICTORY, G_SPEEDMODE, G_START_MPH,
  G_REROLL_MAX, G_ANY_VETO, G_LEAD_VETO, G_NLAYOUT, G_CRIT_HIT, G_PENALTY, G_SKID_S, G_SKID_D,
  G_L_DRIFT, G_L_OIL_S, G_L_OIL_O, G_L_MINE, G_L_SMOKE, G_L_SAND, G_L_DEBRIS, G_L_RAIL, G_L_SHUNT,
@@ -118,29 +120,34 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
  G_T_SMOKE, G_T_SMOKE_MAX, G_T_FAST, G_T_FAST_F, G_T_FAST_T, G_RANGE_CAP, G_I_SPEED, G_I_ACC,
  G_I_HAND, G_MIN_BRK, G_OIL_MAX, G_MINE_DMG, G_SPIKE_MPH, G_COAST, G_TYRE_LOSS, G_TYRE_CAP,
  G_REALIGN, G_SS_LOSS, G_RAM_BONUS, G_MPH_PIP, G_SPEED_STEP, G_ROLEMODE, G_FINISH_SEC,
- G_OIL_HAND, G_SPIKE_DMG) = range(59)
-# G_SIDE_CORRIDOR: the side mounts' forward corridor, 0 the car's lane on that side, 1 the lane
-# beside the car (variant side_mount_corridor, p82-83).
-G_SIDE_CORRIDOR = 59
-# G_SPIKE_RULE: 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference
-# sheet's 'base damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage).
-G_SPIKE_RULE = 60
-# G_SHUNT_MOVE: who moves after a shunt ram (p56, variant shunt_target_move): 0 = the target
-# takes its move and the rammer completes its own when its current speed factor reaches the
-# phase (p12), 1 = both move whatever their speed factors.
-G_SHUNT_MOVE = 61
-# Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
-# criticals and linked weapons, 80-95 bikes.
-(G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF,
- G_TYRE_HAND) = range(72, 80)
-G_W = 96
-# Bikes (p62-72): the bike's vehicle kind, reduced handling (p70), overlap and dodge limits
-# (p64), the roll that is a crash (p70), speed-factor damage less 2 for a roll, a car's 30mph
-# after a head-on with a bike and 10mph after shunting one (p72), pushing (p69), bikes as
-# targets (p64), the bike control-loss table's length, opposed sideswipe limits (p57).
-(G_BIKE_KIND, G_REDUCED, G_L_OVERLAP, G_L_OVERLAP_OPP, G_L_DODGE, G_BIKE_CRASH, G_ROLL_LESS,
+ G_OIL_HAND, G_SPIKE_DMG,
+ # the side mounts' forward corridor, 0 the car's lane on that side, 1 the lane beside the car
+ # (variant side_mount_corridor, p82-83)
+ G_SIDE_CORRIDOR,
+ # 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference sheet's 'base
+ # damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage)
+ G_SPIKE_RULE,
+ # who moves after a shunt ram (p56, variant shunt_target_move): 0 = the target takes its move
+ # and the rammer completes its own when its current speed factor reaches the phase (p12), 1 =
+ # both move whatever their speed factors
+ G_SHUNT_MOVE,
+ # direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
+ # speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept
+ # set-up (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the
+ # current one is TM[TM_PLAYDIR])
+ G_L_UTURN, G_UTURN_LOSS, G_REV_MPH, G_SS_OPP_LOSS, G_L_SS_OPP_W, G_L_SS_OPP_L, G_INTERCEPT,
+ G_PLAYDIR,
+ # lasting criticals and linked weapons
+ G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF, G_TYRE_HAND,
+ # bikes (p62-72): the bike's vehicle kind, reduced handling (p70), overlap and dodge limits
+ # (p64), the roll that is a crash (p70), speed-factor damage less 2 for a roll, a car's 30mph
+ # after a head-on with a bike and 10mph after shunting one (p72), pushing (p69), bikes as
+ # targets (p64), the bike control-loss table's length, opposed sideswipe limits (p57)
+ G_BIKE_KIND, G_REDUCED, G_L_OVERLAP, G_L_OVERLAP_OPP, G_L_DODGE, G_BIKE_CRASH, G_ROLL_LESS,
  G_CAR_HEADON_SLOW, G_CAR_SHUNT_SLOW, G_PUSH_MPH, G_T_BIKE2, G_T_BIKE1, G_BCL_N, G_L_OPP_WIN,
- G_L_OPP_LOSE) = range(80, 95)
+ G_L_OPP_LOSE,
+ G_W,          # the row's width: keep last
+ ) = range(94)
 # the hazard-parameter array hp carries, after its 5 cells, the bike tables: road damage
 # modifiers by speed factor 1..8+ (p68), the bike control-loss table (lowest scores, outcome
 # codes; p70) and the roll facings by d6 (p70)
@@ -148,12 +155,6 @@ HP_ROAD, HP_BCL, HP_BCL_CODES, HP_ROLLFACE = 5, 13, 17, 21
 # ... and from cell 27 (policies.HP_DRV) the rule numbers the drivers price their choices with,
 # copied from G by the scenario (the drivers read hp, not G: policies.HP_*)
 HP_W = HP_DRV_END
-# direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
-# speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept set-up
-# (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the current
-# one is TM[TM_PLAYDIR])
-(G_L_UTURN, G_UTURN_LOSS, G_REV_MPH, G_SS_OPP_LOSS, G_L_SS_OPP_W, G_L_SS_OPP_L, G_INTERCEPT,
- G_PLAYDIR) = range(64, 72)
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
 # VICTORY_GANGS: Game Seven's gang against gang (p89); the lead side is the target gang.
