@@ -82,6 +82,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG
+from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 P_UTURN, P_HEADON = 8, 9
@@ -565,7 +566,7 @@ def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt):
 @jit
 def _first_in_way(T, M, NM, V, n, v, look):
     """What stands first in the car's lanes within ``look`` spaces ahead: a vehicle's index,
-    -2 for an obstacle, -1 for nothing."""
+    HIT_OBSTACLE or HIT_NONE."""
     lane = V[v, V_LANE]
     d = 1 if V[v, V_DIR] != 0 else 0
     sec = V[v, V_SEC]
@@ -573,15 +574,15 @@ def _first_in_way(T, M, NM, V, n, v, look):
     for _ in range(look):
         sec, sp = RD.step_space(T, sec, lane, sp, d)
         if sec < 0 or (d == 0 and sec >= TM_LIMIT):
-            return -1
+            return HIT_NONE
         xlo = RD.rear_x(T, sec, lane, sp)
         xhi = RD.front_x(T, sec, lane, sp)
         u = zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi)
         if u >= 0:
             return u
         if _obstacle_on(M, NM, lane, xlo, xhi):
-            return -2
-    return -1
+            return HIT_OBSTACLE
+    return HIT_NONE
 
 
 TRACK_LOOK = 12   # spaces: enough to stop from any speed (200mph at 20mph a move)

@@ -804,8 +804,8 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             mount = MOUNT_NAMES[a.LOAD[v, 0, y, W_MOUNT]]
             out.append(f"{nm(v)} fires its {mount} weapon at {nm(x)}, range {z}: {res_s}")
         elif code == EG.EV_DAMAGE:
-            src = {-2: "obstacle", -3: "mines", -4: "spikes", -5: "roll",
-                   -6: "crash"}.get(x, nm(x))
+            src = {EG.SRC_OBSTACLE: "obstacle", EG.SRC_MINES: "mines", EG.SRC_SPIKES: "spikes",
+                   EG.SRC_ROLL: "roll", EG.SRC_CRASH: "crash"}.get(x, nm(x))
             out.append(f"  {nm(v)} takes {y} damage ({src}), {z} left"
                        f"{', critical' if w else ''}")
         elif code == EG.EV_PASSIVE:

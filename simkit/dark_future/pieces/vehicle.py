@@ -38,9 +38,9 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # end-of-game tally of how each side's vehicles ended
  V_WHY,
  # moving after a shunt ram (p56): the target + 1 of the shunt that stopped this vehicle's
- # straight-ahead move, until engine._take_turn has the target move and this move completed; -1
- # on a target told to take its move whatever its speed factor (variant shunt_target_move =
- # always)
+ # straight-ahead move, until engine._take_turn has the target move and this move completed;
+ # engine.SHUNTED_FORCED on a target told to take its move whatever its speed factor (variant
+ # shunt_target_move = always)
  V_SHUNTED,
  # bikes (p62-72): 1 for a bike; the side of this move's single-lane dodge zone (-1 left lane,
  # +1 right lane, 0 none); a bike down after a roll or a head-on ram (p70); a halted engine-dead
@@ -106,9 +106,15 @@ def v_front(T, V, u):
     return front_x(T, V[u, V_SEC], V[u, V_LANE], V[u, V_SP])
 
 
+# What a zone runs into, where a vehicle's index (>= 0) is the other answer
+HIT_NONE = -1        # nothing: the move (or drift) is made
+HIT_OBSTACLE = -2    # an obstacle, a wreck of the road (p77): rammed head-on
+
+
 @jit
 def zone_hits(T, V, n, me, sec, llo, lhi, xlo, xhi):
-    """The vehicle (other than ``me``) whose contact zone overlaps the zone given, or -1."""
+    """The vehicle (other than ``me``) whose contact zone overlaps the zone given, or
+    HIT_NONE."""
     for u in range(n):
         if u == me or not on_road(V, u):
             continue
@@ -119,7 +125,7 @@ def zone_hits(T, V, n, me, sec, llo, lhi, xlo, xhi):
             continue
         if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
             return u
-    return -1
+    return HIT_NONE
 
 
 @jit
