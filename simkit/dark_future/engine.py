@@ -96,7 +96,7 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
 from .policies import A_OFF_DRIFT
-from .policies import HP_DRV_END
+from .policies import HP_DRV, HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import V_DECL, V_DECLARG, V_SHUNTED
@@ -148,12 +148,16 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
  G_L_OPP_LOSE,
  G_W,          # the row's width: keep last
  ) = range(94)
-# the hazard-parameter array hp carries, after its 5 cells, the bike tables: road damage
-# modifiers by speed factor 1..8+ (p68), the bike control-loss table (lowest scores, outcome
-# codes; p70) and the roll facings by d6 (p70)
-HP_ROAD, HP_BCL, HP_BCL_CODES, HP_ROLLFACE = 5, 13, 17, 21
-# ... and from cell 27 (policies.HP_DRV) the rule numbers the drivers price their choices with,
-# copied from G by the scenario (the drivers read hp, not G: policies.HP_*)
+# the hazard-parameter array hp carries, after the hazard roll's cells (hazards.HP_*), the bike
+# tables, each block starting where the one before ends:
+HP_ROAD = H.HP_BASE_W            # road damage modifiers by speed factor 1..8+ (p68)
+HP_BCL = HP_ROAD + 8             # the bike control-loss table's lowest scores (p70) ...
+HP_BCL_CODES = HP_BCL + 4        # ... and its outcome codes
+HP_ROLLFACE = HP_BCL_CODES + 4   # the roll facings by d6 (p70)
+# ... and from policies.HP_DRV the rule numbers the drivers price their choices with, copied
+# from G by the scenario (the drivers read hp, not G: policies.HP_*); the policies cannot import
+# this module, so their block's start is written there and held to this one here
+assert HP_DRV == HP_ROLLFACE + 6
 HP_W = HP_DRV_END
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
