@@ -195,14 +195,14 @@ def test_bikes_under_control_share_lanes_but_an_out_of_control_one_collides():
     st, s = w.script([])
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
-    assert nl >= 0 and w.V[1, VH.V_SP] == 1 and w.events(EG.EV_BIKERAM).shape[0] == 0
+    assert nl != EG.MOVE_ENDED and w.V[1, VH.V_SP] == 1 and w.events(EG.EV_BIKERAM).shape[0] == 0
     # out of control: a bike-to-bike shunt; both riders lose control, no hazard roll (p70)
     w.place(1, 1, 2, 0, 60, BIKE)
     w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
     st, s = w.script([2, 2])   # one hit at +1 each (SF 3 - SF 2): damage rolls only
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, False, False), w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
-    assert nl < 0 and w.V[1, VH.V_SP] == 0 and _pos(st) == 2
+    assert nl == EG.MOVE_ENDED and w.V[1, VH.V_SP] == 0 and _pos(st) == 2
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
     assert w.V[1, VH.V_MPH] == 50 and w.V[2, VH.V_MPH] == 50
     assert w.V[2, VH.V_OOC] == VH.OUT_OF_CONTROL
@@ -394,7 +394,7 @@ def test_car_hitting_a_fallen_bike_completes_its_move_and_loses_control_p72():
     st, s = w.script([1, 1, 1])   # +3 hit each, then road damage 1 - 4: unhurt
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, EG.Move(0, True, False), w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
-    assert nl >= 0 and w.V[0, VH.V_SP] == 1                 # the car moved on
+    assert nl != EG.MOVE_ENDED and w.V[0, VH.V_SP] == 1                 # the car moved on
     assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_OOC] == VH.OUT_OF_CONTROL
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
 
@@ -410,7 +410,7 @@ def test_a_car_facing_against_play_also_completes_its_move_through_a_fallen_bike
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, EG.Move(0, True, False), w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
     assert w.V[1, VH.V_STATUS] == VH.CRASHED
-    assert nl >= 0 and w.V[0, VH.V_SP] == 0                 # the car moved on
+    assert nl != EG.MOVE_ENDED and w.V[0, VH.V_SP] == 0                 # the car moved on
     assert len(w.events(EG.EV_BIKERAM)) == 1
 
 
@@ -608,7 +608,7 @@ def test_a_dodge_does_not_avoid_a_car_it_is_a_sideswipe_p64_p72():
     st, s = w.script([3, 1])   # the bike's hit (+1: 3 + 1 - 2 = 2); its test at 30mph: none
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
-    assert nl < 0 and w.V[1, VH.V_SP] == 0
+    assert nl == EG.MOVE_ENDED and w.V[1, VH.V_SP] == 0
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SWIPE and w.V[1, VH.V_DMG] == 7
 
 

@@ -47,7 +47,7 @@ def move(w, v, rolls=(), steady=True):
     w.V[v, VH.V_BRKLEFT] = w.V[v, VH.V_BRK]
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, v, EG.Move(0, steady, False), w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
-    if nl >= 0:
+    if nl != EG.MOVE_ENDED:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, 1, 1), w.K, nl, w.hp)
     assert st[dice.POS] == len(rolls)
     return nl

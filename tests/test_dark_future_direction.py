@@ -36,7 +36,7 @@ def _act_dir(w, st, s, v, act, arg, moves, turn=1, phase=1, n=2):
 def _advance(w, st, s, v, drift=0, n=2, turn=1, phase=1):
     nl = EG._advance(st, s, w.B, w.V, w.WS, w.FIT, n, v, EG.Move(drift, drift == 0, False),
                      w.common(), EG.Log(w.E, w.EN, turn, phase))
-    if nl >= 0:
+    if nl != EG.MOVE_ENDED:
         EG._after_move(st, s, w.T, w.V, v, w.G, EG.Log(w.E, w.EN, turn, phase), w.K, nl, w.hp)
     return nl
 
@@ -233,7 +233,7 @@ def test_head_on_between_moving_cars_combined_speed_factor_p52_p56():
     assert _advance(w, st, s, 0) >= 0
     st, s = w.script([1] * 12)
     assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(0, True, False), w.common(),
-                       EG.Log(w.E, w.EN, 1, 2)) == -1
+                       EG.Log(w.E, w.EN, 1, 2)) == EG.MOVE_ENDED
     ram = _events(w, EG.EV_RAM)[-1]
     assert ram[0] == 0 and ram[2:] == (1, 0, 6, 1)      # head-on, travelling at each other
     assert w.V[0, VH.V_DMG] == 24 - 6 * (1 + 6 - 4) and w.V[1, VH.V_DMG] == 24 - 6 * (1 + 6 - 4)
@@ -338,7 +338,7 @@ def test_facing_back_corridors_passives_order_and_leaving_play():
     w.V[2, VH.V_DIR] = 1
     st, s = w.script([])
     assert EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 3, 2, EG.Move(0, True, False), w.common(),
-                       EG.Log(w.E, w.EN, 1, 1)) == -1
+                       EG.Log(w.E, w.EN, 1, 1)) == EG.MOVE_ENDED
     assert w.V[2, VH.V_STATUS] == VH.LEFT
 
 

@@ -96,9 +96,9 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
 from .policies import A_OFF_DRIFT
-from .policies import HP_DRV_END
+from .policies import HP_DRV, HP_DRV_END
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
-from .pieces.vehicle import OBLIQUE, V_WHY, hit_facing
+from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import V_DECL, V_DECLARG, V_SHUNTED
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
                              M_TURRET, MAXW, OUT_OF_CONTROL, SPINNING, V_ACC, V_ARM, V_ATT, V_AXLE,
@@ -111,6 +111,8 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
                              marker_in_zone, on_road, smoke_between, v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
+# One ordered, gap-free list, as V and WS (pieces.vehicle): a cell goes in by name beside its kin;
+# the width G_W is the last name, and the unpacking checks the count in range().
 (G_MAXTURNS, G_NV, G_MODE, G_WINDOW, G_SIGHT, G_HAZARDS, G_VICTORY, G_SPEEDMODE, G_START_MPH,
  G_REROLL_MAX, G_ANY_VETO, G_LEAD_VETO, G_NLAYOUT, G_CRIT_HIT, G_PENALTY, G_SKID_S, G_SKID_D,
  G_L_DRIFT, G_L_OIL_S, G_L_OIL_O, G_L_MINE, G_L_SMOKE, G_L_SAND, G_L_DEBRIS, G_L_RAIL, G_L_SHUNT,
@@ -118,46 +120,67 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
  G_T_SMOKE, G_T_SMOKE_MAX, G_T_FAST, G_T_FAST_F, G_T_FAST_T, G_RANGE_CAP, G_I_SPEED, G_I_ACC,
  G_I_HAND, G_MIN_BRK, G_OIL_MAX, G_MINE_DMG, G_SPIKE_MPH, G_COAST, G_TYRE_LOSS, G_TYRE_CAP,
  G_REALIGN, G_SS_LOSS, G_RAM_BONUS, G_MPH_PIP, G_SPEED_STEP, G_ROLEMODE, G_FINISH_SEC,
- G_OIL_HAND, G_SPIKE_DMG) = range(59)
-# G_SIDE_CORRIDOR: the side mounts' forward corridor, 0 the car's lane on that side, 1 the lane
-# beside the car (variant side_mount_corridor, p82-83).
-G_SIDE_CORRIDOR = 59
-# G_SPIKE_RULE: 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference
-# sheet's 'base damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage).
-G_SPIKE_RULE = 60
-# G_SHUNT_MOVE: who moves after a shunt ram (p56, variant shunt_target_move): 0 = the target
-# takes its move and the rammer completes its own when its current speed factor reaches the
-# phase (p12), 1 = both move whatever their speed factors.
-G_SHUNT_MOVE = 61
-# Blocks kept free for the engine's later pieces: 64-71 direction of travel, 72-79 lasting
-# criticals and linked weapons, 80-95 bikes.
-(G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF,
- G_TYRE_HAND) = range(72, 80)
-G_W = 96
-# Bikes (p62-72): the bike's vehicle kind, reduced handling (p70), overlap and dodge limits
-# (p64), the roll that is a crash (p70), speed-factor damage less 2 for a roll, a car's 30mph
-# after a head-on with a bike and 10mph after shunting one (p72), pushing (p69), bikes as
-# targets (p64), the bike control-loss table's length, opposed sideswipe limits (p57).
-(G_BIKE_KIND, G_REDUCED, G_L_OVERLAP, G_L_OVERLAP_OPP, G_L_DODGE, G_BIKE_CRASH, G_ROLL_LESS,
+ G_OIL_HAND, G_SPIKE_DMG,
+ # the side mounts' forward corridor, 0 the car's lane on that side, 1 the lane beside the car
+ # (variant side_mount_corridor, p82-83)
+ G_SIDE_CORRIDOR,
+ # 0 = p30 (a 6 is a wheel critical at 0 damage, else nothing), 1 = the reference sheet's 'base
+ # damage' (d6 - armour, a 6 a destroyed tyre) (variant spike_damage)
+ G_SPIKE_RULE,
+ # who moves after a shunt ram (p56, variant shunt_target_move): 0 = the target takes its move
+ # and the rammer completes its own when its current speed factor reaches the phase (p12), 1 =
+ # both move whatever their speed factors
+ G_SHUNT_MOVE,
+ # direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
+ # speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept
+ # set-up (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the
+ # current one is TM[TM_PLAYDIR])
+ G_L_UTURN, G_UTURN_LOSS, G_REV_MPH, G_SS_OPP_LOSS, G_L_SS_OPP_W, G_L_SS_OPP_L, G_INTERCEPT,
+ G_PLAYDIR,
+ # lasting criticals and linked weapons
+ G_DUMMIES, G_L_AXLE, G_L_MINE2, G_LEAK_FACE, G_JAM_CLEAR, G_DMG_ACC, G_HALF, G_TYRE_HAND,
+ # bikes (p62-72): the bike's vehicle kind, reduced handling (p70), overlap and dodge limits
+ # (p64), the roll that is a crash (p70), speed-factor damage less 2 for a roll, a car's 30mph
+ # after a head-on with a bike and 10mph after shunting one (p72), pushing (p69), bikes as
+ # targets (p64), the bike control-loss table's length, opposed sideswipe limits (p57)
+ G_BIKE_KIND, G_REDUCED, G_L_OVERLAP, G_L_OVERLAP_OPP, G_L_DODGE, G_BIKE_CRASH, G_ROLL_LESS,
  G_CAR_HEADON_SLOW, G_CAR_SHUNT_SLOW, G_PUSH_MPH, G_T_BIKE2, G_T_BIKE1, G_BCL_N, G_L_OPP_WIN,
- G_L_OPP_LOSE) = range(80, 95)
-# the hazard-parameter array hp carries, after its 5 cells, the bike tables: road damage
-# modifiers by speed factor 1..8+ (p68), the bike control-loss table (lowest scores, outcome
-# codes; p70) and the roll facings by d6 (p70)
-HP_ROAD, HP_BCL, HP_BCL_CODES, HP_ROLLFACE = 5, 13, 17, 21
-# ... and from cell 27 (policies.HP_DRV) the rule numbers the drivers price their choices with,
-# copied from G by the scenario (the drivers read hp, not G: policies.HP_*)
+ G_L_OPP_LOSE,
+ G_W,          # the row's width: keep last
+ ) = range(94)
+# the hazard-parameter array hp carries, after the hazard roll's cells (hazards.HP_*), the bike
+# tables, each block starting where the one before ends:
+HP_ROAD = H.HP_BASE_W            # road damage modifiers by speed factor 1..8+ (p68)
+HP_BCL = HP_ROAD + 8             # the bike control-loss table's lowest scores (p70) ...
+HP_BCL_CODES = HP_BCL + 4        # ... and its outcome codes
+HP_ROLLFACE = HP_BCL_CODES + 4   # the roll facings by d6 (p70)
+# ... and from policies.HP_DRV the rule numbers the drivers price their choices with, copied
+# from G by the scenario (the drivers read hp, not G: policies.HP_*); the policies cannot import
+# this module, so their block's start is written there and held to this one here
+assert HP_DRV == HP_ROLLFACE + 6
 HP_W = HP_DRV_END
-# direction of travel: the U-turn's safety limit and control-loss speed (p14, p38), the reverse
-# speed (p17), the opposed sideswipe's speed loss and limits (p57), Game Eight's intercept set-up
-# (0 = none, else the attacker's speed + 1), the starting direction of play (0; p75; the current
-# one is TM[TM_PLAYDIR])
-(G_L_UTURN, G_UTURN_LOSS, G_REV_MPH, G_SS_OPP_LOSS, G_L_SS_OPP_W, G_L_SS_OPP_L, G_INTERCEPT,
- G_PLAYDIR) = range(64, 72)
 
 MODE_FIXED, MODE_INITIAL, MODE_CONTINUOUS = 0, 1, 2
 # VICTORY_GANGS: Game Seven's gang against gang (p89); the lead side is the target gang.
 VICTORY_FINISH, VICTORY_DESTROY, VICTORY_GANGS = 0, 1, 2
+
+# --- signals carried by return values and fields ------------------------------------------------
+# A move (_advance, _uturn_move) returns how many hazard limits it gathered into K (>= 0), or:
+MOVE_ENDED = -1      # the move ended the vehicle's part: it crashed, left play or was stopped
+UTURN_REFUSED = -2   # _uturn_move only: the zone is not clear (or curves), no U-turn is tried
+# What a move's contact zone runs into (_move_zone_clear): a vehicle index (>= 0), or
+# pieces.vehicle's HIT_NONE or HIT_OBSTACLE, or from _cut_up:
+HIT_CUT_UP = -3      # the drift would cut up a car yet to move (p13), so it is not made
+# Who dealt a hit (Hit.shooter, EV_DAMAGE's source): a vehicle index (>= 0), or a source that
+# is no vehicle:
+SRC_OBSTACLE = -2    # an obstacle rammed (p77)
+SRC_MINES = -3       # pattern mines (p30)
+SRC_SPIKES = -4      # spikes (p30-31): the damage die is the spike roll
+SRC_ROLL = -5        # a roll (p46, bikes p70)
+SRC_CRASH = -6       # a bike's crash (p70)
+# V_SHUNTED's value on a target told to take its move whatever its speed factor (variant
+# shunt_target_move = always); otherwise V_SHUNTED holds a shunt's target + 1, or 0
+SHUNTED_FORCED = -1
 
 # --- per-vehicle set-up VC[v] -------------------------------------------------------------------
 (VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE) = range(9)
@@ -407,9 +430,9 @@ def _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L):
     sp[SH.S_HE_LARGE] = G[G_HE_LARGE]
     sp[SH.S_EXPLODE] = G[G_EXPLODE]
     sp[SH.S_LASTING] = 1
-    # a spike hit (shooter -4, p30): the d6 is the spike roll, a 6 a wheel critical at 0 damage
-    sp[SH.S_WHEELS] = 1 if shooter == -4 else 0
-    if shooter == -4:
+    # a spike hit (SRC_SPIKES, p30): the d6 is the spike roll, a 6 a wheel critical at 0 damage
+    sp[SH.S_WHEELS] = 1 if shooter == SRC_SPIKES else 0
+    if shooter == SRC_SPIKES:
         sp[SH.S_CRIT_HIT] = 0
     if V[v, V_TERMINAL]:
         sp[SH.S_TDAMAGE] = 0
@@ -542,7 +565,7 @@ def _wreck_if_needed(V, v, L):
 
 @jit
 def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
-    """The rammer ``v`` runs into ``u`` (u = -2: an obstacle, a wreck of the road, p77).
+    """The rammer ``v`` runs into ``u`` (HIT_OBSTACLE: an obstacle, a wreck of the road, p77).
     Returns 1 for a shunt (the target moves next, p56), else 0."""
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
@@ -551,10 +574,10 @@ def _ram(st, script, B, V, WS, FIT, v, u, RU, L):
         return _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L)
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
-    if u < 0:
+    if u == HIT_OBSTACLE:
         # an obstacle: a head-on ram into a wreck (p77)
         _log(L, v, EV_RAM, -1, 0, sfv, 0)
-        _speed_hits(st, script, B, V, WS, FIT, v, sfv, _auto_hit(sfv, 0, -2), RU, L)
+        _speed_hits(st, script, B, V, WS, FIT, v, sfv, _auto_hit(sfv, 0, SRC_OBSTACLE), RU, L)
         V[v, V_MPH] = 0
         return 0
     sfu = speed_factor(V[u, V_MPH], step)
@@ -666,7 +689,7 @@ def _markers_hit(st, script, B, V, WS, FIT, v, Z, nl, RU, L):
                 nl += 1
         elif kind == RD.MINES:
             M[i, RD.MK_ACTIVE] = 0
-            _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(G[G_MINE_DMG], 3, -3), RU, L)
+            _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(G[G_MINE_DMG], 3, SRC_MINES), RU, L)
             if nl < SH.MAX_TESTS and not (double and n_mines >= 2 and mines_tested):
                 K[K_LIM + nl] = G[G_L_MINE2] if (double and n_mines >= 2) else G[G_L_MINE]
                 K[K_OIL + nl] = _rflag(V, v)
@@ -679,14 +702,15 @@ def _markers_hit(st, script, B, V, WS, FIT, v, Z, nl, RU, L):
             if V[v, V_MPH] > G[G_SPIKE_MPH] and G[G_SPIKE_RULE] == 0:
                 # p30: a 6 is a wheel critical at 0 damage, on the Wheels table (front or rear
                 # as a floor hit picks them); 5 or less, no effect
-                _take_hit(st, script, B, V, WS, FIT, v, Hit(0, 0, 3, True, 0, 0, 1, -4), RU, L)
+                _take_hit(st, script, B, V, WS, FIT, v, Hit(0, 0, 3, True, 0, 0, 1, SRC_SPIKES),
+                          RU, L)
             elif V[v, V_MPH] > G[G_SPIKE_MPH]:
                 # variant spike_damage = reference_sheet: base damage d6 - armour, a 6 destroys
                 # a tyre
                 r = dice.roll(st, script, 1, 6)
                 pts = max(0, r + G[G_SPIKE_DMG] - V[v, V_ARM])
                 V[v, V_DMG] = max(0, V[v, V_DMG] - pts)
-                _log(L, v, EV_DAMAGE, -4, pts, V[v, V_DMG], 1 if r == 6 else 0)
+                _log(L, v, EV_DAMAGE, SRC_SPIKES, pts, V[v, V_DMG], 1 if r == 6 else 0)
                 _apply_levels(V, v, RU)
                 if r == 6:
                     # a destroyed tyre (p34): handling -2, maximum speed down, a 20mph test
@@ -738,13 +762,13 @@ def _markers_hit(st, script, B, V, WS, FIT, v, Z, nl, RU, L):
 
 @jit
 def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
-    """What the move's contact zone runs into: a vehicle index, -2 an obstacle, -1 nothing."""
+    """What the move's contact zone runs into: a vehicle index, HIT_OBSTACLE or HIT_NONE."""
     u = zone_hits(T, V, n, v, sec, llo, lhi, xlo, xhi)
     if u >= 0:
         return u
     if marker_in_zone(M, NM, RD.OBSTACLE, llo, lhi, xlo, xhi) >= 0:
-        return -2
-    return -1
+        return HIT_OBSTACLE
+    return HIT_NONE
 
 
 @jit
@@ -752,7 +776,7 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
     """One move: one space in the travel direction (with play; against it for a car facing
     against play, p75, or reversing, p17), then an optional drift (a manoeuvre, or a skid when
     ``forced_drift``). Collisions stop the mover where it was (p52). Returns the number of
-    hazard limits gathered in lim/oil, or -1 when the move ended the vehicle's part."""
+    hazard limits gathered in lim/oil, or MOVE_ENDED."""
     drift, steady, forced_drift = MV.drift, MV.steady, MV.forced_drift
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
@@ -774,24 +798,24 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
         else:
             V[v, V_STATUS] = LEFT
             _log(L, v, EV_LEFT, 0, 0, 0, 0)
-        return -1
+        return MOVE_ENDED
     if d == 1 and (nsec < 0 or nsec < TM[RD.TM_FIRST]):
         # off the start of the track: the car drives off the edge and leaves play (p75)
         V[v, V_STATUS] = LEFT
         _log(L, v, EV_LEFT, 2, 0, 0, 0)
-        return -1
+        return MOVE_ENDED
     llo, lhi = lanes_of(V, v)
     if llo < 0 or lhi > 5:
         _crash(V, v, CRASH_OFFROAD, L)
-        return -1
+        return MOVE_ENDED
     xlo = RD.rear_x(T, nsec, lane, nsp)
     xhi = RD.front_x(T, nsec, lane, nsp)
     u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
-    if u != -1:
+    if u != HIT_NONE:
         if _ram(st, script, B, V, WS, FIT, v, u, RU, L):
             V[v, V_SHUNTED] = u + 1   # the target moves next, then this move (_take_turn)
         if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
-            return -1
+            return MOVE_ENDED
     V[v, V_SEC] = nsec
     V[v, V_SP] = nsp
     zlo = llo
@@ -808,7 +832,7 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
             if nl2 < 0 or nl2 > 4:
                 if forced_drift:
                     _crash(V, v, CRASH_OFFROAD, L)
-                    return -1
+                    return MOVE_ENDED
             else:
                 if d == 0:
                     nsp2 = RD.remap_space(T, nsec, lane, nl2, nsp)
@@ -817,9 +841,9 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
                 x2lo = RD.rear_x(T, nsec, nl2, nsp2)
                 x2hi = RD.front_x(T, nsec, nl2, nsp2)
                 u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
-                if u == -1 and not forced_drift:
+                if u == HIT_NONE and not forced_drift:
                     u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L)
-                if u == -1:
+                if u == HIT_NONE:
                     V[v, V_LANE] = nl2
                     V[v, V_SP] = nsp2
                     zlo = min(llo, nl2)
@@ -846,7 +870,7 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
                       Zone(zlo, zhi, xlo, xhi, steady and not moved_drift,
                            not moved_drift and (steady or V[v, V_OOC] == IN_CONTROL)), nl, RU, L)
     if V[v, V_STATUS] != ACTIVE:
-        return -1
+        return MOVE_ENDED
     return nl
 
 
@@ -871,7 +895,7 @@ def _move_off_drifting(st, script, B, V, WS, FIT, n, v, AC, RU, L):
         return
     _log(L, v, EV_ACTION, A_OFF_DRIFT, arg, V[v, V_MPH], 0)
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(1 if arg > 0 else -1, False, False), RU, L)
-    if nl < 0:
+    if nl == MOVE_ENDED:
         return
     if V[v, V_BIKE]:
         nl = _bike_after_move(st, script, B, V, n, v, A_DRIFT, G, hp, nl, L)
@@ -894,7 +918,7 @@ def _move_off_straight(st, script, B, V, WS, FIT, n, v, arg, RU, L):
         return
     _log(L, v, EV_ACTION, A_ACCEL, arg, V[v, V_MPH], 0)
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
-    if nl < 0:
+    if nl == MOVE_ENDED:
         return
     if V[v, V_BIKE]:
         nl = _bike_after_move(st, script, B, V, n, v, A_ACCEL, G, hp, nl, L)
@@ -980,7 +1004,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     step = G[G_SPEED_STEP]
     if not bike and V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
-        if nl < 0 or V[v, V_STATUS] != ACTIVE:
+        if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
             _spin(st, script, T, V, v, False, RU, L, False)
@@ -1003,7 +1027,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
         V[v, V_OOC] = IN_CONTROL
         V[v, V_SKIDDIR] = 0
-        if nl >= 0:
+        if nl != MOVE_ENDED:
             _after_move(st, script, T, V, v, G, L, K, nl, hp)
         return
     if bike and res == ROLL_CODE and V[v, V_MPH] >= G[G_BIKE_CRASH]:
@@ -1022,7 +1046,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(ddir if drift else 0, False, drift == 1),
                   RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
-    if nl < 0 or V[v, V_STATUS] != ACTIVE:
+    if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
         return
     if res == 1:
         V[v, V_OOC] = IN_CONTROL
@@ -1032,7 +1056,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             sf_now = speed_factor(V[v, V_MPH], step)
             hits = max(0, sf_now - G[G_ROLL_LESS])
             _log(L, v, EV_BIKEROLL, hits, hits, V[v, V_MPH], sf_now)
-            _bike_hits(st, script, B, V, WS, FIT, v, hits, RU, L, -5)
+            _bike_hits(st, script, B, V, WS, FIT, v, hits, RU, L, SRC_ROLL)
             if V[v, V_STATUS] == ACTIVE:
                 _road_damage(st, script, V, v, sf_now, RU, L)
             _bike_down(V, v, L)
@@ -1045,7 +1069,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         if rolling:
             # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
             _log(L, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, _auto_hit(sf_now, 4, -5), RU, L)
+            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, _auto_hit(sf_now, 4, SRC_ROLL), RU, L)
             V[v, V_MPH] = 0
             V[v, V_STATUS] = WRECK
             _log(L, v, EV_WRECK, 0, 0, 0, 0)
@@ -1207,7 +1231,7 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
     phase = L.phase
     step = G[G_SPEED_STEP]
     # a shunted target told to take its move whatever its speed factor (G_SHUNT_MOVE = 1)
-    forced = V[v, V_SHUNTED] == -1 and V[v, V_MPH] > 0
+    forced = V[v, V_SHUNTED] == SHUNTED_FORCED and V[v, V_MPH] > 0
     V[v, V_SHUNTED] = 0
     decl = V[v, V_DECL]   # declared ahead, moving off with others (_moving_off)
     V[v, V_DECL] = 0
@@ -1264,7 +1288,7 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
             V[v, V_DODGE] = arg
         nl = _advance(st, script, B, V, WS, FIT, n, v,
                       Move(drift, act == A_NONE or act >= A_SHOOT, False), RU, L)
-        if nl < 0:
+        if nl == MOVE_ENDED:
             return
         if V[v, V_BIKE]:
             nl = _bike_after_move(st, script, B, V, n, v, act, G, hp, nl, L)
@@ -1312,7 +1336,7 @@ def _complete_move(st, script, B, V, WS, FIT, n, v, u, RU, L):
     _log(L, v, EV_SHUNTMOVE, 1, u, V[v, V_MPH], 0)
     V[v, V_DODGE] = 0
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
-    if nl < 0:
+    if nl == MOVE_ENDED:
         return
     if V[v, V_BIKE]:
         nl = _bike_after_move(st, script, B, V, n, v, A_NONE, G, hp, nl, L)
@@ -1357,7 +1381,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
             top += 1
             _log(L, u, EV_SHUNTMOVE, 0, x, V[u, V_MPH], 0)
             if G[G_SHUNT_MOVE] == 1:
-                V[u, V_SHUNTED] = -1
+                V[u, V_SHUNTED] = SHUNTED_FORCED
             _act(st, script, B, V, WS, FIT, n, u, RU, L)
             _after_turn(st, script, B, V, n, u, RU, L)
             x = u
@@ -2146,7 +2170,7 @@ def _bike_crash(st, script, B, V, WS, FIT, v, why, RU, L, damage):
     G = _tab1(RU, TB_G)
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     if damage:
-        _bike_hits(st, script, B, V, WS, FIT, v, sf, RU, L, -6)
+        _bike_hits(st, script, B, V, WS, FIT, v, sf, RU, L, SRC_CRASH)
     _road_damage(st, script, V, v, sf, RU, L)
     _crash(V, v, why, L)
 
@@ -2202,9 +2226,9 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     hp = _tab1(RU, TB_HP)
     step = G[G_SPEED_STEP]
     sfv = speed_factor(V[v, V_MPH], step)
-    if u < 0:
+    if u == HIT_OBSTACLE:
         _log(L, v, EV_BIKERAM, -1, BR_HEAD_ON, 1, sfv)
-        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sfv, 0, -2), RU, L)
+        _take_hit(st, script, B, V, WS, FIT, v, _auto_hit(sfv, 0, SRC_OBSTACLE), RU, L)
         _bike_crash(st, script, B, V, WS, FIT, v, CRASH_BIKE_CAR, RU, L, False)
         return 0
     sfu = speed_factor(V[u, V_MPH], step)
@@ -2781,12 +2805,12 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L):
     """Cutting up (p13): a drift may not finish in front of a car, level with the mover at the
     start of its move, that has yet to move this phase; a stationary car may be cut up unless
     it could be moving off (phase 1, engine running, driver in control: its driver's declaration
-    is not asked). Returns -3 (the drift is not made) or -1."""
+    is not asked). Returns HIT_CUT_UP (the drift is not made) or HIT_NONE."""
     turn = L.turn
     phase = L.phase
     sec0, sp0 = RD.step_space(T, nsec, lane, nsp, 1 - d)
     if sec0 < 0:
-        return -1
+        return HIT_NONE
     x0lo = RD.rear_x(T, sec0, lane, sp0)
     x0hi = RD.front_x(T, sec0, lane, sp0)
     now = turn * 8 + phase
@@ -2805,8 +2829,8 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L):
             continue
         if v_rear(T, V, u) < x0hi and x0lo < v_front(T, V, u):
             _log(L, v, EV_CUTUP, u, 0, 0, 0)
-            return -3
-    return -1
+            return HIT_CUT_UP
+    return HIT_NONE
 
 
 @jit
@@ -2815,7 +2839,7 @@ def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
     turns through 180 degrees there, on the same lanes (RECONSTRUCTED: the book's diagram is not
     transcribed), with a six-lane contact zone that must be clear. Returns the hazard limits
     gathered (the curve, the U-turn's own limit unless reversing, markers across the six lanes),
-    -1 when the car's part ended, -2 when the U-turn may not be attempted."""
+    MOVE_ENDED when the car's part ended, UTURN_REFUSED when the U-turn may not be attempted."""
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -2824,7 +2848,7 @@ def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
     G = _tab1(RU, TB_G)
     nsec, nsp = uturn_zone(T, TM, M, NM, V, n, v, reversing)
     if nsec < 0:
-        return -2
+        return UTURN_REFUSED
     lane = V[v, V_LANE]
     xlo = RD.rear_x(T, nsec, lane, nsp)
     xhi = RD.front_x(T, nsec, lane, nsp)
@@ -2844,7 +2868,7 @@ def _uturn_move(st, script, B, V, WS, FIT, n, v, reversing, RU, L):
     nl = _markers_hit(st, script, B, V, WS, FIT, v, Zone(0, RD.LANES - 1, xlo, xhi, False, False),
                       nl, RU, L)
     if V[v, V_STATUS] != ACTIVE:
-        return -1
+        return MOVE_ENDED
     return nl
 
 
@@ -2876,10 +2900,10 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, AC, RU, L):
             _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L)
             return
         nl = _uturn_move(st, script, B, V, WS, FIT, n, v, False, RU, L)
-        if nl == -2:
+        if nl == UTURN_REFUSED:
             # the zone is not clear (or curves): the U-turn is not attempted, straight ahead
             nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
-        if nl < 0:
+        if nl == MOVE_ENDED:
             return
         _after_move(st, script, T, V, v, G, L, K, nl, hp)
         return
@@ -2890,10 +2914,10 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     V[v, V_MPH] = G[G_REV_MPH]
     V[v, V_REV] = 1
     _log(L, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)
-    nl = -2
+    nl = UTURN_REFUSED
     if arg == 2:
         nl = _uturn_move(st, script, B, V, WS, FIT, n, v, True, RU, L)
-    if nl == -2:
+    if nl == UTURN_REFUSED:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(arg if arg != 2 else 0, True, False),
                       RU, L)
     V[v, V_REV] = 0

@@ -82,6 +82,8 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG
+from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
+from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
 P_UTURN, P_HEADON = 8, 9
@@ -239,10 +241,10 @@ def planned_speed(T, V, v, sec, hp, par):
     if par[P_CURVE] >= 0:
         return limit + par[P_CURVE]
     optimum = max(V[v, V_HAND], V[v, V_SKILL])
-    pts = (hp[3] - 1) - hp[0] + optimum
+    pts = (hp[HP_LOSS_MIN] - 1) - hp[HP_DIE] + optimum
     if pts < 0:
         return limit
-    return limit + hp[1] * pts
+    return limit + hp[HP_STEP] * pts
 
 
 @jit
@@ -565,7 +567,7 @@ def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt):
 @jit
 def _first_in_way(T, M, NM, V, n, v, look):
     """What stands first in the car's lanes within ``look`` spaces ahead: a vehicle's index,
-    -2 for an obstacle, -1 for nothing."""
+    HIT_OBSTACLE or HIT_NONE."""
     lane = V[v, V_LANE]
     d = 1 if V[v, V_DIR] != 0 else 0
     sec = V[v, V_SEC]
@@ -573,15 +575,15 @@ def _first_in_way(T, M, NM, V, n, v, look):
     for _ in range(look):
         sec, sp = RD.step_space(T, sec, lane, sp, d)
         if sec < 0 or (d == 0 and sec >= TM_LIMIT):
-            return -1
+            return HIT_NONE
         xlo = RD.rear_x(T, sec, lane, sp)
         xhi = RD.front_x(T, sec, lane, sp)
         u = zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi)
         if u >= 0:
             return u
         if _obstacle_on(M, NM, lane, xlo, xhi):
-            return -2
-    return -1
+            return HIT_OBSTACLE
+    return HIT_NONE
 
 
 TRACK_LOOK = 12   # spaces: enough to stop from any speed (200mph at 20mph a move)
@@ -643,7 +645,7 @@ def _hit_sixths(rng, mod):
 # scenario copies them from the engine's G (filled from data/*.toml and the variants chosen) into
 # the driver block of the hazard-parameter array hp (``HP_*`` below, scenario.to_arrays), so a
 # variant or a table changed there reaches the driver as it reaches the engine.
-HP_DRV = 27
+HP_DRV = 27   # after the hazard roll's cells and the engine's bike tables (engine.HP_*)
 (HP_RAM_BONUS,       # the rammer's +1 in a sideswipe test (p54)
  HP_SS_LOSS,         # both cars of a neck-and-neck sideswipe lose 10mph (p56)
  HP_L_SWIPE,         # the sideswipe loser's hazard limit, 40mph (p56)
@@ -693,11 +695,11 @@ def _loss_p(mph, limit, V, u, hp):
     1 a 10mph over the limit - optimum control, 5 or more; panic brakes not counted)."""
     if mph <= limit:
         return 0.0
-    step = hp[1]
+    step = hp[HP_STEP]
     excess = (mph - limit + step - 1) // step
-    need = hp[3] - excess + max(V[u, V_HAND], V[u, V_SKILL])
-    faces = min(hp[0], max(0, hp[0] - max(need, 1) + 1))
-    return faces / hp[0]
+    need = hp[HP_LOSS_MIN] - excess + max(V[u, V_HAND], V[u, V_SKILL])
+    faces = min(hp[HP_DIE], max(0, hp[HP_DIE] - max(need, 1) + 1))
+    return faces / hp[HP_DIE]
 
 
 @jit

@@ -768,7 +768,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             elif x in (PO.A_DRIFT, PO.A_SWIPE, PO.A_DODGE):
                 detail = " left" if y < 0 else " right"
             elif x == PO.A_LOCK:
-                detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y if y >= 0 else -1 - y, 1]]}" \
+                detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y if y >= 0 else -1 - y, W_MOUNT]]}" \
                     f"{'' if y >= 0 else ', off'})"
             elif x == PO.A_REVERSE:
                 detail = {-1: " and drift left", 1: " and drift right", 2: " and U-turn"}.get(y, "")
@@ -777,7 +777,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             elif x == PO.A_UTURN and y > 0:
                 detail = f" moving off +{y}mph"
             elif x in (PO.A_SHOOT, PO.A_PASSIVE, PO.A_DUMMY):
-                detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, 1]]})"
+                detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, W_MOUNT]]})"
             else:
                 detail = ""
             out.append(f"{nm(v)} declares {what}{detail} at {z}mph")
@@ -801,11 +801,11 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             out.append(f"{nm(v)} CRASHES ({_CRASH[x]})")
         elif code == EG.EV_SHOT:
             res_s = "out of range" if w < 0 else ("hit" if w else "miss")
-            out.append(f"{nm(v)} fires its {MOUNT_NAMES[a.LOAD[v, 0, y, 1]]} weapon at {nm(x)}, "
-                       f"range {z}: {res_s}")
+            mount = MOUNT_NAMES[a.LOAD[v, 0, y, W_MOUNT]]
+            out.append(f"{nm(v)} fires its {mount} weapon at {nm(x)}, range {z}: {res_s}")
         elif code == EG.EV_DAMAGE:
-            src = {-2: "obstacle", -3: "mines", -4: "spikes", -5: "roll",
-                   -6: "crash"}.get(x, nm(x))
+            src = {EG.SRC_OBSTACLE: "obstacle", EG.SRC_MINES: "mines", EG.SRC_SPIKES: "spikes",
+                   EG.SRC_ROLL: "roll", EG.SRC_CRASH: "crash"}.get(x, nm(x))
             out.append(f"  {nm(v)} takes {y} damage ({src}), {z} left"
                        f"{', critical' if w else ''}")
         elif code == EG.EV_PASSIVE:
@@ -858,11 +858,11 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             kind = "an obstacle" if x < 0 else nm(x)
             out.append(f"{nm(v)} collides with {kind} ({_BIKERAM[y]}, {z} hit(s) at +{w})")
         elif code == EG.EV_LASTING:
-            extra = f" ({MOUNT_NAMES[a.LOAD[v, 0, z, 1]]})" if z >= 0 else ""
+            extra = f" ({MOUNT_NAMES[a.LOAD[v, 0, z, W_MOUNT]]})" if z >= 0 else ""
             out.append(f"  {nm(v)}: {SH.LASTING_NAMES[x]}{extra}")
         elif code == EG.EV_JAM:
             what = "jammed weapon" if w else "damaged weapon"
-            out.append(f"  {nm(v)}: {what} ({MOUNT_NAMES[a.LOAD[v, 0, x, 1]]}) rolls {y}: "
+            out.append(f"  {nm(v)}: {what} ({MOUNT_NAMES[a.LOAD[v, 0, x, W_MOUNT]]}) rolls {y}: "
                        f"{'fires' if z else 'jams'}")
         elif code == EG.EV_LEAK:
             out.append(f"{nm(v)}: fuel leak rolls {x}{': ENGINE DISABLED' if y else ''}")
@@ -871,7 +871,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
         elif code == EG.EV_LOCK:
             what = ("switched off", "locked on", "dispersed (spinning)", "off (stopped)",
                     "off (empty or out of action)")[y]
-            out.append(f"{nm(v)}: {MOUNT_NAMES[a.LOAD[v, 0, x, 1]]} layer {what}")
+            out.append(f"{nm(v)}: {MOUNT_NAMES[a.LOAD[v, 0, x, W_MOUNT]]} layer {what}")
         elif code == EG.EV_UTURN:
             if w < 0:
                 out.append(f"{nm(v)}: faces against the direction of play at {-w - 1}mph")

@@ -13,44 +13,43 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
                    range_between, rear_x, sight_clear)
 
 # --- vehicle columns V[v] ------------------------------------------------------------------------
+# One ordered, gap-free list: a column goes in by name beside its kin and the numbers after it
+# move up; the width V_W is the last name. The count in range() is checked by the unpacking
+# itself (a wrong count fails at import).
 (V_SIDE, V_ROLE, V_KIND, V_SEC, V_LANE, V_SP, V_MPH, V_STATUS, V_DMG, V_HAND, V_OIL, V_SKILL,
  V_ACC, V_BRK, V_MAXSPD, V_ARM, V_OOC, V_SPINDIR, V_ATT, V_ENGOFF, V_NODRIVER, V_BRKLEFT,
  V_SKIDDIR, V_LEVELS, V_TERMINAL, V_AXLE, V_PANIC, V_LOAD, V_NEEDALIGN, V_ACTED, V_MAXDMG,
- V_LOCKOIL, V_LOCKSMOKE, V_TYRE) = range(34)
-# V_DIR: 0 = facing the direction of play, 1 = facing against it (U-turns, p14; Game Eight).
-V_DIR = 34
-# Column blocks kept free so separate pieces of the engine can grow without renumbering:
-# 35-43 direction of travel and reversing, 44-51 lasting criticals, 52-63 bikes.
-# Lasting criticals (p34-35): split tyres still rolling, a fuel leak, limbs lost (bits 0-3 =
-# 2 * arm + right), dummy markers left (p22).
-(V_SPLIT, V_LEAK, V_LIMBS, V_DUMMIES) = range(44, 48)
-# V_SIDEREACH: the reading of the side mounts' forward corridor (variant side_mount_corridor,
-# p82-83): 0 the car's own lane on that side, 1 the lane beside the car on that side.
-V_SIDEREACH = 48
-# V_SHUNTED (moving after a shunt ram, p56): the target + 1 of the shunt that stopped this
-# vehicle's straight-ahead move, until engine._take_turn has the target move and this move
-# completed; -1 on a target told to take its move whatever its speed factor (variant
-# shunt_target_move = always).
-V_SHUNTED = 50
-# V_DECL, V_DECLARG: an action declared ahead of the vehicle's move (+ 1; 0 none) and its
-# argument: vehicles moving off together declare first, so that the one accelerating the most
-# moves first (p15, engine._moving_off).
-V_DECL, V_DECLARG = 37, 38
-# V_WHY: why the vehicle crashed, the engine's CRASH_* code + 1 (0: it did not crash); read
-# only by the end-of-game tally of how each side's vehicles ended.
-V_WHY = 49
-V_W = 64
-# Bikes (p62-72): V_BIKE 1 for a bike; V_DODGE the side of this move's single-lane dodge zone
-# (-1 left lane, +1 right lane, 0 none); V_FALLEN a bike down after a roll or a head-on ram (p70);
-# V_PUSH a halted engine-dead bike its rider pushes at 5mph (p69).
-(V_BIKE, V_DODGE, V_FALLEN, V_PUSH) = range(52, 56)
-# V_WHEELOFF: a bike that lost a wheel (p69 Wheel Bearing): it rolls on its next move and is
-# not ridden again
-V_WHEELOFF = 56
-# V_REV: 1 while the vehicle makes a reverse move (it travels against its own facing, p17);
-# V_STAMP: turn * 8 + phase of the vehicle's last action (cutting up, p13: 'yet to move').
-V_REV = 35
-V_STAMP = 36
+ V_LOCKOIL, V_LOCKSMOKE, V_TYRE,
+ # direction of travel
+ V_DIR,        # 0 = facing the direction of play, 1 = facing against it (U-turns, p14; Game Eight)
+ V_REV,        # 1 while the vehicle makes a reverse move (it travels against its own facing, p17)
+ V_STAMP,      # turn * 8 + phase of the vehicle's last action (cutting up, p13: 'yet to move')
+ # an action declared ahead of the vehicle's move (+ 1; 0 none) and its argument: vehicles
+ # moving off together declare first, so that the one accelerating the most moves first (p15,
+ # engine._moving_off)
+ V_DECL, V_DECLARG,
+ # lasting criticals (p34-35): split tyres still rolling, a fuel leak, limbs lost (bits 0-3 =
+ # 2 * arm + right), dummy markers left (p22)
+ V_SPLIT, V_LEAK, V_LIMBS, V_DUMMIES,
+ # the reading of the side mounts' forward corridor (variant side_mount_corridor, p82-83): 0 the
+ # car's own lane on that side, 1 the lane beside the car on that side
+ V_SIDEREACH,
+ # why the vehicle crashed, the engine's CRASH_* code + 1 (0: it did not crash); read only by the
+ # end-of-game tally of how each side's vehicles ended
+ V_WHY,
+ # moving after a shunt ram (p56): the target + 1 of the shunt that stopped this vehicle's
+ # straight-ahead move, until engine._take_turn has the target move and this move completed;
+ # engine.SHUNTED_FORCED on a target told to take its move whatever its speed factor (variant
+ # shunt_target_move = always)
+ V_SHUNTED,
+ # bikes (p62-72): 1 for a bike; the side of this move's single-lane dodge zone (-1 left lane,
+ # +1 right lane, 0 none); a bike down after a roll or a head-on ram (p70); a halted engine-dead
+ # bike its rider pushes at 5mph (p69)
+ V_BIKE, V_DODGE, V_FALLEN, V_PUSH,
+ # a bike that lost a wheel (p69 Wheel Bearing): it rolls on its next move and is not ridden again
+ V_WHEELOFF,
+ V_W,          # the row's width: keep last
+ ) = range(52)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
@@ -62,14 +61,17 @@ LEAD, CHASE = 0, 1
 
 # --- weapon columns WS[v, slot] -------------------------------------------------------------------
 (W_KIND, W_MOUNT, W_STATION, W_RANGE, W_ACC, W_DMG, W_HE, W_FLAT, W_AMMO, W_LASER, W_PTYPE,
- W_FIRED, W_KEY) = range(13)
-# 13-19 free for lasting weapon criticals and links (jams, damage, link groups).
-# W_DAMAGED: accuracy already cut, an odd d6 jams each shot (p35); W_JAM: jammed until a 6;
-# W_OFF: out of action, a bit per cause (OFF_*); W_LINK: link group + 1 (p83); W_GUIDED: a
-# missile pod (guidance, p34); W_LOCKED: a locked-on oil or smoke layer (p23-24).
-(W_DAMAGED, W_JAM, W_OFF, W_LINK, W_GUIDED, W_LOCKED) = range(13, 19)
+ W_FIRED, W_KEY,
+ # lasting weapon criticals and links
+ W_DAMAGED,    # accuracy already cut, an odd d6 jams each shot (p35)
+ W_JAM,        # jammed until a 6
+ W_OFF,        # out of action, a bit per cause (OFF_*)
+ W_LINK,       # link group + 1 (p83)
+ W_GUIDED,     # a missile pod (guidance, p34)
+ W_LOCKED,     # a locked-on oil or smoke layer (p23-24)
+ W_W,          # the row's width: keep last
+ ) = range(20)
 OFF_LINK, OFF_GEN, OFF_VDU, OFF_ENGINE, OFF_LASTSHOT, OFF_DESTROYED = 1, 2, 4, 8, 16, 32
-W_W = 20
 MAXW = 8
 WK_NONE, WK_DIRECT, WK_PASSIVE = 0, 1, 2
 M_HOOD, M_ROOF, M_WING_L, M_WING_R, M_SIDE_L, M_SIDE_R, M_TURRET, M_PASSIVE = range(8)
@@ -104,9 +106,15 @@ def v_front(T, V, u):
     return front_x(T, V[u, V_SEC], V[u, V_LANE], V[u, V_SP])
 
 
+# What a zone runs into, where a vehicle's index (>= 0) is the other answer
+HIT_NONE = -1        # nothing: the move (or drift) is made
+HIT_OBSTACLE = -2    # an obstacle, a wreck of the road (p77): rammed head-on
+
+
 @jit
 def zone_hits(T, V, n, me, sec, llo, lhi, xlo, xhi):
-    """The vehicle (other than ``me``) whose contact zone overlaps the zone given, or -1."""
+    """The vehicle (other than ``me``) whose contact zone overlaps the zone given, or
+    HIT_NONE."""
     for u in range(n):
         if u == me or not on_road(V, u):
             continue
@@ -117,7 +125,7 @@ def zone_hits(T, V, n, me, sec, llo, lhi, xlo, xhi):
             continue
         if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
             return u
-    return -1
+    return HIT_NONE
 
 
 @jit

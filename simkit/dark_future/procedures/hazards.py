@@ -39,8 +39,9 @@ HAZARD_NAMES = ("ok", "panic", "loss", "loss_out_of_braking")
 NO_LIMIT = 1_000_000  # an allowance nothing can exhaust
 _BASE = 1_000  # notional safety limit for tables by excess speed
 
-# params array columns (rules.HazardParams.as_array)
-_DIE, _STEP, _OK_MAX, _LOSS_MIN, _PANIC = range(5)
+# params array columns (rules.HazardParams.as_array); the engine's hp starts with them, and
+# HP_BASE_W is where its next block begins
+HP_DIE, HP_STEP, HP_OK_MAX, HP_LOSS_MIN, HP_PANIC, HP_BASE_W = range(6)
 
 
 def _reference():
@@ -55,14 +56,14 @@ def hazard_roll(st, script, speed, limit, optimum, braking_left, hp):
     """Kernel twin of :func:`..reference.hazard_roll_ref`; returns (outcome, mph braked)."""
     if speed <= limit:
         return OK, 0
-    step = hp[_STEP]
+    step = hp[HP_STEP]
     excess = (speed - limit + step - 1) // step
-    score = dice.roll(st, script, 1, hp[_DIE]) + excess - optimum
-    if score <= hp[_OK_MAX]:
+    score = dice.roll(st, script, 1, hp[HP_DIE]) + excess - optimum
+    if score <= hp[HP_OK_MAX]:
         return OK, 0
-    if score >= hp[_LOSS_MIN]:
+    if score >= hp[HP_LOSS_MIN]:
         return LOSS, 0
-    wanted = hp[_PANIC] * score
+    wanted = hp[HP_PANIC] * score
     if wanted > braking_left:
         return LOSS_BRAKES, max(0, min(braking_left, speed))
     return PANIC, min(wanted, speed)
@@ -138,7 +139,7 @@ def _hazard_block(key, lo, hi, speeds, limits, controls, braking, hp, script, ac
             if out == OK:
                 acc[base] += 1
             elif out == PANIC:
-                acc[base + mph // hp[_PANIC]] += 1
+                acc[base + mph // hp[HP_PANIC]] += 1
             else:
                 acc[base + 5] += 1
                 if out == LOSS_BRAKES:
