@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,11 +42,20 @@ def execute(path: Path, allow_errors: bool = False):
     import nbclient
     import nbformat
 
+    from jupyter_client.manager import KernelManager
+
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
-                                     allow_errors=allow_errors, record_timing=False,
-                                     resources={"metadata": {"path": str(path.parent)}})
-    client.execute(env=environment())
+    # The kernel talks over Unix sockets in a folder of its own: over TCP the client picks free
+    # ports and the kernel binds them later, and parallel test workers raced for the same port
+    # ("Address already in use", a red CI run). IPC's default socket names sit in the working
+    # folder and would collide the same way, hence the private folder.
+    with tempfile.TemporaryDirectory(prefix="simkit-kernel-") as sockets:
+        km = KernelManager(kernel_name="python3", transport="ipc",
+                           ip=os.path.join(sockets, "kernel"))
+        client = nbclient.NotebookClient(nb, km=km, timeout=TIMEOUT,
+                                         allow_errors=allow_errors, record_timing=False,
+                                         resources={"metadata": {"path": str(path.parent)}})
+        client.execute(env=environment())
     return nb
 
 
