@@ -237,6 +237,25 @@ class IntBoxSpace:
         raise ValueError("could not sample a legal candidate: the extra `legal` rule rejects "
                          f"every one of {self.max_tries} tries")
 
+    def sample_focused(self, rng) -> Candidate:
+        """A random legal candidate that spends only on a random subset of the fields (each
+        kept with chance 1/2), the rest at their lowest value: an archetype. Uniform samples
+        spread the budget over every field, so a strong region that puts nothing into some
+        fields (a Demon's Run ship without Screens or weapons) is rarely among them."""
+        n = len(self.fields)
+        for _ in range(self.max_tries):
+            kept = rng.random(n) < 0.5
+            if not kept.any():
+                kept[int(rng.integers(n))] = True
+            pos = [0] * n
+            if not self._fits(pos):
+                break
+            # the other fields only take what the kept ones cannot (a maximal build)
+            pos = self._fill(pos, rng, hold=tuple(f for f in range(n) if not kept[f]))
+            if self._fits(pos):
+                return self._to_candidate(pos)
+        return self.sample(rng)
+
     def mutate(self, c, rng) -> Candidate:
         start = self._to_pos(c)
         if start is None:
