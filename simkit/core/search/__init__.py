@@ -190,7 +190,7 @@ from ..dice import stream_key
 from .bench import efficiency
 from .driver import progress_frame, search, versus
 from .evaluate import DEFAULT_CHUNK, Evaluator, Mean, Rate, StatEvaluator, evaluate_batch
-from .racing import ENUMERATE_POOL, RACE_Z
+from .racing import ENUMERATE_POOL, RACE_Z, STARTS
 from .space import Candidate, DesignSpace, IntBoxSpace, IntField
 from .streams import _TRUTH_SALT, _derived_key
 from .toy import ToyRace, toy_table
@@ -198,4 +198,4 @@ from .toy import ToyRace, toy_table
 __all__ = ["DesignSpace", "IntField", "IntBoxSpace", "Evaluator", "Rate", "Mean",
            "StatEvaluator", "search", "progress_frame", "versus", "efficiency",
            "evaluate_batch", "ToyRace", "toy_table", "Candidate", "DEFAULT_CHUNK",
-           "ENUMERATE_POOL", "RACE_Z", "stream_key", "_TRUTH_SALT", "_derived_key"]
+           "ENUMERATE_POOL", "RACE_Z", "STARTS", "stream_key", "_TRUTH_SALT", "_derived_key"]

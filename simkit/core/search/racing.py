@@ -167,9 +167,9 @@ def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, 
     focused = getattr(space, "sample_focused", None)
     island_budget = budget if starts == 1 else int(budget * (1 - MERGE)) // starts
 
-    def run(rng, share, pop, first, sampler):
+    def run(rng, share, pop, first, sampler, rung0):
         nonlocal used
-        led = _Ledger(evaluator, racing_key, _rungs(min_trials, eta, max_trials), chunk_size, bar)
+        led = _Ledger(evaluator, racing_key, _rungs(rung0, eta, max_trials), chunk_size, bar)
         hist = _race(space, evaluator, led, rng, share, pop, eta, generations, first, sampler)
         for h in hist:
             history.append({**h, "generation": len(history) + 1,
@@ -178,12 +178,18 @@ def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, 
         order, _ = led.standing()
         tops.append([led.cands[i] for i in order[:per_start]])
 
+    # an island screens its newcomers on a third of min_trials: most random builds are far
+    # worse than the region it looks for (Demon's Run: 100 uniform samples won 0.11 on
+    # average, one 0.55), and the cheaper first look lets it see three times as many
+    screen = max(1, min_trials // eta) if starts > 1 else min_trials
     for s in range(starts):
         run(np.random.default_rng([seed, _GA_SALT, 1 + s]), island_budget,
-            max(2, population // starts), include if s == 0 else (), None if s == 0 else focused)
+            max(2, population // starts), include if s == 0 else (), None if s == 0 else focused,
+            screen)
     if starts > 1:
         first = list(dict.fromkeys(list(include) + [c for t in tops for c in t[:MERGE_SEEDS]]))
-        run(np.random.default_rng([seed, _GA_SALT, 0]), budget - used, population, first, None)
+        run(np.random.default_rng([seed, _GA_SALT, 0]), budget - used, population, first, None,
+            min_trials)
     return used, history, tops
 
 
@@ -262,7 +268,8 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
     # the best of every start is a finalist: a start that found another region keeps its
     # say against one the elimination's few races happened to favour
     rank_of = {c: j for j, c in enumerate(order)}
-    must = {min(top, key=rank_of.__getitem__) for top in tops if top}
+    start_best = [min(top, key=rank_of.__getitem__) for top in tops if top]
+    must = set(start_best)
     n_top = max(finalists, len(must))
     chosen = sorted(must, key=rank_of.__getitem__)
     for c in order:
@@ -333,7 +340,7 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
                        racing_key=int(racing_key), race_key=int(race_key),
                        final_key=int(final_key), trials_used=used[0], trials_budget=budget,
                        objective=_objective_name(evaluator), candidates=len(pool),
-                       starts=len(tops), start_best=[space.describe(t[0]) for t in tops if t],
+                       starts=starts if tops else 0, start_best=[space.describe(c) for c in start_best],
                        rungs=_rungs(min_trials, eta, max_trials) if explored else [],
                        method="race", keep=keep, polish=pd.DataFrame(polish_rows).to_dict("list"),
                        local_optimum=local_optimum, final_score=final_score.tolist(),

@@ -13,6 +13,7 @@ import numpy as np
 
 
 Candidate = tuple
+FOCUS_KEEP = 0.5   # sample_focused: the chance a field may take points
 
 
 @runtime_checkable
@@ -239,12 +240,12 @@ class IntBoxSpace:
 
     def sample_focused(self, rng) -> Candidate:
         """A random legal candidate that spends only on a random subset of the fields (each
-        kept with chance 1/2), the rest at their lowest value: an archetype. Uniform samples
+        kept with chance ``FOCUS_KEEP``), the rest at their lowest value: an archetype. Uniform samples
         spread the budget over every field, so a strong region that puts nothing into some
         fields (a Demon's Run ship without Screens or weapons) is rarely among them."""
         n = len(self.fields)
         for _ in range(self.max_tries):
-            kept = rng.random(n) < 0.5
+            kept = rng.random(n) < FOCUS_KEEP
             if not kept.any():
                 kept[int(rng.integers(n))] = True
             pos = [0] * n
