@@ -240,9 +240,10 @@ class IntBoxSpace:
 
     def sample_focused(self, rng) -> Candidate:
         """A random legal candidate that spends only on a random subset of the fields (each
-        kept with chance ``FOCUS_KEEP``), the rest at their lowest value: an archetype. Uniform samples
-        spread the budget over every field, so a strong region that puts nothing into some
-        fields (a Demon's Run ship without Screens or weapons) is rarely among them."""
+        kept with chance ``FOCUS_KEEP``), the rest at their lowest value: an archetype.
+        Uniform samples spread the budget over every field, so a strong region that puts
+        nothing into some fields (a Demon's Run ship without Screens or weapons) is rarely
+        among them."""
         n = len(self.fields)
         for _ in range(self.max_tries):
             kept = rng.random(n) < FOCUS_KEEP
