@@ -225,6 +225,17 @@ def test_every_seed_reaches_a_strong_region_far_from_the_reference_build():
     assert all(p >= 0.58 for _, _, p in leaders), leaders
 
 
+def test_islands_are_the_same_for_any_threads_and_chunking():
+    # a big space: the islands, the merged GA and the polish run, not only the elimination
+    kw = dict(trials_budget=40_000, seed=4, method="race", finalists=4, population=16,
+              progress=False)
+    b1 = S.search(big_space(), ToyRace(BIG, need=4), threads=1, **kw)
+    b2 = S.search(big_space(), ToyRace(BIG, need=4), threads=2, chunk_size=777, **kw)
+    assert b1.attrs["starts"] == S.STARTS and len(pd.DataFrame(b1.attrs["polish"])) >= 1
+    pd.testing.assert_frame_equal(b1, b2)
+    assert b1.attrs == b2.attrs
+
+
 def test_race_method_needs_per_trial_values():
     class NoTrials(S.StatEvaluator):
         name = "no trials"
