@@ -227,13 +227,17 @@ def test_every_seed_reaches_a_strong_region_far_from_the_reference_build():
 
 def test_islands_are_the_same_for_any_threads_and_chunking():
     # a big space: the islands, the merged GA and the polish run, not only the elimination
-    kw = dict(trials_budget=40_000, seed=4, method="race", finalists=4, population=16,
+    kw = dict(trials_budget=40_000, seed=4, method="race", finalists=4, population=24,
               progress=False)
     b1 = S.search(big_space(), ToyRace(BIG, need=4), threads=1, **kw)
     b2 = S.search(big_space(), ToyRace(BIG, need=4), threads=2, chunk_size=777, **kw)
     assert b1.attrs["starts"] == S.STARTS and len(pd.DataFrame(b1.attrs["polish"])) >= 1
     pd.testing.assert_frame_equal(b1, b2)
     assert b1.attrs == b2.attrs
+    # a population too small to split (under S.STARTS x 6 newcomers) keeps one GA
+    small = S.search(big_space(), ToyRace(BIG, need=4), threads=1,
+                     **{**kw, "population": 8, "trials_budget": 15_000})
+    assert small.attrs["starts"] == 1 and len(small.attrs["start_best"]) == 1
 
 
 def test_race_method_needs_per_trial_values():

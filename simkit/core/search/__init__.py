@@ -107,11 +107,13 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
       ``search_method = "race"``; needs ``trial_scores``): the pool is the whole space when
       it has at most ``ENUMERATE_POOL`` candidates, else the best the GA with successive
       halving finds with ``EXPLORE`` (half) of the racing budget, from several starts:
-      ``starts`` (``STARTS``, 4) islands share half of it, each its own generator, island 0
-      bred from ``include`` and uniform samples, the others from archetypes
-      (``space.sample_focused``), newcomers screened on a third of ``min_trials``; then a
-      GA started from every island's best spends the other half. Every island's and the
-      merged GA's best are finalists (``attrs["start_best"]``); the pool is raced by successive
+      ``starts`` (``STARTS``, 4; fewer when ``population`` gives an island under
+      ``ISLAND_POP`` 6 newcomers a generation) islands share half of it, each its own
+      generator, island 0 bred from ``include`` and uniform samples, the others from
+      archetypes (``space.sample_focused``), newcomers screened on a third of
+      ``min_trials``; then a GA started from every island's best spends the other half.
+      Every island's and the merged GA's best are finalists (``attrs["start_best"]``); the
+      pool is raced by successive
       elimination on paired per-trial values (every round the same further trials for all
       still in play; dropped when each of the top ``keep`` beats it beyond a one-sided paired
       interval of z ``RACE_Z``, accepted when it beats every outsider so); the finalists
