@@ -163,7 +163,8 @@ def add_search_options(p: argparse.ArgumentParser, *, trials_budget: int = 1_000
     g.add_argument("--generations", type=int, default=None,
                    help="stop after this many generations (default: when the budget is spent)")
     g.add_argument("--min-trials", type=int, default=100,
-                   help="trials of a new candidate's first race-off (default 100)")
+                   help="trials of a new candidate's first race-off (default 100; the "
+                        "race method's islands first screen on a third of it)")
     g.add_argument("--finalists", type=int, default=10,
                    help="builds re-run on fresh seeds for the leaderboard (default 10)")
     g.add_argument("--final-trials", type=int, default=None,

@@ -49,7 +49,7 @@ def test_sample_mutate_crossover_never_break_a_budget(space, seed):
     rng = np.random.default_rng(seed)
     a, b = space.sample(rng), space.sample(rng)
     kids = [a, b, space.mutate(a, rng), space.crossover(a, b, rng),
-            space.mutate(space.crossover(b, a, rng), rng)]
+            space.mutate(space.crossover(b, a, rng), rng), space.sample_focused(rng)]
     for c in kids:
         assert isinstance(c, tuple) and all(isinstance(x, int) for x in c)
         assert within(space, c) and space.is_legal(c)

@@ -44,7 +44,9 @@ batch of candidates as an ``int64`` array of shape ``(k, n_fields)``.
     child back inside the budgets (lowering random fields) and, with ``fill=True``, then raise
     random fields while any still fits, so candidates spend the budget ("maximal" builds).
     ``IntBoxSpace.cost(c) -> dict``; ``enumerate()`` lists every legal (maximal if ``fill``)
-    candidate for small spaces.
+    candidate for small spaces; ``sample_focused(rng)`` is an archetype: the budget spent
+    on a random subset of the fields (each kept with chance ``FOCUS_KEEP``), the others at
+    their lowest value.
 
 ``Evaluator`` (protocol; supplied by the game)
     ``name: str``; ``n_stats: int``
@@ -104,7 +106,14 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
     * ``method="race"`` (``keep=3``, ``polish=True``; the default when the evaluator sets
       ``search_method = "race"``; needs ``trial_scores``): the pool is the whole space when
       it has at most ``ENUMERATE_POOL`` candidates, else the best the GA with successive
-      halving finds with 40% of the racing budget; the pool is raced by successive
+      halving finds with ``EXPLORE`` (half) of the racing budget, from several starts:
+      ``starts`` (``STARTS``, 4; fewer when ``population`` gives an island under
+      ``ISLAND_POP`` 6 newcomers a generation) islands share half of it, each its own
+      generator, island 0 bred from ``include`` and uniform samples, the others from
+      archetypes (``space.sample_focused``), newcomers screened on a third of
+      ``min_trials``; then a GA started from every island's best spends the other half.
+      Every island's and the merged GA's best are finalists (``attrs["start_best"]``); the
+      pool is raced by successive
       elimination on paired per-trial values (every round the same further trials for all
       still in play; dropped when each of the top ``keep`` beats it beyond a one-sided paired
       interval of z ``RACE_Z``, accepted when it beats every outsider so); the finalists
@@ -133,7 +142,8 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
     entry per generation: ``generation, trials_used, candidates, best_score, best_build,
     best_trials, best_lo, best_hi``; ``progress_frame(board)`` gives it as a DataFrame),
     ``"seed"``, ``"racing_key"``, ``"final_key"``, ``"trials_used"``, ``"trials_budget"``,
-    ``"objective"``, ``"candidates"`` (how many were raced), ``"rungs"``.
+    ``"objective"``, ``"candidates"`` (how many were raced), ``"rungs"``; with
+    ``method="race"`` in a big space also ``"starts"`` and ``"start_best"``.
 
     ``"columns"``: the columns to print (``cliutil.emit(board, args, columns=...)``).
 
@@ -190,7 +200,7 @@ from ..dice import stream_key
 from .bench import efficiency
 from .driver import progress_frame, search, versus
 from .evaluate import DEFAULT_CHUNK, Evaluator, Mean, Rate, StatEvaluator, evaluate_batch
-from .racing import ENUMERATE_POOL, RACE_Z
+from .racing import ENUMERATE_POOL, RACE_Z, STARTS
 from .space import Candidate, DesignSpace, IntBoxSpace, IntField
 from .streams import _TRUTH_SALT, _derived_key
 from .toy import ToyRace, toy_table
@@ -198,4 +208,4 @@ from .toy import ToyRace, toy_table
 __all__ = ["DesignSpace", "IntField", "IntBoxSpace", "Evaluator", "Rate", "Mean",
            "StatEvaluator", "search", "progress_frame", "versus", "efficiency",
            "evaluate_batch", "ToyRace", "toy_table", "Candidate", "DEFAULT_CHUNK",
-           "ENUMERATE_POOL", "RACE_Z", "stream_key", "_TRUTH_SALT", "_derived_key"]
+           "ENUMERATE_POOL", "RACE_Z", "STARTS", "stream_key", "_TRUTH_SALT", "_derived_key"]

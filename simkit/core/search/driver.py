@@ -15,7 +15,7 @@ from ..dice import stream_key
 from ..errors import UserInputError
 from .evaluate import DEFAULT_CHUNK, _objective_name, evaluate_batch
 from .halving import _Ledger, _race
-from .racing import _gaps, _paired_sums, _search_race
+from .racing import STARTS, _gaps, _paired_sums, _search_race
 from .streams import _FINAL_SALT, _GA_SALT, _derived_key
 
 
@@ -40,7 +40,7 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
            max_trials: int | None = None, finalists: int = 10, final_trials: int | None = None,
            include: Sequence = (), progress: bool | None = None, threads: int | None = None,
            chunk_size: int | None = None, method: str | None = None, keep: int = 3,
-           polish: bool = True, **run_opts) -> pd.DataFrame:
+           polish: bool = True, starts: int | None = None, **run_opts) -> pd.DataFrame:
     """Search ``space`` for the candidates ``evaluator`` scores highest; see the module
     docstring for the method. Returns the leaderboard (a DataFrame, best first)."""
     t_opt, p_opt = _run_options(dict(run_opts))
@@ -67,6 +67,7 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
         raise UserInputError(f"must be 'halving' or 'race', got {method!r}", field="method")
     if method == "race":
         keep = _check_int(keep, "keep", 1)
+        starts = STARTS if starts is None else _check_int(starts, "starts", 1)
         if final_trials is not None:
             final_trials = _check_int(final_trials, "--final-trials", 1)
         old_threads = numba.get_num_threads()
@@ -81,7 +82,7 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
                                     min_trials=min_trials, eta=eta, max_trials=max_trials,
                                     finalists=finalists, final_trials=final_trials,
                                     include=include, keep=keep, polish=polish,
-                                    chunk_size=chunk_size, bar=bar)
+                                    chunk_size=chunk_size, bar=bar, starts=starts)
         finally:
             if threads is not None:
                 numba.set_num_threads(old_threads)

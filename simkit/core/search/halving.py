@@ -74,7 +74,8 @@ class _Ledger:
         return [ids[j] for j in order], score[order]
 
 
-def _race(space, evaluator, led, rng, racing_budget, population, eta, generations, include):
+def _race(space, evaluator, led, rng, racing_budget, population, eta, generations, include,
+          sampler=None):
     """The generations: propose, race new candidates through rung 0, promote (ASHA)."""
     history = []
     interval = getattr(evaluator, "objective_interval", None)
@@ -84,7 +85,7 @@ def _race(space, evaluator, led, rng, racing_budget, population, eta, generation
         left = racing_budget - led.used
         if left < led.rungs[0]:
             break
-        new = _propose(space, led, rng, population, include if gen == 0 else ())
+        new = _propose(space, led, rng, population, include if gen == 0 else (), sampler)
         ids = [led.add(c) for c in new]
         raced = led.race(ids, 0, left)
         promoted = 0

@@ -10,8 +10,11 @@ IMMIGRANTS = 0.1  # share of fresh random samples among proposals (keeps diversi
 CROSSOVER = 0.5
 
 
-def _propose(space, led, rng, m, include):
-    """``m`` candidates never raced before: ``include`` first, then GA children."""
+def _propose(space, led, rng, m, include, sampler=None):
+    """``m`` candidates never raced before: ``include`` first, then GA children; fresh
+    samples (the first generation's, and immigrants) come from ``sampler(rng)``, by default
+    ``space.sample``."""
+    sampler = sampler or space.sample
     out: list[Candidate] = []
     seen = set(led.index)
     for c in include:
@@ -29,7 +32,7 @@ def _propose(space, led, rng, m, include):
         tries += 1
         u = rng.random()
         if not parents or u < IMMIGRANTS:
-            child = space.sample(rng)
+            child = sampler(rng)
         elif u < IMMIGRANTS + CROSSOVER and len(parents) > 1:
             child = space.crossover(pick(), pick(), rng)
             if rng.random() < 0.5:

@@ -13,6 +13,7 @@ import numpy as np
 
 
 Candidate = tuple
+FOCUS_KEEP = 0.5   # sample_focused: the chance a field may take points
 
 
 @runtime_checkable
@@ -236,6 +237,26 @@ class IntBoxSpace:
                 return self._to_candidate(pos)
         raise ValueError("could not sample a legal candidate: the extra `legal` rule rejects "
                          f"every one of {self.max_tries} tries")
+
+    def sample_focused(self, rng) -> Candidate:
+        """A random legal candidate that spends only on a random subset of the fields (each
+        kept with chance ``FOCUS_KEEP``), the rest at their lowest value: an archetype.
+        Uniform samples spread the budget over every field, so a strong region that puts
+        nothing into some fields (a Demon's Run ship without Screens or weapons) is rarely
+        among them."""
+        n = len(self.fields)
+        for _ in range(self.max_tries):
+            kept = rng.random(n) < FOCUS_KEEP
+            if not kept.any():
+                kept[int(rng.integers(n))] = True
+            pos = [0] * n
+            if not self._fits(pos):
+                break
+            # the other fields only take what the kept ones cannot (a maximal build)
+            pos = self._fill(pos, rng, hold=tuple(f for f in range(n) if not kept[f]))
+            if self._fits(pos):
+                return self._to_candidate(pos)
+        return self.sample(rng)
 
     def mutate(self, c, rng) -> Candidate:
         start = self._to_pos(c)
