@@ -183,36 +183,35 @@ SRC_CRASH = -6       # a bike's crash (p70)
 SHUNTED_FORCED = -1
 
 # --- per-vehicle set-up VC[v] -------------------------------------------------------------------
-(VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE) = range(9)
-VC_W = 10
+(VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE,
+ VC_W) = range(10)
 
 # --- game log events ------------------------------------------------------------------------------
-(EV_TRACK, EV_ROLES, EV_START, EV_MOVE, EV_ACTION, EV_HAZARD, EV_CONTROL, EV_SKID, EV_SPIN,
- EV_ROLL, EV_CRASH, EV_SHOT, EV_PASSIVE, EV_MARKER, EV_RAM, EV_SWIPE, EV_FINISH, EV_LEFT,
- EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE) = range(25)
+# One gap-free list: the codes only name events in the log (formatted by name, never stored).
 # EV_SHUNTMOVE (p56 Moving After a Shunt Ram): (0, rammer) the shunted target takes its move
 # now; (1, target) the rammer completes its move, with no action.
-EV_SHUNTMOVE = 25
-# Event codes 30-34 direction of travel, 35-39 lasting criticals, 40-49 bikes.
-# EV_LASTING (code L_*, station/limb, weapon slot or -1), EV_JAM (slot, d6, fires 0/1),
-# EV_LEAK (d6, engine disabled 0/1), EV_SPLIT (d6, speed factor, shredded 0/1),
-# EV_LOCK (slot, LOCK_*)
-(EV_LASTING, EV_JAM, EV_LEAK, EV_SPLIT, EV_LOCK) = range(35, 40)
+# Direction of travel: EV_UTURN: (section, lanes, space, mph) after the turn; EV_REVERSE: the
+# reverse move made; EV_CUTUP: a drift refused as cutting up (the car it would cut up);
+# EV_UTURN_LOSS: a U-turn tried at 31mph+ (control lost before the move); EV_OPPSWIPE: an
+# opposed sideswipe (target, rammer's total, target's total, winner).
+# Lasting criticals: EV_LASTING (code L_*, station/limb, weapon slot or -1), EV_JAM (slot, d6,
+# fires 0/1), EV_LEAK (d6, engine disabled 0/1), EV_SPLIT (d6, speed factor, shredded 0/1),
+# EV_LOCK (slot, LOCK_*). Then the bikes' events, EV_ROADDMG to EV_BIKERAM.
+(EV_TRACK, EV_ROLES, EV_START, EV_MOVE, EV_ACTION, EV_HAZARD, EV_CONTROL, EV_SKID, EV_SPIN,
+ EV_ROLL, EV_CRASH, EV_SHOT, EV_PASSIVE, EV_MARKER, EV_RAM, EV_SWIPE, EV_FINISH, EV_LEFT,
+ EV_END, EV_ROADHAZ, EV_TRAIN, EV_WRECK, EV_PHASE, EV_SPEED, EV_DAMAGE,
+ EV_SHUNTMOVE,
+ EV_UTURN, EV_REVERSE, EV_CUTUP, EV_UTURN_LOSS, EV_OPPSWIPE,
+ EV_LASTING, EV_JAM, EV_LEAK, EV_SPLIT, EV_LOCK,
+ EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH, EV_BIKERAM,
+ ) = range(44)
 LOCK_OFF, LOCK_ON, LOCK_DISPERSED, LOCK_STOPPED, LOCK_EMPTY = range(5)
-# EV_UTURN: (section, lanes, space, mph) after the turn; EV_REVERSE: the reverse move made;
-# EV_CUTUP: a drift refused as cutting up (the car it would cut up); EV_UTURN_LOSS: a U-turn
-# tried at 31mph+ (control lost before the move); EV_OPPSWIPE: an opposed sideswipe
-# (target, rammer's total, target's total, winner).
-EV_UTURN, EV_REVERSE, EV_CUTUP, EV_UTURN_LOSS, EV_OPPSWIPE = range(30, 35)
 LOG_W = eventlog.WIDTH   # the shared event-log layout; columns e-g are unused here
-(EV_ROADDMG, EV_OVERLAP, EV_BIKEROLL, EV_FALL, EV_PICKUP, EV_ABANDON, EV_PUSH,
- EV_BIKERAM) = range(40, 48)
 # bike collisions (EV_BIKERAM's second field)
 BR_HEAD_ON, BR_SHUNT, BR_SWIPE, BR_INTO_WRECK = range(4)
 
 # --- results R[] of one game ----------------------------------------------------------------------
-R_WINNER, R_REASON, R_TURNS, R_LEAD_SIDE, R_LEAD_FINISHED = range(5)
-R_W = 8
+R_WINNER, R_REASON, R_TURNS, R_LEAD_SIDE, R_LEAD_FINISHED, R_W = range(6)
 REASON_FINISH, REASON_LEAD_OUT, REASON_SIDE_OUT, REASON_TIME, REASON_TRACK_END = range(5)
 # REASON_STALEMATE: every vehicle left in play is stopped for good and none has a shot, so
 # nothing can change any more (Game Six-Eight: a side immobilised *with* weapons is not beaten,
