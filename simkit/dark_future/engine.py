@@ -90,6 +90,7 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
+from .pieces.vehicle import V_LOSTAGAIN
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
@@ -989,6 +990,14 @@ def _halted(V, v):
 
 
 @jit
+def _regain(V, v):
+    """The end of a regain-control or skid-and-regain move (p42)."""
+    V[v, V_OOC] = OUT_OF_CONTROL if V[v, V_LOSTAGAIN] else IN_CONTROL
+    V[v, V_SKIDDIR] = 0
+    V[v, V_LOSTAGAIN] = 0
+
+
+@jit
 def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
     bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
@@ -1002,6 +1011,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     cl_codes = _tab1(RU, TB_CL_CODES)
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
+    V[v, V_LOSTAGAIN] = 0
     if not bike and V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
         if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
@@ -1025,8 +1035,9 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
-        V[v, V_OOC] = IN_CONTROL
-        V[v, V_SKIDDIR] = 0
+        # p42: control comes back once the move is made, ending the loss this test was for; a
+        # loss the move itself caused (a bike-to-bike shunt, p70) stands
+        _regain(V, v)
         if nl != MOVE_ENDED:
             _after_move(st, script, T, V, v, G, L, K, nl, hp)
         return
@@ -1049,8 +1060,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
         return
     if res == 1:
-        V[v, V_OOC] = IN_CONTROL
-        V[v, V_SKIDDIR] = 0
+        _regain(V, v)
     elif bike:
         if res == ROLL_CODE:
             sf_now = speed_factor(V[v, V_MPH], step)
@@ -2257,7 +2267,12 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
             half = (diff + 1) // 2
             V[u, V_MPH] = min(V[u, V_MPH] + half, max(V[u, V_MAXSPD], V[u, V_MPH]))
             V[v, V_MPH] -= half
-        _lose_control(V, v)   # both riders lose control, no hazard roll (p70)
+        # both riders lose control, no hazard roll (p70); the rammer is always already out of
+        # control (an upright rider under control passes through a moving bike, p64), and this
+        # loss is a new one that the end of its move must not undo
+        if V[v, V_OOC] != IN_CONTROL:
+            V[v, V_LOSTAGAIN] = 1
+        _lose_control(V, v)
         if V[u, V_STATUS] == ACTIVE:
             _lose_control(V, u)
         return 1
