@@ -83,6 +83,35 @@ def test_stopped_nose_to_a_wreck_reverses_p17():
     assert act == PO.A_REVERSE and arg in (-1, 0, 1)
 
 
+def test_a_stopped_car_with_a_clear_next_space_moves_off_drifting_round_a_block_p15():
+    """A stopped chase car (lanes 2-3) with nothing to shoot and a road obstacle on the left
+    edge (lanes 0-2, p76) two spaces ahead used to reverse with a drift (p17), giving up a
+    space and a turn before coming on again. The straight move is clear and so is the lane
+    pair beside the block (3-4), so it moves off with a drift (p15) and is round it in phase
+    1. With the block in the very next space the straight move would run into it (p13), and
+    from lanes 1-2 the clear pair is two drifts away (one a move): there it still reverses."""
+    w = World()
+    std = PO.policy_vector("standard")
+    pol = np.stack([std, std])
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 4, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 0, 2, RD.rear_x(w.T, 1, 0, 2),
+                   RD.front_x(w.T, 1, 0, 2), 1, -1)
+    act, arg = _d(w, 1, std, trial=0)
+    assert act == PO.A_OFF_DRIFT and 0 < arg <= w.V[1, VH.V_ACC], (act, arg)
+    # through the engine: it moves in phase 1, a lane to the right, clear of the strip
+    st, s = w.script([])
+    _act(w, st, s, 1, pol)
+    assert (w.V[1, VH.V_SP], w.V[1, VH.V_LANE]) == (1, 3) and w.V[1, VH.V_MPH] > 0
+    # the strip in the very next space: the straight move cannot be made, so it backs off
+    w.place(1, 1, 2, 1, 0, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, trial=0)[0] == PO.A_REVERSE
+    # in lanes 1-2 the clear pair is two lanes over: one drift cannot reach it
+    w.place(1, 1, 1, 0, 0, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, trial=0)[0] == PO.A_REVERSE
+
+
 def test_a_car_halted_while_spinning_or_skidding_regains_control_p46():
     """A spinning car brought to a halt (by a ram: its speed set to 0 without a further spin
     roll) stops spinning and re-aligns next (p46: a spin lasts until the car comes to a

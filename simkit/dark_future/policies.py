@@ -1449,8 +1449,20 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                     up = want
                 return A_OFF_DRIFT, d * up
             return A_NONE, 0   # no lane to drift into; the way may clear
-        # no clear lane beside it: back off a lane towards the nearest clear lanes (else the
-        # wider side of the road) each turn until one is clear
+        if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
+            # the straight move is clear and so are the lanes beside the block: moving off
+            # with a drift (p15) goes round it at once, where a reverse gave up a space and a
+            # turn (a stopped chase car with nothing to shoot backed off and came on again)
+            nsec, nsp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+            t = T[nsec, RD.T_DIR] if nsec >= 0 else 0
+            if nsec >= 0 and (t == 0 or d == (1 if t < 0 else -1)):
+                up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
+                if 0 < want < up:
+                    up = want
+                return A_OFF_DRIFT, d * up
+        # no clear lane beside it, or the block in the very next space (the straight move
+        # comes first, p13): back off a lane towards the nearest clear lanes (else the wider
+        # side of the road) each turn until one is clear
         if d == 0:
             d = r
         if d == 0 and straight:
