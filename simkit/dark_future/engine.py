@@ -90,7 +90,7 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
-from .pieces.vehicle import V_LOSTAGAIN
+from .pieces.vehicle import V_LEFTOUT, V_LOSTAGAIN
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
@@ -1327,10 +1327,10 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
 
 
 @jit
-def _after_turn(st, script, B, V, n, v, RU, L):
+def _after_turn(st, script, B, V, WS, n, v, RU, L):
     _wreck_if_needed(V, v, L)
     if _tab1(RU, TB_G)[G_MODE] == MODE_CONTINUOUS:
-        _extend_track(st, script, B, V, n, RU, L)
+        _extend_track(st, script, B, V, WS, n, RU, L)
 
 
 @jit
@@ -1374,7 +1374,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
     G = _tab1(RU, TB_G)
     now = L.turn * 8 + L.phase
     _act(st, script, B, V, WS, FIT, n, v, RU, L)
-    _after_turn(st, script, B, V, n, v, RU, L)
+    _after_turn(st, script, B, V, WS, n, v, RU, L)
     if V[v, V_SHUNTED] <= 0:
         V[v, V_SHUNTED] = 0
         return
@@ -1393,7 +1393,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
             if G[G_SHUNT_MOVE] == 1:
                 V[u, V_SHUNTED] = SHUNTED_FORCED
             _act(st, script, B, V, WS, FIT, n, u, RU, L)
-            _after_turn(st, script, B, V, n, u, RU, L)
+            _after_turn(st, script, B, V, WS, n, u, RU, L)
             x = u
             continue
         x = -1
@@ -1404,7 +1404,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
                     G[G_SHUNT_MOVE] == 1
                     or speed_factor(V[r, V_MPH], G[G_SPEED_STEP]) >= L.phase):
                 _complete_move(st, script, B, V, WS, FIT, n, r, wait[2 * top + 1], RU, L)
-                _after_turn(st, script, B, V, n, r, RU, L)
+                _after_turn(st, script, B, V, WS, n, r, RU, L)
                 x = r
         if x < 0:
             return
@@ -1497,7 +1497,19 @@ def _is_out(V, v):
 
 
 @jit
-def _extend_track(st, script, B, V, n, RU, L):
+def _leaves_with_track(V, WS, u, L):
+    """A vehicle on a section removed from the track leaves play (p75); a wreck, or one stopped
+    for good without weapons, was taken out first (p88) and is remembered so (V_LEFTOUT)."""
+    if V[u, V_STATUS] == WRECK:
+        V[u, V_LEFTOUT] = 1
+    else:
+        V[u, V_LEFTOUT] = 2 if _taken_out(V, WS, u) else 0
+        _log(L, u, EV_LEFT, 1, 0, 0, 0)
+    V[u, V_STATUS] = LEFT
+
+
+@jit
+def _extend_track(st, script, B, V, WS, n, RU, L):
     """Continuous generation (p75) for the lead vehicle; removes the back section past the
     window with the cars and markers on it."""
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
@@ -1508,7 +1520,7 @@ def _extend_track(st, script, B, V, n, RU, L):
     curves = _tab3(RU, TB_CURVES)
     box = _tab1(RU, TB_BOX)
     if _play_direction(st, script, T, TM, V, n, G, L) != 0:
-        _extend_track_back(st, script, B, V, n, RU, L)
+        _extend_track_back(st, script, B, V, WS, n, RU, L)
         return
     lead = -1
     best = -1
@@ -1526,9 +1538,7 @@ def _extend_track(st, script, B, V, n, RU, L):
             gone = TM[RD.TM_FIRST] - 1
             for u in range(n):
                 if on_road(V, u) and V[u, V_SEC] <= gone:
-                    if V[u, V_STATUS] == ACTIVE:
-                        _log(L, u, EV_LEFT, 1, 0, 0, 0)
-                    V[u, V_STATUS] = LEFT
+                    _leaves_with_track(V, WS, u, L)
             for i in range(NM[0]):
                 if M[i, RD.MK_SEC] <= gone:
                     M[i, RD.MK_ACTIVE] = 0
@@ -1637,7 +1647,8 @@ def _gangs_verdict(V, WS, n, res, target):
     t_taken = 0
     for v in range(n):
         st = V[v, V_STATUS]
-        gone = st == LEFT or st == FINISHED
+        # a wreck or a hulk removed with the track was taken out, not got away
+        gone = (st == LEFT and V[v, V_LEFTOUT] == 0) or st == FINISHED
         if V[v, V_SIDE] == target:
             if gone:
                 t_left += 1
@@ -1817,7 +1828,7 @@ def setup_game(st, script, B, V, WS, FIT, RU, E, EN, res):
     if G[G_INTERCEPT] > 0:
         _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side)
     if G[G_MODE] == MODE_CONTINUOUS:
-        _extend_track(st, script, B, V, n, RU, Log(E, EN, 0, 0))
+        _extend_track(st, script, B, V, WS, n, RU, Log(E, EN, 0, 0))
     return lead_side
 
 
@@ -1980,13 +1991,13 @@ def _fate(V, v):
     st = V[v, V_STATUS]
     if st == FINISHED:
         return FATE_FINISHED
-    if st == LEFT:
+    if st == LEFT and V[v, V_LEFTOUT] == 0:
         return FATE_LEFT
-    if st == WRECK:
+    if st == WRECK or V[v, V_LEFTOUT] == 1:
         return FATE_WRECK
     if st == CRASHED:
         return FATE_CRASH + max(V[v, V_WHY] - 1, 0)
-    if _is_out(V, v):
+    if V[v, V_LEFTOUT] == 2 or _is_out(V, v):
         return FATE_STOPPED
     return FATE_RUNNING
 
@@ -3110,7 +3121,7 @@ def _gen_section_back(st, script, T, TM, curves, box):
 
 
 @jit
-def _extend_track_back(st, script, B, V, n, RU, L):
+def _extend_track_back(st, script, B, V, WS, n, RU, L):
     """Continuous generation with the direction of play reversed (p75): track is laid before
     the first section for the lead car going that way, and the far end (the new back) is
     removed with the cars and markers on it."""
@@ -3138,9 +3149,7 @@ def _extend_track_back(st, script, B, V, n, RU, L):
             TM[RD.TM_NSEC] = gone
             for u in range(n):
                 if on_road(V, u) and V[u, V_SEC] >= gone:
-                    if V[u, V_STATUS] == ACTIVE:
-                        _log(L, u, EV_LEFT, 1, 0, 0, 0)
-                    V[u, V_STATUS] = LEFT
+                    _leaves_with_track(V, WS, u, L)
             for i in range(NM[0]):
                 if M[i, RD.MK_SEC] >= gone:
                     M[i, RD.MK_ACTIVE] = 0
