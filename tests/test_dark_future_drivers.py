@@ -324,6 +324,28 @@ def _case_flee():
     return lambda par: _d(w, 0, par, moves=True), {"flee": 0}
 
 
+def _game_seven(near_mph, far_mph):
+    """Game Seven (p89): attacker 3 (side 1, chasing) at 60mph on lanes 2-3; target 0 two
+    spaces ahead on lanes 4-5 at ``near_mph``, target 1 three sections ahead on lanes 2-3 at
+    ``far_mph``; the rest out of play. No one has ammunition."""
+    w = World(scenario="game-7.toml")
+    n = w.V.shape[0]
+    assert w.hp[PO.HP_GET_AWAY] == 1
+    for v in range(n):
+        w.place(v, 0, 2, 0, 0, side=0 if v < 3 else 1, role=VH.LEAD if v < 3 else VH.CHASE)
+        w.V[v, VH.V_STATUS] = VH.LEFT
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(3, 1, 2, 0, 60, side=1, role=VH.CHASE)
+    w.place(0, 1, 4, 2, near_mph, side=0, role=VH.LEAD)
+    w.place(1, 4, 2, 0, far_mph, side=0, role=VH.LEAD)
+    return w, n
+
+
+def _case_runner():
+    w, n = _game_seven(40, 100)
+    return lambda par: _d(w, 3, par, moves=True, n=n), {"runner": 0}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -487,6 +509,7 @@ PARAM_CASES = {
     "loss_value": (_case_loss_value, PO.A_SWIPE),
     "flee": (_case_flee, PO.A_ACCEL),
     "roll_risk": (lambda: _case_roll_risk(), None),
+    "runner": (_case_runner, PO.A_ACCEL),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -496,12 +519,13 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
+    "runner": PO.A_NONE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 20 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 21 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -517,6 +541,30 @@ def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
         assert first(a) == expect_std, (name, a)
     if PARAM_EFFECT[name] is not None:
         assert first(b) == PARAM_EFFECT[name], (name, b)
+
+
+def test_game_seven_attacker_chases_the_gang_still_in_play_not_its_hulks_p88_p89():
+    """Game Seven's attacker wins only by taking the whole target gang out (p89); a target
+    vehicle stopped for good without weapons is taken out already (p88). The attacker used to
+    pursue the nearest enemy whatever it was: it drifted into a hulk's lanes and slowed to
+    close on it while the rest of the gang drove away, and stopped it shot the hulk. Now it
+    pursues the gang still in play, and moves off rather than shoot a hulk."""
+    w, n = _game_seven(0, 60)
+    w.V[0, VH.V_ENGOFF] = 1                       # target 0: a hulk (engine out, no ammunition)
+    for runner in (0, 1):
+        par = PO.params_vector({"runner": runner})
+        assert _d(w, 3, par, moves=True, n=n)[0] == PO.A_ACCEL, runner
+    # stopped with its machine gun loaded and the hulk in its sights three spaces ahead
+    w.place(0, 1, 2, 3, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_ENGOFF] = 1
+    w.place(3, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.WS[3] = w.a.LOAD[3, 0]
+    std = PO.policy_vector("standard")
+    assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[1] == 0
+    assert _d(w, 3, std, n=n)[0] != PO.A_SHOOT
+    # a target stopped for good that can still shoot is not taken out (p88): it is shot
+    w.WS[0] = w.a.LOAD[0, 0]
+    assert _d(w, 3, std, n=n)[0] == PO.A_SHOOT
 
 
 # --- issue 15: shoot, lay or sideswipe by expected effect; ties to the dice ----------------------
