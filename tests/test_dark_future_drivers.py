@@ -343,7 +343,7 @@ def _game_seven(near_mph, far_mph):
 
 def _case_runner():
     w, n = _game_seven(40, 100)
-    return lambda par: _d(w, 3, par, moves=True, n=n), {"runner": 0}
+    return lambda par: _d(w, 3, par, moves=True, n=n), {"runner": 1}
 
 
 def _case_layer():
@@ -509,7 +509,7 @@ PARAM_CASES = {
     "loss_value": (_case_loss_value, PO.A_SWIPE),
     "flee": (_case_flee, PO.A_ACCEL),
     "roll_risk": (lambda: _case_roll_risk(), None),
-    "runner": (_case_runner, PO.A_ACCEL),
+    "runner": (_case_runner, PO.A_NONE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -519,7 +519,7 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
-    "runner": PO.A_NONE,
+    "runner": PO.A_ACCEL,
 }
 
 
@@ -565,6 +565,26 @@ def test_game_seven_attacker_chases_the_gang_still_in_play_not_its_hulks_p88_p89
     # a target stopped for good that can still shoot is not taken out (p88): it is shot
     w.WS[0] = w.a.LOAD[0, 0]
     assert _d(w, 3, std, n=n)[0] == PO.A_SHOOT
+
+
+def test_a_chase_car_coming_level_with_a_stopped_enemy_swipes_it_instead_of_stopping_p54_p57():
+    """Seeded Game Seven trial 968 (seed 2026) was drawn at the turn limit: the attacker's car,
+    with nothing to shoot, braked to a stop level with a stranded target rider in the lanes
+    beside it (a stopped enemy it would not drift into line with before drawing level),
+    backed off the bend behind to line up, could not drift there (p17) and came on again, for
+    twenty turns. When the straight move brings the stopped enemy level in the adjacent lanes
+    a sideswipe reaches it (a car's sideswipe against a bike always wins, p72), and the car
+    takes it rather than stop."""
+    w, n = _game_seven(0, 60)
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    w.place(0, 1, 4, 2, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[0, VH.V_BIKE] = 1
+    w.V[1, VH.V_STATUS] = VH.LEFT
+    w.place(3, 1, 2, 1, 20, side=1, role=VH.CHASE)
+    std = PO.policy_vector("standard")
+    assert _d(w, 3, std, moves=True, n=n) == (PO.A_SWIPE, 1)
+    # without sideswipes (careful drivers) it still stops to line up
+    assert _d(w, 3, PO.params_vector({"sideswipe": 0}), moves=True, n=n)[0] == PO.A_BRAKE
 
 
 # --- issue 15: shoot, lay or sideswipe by expected effect; ties to the dice ----------------------
@@ -701,13 +721,13 @@ def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line
         sec, sp = 3, 0
         RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
                        RD.front_x(w.T, sec, lo, sp), 1, -1)
-    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     # the obstacles shut the road (the way to the stranded enemy is its line-up, not a route)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert _d(w, 1, std) == (PO.A_REVERSE, 0)
     # on the straight before the bend: reverse drifting towards the enemy's lanes
     w.place(1, 1, 0, 2, 0, side=1, role=VH.CHASE)
-    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     assert _d(w, 1, std) == (PO.A_REVERSE, 1)
     # lined up in its lanes with no shot: it moves off into it
     w.place(1, 2, 4, 0, 0, side=1, role=VH.CHASE)
