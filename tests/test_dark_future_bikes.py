@@ -208,6 +208,51 @@ def test_bikes_under_control_share_lanes_but_an_out_of_control_one_collides():
     assert w.V[2, VH.V_OOC] == VH.OUT_OF_CONTROL
 
 
+def test_a_bike_shunt_during_a_regaining_move_leaves_the_rider_out_of_control_p42_p70():
+    """p42: on a regain (or skid-and-regain) result the driver regains control once the move is
+    made; p70: 'bikes involved in shunts with other bikes automatically lose control'. The
+    regain ends the loss the test was taken for; a shunt made during that move is a new loss,
+    so the rammer starts its next move with a control-loss test, as the target does. Rider 1
+    (60mph, out of control, adverse 3) behind rider 2 (40mph)."""
+    # no one in the way: the test 1 + SF 3 - 3 = 1 regains control after the move
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(2, 3, 2, 0, 40, BIKE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([1])
+    w.ooc_move(st, s, 1)
+    assert w.V[1, VH.V_OOC] == VH.IN_CONTROL and w.V[1, VH.V_SP] == 1
+    # rider 2 just ahead: the regain move shunts it (SF 3 - SF 2: one hit each, damage rolls
+    # 2, 2); both riders lose control, and the end of the move does not give it back
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(2, 1, 2, 1, 40, BIKE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([1, 2, 2])
+    w.ooc_move(st, s, 1)
+    assert w.events(EG.EV_CONTROL)[0, 4] == 0                    # the regain result
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT and _pos(st) == 3
+    assert w.V[1, VH.V_MPH] == 50 and w.V[2, VH.V_MPH] == 50
+    assert w.V[2, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    # its next move begins with a control-loss test (1 + SF 3 - 3 = 1: regain)
+    st, s = w.script([1] + [1] * 10)
+    w.act(st, s, 1, turn=1, phase=2)
+    assert w.events(EG.EV_CONTROL).shape[0] == 2
+    # skid and regain (2 + 3 - 3 = 2): the drift skid (d6 1, then 2: right) runs into rider 2
+    # in lanes 4-5, a shunt (damage rolls 2, 2); the rider stays out of control
+    w = World()
+    w.place(1, 1, 2, 0, 60, BIKE)
+    w.place(2, 1, 4, 1, 40, BIKE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    st, s = w.script([2, 1, 2, 2, 2])
+    w.ooc_move(st, s, 1)
+    assert w.events(EG.EV_CONTROL)[0, 4] == 1 and _pos(st) == 5
+    assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_SHUNT
+    assert w.V[2, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+
+
 # --- reduced handling, criticals ------------------------------------------------------------------
 def test_bike_tests_reduced_handling_only_for_the_listed_hazards_p70():
     """A mine's 50mph test at 60mph: reduced handling 6 - 3 = 3 (drive skill 2): d6 3 + 1 - 3

@@ -6,6 +6,7 @@ import numpy as np
 
 from simkit.dark_future import engine as EG
 from simkit.dark_future import scenario as GM
+from simkit.dark_future.pieces import road as RD
 from simkit.dark_future.pieces import vehicle as VH
 from test_dark_future_engine import World
 
@@ -271,3 +272,45 @@ def test_a_car_moving_off_moves_in_phase_1_p15():
     assert [e[4] for e in w.E[:w.EN[0]] if e[3] == EG.EV_ACTION] == [EG.A_ACCEL]
     w = World(layout=("S",) * 7)
     assert _move_off(w, 2) == (0, 0)
+
+
+def test_game_seven_a_target_taken_out_stays_taken_out_when_its_section_is_removed_p75_p89():
+    """p75: vehicles on a section removed from the back of the stretch leave play; p89: the
+    target gang wins by getting its vehicles 'safely out of play', the attacker by taking the
+    whole gang out. A target bike wrecked, or stopped for good without weapons (p88), was
+    taken out before its section went: it did not get away. It used to count as escaped, which
+    turned the attacker's win into a draw. A target still running when removed did leave play."""
+    from simkit.core import dice
+    w = World(scenario="game-7.toml")     # target 0-2 (side 0, lead), attacker 3-5 (side 1)
+    n = w.V.shape[0]
+    for v in range(n):
+        side = 0 if v < 3 else 1
+        w.place(v, 6, 2, 0, 60, side=side, kind=int(w.V[v, VH.V_KIND]))
+        w.V[v, VH.V_SIDE] = side
+        w.V[v, VH.V_ROLE] = VH.LEAD if side == 0 else VH.CHASE
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.V[0, VH.V_SEC] = w.V[1, VH.V_SEC] = 0
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    w.V[0, VH.V_MPH] = 0
+    w.V[1, VH.V_MPH] = 0
+    w.V[1, VH.V_ENGOFF] = 1                 # stopped for good
+    w.WS[1, :, VH.W_AMMO] = 0               # and nothing left to shoot with
+    w.V[2, VH.V_STATUS] = VH.CRASHED        # the third taken out in play
+    w.TM[RD.TM_ENDED] = 0                   # a continuous track (p75)
+    st = dice.new_state()
+    dice.set_scripted(st)
+    EG._extend_track(st, np.full(40, 2, np.int64), w.B, w.V, w.WS, n, w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
+    assert w.V[0, VH.V_STATUS] == VH.LEFT and w.V[1, VH.V_STATUS] == VH.LEFT
+    assert _verdict(w) == (True, 1)         # the whole target gang taken out
+    # the same with the second bike still able to move when its section went: it got away
+    w.V[1, VH.V_STATUS] = VH.ACTIVE
+    w.V[1, VH.V_ENGOFF] = 0
+    w.V[1, VH.V_SEC] = 0
+    w.V[1, VH.V_LEFTOUT] = 0
+    w.TM[...] = RD.track_from_layout(["S"] * 7)[1]
+    w.TM[RD.TM_ENDED] = 0
+    EG._extend_track(st, np.full(40, 2, np.int64), w.B, w.V, w.WS, n, w.common(),
+                     EG.Log(w.E, w.EN, 1, 1))
+    assert w.V[1, VH.V_STATUS] == VH.LEFT
+    assert _verdict(w) == (True, -1)        # partly escaped, partly taken out: a draw

@@ -482,7 +482,7 @@ def test_changing_the_direction_of_play_p75():
     w.V[0, VH.V_DIR] = w.V[1, VH.V_DIR] = 1
     # per new section: d6 1 (no curve: a straight), d6 2 (no road hazard)
     st, s = w.script([1, 2, 1, 2])
-    EG._extend_track(st, s, w.B, w.V, 3, w.common(),
+    EG._extend_track(st, s, w.B, w.V, w.WS, 3, w.common(),
                      EG.Log(w.E, w.EN, 1, 1))
     assert w.TM[EG.TM_PLAYDIR] == 1 and st[dice.POS] == 4
     assert (w.TM[RD.TM_FIRST], w.TM[RD.TM_NSEC]) == (1, 8)
@@ -494,7 +494,7 @@ def test_changing_the_direction_of_play_p75():
     w.place(2, 5, 0, 0, 0, side=1, kind=1)
     w.V[2, VH.V_STATUS] = VH.CRASHED
     st, s = w.script([])
-    EG._extend_track(st, s, w.B, w.V, 3, w.common(),
+    EG._extend_track(st, s, w.B, w.V, w.WS, 3, w.common(),
                      EG.Log(w.E, w.EN, 1, 2))
     assert w.TM[EG.TM_PLAYDIR] == 1 and len(_events(w, EG.EV_TRACK)) == 3
     # the curve directions are rolled for the drivers going that way: odd = their left

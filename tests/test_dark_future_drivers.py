@@ -83,6 +83,35 @@ def test_stopped_nose_to_a_wreck_reverses_p17():
     assert act == PO.A_REVERSE and arg in (-1, 0, 1)
 
 
+def test_a_stopped_car_with_a_clear_next_space_moves_off_drifting_round_a_block_p15():
+    """A stopped chase car (lanes 2-3) with nothing to shoot and a road obstacle on the left
+    edge (lanes 0-2, p76) two spaces ahead used to reverse with a drift (p17), giving up a
+    space and a turn before coming on again. The straight move is clear and so is the lane
+    pair beside the block (3-4), so it moves off with a drift (p15) and is round it in phase
+    1. With the block in the very next space the straight move would run into it (p13), and
+    from lanes 1-2 the clear pair is two drifts away (one a move): there it still reverses."""
+    w = World()
+    std = PO.policy_vector("standard")
+    pol = np.stack([std, std])
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 4, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 0, 2, RD.rear_x(w.T, 1, 0, 2),
+                   RD.front_x(w.T, 1, 0, 2), 1, -1)
+    act, arg = _d(w, 1, std, trial=0)
+    assert act == PO.A_OFF_DRIFT and 0 < arg <= w.V[1, VH.V_ACC], (act, arg)
+    # through the engine: it moves in phase 1, a lane to the right, clear of the strip
+    st, s = w.script([])
+    _act(w, st, s, 1, pol)
+    assert (w.V[1, VH.V_SP], w.V[1, VH.V_LANE]) == (1, 3) and w.V[1, VH.V_MPH] > 0
+    # the strip in the very next space: the straight move cannot be made, so it backs off
+    w.place(1, 1, 2, 1, 0, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, trial=0)[0] == PO.A_REVERSE
+    # in lanes 1-2 the clear pair is two lanes over: one drift cannot reach it
+    w.place(1, 1, 1, 0, 0, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, trial=0)[0] == PO.A_REVERSE
+
+
 def test_a_car_halted_while_spinning_or_skidding_regains_control_p46():
     """A spinning car brought to a halt (by a ram: its speed set to 0 without a further spin
     roll) stops spinning and re-aligns next (p46: a spin lasts until the car comes to a
@@ -295,6 +324,28 @@ def _case_flee():
     return lambda par: _d(w, 0, par, moves=True), {"flee": 0}
 
 
+def _game_seven(near_mph, far_mph):
+    """Game Seven (p89): attacker 3 (side 1, chasing) at 60mph on lanes 2-3; target 0 two
+    spaces ahead on lanes 4-5 at ``near_mph``, target 1 three sections ahead on lanes 2-3 at
+    ``far_mph``; the rest out of play. No one has ammunition."""
+    w = World(scenario="game-7.toml")
+    n = w.V.shape[0]
+    assert w.hp[PO.HP_GET_AWAY] == 1
+    for v in range(n):
+        w.place(v, 0, 2, 0, 0, side=0 if v < 3 else 1, role=VH.LEAD if v < 3 else VH.CHASE)
+        w.V[v, VH.V_STATUS] = VH.LEFT
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(3, 1, 2, 0, 60, side=1, role=VH.CHASE)
+    w.place(0, 1, 4, 2, near_mph, side=0, role=VH.LEAD)
+    w.place(1, 4, 2, 0, far_mph, side=0, role=VH.LEAD)
+    return w, n
+
+
+def _case_runner():
+    w, n = _game_seven(40, 100)
+    return lambda par: _d(w, 3, par, moves=True, n=n), {"runner": 1}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -458,6 +509,7 @@ PARAM_CASES = {
     "loss_value": (_case_loss_value, PO.A_SWIPE),
     "flee": (_case_flee, PO.A_ACCEL),
     "roll_risk": (lambda: _case_roll_risk(), None),
+    "runner": (_case_runner, PO.A_NONE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -467,12 +519,13 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
+    "runner": PO.A_ACCEL,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 20 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 21 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -488,6 +541,50 @@ def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
         assert first(a) == expect_std, (name, a)
     if PARAM_EFFECT[name] is not None:
         assert first(b) == PARAM_EFFECT[name], (name, b)
+
+
+def test_game_seven_attacker_chases_the_gang_still_in_play_not_its_hulks_p88_p89():
+    """Game Seven's attacker wins only by taking the whole target gang out (p89); a target
+    vehicle stopped for good without weapons is taken out already (p88). The attacker used to
+    pursue the nearest enemy whatever it was: it drifted into a hulk's lanes and slowed to
+    close on it while the rest of the gang drove away, and stopped it shot the hulk. Now it
+    pursues the gang still in play, and moves off rather than shoot a hulk."""
+    w, n = _game_seven(0, 60)
+    w.V[0, VH.V_ENGOFF] = 1                       # target 0: a hulk (engine out, no ammunition)
+    for runner in (0, 1):
+        par = PO.params_vector({"runner": runner})
+        assert _d(w, 3, par, moves=True, n=n)[0] == PO.A_ACCEL, runner
+    # stopped with its machine gun loaded and the hulk in its sights three spaces ahead
+    w.place(0, 1, 2, 3, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_ENGOFF] = 1
+    w.place(3, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.WS[3] = w.a.LOAD[3, 0]
+    std = PO.policy_vector("standard")
+    assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[1] == 0
+    assert _d(w, 3, std, n=n)[0] != PO.A_SHOOT
+    # a target stopped for good that can still shoot is not taken out (p88): it is shot
+    w.WS[0] = w.a.LOAD[0, 0]
+    assert _d(w, 3, std, n=n)[0] == PO.A_SHOOT
+
+
+def test_a_chase_car_coming_level_with_a_stopped_enemy_swipes_it_instead_of_stopping_p54_p57():
+    """Seeded Game Seven trial 968 (seed 2026) was drawn at the turn limit: the attacker's car,
+    with nothing to shoot, braked to a stop level with a stranded target rider in the lanes
+    beside it (a stopped enemy it would not drift into line with before drawing level),
+    backed off the bend behind to line up, could not drift there (p17) and came on again, for
+    twenty turns. When the straight move brings the stopped enemy level in the adjacent lanes
+    a sideswipe reaches it (a car's sideswipe against a bike always wins, p72), and the car
+    takes it rather than stop."""
+    w, n = _game_seven(0, 60)
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    w.place(0, 1, 4, 2, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[0, VH.V_BIKE] = 1
+    w.V[1, VH.V_STATUS] = VH.LEFT
+    w.place(3, 1, 2, 1, 20, side=1, role=VH.CHASE)
+    std = PO.policy_vector("standard")
+    assert _d(w, 3, std, moves=True, n=n) == (PO.A_SWIPE, 1)
+    # without sideswipes (careful drivers) it still stops to line up
+    assert _d(w, 3, PO.params_vector({"sideswipe": 0}), moves=True, n=n)[0] == PO.A_BRAKE
 
 
 # --- issue 15: shoot, lay or sideswipe by expected effect; ties to the dice ----------------------
@@ -624,13 +721,13 @@ def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line
         sec, sp = 3, 0
         RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
                        RD.front_x(w.T, sec, lo, sp), 1, -1)
-    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     # the obstacles shut the road (the way to the stranded enemy is its line-up, not a route)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert _d(w, 1, std) == (PO.A_REVERSE, 0)
     # on the straight before the bend: reverse drifting towards the enemy's lanes
     w.place(1, 1, 0, 2, 0, side=1, role=VH.CHASE)
-    assert PO._stopped_enemy_in_front(w.T, w.V, 2, 1, PO.LINE_UP) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     assert _d(w, 1, std) == (PO.A_REVERSE, 1)
     # lined up in its lanes with no shot: it moves off into it
     w.place(1, 2, 4, 0, 0, side=1, role=VH.CHASE)

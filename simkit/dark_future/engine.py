@@ -90,6 +90,7 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
+from .pieces.vehicle import V_LEFTOUT, V_LOSTAGAIN
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
@@ -988,6 +989,14 @@ def _halted(V, v):
 
 
 @jit
+def _regain(V, v):
+    """The end of a regain-control or skid-and-regain move (p42)."""
+    V[v, V_OOC] = OUT_OF_CONTROL if V[v, V_LOSTAGAIN] else IN_CONTROL
+    V[v, V_SKIDDIR] = 0
+    V[v, V_LOSTAGAIN] = 0
+
+
+@jit
 def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
     bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
@@ -1001,6 +1010,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     cl_codes = _tab1(RU, TB_CL_CODES)
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
+    V[v, V_LOSTAGAIN] = 0
     if not bike and V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
         if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
@@ -1024,8 +1034,9 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
-        V[v, V_OOC] = IN_CONTROL
-        V[v, V_SKIDDIR] = 0
+        # p42: control comes back once the move is made, ending the loss this test was for; a
+        # loss the move itself caused (a bike-to-bike shunt, p70) stands
+        _regain(V, v)
         if nl != MOVE_ENDED:
             _after_move(st, script, T, V, v, G, L, K, nl, hp)
         return
@@ -1048,8 +1059,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
         return
     if res == 1:
-        V[v, V_OOC] = IN_CONTROL
-        V[v, V_SKIDDIR] = 0
+        _regain(V, v)
     elif bike:
         if res == ROLL_CODE:
             sf_now = speed_factor(V[v, V_MPH], step)
@@ -1316,10 +1326,10 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
 
 
 @jit
-def _after_turn(st, script, B, V, n, v, RU, L):
+def _after_turn(st, script, B, V, WS, n, v, RU, L):
     _wreck_if_needed(V, v, L)
     if _tab1(RU, TB_G)[G_MODE] == MODE_CONTINUOUS:
-        _extend_track(st, script, B, V, n, RU, L)
+        _extend_track(st, script, B, V, WS, n, RU, L)
 
 
 @jit
@@ -1363,7 +1373,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
     G = _tab1(RU, TB_G)
     now = L.turn * 8 + L.phase
     _act(st, script, B, V, WS, FIT, n, v, RU, L)
-    _after_turn(st, script, B, V, n, v, RU, L)
+    _after_turn(st, script, B, V, WS, n, v, RU, L)
     if V[v, V_SHUNTED] <= 0:
         V[v, V_SHUNTED] = 0
         return
@@ -1382,7 +1392,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
             if G[G_SHUNT_MOVE] == 1:
                 V[u, V_SHUNTED] = SHUNTED_FORCED
             _act(st, script, B, V, WS, FIT, n, u, RU, L)
-            _after_turn(st, script, B, V, n, u, RU, L)
+            _after_turn(st, script, B, V, WS, n, u, RU, L)
             x = u
             continue
         x = -1
@@ -1393,7 +1403,7 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
                     G[G_SHUNT_MOVE] == 1
                     or speed_factor(V[r, V_MPH], G[G_SPEED_STEP]) >= L.phase):
                 _complete_move(st, script, B, V, WS, FIT, n, r, wait[2 * top + 1], RU, L)
-                _after_turn(st, script, B, V, n, r, RU, L)
+                _after_turn(st, script, B, V, WS, n, r, RU, L)
                 x = r
         if x < 0:
             return
@@ -1486,7 +1496,19 @@ def _is_out(V, v):
 
 
 @jit
-def _extend_track(st, script, B, V, n, RU, L):
+def _leaves_with_track(V, WS, u, L):
+    """A vehicle on a section removed from the track leaves play (p75); a wreck, or one stopped
+    for good without weapons, was taken out first (p88) and is remembered so (V_LEFTOUT)."""
+    if V[u, V_STATUS] == WRECK:
+        V[u, V_LEFTOUT] = 1
+    else:
+        V[u, V_LEFTOUT] = 2 if _taken_out(V, WS, u) else 0
+        _log(L, u, EV_LEFT, 1, 0, 0, 0)
+    V[u, V_STATUS] = LEFT
+
+
+@jit
+def _extend_track(st, script, B, V, WS, n, RU, L):
     """Continuous generation (p75) for the lead vehicle; removes the back section past the
     window with the cars and markers on it."""
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
@@ -1497,7 +1519,7 @@ def _extend_track(st, script, B, V, n, RU, L):
     curves = _tab3(RU, TB_CURVES)
     box = _tab1(RU, TB_BOX)
     if _play_direction(st, script, T, TM, V, n, G, L) != 0:
-        _extend_track_back(st, script, B, V, n, RU, L)
+        _extend_track_back(st, script, B, V, WS, n, RU, L)
         return
     lead = -1
     best = -1
@@ -1515,9 +1537,7 @@ def _extend_track(st, script, B, V, n, RU, L):
             gone = TM[RD.TM_FIRST] - 1
             for u in range(n):
                 if on_road(V, u) and V[u, V_SEC] <= gone:
-                    if V[u, V_STATUS] == ACTIVE:
-                        _log(L, u, EV_LEFT, 1, 0, 0, 0)
-                    V[u, V_STATUS] = LEFT
+                    _leaves_with_track(V, WS, u, L)
             for i in range(NM[0]):
                 if M[i, RD.MK_SEC] <= gone:
                     M[i, RD.MK_ACTIVE] = 0
@@ -1626,7 +1646,8 @@ def _gangs_verdict(V, WS, n, res, target):
     t_taken = 0
     for v in range(n):
         st = V[v, V_STATUS]
-        gone = st == LEFT or st == FINISHED
+        # a wreck or a hulk removed with the track was taken out, not got away
+        gone = (st == LEFT and V[v, V_LEFTOUT] == 0) or st == FINISHED
         if V[v, V_SIDE] == target:
             if gone:
                 t_left += 1
@@ -1806,7 +1827,7 @@ def setup_game(st, script, B, V, WS, FIT, RU, E, EN, res):
     if G[G_INTERCEPT] > 0:
         _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side)
     if G[G_MODE] == MODE_CONTINUOUS:
-        _extend_track(st, script, B, V, n, RU, Log(E, EN, 0, 0))
+        _extend_track(st, script, B, V, WS, n, RU, Log(E, EN, 0, 0))
     return lead_side
 
 
@@ -1969,13 +1990,13 @@ def _fate(V, v):
     st = V[v, V_STATUS]
     if st == FINISHED:
         return FATE_FINISHED
-    if st == LEFT:
+    if st == LEFT and V[v, V_LEFTOUT] == 0:
         return FATE_LEFT
-    if st == WRECK:
+    if st == WRECK or V[v, V_LEFTOUT] == 1:
         return FATE_WRECK
     if st == CRASHED:
         return FATE_CRASH + max(V[v, V_WHY] - 1, 0)
-    if _is_out(V, v):
+    if V[v, V_LEFTOUT] == 2 or _is_out(V, v):
         return FATE_STOPPED
     return FATE_RUNNING
 
@@ -2256,7 +2277,12 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
             half = (diff + 1) // 2
             V[u, V_MPH] = min(V[u, V_MPH] + half, max(V[u, V_MAXSPD], V[u, V_MPH]))
             V[v, V_MPH] -= half
-        _lose_control(V, v)   # both riders lose control, no hazard roll (p70)
+        # both riders lose control, no hazard roll (p70); the rammer is always already out of
+        # control (an upright rider under control passes through a moving bike, p64), and this
+        # loss is a new one that the end of its move must not undo
+        if V[v, V_OOC] != IN_CONTROL:
+            V[v, V_LOSTAGAIN] = 1
+        _lose_control(V, v)
         if V[u, V_STATUS] == ACTIVE:
             _lose_control(V, u)
         return 1
@@ -3094,7 +3120,7 @@ def _gen_section_back(st, script, T, TM, curves, box):
 
 
 @jit
-def _extend_track_back(st, script, B, V, n, RU, L):
+def _extend_track_back(st, script, B, V, WS, n, RU, L):
     """Continuous generation with the direction of play reversed (p75): track is laid before
     the first section for the lead car going that way, and the far end (the new back) is
     removed with the cars and markers on it."""
@@ -3122,9 +3148,7 @@ def _extend_track_back(st, script, B, V, n, RU, L):
             TM[RD.TM_NSEC] = gone
             for u in range(n):
                 if on_road(V, u) and V[u, V_SEC] >= gone:
-                    if V[u, V_STATUS] == ACTIVE:
-                        _log(L, u, EV_LEFT, 1, 0, 0, 0)
-                    V[u, V_STATUS] = LEFT
+                    _leaves_with_track(V, WS, u, L)
             for i in range(NM[0]):
                 if M[i, RD.MK_SEC] >= gone:
                     M[i, RD.MK_ACTIVE] = 0

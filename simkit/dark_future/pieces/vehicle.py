@@ -48,8 +48,16 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  V_BIKE, V_DODGE, V_FALLEN, V_PUSH,
  # a bike that lost a wheel (p69 Wheel Bearing): it rolls on its next move and is not ridden again
  V_WHEELOFF,
+ # 1 once a rider already out of control loses control afresh during its move (a bike-to-bike
+ # shunt, p70): the control-loss result's regain at the end of that move ends only the loss it
+ # was tested for (p42), so this one stands and the next move starts with a test
+ V_LOSTAGAIN,
+ # how a vehicle removed with a section of track (p75) stood when it went: 1 a wreck, 2 stopped
+ # for good without weapons (p88), 0 in running order. The first two were taken out before
+ # they left play, which Game Seven's verdict does not count as getting safely away (p89)
+ V_LEFTOUT,
  V_W,          # the row's width: keep last
- ) = range(52)
+ ) = range(54)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
