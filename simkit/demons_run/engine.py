@@ -132,6 +132,9 @@ class Fields(NamedTuple):
     #                       Finish (``policies.choose_target`` prices a detour's way home)
     ends_at: np.ndarray   # int64[V, limit, per_hex, facing, 2]: :func:`move_ends` rows
     ends: np.ndarray      # int64[k, 3]: where a move can end (cube dx, dz; facing)
+    fields_v: np.ndarray  # float32[slot, field, NV, col, row, 6]: ``fields`` Velocity first
+    #                       (``policies.by_velocity``), what the plan search and the ends
+    #                       bound read
 
 
 def move_ends(vturns, max_limit, max_per_hex):
@@ -755,11 +758,11 @@ def _reach_scan(T, c0, r0, rad):
 
 
 @jit
-def _end_bound(FD, Jt, c0, r0, f0, V2, limit, per_hex):
-    """The least cost-to-go, in field ``Jt``, of any state a move at Velocity V2 without a
-    Gravity Whip can end in from (c0, r0) facing f0 (:func:`move_ends`: the hexes and facings
-    its turning limits reach, not every hex within V2 at any facing); -inf (no bound) for
-    limits the table does not hold."""
+def _end_bound(FD, Jv, c0, r0, f0, V2, limit, per_hex):
+    """The least cost-to-go, in field ``Jv`` (Velocity first, ``policies.by_velocity``), of
+    any state a move at Velocity V2 without a Gravity Whip can end in from (c0, r0) facing f0
+    (:func:`move_ends`: the hexes and facings its turning limits reach, not every hex within
+    V2 at any facing); -inf (no bound) for limits the table does not hold."""
     at = FD.ends_at
     if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
         return -np.inf
@@ -767,13 +770,17 @@ def _end_bound(FD, Jt, c0, r0, f0, V2, limit, per_hex):
     if hi == lo:
         return -np.inf
     ends = FD.ends
-    C, R = Jt.shape[0], Jt.shape[1]
-    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    Jl = Jv[V2]
+    C, R = Jl.shape[0], Jl.shape[1]
+    # the grid's cube coordinates (hexgrid.to_cube / to_offset, EVEN_LOWER) written out: the
+    # calls were not inlined
+    z0 = r0 - (c0 + (c0 & 1)) // 2
     best = np.inf
     for k in range(lo, hi):
-        c, r = to_offset(x0 + ends[k, 0], z0 + ends[k, 1], EVEN_LOWER)
+        c = c0 + ends[k, 0]
+        r = z0 + ends[k, 1] + (c + (c & 1)) // 2
         if 1 <= c < C and 1 <= r < R:
-            x = np.float64(Jt[c, r, ends[k, 2], V2])
+            x = np.float64(Jl[c, r, ends[k, 2]])
             if x < best:
                 best = x
     return best
@@ -976,7 +983,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if _has(now, C_NO_TURNING, ccode):
                         lim = 0
-                    reach = min(_end_bound(FD, Jt, c0, r0, f0, V2, lim, per_hex), 1000.0)
+                    reach = min(_end_bound(FD, FD.fields_v[sv[s, V_PILOT], fld], c0, r0, f0,
+                                           V2, lim, per_hex), 1000.0)
                 if not 0.0 <= reach < 1000.0:
                     reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
@@ -1004,7 +1012,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             q = PlanSpec(s, V2, limit, per_hex, tractor, scr_max, pim, tb, fuel - fcost,
                          best_c - dv - pen if best_c < 1e17 else 1e30)
-            c, n = best_plan(q, W, F[fld], plan, pp, tab)
+            c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan, pp, tab)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
@@ -1198,7 +1206,7 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
         n = keep[K_N]
         plan[:n] = keep[K_PLAN:K_PLAN + n]
     else:
-        c, n = best_plan(q, W, fields[sv[s, V_PILOT], fld], plan,
+        c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan,
                          _chase_pp(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp),
                          tab)
     m = add_recovery_attempts(q, plan, n, plan2, W, pp)
