@@ -376,6 +376,8 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     C, R = terrain.shape[0], terrain.shape[1]
     col, row, facing, vel = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL]
+    fin_col, fin_row = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
+    hd, hound_at = S.hd, S.hound_at
     per_hex = mn_hex[ships[s, MN]]
     limit = min(mn_turn[ships[s, MN]], vturns[min(vel, vturns.shape[0] - 1)])
     if _has(sv[s, V_CR_NOW], C_NO_TURNING, ccode):
@@ -494,6 +496,13 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
         col, row = c2, r2
         path[npath, 0], path[npath, 1] = col, row
         npath += 1
+        if _plain(col, row, npath, terrain, fire_class, fin_col, fin_row, hd, hound_at):
+            # nothing happens on entering this hex (what _enter would find, decided without
+            # calling it: a call that takes the race's tuples counts a reference to each of
+            # their arrays, and that counting was a sixth of a race's time)
+            if wet:
+                sv[s, V_COL], sv[s, V_ROW] = col, row
+            continue
         code, vel = _enter(st, script, mv, Entry(col, row, vel, False, npath), S, RT, BT, L)
         if code:
             if wet:
@@ -516,6 +525,21 @@ PLAN_ERRORS = {-1: "no turning movement in a Null or Gravity Well hex (204 E)",
                -8: "a Gravity Whip needs its number of Well hexes (204 O)",
                -9: "a Gravity Whip moves 1-6 hexes (204 O)",
                -10: "fewer hexes than the Velocity (204 C)"}
+
+
+@jit(inline="always")
+def _plain(col, row, npath, terrain, fire_class, fin_col, fin_row, hd, hound_at):
+    """Whether entering (col, row) as path hex ``npath`` - 1, not on a Gravity Whip's ring,
+    is sure to do nothing (:func:`_enter` would only move the ship there): no Null, Hell Fire
+    or Hell Hole hex, not the Finish hex, and no hound strikes at this hex of the path
+    (:func:`hound_targets`; a hound that strikes sooner has stopped the move or gone)."""
+    t = terrain[col, row]
+    if t == 2 or t == 4 or fire_class[col, row] > 0 or (col == fin_col and row == fin_row):
+        return False
+    for q in range(hound_at.shape[0]):
+        if hound_at[q] == npath - 1 and hd[q, 2]:
+            return False
+    return True
 
 
 @jit
