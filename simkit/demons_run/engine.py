@@ -378,6 +378,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
     col, row, facing, vel = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL]
     fin_col, fin_row = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
     hd, hound_at = S.hd, S.hound_at
+    nh = hd.shape[0]
     per_hex = mn_hex[ships[s, MN]]
     limit = min(mn_turn[ships[s, MN]], vturns[min(vel, vturns.shape[0] - 1)])
     if _has(sv[s, V_CR_NOW], C_NO_TURNING, ccode):
@@ -496,10 +497,20 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
         col, row = c2, r2
         path[npath, 0], path[npath, 1] = col, row
         npath += 1
-        if _plain(col, row, npath, terrain, fire_class, fin_col, fin_row, hd, hound_at):
-            # nothing happens on entering this hex (what _enter would find, decided without
-            # calling it: a call that takes the race's tuples counts a reference to each of
-            # their arrays, and that counting was a sixth of a race's time)
+        # Nothing happens on entering a hex with no Null, Hell Fire or Hell Hole, not the
+        # Finish, where no hound strikes at this index of the path (hound_targets; one that
+        # strikes sooner has stopped the move or is gone): _enter would only move the ship
+        # there. Decided here without the call (and without a helper taking arrays): a call
+        # that takes the race's tuples counts a reference to each of their arrays, and that
+        # counting was a sixth of a race's time.
+        t = terrain[col, row]
+        plain = not (t == 2 or t == 4 or fire_class[col, row] > 0
+                     or (col == fin_col and row == fin_row))
+        if plain:
+            for q in range(nh):
+                if hound_at[q] == npath - 1 and hd[q, 2]:
+                    plain = False
+        if plain:
             if wet:
                 sv[s, V_COL], sv[s, V_ROW] = col, row
             continue
@@ -525,21 +536,6 @@ PLAN_ERRORS = {-1: "no turning movement in a Null or Gravity Well hex (204 E)",
                -8: "a Gravity Whip needs its number of Well hexes (204 O)",
                -9: "a Gravity Whip moves 1-6 hexes (204 O)",
                -10: "fewer hexes than the Velocity (204 C)"}
-
-
-@jit(inline="always")
-def _plain(col, row, npath, terrain, fire_class, fin_col, fin_row, hd, hound_at):
-    """Whether entering (col, row) as path hex ``npath`` - 1, not on a Gravity Whip's ring,
-    is sure to do nothing (:func:`_enter` would only move the ship there): no Null, Hell Fire
-    or Hell Hole hex, not the Finish hex, and no hound strikes at this hex of the path
-    (:func:`hound_targets`; a hound that strikes sooner has stopped the move or gone)."""
-    t = terrain[col, row]
-    if t == 2 or t == 4 or fire_class[col, row] > 0 or (col == fin_col and row == fin_row):
-        return False
-    for q in range(hound_at.shape[0]):
-        if hound_at[q] == npath - 1 and hd[q, 2]:
-            return False
-    return True
 
 
 @jit
@@ -660,10 +656,29 @@ def _hounds(st, script, mv, hx, final, screens, S, RT, L):
 @jit
 def hound_targets(s, S, plan, nplan, RT, BT):
     """Dry-run the plan and mark, per live hound within reach, the first path index at its
-    smallest distance (movement.move_ship)."""
+    smallest distance (movement.move_ship). Returns the dry run's code, or 0 when no live
+    hound is near enough for the run to be needed."""
     (sv, ships, bu, hd, carry, hound_at, path, spec, out) = (
         S.sv, S.ships, S.bu, S.hd, S.carry, S.hound_at, S.path, S.spec, S.out)
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    # every hex of the path is within as many hexes of the start as the plan moves (a forward
+    # token one, a whip its k): with no live hound within that and the attack range, none
+    # strikes, and the dry run (a copy of the state, two calls' worth of counted references)
+    # is not needed. Its code is then the plan's legality alone, which ship_phase ignores
+    reach = 0
+    for i in range(nplan):
+        if plan[i] == 0:
+            reach += 1
+        elif 10 <= plan[i] < 100:
+            reach += plan[i] - 10
+    near = False
+    for q in range(hd.shape[0]):
+        hound_at[q] = -1
+        if hd[q, 2] and dist(sv[s, V_COL], sv[s, V_ROW], hd[q, 0], hd[q, 1]) \
+                <= reach + rp[RP_HOUND_RANGE]:
+            near = True
+    if not near:
+        return 0
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     dry = Race(sv.copy(), ships, bu, hd, carry, hound_at, path, spec, out)
     code, npath = move_plan(st, dice.NO_SCRIPT, Mover(False, s, 0), dry, plan, nplan, RT, BT,

@@ -694,6 +694,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
         expo_w = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
+    expo = scr.expo
     if tb >= 0:
         prec[:] = -1.0
     d = 0
@@ -804,11 +805,11 @@ def best_plan(q, W, J, out_plan, pp, scr):
                     # many leaves end in one hex at different facings: the rivals' fire
                     # depends on the hex alone, so it is worked out once a search
                     hx = c * R + r
-                    if hx < scr.expo.shape[1]:
-                        if scr.expo[1, hx] != gen:
-                            scr.expo[0, hx] = exposure(sv, s, c, r, rp[RP_MAX_RANGE])
-                            scr.expo[1, hx] = gen
-                        total += expo_w * scr.expo[0, hx]
+                    if hx < expo.shape[1]:
+                        if expo[1, hx] != gen:
+                            expo[0, hx] = exposure(sv, s, c, r, rp[RP_MAX_RANGE])
+                            expo[1, hx] = gen
+                        total += expo_w * expo[0, hx]
                     else:
                         total += expo_w * exposure(sv, s, c, r, rp[RP_MAX_RANGE])
             if total < best:

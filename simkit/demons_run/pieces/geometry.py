@@ -13,7 +13,7 @@ import numpy as np
 
 from simkit.core import hexgrid
 from simkit.core._numba import jit
-from simkit.core.hexgrid import DX, DZ, ODD_LOWER
+from simkit.core.hexgrid import ODD_LOWER
 
 SQ3 = math.sqrt(3.0)
 
@@ -26,8 +26,12 @@ SQ3 = math.sqrt(3.0)
 @jit(inline="always")
 def nbr(col, row, d):
     """The hex across hexside ``d`` (0-5 = N..NW), as markers._nbr."""
-    x = col + DX[d]
-    z = row - (col + (col & 1)) // 2 + DZ[d]
+    # hexgrid's DX, DZ (N..NW) as conditions: a global array read from compiled code is a
+    # reference counted at every call
+    dx = 0 if d == 0 or d == 3 else (1 if d < 3 else -1)
+    dz = -1 if d < 2 else (0 if d == 2 or d == 5 else 1)
+    x = col + dx
+    z = row - (col + (col & 1)) // 2 + dz
     return x, z + (x + (x & 1)) // 2
 
 
