@@ -797,18 +797,18 @@ def _reach_scan(T, c0, r0, rad):
 
 
 @jit
-def _end_bound(FD, Jv, c0, r0, f0, V2, limit, per_hex):
+def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
     """The least cost-to-go, in field ``Jv`` (Velocity first, ``policies.by_velocity``), of
     any state a move at Velocity V2 without a Gravity Whip can end in from (c0, r0) facing f0
     (:func:`move_ends`: the hexes and facings its turning limits reach, not every hex within
-    V2 at any facing); -inf (no bound) for limits the table does not hold."""
-    at = FD.ends_at
+    V2 at any facing); -inf (no bound) for limits the table does not hold. ``at``, ``ends``:
+    ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every array of a
+    tuple a call takes)."""
     if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
         return -np.inf
     lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
     if hi == lo:
         return -np.inf
-    ends = FD.ends
     Jl = Jv[V2]
     C, R = Jl.shape[0], Jl.shape[1]
     # the grid's cube coordinates (hexgrid.to_cube / to_offset, EVEN_LOWER) written out: the
@@ -1022,8 +1022,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if _has(now, C_NO_TURNING, ccode):
                         lim = 0
-                    reach = min(_end_bound(FD, FD.fields_v[sv[s, V_PILOT], fld], c0, r0, f0,
-                                           V2, lim, per_hex), 1000.0)
+                    reach = min(_end_bound(FD.ends_at, FD.ends, FD.fields_v[sv[s, V_PILOT], fld],
+                                           c0, r0, f0, V2, lim, per_hex), 1000.0)
                 if not 0.0 <= reach < 1000.0:
                     reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
