@@ -55,6 +55,32 @@ cache: the field is laid out hex-major), the allocation 5%, the reach scan 3%. T
 dropped: the same ends bound at every node of the plan search (20% fewer nodes, no faster:
 each node reads up to 27 field entries), a dry-run twin of ``_enter`` without arrays
 (within noise).
+Then (2026-12-03, s17-drspeed, same choices: seeded totals of 3,000 races per scenario and
+150 logged races per scenario bit-identical, golden logs unchanged). Profiled with perf on
+code loaded from the numba cache (symbols from the cached objects), and numba's reference
+counts attributed to their callers with a gdb breakpoint on ``NRT_incref``/``NRT_decref``
+(40,000 hits): ``_enter`` made 45% of them and ``_hounds`` 21% (each call takes the race's
+tuples), and the compiled plan search called ``dist``/``nbr`` (four calls deep into
+``markers`` and ``hexgrid``) and numba's ``min``/``max`` at every node -- LLVM inlined
+none of them -- while the Field of Fire's ``atan2`` and float remainder took 7%. Cuts:
+``nbr``, ``dist`` and ``in_field_of_fire`` as inlined integer arithmetic (the 60-degree cone
+in cube coordinates, held to los.py for every hex of the board); the route field also kept
+Velocity first (``Fields.fields_v``, ``policies.by_velocity``) for the plan search and the
+ends bound; a plain hex (no Null, Hell Fire, Hell Hole, Finish or striking hound) entered
+in ``move_plan`` without calling ``_enter``; no dry run for the hounds when no live hound is
+within the plan's hexes plus the attack range; ``_end_bound`` given its two tables instead
+of the fields tuple. Main (c719b95) against this, alternated five times, 2,000 races each,
+CPU time (``time.process_time``), one thread, load 3.5-4.5 on 2 cores: four-corners
+692/539/601/506/534 -> 977/707/800/684/800 races/s (median 539 -> 800, this ahead in 5 of
+5 pairs), duel median 1,664 -> 2,094 (4 of 5), raid median 998 -> 1,321 (5 of 5). Still
+0.4 of issue 14's 2,000. Where a four-corners race's time goes now (perf): the plan search
+52% (~27,000 nodes a race, unchanged), the allocation 7%, reference counting 13% (calls
+that take the race's tuples: ``best_plan`` 38% of the counts, ``move_plan`` 24%,
+``_end_bound`` 8%, ``allocate`` 8%), the ends bound 6%, the reach scan 3%. Compiled code
+differs with the numba cache's history: a cache filled under ``NUMBA_ENABLE_PROFILING=1``
+inlined less (142 symbols instead of 63) and ran with twice the reference counting, so
+caches for timing are filled without it. Cold compile of the race kernel (fresh cache, one
+race, CPU time, one run each): 73.9 s on main, 78.4 s here (the inlined geometry).
 
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.

@@ -15,7 +15,7 @@ from simkit.demons_run.engine import race_state
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.policies import (PARAM_NAMES, PARAM_SPACE, PARAMS, PlanSpec, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
+from simkit.demons_run.policies import (PARAM_NAMES, by_velocity, PARAM_SPACE, PARAMS, PlanSpec, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
                                         MAX_PLAN)
 from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
@@ -130,8 +130,8 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     pp = sim.pilots[s] if pp is None else pp
     q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], tb, 0,
                  1e30)
-    cost, n = best_plan(q, plan_view(race_state(sh, sv, bu, hd), b, sim.RT), field, plan, pp,
-                        plan_scratch())
+    cost, n = best_plan(q, plan_view(race_state(sh, sv, bu, hd), b, sim.RT), by_velocity(field),
+                        plan, pp, plan_scratch())
     return plan[:n].copy()
 
 
@@ -158,7 +158,7 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
         sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
                                                                "velocity": V}})
         W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
-        J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
+        J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
         limit = min(ra.mn_turn[sh[s, MN]], ra.vturns[V])
         got, want = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
         q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], 10, screens, ra.pi_mod[sh[s, PI]], -1, 0,
@@ -183,7 +183,7 @@ def test_plan_search_dominance_table_keeps_more_than_sixteen_states(four, pos):
     sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": pos, "facing": 1,
                                                            "velocity": V}})
     W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
-    J = four.fields[four.slot[s], int(sv[s, V_FIN_FIELD])]
+    J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
     q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10, 2,
                  ra.pi_mod[sh[s, PI]], -1, 0, 1e30)
     scr = plan_scratch()
@@ -342,7 +342,7 @@ def test_allocation_finds_the_setting_an_exhaustive_search_does(four):
                     RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
         chosen = int(sv[s, A_ME])
         sv[s, V_VEL] = V                     # back to the Velocity it allocated from
-        J = sim.fields[sv[s, V_PILOT]][sv[s, V_TARGET]]
+        J = sim.fields_v[sv[s, V_PILOT]][sv[s, V_TARGET]]
         tb = int(sv[s, V_FORCED])
         totals = {}
         for a in range(-int(sh[s, ME]), int(sh[s, ME]) + 1):

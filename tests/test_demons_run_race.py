@@ -61,6 +61,42 @@ def test_compiled_fire_geometry_equals_los():
     assert checked > 100
 
 
+def test_compiled_neighbours_distance_and_field_of_fire_hex_for_hex():
+    """The compiled ``nbr``, ``dist`` and ``in_field_of_fire`` are integer arithmetic written
+    out (the plan search calls them at every node): held to the board's neighbours, the
+    grid's distance and los.py's angle between hex centres for every hex of the board and one
+    beyond, every facing, from a firer in an even and in an odd column (and every pair of a
+    board quarter), edges of the 60-degree field included."""
+    from simkit.demons_run.pieces import markers as M
+    C, R_ = B.columns, B.rows
+    for c in range(0, C + 2):
+        for r in range(0, R_ + 2):
+            for d in range(6):
+                assert G.nbr(c, r, d) == M._nbr(c, r, d)
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        c1, r1, c2, r2 = (int(x) for x in rng.integers(0, 42, 4))
+        assert G.dist(c1, r1, c2, r2) == M._hex_distance(c1, r1, c2, r2)
+    inside = edges = 0
+    for c0, r0 in ((10, 20), (11, 20), (1, 1), (C, R_)):
+        for c in range(0, C + 2):
+            for r in range(0, R_ + 2):
+                for f in range(6):
+                    want = in_field_of_fire((c0, r0), f, (c, r))
+                    assert G.in_field_of_fire(c0, r0, f, c, r) == want, ((c0, r0), f, (c, r))
+                    inside += want
+    for c0 in range(1, 9):
+        for r0 in range(1, 11):
+            for c in range(1, 9):
+                for r in range(1, 11):
+                    for f in range(6):
+                        assert G.in_field_of_fire(c0, r0, f, c, r) == \
+                            in_field_of_fire((c0, r0), f, (c, r))
+    assert inside > 5_000
+    # the cone's edge (a hex two out, centre on it) is in, the hex beside the facing is out
+    assert G.in_field_of_fire(10, 20, 0, 11, 19) and not G.in_field_of_fire(10, 20, 0, 11, 20)
+
+
 def _tokens(plan):
     out = []
     for t in _plan_tokens(plan):

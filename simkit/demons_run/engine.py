@@ -132,6 +132,9 @@ class Fields(NamedTuple):
     #                       Finish (``policies.choose_target`` prices a detour's way home)
     ends_at: np.ndarray   # int64[V, limit, per_hex, facing, 2]: :func:`move_ends` rows
     ends: np.ndarray      # int64[k, 3]: where a move can end (cube dx, dz; facing)
+    fields_v: np.ndarray  # float32[slot, field, NV, col, row, 6]: ``fields`` Velocity first
+    #                       (``policies.by_velocity``), what the plan search and the ends
+    #                       bound read
 
 
 def move_ends(vturns, max_limit, max_per_hex):
@@ -373,6 +376,9 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     C, R = terrain.shape[0], terrain.shape[1]
     col, row, facing, vel = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL]
+    fin_col, fin_row = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
+    hd, hound_at = S.hd, S.hound_at
+    nh = hd.shape[0]
     per_hex = mn_hex[ships[s, MN]]
     limit = min(mn_turn[ships[s, MN]], vturns[min(vel, vturns.shape[0] - 1)])
     if _has(sv[s, V_CR_NOW], C_NO_TURNING, ccode):
@@ -491,6 +497,23 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
         col, row = c2, r2
         path[npath, 0], path[npath, 1] = col, row
         npath += 1
+        # Nothing happens on entering a hex with no Null, Hell Fire or Hell Hole, not the
+        # Finish, where no hound strikes at this index of the path (hound_targets; one that
+        # strikes sooner has stopped the move or is gone): _enter would only move the ship
+        # there. Decided here without the call (and without a helper taking arrays): a call
+        # that takes the race's tuples counts a reference to each of their arrays, and that
+        # counting was a sixth of a race's time.
+        t = terrain[col, row]
+        plain = not (t == 2 or t == 4 or fire_class[col, row] > 0
+                     or (col == fin_col and row == fin_row))
+        if plain:
+            for q in range(nh):
+                if hound_at[q] == npath - 1 and hd[q, 2]:
+                    plain = False
+        if plain:
+            if wet:
+                sv[s, V_COL], sv[s, V_ROW] = col, row
+            continue
         code, vel = _enter(st, script, mv, Entry(col, row, vel, False, npath), S, RT, BT, L)
         if code:
             if wet:
@@ -633,10 +656,29 @@ def _hounds(st, script, mv, hx, final, screens, S, RT, L):
 @jit
 def hound_targets(s, S, plan, nplan, RT, BT):
     """Dry-run the plan and mark, per live hound within reach, the first path index at its
-    smallest distance (movement.move_ship)."""
+    smallest distance (movement.move_ship). Returns the dry run's code, or 0 when no live
+    hound is near enough for the run to be needed."""
     (sv, ships, bu, hd, carry, hound_at, path, spec, out) = (
         S.sv, S.ships, S.bu, S.hd, S.carry, S.hound_at, S.path, S.spec, S.out)
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    # every hex of the path is within as many hexes of the start as the plan moves (a forward
+    # token one, a whip its k): with no live hound within that and the attack range, none
+    # strikes, and the dry run (a copy of the state, two calls' worth of counted references)
+    # is not needed. Its code is then the plan's legality alone, which ship_phase ignores
+    reach = 0
+    for i in range(nplan):
+        if plan[i] == 0:
+            reach += 1
+        elif 10 <= plan[i] < 100:
+            reach += plan[i] - 10
+    near = False
+    for q in range(hd.shape[0]):
+        hound_at[q] = -1
+        if hd[q, 2] and dist(sv[s, V_COL], sv[s, V_ROW], hd[q, 0], hd[q, 1]) \
+                <= reach + rp[RP_HOUND_RANGE]:
+            near = True
+    if not near:
+        return 0
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     dry = Race(sv.copy(), ships, bu, hd, carry, hound_at, path, spec, out)
     code, npath = move_plan(st, dice.NO_SCRIPT, Mover(False, s, 0), dry, plan, nplan, RT, BT,
@@ -755,25 +797,29 @@ def _reach_scan(T, c0, r0, rad):
 
 
 @jit
-def _end_bound(FD, Jt, c0, r0, f0, V2, limit, per_hex):
-    """The least cost-to-go, in field ``Jt``, of any state a move at Velocity V2 without a
-    Gravity Whip can end in from (c0, r0) facing f0 (:func:`move_ends`: the hexes and facings
-    its turning limits reach, not every hex within V2 at any facing); -inf (no bound) for
-    limits the table does not hold."""
-    at = FD.ends_at
+def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
+    """The least cost-to-go, in field ``Jv`` (Velocity first, ``policies.by_velocity``), of
+    any state a move at Velocity V2 without a Gravity Whip can end in from (c0, r0) facing f0
+    (:func:`move_ends`: the hexes and facings its turning limits reach, not every hex within
+    V2 at any facing); -inf (no bound) for limits the table does not hold. ``at``, ``ends``:
+    ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every array of a
+    tuple a call takes)."""
     if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
         return -np.inf
     lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
     if hi == lo:
         return -np.inf
-    ends = FD.ends
-    C, R = Jt.shape[0], Jt.shape[1]
-    x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
+    Jl = Jv[V2]
+    C, R = Jl.shape[0], Jl.shape[1]
+    # the grid's cube coordinates (hexgrid.to_cube / to_offset, EVEN_LOWER) written out: the
+    # calls were not inlined
+    z0 = r0 - (c0 + (c0 & 1)) // 2
     best = np.inf
     for k in range(lo, hi):
-        c, r = to_offset(x0 + ends[k, 0], z0 + ends[k, 1], EVEN_LOWER)
+        c = c0 + ends[k, 0]
+        r = z0 + ends[k, 1] + (c + (c & 1)) // 2
         if 1 <= c < C and 1 <= r < R:
-            x = np.float64(Jt[c, r, ends[k, 2], V2])
+            x = np.float64(Jl[c, r, ends[k, 2]])
             if x < best:
                 best = x
     return best
@@ -976,7 +1022,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if _has(now, C_NO_TURNING, ccode):
                         lim = 0
-                    reach = min(_end_bound(FD, Jt, c0, r0, f0, V2, lim, per_hex), 1000.0)
+                    reach = min(_end_bound(FD.ends_at, FD.ends, FD.fields_v[sv[s, V_PILOT], fld],
+                                           c0, r0, f0, V2, lim, per_hex), 1000.0)
                 if not 0.0 <= reach < 1000.0:
                     reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
@@ -1004,7 +1051,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             q = PlanSpec(s, V2, limit, per_hex, tractor, scr_max, pim, tb, fuel - fcost,
                          best_c - dv - pen if best_c < 1e17 else 1e30)
-            c, n = best_plan(q, W, F[fld], plan, pp, tab)
+            c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan, pp, tab)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
@@ -1198,7 +1245,7 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
         n = keep[K_N]
         plan[:n] = keep[K_PLAN:K_PLAN + n]
     else:
-        c, n = best_plan(q, W, fields[sv[s, V_PILOT], fld], plan,
+        c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan,
                          _chase_pp(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp),
                          tab)
     m = add_recovery_attempts(q, plan, n, plan2, W, pp)

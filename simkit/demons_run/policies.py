@@ -415,6 +415,14 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
     return J.astype(np.float32)
 
 
+def by_velocity(field):
+    """A route field (float32[..., col, row, 6, NV], :func:`route_field`) laid out Velocity
+    first ([..., NV, col, row, 6]) for :func:`best_plan`: the search reads the field at one
+    Velocity at every node, over hexes near each other, and the field's own layout put every
+    such read on a cache line of its own (the same values, so the same plans)."""
+    return np.ascontiguousarray(np.moveaxis(field, -1, -4))
+
+
 # --- recovery and fire odds the pilot uses ---------------------------------------------------
 
 @jit
@@ -582,7 +590,8 @@ def best_plan(q, W, J, out_plan, pp, scr):
     """Search every legal movement plan of ship ``q.s`` at Velocity ``q.V`` (see module doc;
     ``q`` a :class:`PlanSpec`); write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R,
     10+k whip k hexes) and return (cost, tokens). ``W`` is the race as :func:`plan_view`
-    shows it, ``J`` the target's route field, ``scr`` the race's :class:`PlanScratch`
+    shows it, ``J`` the target's route field laid out Velocity first (:func:`by_velocity`),
+    ``scr`` the race's :class:`PlanScratch`
     (:func:`plan_scratch`). ``q.ub``: only a plan cheaper than this is wanted (the
     allocation's best at another setting): partial plans that cannot beat it are dropped, and
     (INF, 0) is returned when none does."""
@@ -636,7 +645,16 @@ def best_plan(q, W, J, out_plan, pp, scr):
     w_null, risk, pass_min = pp[PP_W_NULL], pp[PP_RISK], rp[RP_PASS_MIN]
     tc = turn_cost(V, vturns, rp, pp)           # the route field's price of a turning movement
     dvmax = max(dv_cost(1, rp, pp), dv_cost(-1, rp, pp))   # and of a Velocity Level
-    vmax_f = J.shape[3] - 1
+    vmax_f = J.shape[0] - 1
+    # the bound reads the field at this Velocity at every node: one board-sized layer
+    Jb = J[min(V, vmax_f)]
+    hound_range = rp[RP_HOUND_RANGE]
+    w_hound = pp[PP_W_HOUND] * pp[PP_RISK]
+    whip_vmin, whip_vmax, whip_kmin, whip_kmax = (rp[RP_WHIP_VMIN], rp[RP_WHIP_VMAX],
+                                                  rp[RP_WHIP_KMIN], rp[RP_WHIP_KMAX])
+    whip_gain = rp[RP_WHIP_GAIN]
+    tb_c = bu[tb, BU_COL] if tb >= 0 else 0
+    tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
     # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
     # expanded again. The search stays exhaustive over distinct states, but no longer over
@@ -676,6 +694,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
         expo_w = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
+    expo = scr.expo
     if tb >= 0:
         prec[:] = -1.0
     d = 0
@@ -717,9 +736,9 @@ def best_plan(q, W, J, out_plan, pp, scr):
                 terminal = True
             else:
                 hole = hole_of[c2, r2] if terrain[c2, r2] == 3 else 0
-                whip = hole > 0 and rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX] and not (w >> hole) & 1
+                whip = hole > 0 and whip_vmin <= V <= whip_vmax and not (w >> hole) & 1
                 if whip:
-                    if k < rp[RP_WHIP_KMIN] or k > rp[RP_WHIP_KMAX]:
+                    if k < whip_kmin or k > whip_kmax:
                         continue
                     w |= 1 << hole
                     mleft += 1                   # the whip's hexes cost no MP (204 O)
@@ -731,7 +750,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
                         r2 = rings[hole - 1, (j + step * n) % 6, 1]
                         cost += hex_price(terrain[c2, r2], fire_class[c2, r2], V, w_null, risk,
                                           pass_min, f1, f2, f3)
-                    g = min(rp[RP_WHIP_GAIN], g + k)
+                    g = g + k if g + k < whip_gain else whip_gain
                     c, r = c2, r2
                 else:
                     choice[d] += 5
@@ -743,19 +762,25 @@ def best_plan(q, W, J, out_plan, pp, scr):
                     if c == fin_c and r == fin_r and V == 1:
                         terminal = True          # finished
                 if tb >= 0:
-                    bd = min(bd, dist(c, r, bu[tb, BU_COL], bu[tb, BU_ROW]))
+                    db = dist(c, r, tb_c, tb_r)
+                    if db < bd:
+                        bd = db
             mleft -= 1
         # store the state at depth d+1 (or evaluate)
         pc[d + 1], pr[d + 1], pf[d + 1], pu[d + 1] = c, r, f, u
         pg[d + 1], pw[d + 1], pbd[d + 1] = g, w, bd
         hpen = 0.0
+        on = 1 <= c < C and 1 <= r < R
         for q in range(nrel):
-            phd[d + 1, q] = phd[d, q]
-            if 1 <= c < C and 1 <= r < R:
-                phd[d + 1, q] = min(phd[d, q], dist(c, r, hd[rel[q], 0], hd[rel[q], 1]))
-            if phd[d + 1, q] <= rp[RP_HOUND_RANGE]:
-                e = 3.5 * par[P_HOUND_DICE_0 + phd[d + 1, q]] - screens
-                hpen += pp[PP_W_HOUND] * pp[PP_RISK] * max(0.5, e)
+            x = phd[d, q]
+            if on:
+                dh = dist(c, r, hd[rel[q], 0], hd[rel[q], 1])
+                if dh < x:
+                    x = dh
+            phd[d + 1, q] = x
+            if x <= hound_range:
+                e = 3.5 * par[P_HOUND_DICE_0 + x] - screens
+                hpen += w_hound * (e if e > 0.5 else 0.5)
         pcost[d + 1] = cost
         pm[d + 1] = mleft
         rec = 0.0
@@ -769,7 +794,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
         if last or terminal:
             total = cost + hpen - rec
             if not terminal:
-                total += J[c, r, f, min(V + g, vmax_f)]
+                total += J[V + g if V + g < vmax_f else vmax_f, c, r, f]
                 if att > 0:
                     for t in range(sv.shape[0]):
                         if t != s and sv[t, V_STATUS] == RACING and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8 \
@@ -780,11 +805,11 @@ def best_plan(q, W, J, out_plan, pp, scr):
                     # many leaves end in one hex at different facings: the rivals' fire
                     # depends on the hex alone, so it is worked out once a search
                     hx = c * R + r
-                    if hx < scr.expo.shape[1]:
-                        if scr.expo[1, hx] != gen:
-                            scr.expo[0, hx] = exposure(sv, s, c, r, rp[RP_MAX_RANGE])
-                            scr.expo[1, hx] = gen
-                        total += expo_w * scr.expo[0, hx]
+                    if hx < expo.shape[1]:
+                        if expo[1, hx] != gen:
+                            expo[0, hx] = exposure(sv, s, c, r, rp[RP_MAX_RANGE])
+                            expo[1, hx] = gen
+                        total += expo_w * expo[0, hx]
                     else:
                         total += expo_w * exposure(sv, s, c, r, rp[RP_MAX_RANGE])
             if total < best:
@@ -801,10 +826,10 @@ def best_plan(q, W, J, out_plan, pp, scr):
         # allowance (the whole Buoy bonus, the end-of-move attack bonus, the Velocity of a whip
         # made or still to come) is dropped.
         if V > 0 and best < 1e29:
-            jn = J[c, r, f, min(V, vmax_f)]
+            jn = Jb[c, r, f]
             if jn < INF / 2:
                 lb = eff - bonus_w - att + jn - (mleft + 1.0) / V \
-                    - (g + rp[RP_WHIP_GAIN]) * dvmax
+                    - (g + whip_gain) * dvmax
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g

@@ -33,7 +33,7 @@ from .pieces.layout import (BU_SIZE, RACING, RP_WHIP_GAIN, STATUS_NAMES, SV_SIZE
                      V_STATUS, V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
 from .pieces.markers import EASY, FREE, ORBIT_ONLY
 from .policies import (NV, PARAM_NAMES, PARAM_SPACE, POLICIES, PP_SCREENS_HAZ, param_vector,
-                       route_field)
+                       by_velocity, route_field)
 from .reference import ship_from_build
 from .rules import make_rules, rules_data
 from ..core.extras import Extras
@@ -335,6 +335,7 @@ class RaceSim:
                                        int(self.ra.tables.rp[RP_WHIP_GAIN])))
             self.slot.append(slots[k])
         self.fields = np.ascontiguousarray(np.stack(fl))
+        self.fields_v = by_velocity(self.fields)
         self.fin_from = np.ascontiguousarray(np.stack(ff))
         self.reach = np.ascontiguousarray(np.stack(rl))
         self.ends = RK.move_ends(self.ra.tables.vturns[:NV], int(self.ra.tables.mn_turn.max()),
@@ -389,7 +390,7 @@ class RaceSim:
         """The arguments of ``engine.race_stats`` after its (key, first, n)."""
         return (RK.Start(self.ships0, self.sv0, self.bu0, self.hd0, self.pilots),
                 RK.Fields(self.fields, self.easy_field, self.ring_field, self.reach,
-                          self.fin_from, *self.ends), self.RT, self.BT)
+                          self.fin_from, *self.ends, self.fields_v), self.RT, self.BT)
 
     def chunk(self, key, first, n):
         return RK.race_stats(np.uint64(key), first, n, *self.args())
@@ -650,7 +651,7 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     q = PlanSpec(s, V, limit, ra.mn_hex[sh[s, MN]], sv[s, A_TRACTOR],
                  min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], tb, sh[s, FUEL], 1e30)
     W = plan_view(S, BT, RT)
-    c, n = best_plan(q, W, sim.fields[sv[s, V_PILOT], sv[s, V_TARGET]], plan, sim.pilots[s],
+    c, n = best_plan(q, W, sim.fields_v[sv[s, V_PILOT], sv[s, V_TARGET]], plan, sim.pilots[s],
                      plan_scratch())
     plan2 = np.zeros(MAX_PLAN, np.int64)
     m = add_recovery_attempts(q, plan, n, plan2, W, sim.pilots[s])

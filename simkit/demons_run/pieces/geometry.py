@@ -15,22 +15,36 @@ from simkit.core import hexgrid
 from simkit.core._numba import jit
 from simkit.core.hexgrid import ODD_LOWER
 
-from .markers import _hex_distance, _nbr
-
 SQ3 = math.sqrt(3.0)
-# facing angle in degrees (N, NE, SE, S, SW, NW), as los._ANGLE
-ANGLE = np.array([90.0, 30.0, -30.0, -90.0, -150.0, 150.0])
 
 
-@jit
+# The plan search calls these at every node. As calls into ``markers`` and ``hexgrid`` they
+# stayed calls in the compiled search (LLVM inlined neither them nor the ``min``/``max`` they
+# use), four calls deep for a distance; inlined here as integer arithmetic on the shared grid's
+# cube coordinates (``hexgrid.to_cube``, EVEN_LOWER: 1-based columns, even ones lower), held
+# to ``markers._nbr`` and ``markers._hex_distance`` hex for hex by the tests.
+@jit(inline="always")
 def nbr(col, row, d):
-    """The hex across hexside ``d`` (0-5 = N..NW); markers._nbr under its public name."""
-    return _nbr(col, row, d)
+    """The hex across hexside ``d`` (0-5 = N..NW), as markers._nbr."""
+    # hexgrid's DX, DZ (N..NW) as conditions: a global array read from compiled code is a
+    # reference counted at every call
+    dx = 0 if d == 0 or d == 3 else (1 if d < 3 else -1)
+    dz = -1 if d < 2 else (0 if d == 2 or d == 5 else 1)
+    x = col + dx
+    z = row - (col + (col & 1)) // 2 + dz
+    return x, z + (x + (x & 1)) // 2
 
 
-@jit
+@jit(inline="always")
 def dist(c1, r1, c2, r2):
-    return _hex_distance(c1, r1, c2, r2)
+    """Hexes from (c1, r1) to (c2, r2), as markers._hex_distance."""
+    dx = c1 - c2
+    dz = r1 - (c1 + (c1 & 1)) // 2 - r2 + (c2 + (c2 & 1)) // 2
+    ax = dx if dx >= 0 else -dx
+    az = dz if dz >= 0 else -dz
+    ay = dx + dz if dx + dz >= 0 else -dx - dz
+    m = ax if ax >= az else az
+    return m if m >= ay else ay
 
 
 @jit
@@ -41,14 +55,22 @@ def centre(col, row):
 
 @jit
 def in_field_of_fire(c0, r0, facing, c1, r1):
-    """206 A: the target hex's centre within 30 degrees of the facing (los.in_field_of_fire)."""
+    """206 A: the target hex's centre within 30 degrees of the facing (los.in_field_of_fire,
+    which measures the angle between hex centres), in integers: the pilots ask it at every
+    leaf of a plan search, and the angle's atan2 and float remainder cost more than the search
+    step. In cube coordinates a hex centre lies at (1.5 dx, -sqrt3 (dz + dx / 2)) from the
+    firer's; turning the offset by 60 degrees a facing ((x, y, z) -> (-y, -z, -x) takes
+    each facing's hexside to N's), the N cone of half-angle 30 degrees, its edges included,
+    is 3 |x| <= -(2 z + x)."""
     if c0 == c1 and r0 == r1:
         return False
-    x0, y0 = centre(c0, r0)
-    x1, y1 = centre(c1, r1)
-    ang = math.degrees(math.atan2(y1 - y0, x1 - x0))
-    diff = (ang - ANGLE[facing] + 180.0) % 360.0 - 180.0
-    return abs(diff) <= 30.0 + 1e-9
+    x = c1 - c0
+    z = r1 - (c1 + (c1 & 1)) // 2 - r0 + (c0 + (c0 & 1)) // 2
+    y = -x - z
+    for _ in range(facing):
+        x, y, z = -y, -z, -x
+    ax = x if x >= 0 else -x
+    return 3 * ax <= -(2 * z + x)
 
 
 @jit
