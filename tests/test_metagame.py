@@ -68,3 +68,35 @@ def test_a_metagame_run_dir_resumes_to_the_same_numbers(tmp_path):
     assert first.attrs["payoffs"].equals(again.attrs["payoffs"])
     with pytest.raises(UserInputError, match="other arguments"):
         _meta(5, run_dir=run)
+
+
+def test_a_race_leaves_its_best_in_the_archive_and_the_next_races_and_breeds_from_it():
+    from simkit.analysis import balance as B
+    from simkit.core.game import Policy
+
+    bg, strength = _far()
+    P = lambda c: Policy("build", tuple((f"f{i:02d}", int(v)) for i, v in enumerate(c)))  # noqa
+    seen = []
+
+    def propose(rng, k, pop):
+        seen.append(list(pop))
+        return [P(bg.space.sample(rng)) for _ in range(k)]
+
+    def play(profile, n, seed):
+        a, b = (tuple(v for _, v in p.params) for p in profile)
+        return bg.duel(a, b, n, seed)
+
+    start = P(bg.start[0])
+    side = B.Side("a", [start], propose=propose)
+    est = B.Estimates(play, 2, rotate=True)
+    pops, mix = [[start], [start]], [np.array([1.0]), np.array([1.0])]
+    archive = []
+    best, _ = B._best_reply(est, 0, side, pops, mix, 0.5, 100, 16, 1,
+                            np.random.default_rng(0), 10**6, archive)
+    assert archive[0] == best and 1 < len(archive) <= B.ARCHIVE_KEEP
+    cands = B._candidates(side, pops, 0, 4, 1, np.random.default_rng(1), archive)
+    assert all(e in cands for e in archive)           # raced again as they are
+    assert seen[-1] == [start] + archive              # and bred from, the population first
+    # a population member is never re-proposed from the archive
+    cands = B._candidates(side, [[start, best]] * 2, 0, 4, 1, np.random.default_rng(1), archive)
+    assert seen[-1] == [start, best] + archive[1:]

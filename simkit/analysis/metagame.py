@@ -5,9 +5,13 @@ holds when everyone picks their best: the same best-reply loop as :mod:`.balance
 instead of policies, in a symmetric two-seat game. Two builds race with the seats rotated (half
 the races each way, on the same seeded races), so a build's result is never its corner's. The
 population starts from the game's reference builds; each round the best reply to the current
-mixture is searched among builds drawn from the game's design space (random legal builds and
-one-level moves around the support, raced by successive halving on common random numbers) and
-joins when it gains more than ``epsilon``.
+mixture is searched among builds drawn from the game's design space -- uniform legal builds,
+archetypes (the budget on a random few fields, as the core build search's islands start
+from), and one to three mutations and crosses of the population and of an elite archive (the
+builds earlier rounds' races ranked highest, raced again each round) -- raced by successive
+halving on common random numbers and polished by one-level moves, and joins when it gains
+more than ``epsilon``. A round that finds none searches again among twice the candidates, up
+to ``WIDEN`` times while the budget allows.
 
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
