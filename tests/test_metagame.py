@@ -100,3 +100,12 @@ def test_a_race_leaves_its_best_in_the_archive_and_the_next_races_and_breeds_fro
     # a population member is never re-proposed from the archive
     cands = B._candidates(side, [[start, best]] * 2, 0, 4, 1, np.random.default_rng(1), archive)
     assert seen[-1] == [start, best] + archive[1:]
+
+
+@pytest.mark.xdist_group("demons_run")  # on the worker that has compiled Demon's Run's kernels
+def test_the_demons_run_metagame_is_the_same_for_any_thread_count():
+    from simkit.demons_run.analyses import metagame
+
+    one = metagame(trials=1500, seed=3, threads=1, progress=False)
+    two = metagame(trials=1500, seed=3, threads=2, progress=False)
+    assert one.equals(two) and one.attrs["payoffs"].equals(two.attrs["payoffs"])
