@@ -312,7 +312,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
            validation_trials: int | None = None, max_rounds: int = 8,
            run_dir: str | Path | None = None, key: str = "", progress: bool | None = None,
            symmetric: bool = False, rotate: bool = False, confirm: int = 0,
-           widen: int = 0, spend_left: bool = False, extend: bool = False) -> Outcome:
+           widen: int = 0, spend_left: bool = False, extend: bool = False,
+           archive: bool = False) -> Outcome:
     """Grow the populations by best replies until none gains more than ``epsilon`` or the
     budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
     builds racing with seats rotated): only the first side's reply is searched, and it joins
@@ -323,7 +324,9 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     and search again among twice the candidates, up to ``widen`` times.
     ``spend_left``: the report's validation gets the budget the search left. ``extend``:
     ``play`` takes a first trial too, and longer estimates add to shorter ones
-    (:class:`Estimates`)."""
+    (:class:`Estimates`). ``archive``: each searched side keeps an elite archive of the
+    candidates its best-reply races ranked highest (:data:`ARCHIVE_SIZE`), re-proposed and
+    proposed from in every later round (only for sides with their own ``propose``)."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -354,6 +357,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     cap = trials_budget - (int(VALIDATION_SHARE * trials_budget) if spend_left else 0)
     rng = np.random.default_rng(seed)
     searched = [0] if symmetric else list(range(n_s))
+    archives = [[] if archive and sd.propose is not None else None for sd in sides]
     with tqdm(total=trials_budget, unit="trial", unit_scale=True, leave=False,
               disable=progress is False, delay=0 if progress else 2.0,
               desc="balance") as bar:
@@ -375,7 +379,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                 start = est.used
                 for s in searched:
                     r = _best_reply(est, s, sides[s], pops, mix, values[s], profile_trials,
-                                    k_try, seed, rng, cap - est.used)
+                                    k_try, seed, rng, cap - est.used, archives[s])
                     # the best of the tries, all measured on the same games against the same
                     # mixture; a try the budget cut short keeps the last one's
                     if r[0] is not None and (found[s][0] is None or r[1] > found[s][1]):
@@ -526,12 +530,14 @@ def canonical(p: Policy, spaces: Mapping[str, PolicySpace]) -> Policy:
     return Policy.of(p.name, {k: v for k, v in vals.items() if v != default[k]})
 
 
-def _candidates(side: Side, pops, s, k: int, seed: int, rng):
+def _candidates(side: Side, pops, s, k: int, seed: int, rng, elite=()):
     """Named policies at their defaults, Sobol points of every space with parameters, and
     steps around the side's current policies (in the unit box of their space); or the side's
-    own proposals."""
+    own proposals. ``elite`` (an archive of replies that raced well in earlier rounds) is
+    raced again as it is and proposed from like the population."""
     if side.propose is not None:
-        return list(dict.fromkeys(side.propose(rng, k, list(pops[s]))))
+        elite = [p for p in elite if p not in pops[s]]
+        return list(dict.fromkeys(side.propose(rng, k, list(pops[s]) + elite) + elite))
     spaces = side.spaces
     out = [Policy(name) for name in spaces]
     param_spaces = [sp for sp in spaces.values() if sp.params]
@@ -554,13 +560,15 @@ def _candidates(side: Side, pops, s, k: int, seed: int, rng):
     return list(dict.fromkeys(canonical(p, spaces) for p in out))
 
 
-def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left):
+def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, archive=None):
     """Race candidates for side ``s`` against the others' mixture by successive halving on the
     same seeded trials; returns (best policy, its gain over ``value``) or (None, 0) when the
-    budget cannot afford a round."""
-    cands = _candidates(side, pops, s, k, seed, rng)
+    budget cannot afford a round. ``archive`` (a list, or None for none): the elite of earlier
+    rounds, proposed from and raced again; this race's last rung and its polished winner
+    join it at the front (:data:`ARCHIVE_KEEP` per race), the oldest falling off."""
+    cands = _candidates(side, pops, s, k, seed, rng, archive or ())
     cost_per = _opponents(mix, s)
-    best, _, _, spent = _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per)
+    best, _, _, spent, ranked = _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per)
     if best is None:
         return None, 0.0
     full = _value_against(est, s, best, pops, mix, n, seed)
@@ -572,24 +580,32 @@ def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left):
         nbrs = [c for c in _neighbours(side, best) if c != best]
         if not nbrs:
             break
-        leader, score, t, used = _race(est, s, nbrs, pops, mix, n, seed, rng, left - spent,
-                                       cost_per)
+        leader, score, t, used, _ = _race(est, s, nbrs, pops, mix, n, seed, rng, left - spent,
+                                          cost_per)
         spent += used
         if leader is None or t < n or score <= full:
             break
         best, full = leader, score
+    if archive is not None:
+        # a reply to this round's mixture that lost narrowly may be the reply to a later one
+        # (the field cycles), and builds far from the population are where mutations of the
+        # population never go: the next rounds start from them too
+        new = [best] + [c for c in ranked if c != best][:ARCHIVE_KEEP - 1]
+        archive[:] = list(dict.fromkeys(new + archive))[:ARCHIVE_SIZE]
     return best, full - value
 
 
 def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per):
     """Successive halving of ``cands`` on the search seed, from a few dozen games each up to
-    ``n``: (leader, its score, the games it was scored on, games spent), the leader being
-    None when the budget ``left`` cannot afford the first round."""
+    ``n``: (leader, its score, the games it was scored on, games spent, the candidates of
+    the last rung raced in their order), the leader being None when the budget ``left``
+    cannot afford the first round."""
     rounds = max(1, math.ceil(math.log2(max(2, len(cands)))))
     alive = cands
     t = max(50, n >> rounds)
     spent = 0
     best, score, at = None, 0.0, 0
+    ranked: list = []
     while True:
         need = len(alive) * t * cost_per
         if spent + need > left:
@@ -600,17 +616,22 @@ def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per):
         order = np.lexsort((rng.permutation(len(alive)), -np.asarray(scores)))
         # the leader so far, if the budget stops the race here
         best, score, at = alive[int(order[0])], float(scores[int(order[0])]), t
+        ranked = [alive[int(i)] for i in order]
         if len(alive) == 1 or t >= n:
             break
         alive = [alive[i] for i in order[:max(1, math.ceil(len(alive) / 2))]]
         t = min(n, t * 2)
-    return best, score, at, spent
+    return best, score, at, spent, ranked
 
 
 #: the most one-step moves a best reply is polished by (each a race of its neighbours): at 6
 #: (and a 1.5x round reserve) Dark Future Game One's search stopped for the budget after two
 #: rounds with replies gaining 0.04-0.05 outside; at 2 (reserve 1x) it converged in four
 POLISH_STEPS = 2
+#: an elite archive (``search(archive=True)``): the candidates each best reply's race kept to
+#: its last rung (its winner first) join it, this many per race, and it holds this many
+ARCHIVE_KEEP = 4
+ARCHIVE_SIZE = 24
 
 
 def _neighbours(side: Side, p: Policy) -> list:

@@ -5,9 +5,13 @@ holds when everyone picks their best: the same best-reply loop as :mod:`.balance
 instead of policies, in a symmetric two-seat game. Two builds race with the seats rotated (half
 the races each way, on the same seeded races), so a build's result is never its corner's. The
 population starts from the game's reference builds; each round the best reply to the current
-mixture is searched among builds drawn from the game's design space (random legal builds and
-one-level moves around the support, raced by successive halving on common random numbers) and
-joins when it gains more than ``epsilon``.
+mixture is searched among builds drawn from the game's design space -- uniform legal builds,
+archetypes (the budget on a random few fields, as the core build search's islands start
+from), and one to three mutations and crosses of the population and of an elite archive (the
+builds earlier rounds' races ranked highest, raced again each round) -- raced by successive
+halving on common random numbers and polished by one-level moves, and joins when it gains
+more than ``epsilon``. A round that finds none searches again among twice the candidates, up
+to ``WIDEN`` times while the budget allows.
 
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
@@ -29,12 +33,16 @@ import pandas as pd
 from ..core.errors import UserInputError
 from ..core.extras import extras
 from ..core.game import BuildGame, Policy
-from .balance import CONFIRM, WIDEN, Side, Z, search
+from .balance import CONFIRM, Side, Z, search
 
 #: the caption of the payoff matrix among the frame's side tables (``attrs["extra"]``)
 PAYOFF_CAPTION = ("Which build beats which: the row build's win rate + half its ties against the "
                   "column build (the search's own estimates on its seed, no intervals; the "
                   "win rates above are re-measured on fresh seeds)")
+#: how many times a round that found no reply may double its candidates before the loop stops
+#: (a balance's ``WIDEN`` is 2): a try that would not fit the budget is not started, so a
+#: bigger budget searches wider before it calls the field an equilibrium
+WIDEN = 3
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -62,12 +70,19 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
             raise UserInputError(f"illegal starting build {space.describe(tuple(c))}",
                                  field="--metagame")
 
+    focused = getattr(space, "sample_focused", None)
+
     def propose(rng, k, pop):
-        # as many steps from the population as fresh draws: a best reply to a strong field is
-        # rarely a random 80-point ship (most lose to the worked one), more often one to three
-        # mutations from a build the field already flies, or a cross of two of them
+        # fresh draws, half of them archetypes (the budget on a random few fields: the core
+        # build search's islands start from them), for regions no step from the field
+        # reaches: uniform draws spread the points over every field, and a far strong region
+        # that leaves some empty (seed 1's Demon's Run ship: no Laser, one Screen) is rarely
+        # among them. As many steps from the population and the elite archive (``pop``, the
+        # population first): a best reply to a strong field is more often one to three
+        # mutations from a build that raced well, or a cross of two of them
         builds = [_build(p) for p in pop]
-        out = [tuple(space.sample(rng)) for _ in range(k)]
+        out = [tuple(focused(rng) if focused is not None and i % 2 else space.sample(rng))
+               for i in range(k)]
         for i in range(k):
             c = builds[i % len(builds)]
             for _ in range(1 + int(rng.integers(3))):
@@ -108,16 +123,23 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
     start = [_policy(tuple(c)) for c in bg.start]
     sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours)
              for name in ("seat 1", "seat 2")]
+    from ..core.runner import code_identity
+
+    # the code is part of the key: what the proposals and the archive are decides which
+    # estimates a run asks for, and a resumed run must ask for the same
     key = key or hashlib.sha256(json.dumps([bg.title, bg.note, [list(c) for c in bg.start],
                                             trials_budget, profile_trials, candidates,
-                                            epsilon, seed]).encode()).hexdigest()
+                                            epsilon, seed, code_identity()]).encode()
+                                ).hexdigest()
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                  candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
                  progress=progress, symmetric=True, extend=bg.extend,
                  # as a scenario's balance: a reply under epsilon is confirmed on more games
                  # and searched among more candidates before the loop stops on it, and the
                  # budget the search leaves measures the answer
-                 confirm=CONFIRM, widen=WIDEN, spend_left=True)
+                 confirm=CONFIRM, widen=WIDEN, spend_left=True,
+                 # the candidates that raced best in earlier rounds are raced and bred again
+                 archive=True)
     rows = []
     weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
     shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]

@@ -63,10 +63,11 @@ def _playthrough(sc, *, seed=2026, trial=0):
     return playthrough(sc, seed=seed, trial=trial)
 
 
-def _metagame(pilot="buoy_hunter", variants=None, budget=None):
+def _metagame(pilot="buoy_hunter", variants=None, budget=None, threads=None):
     """The 80-point metagame (simkit.analysis.metagame): two ships flown by the same pilot race
     from the opposite corners A and D (which the rulebook's symmetry pairs: 211 A), each build
-    from each corner in half the races, on the same seeded races."""
+    from each corner in half the races, on the same seeded races (``threads``: numba threads
+    of each run; the wins are the same for any count)."""
     import numpy as np
 
     from ..core.errors import UserInputError
@@ -90,7 +91,8 @@ def _metagame(pilot="buoy_hunter", variants=None, budget=None):
         ships = [ShipEntry("x", "A", build_of(x), pilot), ShipEntry("y", "D", build_of(y), pilot)]
         sc = RaceScenario("<metagame>", "metagame duel", "ORIGINAL", "", None, ships,
                           dict(rules.variants))
-        f = run(RaceSim(sc), hi - lo, seed, first=lo, progress=False).frame.set_index("side")
+        f = run(RaceSim(sc), hi - lo, seed, first=lo, progress=False,
+                threads=threads).frame.set_index("side")
         return int(f.loc["x", "wins"]), int(f.loc["y", "wins"])
 
     def duel(a, b, n, seed, first=0):

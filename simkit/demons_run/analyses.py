@@ -14,6 +14,7 @@ from ..core.checks import ints_in, positive_int
 from ..core.errors import UserInputError
 from ..core.game import Analysis
 from .builds import parse_build, worked_ship
+from .commands import METAGAME_BUDGET
 from .rules import make_rules
 
 #: the columns a build-search leaderboard prints
@@ -267,8 +268,8 @@ def plot_builds(frame, path):
     plot_leaderboard(frame, path)
 
 
-def metagame(*, budget=None, pilot="buoy_hunter", trials=20_000, seed=2026, variants=None,
-             run_dir=None, progress=None, **_run_opts):
+def metagame(*, budget=None, pilot="buoy_hunter", trials=None, seed=2026, variants=None,
+             run_dir=None, progress=None, threads=None, **_run_opts):
     """The builds a strong field would fly: best replies to best replies in two-ship races
     with the corners rotated (:mod:`simkit.analysis.metagame`); which build beats which in
     ``attrs["payoffs"]``."""
@@ -277,7 +278,8 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=20_000, seed=2026, vari
 
     rules = make_rules(variants)
     budget = _budget(rules, budget)
-    bg = _metagame(pilot, variants, budget)
+    bg = _metagame(pilot, variants, budget, threads)
+    trials = METAGAME_BUDGET if trials is None else trials
     return solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
                  run_dir=run_dir, progress=progress)
 
@@ -347,8 +349,9 @@ HEADLINE = (
              # the budget named: the CLI's --trials-budget defaults differ with --metagame
              command="simkit builds demons-run --trials-budget 100000"),
     Analysis("metagame", "The 80-point ships a strong field would fly (the build metagame)",
-             metagame, trials=20_000, trials_option="--trials-budget", quick={"trials": 2000},
-             command="simkit builds demons-run --metagame --trials-budget 20000"),
+             metagame, trials=METAGAME_BUDGET, trials_option="--trials-budget",
+             quick={"trials": 2000},
+             command=f"simkit builds demons-run --metagame --trials-budget {METAGAME_BUDGET}"),
     Analysis("board", "The board (RECONSTRUCTED)", board, plot=plot_board,
              command="simkit board demons-run"),
 )
