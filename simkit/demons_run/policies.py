@@ -697,6 +697,19 @@ def best_plan(q, W, J, out_plan, pp, scr):
     expo = scr.expo
     if tb >= 0:
         prec[:] = -1.0
+    # the most any plan's Buoy bonus can come to: the recovery chance at the best closest
+    # approach a plan can still make, worked out once (the bound below used to allow the
+    # whole bonus on top of what the partial plan had already earned)
+    rec_cap = bonus_w
+    if tb >= 0 and bonus_w >= 0.0:
+        pmax = 0.0
+        for b in range(99):                  # every closest approach a leaf can price
+            pb = p_recover(tractor, V, b, 1, pi_mod, tb_c, tb_r, terrain, fire_class, rp)
+            if pb > pmax:
+                pmax = pb
+            if pmax >= 1.0:
+                break
+        rec_cap = pmax * bonus_w
     d = 0
     nodes = 0
     while d >= 0:
@@ -828,7 +841,8 @@ def best_plan(q, W, J, out_plan, pp, scr):
         if V > 0 and best < 1e29:
             jn = Jb[c, r, f]
             if jn < INF / 2:
-                lb = eff - bonus_w - att + jn - (mleft + 1.0) / V \
+                lb = (eff + rec - rec_cap if bonus_w >= 0.0 else eff - bonus_w) - att + jn \
+                    - (mleft + 1.0) / V \
                     - (g + whip_gain) * dvmax
                 if lb >= best:
                     continue
