@@ -653,6 +653,10 @@ def best_plan(q, W, J, out_plan, pp, scr):
     whip_vmin, whip_vmax, whip_kmin, whip_kmax = (rp[RP_WHIP_VMIN], rp[RP_WHIP_VMAX],
                                                   rp[RP_WHIP_KMIN], rp[RP_WHIP_KMAX])
     whip_gain = rp[RP_WHIP_GAIN]
+    # the bound below allows for the Velocity a whip still to come may add; at a Velocity
+    # outside the whip range no whip is made, the leaves read the field at V itself (g 0)
+    # and the allowance is 0
+    whip_allow = whip_gain if whip_vmin <= V <= whip_vmax else 0
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
     tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
@@ -843,7 +847,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
             if jn < INF / 2:
                 lb = (eff + rec - rec_cap if bonus_w >= 0.0 else eff - bonus_w) - att + jn \
                     - (mleft + 1.0) / V \
-                    - (g + whip_gain) * dvmax
+                    - (g + whip_allow) * dvmax
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
