@@ -81,6 +81,17 @@ differs with the numba cache's history: a cache filled under ``NUMBA_ENABLE_PROF
 inlined less (142 symbols instead of 63) and ran with twice the reference counting, so
 caches for timing are filled without it. Cold compile of the race kernel (fresh cache, one
 race, CPU time, one run each): 73.9 s on main, 78.4 s here (the inlined geometry).
+Then (2026-12-03, s17-drspeed2, same choices, same bit-identity check) two exact cuts of
+the plan search's bound: the Buoy bonus allowed is the largest recovery chance at any
+closest approach less what the partial plan has already earned (it was the whole bonus on
+top of it), and no whip allowance at a Velocity outside the whip range. Nodes a
+four-corners race 32,229 -> 30,976 (the Buoy cut) -> 28,352 (both), counted with
+NUMBA_DISABLE_JIT over 10 races of seed 2026. Main (dede642) against this, alternated five
+times, 2,000 races each, CPU time, one thread, load 4.2-4.9 on 2 cores: four-corners
+727/695/642/644/633 -> 750/791/666/615/701 races/s (median 644 -> 701, this ahead in 4 of
+5), duel median 1,809 -> 2,029 (4 of 5), raid median 1,099 -> 1,219 (5 of 5); after the
+Buoy cut alone, under load 2-3, four-corners median 890 -> 997 (4 of 5, one by 1 race/s). The
+reference counting at the ``best_plan``/``move_plan`` calls is untouched.
 
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.

@@ -653,6 +653,10 @@ def best_plan(q, W, J, out_plan, pp, scr):
     whip_vmin, whip_vmax, whip_kmin, whip_kmax = (rp[RP_WHIP_VMIN], rp[RP_WHIP_VMAX],
                                                   rp[RP_WHIP_KMIN], rp[RP_WHIP_KMAX])
     whip_gain = rp[RP_WHIP_GAIN]
+    # the bound below allows for the Velocity a whip still to come may add; at a Velocity
+    # outside the whip range no whip is made, the leaves read the field at V itself (g 0)
+    # and the allowance is 0
+    whip_allow = whip_gain if whip_vmin <= V <= whip_vmax else 0
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
     tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
@@ -697,6 +701,19 @@ def best_plan(q, W, J, out_plan, pp, scr):
     expo = scr.expo
     if tb >= 0:
         prec[:] = -1.0
+    # the most any plan's Buoy bonus can come to: the recovery chance at the best closest
+    # approach a plan can still make, worked out once (the bound below used to allow the
+    # whole bonus on top of what the partial plan had already earned)
+    rec_cap = bonus_w
+    if tb >= 0 and bonus_w >= 0.0:
+        pmax = 0.0
+        for b in range(99):                  # every closest approach a leaf can price
+            pb = p_recover(tractor, V, b, 1, pi_mod, tb_c, tb_r, terrain, fire_class, rp)
+            if pb > pmax:
+                pmax = pb
+            if pmax >= 1.0:
+                break
+        rec_cap = pmax * bonus_w
     d = 0
     nodes = 0
     while d >= 0:
@@ -828,8 +845,9 @@ def best_plan(q, W, J, out_plan, pp, scr):
         if V > 0 and best < 1e29:
             jn = Jb[c, r, f]
             if jn < INF / 2:
-                lb = eff - bonus_w - att + jn - (mleft + 1.0) / V \
-                    - (g + whip_gain) * dvmax
+                lb = (eff + rec - rec_cap if bonus_w >= 0.0 else eff - bonus_w) - att + jn \
+                    - (mleft + 1.0) / V \
+                    - (g + whip_allow) * dvmax
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
