@@ -268,7 +268,7 @@ def plot_builds(frame, path):
     plot_leaderboard(frame, path)
 
 
-def metagame(*, budget=None, pilot="buoy_hunter", trials=None, seed=2026, variants=None,
+def metagame(*, budget=None, pilot="buoy_hunter", trials=METAGAME_BUDGET, seed=2026, variants=None,
              run_dir=None, progress=None, threads=None, **_run_opts):
     """The builds a strong field would fly: best replies to best replies in two-ship races
     with the corners rotated (:mod:`simkit.analysis.metagame`); which build beats which in
@@ -279,7 +279,6 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=None, seed=2026, varian
     rules = make_rules(variants)
     budget = _budget(rules, budget)
     bg = _metagame(pilot, variants, budget, threads)
-    trials = METAGAME_BUDGET if trials is None else trials
     return solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
                  run_dir=run_dir, progress=progress)
 
