@@ -27,6 +27,16 @@ def _d(w, v, par, moves=False, n=2, trial=None):
     return PO.decide(w.B, w.T, w.V, w.WS, n, v, moves, w.hp, par, *w.dice)
 
 
+def _stopped_chase_world():
+    """Two cars with no ammunition, the standard drivers; the chase car stopped on lanes 2-3 of
+    section 1 (the lead car is the caller's to place). Returns (world, policy, both policies)."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    return w, std, np.stack([std, std])
+
+
 def _act(w, st, s, v, pol, n=2, turn=1, phase=1):
     EG._act(st, s, w.B, w.V, w.WS, w.FIT, n, v, w.common(pol), EG.Log(w.E, w.EN, turn, phase))
 
@@ -90,12 +100,8 @@ def test_a_stopped_car_with_a_clear_next_space_moves_off_drifting_round_a_block_
     pair beside the block (3-4), so it moves off with a drift (p15) and is round it in phase
     1. With the block in the very next space the straight move would run into it (p13), and
     from lanes 1-2 the clear pair is two drifts away (one a move): there it still reverses."""
-    w = World()
-    std = PO.policy_vector("standard")
-    pol = np.stack([std, std])
-    w.WS[:, :, VH.W_AMMO] = 0
+    w, std, pol = _stopped_chase_world()
     w.place(0, 6, 4, 0, 60, side=0, role=VH.LEAD)
-    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
     RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 0, 2, RD.rear_x(w.T, 1, 0, 2),
                    RD.front_x(w.T, 1, 0, 2), 1, -1)
     act, arg = _d(w, 1, std, trial=0)
@@ -117,12 +123,8 @@ def test_a_car_halted_while_spinning_or_skidding_regains_control_p46():
     roll) stops spinning and re-aligns next (p46: a spin lasts until the car comes to a
     halt); a skidding car halted square to the grid simply moves off. Before the fix both
     stayed out of control for ever (seeded Game One trials drawn at the turn limit)."""
-    w = World()
-    std = PO.policy_vector("standard")
-    pol = np.stack([std, std])
-    w.WS[:, :, VH.W_AMMO] = 0
+    w, std, pol = _stopped_chase_world()
     w.place(0, 4, 2, 0, 60, side=0, role=VH.LEAD)
-    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
     w.V[1, VH.V_OOC] = VH.SPINNING
     w.V[1, VH.V_ATT] = 90
     st, s = w.script([])

@@ -85,6 +85,7 @@ from ..core._numba import jit
 from ..core.blocks import sum_blocks
 from .procedures import hazards as H
 from .pieces import road as RD
+from .pieces.vehicle import armed
 from .procedures import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
@@ -1601,24 +1602,12 @@ def _side_out(V, n, side):
 
 
 @jit
-def _armed(V, WS, v):
-    """A vehicle that can still shoot: a driver and a direct-fire weapon with ammunition left
-    and not out of action."""
-    if V[v, V_NODRIVER]:
-        return False
-    for w in range(MAXW):
-        if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0:
-            return True
-    return False
-
-
-@jit
 def _taken_out(V, WS, v):
     """Game Six (p88): wrecked, crashed, or immobilised *without weapons* (a stopped car that
     can still shoot stays in the game). Vehicles that left play are not counted here."""
     if V[v, V_STATUS] == WRECK or V[v, V_STATUS] == CRASHED:
         return True
-    return V[v, V_STATUS] == ACTIVE and _is_out(V, v) and not _armed(V, WS, v)
+    return V[v, V_STATUS] == ACTIVE and _is_out(V, v) and not armed(V, WS, v)
 
 
 @jit

@@ -83,6 +83,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
+from .pieces.vehicle import armed
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
@@ -383,14 +384,7 @@ def _hulk(V, WS, u):
     Six-Eight): stopped for good (:func:`_stuck`) with no driver or no direct-fire weapon in
     action with ammunition left (the criticals that put weapons out are announced, and the
     shots each weapon fired were seen)."""
-    if V[u, V_STATUS] != ACTIVE or not _stuck(V, u):
-        return False
-    if V[u, V_NODRIVER]:
-        return True
-    for w in range(MAXW):
-        if WS[u, w, W_KIND] == WK_DIRECT and WS[u, w, W_AMMO] != 0 and WS[u, w, W_OFF] == 0:
-            return False
-    return True
+    return V[u, V_STATUS] == ACTIVE and _stuck(V, u) and not armed(V, WS, u)
 
 
 @jit

@@ -400,3 +400,16 @@ def uturn_zone(T, TM, M, NM, V, n, v, reversing):
     if marker_in_zone(M, NM, RD.OBSTACLE, 0, RD.LANES - 1, xlo, xhi) >= 0:
         return -1, -1
     return sec, sp
+
+
+@jit
+def armed(V, WS, v):
+    """A vehicle that can still shoot: a driver and a direct-fire weapon with ammunition left
+    and not out of action. What 'immobilised *without weapons*' turns on (p88), for the
+    verdict and for the drivers who must not waste shots on a hulk alike."""
+    if V[v, V_NODRIVER]:
+        return False
+    for w in range(MAXW):
+        if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0:
+            return True
+    return False
