@@ -79,7 +79,7 @@ def test_stalemate_ends_the_game_when_nothing_can_move_or_shoot():
         w.place(v, 1, 2, 0, 0, side=0, role=VH.LEAD)
         w.V[v, VH.V_STATUS] = VH.CRASHED
     w.V[0, VH.V_ENGOFF] = w.V[3, VH.V_ENGOFF] = 1
-    assert EG._armed(w.V, w.WS, 0) and EG._armed(w.V, w.WS, 3)
+    assert EG.armed(w.V, w.WS, 0) and EG.armed(w.V, w.WS, 3)
     assert not EG._beaten(w.V, w.WS, n, 0) and not EG._beaten(w.V, w.WS, n, 1)
     assert EG._stalemate(w.T, w.V, w.WS, n, pol, w.K)
     # one of them could still move: not over
