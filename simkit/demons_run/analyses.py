@@ -268,8 +268,8 @@ def plot_builds(frame, path):
     plot_leaderboard(frame, path)
 
 
-def metagame(*, budget=None, pilot="buoy_hunter", trials=METAGAME_BUDGET, seed=2026, variants=None,
-             run_dir=None, progress=None, threads=None, **_run_opts):
+def metagame(*, budget=None, pilot="buoy_hunter", trials=METAGAME_BUDGET, seed=2026,
+             variants=None, run_dir=None, progress=None, threads=None, **_run_opts):
     """The builds a strong field would fly: best replies to best replies in two-ship races
     with the corners rotated (:mod:`simkit.analysis.metagame`); which build beats which in
     ``attrs["payoffs"]``."""

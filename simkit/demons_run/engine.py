@@ -43,10 +43,10 @@ import numpy as np
 from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 from simkit.core.blocks import sum_blocks
-from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube, to_offset
+from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
-from .pieces.geometry import dist, nbr
+from .pieces.geometry import cube_z, dist, nbr, offset_row
 from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                             OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
@@ -811,13 +811,12 @@ def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
         return -np.inf
     Jl = Jv[V2]
     C, R = Jl.shape[0], Jl.shape[1]
-    # the grid's cube coordinates (hexgrid.to_cube / to_offset, EVEN_LOWER) written out: the
-    # calls were not inlined
-    z0 = r0 - (c0 + (c0 & 1)) // 2
+    # the grid's cube coordinates by geometry's inlined forms: hexgrid's calls were not inlined
+    z0 = cube_z(c0, r0)
     best = np.inf
     for k in range(lo, hi):
         c = c0 + ends[k, 0]
-        r = z0 + ends[k, 1] + (c + (c & 1)) // 2
+        r = offset_row(c, z0 + ends[k, 1])
         if 1 <= c < C and 1 <= r < R:
             x = np.float64(Jl[c, r, ends[k, 2]])
             if x < best:
@@ -1319,7 +1318,6 @@ def play_race(st, script, S0, FD, RT, BT, L, res):
     """One whole race. ``res`` int64[n_ships, RES_W] receives per ship: status, VP, finishing
     place (0 none), Buoys carried, Turn finished (0 none), won (0/1), PI Level at the end (the
     Racing Season carries PI damage, 212 C); returns the number of Turns played."""
-    fields = FD.fields
     pilots = S0.pilots
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT

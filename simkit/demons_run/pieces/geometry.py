@@ -24,6 +24,18 @@ SQ3 = math.sqrt(3.0)
 # cube coordinates (``hexgrid.to_cube``, EVEN_LOWER: 1-based columns, even ones lower), held
 # to ``markers._nbr`` and ``markers._hex_distance`` hex for hex by the tests.
 @jit(inline="always")
+def cube_z(col, row):
+    """The cube z of an offset hex (``hexgrid.to_cube`` for EVEN_LOWER; x is the column)."""
+    return row - (col + (col & 1)) // 2
+
+
+@jit(inline="always")
+def offset_row(x, z):
+    """The row of cube (x, z) (``hexgrid.to_offset`` for EVEN_LOWER; the column is x)."""
+    return z + (x + (x & 1)) // 2
+
+
+@jit(inline="always")
 def nbr(col, row, d):
     """The hex across hexside ``d`` (0-5 = N..NW), as markers._nbr."""
     # hexgrid's DX, DZ (N..NW) as conditions: a global array read from compiled code is a
@@ -31,15 +43,14 @@ def nbr(col, row, d):
     dx = 0 if d == 0 or d == 3 else (1 if d < 3 else -1)
     dz = -1 if d < 2 else (0 if d == 2 or d == 5 else 1)
     x = col + dx
-    z = row - (col + (col & 1)) // 2 + dz
-    return x, z + (x + (x & 1)) // 2
+    return x, offset_row(x, cube_z(col, row) + dz)
 
 
 @jit(inline="always")
 def dist(c1, r1, c2, r2):
     """Hexes from (c1, r1) to (c2, r2), as markers._hex_distance."""
     dx = c1 - c2
-    dz = r1 - (c1 + (c1 & 1)) // 2 - r2 + (c2 + (c2 & 1)) // 2
+    dz = cube_z(c1, r1) - cube_z(c2, r2)
     ax = dx if dx >= 0 else -dx
     az = dz if dz >= 0 else -dz
     ay = dx + dz if dx + dz >= 0 else -dx - dz
@@ -65,7 +76,7 @@ def in_field_of_fire(c0, r0, facing, c1, r1):
     if c0 == c1 and r0 == r1:
         return False
     x = c1 - c0
-    z = r1 - (c1 + (c1 & 1)) // 2 - r0 + (c0 + (c0 & 1)) // 2
+    z = cube_z(c1, r1) - cube_z(c0, r0)
     y = -x - z
     for _ in range(facing):
         x, y, z = -y, -z, -x
