@@ -83,7 +83,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
-from .pieces.vehicle import armed
+from .pieces.vehicle import armed, has_gun
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
@@ -1380,11 +1380,8 @@ def _swipes_level(T, V, WS, n, v, u, hp, par):
     came round to the same place again (a seeded Game Seven attacker braked beside a
     stranded rider, reversed off the bend behind and came on again to the turn limit). A car
     with a gun still lines up for the shot."""
-    if par[P_SWIPE] == 0 or _swipe_target(T, V, n, v)[1] != u:
+    if par[P_SWIPE] == 0 or _swipe_target(T, V, n, v)[1] != u or has_gun(WS, v):
         return False
-    for w in range(MAXW):
-        if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0:
-            return False
     return _swipe_value(V, v, u, hp, par) > 0.0
 
 

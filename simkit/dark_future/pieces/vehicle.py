@@ -403,13 +403,17 @@ def uturn_zone(T, TM, M, NM, V, n, v, reversing):
 
 
 @jit
-def armed(V, WS, v):
-    """A vehicle that can still shoot: a driver and a direct-fire weapon with ammunition left
-    and not out of action. What 'immobilised *without weapons*' turns on (p88), for the
-    verdict and for the drivers who must not waste shots on a hulk alike."""
-    if V[v, V_NODRIVER]:
-        return False
+def has_gun(WS, v):
+    """A direct-fire weapon with ammunition left and not out of action."""
     for w in range(MAXW):
         if WS[v, w, W_KIND] == WK_DIRECT and WS[v, w, W_AMMO] != 0 and WS[v, w, W_OFF] == 0:
             return True
     return False
+
+
+@jit
+def armed(V, WS, v):
+    """A vehicle that can still shoot: a driver and :func:`has_gun`. What 'immobilised
+    *without weapons*' turns on (p88), for the verdict and for the drivers who must not waste
+    shots on a hulk alike."""
+    return not V[v, V_NODRIVER] and has_gun(WS, v)
