@@ -4,6 +4,7 @@ atomic outputs. One local Dask cluster (2 single-threaded worker processes) serv
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -52,6 +53,24 @@ def test_dask_gives_the_local_totals_bit_for_bit(dask2):
     assert np.array_equal(auto.totals, local.totals)
     assert len(cut.chunks) == 14
     pd.testing.assert_frame_equal(cut.frame, local.frame)
+
+
+def test_a_local_cluster_leaves_the_default_http_port_alone(recwarn):
+    """The scheduler serves HTTP even without its dashboard, on port 8787 unless told: a second
+    run (or a parallel test) found it taken and warned. Hold the port and start a cluster."""
+    held = socket.socket()
+    try:
+        held.bind(("", 8787))
+        held.listen()
+    except OSError:
+        pass                                     # someone else holds it: the same test
+    try:
+        b = backends.DaskBackend(workers=1)
+        assert b.client.submit(int, "7").result() == 7
+        b.close()
+    finally:
+        held.close()
+    assert not [w for w in recwarn if "already in use" in str(w.message)]
 
 
 def test_dask_workers_run_numba_single_threaded(dask2):

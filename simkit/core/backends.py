@@ -148,6 +148,12 @@ class DaskBackend:
             if self.workers is not None:
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                             processes=True, dashboard_address=None,
+                                            # the scheduler's HTTP server (health, metrics)
+                                            # runs without the dashboard too, on 8787 by
+                                            # default: two clusters at once (a second run,
+                                            # parallel tests) fought over it
+                                            scheduler_kwargs={"dashboard_address":
+                                                              "127.0.0.1:0"},
                                             env=dict(WORKER_ENV),
                                             silence_logs=logging.ERROR)
                 self._client = Client(self.cluster)
