@@ -1260,3 +1260,60 @@ def test_a_fleeing_rider_under_fire_weighs_its_speed_against_a_crash_p70_p89():
     w = _fleeing_rider_under_fire(110)
     w.a.hp[PO.HP_GET_AWAY] = 0
     assert _rider(w, {"roll_risk": 0})[0] != PO.A_BRAKE
+
+
+# --- issue 15: planning the drift over the straight before a curve (p13) -------------------------
+def test_a_way_round_that_needs_an_inward_drift_is_taken_on_the_straight_before_the_curve_p13():
+    """On a curve a drift may only go outwards (p13); the drivers planned one drift a move from
+    where the car was (``_route``, five spaces ahead), so a block just past a bend whose way
+    round lay on the inside was seen only on the bend, where the drift is refused: the car
+    stopped, backed off the bend and came on in the same lanes again (seeded Game Eight
+    intercept trials 803, 3686). The lead car, on the straight at 40mph on lanes 2-3, its next
+    move the last on the straight before a right corner of four spaces in its lanes, with an
+    obstacle across lanes 0-2 on the first space past the corner (six spaces off): the way
+    round is lanes 3-4, on the inside, so it drifts right now, its last chance."""
+    w = World(layout=("S", "S", "CR", "S", "S", "S", "S"))
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 2, 1, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 40, side=1, role=VH.CHASE)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    assert PO._drift_legal(w.T, w.V, 0, 1)
+    assert not PO._route(w.T, w.M, w.NM, w.V, 2, 0, PO.ROUTE_LOOK, False, *w.dice)[0]
+    assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
+    assert PO._curve_ahead(w.T, w.TM, w.V, 0, PO.ROUTE_LOOK) == (5, -1)   # outwards: left
+    # with the block on the outside instead (lanes 2-4), the bend allows the drift left: no
+    # need to take it early
+    w.NM[0] = 0
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 2, 4, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    assert _d(w, 0, std, moves=True)[0] != PO.A_DRIFT
+
+
+def test_a_stopped_hunter_lines_up_before_a_curve_on_a_stranded_enemy_on_its_inside_p13_p17():
+    """Seeded Game Seven trial 968 (seed 2026) was drawn at the turn limit: the attacker's car
+    stopped on a right corner level with a stranded target rider on the inside lanes, could not
+    reverse with a drift on the corner (p17), backed straight off it, and, once on the
+    straight, the rider was beyond its line-up distance (three spaces): it moved off in the
+    same lanes and stopped level with the rider again, ten turns a round. On the straight
+    before a curve that refuses the drift towards a stopped enemy on or just past it, the car
+    lines up there, reversing with the drift (p17), and then comes on in the enemy's lanes.
+    The attacker (no ammunition) on lanes 1-2 at the last space before a right corner, the
+    rider stopped on lanes 4-5 on the first space past it, four spaces off."""
+    w = World(layout=("S", "S", "CR", "S", "S", "S", "S"), scenario="game-7.toml")
+    n = w.V.shape[0]
+    for v in range(n):
+        w.place(v, 0, 2, 0, 0, side=0 if v < 3 else 1, role=VH.LEAD if v < 3 else VH.CHASE)
+        w.V[v, VH.V_STATUS] = VH.LEFT
+    w.WS[:, :, VH.W_AMMO] = 0
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    w.place(0, 3, 4, 0, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[0, VH.V_BIKE] = 1
+    w.place(3, 1, 1, RD.pair_spaces(w.T, 1, 1) - 1, 0, side=1, role=VH.CHASE)
+    std = PO.policy_vector("standard")
+    assert PO.LINE_UP < PO._gap_to(w.T, w.V, 3, 0) <= PO.ROUTE_LOOK
+    assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 1)
+    # in the rider's lanes already it moves off
+    w.place(3, 1, 4, RD.pair_spaces(w.T, 1, 4) - 1, 0, side=1, role=VH.CHASE)
+    assert _d(w, 3, std, n=n)[0] == PO.A_ACCEL

@@ -592,6 +592,67 @@ def _route(T, M, NM, V, n, v, look, hunt, st, script):
     return True, 0
 
 
+CURVE_PLAN = 2   # spaces past a curve's end that the planning before it covers (a judgement:
+                 # a drift there is legal again, but one a move after the straight one, p13)
+
+
+@jit
+def _curve_ahead(T, TM, V, v, look):
+    """For a car on a straight: (the spaces to the last of the first curve that starts within
+    ``look`` spaces ahead in its lanes, that curve's outward side -1 or +1); (0, 0) on a curve
+    or with no such curve on the track laid so far."""
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
+        return 0, 0
+    d = 1 if V[v, V_DIR] != 0 else 0
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    lane = V[v, V_LANE]
+    start = -1
+    out = 0
+    k = 0
+    while True:
+        sec, sp = RD.step_space(T, sec, lane, sp, d)
+        k += 1
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            break
+        if start < 0:
+            if k > look:
+                return 0, 0
+            if T[sec, RD.T_KIND] != RD.STRAIGHT:
+                start = sec
+                out = 1 if T[sec, RD.T_DIR] < 0 else -1
+        elif sec != start:
+            break
+    if start < 0:
+        return 0, 0
+    return k - 1, out
+
+
+@jit
+def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
+    """The drift (-1, +1) to make on the straight before a curve, or 0: on the curve a drift
+    may only go outwards (p13), so a way round a block on or just past it that needs an inward
+    drift, or the lanes of a stopped enemy there that the car means to line up on, are reached
+    only by drifting before it (``_route`` alone plans from where the car is, one drift a move:
+    seeded Game Eight cars came onto the bend in the wrong lanes, stopped, backed off it and
+    came on again, and a Game Seven attacker did the same beside a stranded rider)."""
+    span, out = _curve_ahead(T, TM, V, v, look)
+    if span == 0:
+        return 0
+    far = span + CURVE_PLAN
+    hunt = _hunts(V, n, v, hp)
+    blocked, r = _route(T, M, NM, V, n, v, far, hunt, st, script)
+    if blocked and r != 0 and r != out:
+        return r
+    if hunt and not V[v, V_BIKE]:
+        e = _stopped_enemy_in_front(T, V, WS, n, v, far, hp)
+        if e >= 0 and V[e, V_LANE] != V[v, V_LANE]:
+            toward = 1 if V[e, V_LANE] > V[v, V_LANE] else -1
+            if toward != out:
+                return toward
+    return 0
+
+
 @jit
 def _back_into_block(T, M, NM, V, n, v, lane, g):
     """Would a drift onto ``lane``'s pair take a chase car out of clear lanes into ones blocked
@@ -1193,6 +1254,11 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
                 and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
             return A_DRIFT, d
+        if not blocked:
+            d = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
+            if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
+                    and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
+                return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0, st, script)
             if d != 0:
@@ -1471,6 +1537,13 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
     if _hunts(V, n, v, hp) and not V[v, V_BIKE]:
         ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
+        if ef < 0 and straight:
+            # farther off, across a curve that refuses the drift towards it: line up here
+            # (backed straight off the bend, the car used to come on in the same lanes)
+            e = _stopped_enemy_in_front(T, V, WS, n, v, ROUTE_LOOK, hp)
+            if e >= 0 and _plan_before_curve(T, TM, M, NM, V, WS, n, v, LINE_UP, hp, st,
+                                             script) == (1 if V[e, V_LANE] > V[v, V_LANE] else -1):
+                ef = e
         if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
             # on a curve a reversing car may not drift (p17): back straight off it first, then
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
@@ -1490,6 +1563,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
     blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
+    if not blocked and straight and not V[v, V_BIKE]:
+        r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
+        blocked = r != 0
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True)
