@@ -348,6 +348,20 @@ def _case_runner():
     return lambda par: _d(w, 3, par, moves=True, n=n), {"runner": 1}
 
 
+def _passed_every_target():
+    """Game Seven: the attacker (3) at 60mph has passed the one target still in play (0, a
+    bike at 40mph a section behind, lanes 4-5); the other targets are out of play."""
+    w, n = _game_seven(40, 60)
+    w.place(0, 0, 4, 0, 40, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.LEFT
+    return w, n
+
+
+def _case_holdback():
+    w, n = _passed_every_target()
+    return lambda par: _d(w, 3, par, moves=True, n=n), {"holdback": 1}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -512,6 +526,7 @@ PARAM_CASES = {
     "flee": (_case_flee, PO.A_ACCEL),
     "roll_risk": (lambda: _case_roll_risk(), None),
     "runner": (_case_runner, PO.A_NONE),
+    "holdback": (_case_holdback, PO.A_ACCEL),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -521,13 +536,13 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
-    "runner": PO.A_ACCEL,
+    "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 21 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 22 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1317,3 +1332,32 @@ def test_a_stopped_hunter_lines_up_before_a_curve_on_a_stranded_enemy_on_its_ins
     # in the rider's lanes already it moves off
     w.place(3, 1, 4, RD.pair_spaces(w.T, 1, 4) - 1, 0, side=1, role=VH.CHASE)
     assert _d(w, 3, std, n=n)[0] == PO.A_ACCEL
+
+
+def test_a_game_seven_attacker_that_has_passed_every_target_can_hold_back_for_them_p75_p89():
+    """Game Seven: the stretch of road moves on with the vehicle in front (p75) and a target
+    vehicle that leaves play off its back is safely away, not taken out (p89). An attacker that
+    has passed every target still in play used to drive on at its cruising speed, pulling the
+    road away from them. Holding back (``holdback``) it drives no faster than the nearest
+    target behind it, and stopped it does not move off ahead of a stopped one; a target still
+    ahead is chased as before."""
+    hold = PO.params_vector({"holdback": 1})
+    std = PO.params_vector()
+    w, n = _passed_every_target()
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == 0
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, std) == -1
+    assert _d(w, 3, std, moves=True, n=n)[0] == PO.A_ACCEL
+    assert _d(w, 3, hold, moves=True, n=n) == (PO.A_BRAKE, 20)
+    # stopped, with the target stopped behind it: it waits; with the target coming on at 40mph
+    # it moves off, no faster than 40mph
+    w.V[3, VH.V_MPH] = 0
+    w.V[0, VH.V_MPH] = 0
+    assert _d(w, 3, hold, n=n) == (PO.A_NONE, 0)
+    assert _d(w, 3, std, n=n)[0] == PO.A_ACCEL
+    w.V[0, VH.V_MPH] = 40
+    act, arg = _d(w, 3, hold, n=n)
+    assert act == PO.A_ACCEL and 0 < arg <= 40
+    # a target still in play ahead of it: no holding back
+    w.place(1, 2, 2, 0, 60, side=0, role=VH.LEAD)
+    w.V[3, VH.V_MPH] = 60
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == -1

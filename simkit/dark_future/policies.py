@@ -121,7 +121,15 @@ P_ROLLRISK = 19
 # without weapons: taken out already, p88). The trade-off: closing on the runner against the
 # shots at the vehicles it passes. 0: the nearest (the old pursuit).
 P_RUNNER = 20
-P_W = 21
+# P_HOLDBACK: where the attacker wins only by taking the whole target gang out (Game Seven,
+# ``HP_GET_AWAY``), a chase driver that has passed every target still in play holds back for
+# them: it drives no faster than the nearest one behind it and, stopped, does not move off
+# ahead of it. The stretch of road moves on with the vehicle in front (p75), so an attacker
+# driving on at its cruising speed leaves the targets off the back, safely out of play (p89).
+# The trade-off: the targets kept in play against the time the attacker spends waiting in
+# front of their guns. 0: it drives on (the old pursuit).
+P_HOLDBACK = 21
+P_W = 22
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -170,6 +178,8 @@ ROLL_RISK = 6
 # (inside each other's intervals): target vehicles seldom get away (1.8% of games), the gang
 # wins by outdistancing the attackers, so the runner is no better a quarry
 RUNNER = 0
+# P_HOLDBACK of every named policy (measured on Game Seven, docs/rules/dark-future.md)
+HOLDBACK = 0
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -217,6 +227,7 @@ PARAM_SPACE = {
     "flee": (P_FLEE, "bool", 0, 1, 1),                 # play to get away where that wins (p89)
     "roll_risk": (P_ROLLRISK, "int", 0, 6, ROLL_RISK),  # sixths of a crash a fleeing rider under fire accepts
     "runner": (P_RUNNER, "bool", 0, 1, RUNNER),        # Game Seven's attacker: chase the leading target (p89)
+    "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
 }
 
 
@@ -245,6 +256,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_FLEE] = 1
     v[P_ROLLRISK] = ROLL_RISK
     v[P_RUNNER] = RUNNER
+    v[P_HOLDBACK] = HOLDBACK
     return v
 
 
@@ -421,6 +433,31 @@ def _quarry(T, V, WS, n, v, hp, par):
             who = u
             gap = g
     return who, gap
+
+
+@jit
+def _held_back_for(T, V, WS, n, v, hp, par):
+    """The target a Game Seven attacker holding back (``P_HOLDBACK``) waits for: with no target
+    still in play ahead of it, the nearest one behind; else -1."""
+    if hp[HP_GET_AWAY] == 0 or par[P_HOLDBACK] == 0 or V[v, V_ROLE] != CHASE:
+        return -1
+    if _quarry(T, V, WS, n, v, hp, par)[0] >= 0:
+        return -1
+    back = V[v, V_DIR] != 0
+    tail = v_front(T, V, v) if back else v_rear(T, V, v)
+    who = -1
+    best = 1 << 30
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or _hulk(V, WS, u):
+            continue
+        x = v_rear(T, V, u) if back else v_front(T, V, u)
+        if (x < tail) if back else (x > tail):
+            continue
+        g = abs(tail - x)
+        if g < best:
+            best = g
+            who = u
+    return who
 
 
 @jit
@@ -1309,6 +1346,9 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         u, g = _quarry(T, V, WS, n, v, hp, par)
         if u >= 0 and _leaves_behind(V, n, v, hp):
             u = -1     # every enemy stranded: drive on and leave them behind (p75)
+        h = _held_back_for(T, V, WS, n, v, hp, par)
+        if h >= 0:
+            cruise = min(cruise, V[h, V_MPH])
         if u >= 0:
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
@@ -1525,6 +1565,11 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
+    h = _held_back_for(T, V, WS, n, v, hp, par)
+    if h >= 0:
+        if V[h, V_MPH] == 0:
+            return A_NONE, 0   # moving off ahead of it would only pull the road away from it
+        cruise = min(cruise, V[h, V_MPH])
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
     if _outruns(T, TM, M, NM, V, n, v, hp):
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
