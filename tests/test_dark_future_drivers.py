@@ -1361,3 +1361,30 @@ def test_a_game_seven_attacker_that_has_passed_every_target_can_hold_back_for_th
     w.place(1, 2, 2, 0, 60, side=0, role=VH.LEAD)
     w.V[3, VH.V_MPH] = 60
     assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == -1
+
+
+def test_a_car_drifts_over_a_road_hazard_rather_than_stop_nose_to_a_block_p25():
+    """Seeded Game Eight intercept 1348 (seed 2026) was drawn at the turn limit: the attacker
+    came up to a wreck on a bend, and the only lanes round it held debris; it would not drift
+    onto a marker, so it braked to a stop nose to the wreck, backed off the bend and came on
+    again for thirty turns. The book's advice over markers is to 'drive straight ahead and, in
+    most cases, don't brake' (p25): when the way round a vehicle or obstacle two spaces ahead
+    is clear of anything but markers, the car drifts over them rather than stop. A lead car at
+    25mph on lanes 2-3, a wreck on lanes 1-2 two spaces ahead, debris on lanes 3-5 of the next
+    two spaces: it drifts right (it used to brake); with the right lanes shut by an obstacle
+    instead, it still brakes."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 2, 0, 25, side=0, role=VH.LEAD)
+    w.place(1, 1, 1, 2, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    for sp in (1, 2):
+        RD._add_marker(w.M, w.NM, RD.DEBRIS, 1, 3, 5, RD.rear_x(w.T, 1, 3, sp),
+                       RD.front_x(w.T, 1, 3, sp), 1, -1)
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, 2, 0, 0, *w.dice) == 0
+    assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
+    w.NM[0] = 0
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 3, 5, RD.rear_x(w.T, 1, 3, 1),
+                   RD.front_x(w.T, 1, 3, 2), 1, -1)
+    assert _d(w, 0, std, moves=True)[0] == PO.A_BRAKE

@@ -368,6 +368,24 @@ def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
     return 0
 
 
+@jit
+def _drift_past(T, M, NM, V, n, v, st, script):
+    """A legal drift direction (-1, +1) whose lanes hold no vehicle or obstacle in the next two
+    spaces, markers and road hazards allowed, or 0 (both sides: the dice's)."""
+    lane = V[v, V_LANE]
+    ok = 0
+    last = 0
+    for dd in (-1, 1):
+        if _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 1) \
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 2):
+            ok += 1
+            last = dd
+    if ok == 2:
+        return -1 if _pick(st, script, 2) == 0 else 1
+    return last
+
+
 # a U-turn made as the car moves off from a shut road: at 10mph or less it needs no hazard
 # roll (p14); the driver's choice of speed, the engine applies the rule
 U_TURN_SAFE = 10
@@ -1298,6 +1316,12 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0, st, script)
+            if d == 0:
+                # the only way past is over a marker or road hazard: drive over it (p25: 'drive
+                # straight ahead and, in most cases, don't brake') rather than stop nose to the
+                # block, back off and come on again (seeded Game Eight intercept 1348: a wreck
+                # on a bend with debris on the lanes round it, to the turn limit)
+                d = _drift_past(T, M, NM, V, n, v, st, script)
             if d != 0:
                 return A_DRIFT, d
             return A_BRAKE, min(brk, mph)
