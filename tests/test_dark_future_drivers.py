@@ -1388,3 +1388,23 @@ def test_a_car_drifts_over_a_road_hazard_rather_than_stop_nose_to_a_block_p25():
     RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 3, 5, RD.rear_x(w.T, 1, 3, 1),
                    RD.front_x(w.T, 1, 3, 2), 1, -1)
     assert _d(w, 0, std, moves=True)[0] == PO.A_BRAKE
+
+
+def test_a_turn_to_face_driver_nose_to_a_block_does_not_back_into_an_obstacle_p17():
+    """Seeded Game Eight intercept 4117 (seed 2026) was drawn at the turn limit: the attacker
+    (turn-to-face), stopped nose to a block with no shot, backed off (p17) into an obstacle
+    behind it, every turn, twenty rams. Backing off is for a way back that is clear. A stopped
+    car on lanes 2-3 with a wreck in the next space and an obstacle across lanes 2-3 of the
+    space behind: it does not reverse into it (nor, in the move-off driving it falls back on,
+    with a drift into the lanes beside); with the space behind clear it backs off."""
+    w = World()
+    ttf = PO.policy_vector("turn-to-face")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 2, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 2, 2, 2, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    assert _d(w, 0, ttf) == (PO.A_REVERSE, 0)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 2, 3, RD.rear_x(w.T, 2, 2, 0),
+                   RD.front_x(w.T, 2, 2, 0), 1, -1)
+    act, arg = _d(w, 0, ttf)
+    assert act != PO.A_REVERSE or PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, arg)

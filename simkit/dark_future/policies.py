@@ -1694,6 +1694,13 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             d = -1 if V[v, V_LANE] > 2 else 1
             if V[v, V_LANE] == 2:   # the middle: neither side is wider, the dice choose
                 d = -1 if _pick(st, script, 2) == 0 else 1
+        if d != 0 and not _reverse_clear(T, M, NM, V, n, v, d):
+            d = 0
+        if not _reverse_clear(T, M, NM, V, n, v, d):
+            # the way back is shut as well: backing into it is a ram every turn (p57); wait
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0
         return A_REVERSE, d
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
     if 0 < want < up:
@@ -1837,9 +1844,10 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
     if lim > 0 and mph == 0 and not moves and not V[v, V_ENGOFF] \
             and _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
         # stopped nose to nose with a car, a wreck or an obstacle: back off (p17) unless a
-        # shot is on
+        # shot is on, or the way back is shut too (seeded Game Eight intercept 4117: the
+        # attacker reversed into an obstacle behind it every turn, twenty rams)
         slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
-        if slot < 0:
+        if slot < 0 and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0
     if lim > 0:
         u, g = _nearest_enemy(T, V, n, v, True)
