@@ -348,6 +348,20 @@ def _case_runner():
     return lambda par: _d(w, 3, par, moves=True, n=n), {"runner": 1}
 
 
+def _passed_every_target():
+    """Game Seven: the attacker (3) at 60mph has passed the one target still in play (0, a
+    bike at 40mph a section behind, lanes 4-5); the other targets are out of play."""
+    w, n = _game_seven(40, 60)
+    w.place(0, 0, 4, 0, 40, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.LEFT
+    return w, n
+
+
+def _case_holdback():
+    w, n = _passed_every_target()
+    return lambda par: _d(w, 3, par, moves=True, n=n), {"holdback": 1}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -512,6 +526,7 @@ PARAM_CASES = {
     "flee": (_case_flee, PO.A_ACCEL),
     "roll_risk": (lambda: _case_roll_risk(), None),
     "runner": (_case_runner, PO.A_NONE),
+    "holdback": (_case_holdback, PO.A_ACCEL),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -521,13 +536,13 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
-    "runner": PO.A_ACCEL,
+    "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 21 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 22 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1260,3 +1275,136 @@ def test_a_fleeing_rider_under_fire_weighs_its_speed_against_a_crash_p70_p89():
     w = _fleeing_rider_under_fire(110)
     w.a.hp[PO.HP_GET_AWAY] = 0
     assert _rider(w, {"roll_risk": 0})[0] != PO.A_BRAKE
+
+
+# --- issue 15: planning the drift over the straight before a curve (p13) -------------------------
+def test_a_way_round_that_needs_an_inward_drift_is_taken_on_the_straight_before_the_curve_p13():
+    """On a curve a drift may only go outwards (p13); the drivers planned one drift a move from
+    where the car was (``_route``, five spaces ahead), so a block just past a bend whose way
+    round lay on the inside was seen only on the bend, where the drift is refused: the car
+    stopped, backed off the bend and came on in the same lanes again (seeded Game Eight
+    intercept trials 803, 3686). The lead car, on the straight at 40mph on lanes 2-3, its next
+    move the last on the straight before a right corner of four spaces in its lanes, with an
+    obstacle across lanes 0-2 on the first space past the corner (six spaces off): the way
+    round is lanes 3-4, on the inside, so it drifts right now, its last chance."""
+    w = World(layout=("S", "S", "CR", "S", "S", "S", "S"))
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 2, 1, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 0, 0, 40, side=1, role=VH.CHASE)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    assert PO._drift_legal(w.T, w.V, 0, 1)
+    assert not PO._route(w.T, w.M, w.NM, w.V, 2, 0, PO.ROUTE_LOOK, False, *w.dice)[0]
+    assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
+    assert PO._curve_ahead(w.T, w.TM, w.V, 0, PO.ROUTE_LOOK) == (5, -1)   # outwards: left
+    # with the block on the outside instead (lanes 2-4), the bend allows the drift left: no
+    # need to take it early
+    w.NM[0] = 0
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 2, 4, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    assert _d(w, 0, std, moves=True)[0] != PO.A_DRIFT
+
+
+def test_a_stopped_hunter_lines_up_before_a_curve_on_a_stranded_enemy_on_its_inside_p13_p17():
+    """Seeded Game Seven trial 968 (seed 2026) was drawn at the turn limit: the attacker's car
+    stopped on a right corner level with a stranded target rider on the inside lanes, could not
+    reverse with a drift on the corner (p17), backed straight off it, and, once on the
+    straight, the rider was beyond its line-up distance (three spaces): it moved off in the
+    same lanes and stopped level with the rider again, ten turns a round. On the straight
+    before a curve that refuses the drift towards a stopped enemy on or just past it, the car
+    lines up there, reversing with the drift (p17), and then comes on in the enemy's lanes.
+    The attacker (no ammunition) on lanes 1-2 at the last space before a right corner, the
+    rider stopped on lanes 4-5 on the first space past it, four spaces off."""
+    w = World(layout=("S", "S", "CR", "S", "S", "S", "S"), scenario="game-7.toml")
+    n = w.V.shape[0]
+    for v in range(n):
+        w.place(v, 0, 2, 0, 0, side=0 if v < 3 else 1, role=VH.LEAD if v < 3 else VH.CHASE)
+        w.V[v, VH.V_STATUS] = VH.LEFT
+    w.WS[:, :, VH.W_AMMO] = 0
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    w.place(0, 3, 4, 0, 0, side=0, role=VH.LEAD, kind=bike)
+    w.V[0, VH.V_BIKE] = 1
+    w.place(3, 1, 1, RD.pair_spaces(w.T, 1, 1) - 1, 0, side=1, role=VH.CHASE)
+    std = PO.policy_vector("standard")
+    assert PO.LINE_UP < PO._gap_to(w.T, w.V, 3, 0) <= PO.ROUTE_LOOK
+    assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 1)
+    # in the rider's lanes already it moves off
+    w.place(3, 1, 4, RD.pair_spaces(w.T, 1, 4) - 1, 0, side=1, role=VH.CHASE)
+    assert _d(w, 3, std, n=n)[0] == PO.A_ACCEL
+
+
+def test_a_game_seven_attacker_that_has_passed_every_target_can_hold_back_for_them_p75_p89():
+    """Game Seven: the stretch of road moves on with the vehicle in front (p75) and a target
+    vehicle that leaves play off its back is safely away, not taken out (p89). An attacker that
+    has passed every target still in play used to drive on at its cruising speed, pulling the
+    road away from them. Holding back (``holdback``) it drives no faster than the nearest
+    target behind it, and stopped it does not move off ahead of a stopped one; a target still
+    ahead is chased as before."""
+    hold = PO.params_vector({"holdback": 1})
+    std = PO.params_vector()
+    w, n = _passed_every_target()
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == 0
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, std) == -1
+    assert _d(w, 3, std, moves=True, n=n)[0] == PO.A_ACCEL
+    assert _d(w, 3, hold, moves=True, n=n) == (PO.A_BRAKE, 20)
+    # stopped, with the target stopped behind it: it waits; with the target coming on at 40mph
+    # it moves off, no faster than 40mph
+    w.V[3, VH.V_MPH] = 0
+    w.V[0, VH.V_MPH] = 0
+    assert _d(w, 3, hold, n=n) == (PO.A_NONE, 0)
+    assert _d(w, 3, std, n=n)[0] == PO.A_ACCEL
+    w.V[0, VH.V_MPH] = 40
+    act, arg = _d(w, 3, hold, n=n)
+    assert act == PO.A_ACCEL and 0 < arg <= 40
+    # a target still in play ahead of it: no holding back
+    w.place(1, 2, 2, 0, 60, side=0, role=VH.LEAD)
+    w.V[3, VH.V_MPH] = 60
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == -1
+
+
+def test_a_car_drifts_over_a_road_hazard_rather_than_stop_nose_to_a_block_p25():
+    """Seeded Game Eight intercept 1348 (seed 2026) was drawn at the turn limit: the attacker
+    came up to a wreck on a bend, and the only lanes round it held debris; it would not drift
+    onto a marker, so it braked to a stop nose to the wreck, backed off the bend and came on
+    again for thirty turns. The book's advice over markers is to 'drive straight ahead and, in
+    most cases, don't brake' (p25): when the way round a vehicle or obstacle two spaces ahead
+    is clear of anything but markers, the car drifts over them rather than stop. A lead car at
+    25mph on lanes 2-3, a wreck on lanes 1-2 two spaces ahead, debris on lanes 3-5 of the next
+    two spaces: it drifts right (it used to brake); with the right lanes shut by an obstacle
+    instead, it still brakes."""
+    w = World()
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 2, 0, 25, side=0, role=VH.LEAD)
+    w.place(1, 1, 1, 2, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    for sp in (1, 2):
+        RD._add_marker(w.M, w.NM, RD.DEBRIS, 1, 3, 5, RD.rear_x(w.T, 1, 3, sp),
+                       RD.front_x(w.T, 1, 3, sp), 1, -1)
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, 2, 0, 0, *w.dice) == 0
+    assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
+    w.NM[0] = 0
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 3, 5, RD.rear_x(w.T, 1, 3, 1),
+                   RD.front_x(w.T, 1, 3, 2), 1, -1)
+    assert _d(w, 0, std, moves=True)[0] == PO.A_BRAKE
+
+
+def test_a_turn_to_face_driver_nose_to_a_block_does_not_back_into_an_obstacle_p17():
+    """Seeded Game Eight intercept 4117 (seed 2026) was drawn at the turn limit: the attacker
+    (turn-to-face), stopped nose to a block with no shot, backed off (p17) into an obstacle
+    behind it, every turn, twenty rams. Backing off is for a way back that is clear. A stopped
+    car on lanes 2-3 with a wreck in the next space and an obstacle across lanes 2-3 of the
+    space behind: it does not reverse into it (nor, in the move-off driving it falls back on,
+    with a drift into the lanes beside); with the space behind clear it backs off."""
+    w = World()
+    ttf = PO.policy_vector("turn-to-face")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 2, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 2, 2, 2, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    assert _d(w, 0, ttf) == (PO.A_REVERSE, 0)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 2, 3, RD.rear_x(w.T, 2, 2, 0),
+                   RD.front_x(w.T, 2, 2, 0), 1, -1)
+    act, arg = _d(w, 0, ttf)
+    assert act != PO.A_REVERSE or PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, arg)

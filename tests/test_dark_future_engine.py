@@ -179,6 +179,79 @@ def test_shunt_below_the_phase_variant_shunt_target_move_p56_p12(always):
         assert moved == [] and w.V[0, VH.V_SP] == 1 and w.V[1, VH.V_SP] == 0
 
 
+def _regaining_rammer(w, target_moved):
+    """The chase car (1) out of control at 60mph one space behind the lead car (0) at 40mph on
+    its lanes; the lead car has either taken its part of phase 1 already or is out of control
+    too (its own control-loss test comes first when it is told to move, p56)."""
+    w.place(0, 0, 2, 1, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    w.WS[:, :, VH.W_AMMO] = 0
+    if target_moved:
+        w.V[0, VH.V_STAMP] = 1 * 8 + 1
+    else:
+        w.V[0, VH.V_OOC] = VH.OUT_OF_CONTROL
+
+
+@pytest.mark.parametrize("braking_left", [30, 10])
+def test_a_car_regaining_control_takes_its_shunts_hazard_roll_p42_p56(braking_left):
+    """p42, regain control: 'The vehicle must move straight-ahead. Once this has been
+    completed, the driver instantly regains control ... The driver must roll for any new
+    hazards encountered during the straight-ahead move'; p56: 'Vehicles involved in a shunt
+    must take a hazard roll against a safety limit of 40mph'. The chase car's test 1 + SF 3 -
+    3 = 1 regains control; its move shunts the lead car (damage rolls 2, 2: nothing through
+    the armour; both 50mph). The rammer rolls the 40mph test: 6 + 1 - optimum 4 = 3, a 15mph
+    panic brake. With 30mph of braking left it brakes to 35mph and has control back once its
+    move is over; with 10mph left it brakes its last 10mph and loses control (p41), a new loss
+    the regain does not undo. The target's test (1) is an OK. The old engine skipped the
+    rammer's test, because the car was still out of control when it shunted."""
+    w = World()
+    _regaining_rammer(w, target_moved=True)
+    w.V[1, VH.V_BRKLEFT] = braking_left
+    st, s = w.script([1, 2, 2, 6, 1])
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    tests = [e for e in ev if e[1] == EG.EV_HAZARD]
+    assert [(v, lim) for v, c, lim, *_ in tests] == [(1, 40), (0, 40)]
+    assert st[dice.POS] == 5
+    assert w.V[0, VH.V_MPH] == 50 and w.V[0, VH.V_OOC] == VH.IN_CONTROL
+    if braking_left == 30:
+        assert w.V[1, VH.V_MPH] == 35 and w.V[1, VH.V_OOC] == VH.IN_CONTROL
+    else:
+        assert w.V[1, VH.V_MPH] == 40 and w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_SP] == 0 and w.V[1, VH.V_REGAIN] == 0
+
+
+@pytest.mark.parametrize("target_moved", [True, False])
+def test_a_skid_and_regain_move_ending_in_a_shunt_regains_control_once_made_p42_p56(
+        target_moved):
+    """p42, skid and regain control: 'The vehicle is treated as being out of control for the
+    duration of this move. Once it has been completed the driver instantly regains control.'
+    p56: after a shunt the target moves, then the rammer 'may then complete his move'. The
+    chase car's test 2 + SF 3 - 3 = 2; the skid test 2 (even) skids it straight, 5mph off; the
+    straight move shunts the lead car (damage rolls 2, 2; both 50mph; the rammer, out of
+    control for the move, takes no test). If the lead car has moved already (its shunt test 1
+    is an OK) the chase car's move ends where it stood; otherwise the lead car, out of control
+    and so untested, makes its own control-loss test (1 + 3 - 3 = 1) and regains control on its
+    move to space 2, and the chase
+    car completes its move to space 1. Either way the move is made and the chase car has
+    control back: the old engine left it out of control, as if the move had never ended."""
+    w = World()
+    _regaining_rammer(w, target_moved)
+    st, s = w.script([2, 2, 2, 2, 1])
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    tests = [(v, lim) for v, c, lim, *_ in ev if c == EG.EV_HAZARD]
+    assert tests == ([(0, 40)] if target_moved else [])
+    assert st[dice.POS] == 5
+    assert w.V[1, VH.V_MPH] == 45
+    assert w.V[1, VH.V_SP] == (0 if target_moved else 1)
+    assert w.V[0, VH.V_SP] == (1 if target_moved else 2)
+    assert ((1, EG.EV_SHUNTMOVE) in [(v, c) for v, c, *_ in ev]) == (not target_moved)
+    assert w.V[1, VH.V_OOC] == VH.IN_CONTROL and w.V[1, VH.V_REGAIN] == 0
+    assert w.V[0, VH.V_OOC] == VH.IN_CONTROL
+
+
 def test_the_one_accelerating_the_most_moves_off_first_p15():
     """p15: stationary vehicles move after all others in phase 1, and 'when there are 2 or
     more vehicles moving off together, the one which is accelerating the most moves first'.

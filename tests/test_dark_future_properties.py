@@ -1,8 +1,9 @@
 """Invariants over many seeded, recorded games of Games One, Six, Seven and Eight (issue 15,
 'Evidence'): no vehicle moves in a phase above its speed factor or twice in a phase (a
 shunted target moves next, once, p56), no turn ends while a vehicle still in play was fast
-enough for the next phase, no car ends the game stopped and out of control, and no game runs
-to the turn limit with a car that could still act."""
+enough for the next phase, no car ends the game stopped and out of control, no game runs
+to the turn limit with a car that could still act, and no vehicle shuttles (backs off a space
+and comes on onto it again more than ``SHUTTLES`` times)."""
 
 from pathlib import Path
 
@@ -16,6 +17,52 @@ SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"
 TRIALS = 100
 # events that change a vehicle's speed during its own move (collisions, control, hazards)
 _DURING = {EG.EV_HAZARD, EG.EV_CONTROL, EG.EV_SKID, EG.EV_SPIN}
+# Issue 15, 'never deadlock': the most times a vehicle may come forward onto a space it had
+# reversed onto. Lining up or backing off a block takes one or two; the shuttling draws of
+# seed 2026 (a car backing off a bend and coming on in the same lanes, to the turn limit) ran
+# to four to ten. A judgement, checked on the games below.
+SHUTTLES = 3
+
+
+def shuttles(ev):
+    """The most times one vehicle moved forward onto a space (section, lane, space) it had
+    earlier reversed onto, over a game's event log."""
+    moves = {}
+    for e in ev:
+        v, code = int(e[2]), int(e[3])
+        if code == EG.EV_MOVE:
+            moves.setdefault(v, []).append([(int(e[4]), int(e[5]), int(e[6])), False])
+        elif code == EG.EV_REVERSE and moves.get(v):
+            moves[v][-1][1] = True     # the move just logged was the reverse
+    most = 0
+    for ms in moves.values():
+        backed = set()
+        again = {}
+        for p, rev in ms:
+            if rev:
+                backed.add(p)
+            elif p in backed:
+                again[p] = again.get(p, 0) + 1
+                most = max(most, again[p])
+    return most
+
+
+def test_the_shuttle_count_sees_a_car_backing_and_filling():
+    """The invariant's count on a made-up log: a car that backs off two spaces and comes on
+    again four times has come forward four times onto each space it backed onto; one that
+    backs off two spaces and drives on through them, once; one that never reverses, never."""
+    def log(steps):
+        ev = []
+        for sec, sp, rev in steps:
+            ev.append((1, 1, 0, EG.EV_MOVE, sec, 2, sp, 10))
+            if rev:
+                ev.append((1, 1, 0, EG.EV_REVERSE, sec, 2, sp, 0))
+        return ev
+    cycle = [(3, 1, True), (3, 0, True), (3, 1, False), (3, 2, False)]
+    assert shuttles(log([(3, 2, False)] + cycle * 4)) == 4
+    assert shuttles(log([(3, 2, False), (3, 1, True), (3, 0, True), (3, 1, False),
+                         (3, 2, False), (3, 3, False)])) == 1
+    assert shuttles(log([(3, 0, False), (3, 1, False), (3, 2, False)])) == 0
 
 
 @pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8", "game-8-gang-pursues",
@@ -58,6 +105,8 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
                 bad.append((trial, "moved above its speed factor", turn, phase, v, mph))
             if sf > phase:
                 fast.setdefault((turn, phase), set()).add(v)
+        if shuttles(ev) > SHUTTLES:
+            bad.append((trial, "a vehicle backed and filled", shuttles(ev)))
         final_turn = max(last_phase) if last_phase else 0
         for turn, p in last_phase.items():
             if turn < final_turn and p < 6 and fast.get((turn, p)):

@@ -91,7 +91,7 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
-from .pieces.vehicle import V_LEFTOUT, V_LOSTAGAIN
+from .pieces.vehicle import V_LEFTOUT, V_LOSTAGAIN, V_REGAIN
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
@@ -183,6 +183,9 @@ SRC_CRASH = -6       # a bike's crash (p70)
 # V_SHUNTED's value on a target told to take its move whatever its speed factor (variant
 # shunt_target_move = always); otherwise V_SHUNTED holds a shunt's target + 1, or 0
 SHUNTED_FORCED = -1
+# V_REGAIN: the control-loss result whose move is under way (p42): regain control, whose
+# driver rolls for the move's hazards, or skid and regain, out of control until the move is made
+REGAIN_PLAIN, REGAIN_SKID = 1, 2
 
 # --- per-vehicle set-up VC[v] -------------------------------------------------------------------
 (VC_SIDE, VC_KIND, VC_SKILLMODE, VC_SKILL, VC_SEC, VC_LANE, VC_SP, VC_NLOAD, VC_ROLE,
@@ -355,6 +358,26 @@ def _lose_control(V, v):
 
 
 @jit
+def _takes_tests(V, v):
+    """Out of control a vehicle takes no hazard rolls (p41), but a driver on a regain-control
+    move 'must roll for any new hazards encountered during the straight-ahead move' (p42): a
+    shunt's 40mph test (p56) among them. A skid-and-regain move is 'out of control for the
+    duration of this move' and tests nothing."""
+    return V[v, V_OOC] == IN_CONTROL or V[v, V_REGAIN] == REGAIN_PLAIN
+
+
+@jit
+def _loses_control_testing(V, v):
+    """A hazard roll lost: on a regain-control move the car is still out of control until the
+    move is made, and this loss is a new one that the regain must not undo (as a bike shunt's,
+    p70)."""
+    if V[v, V_OOC] == IN_CONTROL:
+        V[v, V_OOC] = OUT_OF_CONTROL
+    else:
+        V[v, V_LOSTAGAIN] = 1
+
+
+@jit
 def _apply_levels(V, v, RU):
     """Handling, maximum speed and acceleration lost to damage levels passed (p28)."""
     G = _tab1(RU, TB_G)
@@ -499,7 +522,7 @@ def _wheel_off(st, script, V, v, mph, RU, L):
 @jit
 def _hazards(st, script, V, v, K, nl, G, hp, L):
     """The hazard rolls of the move's list (the first ``nl`` cells of K's lim and oil)."""
-    if nl == 0 or V[v, V_OOC] != IN_CONTROL:
+    if nl == 0 or not _takes_tests(V, v):
         return
     _roll_hazards(st, script, V, v, K[K_LIM:K_LIM_END], K[K_OIL:K_OIL_END], nl, G, hp,
                   K[K_OUTC:K_OUTC_END], L)
@@ -508,7 +531,7 @@ def _hazards(st, script, V, v, K, nl, G, hp, L):
 @jit
 def _roll_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L):
     """Hazard rolls of one move in the book's order (p41); oil tests come last."""
-    if nl == 0 or V[v, V_OOC] != IN_CONTROL:
+    if nl == 0 or not _takes_tests(V, v):
         return
     if V[v, V_BIKE]:
         _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L)
@@ -537,7 +560,7 @@ def _roll_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L):
     V[v, V_MPH] = speed
     V[v, V_BRKLEFT] = left
     if lost:
-        _lose_control(V, v)
+        _loses_control_testing(V, v)
 
 
 @jit
@@ -995,6 +1018,15 @@ def _regain(V, v):
     V[v, V_OOC] = OUT_OF_CONTROL if V[v, V_LOSTAGAIN] else IN_CONTROL
     V[v, V_SKIDDIR] = 0
     V[v, V_LOSTAGAIN] = 0
+    V[v, V_REGAIN] = 0
+
+
+@jit
+def _move_to_complete(V, v, nl):
+    """A regaining move a shunt stopped (p56): the target moves first and the rammer then
+    completes the move (engine._take_turn), and only then is the move made and control back
+    (p42)."""
+    return nl == MOVE_ENDED and V[v, V_SHUNTED] > 0 and V[v, V_STATUS] == ACTIVE
 
 
 @jit
@@ -1012,6 +1044,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     bike = V[v, V_BIKE] != 0
     step = G[G_SPEED_STEP]
     V[v, V_LOSTAGAIN] = 0
+    V[v, V_REGAIN] = 0
     if not bike and V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
         if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
@@ -1034,9 +1067,12 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             res = H.control_loss_test(st, script, sf, adverse, pen, cl_lows, cl_codes)
         _log(L, v, EV_CONTROL, res, sf, adverse, pen)
     if res == 0:
+        V[v, V_REGAIN] = REGAIN_PLAIN
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
+        if _move_to_complete(V, v, nl):
+            return
         # p42: control comes back once the move is made, ending the loss this test was for; a
-        # loss the move itself caused (a bike-to-bike shunt, p70) stands
+        # loss the move itself caused (a bike-to-bike shunt, p70; a lost hazard roll) stands
         _regain(V, v)
         if nl != MOVE_ENDED:
             _after_move(st, script, T, V, v, G, L, K, nl, hp)
@@ -1054,10 +1090,17 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     if ddir == 2:
         ddir = 1 if T[V[v, V_SEC], RD.T_DIR] < 0 else -1   # outwards
     _log(L, v, EV_SKID, drift, ddir, loss, 0)
+    if res == 1:
+        V[v, V_REGAIN] = REGAIN_SKID
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(ddir if drift else 0, False, drift == 1),
                   RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
+    if res == 1 and _move_to_complete(V, v, nl):
+        return
     if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
+        if res == 1 and V[v, V_STATUS] == ACTIVE:
+            # a move a collision ended is made: control comes back (p42, p52)
+            _regain(V, v)
         return
     if res == 1:
         _regain(V, v)
@@ -1396,6 +1439,8 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
             _after_turn(st, script, B, V, WS, n, u, RU, L)
             x = u
             continue
+        if V[x, V_REGAIN]:
+            _regain(V, x)   # a regaining move that ends where it stood is made (p42, p56)
         x = -1
         while top > 0 and x < 0:
             top -= 1
@@ -1404,8 +1449,12 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
                     G[G_SHUNT_MOVE] == 1
                     or speed_factor(V[r, V_MPH], G[G_SPEED_STEP]) >= L.phase):
                 _complete_move(st, script, B, V, WS, FIT, n, r, wait[2 * top + 1], RU, L)
+                if V[r, V_REGAIN]:
+                    _regain(V, r)   # the regaining move is made (p42)
                 _after_turn(st, script, B, V, WS, n, r, RU, L)
                 x = r
+            elif V[r, V_REGAIN]:
+                _regain(V, r)       # its move ends where it stood: made as far as it goes
         if x < 0:
             return
 
@@ -2116,7 +2165,7 @@ def _bike_hazards(st, script, V, v, limits, oil, nl, G, hp, outcomes, L):
     V[v, V_MPH] = speed
     V[v, V_BRKLEFT] = left
     if lost:
-        _lose_control(V, v)
+        _loses_control_testing(V, v)
 
 
 @jit
@@ -2196,7 +2245,7 @@ def _one_test(st, script, V, u, limit, reduced, ignore_panic, K, G, hp, L):
     """One immediate hazard roll of ``u`` (a collision's, an overlap's), in scratch cells of
     ``ws`` so that the mover's own list is kept; the target of a shunt ignores panic (p41)."""
     ws = K[K_WS:K_WS_END]
-    if V[u, V_STATUS] != ACTIVE or V[u, V_OOC] != IN_CONTROL or V[u, V_MPH] <= limit:
+    if V[u, V_STATUS] != ACTIVE or not _takes_tests(V, u) or V[u, V_MPH] <= limit:
         return
     keep_mph = V[u, V_MPH]
     keep_left = V[u, V_BRKLEFT]

@@ -121,7 +121,15 @@ P_ROLLRISK = 19
 # without weapons: taken out already, p88). The trade-off: closing on the runner against the
 # shots at the vehicles it passes. 0: the nearest (the old pursuit).
 P_RUNNER = 20
-P_W = 21
+# P_HOLDBACK: where the attacker wins only by taking the whole target gang out (Game Seven,
+# ``HP_GET_AWAY``), a chase driver that has passed every target still in play holds back for
+# them: it drives no faster than the nearest one behind it and, stopped, does not move off
+# ahead of it. The stretch of road moves on with the vehicle in front (p75), so an attacker
+# driving on at its cruising speed leaves the targets off the back, safely out of play (p89).
+# The trade-off: the targets kept in play against the time the attacker spends waiting in
+# front of their guns. 0: it drives on (the old pursuit).
+P_HOLDBACK = 21
+P_W = 22
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -170,6 +178,8 @@ ROLL_RISK = 6
 # (inside each other's intervals): target vehicles seldom get away (1.8% of games), the gang
 # wins by outdistancing the attackers, so the runner is no better a quarry
 RUNNER = 0
+# P_HOLDBACK of every named policy (measured on Game Seven, docs/rules/dark-future.md)
+HOLDBACK = 0
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -217,6 +227,7 @@ PARAM_SPACE = {
     "flee": (P_FLEE, "bool", 0, 1, 1),                 # play to get away where that wins (p89)
     "roll_risk": (P_ROLLRISK, "int", 0, 6, ROLL_RISK),  # sixths of a crash a fleeing rider under fire accepts
     "runner": (P_RUNNER, "bool", 0, 1, RUNNER),        # Game Seven's attacker: chase the leading target (p89)
+    "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
 }
 
 
@@ -245,6 +256,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_FLEE] = 1
     v[P_ROLLRISK] = ROLL_RISK
     v[P_RUNNER] = RUNNER
+    v[P_HOLDBACK] = HOLDBACK
     return v
 
 
@@ -356,6 +368,24 @@ def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
     return 0
 
 
+@jit
+def _drift_past(T, M, NM, V, n, v, st, script):
+    """A legal drift direction (-1, +1) whose lanes hold no vehicle or obstacle in the next two
+    spaces, markers and road hazards allowed, or 0 (both sides: the dice's)."""
+    lane = V[v, V_LANE]
+    ok = 0
+    last = 0
+    for dd in (-1, 1):
+        if _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 1) \
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 2):
+            ok += 1
+            last = dd
+    if ok == 2:
+        return -1 if _pick(st, script, 2) == 0 else 1
+    return last
+
+
 # a U-turn made as the car moves off from a shut road: at 10mph or less it needs no hazard
 # roll (p14); the driver's choice of speed, the engine applies the rule
 U_TURN_SAFE = 10
@@ -421,6 +451,31 @@ def _quarry(T, V, WS, n, v, hp, par):
             who = u
             gap = g
     return who, gap
+
+
+@jit
+def _held_back_for(T, V, WS, n, v, hp, par):
+    """The target a Game Seven attacker holding back (``P_HOLDBACK``) waits for: with no target
+    still in play ahead of it, the nearest one behind; else -1."""
+    if hp[HP_GET_AWAY] == 0 or par[P_HOLDBACK] == 0 or V[v, V_ROLE] != CHASE:
+        return -1
+    if _quarry(T, V, WS, n, v, hp, par)[0] >= 0:
+        return -1
+    back = V[v, V_DIR] != 0
+    tail = v_front(T, V, v) if back else v_rear(T, V, v)
+    who = -1
+    best = 1 << 30
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or _hulk(V, WS, u):
+            continue
+        x = v_rear(T, V, u) if back else v_front(T, V, u)
+        if (x < tail) if back else (x > tail):
+            continue
+        g = abs(tail - x)
+        if g < best:
+            best = g
+            who = u
+    return who
 
 
 @jit
@@ -590,6 +645,67 @@ def _route(T, M, NM, V, n, v, look, hunt, st, script):
         if right:
             return True, 1
     return True, 0
+
+
+CURVE_PLAN = 2   # spaces past a curve's end that the planning before it covers (a judgement:
+                 # a drift there is legal again, but one a move after the straight one, p13)
+
+
+@jit
+def _curve_ahead(T, TM, V, v, look):
+    """For a car on a straight: (the spaces to the last of the first curve that starts within
+    ``look`` spaces ahead in its lanes, that curve's outward side -1 or +1); (0, 0) on a curve
+    or with no such curve on the track laid so far."""
+    if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
+        return 0, 0
+    d = 1 if V[v, V_DIR] != 0 else 0
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    lane = V[v, V_LANE]
+    start = -1
+    out = 0
+    k = 0
+    while True:
+        sec, sp = RD.step_space(T, sec, lane, sp, d)
+        k += 1
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            break
+        if start < 0:
+            if k > look:
+                return 0, 0
+            if T[sec, RD.T_KIND] != RD.STRAIGHT:
+                start = sec
+                out = 1 if T[sec, RD.T_DIR] < 0 else -1
+        elif sec != start:
+            break
+    if start < 0:
+        return 0, 0
+    return k - 1, out
+
+
+@jit
+def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
+    """The drift (-1, +1) to make on the straight before a curve, or 0: on the curve a drift
+    may only go outwards (p13), so a way round a block on or just past it that needs an inward
+    drift, or the lanes of a stopped enemy there that the car means to line up on, are reached
+    only by drifting before it (``_route`` alone plans from where the car is, one drift a move:
+    seeded Game Eight cars came onto the bend in the wrong lanes, stopped, backed off it and
+    came on again, and a Game Seven attacker did the same beside a stranded rider)."""
+    span, out = _curve_ahead(T, TM, V, v, look)
+    if span == 0:
+        return 0
+    far = span + CURVE_PLAN
+    hunt = _hunts(V, n, v, hp)
+    blocked, r = _route(T, M, NM, V, n, v, far, hunt, st, script)
+    if blocked and r != 0 and r != out:
+        return r
+    if hunt and not V[v, V_BIKE]:
+        e = _stopped_enemy_in_front(T, V, WS, n, v, far, hp)
+        if e >= 0 and V[e, V_LANE] != V[v, V_LANE]:
+            toward = 1 if V[e, V_LANE] > V[v, V_LANE] else -1
+            if toward != out:
+                return toward
+    return 0
 
 
 @jit
@@ -1193,8 +1309,19 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
                 and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
             return A_DRIFT, d
+        if not blocked:
+            d = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
+            if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
+                    and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
+                return A_DRIFT, d
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0, st, script)
+            if d == 0:
+                # the only way past is over a marker or road hazard: drive over it (p25: 'drive
+                # straight ahead and, in most cases, don't brake') rather than stop nose to the
+                # block, back off and come on again (seeded Game Eight intercept 1348: a wreck
+                # on a bend with debris on the lanes round it, to the turn limit)
+                d = _drift_past(T, M, NM, V, n, v, st, script)
             if d != 0:
                 return A_DRIFT, d
             return A_BRAKE, min(brk, mph)
@@ -1243,6 +1370,9 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         u, g = _quarry(T, V, WS, n, v, hp, par)
         if u >= 0 and _leaves_behind(V, n, v, hp):
             u = -1     # every enemy stranded: drive on and leave them behind (p75)
+        h = _held_back_for(T, V, WS, n, v, hp, par)
+        if h >= 0:
+            cruise = min(cruise, V[h, V_MPH])
         if u >= 0:
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
@@ -1459,6 +1589,11 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
+    h = _held_back_for(T, V, WS, n, v, hp, par)
+    if h >= 0:
+        if V[h, V_MPH] == 0:
+            return A_NONE, 0   # moving off ahead of it would only pull the road away from it
+        cruise = min(cruise, V[h, V_MPH])
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
     if _outruns(T, TM, M, NM, V, n, v, hp):
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
@@ -1471,6 +1606,13 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
     if _hunts(V, n, v, hp) and not V[v, V_BIKE]:
         ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
+        if ef < 0 and straight:
+            # farther off, across a curve that refuses the drift towards it: line up here
+            # (backed straight off the bend, the car used to come on in the same lanes)
+            e = _stopped_enemy_in_front(T, V, WS, n, v, ROUTE_LOOK, hp)
+            if e >= 0 and _plan_before_curve(T, TM, M, NM, V, WS, n, v, LINE_UP, hp, st,
+                                             script) == (1 if V[e, V_LANE] > V[v, V_LANE] else -1):
+                ef = e
         if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
             # on a curve a reversing car may not drift (p17): back straight off it first, then
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
@@ -1490,6 +1632,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
     blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
+    if not blocked and straight and not V[v, V_BIKE]:
+        r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
+        blocked = r != 0
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True)
@@ -1549,6 +1694,13 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             d = -1 if V[v, V_LANE] > 2 else 1
             if V[v, V_LANE] == 2:   # the middle: neither side is wider, the dice choose
                 d = -1 if _pick(st, script, 2) == 0 else 1
+        if d != 0 and not _reverse_clear(T, M, NM, V, n, v, d):
+            d = 0
+        if not _reverse_clear(T, M, NM, V, n, v, d):
+            # the way back is shut as well: backing into it is a ram every turn (p57); wait
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0
         return A_REVERSE, d
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
     if 0 < want < up:
@@ -1692,9 +1844,10 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
     if lim > 0 and mph == 0 and not moves and not V[v, V_ENGOFF] \
             and _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
         # stopped nose to nose with a car, a wreck or an obstacle: back off (p17) unless a
-        # shot is on
+        # shot is on, or the way back is shut too (seeded Game Eight intercept 4117: the
+        # attacker reversed into an obstacle behind it every turn, twenty rams)
         slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
-        if slot < 0:
+        if slot < 0 and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0
     if lim > 0:
         u, g = _nearest_enemy(T, V, n, v, True)

@@ -52,12 +52,16 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # shunt, p70): the control-loss result's regain at the end of that move ends only the loss it
  # was tested for (p42), so this one stands and the next move starts with a test
  V_LOSTAGAIN,
+ # the control-loss result whose move is still under way (engine.REGAIN_PLAIN or REGAIN_SKID;
+ # 0 none): a shunt stops that move until its target has moved and the rammer completes it
+ # (p56), and control comes back only once the whole move is made (p42)
+ V_REGAIN,
  # how a vehicle removed with a section of track (p75) stood when it went: 1 a wreck, 2 stopped
  # for good without weapons (p88), 0 in running order. The first two were taken out before
  # they left play, which Game Seven's verdict does not count as getting safely away (p89)
  V_LEFTOUT,
  V_W,          # the row's width: keep last
- ) = range(54)
+ ) = range(55)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
