@@ -188,7 +188,7 @@ def test_plan_search_dominance_table_keeps_more_than_sixteen_states(four, pos):
                  ra.pi_mod[sh[s, PI]], -1, 0, 1e30)
     scr = plan_scratch()
     best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s], scr)
-    assert int(np.sum(scr.tab[2] == scr.gen[0])) > 32
+    assert int(np.sum(scr.tab[:, 2] == scr.gen[0])) > 32
 
 
 def _whips_near_wells(sim, s, pp, fld):
