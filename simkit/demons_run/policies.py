@@ -649,10 +649,19 @@ def best_plan(q, W, J, out_plan, pp, scr):
     whip_vmin, whip_vmax, whip_kmin, whip_kmax = (rp[RP_WHIP_VMIN], rp[RP_WHIP_VMAX],
                                                   rp[RP_WHIP_KMIN], rp[RP_WHIP_KMAX])
     whip_gain = rp[RP_WHIP_GAIN]
-    # the bound below allows for the Velocity a whip still to come may add; at a Velocity
-    # outside the whip range no whip is made, the leaves read the field at V itself (g 0)
-    # and the allowance is 0
-    whip_allow = whip_gain if whip_vmin <= V <= whip_vmax else 0
+    # the bound below allows for the Velocity a whip still to come may add and for the MP
+    # it refunds (one hex more, 1/V in the field). A whip is made on entering a Well hex at a
+    # Velocity in the whip range, and before one the move stays within V hexes of its start:
+    # with no Well hex that near (or outside the range) none is made, the leaves read the
+    # field at V itself (g 0) after exactly the MPs left, and neither allowance is needed
+    can_whip = False
+    if whip_vmin <= V <= whip_vmax:
+        for h in range(rings.shape[0]):
+            for j in range(6):
+                if dist(dep[0, 0], dep[1, 0], rings[h, j, 0], rings[h, j, 1]) <= V:
+                    can_whip = True
+    whip_allow = whip_gain if can_whip else 0
+    refund = 1.0 if can_whip else 0.0
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
     tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
@@ -680,14 +689,13 @@ def best_plan(q, W, J, out_plan, pp, scr):
     # Gravity Whip it ends within V hexes, so with no rival within V + 8 no plan can earn it
     # (neither the bound below nor the leaves need count it)
     att = pp[PP_ATTACK]
-    if att > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
-            and not rival_within(sv, s, dep[0, 0], dep[1, 0], V + 8):
+    if att > 0 and not can_whip and not rival_within(sv, s, dep[0, 0], dep[1, 0], V + 8):
         att = 0.0
     # a rival's next shot at the hex where the move ends (206: Field of Fire, range 12), priced
     # as the SI the assumed Laser takes through this Turn's Screens (none when no rival can be
     # within range of the end: a move without a whip ends within V hexes)
     expo_w = pp[PP_W_SI] * pp[PP_RISK] * max(0.0, pp[PP_RIVAL_LASER] - screens)
-    if expo_w > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
+    if expo_w > 0 and not can_whip \
             and not rival_within(sv, s, dep[0, 0], dep[1, 0], V + rp[RP_MAX_RANGE]):
         expo_w = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
@@ -835,13 +843,14 @@ def best_plan(q, W, J, out_plan, pp, scr):
         # cost (it prices the same hexes, turning movements and whips as this search, plus 1/V
         # a hex), so a partial plan that cannot beat the best complete one even with every
         # allowance (the whole Buoy bonus, the end-of-move attack bonus, the Velocity of a whip
-        # made or still to come) is dropped.
+        # made or still to come) is dropped. The field is float32: its rounding (a relative
+        # 6e-8) is allowed for, so that a plan within rounding of the best is still searched.
         if V > 0 and best < 1e29:
             jn = J[vb, c, r, f]
             if jn < INF / 2:
                 lb = (eff + rec - rec_cap if bonus_w >= 0.0 else eff - bonus_w) - att + jn \
-                    - (mleft + 1.0) / V \
-                    - (g + whip_allow) * dvmax
+                    - (mleft + refund) / V \
+                    - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
