@@ -174,11 +174,11 @@ EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: comp
 
 
 class PlanScratch(NamedTuple):
-    """What :func:`best_plan` works in, allocated once per race (it is called a few times per
-    allocation, and fresh arrays each call cost as much as a short search): the dominance
-    table, the per-depth state, and the Hell Fire prices by Velocity, kept with the Screens and
-    pilot weights they were computed for (the rules tables are the race's own: one scratch
-    serves one race)."""
+    """What :func:`best_plan` works in, allocated once per race or block of races (it is
+    called a few times per allocation, and fresh arrays each call cost as much as a short
+    search): the dominance table, the per-depth state, and the Hell Fire prices by Velocity,
+    kept with the Screens and pilot weights they were computed for (not the rules tables: one
+    scratch serves the races of one scenario, ``engine.play_race_in``)."""
     tab: np.ndarray       # float64[TABLE_SIZE, 3]: dominance table (key, cost, search no. of
     #                       each slot side by side: a probe reads one cache line, not three)
     gen: np.ndarray       # int64[1]: the number of the last search
@@ -195,7 +195,7 @@ class PlanScratch(NamedTuple):
 
 @jit
 def plan_scratch():
-    """The scratch :func:`best_plan` works in (allocated once per race)."""
+    """The scratch :func:`best_plan` works in (allocated once per race or block of races)."""
     return PlanScratch(np.zeros((TABLE_SIZE, 3), np.float64), np.zeros(1, np.int64),
                        np.zeros((11, MAX_DEPTH), np.int64), np.zeros(MAX_DEPTH, np.float64),
                        np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
