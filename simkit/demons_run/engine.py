@@ -484,6 +484,17 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
                 row = rings[hole - 1, (j + step * n) % 6, 1]
                 path[npath, 0], path[npath, 1] = col, row
                 npath += 1
+                # a Well hex whipped through holds no Null, and neither a Hell Hole's capture
+                # nor the Finish counts in a whip: with no Hell Fire and no hound striking at
+                # this index of the path, _enter would only move the ship there (as below)
+                plain = fire_class[col, row] == 0
+                for q in range(nh):
+                    if hound_at[q] == npath - 1 and hd[q, 2]:
+                        plain = False
+                if plain and terrain[col, row] != 2:
+                    if wet:
+                        sv[s, V_COL], sv[s, V_ROW] = col, row
+                    continue
                 code, vel = _enter(st, script, mv, Entry(col, row, vel, True, npath), S, RT, BT,
                                    L)
                 if code:

@@ -637,7 +637,18 @@ def best_plan(q, W, J, out_plan, pp, scr):
             rel[nrel] = k
             phd[0, nrel] = dist(dep[0, 0], dep[1, 0], hd[k, 0], hd[k, 1])
             nrel += 1
-    f1, f2, f3 = _fire_tab(scr.fire, s, V, screens, vturns, par, pp)
+    # the Hell Fire prices kept in the scratch, read here when they are there: the call that
+    # computes them counts references to the arrays it takes, each search
+    fire = scr.fire
+    k3 = screens & 3
+    if s < fire.shape[0] and V < fire.shape[1] and fire[s, V, k3, 0] == screens \
+            and fire[s, V, k3, 1] == pp[PP_W_FIRE1] and fire[s, V, k3, 2] == pp[PP_W_FIRE2] \
+            and fire[s, V, k3, 3] == pp[PP_W_FIRE3] and fire[s, V, k3, 4] == pp[PP_W_CRISIS] \
+            and fire[s, V, k3, 5] == pp[PP_W_SI]:
+        f1, f2, f3 = (fire[s, V, k3, FIRE_KEY + 1], fire[s, V, k3, FIRE_KEY + 2],
+                      fire[s, V, k3, FIRE_KEY + 3])
+    else:
+        f1, f2, f3 = _fire_tab(fire, s, V, screens, vturns, par, pp)
     w_null, risk, pass_min = pp[PP_W_NULL], pp[PP_RISK], rp[RP_PASS_MIN]
     tc = turn_cost(V, vturns, rp, pp)           # the route field's price of a turning movement
     dvmax = max(dv_cost(1, rp, pp), dv_cost(-1, rp, pp))   # and of a Velocity Level
