@@ -93,6 +93,32 @@ times, 2,000 races each, CPU time, one thread, load 4.2-4.9 on 2 cores: four-cor
 Buoy cut alone, under load 2-3, four-corners median 890 -> 997 (4 of 5, one by 1 race/s). The
 reference counting at the ``best_plan``/``move_plan`` calls is untouched.
 
+Then (2026-12-03, s18-drspeed3, same choices: seeded totals of 3,000 races and 150 logged
+races per scenario bit-identical, golden logs unchanged). Measured first: seeding the plan
+search's bound with its own optimum (the most an incumbent plan priced before the search
+could do) saves 3.8% of its nodes -- 81% of a search's nodes come after its best plan is
+found, proving it -- and the 20,000-node cap never binds (0 of 1,430 searches, 10 races,
+NUMBA_DISABLE_JIT), so no incumbent seeding. Cuts: the plan search indexes its per-depth
+scratch and dominance table in place (no row views) and reads a dominance slot in one cache
+line ([slot, key/cost/stamp]); ``_fire_tab`` takes the fire cache alone and returns scalars
+(reference counts a search ~85 -> ~58, gdb on ``NRT_incref``/``NRT_decref``); the bound allows
+a whip's Velocity and its refunded MP (the old extra 1/V) only when a Well hex is within V of
+the start, else just the float32 field's rounding (nodes a four-corners race 28,352 -> 24,779,
+NUMBA_DISABLE_JIT, 10 races); the allocation takes its crisis tests and the field's view once,
+not per setting; ``_hounds`` is called only when a hound is set to strike, and a whip's plain
+Well hexes are entered without ``_enter``; ``race_stats``'s blocks share one planning scratch
+(``engine.play_race_in``: no 130 kB cleared and no Hell Fire prices recomputed each race), and
+the search reads the prices it keeps without a call. Main (c398e3c) against all of it,
+alternated ten times, 2,000 races each, CPU time, one thread, load 3.1-3.6 on 2 cores:
+four-corners median 742 -> 838 races/s (this ahead in 8 of 10), duel 1,917 -> 2,453 (10 of
+10), raid 1,169 -> 1,399 (9 of 10); six alternations before the last two cuts, load 2.1-2.6:
+four-corners 941 -> 1,102 (5 of 6), duel 2,560 -> 2,882, raid 1,478 -> 1,614. Still about
+half of issue 14's 2,000 on four-corners. What changing choices would buy (measured, not done; 10
+races, NUMBA_DISABLE_JIT): on this branch a node cap of 300 a search leaves 87% of the nodes
+and finds its best plan too late in 30 of 1,430 searches, a cap of 200 leaves 72% and misses 79;
+on main 71% of the allocation's bounded searches (623 of 871) find nothing below the best
+setting's cost, and they are 38% of all nodes.
+
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.
 Times are reported, never asserted.

@@ -439,6 +439,27 @@ def test_races_reproducible_across_threads_and_chunks(sim):
     assert not np.array_equal(a, c)
 
 
+def test_races_sharing_one_planning_scratch_play_as_with_a_fresh_one():
+    """A block of races shares one planning scratch (``play_race_in``: the dominance table,
+    the Hell Fire prices kept between searches, the kept plans); every race plays exactly as
+    it does with a scratch of its own (``play_race``), on a board where the pilots fire, hunt
+    Buoys and meet hounds."""
+    sim = RaceSim(load_scenario(Path(__file__).resolve().parent.parent
+                                / "scenarios/demons-run/four-corners.toml"))
+    args = sim.args()
+    ns = args[0].ships.shape[0]
+    L = RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+    P = RK.plans(ns)
+    st = dice.new_state()
+    for i in range(40):
+        got, want = np.zeros((ns, RK.RES_W), np.int64), np.zeros((ns, RK.RES_W), np.int64)
+        dice.seed_trial(st, dice.stream_key(9), i)
+        t1 = RK.play_race_in(st, dice.NO_SCRIPT, *args, L, got, P)
+        dice.seed_trial(st, dice.stream_key(9), i)
+        t2 = RK.play_race(st, dice.NO_SCRIPT, *args, L, want)
+        assert t1 == t2 and np.array_equal(got, want), i
+
+
 def test_a_race_replays_from_its_recorded_rolls(sim):
     from simkit.demons_run.scenario import play_one
     log, res, turns, rolls = play_one(sim, seed=5, trial=3)

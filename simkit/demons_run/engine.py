@@ -187,7 +187,8 @@ def reach_table(fields, whip_gain):
 
 
 class Plans(NamedTuple):
-    """The pilots' planning scratch, ``P``, allocated once per race."""
+    """The pilots' planning scratch, ``P``, allocated once per race or block of races
+    (:func:`play_race_in`)."""
     plan: np.ndarray      # int64[MAX_PLAN]: the plan being built (tokens)
     plan2: np.ndarray     # int64[MAX_PLAN]: the plan with its recovery attempts
     keep: np.ndarray      # int64[ship, K_PLAN + MAX_PLAN]: the plan kept from the allocation
@@ -398,7 +399,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
     code = 0
     i = 0
     # hounds: at the start hex already?
-    if wet:
+    if wet and _armed(hound_at):
         code = _hounds(st, script, mv, Entry(col, row, vel, False, npath), False, screens, S,
                        RT, L)
         if code:
@@ -483,6 +484,17 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
                 row = rings[hole - 1, (j + step * n) % 6, 1]
                 path[npath, 0], path[npath, 1] = col, row
                 npath += 1
+                # a Well hex whipped through holds no Null, and neither a Hell Hole's capture
+                # nor the Finish counts in a whip: with no Hell Fire and no hound striking at
+                # this index of the path, _enter would only move the ship there (as below)
+                plain = fire_class[col, row] == 0
+                for q in range(nh):
+                    if hound_at[q] == npath - 1 and hd[q, 2]:
+                        plain = False
+                if plain and terrain[col, row] != 2:
+                    if wet:
+                        sv[s, V_COL], sv[s, V_ROW] = col, row
+                    continue
                 code, vel = _enter(st, script, mv, Entry(col, row, vel, True, npath), S, RT, BT,
                                    L)
                 if code:
@@ -602,21 +614,34 @@ def _enter(st, script, mv, hx, S, RT, BT, L):
     if stop:
         if wet:
             sv[s, V_COL], sv[s, V_ROW] = col, row
-            c = _hounds(st, script, mv, hx, True, screens, S, RT, L)
-            if c:
-                return c, vel
+            if _armed(S.hound_at):
+                c = _hounds(st, script, mv, hx, True, screens, S, RT, L)
+                if c:
+                    return c, vel
         return 1, vel
     if wet:
         sv[s, V_COL], sv[s, V_ROW] = col, row
-        c = _hounds(st, script, mv, hx, False, screens, S, RT, L)
-        if c:
-            return c, vel
+        if _armed(S.hound_at):
+            c = _hounds(st, script, mv, hx, False, screens, S, RT, L)
+            if c:
+                return c, vel
     if col == sv[s, V_FIN_COL] and row == sv[s, V_FIN_ROW] and vel == rp[RP_FIN_V] \
             and not through_whip:
         if wet:
             sv[s, V_STATUS] = FINISHED
         return 4, vel
     return 0, vel
+
+
+@jit
+def _armed(hound_at):
+    """Whether some hound is set to strike during this move (:func:`hound_targets`): with
+    none :func:`_hounds` does nothing, and a call that takes the race's tuples counts a
+    reference to each of their arrays (numba), at every hex with a hazard entered."""
+    for q in range(hound_at.shape[0]):
+        if hound_at[q] >= 0:
+            return True
+    return False
 
 
 @jit
@@ -964,13 +989,18 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
         tdist = dist(c0, r0, bu[tb, BU_COL], bu[tb, BU_ROW]) if tb >= 0 else 0
         Jt = F[fld]
+        # what every setting weighs, taken once: each call or view that takes an array inside
+        # the loops below counts its references (numba), per setting and per search
+        Jv = FD.fields_v[sv[s, V_PILOT], fld]
+        no_acc, no_dec = _has(now, C_NO_ACC, ccode), _has(now, C_NO_DEC, ccode)
+        no_turning = _has(now, C_NO_TURNING, ccode)
         for a in range(-me_max, me_max + 1):
             V2 = V + a
             if V2 < 0 or V2 > rp[RP_VMAX] or V2 >= NV:
                 continue
-            if a > 0 and (V2 > cruise or _has(now, C_NO_ACC, ccode)):
+            if a > 0 and (V2 > cruise or no_acc):
                 continue
-            if a < 0 and _has(now, C_NO_DEC, ccode):
+            if a < 0 and no_dec:
                 continue
             fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
             if fcost > fuel:
@@ -1019,9 +1049,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     a = ia - me_max
                     fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
-                    if _has(now, C_NO_TURNING, ccode):
+                    if no_turning:
                         lim = 0
-                    reach = min(_end_bound(FD.ends_at, FD.ends, FD.fields_v[sv[s, V_PILOT], fld],
+                    reach = min(_end_bound(FD.ends_at, FD.ends, Jv,
                                            c0, r0, f0, V2, lim, per_hex), 1000.0)
                 if not 0.0 <= reach < 1000.0:
                     reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
@@ -1042,7 +1072,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             # Fuel still needed to come down to Velocity 1 at the Finish
             reserve = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN]
             limit = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
-            if _has(now, C_NO_TURNING, ccode):
+            if no_turning:
                 limit = 0
             # only a plan that beats the best setting so far, its Velocity change and its
             # Fuel-reserve charge paid, counts
@@ -1050,7 +1080,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             q = PlanSpec(s, V2, limit, per_hex, tractor, scr_max, pim, tb, fuel - fcost,
                          best_c - dv - pen if best_c < 1e17 else 1e30)
-            c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan, pp, tab)
+            c, n = best_plan(q, W, Jv, plan, pp, tab)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
@@ -1314,10 +1344,28 @@ def step_f(st, script, turn, S, hpath, RT, BT, L):
 
 
 @jit
+def plans(ns):
+    """The pilots' planning scratch (:class:`Plans`) for races of ``ns`` ships."""
+    return Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
+                 np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+
+
+@jit
 def play_race(st, script, S0, FD, RT, BT, L, res):
+    """:func:`play_race_in` with a fresh planning scratch."""
+    return play_race_in(st, script, S0, FD, RT, BT, L, res, plans(S0.ships.shape[0]))
+
+
+@jit
+def play_race_in(st, script, S0, FD, RT, BT, L, res, P):
     """One whole race. ``res`` int64[n_ships, RES_W] receives per ship: status, VP, finishing
     place (0 none), Buoys carried, Turn finished (0 none), won (0/1), PI Level at the end (the
-    Racing Season carries PI damage, 212 C); returns the number of Turns played."""
+    Racing Season carries PI damage, 212 C); returns the number of Turns played.
+
+    Planned in ``P`` (:func:`plans`), which races of one scenario (one ``RT``) may share: what
+    it keeps between plan searches is stamped with the search it belongs to or keyed by what
+    it depends on (the Hell Fire prices, by ship, Velocity, Screens and weights), so sharing it
+    changes no choice, and saves its allocation and those prices each race."""
     pilots = S0.pilots
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
@@ -1328,8 +1376,7 @@ def play_race(st, script, S0, FD, RT, BT, L, res):
     bu = S0.bu.copy()
     hd = S0.hd.copy()
     carry = np.zeros((ns, MAX_CARRY), np.int64)
-    P = Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
-              np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+    P.keep[:] = -1
     path = np.zeros((MAX_PLAN, 2), np.int64)
     hpath = np.zeros((32, 2), np.int64)
     hound_at = np.full(hd.shape[0], -1, np.int64)
@@ -1441,9 +1488,10 @@ def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
     L = Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64))  # nothing kept
     res = np.zeros((ns, RES_W), np.int64)
     tie = np.zeros(ns, np.int64)
+    P = plans(ns)
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
-        turns = play_race(st, dice.NO_SCRIPT, S0, FD, RT, BT, L, res)
+        turns = play_race_in(st, dice.NO_SCRIPT, S0, FD, RT, BT, L, res, P)
         acc[G_TURNS] += turns
         acc[G_TURNS2] += turns * turns
         anywin = 0

@@ -174,12 +174,13 @@ EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: comp
 
 
 class PlanScratch(NamedTuple):
-    """What :func:`best_plan` works in, allocated once per race (it is called a few times per
-    allocation, and fresh arrays each call cost as much as a short search): the dominance
-    table, the per-depth state, and the Hell Fire prices by Velocity, kept with the Screens and
-    pilot weights they were computed for (the rules tables are the race's own: one scratch
-    serves one race)."""
-    tab: np.ndarray       # float64[3, TABLE_SIZE]: dominance table (keys, costs, search no.)
+    """What :func:`best_plan` works in, allocated once per race or block of races (it is
+    called a few times per allocation, and fresh arrays each call cost as much as a short
+    search): the dominance table, the per-depth state, and the Hell Fire prices by Velocity,
+    kept with the Screens and pilot weights they were computed for (not the rules tables: one
+    scratch serves the races of one scenario, ``engine.play_race_in``)."""
+    tab: np.ndarray       # float64[TABLE_SIZE, 3]: dominance table (key, cost, search no. of
+    #                       each slot side by side: a probe reads one cache line, not three)
     gen: np.ndarray       # int64[1]: the number of the last search
     depth: np.ndarray     # int64[11, MAX_DEPTH]: hex, facing, turns... per depth
     cost: np.ndarray      # float64[MAX_DEPTH]
@@ -187,7 +188,6 @@ class PlanScratch(NamedTuple):
     rel: np.ndarray       # int64[MAX_HOUNDS]: the hounds in reach
     fire: np.ndarray      # float64[ship, NV, 4, FIRE_KEY + 4]: fire prices by Velocity and
     #                       Screens mod 4 (the allocation's and the move's differ), with key
-    ftab: np.ndarray      # float64[4]: the prices of the Velocity searched
     rec: np.ndarray       # float64[100]: recovery chance by closest approach (-1 unknown)
     expo: np.ndarray      # float64[2, EXPO_SIZE]: :func:`exposure` by hex (col * rows + row)
     #                       and the search number it was computed in
@@ -195,13 +195,13 @@ class PlanScratch(NamedTuple):
 
 @jit
 def plan_scratch():
-    """The scratch :func:`best_plan` works in (allocated once per race)."""
-    return PlanScratch(np.zeros((3, TABLE_SIZE), np.float64), np.zeros(1, np.int64),
+    """The scratch :func:`best_plan` works in (allocated once per race or block of races)."""
+    return PlanScratch(np.zeros((TABLE_SIZE, 3), np.float64), np.zeros(1, np.int64),
                        np.zeros((11, MAX_DEPTH), np.int64), np.zeros(MAX_DEPTH, np.float64),
                        np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
                        np.zeros(MAX_HOUNDS, np.int64),
                        np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
-                       np.zeros(4, np.float64), np.zeros(100, np.float64),
+                       np.zeros(100, np.float64),
                        np.zeros((2, EXPO_SIZE), np.float64))
 
 
@@ -543,28 +543,26 @@ def plan_view(S, BT, RT):
 
 
 @jit
-def _fire_tab(scr, s, V, screens, vturns, par, pp):
-    """:func:`fire_prices` at Velocity V behind ``screens`` into ``scr.ftab``, from the
-    scratch's cache of ship ``s`` when the same Screens and weights were priced before."""
-    ftab = scr.ftab
-    cache = scr.fire
+def _fire_tab(cache, s, V, screens, vturns, par, pp):
+    """:func:`fire_prices` at Velocity V behind ``screens`` of the three Hell Fire classes, from
+    ``cache`` (the scratch's ``fire``) for ship ``s`` when the same Screens and weights were
+    priced before. Takes the cache alone and returns scalars: every array a compiled call takes
+    or returns is reference-counted, and this runs once per plan search."""
     if s >= cache.shape[0] or V >= cache.shape[1]:
         fp = fire_prices(V, screens, vturns, par, pp)
-        for i in range(4):
-            ftab[i] = fp[i]
-        return ftab
-    row = cache[s, V, screens & 3]
-    if not (row[0] == screens and row[1] == pp[PP_W_FIRE1] and row[2] == pp[PP_W_FIRE2]
-            and row[3] == pp[PP_W_FIRE3] and row[4] == pp[PP_W_CRISIS]
-            and row[5] == pp[PP_W_SI]):
+        return fp[1], fp[2], fp[3]
+    k = screens & 3
+    if not (cache[s, V, k, 0] == screens and cache[s, V, k, 1] == pp[PP_W_FIRE1]
+            and cache[s, V, k, 2] == pp[PP_W_FIRE2] and cache[s, V, k, 3] == pp[PP_W_FIRE3]
+            and cache[s, V, k, 4] == pp[PP_W_CRISIS] and cache[s, V, k, 5] == pp[PP_W_SI]):
         fp = fire_prices(V, screens, vturns, par, pp)
-        row[0], row[1], row[2], row[3] = screens, pp[PP_W_FIRE1], pp[PP_W_FIRE2], pp[PP_W_FIRE3]
-        row[4], row[5] = pp[PP_W_CRISIS], pp[PP_W_SI]
+        cache[s, V, k, 0], cache[s, V, k, 1] = screens, pp[PP_W_FIRE1]
+        cache[s, V, k, 2], cache[s, V, k, 3] = pp[PP_W_FIRE2], pp[PP_W_FIRE3]
+        cache[s, V, k, 4], cache[s, V, k, 5] = pp[PP_W_CRISIS], pp[PP_W_SI]
         for i in range(4):
-            row[FIRE_KEY + i] = fp[i]
-    for i in range(4):
-        ftab[i] = row[FIRE_KEY + i]
-    return ftab
+            cache[s, V, k, FIRE_KEY + i] = fp[i]
+    return (cache[s, V, k, FIRE_KEY + 1], cache[s, V, k, FIRE_KEY + 2],
+            cache[s, V, k, FIRE_KEY + 3])
 
 
 class PlanSpec(NamedTuple):
@@ -613,57 +611,75 @@ def best_plan(q, W, J, out_plan, pp, scr):
         pcost = np.zeros(D + 1, np.float64)
         phd = np.zeros((D + 1, max(nh, 1)), np.int64)
         rel = np.zeros(max(nh, 1), np.int64)
-    pc, pr, pf, pu = dep[0], dep[1], dep[2], dep[3]
-    pg = dep[4]                                 # whip gain so far
-    pw = dep[5]                                 # whipped holes bitmask
-    pbd = dep[6]                                # closest approach to the target Buoy
-    pm = dep[7]                                 # MPs left before the slot
-    best_pm, choice, best_choice = dep[8], dep[9], dep[10]
+    # dep's rows, indexed in place (a row taken as a view is one more array whose reference
+    # numba counts at every call): 0-3 hex, facing, turning movements used; 4 whip gain so
+    # far; 5 whipped holes (bitmask); 6 closest approach to the target Buoy; 7 MPs left
+    # before the slot; 8 the best plan's MPs left, 9 the choice made, 10 the best plan's
     for i in range(D + 1):
         for j in range(9):
             dep[j, i] = 0
-        choice[i] = -1
-        best_choice[i] = -1
+        dep[9, i] = -1
+        dep[10, i] = -1
         pcost[i] = 0.0
     best = ub                                    # by default any plan beats none, even one
     #                                              off the board
     best_depth = -1
     fin_c, fin_r = sv[s, V_FIN_COL], sv[s, V_FIN_ROW]
-    pc[0], pr[0], pf[0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
-    pbd[0] = 99
-    pm[0] = V
+    dep[0, 0], dep[1, 0], dep[2, 0] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
+    dep[6, 0] = 99
+    dep[7, 0] = V
     # only hounds the ship can come within reach of this Turn matter (it ends at most V hexes
     # away, a whip's ring and its refunded MP add 3)
     nrel = 0
     for k in range(nh):
-        if hd[k, 2] and dist(pc[0], pr[0], hd[k, 0], hd[k, 1]) <= V + 3 + rp[RP_HOUND_RANGE]:
+        if hd[k, 2] and dist(dep[0, 0], dep[1, 0], hd[k, 0], hd[k, 1]) \
+                <= V + 3 + rp[RP_HOUND_RANGE]:
             rel[nrel] = k
-            phd[0, nrel] = dist(pc[0], pr[0], hd[k, 0], hd[k, 1])
+            phd[0, nrel] = dist(dep[0, 0], dep[1, 0], hd[k, 0], hd[k, 1])
             nrel += 1
-    ftab = _fire_tab(scr, s, V, screens, vturns, par, pp)
-    f1, f2, f3 = ftab[1], ftab[2], ftab[3]
+    # the Hell Fire prices kept in the scratch, read here when they are there: the call that
+    # computes them counts references to the arrays it takes, each search
+    fire = scr.fire
+    k3 = screens & 3
+    if s < fire.shape[0] and V < fire.shape[1] and fire[s, V, k3, 0] == screens \
+            and fire[s, V, k3, 1] == pp[PP_W_FIRE1] and fire[s, V, k3, 2] == pp[PP_W_FIRE2] \
+            and fire[s, V, k3, 3] == pp[PP_W_FIRE3] and fire[s, V, k3, 4] == pp[PP_W_CRISIS] \
+            and fire[s, V, k3, 5] == pp[PP_W_SI]:
+        f1, f2, f3 = (fire[s, V, k3, FIRE_KEY + 1], fire[s, V, k3, FIRE_KEY + 2],
+                      fire[s, V, k3, FIRE_KEY + 3])
+    else:
+        f1, f2, f3 = _fire_tab(fire, s, V, screens, vturns, par, pp)
     w_null, risk, pass_min = pp[PP_W_NULL], pp[PP_RISK], rp[RP_PASS_MIN]
     tc = turn_cost(V, vturns, rp, pp)           # the route field's price of a turning movement
     dvmax = max(dv_cost(1, rp, pp), dv_cost(-1, rp, pp))   # and of a Velocity Level
     vmax_f = J.shape[0] - 1
     # the bound reads the field at this Velocity at every node: one board-sized layer
-    Jb = J[min(V, vmax_f)]
+    vb = min(V, vmax_f)
     hound_range = rp[RP_HOUND_RANGE]
     w_hound = pp[PP_W_HOUND] * pp[PP_RISK]
     whip_vmin, whip_vmax, whip_kmin, whip_kmax = (rp[RP_WHIP_VMIN], rp[RP_WHIP_VMAX],
                                                   rp[RP_WHIP_KMIN], rp[RP_WHIP_KMAX])
     whip_gain = rp[RP_WHIP_GAIN]
-    # the bound below allows for the Velocity a whip still to come may add; at a Velocity
-    # outside the whip range no whip is made, the leaves read the field at V itself (g 0)
-    # and the allowance is 0
-    whip_allow = whip_gain if whip_vmin <= V <= whip_vmax else 0
+    # the bound below allows for the Velocity a whip still to come may add and for the MP
+    # it refunds (one hex more, 1/V in the field). A whip is made on entering a Well hex at a
+    # Velocity in the whip range, and before one the move stays within V hexes of its start:
+    # with no Well hex that near (or outside the range) none is made, the leaves read the
+    # field at V itself (g 0) after exactly the MPs left, and neither allowance is needed
+    can_whip = False
+    if whip_vmin <= V <= whip_vmax:
+        for h in range(rings.shape[0]):
+            for j in range(6):
+                if dist(dep[0, 0], dep[1, 0], rings[h, j, 0], rings[h, j, 1]) <= V:
+                    can_whip = True
+    whip_allow = whip_gain if can_whip else 0
+    refund = 1.0 if can_whip else 0.0
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
     tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
     # used, MPs left, whip gain, wells whipped) as an earlier one at no lower cost is not
     # expanded again. The search stays exhaustive over distinct states, but no longer over
     # every order of reaching them (that was exponential in the turning movements).
-    TS = scr.tab.shape[1]
+    TS = scr.tab.shape[0]
     # A state's slot is its key scattered by a multiplicative hash: the key's low bits are the
     # wells whipped and the whip gain, 0 in nearly every state, so the key itself (key % TS)
     # sent nearly every state to slot 0 and its 15 neighbours -- the table kept 16 states a
@@ -674,11 +690,9 @@ def best_plan(q, W, J, out_plan, pp, scr):
     while shift > 0 and (1 << (64 - shift)) < TS:
         shift -= 1
     ushift = np.uint64(shift)
-    tkey = scr.tab[0]
-    tval = scr.tab[1]
+    tab = scr.tab                     # a slot's key, cost, search number
     # a slot belongs to this search only if stamped with its number: the table is empty at
     # each call without clearing all its slots (the memset cost as much as a short search)
-    tgen = scr.tab[2]
     scr.gen[0] += 1
     gen = np.float64(scr.gen[0])
     bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
@@ -686,15 +700,14 @@ def best_plan(q, W, J, out_plan, pp, scr):
     # Gravity Whip it ends within V hexes, so with no rival within V + 8 no plan can earn it
     # (neither the bound below nor the leaves need count it)
     att = pp[PP_ATTACK]
-    if att > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
-            and not rival_within(sv, s, pc[0], pr[0], V + 8):
+    if att > 0 and not can_whip and not rival_within(sv, s, dep[0, 0], dep[1, 0], V + 8):
         att = 0.0
     # a rival's next shot at the hex where the move ends (206: Field of Fire, range 12), priced
     # as the SI the assumed Laser takes through this Turn's Screens (none when no rival can be
     # within range of the end: a move without a whip ends within V hexes)
     expo_w = pp[PP_W_SI] * pp[PP_RISK] * max(0.0, pp[PP_RIVAL_LASER] - screens)
-    if expo_w > 0 and not (rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX]) \
-            and not rival_within(sv, s, pc[0], pr[0], V + rp[RP_MAX_RANGE]):
+    if expo_w > 0 and not can_whip \
+            and not rival_within(sv, s, dep[0, 0], dep[1, 0], V + rp[RP_MAX_RANGE]):
         expo_w = 0.0
     # the recovery chance depends on the closest approach alone (one Buoy, one Velocity)
     prec = scr.rec
@@ -717,35 +730,35 @@ def best_plan(q, W, J, out_plan, pp, scr):
     d = 0
     nodes = 0
     while d >= 0:
-        choice[d] += 1
-        if choice[d] >= nrot * 6 or nodes > 20000:
+        dep[9, d] += 1
+        if dep[9, d] >= nrot * 6 or nodes > 20000:
             d -= 1
             continue
         nodes += 1
         # choice = rotation index * 6 + (whip hexes - 1); a move without a whip uses only
         # the first of its six slots and skips the rest. Rotations in the order 0, -1, +1,
         # -2, +2, ...: going straight on first finds a good plan early for the bound below.
-        ri = choice[d] // 6
+        ri = dep[9, d] // 6
         rot = ((ri + 1) // 2) * (-1 if ri % 2 == 1 else 1)
-        k = choice[d] % 6 + 1
-        c, r, f = pc[d], pr[d], pf[d]
+        k = dep[9, d] % 6 + 1
+        c, r, f = dep[0, d], dep[1, d], dep[2, d]
         if rot != 0:
-            if terrain[c, r] == 2 or terrain[c, r] == 3 or pu[d] + abs(rot) > limit:
-                choice[d] += 5
+            if terrain[c, r] == 2 or terrain[c, r] == 3 or dep[3, d] + abs(rot) > limit:
+                dep[9, d] += 5
                 continue
         f = (f + rot) % 6
-        u = pu[d] + abs(rot)
+        u = dep[3, d] + abs(rot)
         cost = pcost[d] + abs(rot) * tc
-        g, w, bd = pg[d], pw[d], pbd[d]
+        g, w, bd = dep[4, d], dep[5, d], dep[6, d]
         terminal = False
-        mleft = pm[d]
+        mleft = dep[7, d]
         last = mleft == 0 or d >= D - 1
         if last:                                 # the last slot: turning only
-            choice[d] += 5
+            dep[9, d] += 5
         else:
             c2, r2 = nbr(c, r, f)
             if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
-                choice[d] += 5
+                dep[9, d] += 5
                 # off the board is disqualification (211 A): worse than any plan that stays,
                 # even one ending where the route field sees no way home (INF)
                 cost += 10 * INF
@@ -770,7 +783,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
                     g = g + k if g + k < whip_gain else whip_gain
                     c, r = c2, r2
                 else:
-                    choice[d] += 5
+                    dep[9, d] += 5
                     c, r = c2, r2
                     cost += hex_price(terrain[c, r], fire_class[c, r], V, w_null, risk, pass_min,
                                       f1, f2, f3)
@@ -784,8 +797,8 @@ def best_plan(q, W, J, out_plan, pp, scr):
                         bd = db
             mleft -= 1
         # store the state at depth d+1 (or evaluate)
-        pc[d + 1], pr[d + 1], pf[d + 1], pu[d + 1] = c, r, f, u
-        pg[d + 1], pw[d + 1], pbd[d + 1] = g, w, bd
+        dep[0, d + 1], dep[1, d + 1], dep[2, d + 1], dep[3, d + 1] = c, r, f, u
+        dep[4, d + 1], dep[5, d + 1], dep[6, d + 1] = g, w, bd
         hpen = 0.0
         on = 1 <= c < C and 1 <= r < R
         for q in range(nrel):
@@ -799,7 +812,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
                 e = 3.5 * par[P_HOUND_DICE_0 + x] - screens
                 hpen += w_hound * (e if e > 0.5 else 0.5)
         pcost[d + 1] = cost
-        pm[d + 1] = mleft
+        dep[7, d + 1] = mleft
         rec = 0.0
         if tb >= 0 and bd < 99:
             pb = prec[bd]
@@ -833,21 +846,22 @@ def best_plan(q, W, J, out_plan, pp, scr):
                 best = total
                 best_depth = d
                 for q in range(d + 1):
-                    best_choice[q] = choice[q]
-                    best_pm[q] = pm[q]
+                    dep[10, q] = dep[9, q]
+                    dep[8, q] = dep[7, q]
             continue
         eff = cost + hpen - rec
         # Branch and bound: the route field is a lower bound on what the rest of the Turn can
         # cost (it prices the same hexes, turning movements and whips as this search, plus 1/V
         # a hex), so a partial plan that cannot beat the best complete one even with every
         # allowance (the whole Buoy bonus, the end-of-move attack bonus, the Velocity of a whip
-        # made or still to come) is dropped.
+        # made or still to come) is dropped. The field is float32: its rounding (a relative
+        # 6e-8) is allowed for, so that a plan within rounding of the best is still searched.
         if V > 0 and best < 1e29:
-            jn = Jb[c, r, f]
+            jn = J[vb, c, r, f]
             if jn < INF / 2:
                 lb = (eff + rec - rec_cap if bonus_w >= 0.0 else eff - bonus_w) - att + jn \
-                    - (mleft + 1.0) / V \
-                    - (g + whip_allow) * dvmax
+                    - (mleft + refund) / V \
+                    - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
                 if lb >= best:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
@@ -857,37 +871,37 @@ def best_plan(q, W, J, out_plan, pp, scr):
         slot = np.int64(hk >> ushift) if mask >= 0 else np.int64(hk % np.uint64(TS))
         pruned = False
         for _ in range(16):
-            if tgen[slot] != gen:
-                tkey[slot] = fkey
-                tval[slot] = eff
-                tgen[slot] = gen
+            if tab[slot, 2] != gen:
+                tab[slot, 0] = fkey
+                tab[slot, 1] = eff
+                tab[slot, 2] = gen
                 break
-            if tkey[slot] == fkey:
-                if tval[slot] <= eff:
+            if tab[slot, 0] == fkey:
+                if tab[slot, 1] <= eff:
                     pruned = True
                 else:
-                    tval[slot] = eff
+                    tab[slot, 1] = eff
                 break
             slot = (slot + 1) & mask if mask >= 0 else (slot + 1) % TS
         if pruned:
             continue
         d += 1
-        choice[d] = -1
+        dep[9, d] = -1
     # tokens
     n = 0
     if best_depth < 0:
         return INF, 0
-    c, r, f = pc[0], pr[0], pf[0]
+    c, r, f = dep[0, 0], dep[1, 0], dep[2, 0]
     w = 0
     for q in range(best_depth + 1):
-        ri = best_choice[q] // 6
+        ri = dep[10, q] // 6
         rot = ((ri + 1) // 2) * (-1 if ri % 2 == 1 else 1)
-        k = best_choice[q] % 6 + 1
+        k = dep[10, q] % 6 + 1
         for _ in range(abs(rot)):
             out_plan[n] = 2 if rot > 0 else 1
             n += 1
         f = (f + rot) % 6
-        if best_pm[q] > 0 and q < D - 1:
+        if dep[8, q] > 0 and q < D - 1:
             out_plan[n] = 0
             n += 1
             c2, r2 = nbr(c, r, f)
