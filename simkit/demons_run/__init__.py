@@ -156,8 +156,8 @@ def _metagame_replies(pilot="buoy_hunter", variants=None):
 
         def _race_args(self, c, o, r):
             """``race_stats`` arguments of candidate ``c`` against field build ``o`` in
-            rotation ``r``. Setting up a race costs 0.3 s (its route fields and move tables),
-            a hundred races' worth, and a search sets up thousands of candidates; of the
+            rotation ``r``. Setting up a race costs about 0.2 s CPU (its route fields and move
+            tables), hundreds of races, and a search sets up thousands of candidates; of the
             candidate's build only its Screens (the Screens its pilot raises near Hell Fire
             pick its route fields) and its Levels (ship 0's row of the Start) enter, so one
             set-up per Screens Level serves every candidate, its Levels written in (the same
