@@ -89,7 +89,8 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
     core build search (:func:`simkit.core.search.search`) of ``reply_trials`` races (twice as
     many in a widened round) with that evaluator, which races each candidate against builds
     dealt from the field's mixture on common random numbers (per trial the candidate's
-    utility, ``trial_scores``); ``search_options`` go to that search (``threads``...).
+    utility, ``trial_scores``; its leaderboard figure ``mean_utility``); ``search_options``
+    go to that search (``threads``...).
     Without it, the best reply is drawn and raced as the module doc says."""
     space = bg.space
     if not bg.start:
