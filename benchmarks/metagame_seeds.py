@@ -2,7 +2,7 @@
 
     python benchmarks/metagame_seeds.py run SEED [--trials-budget N] [--threads 1]
                                         [--out FILE.json] [--run-dir DIR]
-    python benchmarks/metagame_seeds.py cross [--races 3000] FILE.json FILE.json ...
+    python benchmarks/metagame_seeds.py cross [--races 3000] [--build BUILD ...] FILE.json ...
 
 ``run``: one seed of ``simkit builds demons-run --metagame`` (the library call), with its wall
 and CPU time, rounds, why it stopped, the support and the payoff matrix printed, and the
@@ -11,7 +11,9 @@ support (builds, weights) written to ``--out`` as JSON. Run the seeds as separat
 ``cross``: every seed's mixture against every other seed's, on fresh races (seed 7777, the
 corners rotated, ``--races`` races per pairing of support builds): utility (a win plus half a
 draw) with a 95% normal interval. Stable here means every such interval covers 0.5: no seed's
-answer beats another's. Times are measured here, never asserted in a test.
+answer beats another's. ``--build``: each such build raced against every seed's mixture the
+same way (a build an earlier run found must not beat the answer beyond the interval). Times
+are measured here, never asserted in a test.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def run(seed, budget, threads, out, run_dir):
             "support": [[b, float(w)] for b, w in zip(sup.build, sup.weight)]}, indent=1))
 
 
-def cross(races, files):
+def cross(races, files, builds=()):
     from simkit.demons_run import _metagame
     from simkit.demons_run.builds import parse_build
     from simkit.demons_run.search import candidate_of
@@ -94,6 +96,16 @@ def cross(races, files):
         print(f"seed {ri['seed']} against seed {rj['seed']}: {u:.3f} ({u - h:.3f}-{u + h:.3f})"
               + ("" if covers else "  does not cover 0.5"))
     print(f"stable (every interval covers 0.5): {stable}; {races:,} races a pairing")
+    for b in builds:
+        for r in runs:
+            u = var = 0.0
+            for a, w, *_ in r["support"]:
+                x, v = pair(b, a)
+                u += w * x
+                var += w * w * v
+            h = 1.96 * math.sqrt(var)
+            print(f"{b} against seed {r['seed']}: {u:.3f} ({u - h:.3f}-{u + h:.3f})"
+                  + ("  beats it" if u - h > 0.5 else ""))
 
 
 def main(argv=None):
@@ -107,6 +119,8 @@ def main(argv=None):
     r.add_argument("--run-dir", default=None)
     c = sub.add_parser("cross")
     c.add_argument("--races", type=int, default=3000)
+    c.add_argument("--build", action="append", default=[],
+                   help="a build raced against every seed's mixture (repeatable)")
     c.add_argument("files", nargs="+")
     a = p.parse_args(argv)
     if a.what == "run":
@@ -114,7 +128,7 @@ def main(argv=None):
 
         run(a.seed, a.trials_budget or METAGAME_BUDGET, a.threads, a.out, a.run_dir)
     else:
-        cross(a.races, a.files)
+        cross(a.races, a.files, a.build)
 
 
 if __name__ == "__main__":

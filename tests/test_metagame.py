@@ -106,6 +106,129 @@ def test_a_race_leaves_its_best_in_the_archive_and_the_next_races_and_breeds_fro
 def test_the_demons_run_metagame_is_the_same_for_any_thread_count():
     from simkit.demons_run.analyses import metagame
 
-    one = metagame(trials=1500, seed=3, threads=1, progress=False)
-    two = metagame(trials=1500, seed=3, threads=2, progress=False)
+    # 6,000 races: the first round's best reply is a build search of about 4,800
+    one = metagame(trials=6000, seed=3, threads=1, progress=False)
+    two = metagame(trials=6000, seed=3, threads=2, progress=False)
+    assert one.trials_used.iloc[0] > 5000
     assert one.equals(two) and one.attrs["payoffs"].equals(two.attrs["payoffs"])
+
+
+# --- the best reply as the core build search (``replies``) -------------------------------------
+
+def _product_game():
+    """Three fields bought from 6 points; the bigger product x*y*z wins every race, so
+    (2, 2, 2) beats every other build and the field ends on it alone."""
+    import math
+
+    from simkit.core.game import BuildGame
+    from simkit.core.search import IntBoxSpace, IntField
+
+    space = IntBoxSpace([IntField(n, 0, 6) for n in "xyz"], 6, fill=True)
+
+    def duel(a, b, n, seed, first=0):
+        pa, pb = math.prod(a), math.prod(b)
+        return np.array([n, 0] if pa > pb else [0, n] if pb > pa else [0, 0])
+
+    def replies(field):
+        from simkit.core.dice import _mix64_py
+        from simkit.core.search import Mean, Rate, StatEvaluator
+
+        cum = np.cumsum([w for _, w in field])
+
+        class Mix(StatEvaluator):
+            name, search_method, trial_scale = "toy mixture", "race", 0.5
+            stats, objective = (Rate("win", 0), Mean("utility", 1, 2, scale=0.5)), \
+                "mean_utility"
+
+            def trial_scores(self, cands, first, n, key):
+                # each trial's opponent dealt by the weights from the key: the same for
+                # every candidate
+                u = [(_mix64_py((int(key) + t) & (2 ** 64 - 1)) >> 11) * 2.0 ** -53 * cum[-1]
+                     for t in range(first, first + n)]
+                opp = [math.prod(field[min(int(np.searchsorted(cum, x, side="right")),
+                                           len(field) - 1)][0]) for x in u]
+                return np.array([[2 if math.prod(c) > o else 1 if math.prod(c) == o else 0
+                                  for o in opp] for c in cands], np.int64)
+
+            def evaluate(self, cands, first, n, key):
+                v = self.trial_scores(cands, first, n, key)
+                return np.stack([(v == 2).sum(1), v.sum(1), (v * v).sum(1)], axis=1)
+
+        return Mix()
+
+    return BuildGame("product", space, duel, start=[(6, 0, 0)], extend=True), replies
+
+
+def _searched(seed=3, **kw):
+    from simkit.analysis.metagame import metagame
+
+    bg, replies = _product_game()
+    return metagame(bg, **{**dict(trials_budget=60_000, profile_trials=100, candidates=6,
+                                  seed=seed, progress=False, replies=replies,
+                                  reply_trials=8_000), **kw})
+
+
+def test_the_best_reply_is_the_build_search_against_the_fields_mixture(monkeypatch):
+    from simkit.core import search as cs
+
+    fields = []
+    real = cs.search
+
+    def spy(space, ev, **kw):
+        fields.append(kw["include"])
+        return real(space, ev, **kw)
+
+    monkeypatch.setattr(cs, "search", spy)
+    out = _searched()
+    support = out[out.role == "support"]
+    assert list(support.build) == ["x=2,y=2,z=2"] and support.weight.iloc[0] == 1.0
+    # the first search races against the start alone, and every search's finals hold the
+    # field's own builds
+    assert fields[0] == [(6, 0, 0)] and len(fields) >= 2
+    pay = out.attrs["payoffs"].to_numpy()
+    assert np.allclose(pay + pay.T, 1.0)
+
+
+def test_a_searched_metagame_resumes_from_its_run_dir_without_searching_again(tmp_path,
+                                                                             monkeypatch):
+    from simkit.core import search as cs
+
+    run = tmp_path / "run"
+    first = _searched(run_dir=run)
+    assert (run / "metagame-replies.json").exists()
+
+    def never(*a, **k):
+        raise AssertionError("a resumed run searched again")
+
+    monkeypatch.setattr(cs, "search", never)
+    again = _searched(run_dir=run)
+    assert first.equals(again) and first.attrs["payoffs"].equals(again.attrs["payoffs"])
+
+
+@pytest.mark.xdist_group("demons_run")
+def test_the_mixture_race_is_the_build_searchs_race_against_each_dealt_build():
+    """One set-up per Screens Level serves every candidate (its Levels written in): the
+    results are those of the build search's own evaluator against the dealt build, race for
+    race, and the same for any cut of the races."""
+    from simkit.core import dice
+    from simkit.core.search import evaluate_batch
+    from simkit.demons_run import _metagame, _metagame_replies
+    from simkit.demons_run.search import RaceEvaluator, ShipEntry, build_of
+
+    bg = _metagame()
+    rng = np.random.default_rng(11)
+    opp = tuple(bg.space.sample(rng))
+    cands = [tuple(bg.space.sample(rng)) for _ in range(4)] + [bg.start[0]]
+    key = dice.stream_key(3)
+    ev = _metagame_replies()([(opp, 1.0)])
+    ref = RaceEvaluator([ShipEntry("field", "D", build_of(opp), "buoy_hunter")])
+    assert list(ev.evaluate(cands, 5, 24, key)[:, 0]) == list(ref.evaluate(cands, 5, 24, key)[:, 0])
+    assert ((ev.trial_scores(cands, 5, 24, key) == 2) == (ref.trial_scores(cands, 5, 24, key) == 1)).all()
+    mix = _metagame_replies()([(opp, 0.6), (bg.start[0], 0.4)])
+    whole = mix.evaluate(cands, 3, 30, key)
+    assert (evaluate_batch(mix, cands, 3, 30, key, chunk_size=7) == whole).all()
+    ts = mix.trial_scores(cands, 3, 30, key)
+    assert list(ts.sum(axis=1)) == list(whole[:, 1])
+    # the dealt build: both mixtures' members meet the candidates
+    dealt = mix._dealt(key, 0, 200)
+    assert 0 < dealt.mean() < 1

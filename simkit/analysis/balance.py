@@ -242,6 +242,13 @@ class Side:
     propose: Callable | None = None
     describe: Callable | None = None
     neighbours: Callable | None = None   # policy -> [Policy] one step away, for polishing
+    #: ``oracle(field, scale, left, seed) -> (replies, games spent)`` replaces the proposals
+    #: and the race: a whole search of its own for the best replies to ``field`` (the
+    #: others' mixture: [(Policy, weight)]) on at most ``left`` games, ``scale`` times its
+    #: usual size (a widened round); ``replies``: [(Policy, its gain over the field's value
+    #: by the oracle's own fresh measurement)], best first, or None when ``left`` is too
+    #: small for one search
+    oracle: Callable | None = None
 
 
 @dataclass
@@ -368,6 +375,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
             # the last round's replies are measured against the final mixtures
             mix, values = _solve(U, same=rotate)
             found = [(None, 0.0)] * n_s
+            runners: list = [[] for _ in range(n_s)]   # an oracle's runners-up, with gains
             before = est.used
             first_cost = None
             confirmed = {}
@@ -378,12 +386,14 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                 k_try = candidates << wide
                 start = est.used
                 for s in searched:
+                    ex: list = []
                     r = _best_reply(est, s, sides[s], pops, mix, values[s], profile_trials,
-                                    k_try, seed, rng, cap - est.used, archives[s])
+                                    k_try, seed, rng, cap - est.used, archives[s], ex)
                     # the best of the tries, all measured on the same games against the same
                     # mixture; a try the budget cut short keeps the last one's
                     if r[0] is not None and (found[s][0] is None or r[1] > found[s][1]):
                         found[s] = r
+                        runners[s] = ex
                 if symmetric:
                     found[1] = found[0]
                 if first_cost is None:
@@ -440,6 +450,13 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                 break
             for s in grow:
                 pops[s].append(found[s][0])
+                # an oracle's runners-up that gained epsilon by its own fresh measurement
+                # join with its reply: other regions of a field's best replies (the islands'
+                # bests), which the next mixture may need and no step from the population
+                # reaches
+                for p, g in runners[s][:ORACLE_EXTRAS]:
+                    if g > epsilon and p not in pops[s]:
+                        pops[s].append(p)
             U = _tensor(est, pops, profile_trials, seed)
         bar.close()
     if spend_left:
@@ -455,6 +472,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                    rounds, stopped)
 
 
+#: how many of an oracle's runners-up may join the population with its reply in a round
+ORACLE_EXTRAS = 3
 #: the most games per profile the leftover budget gives the report, in profile_trials
 VALIDATION_MAX = 16
 #: the share of the budget kept from the search for the report (with ``spend_left``)
@@ -560,12 +579,18 @@ def _candidates(side: Side, pops, s, k: int, seed: int, rng, elite=()):
     return list(dict.fromkeys(canonical(p, spaces) for p in out))
 
 
-def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, archive=None):
+def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, archive=None,
+                extras=None):
     """Race candidates for side ``s`` against the others' mixture by successive halving on the
     same seeded trials; returns (best policy, its gain over ``value``) or (None, 0) when the
     budget cannot afford a round. ``archive`` (a list, or None for none): the elite of earlier
     rounds, proposed from and raced again; this race's last rung and its polished winner
-    join it at the front (:data:`ARCHIVE_KEEP` per race), the oldest falling off."""
+    join it at the front (:data:`ARCHIVE_KEEP` per race), the oldest falling off.
+
+    A side with an ``oracle`` searches instead (:func:`_oracle_reply`); ``extras`` (a list)
+    then receives its runners-up that gained more than ``value`` by its own measure."""
+    if side.oracle is not None:
+        return _oracle_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, extras)
     cands = _candidates(side, pops, s, k, seed, rng, archive or ())
     cost_per = _opponents(mix, s)
     best, _, _, spent, ranked = _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per)
@@ -593,6 +618,32 @@ def _best_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, archive=N
         new = [best] + [c for c in ranked if c != best][:ARCHIVE_KEEP - 1]
         archive[:] = list(dict.fromkeys(new + archive))[:ARCHIVE_SIZE]
     return best, full - value
+
+
+def _oracle_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, extras):
+    """Side ``s``'s best reply by its ``oracle``, ``k / side_k`` times its usual size; its
+    games count against the budget. The reply's gain is measured as any reply's, on the
+    search seed's ``n`` games against each policy of the others' support (the same games the
+    payoffs are estimated on). ``replies`` are (policy, utility against the field by the
+    oracle's own fresh measurement); the runners-up go to ``extras`` with their gains over
+    ``value`` by that measure."""
+    others = [_support(pops[i], mix[i]) for i in range(len(pops)) if i != s]
+    if len(others) != 1:
+        raise ValueError("a search oracle answers one other side's mixture")
+    # the oracle's seed: from the dice stream, so each round (and a widened try) searches
+    # on races of its own, the same in a resumed run
+    sub = int(rng.integers(1 << 31))
+    got = side.oracle(others[0], k, left, sub)
+    if got is None:
+        return None, 0.0
+    replies, spent = got
+    est.used += spent
+    if est.bar is not None:
+        est.bar.update(spent)
+    best = replies[0][0]
+    if extras is not None:
+        extras[:] = [(p, u - value) for p, u in replies[1:]]
+    return best, _value_against(est, s, best, pops, mix, n, seed) - value
 
 
 def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per):

@@ -13,6 +13,18 @@ halving on common random numbers and polished by one-level moves, and joins when
 more than ``epsilon``. A round that finds none searches again among twice the candidates, up
 to ``WIDEN`` times while the budget allows.
 
+A game that can race candidates against a mixture of builds (``replies``: Demon's Run) gets
+a stronger best reply: the core build search itself (:func:`simkit.core.search.search`,
+``method="race"``), run against the current mixture (each trial's opponent dealt by the
+mixture's weights from the trial's own stream, the seats rotated): islands started from the
+field's support and from archetypes far from it, successive halving on common random
+numbers, and the leader polished to a local optimum by one-level moves. Its leader, and the
+islands' bests that gained more than ``epsilon`` on its fresh finals, join the population.
+The proposals above reach only a few steps from what the field already flies: on Demon's
+Run four times as many of them still found only replies one or two Levels from the support,
+while a build far from it beat every support (benchmarks/balance.md). Dark Future has no
+such evaluator yet and keeps the proposals.
+
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
 matrix of the final population (which build beats which). Win rates against the field are
@@ -43,6 +55,16 @@ PAYOFF_CAPTION = ("Which build beats which: the row build's win rate + half its 
 #: (a balance's ``WIDEN`` is 2): a try that would not fit the budget is not started, so a
 #: bigger budget searches wider before it calls the field an equilibrium
 WIDEN = 3
+#: the races of one best-reply search (``replies``): the Demon's Run build search's default,
+#: which finds far regions against one fixed field
+REPLY_TRIALS = 100_000
+#: how many times a round whose search found no reply searches again on twice the races
+SEARCH_WIDEN = 1
+#: the fewest races a best-reply search is started on (the core search's finals and
+#: racing need a few thousand; a smaller remainder of the budget is left to the report)
+REPLY_MIN = 4_000
+#: the most of the field's support builds a best-reply search races as finalists
+INCLUDE_FIELD = 3
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -58,9 +80,18 @@ def _build(p: Policy) -> tuple:
 def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int = 400,
              candidates: int = 24, epsilon: float = 0.02, seed: int = 2026,
              run_dir: str | Path | None = None, progress: bool | None = None,
-             key: str = "") -> pd.DataFrame:
+             key: str = "", replies=None, reply_trials: int = REPLY_TRIALS,
+             search_options=None) -> pd.DataFrame:
     """One row per support build and per reference build (``role``); ``attrs["payoffs"]``:
-    the final population's payoff matrix (row build's utility against the column build)."""
+    the final population's payoff matrix (row build's utility against the column build).
+
+    ``replies`` (``field -> evaluator``, the field [(build, weight)]): the best reply is the
+    core build search (:func:`simkit.core.search.search`) of ``reply_trials`` races (twice as
+    many in a widened round) with that evaluator, which races each candidate against builds
+    dealt from the field's mixture on common random numbers (per trial the candidate's
+    utility, ``trial_scores``; its leaderboard figure ``mean_utility``); ``search_options``
+    go to that search (``threads``...).
+    Without it, the best reply is drawn and raced as the module doc says."""
     space = bg.space
     if not bg.start:
         raise UserInputError("the metagame needs at least one build to start from",
@@ -120,24 +151,31 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
             return np.asarray(bg.duel(a, b, n, s, first), np.int64)
         return np.asarray(bg.duel(a, b, n, s), np.int64)
 
-    start = [_policy(tuple(c)) for c in bg.start]
-    sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours)
-             for name in ("seat 1", "seat 2")]
     from ..core.runner import code_identity
 
     # the code is part of the key: what the proposals and the archive are decides which
     # estimates a run asks for, and a resumed run must ask for the same
     key = key or hashlib.sha256(json.dumps([bg.title, bg.note, [list(c) for c in bg.start],
                                             trials_budget, profile_trials, candidates,
-                                            epsilon, seed, code_identity()]).encode()
+                                            epsilon, seed, code_identity(),
+                                            replies is not None and reply_trials]).encode()
                                 ).hexdigest()
+    oracle = None
+    if replies is not None:
+        oracle = _search_oracle(space, replies, reply_trials, candidates, run_dir, key,
+                                progress, dict(search_options or {}))
+    start = [_policy(tuple(c)) for c in bg.start]
+    sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours,
+                  oracle=oracle)
+             for name in ("seat 1", "seat 2")]
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                  candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
                  progress=progress, symmetric=True, extend=bg.extend,
                  # as a scenario's balance: a reply under epsilon is confirmed on more games
                  # and searched among more candidates before the loop stops on it, and the
                  # budget the search leaves measures the answer
-                 confirm=CONFIRM, widen=WIDEN, spend_left=True,
+                 confirm=CONFIRM, widen=WIDEN if oracle is None else SEARCH_WIDEN,
+                 spend_left=True,
                  # the candidates that raced best in earlier rounds are raced and bred again
                  archive=True)
     rows = []
@@ -169,3 +207,54 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                             "rates against the field's mixture, 95% intervals from fresh seeds)")
     extras(frame)[PAYOFF_CAPTION] = frame.attrs["payoffs"].round(3).reset_index(names="build")
     return frame
+
+
+def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progress, opts):
+    """The metagame's best reply as the core build search against the field's mixture
+    (:class:`~simkit.analysis.balance.Side` ``oracle``). Its islands start from the
+    population's region (island 0 breeds from the field's support, which is also raced in
+    the finals, so no reply is crowned that its own finals show worse than the field) and
+    from archetypes far from it; the leader is polished to a local optimum. Returns the
+    leader and the islands' bests, each with its utility against the field on the search's
+    fresh finals races. With ``run_dir`` each search's answer is kept and read back, so a
+    resumed run repeats no search and takes the same decisions."""
+    from ..core import search as cs
+    from ..core.files import atomic_write
+
+    path = Path(run_dir) / "metagame-replies.json" if run_dir is not None else None
+    saved = {}
+    if path is not None and path.exists():
+        data = json.loads(path.read_text())
+        if data.get("key") == key:
+            saved = data["searches"]
+
+    def oracle(field, k, left, sub):
+        budget = min(left, reply_trials * k // candidates)
+        if budget < REPLY_MIN:
+            return None
+        builds = [(_build(p), float(w)) for p, w in field]
+        name = json.dumps([[list(b), w] for b, w in builds] + [budget, sub])
+        if name not in saved:
+            include = [b for b, _ in sorted(builds, key=lambda bw: -bw[1])][:INCLUDE_FIELD]
+            try:
+                board = cs.search(space, replies(builds), trials_budget=budget, seed=sub,
+                                  include=include, progress=progress, **opts)
+            except UserInputError:   # too few races for this search's finals
+                return None
+            cols = list(space.columns)
+            islands = set(board.attrs.get("start_best", []))
+            own = {space.describe(b) for b, _ in builds}
+            # the leaderboard's order: the leader, then the islands' bests (the field's own
+            # builds are there as a yardstick, never as replies)
+            rows = {tuple(int(v) for v in r[cols]): float(r["mean_utility"])
+                    for i, r in board.iterrows()
+                    if i == board.index[0] or (r["build"] in islands and r["build"] not in own)}
+            order = list(rows)
+            saved[name] = {"replies": [[list(c), rows[c]] for c in order],
+                           "spent": int(board.attrs["trials_used"])}
+            if path is not None:
+                atomic_write(path, json.dumps({"key": key, "searches": saved}))
+        got = saved[name]
+        return ([(_policy(tuple(c)), u) for c, u in got["replies"]], got["spent"])
+
+    return oracle

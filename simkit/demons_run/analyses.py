@@ -274,13 +274,16 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=METAGAME_BUDGET, seed=2
     with the corners rotated (:mod:`simkit.analysis.metagame`); which build beats which in
     ``attrs["payoffs"]``."""
     from ..analysis.metagame import metagame as solve
-    from . import _metagame
+    from . import _metagame, _metagame_replies
 
     rules = make_rules(variants)
     budget = _budget(rules, budget)
     bg = _metagame(pilot, variants, budget, threads)
+    # the best reply is the build search itself, raced against the field's mixture
     return solve(bg, trials_budget=positive_int(trials, "--trials-budget"), seed=seed,
-                 run_dir=run_dir, progress=progress)
+                 run_dir=run_dir, progress=progress,
+                 replies=_metagame_replies(pilot, variants),
+                 search_options={"threads": threads})
 
 
 # --- board ------------------------------------------------------------------------------------

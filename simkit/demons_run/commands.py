@@ -24,10 +24,11 @@ TARGETS = ("ship", "easy_buoy", "moving_buoy", "hell_hound")
 # the build search's default races: enough for finals a few points wide and a polish over
 # all of the leader's one-move neighbours (about 3-4 CPU minutes; docs/rules/demons-run.md)
 BUILDS_BUDGET = 100_000
-# the metagame's: three to six best-reply rounds, 240-340 s CPU a seed; 20,000 afforded about
-# one. Three seeds' supports do not agree yet at this budget (benchmarks/balance.md, "The
-# Demon's Run metagame across seeds")
-METAGAME_BUDGET = 150_000
+# the metagame's: each round's best reply is a 100,000-race build search, so three to five
+# rounds, 573-739 s CPU a seed (150,000 afforded one). Three seeds' supports still do not
+# agree at this budget (benchmarks/balance.md, "The metagame's best reply as the island build
+# search")
+METAGAME_BUDGET = 800_000
 
 
 def _or(value, default):
