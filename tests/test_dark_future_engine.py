@@ -252,6 +252,43 @@ def test_a_skid_and_regain_move_ending_in_a_shunt_regains_control_once_made_p42_
     assert w.V[0, VH.V_OOC] == VH.IN_CONTROL
 
 
+@pytest.mark.parametrize("case", ["drift skid", "first spin"])
+def test_a_skidding_or_spinning_rammer_skids_or_spins_after_completing_its_move_p58(case):
+    """p58: 'After a shunt ram, a car which is skidding or spinning will get to take its normal
+    forward move in which case it simply completes the straight-ahead move, then tests for the
+    skid and/or the spin.' The chase car (60mph, out of control) shunts the lead car one space
+    ahead, also out of control (damage rolls 2, 2; both 50mph; neither tested). The lead car's
+    control-loss test 1 + 3 - 3 = 1 regains control on its move to space 2; the chase car then
+    completes its move to space 1 and only then drifts or spins.
+    - drift skid: its test 4 + 3 - 3 = 4 (skid, out of control), the skid test 1 (odd, a
+      drift skid, 10mph off), 2 (right): it ends in lanes 3-4;
+    - first spin: its test 6 + 3 - 3 = 6, the skid test 2 (straight, 5mph off), then after
+      the move the spin's direction 2 and rotation 1;
+    (A car already spinning never shunts: its collisions are head-on, p57.) The old engine completed every such move as a plain straight move: no drift, no spin."""
+    w = World()
+    _regaining_rammer(w, target_moved=False)
+    if case == "drift skid":
+        dice_ = [4, 1, 2, 2, 2, 1]
+    else:
+        dice_ = [6, 2, 2, 2, 1, 2, 1]
+    st, s = w.script(dice_)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == len(dice_)
+    assert w.V[0, VH.V_SP] == 2 and w.V[1, VH.V_SP] == 1
+    done = [i for i, e in enumerate(ev) if e[:3] == (1, EG.EV_SHUNTMOVE, 1)]
+    assert len(done) == 1
+    spins = [i for i, e in enumerate(ev) if e[:2] == (1, EG.EV_SPIN)]
+    assert w.V[1, VH.V_CDRIFT] == 0 and w.V[1, VH.V_CSPIN] == 0
+    if case == "drift skid":
+        assert w.V[1, VH.V_LANE] == 3 and w.V[1, VH.V_MPH] == 40 and not spins
+        assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    else:
+        assert w.V[1, VH.V_LANE] == 2
+        assert len(spins) == 1 and spins[0] > done[0]
+        assert ev[spins[0]][2] == 1                     # clockwise: the even die
+
+
 def test_the_one_accelerating_the_most_moves_off_first_p15():
     """p15: stationary vehicles move after all others in phase 1, and 'when there are 2 or
     more vehicles moving off together, the one which is accelerating the most moves first'.
