@@ -15,6 +15,7 @@ from simkit.dark_future import scenario as GM
 from simkit.dark_future import SCENARIO
 from simkit.dark_future import policies as PO
 from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.procedures import shooting as SH
 from simkit.dark_future.pieces import vehicle as VH
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -287,6 +288,32 @@ def test_a_skidding_or_spinning_rammer_skids_or_spins_after_completing_its_move_
         assert w.V[1, VH.V_LANE] == 2
         assert len(spins) == 1 and spins[0] > done[0]
         assert ev[spins[0]][2] == 1                     # clockwise: the even die
+
+
+def test_a_limb_disabled_by_a_mine_on_a_regaining_move_keeps_the_car_out_of_control_p34_p42():
+    """p42, regain control: 'Once this has been completed, the driver instantly regains
+    control'; p34, Limb Disabled: 'The vehicle automatically loses control, and the driver
+    makes a control loss test at the start of the next move'; p40: 'Vehicles can also be forced
+    to lose control as a result of critical damage hits.' The regain ends the loss its test
+    was for, not a new one forced during the move. The chase car's test 1 + 3 - 3 = 1 regains
+    control; its move runs over a mine (damage 6, then the critical rolls 6, 5, 5: a driver
+    hit, Limb Disabled; the limb dice 6, 4: the right arm, drive skill -2). It ends the move
+    out of control, to test at the start of its next; the old engine gave it control back."""
+    w = World()
+    w.place(0, 3, 2, 0, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    w.WS[:, :, VH.W_AMMO] = 0
+    x0, x1 = RD.rear_x(w.T, 0, 2, 1), RD.front_x(w.T, 0, 2, 1)
+    RD._add_marker(w.M, w.NM, RD.MINES, 0, 2, 3, x0, x1, 0, 0)
+    st, s = w.script([1, 6, 6, 5, 5, 6, 4])
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == 7
+    assert (1, EG.EV_LASTING, SH.L_LIMB, 3) in [e[:4] for e in ev]
+    assert w.V[1, VH.V_SP] == 1 and w.V[1, VH.V_SKILL] == 1
+    assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_REGAIN] == 0 and w.V[1, VH.V_LOSTAGAIN] == 0
 
 
 def test_the_one_accelerating_the_most_moves_off_first_p15():

@@ -353,8 +353,15 @@ def _no_control(V, v):
 
 @jit
 def _lose_control(V, v):
+    """A forced loss of control (p40: 'forced to lose control as a result of critical damage
+    hits'; p34 Limb Disabled: 'automatically loses control, and the driver makes a control loss
+    test at the start of the next move'). During a regaining move (``V_REGAIN``) the car is
+    still out of control, but the loss is a new one that the move's regain must not undo
+    (:func:`_regain`), as a lost hazard roll's (:func:`_loses_control_testing`)."""
     if V[v, V_OOC] == IN_CONTROL:
         V[v, V_OOC] = OUT_OF_CONTROL
+    elif V[v, V_REGAIN]:
+        V[v, V_LOSTAGAIN] = 1
 
 
 @jit
