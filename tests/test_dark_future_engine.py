@@ -15,6 +15,7 @@ from simkit.dark_future import scenario as GM
 from simkit.dark_future import SCENARIO
 from simkit.dark_future import policies as PO
 from simkit.dark_future.pieces import road as RD
+from simkit.dark_future.procedures import shooting as SH
 from simkit.dark_future.pieces import vehicle as VH
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,6 +251,69 @@ def test_a_skid_and_regain_move_ending_in_a_shunt_regains_control_once_made_p42_
     assert ((1, EG.EV_SHUNTMOVE) in [(v, c) for v, c, *_ in ev]) == (not target_moved)
     assert w.V[1, VH.V_OOC] == VH.IN_CONTROL and w.V[1, VH.V_REGAIN] == 0
     assert w.V[0, VH.V_OOC] == VH.IN_CONTROL
+
+
+@pytest.mark.parametrize("case", ["drift skid", "first spin"])
+def test_a_skidding_or_spinning_rammer_skids_or_spins_after_completing_its_move_p58(case):
+    """p58: 'After a shunt ram, a car which is skidding or spinning will get to take its normal
+    forward move in which case it simply completes the straight-ahead move, then tests for the
+    skid and/or the spin.' The chase car (60mph, out of control) shunts the lead car one space
+    ahead, also out of control (damage rolls 2, 2; both 50mph; neither tested). The lead car's
+    control-loss test 1 + 3 - 3 = 1 regains control on its move to space 2; the chase car then
+    completes its move to space 1 and only then drifts or spins.
+    - drift skid: its test 4 + 3 - 3 = 4 (skid, out of control), the skid test 1 (odd, a
+      drift skid, 10mph off), 2 (right): it ends in lanes 3-4;
+    - first spin: its test 6 + 3 - 3 = 6, the skid test 2 (straight, 5mph off), then after
+      the move the spin's direction 2 and rotation 1;
+    (A car already spinning never shunts: its collisions are head-on, p57.) The old engine completed every such move as a plain straight move: no drift, no spin."""
+    w = World()
+    _regaining_rammer(w, target_moved=False)
+    if case == "drift skid":
+        dice_ = [4, 1, 2, 2, 2, 1]
+    else:
+        dice_ = [6, 2, 2, 2, 1, 2, 1]
+    st, s = w.script(dice_)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == len(dice_)
+    assert w.V[0, VH.V_SP] == 2 and w.V[1, VH.V_SP] == 1
+    done = [i for i, e in enumerate(ev) if e[:3] == (1, EG.EV_SHUNTMOVE, 1)]
+    assert len(done) == 1
+    spins = [i for i, e in enumerate(ev) if e[:2] == (1, EG.EV_SPIN)]
+    assert w.V[1, VH.V_CDRIFT] == 0 and w.V[1, VH.V_CSPIN] == 0
+    if case == "drift skid":
+        assert w.V[1, VH.V_LANE] == 3 and w.V[1, VH.V_MPH] == 40 and not spins
+        assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    else:
+        assert w.V[1, VH.V_LANE] == 2
+        assert len(spins) == 1 and spins[0] > done[0]
+        assert ev[spins[0]][2] == 1                     # clockwise: the even die
+
+
+def test_a_limb_disabled_by_a_mine_on_a_regaining_move_keeps_the_car_out_of_control_p34_p42():
+    """p42, regain control: 'Once this has been completed, the driver instantly regains
+    control'; p34, Limb Disabled: 'The vehicle automatically loses control, and the driver
+    makes a control loss test at the start of the next move'; p40: 'Vehicles can also be forced
+    to lose control as a result of critical damage hits.' The regain ends the loss its test
+    was for, not a new one forced during the move. The chase car's test 1 + 3 - 3 = 1 regains
+    control; its move runs over a mine (damage 6, then the critical rolls 6, 5, 5: a driver
+    hit, Limb Disabled; the limb dice 6, 4: the right arm, drive skill -2). It ends the move
+    out of control, to test at the start of its next; the old engine gave it control back."""
+    w = World()
+    w.place(0, 3, 2, 0, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    w.WS[:, :, VH.W_AMMO] = 0
+    x0, x1 = RD.rear_x(w.T, 0, 2, 1), RD.front_x(w.T, 0, 2, 1)
+    RD._add_marker(w.M, w.NM, RD.MINES, 0, 2, 3, x0, x1, 0, 0)
+    st, s = w.script([1, 6, 6, 5, 5, 6, 4])
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == 7
+    assert (1, EG.EV_LASTING, SH.L_LIMB, 3) in [e[:4] for e in ev]
+    assert w.V[1, VH.V_SP] == 1 and w.V[1, VH.V_SKILL] == 1
+    assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_REGAIN] == 0 and w.V[1, VH.V_LOSTAGAIN] == 0
 
 
 def test_the_one_accelerating_the_most_moves_off_first_p15():

@@ -91,7 +91,7 @@ from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, 
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
 from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
-from .pieces.vehicle import V_LEFTOUT, V_LOSTAGAIN, V_REGAIN
+from .pieces.vehicle import V_CDRIFT, V_CSPIN, V_LEFTOUT, V_LOSTAGAIN, V_REGAIN
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
@@ -353,8 +353,15 @@ def _no_control(V, v):
 
 @jit
 def _lose_control(V, v):
+    """A forced loss of control (p40: 'forced to lose control as a result of critical damage
+    hits'; p34 Limb Disabled: 'automatically loses control, and the driver makes a control loss
+    test at the start of the next move'). During a regaining move (``V_REGAIN``) the car is
+    still out of control, but the loss is a new one that the move's regain must not undo
+    (:func:`_regain`), as a lost hazard roll's (:func:`_loses_control_testing`)."""
     if V[v, V_OOC] == IN_CONTROL:
         V[v, V_OOC] = OUT_OF_CONTROL
+    elif V[v, V_REGAIN]:
+        V[v, V_LOSTAGAIN] = 1
 
 
 @jit
@@ -1022,6 +1029,13 @@ def _regain(V, v):
 
 
 @jit
+def _shunt_stopped(V, v, nl):
+    """The move a shunt stopped, the rammer still in play: it completes the move once its
+    target has moved (p56, engine._take_turn)."""
+    return nl == MOVE_ENDED and V[v, V_SHUNTED] > 0 and V[v, V_STATUS] == ACTIVE
+
+
+@jit
 def _move_to_complete(V, v, nl):
     """A regaining move a shunt stopped (p56): the target moves first and the rammer then
     completes the move (engine._take_turn), and only then is the move made and control back
@@ -1045,6 +1059,8 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     step = G[G_SPEED_STEP]
     V[v, V_LOSTAGAIN] = 0
     V[v, V_REGAIN] = 0
+    V[v, V_CDRIFT] = 0
+    V[v, V_CSPIN] = 0
     if not bike and V[v, V_OOC] == SPINNING:
         nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, False, False), RU, L)
         if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
@@ -1095,6 +1111,11 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(ddir if drift else 0, False, drift == 1),
                   RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
+    if not bike and res <= 3 and _shunt_stopped(V, v, nl):
+        # the skid's drift and a spin come after the straight-ahead part a shunt stopped: they
+        # are made once the rammer completes it (p58, engine._complete_move)
+        V[v, V_CDRIFT] = ddir if drift else 0
+        V[v, V_CSPIN] = 1 if res == 3 else 0
     if res == 1 and _move_to_complete(V, v, nl):
         return
     if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
@@ -1381,18 +1402,34 @@ def _complete_move(st, script, B, V, WS, FIT, n, v, u, RU, L):
     """The rammer ``v`` completes the straight-ahead move a shunt of ``u`` interrupted, once
     the target has taken its move (p56): no action (p52: none in the phase of a ram), so no
     drift, speed change, shot or dodge; the move's hazards, markers and a collision as in any
-    move (p56: 'If either vehicle's move results in another collision see p52')."""
+    move (p56: 'If either vehicle's move results in another collision see p52'). A skidding or
+    spinning rammer 'simply completes the straight-ahead move, then tests for the skid and/or
+    the spin' (p58): the drift skid rolled before the move (p43) and the spin's rotation (p44)
+    follow the straight-ahead part (``V_CDRIFT``, ``V_CSPIN``). A car already spinning never
+    shunts (its collisions are head-on, :func:`_ram`, p57), so the spin here is a first one."""
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     K = B[B_K:B_K_END]
     G = _tab1(RU, TB_G)
     hp = _tab1(RU, TB_HP)
     _log(L, v, EV_SHUNTMOVE, 1, u, V[v, V_MPH], 0)
     V[v, V_DODGE] = 0
-    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(0, True, False), RU, L)
+    drift = V[v, V_CDRIFT]
+    spin = V[v, V_CSPIN]
+    V[v, V_CDRIFT] = 0
+    V[v, V_CSPIN] = 0
+    nl = _advance(st, script, B, V, WS, FIT, n, v, Move(drift, True, drift != 0), RU, L)
     if nl == MOVE_ENDED:
         return
     if V[v, V_BIKE]:
         nl = _bike_after_move(st, script, B, V, n, v, A_NONE, G, hp, nl, L)
+    if spin != 0:
+        # a spinning car's move takes no hazard roll after its rotation, as in
+        # _out_of_control_move
+        if _spin(st, script, T, V, v, True, RU, L, False) \
+                and V[v, V_OOC] != SPINNING:
+            _after_move(st, script, T, V, v, G, L, K, 0, hp)
+        _locked_after_move(st, script, B, V, WS, n, v, A_NONE, 0, G, L)
+        return
     _after_move(st, script, T, V, v, G, L, K, nl, hp)
     _locked_after_move(st, script, B, V, WS, n, v, A_NONE, 0, G, L)
 
@@ -1453,8 +1490,11 @@ def _take_turn(st, script, B, V, WS, FIT, n, v, RU, L):
                     _regain(V, r)   # the regaining move is made (p42)
                 _after_turn(st, script, B, V, WS, n, r, RU, L)
                 x = r
-            elif V[r, V_REGAIN]:
-                _regain(V, r)       # its move ends where it stood: made as far as it goes
+            else:
+                V[r, V_CDRIFT] = 0  # its move ends where it stood: made as far as it goes
+                V[r, V_CSPIN] = 0
+                if V[r, V_REGAIN]:
+                    _regain(V, r)
         if x < 0:
             return
 

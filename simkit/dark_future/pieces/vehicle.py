@@ -60,8 +60,12 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # for good without weapons (p88), 0 in running order. The first two were taken out before
  # they left play, which Game Seven's verdict does not count as getting safely away (p89)
  V_LEFTOUT,
+ # what is left of an out-of-control car's move a shunt interrupted (p58: it 'simply completes
+ # the straight-ahead move, then tests for the skid and/or the spin'): the drift skid's side
+ # (-1, 1; 0 none) and 1 for a spin just started, made when it completes the move
+ V_CDRIFT, V_CSPIN,
  V_W,          # the row's width: keep last
- ) = range(55)
+ ) = range(57)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
