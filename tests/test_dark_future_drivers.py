@@ -976,6 +976,29 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
     assert World().hp[PO.HP_TAKE_OUT] == 0
 
 
+def test_a_car_shut_in_on_a_bend_does_not_back_into_a_block_behind_it_p17_p57():
+    """_move_off's reverses to where a U-turn may be made, off a curve, and with the drift
+    before a curve did not look behind (s18-df15e checked only the nose-to-a-block reverse).
+    The chase car stopped on a bend, the road ahead shut from edge to edge (p76), the lead car
+    behind it: no U-turn on a curve, so it backs off the bend (p17). With an obstacle across
+    its lanes in the space behind, backing is a ram every turn (p57): it waits (the old
+    drivers reversed into it)."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 2, 2, 1, 0, side=1, role=VH.CHASE)
+    w.place(0, 0, 2, 0, 0, side=0, role=VH.LEAD)
+    for lo, hi in ((0, 2), (3, 5)):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 0),
+                       RD.front_x(w.T, 3, lo, 0), 1, -1)
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
+    assert _d(w, 1, std) == (PO.A_REVERSE, 0)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 2, 3, RD.rear_x(w.T, 2, 2, 0),
+                   RD.front_x(w.T, 2, 2, 0), 1, -1)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 1, 0)
+    assert _d(w, 1, std) == (PO.A_NONE, 0)
+
+
 def _outrun_world():
     """The Op (3) facing against play on section 4, the gang car (0) stopped on section 2,
     the road between shut on section 3; the Op out of ammunition."""

@@ -1606,7 +1606,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     if _outruns(T, TM, M, NM, V, n, v, hp, st, script):
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if not V[v, V_BIKE]:
+        if not V[v, V_BIKE] and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
     ef = -1
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
@@ -1654,9 +1654,14 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             return A_NONE, 0
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if not V[v, V_BIKE]:
+        if not V[v, V_BIKE] and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
-    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r):
+        # shut in front and behind (backing into a block is a ram every turn, p57): wait
+        if slot >= 0:
+            return A_SHOOT, slot
+        return A_NONE, 0
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r) \
+            and _reverse_clear(T, M, NM, V, n, v, 0):
         # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
         # back off the curve first
         return A_REVERSE, 0
@@ -1668,8 +1673,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # moving off, the straight move would put it on a curve where the way round is
             # inwards and the drift is refused (p13): take the drift here, reversing (p17;
             # seeded Game Eight cars came on, rammed the obstacle, backed off, to the turn
-            # limit)
-            return A_REVERSE, r
+            # limit); not into a block behind
+            if _reverse_clear(T, M, NM, V, n, v, r):
+                return A_REVERSE, r
     if near:
         if V[v, V_BIKE]:
             if slot >= 0:
