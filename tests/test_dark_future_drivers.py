@@ -264,7 +264,7 @@ def _gap_place(w, v, u, gap, lane, mph, side, role):
             if (sec, sp) >= (w.V[v, VH.V_SEC], w.V[v, VH.V_SP]):
                 continue
             w.place(u, sec, lane, sp, mph, side=side, role=role)
-            if PO._nearest_enemy(w.T, w.V, 2, v, True) == (u, gap):
+            if PO._nearest_enemy(w.T, w.V, 2, v, True, *w.dice) == (u, gap):
                 return
     raise AssertionError("no such place")
 
@@ -708,6 +708,48 @@ def test_equal_drifts_and_routes_go_to_the_dice():
     assert {_d(w, 1, std, moves=True, trial=s) for s in range(50)} == {(PO.A_DRIFT, -1)}
 
 
+def _two_equal_targets(far_sp):
+    """Game Seven: the attacker (3) at 60mph on lanes 2-3 of section 1; targets 0 and 1, the
+    same car at 60mph, on lanes 0-1 and 4-5 of section 3, at space 0 and ``far_sp``."""
+    w, n = _game_seven(60, 60)
+    w.place(0, 3, 0, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 3, 4, far_sp, 60, side=0, role=VH.LEAD)
+    w.V[1, VH.V_KIND] = w.V[0, VH.V_KIND]
+    return w, n
+
+
+def test_equally_near_enemies_go_to_the_dice_not_the_list_order():
+    """DESIGN.md: drivers break ties by the dice stream, never by list order. _nearest_enemy
+    and _quarry (the nearest target, or with ``runner`` the furthest ahead) took the first of
+    equally placed enemies, so vehicle 0 was always chased. Two identical targets level with
+    each other: over 400 trials each is chosen, about half the time (chi-square, 1 degree of
+    freedom, 10.83: p = 0.001), by _nearest_enemy and by _quarry either way. With one a space
+    further on, the nearer (or with ``runner`` the further) is always chosen and no die is
+    rolled."""
+    std = PO.params_vector()
+    runner = PO.params_vector({"runner": 1})
+    w, n = _two_equal_targets(0)
+    calls = (lambda st, s: PO._nearest_enemy(w.T, w.V, n, 3, False, st, s),
+             lambda st, s: PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, std, st, s),
+             lambda st, s: PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, runner, st, s))
+    m = 400
+    for fn in calls:
+        got = [fn(*_stream(t)) for t in range(m)]
+        assert len({g for _, g in got}) == 1
+        zero = sum(1 for u, _ in got if u == 0)
+        one = sum(1 for u, _ in got if u == 1)
+        assert zero + one == m
+        chi2 = (zero - m / 2) ** 2 / (m / 2) + (one - m / 2) ** 2 / (m / 2)
+        assert zero > 0 and one > 0 and chi2 < 10.83, (zero, one)
+    w, n = _two_equal_targets(1)
+    for fn, want in zip(calls, (0, 0, 1)):
+        for t in range(20):
+            st, s = _stream(t)
+            before = st.copy()
+            assert fn(st, s)[0] == want
+            assert (st == before).all()
+
+
 def test_an_oncoming_car_in_the_middle_lanes_is_dodged_to_either_side():
     """A car in the middle lanes meeting an oncoming car in the same lanes drifts out of its
     way; neither side of the road is wider, so the side is the dice's (it was always left)."""
@@ -934,6 +976,29 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
     assert World().hp[PO.HP_TAKE_OUT] == 0
 
 
+def test_a_car_shut_in_on_a_bend_does_not_back_into_a_block_behind_it_p17_p57():
+    """_move_off's reverses to where a U-turn may be made, off a curve, and with the drift
+    before a curve did not look behind (s18-df15e checked only the nose-to-a-block reverse).
+    The chase car stopped on a bend, the road ahead shut from edge to edge (p76), the lead car
+    behind it: no U-turn on a curve, so it backs off the bend (p17). With an obstacle across
+    its lanes in the space behind, backing is a ram every turn (p57): it waits (the old
+    drivers reversed into it)."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 2, 2, 1, 0, side=1, role=VH.CHASE)
+    w.place(0, 0, 2, 0, 0, side=0, role=VH.LEAD)
+    for lo, hi in ((0, 2), (3, 5)):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 0),
+                       RD.front_x(w.T, 3, lo, 0), 1, -1)
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
+    assert _d(w, 1, std) == (PO.A_REVERSE, 0)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 2, 3, RD.rear_x(w.T, 2, 2, 0),
+                   RD.front_x(w.T, 2, 2, 0), 1, -1)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 1, 0)
+    assert _d(w, 1, std) == (PO.A_NONE, 0)
+
+
 def _outrun_world():
     """The Op (3) facing against play on section 4, the gang car (0) stopped on section 2,
     the road between shut on section 3; the Op out of ammunition."""
@@ -957,7 +1022,7 @@ def test_cut_off_by_a_shut_road_a_car_facing_against_play_turns_round_to_outrun_
     std = PO.params_vector()
     w, n = _outrun_world()
     assert w.hp[PO.HP_OUTRUN] == 1 and w.hp[PO.HP_TAKE_OUT] == 1
-    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False, True)
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False, True, *w.dice)
     hp = w.hp.copy()
 
     def decide(**cells):
@@ -972,7 +1037,7 @@ def test_cut_off_by_a_shut_road_a_car_facing_against_play_turns_round_to_outrun_
     assert decide(HP_TAKE_OUT=0) == (PO.A_NONE, 0)
     # the road open again: it stays to fight (no outrun)
     w.M[:w.NM[0], RD.MK_ACTIVE] = 0
-    assert not PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False, True)
+    assert not PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, False, True, *w.dice)
     assert decide()[0] != PO.A_UTURN
 
 
@@ -988,7 +1053,7 @@ def test_a_turn_to_face_driver_does_not_turn_back_towards_an_enemy_beyond_a_shut
     def decide():
         return PO.decide(w.B, w.T, w.V, w.WS, n, 3, True, w.hp, ttf, *_stream(0))
 
-    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True, True)
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True, True, *w.dice)
     assert decide()[0] != PO.A_UTURN
     w.M[:w.NM[0], RD.MK_ACTIVE] = 0
     assert decide()[0] == PO.A_UTURN
@@ -1344,8 +1409,8 @@ def test_a_game_seven_attacker_that_has_passed_every_target_can_hold_back_for_th
     hold = PO.params_vector({"holdback": 1})
     std = PO.params_vector()
     w, n = _passed_every_target()
-    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == 0
-    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, std) == -1
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold, *w.dice) == 0
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, std, *w.dice) == -1
     assert _d(w, 3, std, moves=True, n=n)[0] == PO.A_ACCEL
     assert _d(w, 3, hold, moves=True, n=n) == (PO.A_BRAKE, 20)
     # stopped, with the target stopped behind it: it waits; with the target coming on at 40mph
@@ -1360,7 +1425,7 @@ def test_a_game_seven_attacker_that_has_passed_every_target_can_hold_back_for_th
     # a target still in play ahead of it: no holding back
     w.place(1, 2, 2, 0, 60, side=0, role=VH.LEAD)
     w.V[3, VH.V_MPH] = 60
-    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold) == -1
+    assert PO._held_back_for(w.T, w.V, w.WS, n, 3, w.hp, hold, *w.dice) == -1
 
 
 def test_a_car_drifts_over_a_road_hazard_rather_than_stop_nose_to_a_block_p25():

@@ -418,6 +418,16 @@ def _hulk(V, WS, u):
 
 
 @jit
+def _hulks(V, WS, n):
+    """The hulks (:func:`_hulk`) as a bit set over the vehicles (at most 8, scenario.py)."""
+    m = 0
+    for u in range(n):
+        if _hulk(V, WS, u):
+            m |= 1 << u
+    return m
+
+
+@jit
 def _finishes_hulks(V, WS, v, u, hp):
     """Would shooting or lining up on ``u`` be finishing a hulk the attacker need not touch?
     Where the attacker must take the whole target gang out (Game Seven, p89), a hulk already
@@ -426,56 +436,25 @@ def _finishes_hulks(V, WS, v, u, hp):
 
 
 @jit
-def _quarry(T, V, WS, n, v, hp, par):
+def _quarry(T, V, WS, n, v, hp, par, st, script):
     """(enemy, gap in spaces) a chase driver pursues: the nearest enemy ahead; where the
     attacker must take the whole target gang out (Game Seven, ``HP_GET_AWAY``) not a hulk, and
-    with ``P_RUNNER`` the one furthest ahead, nearest to getting away (p89)."""
+    with ``P_RUNNER`` the one furthest ahead, nearest to getting away (p89). A tie goes to the
+    dice."""
     if hp[HP_GET_AWAY] == 0:
-        return _nearest_enemy(T, V, n, v, False)
-    back = V[v, V_DIR] != 0
-    nose = v_rear(T, V, v) if back else v_front(T, V, v)
-    best = -1
-    who = -1
-    gap = 1 << 20
-    for u in range(n):
-        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or _hulk(V, WS, u):
-            continue
-        x = v_front(T, V, u) if back else v_rear(T, V, u)
-        if (x > nose) if back else (x < nose):
-            continue
-        g = (RD.along(T, V[v, V_LANE], x, nose) if back
-             else RD.along(T, V[v, V_LANE], nose, x)) // RD.UNITS
-        key = g if par[P_RUNNER] else -g
-        if key > best or who < 0:
-            best = key
-            who = u
-            gap = g
-    return who, gap
+        return _nearest_enemy(T, V, n, v, False, st, script)
+    return _pick_enemy(T, V, n, v, False, par[P_RUNNER] != 0, _hulks(V, WS, n), st, script)
 
 
 @jit
-def _held_back_for(T, V, WS, n, v, hp, par):
+def _held_back_for(T, V, WS, n, v, hp, par, st, script):
     """The target a Game Seven attacker holding back (``P_HOLDBACK``) waits for: with no target
-    still in play ahead of it, the nearest one behind; else -1."""
+    still in play ahead of it, the nearest one behind (a tie to the dice); else -1."""
     if hp[HP_GET_AWAY] == 0 or par[P_HOLDBACK] == 0 or V[v, V_ROLE] != CHASE:
         return -1
-    if _quarry(T, V, WS, n, v, hp, par)[0] >= 0:
+    if _quarry(T, V, WS, n, v, hp, par, st, script)[0] >= 0:
         return -1
-    back = V[v, V_DIR] != 0
-    tail = v_front(T, V, v) if back else v_rear(T, V, v)
-    who = -1
-    best = 1 << 30
-    for u in range(n):
-        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or _hulk(V, WS, u):
-            continue
-        x = v_rear(T, V, u) if back else v_front(T, V, u)
-        if (x < tail) if back else (x > tail):
-            continue
-        g = abs(tail - x)
-        if g < best:
-            best = g
-            who = u
-    return who
+    return _pick_enemy(T, V, n, v, True, False, _hulks(V, WS, n), st, script)[0]
 
 
 @jit
@@ -620,7 +599,7 @@ def _route(T, M, NM, V, n, v, look, hunt, st, script):
     if _pair_clear(T, M, NM, V, n, v, lane, look, hunt):
         return False, 0
     if hunt:
-        e, g = _nearest_enemy(T, V, n, v, False)
+        e, g = _nearest_enemy(T, V, n, v, False, st, script)
         if e >= 0 and V[e, V_MPH] == 0:
             goal = V[e, V_LANE]
             best = -1
@@ -720,11 +699,11 @@ def _back_into_block(T, M, NM, V, n, v, lane, g):
 
 
 @jit
-def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt):
+def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt, st, script):
     """Is the nearest enemy behind (or ahead) out of reach: every lane pair between it and the
     car stopped by an obstacle, a wreck or a stopped vehicle (p57, p76; no way through, and
     obstacles cannot be driven through or shot away)? False with no such enemy."""
-    u, g = _nearest_enemy(T, V, n, v, behind)
+    u, g = _nearest_enemy(T, V, n, v, behind, st, script)
     if u < 0:
         return False
     d = V[v, V_DIR]
@@ -783,7 +762,7 @@ def _track_left(T, TM, V, v, hp):
 
 
 @jit
-def _outruns(T, TM, M, NM, V, n, v, hp):
+def _outruns(T, TM, M, NM, V, n, v, hp, st, script):
     """Where taking the other side out wins on a continuous track (Games Six and Eight), a car
     facing against play whose enemy ahead is beyond a shut road, with none it can reach
     behind, turns round and drives on with play: the stretch of road moves on with the leader
@@ -794,11 +773,11 @@ def _outruns(T, TM, M, NM, V, n, v, hp):
         return False
     if _leaves_behind(V, n, v, hp):
         return True     # every enemy stranded: they are left behind only going with play
-    u, g = _nearest_enemy(T, V, n, v, False)
-    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False, _hunts(V, n, v, hp)):
+    u, g = _nearest_enemy(T, V, n, v, False, st, script)
+    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False, _hunts(V, n, v, hp), st, script):
         return False
-    e, g = _nearest_enemy(T, V, n, v, True)
-    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp))
+    e, g = _nearest_enemy(T, V, n, v, True, st, script)
+    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp), st, script)
 
 
 @jit
@@ -1135,7 +1114,7 @@ def _passive_slot(V, WS, v):
 
 
 @jit
-def _lock_or_dummy(T, V, WS, n, v, par, close):
+def _lock_or_dummy(T, V, WS, n, v, par, close, st, script):
     """(action, arg) for the layer bits of P_LAYER, or (A_NONE, 0)."""
     if par[P_LAYER] & 1 and close:
         for w in range(MAXW):
@@ -1146,7 +1125,7 @@ def _lock_or_dummy(T, V, WS, n, v, par, close):
     if par[P_LAYER] & 1 and par[P_UNLOCK] > 0:
         for w in range(MAXW):
             if WS[v, w, W_LOCKED]:
-                u, g = _nearest_enemy(T, V, n, v, True)
+                u, g = _nearest_enemy(T, V, n, v, True, st, script)
                 if u < 0 or g > par[P_UNLOCK]:
                     return A_LOCK, -1 - w
     if par[P_LAYER] & 2 and close and V[v, V_DUMMIES] > 0 and _passive_slot(V, WS, v) < 0:
@@ -1158,33 +1137,62 @@ def _lock_or_dummy(T, V, WS, n, v, par, close):
 
 
 @jit
-def _nearest_enemy(T, V, n, v, behind):
-    """Nearest active enemy ahead (behind=False) or behind, in the car's own direction, and its
-    gap in spaces."""
+def _enemy_gap(T, V, v, u, behind):
+    """The gap in spaces from car ``v`` to vehicle ``u`` ahead of it (behind=False) or behind
+    it, in its own direction, or -1 when ``u`` is not on that side."""
     back = V[v, V_DIR] != 0
-    best = 1 << 20
-    who = -1
+    if behind:
+        tail = v_front(T, V, v) if back else v_rear(T, V, v)
+        x = v_rear(T, V, u) if back else v_front(T, V, u)   # u's end towards our tail
+        if (x < tail) if back else (x > tail):
+            return -1
+        return (RD.along(T, V[v, V_LANE], tail, x) if back
+                else RD.along(T, V[v, V_LANE], x, tail)) // RD.UNITS
     nose = v_rear(T, V, v) if back else v_front(T, V, v)
-    tail = v_front(T, V, v) if back else v_rear(T, V, v)
+    x = v_front(T, V, u) if back else v_rear(T, V, u)       # u's end towards our nose
+    if (x > nose) if back else (x < nose):
+        return -1
+    return (RD.along(T, V[v, V_LANE], x, nose) if back
+            else RD.along(T, V[v, V_LANE], nose, x)) // RD.UNITS
+
+
+@jit
+def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script):
+    """(enemy, gap in spaces): the nearest active enemy ahead (behind=False) or behind, or with
+    ``furthest`` the furthest one, leaving out the vehicles whose bits are set in ``skip``;
+    (-1, 2**20) when there is none. Equally placed enemies go to the dice (:func:`_pick`),
+    never to their order in the list."""
+    best = -1
+    ties = 0
     for u in range(n):
-        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or (skip >> u) & 1:
             continue
-        if behind:
-            x = v_rear(T, V, u) if back else v_front(T, V, u)   # u's end towards our tail
-            if (x < tail) if back else (x > tail):
-                continue
-            g = (RD.along(T, V[v, V_LANE], tail, x) if back
-                 else RD.along(T, V[v, V_LANE], x, tail)) // RD.UNITS
-        else:
-            x = v_front(T, V, u) if back else v_rear(T, V, u)   # u's end towards our nose
-            if (x > nose) if back else (x < nose):
-                continue
-            g = (RD.along(T, V[v, V_LANE], x, nose) if back
-                 else RD.along(T, V[v, V_LANE], nose, x)) // RD.UNITS
-        if g < best:
+        g = _enemy_gap(T, V, v, u, behind)
+        if g < 0:
+            continue
+        if ties == 0 or (g > best if furthest else g < best):
             best = g
-            who = u
-    return who, best
+            ties = 1
+        elif g == best:
+            ties += 1
+    if ties == 0:
+        return -1, 1 << 20
+    k = _pick(st, script, ties) if ties > 1 else 0
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or (skip >> u) & 1:
+            continue
+        if _enemy_gap(T, V, v, u, behind) == best:
+            if k == 0:
+                return u, best
+            k -= 1
+    return -1, 1 << 20
+
+
+@jit
+def _nearest_enemy(T, V, n, v, behind, st, script):
+    """Nearest active enemy ahead (behind=False) or behind, in the car's own direction, and its
+    gap in spaces; a tie goes to the dice."""
+    return _pick_enemy(T, V, n, v, behind, False, 0, st, script)
 
 
 @jit
@@ -1341,7 +1349,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             elif mph > par[P_PASSMPH]:
                 return A_BRAKE, min(brk, mph - par[P_PASSMPH])
     if V[v, V_ROLE] == CHASE:
-        u, g = _quarry(T, V, WS, n, v, hp, par)
+        u, g = _quarry(T, V, WS, n, v, hp, par, st, script)
         # falling behind (or stopped): speed before shooting
         if not hold and u >= 0 and mph + 10 < V[u, V_MPH] and V[v, V_ACC] > 0 and mph < cruise:
             up = min(V[v, V_ACC], cruise - mph)
@@ -1367,10 +1375,10 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             return act, arg
         if not moves:
             return A_NONE, 0
-        u, g = _quarry(T, V, WS, n, v, hp, par)
+        u, g = _quarry(T, V, WS, n, v, hp, par, st, script)
         if u >= 0 and _leaves_behind(V, n, v, hp):
             u = -1     # every enemy stranded: drive on and leave them behind (p75)
-        h = _held_back_for(T, V, WS, n, v, hp, par)
+        h = _held_back_for(T, V, WS, n, v, hp, par, st, script)
         if h >= 0:
             cruise = min(cruise, V[h, V_MPH])
         if u >= 0:
@@ -1392,7 +1400,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 return A_BRAKE, min(brk, mph - safe)
             cruise = min(cruise, safe)
         if moves and not hold and (par[P_ESCAPE] or flee) and mph < cruise and V[v, V_ACC] > 0:
-            u, g = _nearest_enemy(T, V, n, v, True)
+            u, g = _nearest_enemy(T, V, n, v, True, st, script)
             up = min(V[v, V_ACC], cruise - mph)
             if (u < 0 or g >= 1 or flee) \
                     and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
@@ -1403,12 +1411,12 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         close = False
         u, g = -1, 0
         if moves:
-            u, g = _nearest_enemy(T, V, n, v, True)
+            u, g = _nearest_enemy(T, V, n, v, True, st, script)
             if u >= 0 and g <= par[P_PASSIVE]:
                 a, b = lanes_of(V, u)
                 close = not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1)
             if par[P_LAYER]:
-                la, lw = _lock_or_dummy(T, V, WS, n, v, par, close)
+                la, lw = _lock_or_dummy(T, V, WS, n, v, par, close, st, script)
                 if la == A_LOCK and lw < 0:
                     return la, lw   # switching a layer off: nothing behind to lay on
         act, arg, best = _shot_option(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
@@ -1589,16 +1597,16 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
         return A_SHOOT, slot
-    h = _held_back_for(T, V, WS, n, v, hp, par)
+    h = _held_back_for(T, V, WS, n, v, hp, par, st, script)
     if h >= 0:
         if V[h, V_MPH] == 0:
             return A_NONE, 0   # moving off ahead of it would only pull the road away from it
         cruise = min(cruise, V[h, V_MPH])
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
-    if _outruns(T, TM, M, NM, V, n, v, hp):
+    if _outruns(T, TM, M, NM, V, n, v, hp, st, script):
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if not V[v, V_BIKE]:
+        if not V[v, V_BIKE] and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
     ef = -1
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
@@ -1637,8 +1645,8 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         blocked = r != 0
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
-        e, g = _nearest_enemy(T, V, n, v, True)
-        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp)):
+        e, g = _nearest_enemy(T, V, n, v, True, st, script)
+        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp), st, script):
             # turning round helps only to reach an enemy behind (outrunning those ahead is
             # above); walled in both ways, nothing can
             if slot >= 0:
@@ -1646,9 +1654,14 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             return A_NONE, 0
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if not V[v, V_BIKE]:
+        if not V[v, V_BIKE] and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
-    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r):
+        # shut in front and behind (backing into a block is a ram every turn, p57): wait
+        if slot >= 0:
+            return A_SHOOT, slot
+        return A_NONE, 0
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r) \
+            and _reverse_clear(T, M, NM, V, n, v, 0):
         # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
         # back off the curve first
         return A_REVERSE, 0
@@ -1660,8 +1673,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # moving off, the straight move would put it on a curve where the way round is
             # inwards and the drift is refused (p13): take the drift here, reversing (p17;
             # seeded Game Eight cars came on, rammed the obstacle, backed off, to the turn
-            # limit)
-            return A_REVERSE, r
+            # limit); not into a block behind
+            if _reverse_clear(T, M, NM, V, n, v, r):
+                return A_REVERSE, r
     if near:
         if V[v, V_BIKE]:
             if slot >= 0:
@@ -1801,7 +1815,7 @@ def bike_decide(B, T, V, n, v, moves, par, act, arg, st, script):
             return A_SWIPE, d
     # swarm: into the lanes beside the enemy car ahead
     if par[P_SWARM] > 0 and act != A_SHOOT and act != A_PASSIVE:
-        u, g = _nearest_enemy(T, V, n, v, False)
+        u, g = _nearest_enemy(T, V, n, v, False, st, script)
         if u >= 0 and V[u, V_BIKE] == 0 and g <= par[P_SWARM]:
             a, b = lanes_of(V, u)
             want = b + 1 if b + 1 <= 3 else a - 2
@@ -1850,13 +1864,13 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
         if slot < 0 and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0
     if lim > 0:
-        u, g = _nearest_enemy(T, V, n, v, True)
-        a, ga = _nearest_enemy(T, V, n, v, False)
+        u, g = _nearest_enemy(T, V, n, v, True, st, script)
+        a, ga = _nearest_enemy(T, V, n, v, False, st, script)
         turn = False
         # not towards an enemy out of reach (it would turn back and forth at a shut road),
         # nor back to enemies all stranded that driving on leaves behind (_hunts)
         if u >= 0 and a < 0 and not _leaves_behind(V, n, v, hp) \
-                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp)):
+                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp), st, script):
             if V[v, V_ROLE] == LEAD:
                 k = _after_bend(T, V, v)
                 turn = 0 <= k <= 2 and g >= 2
@@ -1876,7 +1890,7 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
             elif moves and mph > lim:
                 return A_BRAKE, min(brk, mph - lim)
     if par[P_HEADON] > 0 and moves:
-        u, g = _nearest_enemy(T, V, n, v, False)
+        u, g = _nearest_enemy(T, V, n, v, False, st, script)
         if u >= 0 and V[u, V_DIR] != V[v, V_DIR]:
             slot, tg, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
