@@ -135,6 +135,14 @@ def _plan(sim, s, pos, facing, V, screens, field, tb=-1, pp=None):
     return plan[:n].copy()
 
 
+def _hex_near(rng, hexes, k):
+    """A hex within ``k`` columns and rows of one of ``hexes`` (drawn by ``rng``), kept a hex
+    inside the board's edge."""
+    c, r = (int(x) for x in hexes[rng.integers(0, len(hexes))])
+    return (min(max(c + int(rng.integers(-k, k + 1)), 2), 30),
+            min(max(r + int(rng.integers(-k, k + 1)), 2), 39))
+
+
 def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four):
     """A race's one scratch serves every ship's plan searches and keeps each ship's Hell Fire
     prices by Velocity, Screens and weights. Searches that share it, ships, Screens and pilots
@@ -149,9 +157,7 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
     differ = 0
     for i in range(60):
         s = i % 4
-        c, r = (int(x) for x in fire[rng.integers(0, len(fire))])
-        c = min(max(c + int(rng.integers(-3, 4)), 2), 30)
-        r = min(max(r + int(rng.integers(-3, 4)), 2), 39)
+        c, r = _hex_near(rng, fire, 3)
         V, facing = int(rng.integers(1, 7)), int(rng.integers(0, 6))
         screens = int(rng.integers(0, 11))
         pp = bold if i % 3 == 0 else four.pilots[s]
@@ -193,9 +199,7 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     tried = 0
     for i in range(300):
         s = i % 4
-        c, r = (int(x) for x in near[rng.integers(0, len(near))])
-        c = min(max(c + int(rng.integers(-5, 6)), 2), 30)
-        r = min(max(r + int(rng.integers(-5, 6)), 2), 39)
+        c, r = _hex_near(rng, near, 5)
         if b.terrain[c, r] != 0:
             continue
         V, facing = int(rng.integers(1, 8)), int(rng.integers(0, 6))
