@@ -1164,6 +1164,7 @@ def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script):
     never to their order in the list."""
     best = -1
     ties = 0
+    who = -1
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or (skip >> u) & 1:
             continue
@@ -1173,11 +1174,14 @@ def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script):
         if ties == 0 or (g > best if furthest else g < best):
             best = g
             ties = 1
+            who = u
         elif g == best:
             ties += 1
     if ties == 0:
         return -1, 1 << 20
-    k = _pick(st, script, ties) if ties > 1 else 0
+    if ties == 1:                  # no tie: no second pass over the gaps, and no die
+        return who, best
+    k = _pick(st, script, ties)
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or (skip >> u) & 1:
             continue
