@@ -305,6 +305,73 @@ def _ship_turns(log, n_ships):
     return max(1, int(np.sum(log[:, kind] == RK.EV_MOVE))) if len(log) else n_ships
 
 
+def nodes(names, n, tols):
+    """Plan-search nodes and searches per race (the planning scratch counts them: independent
+    of the machine's load), for each ``plan_tol`` in ``tols`` given to every pilot."""
+    from simkit.core import dice
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.policies import PARAM_NAMES
+    from simkit.demons_run.scenario import RaceSim, load_scenario
+    print(f"\nPlan-search nodes per race ({n:,} races of seed 2026, every pilot's plan_tol)")
+    print(f"{'scenario':14s} {'plan_tol':>8s} {'searches':>9s} {'nodes':>9s}")
+    for name in names:
+        sc = load_scenario(ROOT / f"scenarios/demons-run/{name}.toml")
+        for tol in tols:
+            base = RaceSim(sc)
+            pv = base.pilots.copy()
+            pv[:, PARAM_NAMES.index("plan_tol")] = tol
+            sim = RaceSim(sc, pilot_vectors=list(pv))
+            P = RK.plans(len(sc.ships), sim.hd0.shape[0])
+            L = RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+            res = np.zeros((len(sc.ships), RK.RES_W), np.int64)
+            st = dice.new_state()
+            for i in range(n):
+                dice.seed_trial(st, dice.stream_key(2026), i)
+                RK.play_race_in(st, dice.NO_SCRIPT, *sim.args(), L, res, P)
+            g = P.tab.gen
+            print(f"{name:14s} {tol:8.2f} {g[0] / n:9.1f} {g[1] / n:9,.0f}")
+
+
+def pilot_check(names, n, tol):
+    """The pilot with ``plan_tol`` = ``tol`` against the exact pilot (``plan_tol`` 0), same
+    ships: for each seat, ``n`` races with that seat's pilot given the tolerance and every
+    other exact, against the same ``n`` races (same seed) all exact. The tolerant pilots'
+    share of the two arms' wins at their seats, W_tol / (W_tol + W_exact) summed over seats,
+    is 0.5 when the tolerance costs nothing; its 95% interval by the delta method on the
+    per-seat win counts (binomial, taken as independent: the common seed only narrows it)."""
+    from simkit.core.dice import stream_key
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.policies import PARAM_NAMES
+    from simkit.demons_run.scenario import RaceSim, load_scenario
+    col = PARAM_NAMES.index("plan_tol")
+    key = stream_key(2026)
+    print(f"\nPilot against pilot: plan_tol {tol} against 0, {n:,} races per seat and arm")
+    print(f"{'scenario':14s} {'seat':>4s} {'wins tol':>9s} {'wins exact':>10s}")
+    for name in names:
+        sc = load_scenario(ROOT / f"scenarios/demons-run/{name}.toml")
+        exact = RaceSim(sc)
+        pv0 = exact.pilots.copy()
+        pv0[:, col] = 0.0
+        exact = RaceSim(sc, pilot_vectors=list(pv0))
+        tot0 = np.asarray(RK.race_stats(key, 0, n, *exact.args()))
+        a = b = va = vb = 0.0
+        for k in range(len(sc.ships)):
+            pv = pv0.copy()
+            pv[k, col] = tol
+            sim = RaceSim(sc, pilot_vectors=list(pv))
+            tot = np.asarray(RK.race_stats(key, 0, n, *sim.args()))
+            o = RK.N_GLOBAL + k * RK.N_SHIP_STATS + RK.S_WINS
+            wa, wb = float(tot[o]), float(tot0[o])
+            print(f"{name:14s} {sc.ships[k].name:>4s} {wa:9.0f} {wb:10.0f}")
+            a, b = a + wa, b + wb
+            va += wa * (1 - wa / n)
+            vb += wb * (1 - wb / n)
+        share = a / (a + b)
+        se = np.sqrt(b * b * va + a * a * vb) / (a + b) ** 2
+        print(f"{name:14s} share of wins to plan_tol {tol}: {share:.3f} "
+              f"(95% {share - 1.96 * se:.3f}-{share + 1.96 * se:.3f})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=2_000_000)
@@ -312,6 +379,10 @@ def main():
     ap.add_argument("--races", type=int, default=3_000)
     ap.add_argument("--nojit-races", type=int, default=3)
     ap.add_argument("--skip-hazards", action="store_true")
+    ap.add_argument("--nodes", type=int, default=0, metavar="N",
+                    help="plan-search nodes per race over N races, at plan_tol 0 and default")
+    ap.add_argument("--pilot-check", type=int, default=0, metavar="N",
+                    help="default pilots against exact ones, N races per seat and arm")
     ap.add_argument("--_nojit-child", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--_nojit-races", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--_fields", default=None, help=argparse.SUPPRESS)
@@ -320,6 +391,17 @@ def main():
         return nojit_child(args._nojit_child)
     if args._nojit_races:
         return nojit_race_child(args._nojit_races, args._fields)
+    if args.nodes or args.pilot_check:
+        import numba
+        numba.set_num_threads(1)
+        from simkit.demons_run.policies import PARAMS
+        tol = PARAMS["safe_runner"]["plan_tol"]
+        names = [p.stem for p in sorted((ROOT / "scenarios/demons-run").glob("*.toml"))]
+        if args.nodes:
+            nodes(names, args.nodes, sorted({0.0, tol}))
+        if args.pilot_check:
+            pilot_check([x for x in names if x != "raid"], args.pilot_check, tol)
+        return
     if not args.skip_hazards:
         bench_hazards(args)
     bench_races(args)

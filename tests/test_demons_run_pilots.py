@@ -188,7 +188,7 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     import inspect
     from simkit.demons_run import policies
     src = inspect.getsource(best_plan.py_func).split("\n", 1)[1]
-    cut = "                if lb >= best:\n"
+    cut = "                if lb >= best - tol:\n"
     assert src.count(cut) == 1
     ns = dict(policies.__dict__)
     exec(src.replace(cut, "                if False:\n"), ns)
