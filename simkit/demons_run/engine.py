@@ -46,7 +46,7 @@ from simkit.core.blocks import sum_blocks
 from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
-from .pieces.geometry import cube_z, dist, nbr, offset_row
+from .pieces.geometry import cube_z, dist, in_field_of_fire, nbr, offset_row
 from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                             OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
@@ -871,6 +871,30 @@ def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
 
 
 @jit(_nrt=False)
+def _ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
+    """Whether a move at Velocity V2 without a Gravity Whip from (c0, r0) facing f0 can end
+    with a racing rival within 8 hexes in its Field of Fire (the plan's attack bonus): over the
+    ends its turning limits reach (:func:`move_ends`, a superset of the true ends); True when
+    the table does not hold these limits."""
+    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
+        return True
+    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
+    if hi == lo:
+        return True
+    z0 = cube_z(c0, r0)
+    for k in range(lo, hi):
+        c = c0 + ends[k, 0]
+        r = offset_row(c, z0 + ends[k, 1])
+        if 1 <= c < C and 1 <= r < R:
+            for t in range(sv.shape[0]):
+                if t != s and sv[t, V_STATUS] == RACING \
+                        and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8 \
+                        and in_field_of_fire(c, r, ends[k, 2], sv[t, V_COL], sv[t, V_ROW]):
+                    return True
+    return False
+
+
+@jit(_nrt=False)
 def _chase_ok(pp, s, turn, S, Jfin, rp):
     """Whether the pilot's ``attack_bonus`` stands for this Turn's plan: not when the ship
     cannot afford to end its moves on a rival -- the Turns left do not cover the way to its
@@ -1022,10 +1046,12 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         sets = tab.sets
         est, fixed, tight = sets[0, :2 * me_max + 1], sets[1, :2 * me_max + 1], \
             sets[2, :2 * me_max + 1]
+        no_att = sets[3, :2 * me_max + 1]
         for i in range(2 * me_max + 1):
             est[i] = np.inf
             fixed[i] = 0.0          # Velocity change and Fuel-reserve charge
             tight[i] = 0.0          # 1: the bound is the tight one
+            no_att[i] = 0.0         # 1: no end of the move can earn the attack bonus
         # The bound comes in two strengths. The loose one (the cost-to-go here less one Turn,
         # the target Buoy's bonus as if recovered from the closest hex) is cheap; the tight one
         # adds what ``_reach_bound`` finds where the Turn can end, a scan of every hex in reach
@@ -1104,10 +1130,17 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                         lim = 0
                     reach = min(_end_bound(FD.ends_at, FD.ends, Jv,
                                            c0, r0, f0, V2, lim, per_hex), 1000.0)
+                    # nor can the plan earn the attack bonus unless one of those ends has a
+                    # rival in its Field of Fire: then neither this bound nor the setting's
+                    # plan search allows for it (exact: no leaf of that search earns it)
+                    if pp[PP_ATTACK] > 0 and not _ends_attack(
+                            FD.ends_at, FD.ends, sv, s, c0, r0, f0, V2, lim, per_hex,
+                            terrain.shape[0], terrain.shape[1]):
+                        no_att[ia] = 1.0
                 if not 0.0 <= reach < 1000.0:
                     reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
-                allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and \
+                allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and no_att[ia] == 0.0 and \
                     rival_within(sv, s, c0, r0, rad + 8) else 0.0
                 if tb >= 0:
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
@@ -1131,7 +1164,11 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             q = PlanSpec(s, V2, limit, per_hex, tractor, scr_max, pim, tb, fuel - fcost,
                          best_c - dv - pen if best_c < 1e17 else 1e30)
-            c, n = best_plan(q, W, Jv, plan, pp, tab)
+            pa = pp
+            if no_att[ia] == 1.0:
+                _without_attack(pp, tab.pq2)
+                pa = tab.pq2
+            c, n = best_plan(q, W, Jv, plan, pa, tab)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv

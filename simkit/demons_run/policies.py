@@ -202,8 +202,11 @@ class PlanScratch(NamedTuple):
     # the allocation's (``engine.allocate``), kept here so that it makes no arrays:
     pq: np.ndarray        # float64[N_PP]: the pilot's parameters as this Turn's plan weighs
     #                       them, when they differ from its own (``engine._chase_pp``)
-    sets: np.ndarray      # float64[3, MAX_SETS]: each Main Engines setting's bound, fixed
-    #                       charge and whether the bound is tightened
+    pq2: np.ndarray       # float64[N_PP]: the same without the attack bonus, for a setting
+    #                       none of whose ends can earn it
+    sets: np.ndarray      # float64[4, MAX_SETS]: each Main Engines setting's bound, fixed
+    #                       charge, whether the bound is tightened and whether no end of the
+    #                       move can earn the attack bonus
     # the hounds' dry run's (``engine.hound_targets``): the ship states it moves, the dice
     # state it starts from, and a log of no rows
     dry: np.ndarray       # int64[DRY_SIZE]
@@ -224,7 +227,8 @@ def plan_scratch(hounds=MAX_HOUNDS):
                        np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
                        np.zeros(100, np.float64),
                        np.zeros((2, EXPO_SIZE), np.float64),
-                       np.zeros(N_PP, np.float64), np.zeros((3, MAX_SETS), np.float64),
+                       np.zeros(N_PP, np.float64), np.zeros(N_PP, np.float64),
+                       np.zeros((4, MAX_SETS), np.float64),
                        np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
                        np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
 
