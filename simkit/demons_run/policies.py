@@ -172,7 +172,7 @@ def param_space(pilot: str = "buoy_hunter"):
 
 TABLE_SIZE = 2048
 MAX_DEPTH = 32              # per-depth rows kept in the scratch (a plan needs Velocity + 9)
-MAX_HOUNDS = 16             # Hell Hounds the scratch tracks (more: best_plan allocates)
+MAX_HOUNDS = 16             # Hell Hounds the scratch tracks at least (plan_scratch(hounds))
 FIRE_KEY = 6                # fire price cache: Screens and the five weights, then 4 prices
 SCRATCH_SHIPS = 4           # ships whose fire prices the scratch keeps (2-4 race, 100 A)
 EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: computed each time)
@@ -201,7 +201,7 @@ class PlanScratch(NamedTuple):
     #                       and the search number it was computed in
     # the allocation's (``engine.allocate``), kept here so that it makes no arrays:
     pq: np.ndarray        # float64[N_PP]: the pilot's parameters as this Turn's plan weighs
-    #                       them, when they differ from its own (``engine._chase_pp``)
+    #                       them, when they differ from its own (``engine._chase_ok``)
     pq2: np.ndarray       # float64[N_PP]: the same without the attack bonus, for a setting
     #                       none of whose ends can earn it
     sets: np.ndarray      # float64[4, MAX_SETS]: each Main Engines setting's bound, fixed
