@@ -119,8 +119,53 @@ and finds its best plan too late in 30 of 1,430 searches, a cap of 200 leaves 72
 on main 71% of the allocation's bounded searches (623 of 871) find nothing below the best
 setting's cost, and they are 38% of all nodes.
 
+Then (2026-12-03, s19-drspeed4, same choices: seeded totals of 3,000 races and 150 logged
+races per scenario bit-identical with main, golden logs unchanged). Profiled first (perf, with
+the compiled functions' addresses read from an in-process build): numba's atomic reference
+counts were ~23% of a four-corners race's samples, more than the 12-15% the gdb count had
+suggested. Cuts: the race's hot functions (``allocate``, ``ship_phase``, ``move_plan``,
+``best_plan``, the hazard, hound and pricing helpers) are compiled with ``_nrt=False`` --
+they make and return no arrays (the allocation's per-setting bounds, the pilot's per-Turn
+parameters and the hounds' dry run now live in the planning scratch), so no reference is
+counted for the arrays they take (counts down to ~3-4% of the samples; a test checks that
+races free every array they allocate); the plan search's Buoy allowance is that of the
+closest approach the MPs left can make, and its attack allowance needs a rival within the MPs
+left + 8 (when no Gravity Whip can be made); a setting none of whose move's ends
+(``move_ends``) has a rival in its Field of Fire neither allows the attack bonus in its bound
+nor in its plan search. Nodes a four-corners race 24,840 -> 18,514, plan searches 143 ->
+138 (300 races of seed 2026, counted by the planning scratch: ``--nodes``). Main (6e84ee8)
+against this, alternated five times, 2,000 races each, CPU time (``time.process_time``), one
+thread, load 3.6-4.6 on 2 cores: four-corners 1,028/1,028/993/1,003/960 ->
+1,473/1,463/1,426/1,435/1,442 races/s (median 1,003 -> 1,442, x1.44, this ahead in 5 of 5),
+duel median 2,627 -> 3,940 (x1.50, 5 of 5), raid median 1,623 -> 2,259 (x1.39, 5 of 5).
+Four-corners is at 0.72 of issue 14's 2,000. Where its time goes now (perf samples of the
+compiled code, functions LLVM did not inline): the plan search 58%, the allocation 8%, its
+ends bound (``_end_bound``) 6% and reach scan 5.5%, ``exposure`` 2%, reference counts 4%
+(``play_race_in`` and the functions that still allocate), the ship's phase 2%.
+
+Not proving what need not be proved (``plan_tol``, a pilot parameter, 0-1 Turns, default 0):
+a partial plan is dropped unless its bound beats the best by more than plan_tol, and the
+allocation stops weighing settings likewise, so a plan within plan_tol of the best counts as
+as good. It saves fewer nodes than the proving share suggested (the bound is loose by more
+than a small tolerance): every pilot at 0.1, nodes a race four-corners 18,514 -> 16,022, duel
+6,006 -> 5,242, raid 11,977 -> 9,626 (``--nodes 300 --tol 0.1``); 0.3 and 1.0 Turns cut
+four-corners' nodes by 21% and 52% before the last cut (same build, load ~5: races/s 1,668 at
+0 against 1,813 at 0.1 and 2,023 at 0.5, medians of three). Pilot against pilot (``--pilot-check
+4000 --tol 0.1``: per seat 4,000 races with that seat at 0.1 and the others exact, against
+the same 4,000 all exact; the share of the two arms' wins at those seats):
+duel 0.502 (95% 0.496-0.507), four-corners 0.503 (0.495-0.512), but raid 0.489
+(0.482-0.495): the raider wins 713 races at 0.1 against 854 exact (and 1,406 against 1,674
+of 8,000 at 0.02 already; the plan search alone, the allocation kept exact, 1,385): near-equal
+plans by its prices are not equal for it. At 0.3 four-corners falls to 0.483 (0.474-0.492,
+its Lucifer hunter tan 886 against 1,061) and at 0.5 to 0.464. Every pilot but the raider at
+0.1 gained 2% on four-corners and 5% on the duel (medians of three, same build), not worth their
+changed choices, so every named pilot keeps plan_tol 0: the races are the exact pilots'. The
+knob stays in the typed space for a search to explore.
+
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
-(default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``.
+(default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``; ``--nodes N`` (plan
+searches and nodes a race over N races, at plan_tol 0 and ``--tol``), ``--pilot-check N``
+(pilots at ``--tol`` against exact ones, N races per seat and arm), ``--tol X`` (default 0.1).
 Times are reported, never asserted.
 """
 
@@ -305,6 +350,73 @@ def _ship_turns(log, n_ships):
     return max(1, int(np.sum(log[:, kind] == RK.EV_MOVE))) if len(log) else n_ships
 
 
+def nodes(names, n, tols):
+    """Plan-search nodes and searches per race (the planning scratch counts them: independent
+    of the machine's load), for each ``plan_tol`` in ``tols`` given to every pilot."""
+    from simkit.core import dice
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.policies import PARAM_NAMES
+    from simkit.demons_run.scenario import RaceSim, load_scenario
+    print(f"\nPlan-search nodes per race ({n:,} races of seed 2026, every pilot's plan_tol)")
+    print(f"{'scenario':14s} {'plan_tol':>8s} {'searches':>9s} {'nodes':>9s}")
+    for name in names:
+        sc = load_scenario(ROOT / f"scenarios/demons-run/{name}.toml")
+        for tol in tols:
+            base = RaceSim(sc)
+            pv = base.pilots.copy()
+            pv[:, PARAM_NAMES.index("plan_tol")] = tol
+            sim = RaceSim(sc, pilot_vectors=list(pv))
+            P = RK.plans(len(sc.ships), sim.hd0.shape[0])
+            L = RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64))
+            res = np.zeros((len(sc.ships), RK.RES_W), np.int64)
+            st = dice.new_state()
+            for i in range(n):
+                dice.seed_trial(st, dice.stream_key(2026), i)
+                RK.play_race_in(st, dice.NO_SCRIPT, *sim.args(), L, res, P)
+            g = P.tab.gen
+            print(f"{name:14s} {tol:8.2f} {g[0] / n:9.1f} {g[1] / n:9,.0f}")
+
+
+def pilot_check(names, n, tol):
+    """The pilot with ``plan_tol`` = ``tol`` against the exact pilot (``plan_tol`` 0), same
+    ships: for each seat, ``n`` races with that seat's pilot given the tolerance and every
+    other exact, against the same ``n`` races (same seed) all exact. The tolerant pilots'
+    share of the two arms' wins at their seats, W_tol / (W_tol + W_exact) summed over seats,
+    is 0.5 when the tolerance costs nothing; its 95% interval by the delta method on the
+    per-seat win counts (binomial, taken as independent: the common seed only narrows it)."""
+    from simkit.core.dice import stream_key
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.policies import PARAM_NAMES
+    from simkit.demons_run.scenario import RaceSim, load_scenario
+    col = PARAM_NAMES.index("plan_tol")
+    key = stream_key(2026)
+    print(f"\nPilot against pilot: plan_tol {tol} against 0, {n:,} races per seat and arm")
+    print(f"{'scenario':14s} {'seat':>4s} {'wins tol':>9s} {'wins exact':>10s}")
+    for name in names:
+        sc = load_scenario(ROOT / f"scenarios/demons-run/{name}.toml")
+        exact = RaceSim(sc)
+        pv0 = exact.pilots.copy()
+        pv0[:, col] = 0.0
+        exact = RaceSim(sc, pilot_vectors=list(pv0))
+        tot0 = np.asarray(RK.race_stats(key, 0, n, *exact.args()))
+        a = b = va = vb = 0.0
+        for k in range(len(sc.ships)):
+            pv = pv0.copy()
+            pv[k, col] = tol
+            sim = RaceSim(sc, pilot_vectors=list(pv))
+            tot = np.asarray(RK.race_stats(key, 0, n, *sim.args()))
+            o = RK.N_GLOBAL + k * RK.N_SHIP_STATS + RK.S_WINS
+            wa, wb = float(tot[o]), float(tot0[o])
+            print(f"{name:14s} {sc.ships[k].name:>4s} {wa:9.0f} {wb:10.0f}")
+            a, b = a + wa, b + wb
+            va += wa * (1 - wa / n)
+            vb += wb * (1 - wb / n)
+        share = a / (a + b)
+        se = np.sqrt(b * b * va + a * a * vb) / (a + b) ** 2
+        print(f"{name:14s} share of wins to plan_tol {tol}: {share:.3f} "
+              f"(95% {share - 1.96 * se:.3f}-{share + 1.96 * se:.3f})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=2_000_000)
@@ -312,6 +424,12 @@ def main():
     ap.add_argument("--races", type=int, default=3_000)
     ap.add_argument("--nojit-races", type=int, default=3)
     ap.add_argument("--skip-hazards", action="store_true")
+    ap.add_argument("--nodes", type=int, default=0, metavar="N",
+                    help="plan-search nodes per race over N races, at plan_tol 0 and default")
+    ap.add_argument("--pilot-check", type=int, default=0, metavar="N",
+                    help="pilots at --tol against exact ones, N races per seat and arm")
+    ap.add_argument("--tol", type=float, default=0.1,
+                    help="plan_tol for --nodes and --pilot-check (default 0.1)")
     ap.add_argument("--_nojit-child", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--_nojit-races", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--_fields", default=None, help=argparse.SUPPRESS)
@@ -320,6 +438,15 @@ def main():
         return nojit_child(args._nojit_child)
     if args._nojit_races:
         return nojit_race_child(args._nojit_races, args._fields)
+    if args.nodes or args.pilot_check:
+        import numba
+        numba.set_num_threads(1)
+        names = [p.stem for p in sorted((ROOT / "scenarios/demons-run").glob("*.toml"))]
+        if args.nodes:
+            nodes(names, args.nodes, sorted({0.0, args.tol}))
+        if args.pilot_check:
+            pilot_check(names, args.pilot_check, args.tol)
+        return
     if not args.skip_hazards:
         bench_hazards(args)
     bench_races(args)

@@ -188,7 +188,7 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     import inspect
     from simkit.demons_run import policies
     src = inspect.getsource(best_plan.py_func).split("\n", 1)[1]
-    cut = "                if lb >= best:\n"
+    cut = "                if lb >= best - tol:\n"
     assert src.count(cut) == 1
     ns = dict(policies.__dict__)
     exec(src.replace(cut, "                if False:\n"), ns)
@@ -217,6 +217,48 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
         assert c1 == c2, (i, (c, r), facing, V, tb, c1, c2)
         tried += 1
     assert tried > 200
+
+
+def test_plan_tol_zero_is_the_exact_search_and_above_it_a_plan_within_the_tolerance(four):
+    """``plan_tol`` (a pilot parameter, 0-1 Turns) lets the plan search stop proving its plan
+    best: a partial plan is dropped unless its bound beats the best by more than plan_tol. At
+    0 it is the exact search (the same plan, token for token, as the pilots' defaults, whose
+    plan_tol is 0); at 0.3 every plan costs at most 0.3 more than the exact one, never less,
+    and the searches together visit fewer nodes (the scratch counts them)."""
+    ra, b = four.ra, four.BT
+    near = np.concatenate([b.rings.reshape(-1, 2), np.argwhere(b.fire_class > 0)])
+    rng = np.random.default_rng(11)
+    col = PARAM_NAMES.index("plan_tol")
+    sx, s0, s3 = plan_scratch(), plan_scratch(), plan_scratch()
+    worse = tried = 0
+    for i in range(200):
+        s = i % 4
+        c, r = _hex_near(rng, near, 5)
+        if b.terrain[c, r] != 0:
+            continue
+        V, facing = int(rng.integers(1, 8)), int(rng.integers(0, 6))
+        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
+                                                               "velocity": V}})
+        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+        J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
+        tb = int(rng.integers(0, len(bu))) if i % 2 else -1
+        q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
+                     int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], tb, 100, 1e30)
+        assert four.pilots[s, col] == 0.0
+        zero, tol = four.pilots[s].copy(), four.pilots[s].copy()
+        tol[col] = 0.3
+        px, p0, p3 = (np.zeros(MAX_PLAN, np.int64) for _ in range(3))
+        cx, nx = best_plan(q, W, J, px, four.pilots[s], sx)
+        c0, n0 = best_plan(q, W, J, p0, zero, s0)
+        c3, _ = best_plan(q, W, J, p3, tol, s3)
+        assert (c0, n0) == (cx, nx) and np.array_equal(p0[:n0], px[:nx])
+        assert c0 - 1e-12 <= c3 <= c0 + 0.3 + 1e-9, (i, c0, c3)
+        worse += c3 > c0
+        tried += 1
+    assert tried > 100
+    assert s0.gen[1] == sx.gen[1] and s3.gen[1] < s0.gen[1]
+    assert worse > 0          # the tolerance does take a plan that is not the best
+    assert param_vector("raider", {"plan_tol": 0.3})[col] == 0.3
 
 
 @pytest.mark.parametrize("pos", [(10, 20), (20, 25), (8, 30)])

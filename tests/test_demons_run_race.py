@@ -21,7 +21,7 @@ from simkit.demons_run.pieces.board import load_board, neighbour, DIRECTIONS
 from simkit.demons_run.pieces.layout import (DESTROYED, FINISHED, OFF_BOARD, V_CAPTURED, V_COL, V_FACING, V_NULL, V_ROW, V_STATUS, V_VEL)
 from simkit.demons_run.pieces.los import fire_solution, in_field_of_fire
 from simkit.demons_run.pieces.movement import ShipMove, _plan_tokens, move_ship
-from simkit.demons_run.policies import MAX_PLAN
+from simkit.demons_run.policies import MAX_PLAN, plan_scratch
 from simkit.demons_run.policies import PARAM_NAMES
 from simkit.demons_run.scenario import RaceSim, decide, load_scenario, playthrough, position
 from simkit.demons_run.rules import SI, make_rules
@@ -144,7 +144,7 @@ def _both(sim, pos, facing, velocity, seed):
     S = RK.race_state(sh, sv, bu, hd)
     log = np.zeros((200, RK.LOG_W), np.int64)
     logn = np.zeros(1, np.int64)
-    assert RK.hound_targets(0, S, toks, len(toks), sim.RT, sim.BT) >= 0
+    assert RK.hound_targets(0, S, toks, len(toks), sim.RT, sim.BT, plan_scratch()) >= 0
     code, _ = RK.move_plan(st, rolls, RK.Mover(True, 0, 1), S, toks, len(toks), sim.RT, sim.BT,
                            RK.Log(log, logn))
     used = rolls[:dice.script_position(st)]
@@ -449,7 +449,7 @@ def test_races_sharing_one_planning_scratch_play_as_with_a_fresh_one():
     args = sim.args()
     ns = args[0].ships.shape[0]
     L = RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64))
-    P = RK.plans(ns)
+    P = RK.plans(ns, args[0].hd.shape[0])
     st = dice.new_state()
     for i in range(40):
         got, want = np.zeros((ns, RK.RES_W), np.int64), np.zeros((ns, RK.RES_W), np.int64)
@@ -517,3 +517,29 @@ def test_start_facing_points_along_the_route_from_every_corner(pilot, tmp_path):
     # and the first Turn keeps every ship on the board
     lines, _ = playthrough(load_scenario(path), seed=3, trial=0)
     assert not [x for x in lines if x.startswith("T01 OFF")]
+
+
+def test_races_leave_no_compiled_allocation_behind():
+    """The race's hot functions are compiled without numba's reference counting (engine's
+    NO_NRT note): safe only while none of them makes or returns an array. Every array the
+    runtime allocated over a block of races and logged races is freed again, no more and no
+    fewer (an array returned uncounted would be freed early or never)."""
+    from numba.core.runtime import _nrt_python as nrt, rtsys
+    sim = RaceSim(load_scenario(Path(__file__).resolve().parent.parent
+                                / "scenarios/demons-run/four-corners.toml"))
+    RK.race_stats(dice.stream_key(3), 0, 2, *sim.args())          # compiled and warm
+    was = nrt.memsys_stats_enabled()
+    nrt.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        RK.race_stats(dice.stream_key(3), 0, 60, *sim.args())
+        from simkit.demons_run.scenario import play_one
+        for i in range(5):
+            play_one(sim, 3, i)
+        after = rtsys.get_allocation_stats()
+    finally:
+        if not was:
+            nrt.memsys_disable_stats()
+    made = after.mi_alloc - before.mi_alloc
+    assert made > 0 and after.mi_free - before.mi_free == made
+    assert after.alloc - before.alloc == after.free - before.free

@@ -46,7 +46,7 @@ from simkit.core.blocks import sum_blocks
 from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
-from .pieces.geometry import cube_z, dist, nbr, offset_row
+from .pieces.geometry import cube_z, dist, in_field_of_fire, nbr, offset_row
 from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                             OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
@@ -65,8 +65,8 @@ from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
-                       PP_RIVAL_LASER, fire_choice, guarded_finish_risk, p_recover,
-                       plan_scratch, plan_view, rival_within)
+                       PP_PLAN_TOL, PP_RIVAL_LASER, fire_choice, guarded_finish_risk, p_recover,
+                       PlanView, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -210,7 +210,17 @@ def race_state(ships, sv, bu, hd) -> Race:
                 np.zeros(K.N_SPEC, np.int64), np.zeros(K.OUT_SIZE, np.int64))
 
 
-@jit
+# NO_NRT: the functions compiled with ``_nrt=False`` allocate no array, return none and call
+# nothing that returns one; their callers hold every array they are given. numba then emits no
+# reference counts for them: otherwise each call counted every array of the tuples it takes
+# (the race state, the rules and board tables) on entry and exit, each count an atomic add, and
+# those adds were a fifth of a four-ship race's time (perf). A function that allocates or
+# returns an array (``plan_view``, ``_chase_pp``, ``policies.fire_prices``, ``play_race_in``)
+# must keep them, and none of these may call it: numba compiles a callee it has not compiled
+# before with its caller's flags, so an allocation below one of these fails to compile, and an
+# array returned from one would be counted by nobody. ``allocate``, ``ship_phase`` and
+# ``hound_targets`` work in the planning scratch for that.
+@jit(_nrt=False)
 def _log(L, turn, kind, s, a, b, c, d, e):
     """One event in the shared layout (:mod:`simkit.core.eventlog`): no phase, the ship as the
     actor."""
@@ -218,7 +228,7 @@ def _log(L, turn, kind, s, a, b, c, d, e):
     eventlog.write_event(log, logn, (turn, -1, s, kind, a, b, c, d, e, 0, 0))
 
 
-@jit
+@jit(_nrt=False)
 def _resolve(mask, contra, repl):
     """210 C c: contradictory results in one Turn become result No. 7."""
     for i in range(contra.shape[0]):
@@ -229,7 +239,7 @@ def _resolve(mask, contra, repl):
     return mask
 
 
-@jit
+@jit(_nrt=False)
 def _has(mask, code, ccode):
     for r in range(2, 13):
         if (mask >> r) & 1 and ccode[r] == code:
@@ -237,7 +247,7 @@ def _has(mask, code, ccode):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def _apply_now(st, script, s, new, S, RT, turn, L):
     """Crises arriving before the ship has moved take effect on what is left of this Turn."""
     sv, ships = S.sv, S.ships
@@ -269,7 +279,7 @@ def _apply_now(st, script, s, new, S, RT, turn, L):
             sv[s, V_VEL] = max(0, sv[s, V_VEL] - k)
 
 
-@jit
+@jit(_nrt=False)
 def _after(st, script, s, S, RT, turn, L):
     """Book what one hazard procedure did to ship ``s``: destruction, System Crises (with
     their timing), Buoys cast loose."""
@@ -320,7 +330,7 @@ class Proc(NamedTuple):
     mod: int
 
 
-@jit
+@jit(_nrt=False)
 def _hazard(st, script, s, pr, S, RT):
     """Run procedure ``pr`` (:class:`Proc`) against ship ``s``; the outcome is in ``S.out``."""
     ships, spec, out = S.ships, S.spec, S.out
@@ -334,12 +344,12 @@ def _hazard(st, script, s, pr, S, RT):
     K.hazard_trial(st, script, spec, ships[s], crit, par, vturns, out)
 
 
-@jit
+@jit(_nrt=False)
 def _screens(s, sv, ships):
     return min(sv[s, A_SCREENS], ships[s, SCREENS])
 
 
-@jit
+@jit(_nrt=False)
 def _tractor(s, sv, ships):
     # 210 A: a Function cut by a Critical Hit after the allocation works at the Level it has
     return min(sv[s, A_TRACTOR], ships[s, TRACTOR])
@@ -365,7 +375,7 @@ class Entry(NamedTuple):
     npath: int
 
 
-@jit
+@jit(_nrt=False)
 def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
     """Execute ship ``mv.s``'s plan (tokens 0 F, 1 L, 2 R, 10+k whip k hexes, 100+n Tractor at
     Buoy n). ``wet`` False is the dry run: no dice, no state change, the path in ``path``.
@@ -550,18 +560,18 @@ PLAN_ERRORS = {-1: "no turning movement in a Null or Gravity Well hex (204 E)",
                -10: "fewer hexes than the Velocity (204 C)"}
 
 
-@jit
+@jit(_nrt=False)
 def _step(col, row, facing):
     return nbr(col, row, facing)
 
 
-@jit
+@jit(_nrt=False)
 def _store(s, sv, col, row, facing, vel, turns, gain, tuses):
     sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], sv[s, V_VEL] = col, row, facing, vel
     sv[s, V_TURNS], sv[s, V_WHIP], sv[s, V_TUSES] = turns, gain, tuses
 
 
-@jit
+@jit(_nrt=False)
 def _enter(st, script, mv, hx, S, RT, BT, L):
     """Hex effects on entering ``hx`` (:class:`Entry`; movement._execute.enter). Returns
     (code, Velocity)."""
@@ -644,7 +654,7 @@ def _armed(hound_at):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def _hounds(st, script, mv, hx, final, screens, S, RT, L):
     """207 A during a ship's move: a hound detonates at the first hex of the planned path at
     its closest approach; a ship stopped earlier is attacked where it stops at the closest
@@ -678,11 +688,12 @@ def _hounds(st, script, mv, hx, final, screens, S, RT, L):
     return 0
 
 
-@jit
-def hound_targets(s, S, plan, nplan, RT, BT):
+@jit(_nrt=False)
+def hound_targets(s, S, plan, nplan, RT, BT, tab):
     """Dry-run the plan and mark, per live hound within reach, the first path index at its
     smallest distance (movement.move_ship). Returns the dry run's code, or 0 when no live
-    hound is near enough for the run to be needed."""
+    hound is near enough for the run to be needed. The dry run works in ``tab`` (the
+    planning scratch, ``policies.plan_scratch``): no arrays are made (NO_NRT)."""
     (sv, ships, bu, hd, carry, hound_at, path, spec, out) = (
         S.sv, S.ships, S.bu, S.hd, S.carry, S.hound_at, S.path, S.spec, S.out)
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
@@ -704,10 +715,20 @@ def hound_targets(s, S, plan, nplan, RT, BT):
             near = True
     if not near:
         return 0
-    st = np.zeros(dice.STATE_SIZE, np.uint64)
-    dry = Race(sv.copy(), ships, bu, hd, carry, hound_at, path, spec, out)
+    ns, nc = sv.shape[0], sv.shape[1]
+    if ns * nc > tab.dry.shape[0]:
+        raise ValueError("hound_targets: more ships than the plan scratch holds")
+    dsv = tab.dry[:ns * nc].reshape((ns, nc))
+    for i in range(ns):
+        for j in range(nc):
+            dsv[i, j] = sv[i, j]
+    st = tab.dst
+    for i in range(st.shape[0]):
+        st[i] = 0
+    tab.dlogn[0] = 0
+    dry = Race(dsv, ships, bu, hd, carry, hound_at, path, spec, out)
     code, npath = move_plan(st, dice.NO_SCRIPT, Mover(False, s, 0), dry, plan, nplan, RT, BT,
-                            Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64)))
+                            Log(tab.dlog, tab.dlogn))
     for q in range(hd.shape[0]):
         hound_at[q] = -1
         if not hd[q, 2]:
@@ -731,7 +752,7 @@ K_N, K_V, K_LIMIT, K_TB, K_COL, K_ROW, K_FACING, K_HOUNDS, K_BUOYS, K_PER_HEX, K
 K_PLAN = 16
 
 
-@jit
+@jit(_nrt=False)
 def _live(bu, hd):
     nb = 0
     for b in range(bu.shape[0]):
@@ -742,7 +763,7 @@ def _live(bu, hd):
     return nb, nh
 
 
-@jit
+@jit(_nrt=False)
 def _kept_plan(keep, s, V, limit, per_hex, tb, S):
     """Whether the plan found at allocation still stands: same position, Velocity, turning
     limits (per Turn and per hex) and target, Tractor Level, and no hound or Buoy gone since
@@ -760,7 +781,7 @@ def _kept_plan(keep, s, V, limit, per_hex, tb, S):
             and keep[K_BUOYS] == nb and keep[K_TRACTOR] == _tractor(s, sv, S.ships))
 
 
-@jit
+@jit(_nrt=False)
 def _reach_bound(RB, c0, r0, V2, rp, hcen):
     """A lower bound on the route-field cost a Turn at Velocity V2 from (c0, r0) can end at:
     the least cost-to-go of any state within the hexes the move can reach (V2 forward MPs; a
@@ -774,7 +795,7 @@ def _reach_bound(RB, c0, r0, V2, rp, hcen):
     return _reach_scan(RB[kind, min(V2, RB.shape[1] - 1)], c0, r0, rad), rad
 
 
-@jit
+@jit(_nrt=False)
 def _reach_radius(c0, r0, V2, rp, hcen):
     """How far a Turn at Velocity V2 from (c0, r0) can end, and whether a Gravity Whip can be
     made in it (:func:`_reach_bound`): (hexes, 1 if a whip, else 0)."""
@@ -799,7 +820,7 @@ def _reach_radius(c0, r0, V2, rp, hcen):
     return rad, kind
 
 
-@jit
+@jit(_nrt=False)
 def _reach_scan(T, c0, r0, rad):
     """The least of ``T`` (a :func:`reach_table` layer) over the hexes within ``rad`` of
     (c0, r0)."""
@@ -821,7 +842,7 @@ def _reach_scan(T, c0, r0, rad):
     return best
 
 
-@jit
+@jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
 def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
     """The least cost-to-go, in field ``Jv`` (Velocity first, ``policies.by_velocity``), of
     any state a move at Velocity V2 without a Gravity Whip can end in from (c0, r0) facing f0
@@ -849,30 +870,71 @@ def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
     return best
 
 
-@jit
-def _chase_pp(pp, s, turn, S, Jfin, rp):
-    """The pilot's parameters for this Turn's plan: as they are, or with ``attack_bonus`` 0
-    when the ship cannot afford to end its moves on a rival -- the Turns left do not cover the
-    way to its Finish (the route field) and ``time_margin``, or its Fuel does not cover coming
-    down to Velocity 1, ``fuel_margin`` and the base Screens on the way (what ``choose_target``
-    keeps for a Buoy detour). An attack bonus above one Turn outweighs the Turn a chase costs,
-    so without this a raider chases until its Fuel is gone and it can neither brake nor turn."""
+@jit(_nrt=False)
+def _ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
+    """Whether a move at Velocity V2 without a Gravity Whip from (c0, r0) facing f0 can end
+    with a racing rival within 8 hexes in its Field of Fire (the plan's attack bonus): over the
+    ends its turning limits reach (:func:`move_ends`, a superset of the true ends); True when
+    the table does not hold these limits."""
+    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
+        return True
+    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
+    if hi == lo:
+        return True
+    z0 = cube_z(c0, r0)
+    for k in range(lo, hi):
+        c = c0 + ends[k, 0]
+        r = offset_row(c, z0 + ends[k, 1])
+        if 1 <= c < C and 1 <= r < R:
+            for t in range(sv.shape[0]):
+                if t != s and sv[t, V_STATUS] == RACING \
+                        and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8 \
+                        and in_field_of_fire(c, r, ends[k, 2], sv[t, V_COL], sv[t, V_ROW]):
+                    return True
+    return False
+
+
+@jit(_nrt=False)
+def _chase_ok(pp, s, turn, S, Jfin, rp):
+    """Whether the pilot's ``attack_bonus`` stands for this Turn's plan: not when the ship
+    cannot afford to end its moves on a rival -- the Turns left do not cover the way to its
+    Finish (the route field) and ``time_margin``, or its Fuel does not cover coming down to
+    Velocity 1, ``fuel_margin`` and the base Screens on the way (what ``choose_target`` keeps
+    for a Buoy detour). An attack bonus above one Turn outweighs the Turn a chase costs, so
+    without this a raider chases until its Fuel is gone and it can neither brake nor turn."""
     if pp[PP_ATTACK] <= 0:
-        return pp
+        return True
     sv, ships = S.sv, S.ships
     v = sv[s, V_VEL]
     jfin = min(np.float64(Jfin[sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING], min(v, NV - 1)]),
                30.0)
     home = pp[PP_FUEL_MARGIN] + rp[RP_F_DEC] * max(0, v - 1) \
         + jfin * pp[PP_SCREENS] * ships[s, SCREENS] * rp[RP_F_SCREENS]
-    if jfin + pp[PP_TIME_MARGIN] > rp[RP_TURN_LIMIT] - turn + 1 or ships[s, FUEL] < home:
-        q = pp.copy()
-        q[PP_ATTACK] = 0.0
-        return q
-    return pp
+    return not (jfin + pp[PP_TIME_MARGIN] > rp[RP_TURN_LIMIT] - turn + 1
+                or ships[s, FUEL] < home)
+
+
+@jit(_nrt=False)
+def _without_attack(pp, pq):
+    """Write ``pp`` with ``attack_bonus`` 0 into ``pq`` (the scratch's: NO_NRT)."""
+    for i in range(pp.shape[0]):
+        pq[i] = pp[i]
+    pq[PP_ATTACK] = 0.0
 
 
 @jit
+def _chase_pp(pp, s, turn, S, Jfin, rp):
+    """The pilot's parameters for this Turn's plan: as they are, or with ``attack_bonus`` 0
+    when :func:`_chase_ok` says the ship cannot afford to chase (a copy: for callers outside
+    the race; the race writes them into its scratch)."""
+    if _chase_ok(pp, s, turn, S, Jfin, rp):
+        return pp
+    q = pp.copy()
+    q[PP_ATTACK] = 0.0
+    return q
+
+
+@jit(_nrt=False)
 def _holds(s, S, pp, rp, scr_max, C, R):
     """Whether ship ``s``, heading for its Finish, does better keeping the Victory Points it
     holds (211 B: its Buoys and Fuel count without finishing) than entering a Finish Hex that
@@ -898,14 +960,16 @@ def _holds(s, S, pp, rp, scr_max, C, R):
     return vp > (1.0 - pd) * (vp + place)
 
 
-@jit
+@jit(_nrt=False)
 def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     """Step A D for ship ``mv.s`` in Turn ``mv.turn`` (:class:`Mover`): crises due now, then the pilot's allocation, Fuel spent.
     ``keep`` receives the movement plan found for the chosen setting and what it was planned
     for (see :func:`_kept_plan`), so the ship's phase need not search again."""
     s, turn = mv.s, mv.turn
     plan, keep, tab = P.plan, P.keep[s], P.tab
-    W = plan_view(S, BT, RT)  # what the planner reads, passed narrow (PlanView)
+    # what the planner reads, passed narrow (not plan_view: NO_NRT)
+    W = PlanView(S.sv, S.bu, S.hd, BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos,
+                 BT.rings, BT.rotation, RT.par, RT.vturns, RT.rp)
     sv, ships, bu, hd = S.sv, S.ships, S.bu, S.hd
     fields = FD.fields
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
@@ -959,7 +1023,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         best_a = a if V + a >= rp[RP_ESC_V] or rp[RP_HOLE_KEEP_V] == 1 else 0
     else:
         cruise = np.int64(pp[PP_CRUISE])
-        pp = _chase_pp(pp, s, turn, S, F[fin_field], rp)
+        if not _chase_ok(pp, s, turn, S, F[fin_field], rp):
+            _without_attack(pp, tab.pq)
+            pp = tab.pq
         # Every legal setting is first given a lower bound on what its plan can cost, from the
         # route field alone, plus its Velocity change (``dv_cost``, the price the field charges
         # for one). The field is a lower bound on the Turns and prices of flying a course (see
@@ -974,7 +1040,18 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         # prices Hell Fire behind the Screens the pilot raises near it, screens_hazard of the
         # maximum; the plan behind the maximum: for a pilot with screens_hazard below 1 the
         # bound can be a little high near Hell Fire, and the search a little short.)
-        est = np.full(2 * me_max + 1, np.inf)
+        # (the three rows of the scratch's ``sets``: no arrays are made here, NO_NRT)
+        if 2 * me_max + 1 > tab.sets.shape[1]:
+            raise ValueError("allocate: more Main Engines Levels than the scratch holds")
+        sets = tab.sets
+        est, fixed, tight = sets[0, :2 * me_max + 1], sets[1, :2 * me_max + 1], \
+            sets[2, :2 * me_max + 1]
+        no_att = sets[3, :2 * me_max + 1]
+        for i in range(2 * me_max + 1):
+            est[i] = np.inf
+            fixed[i] = 0.0          # Velocity change and Fuel-reserve charge
+            tight[i] = 0.0          # 1: the bound is the tight one
+            no_att[i] = 0.0         # 1: no end of the move can earn the attack bonus
         # The bound comes in two strengths. The loose one (the cost-to-go here less one Turn,
         # the target Buoy's bonus as if recovered from the closest hex) is cheap; the tight one
         # adds what ``_reach_bound`` finds where the Turn can end, a scan of every hex in reach
@@ -983,8 +1060,6 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         # below its loose one, so the order settings are searched in and the point where the
         # search stops are those of tightening all first; only settings the loose bound
         # already rules out skip the scan).
-        tight = np.zeros(2 * me_max + 1, np.bool_)
-        fixed = np.zeros(2 * me_max + 1)        # Velocity change and Fuel-reserve charge
         c0, r0, f0 = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
         bonus_w = rp[RP_VP0 + bu[tb, BU_VP]] / max(pp[PP_VPT], 1.0) if tb >= 0 else 0.0
         tdist = dist(c0, r0, bu[tb, BU_COL], bu[tb, BU_ROW]) if tb >= 0 else 0
@@ -1019,7 +1094,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                                        terrain, fire_class, rp) * bonus_w
             else:
                 allow += bonus_w
-                tight[a + me_max] = True        # no route: nothing to tighten
+                tight[a + me_max] = 1.0         # no route: nothing to tighten
             # the Fuel-reserve charge is fixed by the setting alone and added to its plan's
             # cost below, so it belongs in the bound too (exact: it tightens, never flatters)
             pen = rp[RP_F_DEC] * max(0, V2 - 1) + pp[PP_FUEL_MARGIN] - (fuel - fcost)
@@ -1028,12 +1103,14 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         for _ in range(2 * est.shape[0]):
             ia = np.argmin(est)
             # float32 fields: a bound within rounding of the best is still searched
-            if not np.isfinite(est[ia]) or est[ia] > best_c + 1e-5:
+            # (and with plan_tol a setting that cannot beat the best by more than that is not
+            # searched: a plan within plan_tol of the best counts as as good)
+            if not np.isfinite(est[ia]) or est[ia] > best_c + 1e-5 - pp[PP_PLAN_TOL]:
                 break
-            if not tight[ia]:
+            if tight[ia] == 0.0:
                 # tighten it: the least cost-to-go where the Turn can end, and the Buoy's
                 # bonus only from the closest the move can bring the ship; then look again
-                tight[ia] = True
+                tight[ia] = 1.0
                 V2 = V + ia - me_max
                 rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
                 RB = FD.reach[sv[s, V_PILOT], fld, kind]
@@ -1053,10 +1130,17 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                         lim = 0
                     reach = min(_end_bound(FD.ends_at, FD.ends, Jv,
                                            c0, r0, f0, V2, lim, per_hex), 1000.0)
+                    # nor can the plan earn the attack bonus unless one of those ends has a
+                    # rival in its Field of Fire: then neither this bound nor the setting's
+                    # plan search allows for it (exact: no leaf of that search earns it)
+                    if pp[PP_ATTACK] > 0 and not _ends_attack(
+                            FD.ends_at, FD.ends, sv, s, c0, r0, f0, V2, lim, per_hex,
+                            terrain.shape[0], terrain.shape[1]):
+                        no_att[ia] = 1.0
                 if not 0.0 <= reach < 1000.0:
                     reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
-                allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and \
+                allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and no_att[ia] == 0.0 and \
                     rival_within(sv, s, c0, r0, rad + 8) else 0.0
                 if tb >= 0:
                     allow += p_recover(tractor, V2, max(0, tdist - rad), 1, pim,
@@ -1080,7 +1164,11 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             pen = 0.05 * (reserve - (fuel - fcost)) if fuel - fcost < reserve else 0.0
             q = PlanSpec(s, V2, limit, per_hex, tractor, scr_max, pim, tb, fuel - fcost,
                          best_c - dv - pen if best_c < 1e17 else 1e30)
-            c, n = best_plan(q, W, Jv, plan, pp, tab)
+            pa = pp
+            if no_att[ia] == 1.0:
+                _without_attack(pp, tab.pq2)
+                pa = tab.pq2
+            c, n = best_plan(q, W, Jv, plan, pa, tab)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
@@ -1090,7 +1178,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 keep[K_N] = n
                 keep[K_V], keep[K_LIMIT], keep[K_TB] = V2, limit, tb
                 keep[K_PER_HEX] = per_hex
-                keep[K_PLAN:K_PLAN + n] = plan[:n]
+                for i in range(n):
+                    keep[K_PLAN + i] = plan[i]
     keep[K_COL], keep[K_ROW], keep[K_FACING] = sv[s, V_COL], sv[s, V_ROW], sv[s, V_FACING]
     keep[K_BUOYS], keep[K_HOUNDS] = _live(bu, hd)
     fcost = (rp[RP_F_ACC] if best_a > 0 else rp[RP_F_DEC]) * abs(best_a)
@@ -1178,10 +1267,11 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
 
 # --- one ship's phase (Steps B-E) --------------------------------------------------------------
 
-@jit
+@jit(_nrt=False)
 def _fire_phase(st, script, s, turn, S, pp, RT, BT, L):
     sv, ships, bu, hd, out = S.sv, S.ships, S.bu, S.hd, S.out
-    W = plan_view(S, BT, RT)
+    W = PlanView(S.sv, S.bu, S.hd, BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos,
+                 BT.rings, BT.rotation, RT.par, RT.vturns, RT.rp)   # not plan_view: NO_NRT
     crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
     terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     pim = pi_mod[ships[s, PI]]
@@ -1219,7 +1309,7 @@ def _fire_phase(st, script, s, turn, S, pp, RT, BT, L):
             _after(st, script, t, S, RT, turn, L)
 
 
-@jit
+@jit(_nrt=False)
 def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
     """Steps B-E for ship ``mv.s`` (:class:`Mover`): fire, Null and Hell Hole escapes,
     movement."""
@@ -1269,16 +1359,20 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
         tb = -1
     q = PlanSpec(s, V, limit, mn_hex[ships[s, MN]], _tractor(s, sv, ships),
                  _screens(s, sv, ships), pim, tb, ships[s, FUEL], 1e30)
-    W = plan_view(S, BT, RT)
+    W = PlanView(S.sv, S.bu, S.hd, BT.terrain, BT.fire_class, BT.hole_of, BT.ring_pos,
+                 BT.rings, BT.rotation, RT.par, RT.vturns, RT.rp)   # not plan_view: NO_NRT
     if _kept_plan(keep, s, V, limit, mn_hex[ships[s, MN]], tb, S):
         n = keep[K_N]
-        plan[:n] = keep[K_PLAN:K_PLAN + n]
+        for i in range(n):
+            plan[i] = keep[K_PLAN + i]
     else:
-        c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan,
-                         _chase_pp(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp),
-                         tab)
+        pt = pp                 # the parameters this Turn's plan weighs (_chase_ok)
+        if not _chase_ok(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp):
+            _without_attack(pp, tab.pq)
+            pt = tab.pq
+        c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan, pt, tab)
     m = add_recovery_attempts(q, plan, n, plan2, W, pp)
-    hound_targets(s, S, plan2, m, RT, BT)
+    hound_targets(s, S, plan2, m, RT, BT, tab)
     # a crisis suffered during its own movement comes after the ship has moved (210 C a)
     sv[s, V_MOVED] = 1
     code, npath = move_plan(st, script, Mover(True, s, turn), S, plan2, m, RT, BT, L)
@@ -1303,7 +1397,7 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
         _log(L, turn, EV_FINISH, s, place, 0, 0, 0, 0)
 
 
-@jit
+@jit(_nrt=False)
 def step_f(st, script, turn, S, hpath, RT, BT, L):
     """Step F: each Hell Hound moves and detonates at its closest approach (207 A, 204 J)."""
     sv, ships, hd, out = S.sv, S.ships, S.hd, S.out
@@ -1344,16 +1438,18 @@ def step_f(st, script, turn, S, hpath, RT, BT, L):
 
 
 @jit
-def plans(ns):
-    """The pilots' planning scratch (:class:`Plans`) for races of ``ns`` ships."""
+def plans(ns, hounds):
+    """The pilots' planning scratch (:class:`Plans`) for races of ``ns`` ships on a board of
+    ``hounds`` Hell Hounds."""
     return Plans(np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64),
-                 np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+                 np.full((ns, K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch(hounds))
 
 
 @jit
 def play_race(st, script, S0, FD, RT, BT, L, res):
     """:func:`play_race_in` with a fresh planning scratch."""
-    return play_race_in(st, script, S0, FD, RT, BT, L, res, plans(S0.ships.shape[0]))
+    return play_race_in(st, script, S0, FD, RT, BT, L, res,
+                        plans(S0.ships.shape[0], S0.hd.shape[0]))
 
 
 @jit
@@ -1488,7 +1584,7 @@ def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
     L = Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64))  # nothing kept
     res = np.zeros((ns, RES_W), np.int64)
     tie = np.zeros(ns, np.int64)
-    P = plans(ns)
+    P = plans(ns, S0.hd.shape[0])
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
         turns = play_race_in(st, dice.NO_SCRIPT, S0, FD, RT, BT, L, res, P)

@@ -50,7 +50,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simkit.core import dice
+from simkit.core import dice, eventlog
 from simkit.core._numba import jit
 
 from .procedures.kernels import (P_DESTROY_AT_LEAST, P_FIRE_CARD, P_FIRE_DICE, P_FIRE_MOD_0, P_FIRE_PER,
@@ -123,18 +123,23 @@ PARAM_SPACE = {
                                   "ending its move in that rival's Field of Fire: priced in "
                                   "each plan, and weighed against the VP in hand before "
                                   "entering a watched Finish Hex (0: such fire is ignored)"),
+    # how hard the pilot thinks, not what it wants: the plan search and the allocation stop
+    # proving a plan best once nothing left can beat it by more than this (most of an exact
+    # search's nodes come after its best plan is found, only to prove it best)
+    "plan_tol": ("float", 0.0, 1.0, "Turns within which a plan counts as good as the best "
+                                    "(0: the exact search)"),
 }
 PARAM_NAMES = tuple(PARAM_SPACE)
 (PP_RISK, PP_CRUISE, PP_HUNT, PP_VPT, PP_SCREENS, PP_SCREENS_HAZ, PP_FIRE_SHIPS,
  PP_FIRE_HOUNDS, PP_MIN_PHIT, PP_TRACTOR_P, PP_FUEL_MARGIN, PP_ATTACK, PP_TIME_MARGIN,
  PP_W_NULL, PP_W_FIRE1, PP_W_FIRE2, PP_W_FIRE3, PP_W_WHIP, PP_W_HOUND, PP_W_TURN, PP_W_DV,
  PP_W_FUEL, PP_W_CRISIS, PP_W_SI, PP_RIVAL_SCR, PP_VP_HIT, PP_VP_CRISIS, PP_FIRE_BUOYS,
- PP_FUEL_VP, PP_THREAT, PP_FIRE_RESERVE, PP_RIVAL_LASER) = range(32)
+ PP_FUEL_VP, PP_THREAT, PP_FIRE_RESERVE, PP_RIVAL_LASER, PP_PLAN_TOL) = range(33)
 N_PP = len(PARAM_NAMES)
 
 _COMMON = dict(w_null=3.0, w_fire1=0.3, w_fire2=0.5, w_fire3=0.8, w_whip=0.2, w_hound=0.3,
                w_turn=0.05, w_dv=0.05, w_fuel=0.01, w_crisis=0.6, w_si=0.4, rival_screens=2,
-               vp_per_hit=4.0, vp_per_crisis=8.0, fuel_vp=0.5)
+               vp_per_hit=4.0, vp_per_crisis=8.0, fuel_vp=0.5, plan_tol=0.0)
 PARAMS = {
     "safe_runner": dict(risk=3.0, cruise=7, hunt_class=-1, vp_per_turn=40.0, screens=0.0,
                         screens_hazard=1.0, fire_ships=0, fire_hounds=15.0, min_p_hit=0.4,
@@ -167,10 +172,13 @@ def param_space(pilot: str = "buoy_hunter"):
 
 TABLE_SIZE = 2048
 MAX_DEPTH = 32              # per-depth rows kept in the scratch (a plan needs Velocity + 9)
-MAX_HOUNDS = 16             # Hell Hounds the scratch tracks (more: best_plan allocates)
+MAX_HOUNDS = 16             # Hell Hounds the scratch tracks at least (plan_scratch(hounds))
 FIRE_KEY = 6                # fire price cache: Screens and the five weights, then 4 prices
 SCRATCH_SHIPS = 4           # ships whose fire prices the scratch keeps (2-4 race, 100 A)
 EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: computed each time)
+DRY_SIZE = 1024             # ship-state values the hounds' dry run copies (ships x columns)
+MAX_SETS = 2 * 24 + 1       # Main Engines settings the allocation weighs (-ME..+ME; ship.toml:
+#                             ME at most 11 Levels; a bigger ME is refused, never cut short)
 
 
 class PlanScratch(NamedTuple):
@@ -181,7 +189,7 @@ class PlanScratch(NamedTuple):
     scratch serves the races of one scenario, ``engine.play_race_in``)."""
     tab: np.ndarray       # float64[TABLE_SIZE, 3]: dominance table (key, cost, search no. of
     #                       each slot side by side: a probe reads one cache line, not three)
-    gen: np.ndarray       # int64[1]: the number of the last search
+    gen: np.ndarray       # int64[2]: the number of the last search; nodes searched in all
     depth: np.ndarray     # int64[11, MAX_DEPTH]: hex, facing, turns... per depth
     cost: np.ndarray      # float64[MAX_DEPTH]
     phd: np.ndarray       # int64[MAX_DEPTH, MAX_HOUNDS]: closest approach to each hound
@@ -191,18 +199,38 @@ class PlanScratch(NamedTuple):
     rec: np.ndarray       # float64[100]: recovery chance by closest approach (-1 unknown)
     expo: np.ndarray      # float64[2, EXPO_SIZE]: :func:`exposure` by hex (col * rows + row)
     #                       and the search number it was computed in
+    # the allocation's (``engine.allocate``), kept here so that it makes no arrays:
+    pq: np.ndarray        # float64[N_PP]: the pilot's parameters as this Turn's plan weighs
+    #                       them, when they differ from its own (``engine._chase_ok``)
+    pq2: np.ndarray       # float64[N_PP]: the same without the attack bonus, for a setting
+    #                       none of whose ends can earn it
+    sets: np.ndarray      # float64[4, MAX_SETS]: each Main Engines setting's bound, fixed
+    #                       charge, whether the bound is tightened and whether no end of the
+    #                       move can earn the attack bonus
+    # the hounds' dry run's (``engine.hound_targets``): the ship states it moves, the dice
+    # state it starts from, and a log of no rows
+    dry: np.ndarray       # int64[DRY_SIZE]
+    dst: np.ndarray       # uint64[dice.STATE_SIZE]
+    dlog: np.ndarray      # int64[0, eventlog.WIDTH]
+    dlogn: np.ndarray     # int64[1]
 
 
 @jit
-def plan_scratch():
-    """The scratch :func:`best_plan` works in (allocated once per race or block of races)."""
-    return PlanScratch(np.zeros((TABLE_SIZE, 3), np.float64), np.zeros(1, np.int64),
+def plan_scratch(hounds=MAX_HOUNDS):
+    """The scratch :func:`best_plan` works in (allocated once per race or block of races),
+    for a board of at most ``hounds`` Hell Hounds (at least MAX_HOUNDS)."""
+    nh = max(hounds, MAX_HOUNDS)
+    return PlanScratch(np.zeros((TABLE_SIZE, 3), np.float64), np.zeros(2, np.int64),
                        np.zeros((11, MAX_DEPTH), np.int64), np.zeros(MAX_DEPTH, np.float64),
-                       np.zeros((MAX_DEPTH, MAX_HOUNDS), np.int64),
-                       np.zeros(MAX_HOUNDS, np.int64),
+                       np.zeros((MAX_DEPTH, nh), np.int64),
+                       np.zeros(nh, np.int64),
                        np.full((SCRATCH_SHIPS, NV, 4, FIRE_KEY + 4), -1.0),
                        np.zeros(100, np.float64),
-                       np.zeros((2, EXPO_SIZE), np.float64))
+                       np.zeros((2, EXPO_SIZE), np.float64),
+                       np.zeros(N_PP, np.float64), np.zeros(N_PP, np.float64),
+                       np.zeros((4, MAX_SETS), np.float64),
+                       np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
+                       np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
@@ -221,7 +249,9 @@ def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
 
 # --- costs shared by the route fields and the plan search ------------------------------------
 
-@jit
+# ``_nrt=False``: no reference counts for the arrays these take (``engine``'s NO_NRT note):
+# they allocate nothing, return no array and call nothing that does
+@jit(_nrt=False)
 def fire_harm(cls, v, screens, vturns, par):
     """208: the expected System Crisis rolls and SI Levels lost entering a Hell Fire hex of
     class ``cls`` (1-3) at Velocity v behind ``screens`` (exact over the attack dice)."""
@@ -251,13 +281,20 @@ def fire_prices(v, screens, vturns, par, pp):
     behind ``screens``: its own weight plus the expected System Crises and SI loss."""
     out = np.zeros(4)
     for fc in range(1, 4):
-        w = pp[PP_W_FIRE1] if fc == 1 else (pp[PP_W_FIRE2] if fc == 2 else pp[PP_W_FIRE3])
-        ecr, esi = fire_harm(fc, v, screens, vturns, par)
-        out[fc] = w + pp[PP_W_CRISIS] * ecr + pp[PP_W_SI] * esi
+        out[fc] = fire_price(fc, v, screens, vturns, par, pp)
     return out
 
 
-@jit
+@jit(_nrt=False)
+def fire_price(fc, v, screens, vturns, par, pp):
+    """:func:`fire_prices` of class ``fc`` alone (a scalar: the plan search's callees make no
+    arrays, ``engine``'s NO_NRT note)."""
+    w = pp[PP_W_FIRE1] if fc == 1 else (pp[PP_W_FIRE2] if fc == 2 else pp[PP_W_FIRE3])
+    ecr, esi = fire_harm(fc, v, screens, vturns, par)
+    return w + pp[PP_W_CRISIS] * ecr + pp[PP_W_SI] * esi
+
+
+@jit(_nrt=False)
 def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
     """The pilot's price (in Turn units) for entering hex (c, r) at Velocity v: Hell Fire by
     ``ftab`` (:func:`fire_prices` at this Velocity and the ship's Screens, so a ship with the
@@ -266,7 +303,7 @@ def hex_cost(c, r, v, terrain, fire_class, rp, pp, ftab):
                      rp[RP_PASS_MIN], ftab[1], ftab[2], ftab[3])
 
 
-@jit
+@jit(_nrt=False)
 def hex_price(t, fc, v, w_null, risk, pass_min, f1, f2, f3):
     """:func:`hex_cost` of a hex of terrain ``t`` and fire class ``fc`` from values already
     read: the plan search prices a hex at every node, and a call that takes arrays pays two
@@ -285,14 +322,14 @@ def hex_price(t, fc, v, w_null, risk, pass_min, f1, f2, f3):
     return cost
 
 
-@jit
+@jit(_nrt=False)
 def whip_cost(pp):
     """The pilot's price of making a Gravity Whip, once per whip (the Well hexes it passes are
     priced by :func:`hex_cost` for what they hold)."""
     return pp[PP_W_WHIP] * pp[PP_RISK]
 
 
-@jit
+@jit(_nrt=False)
 def turn_cost(v, vturns, rp, pp):
     """The price of one turning movement at Velocity v, the same in the route field and the
     plan search (so a plan's cost and the field's cost-to-go are in one currency): ``w_turn``,
@@ -300,7 +337,7 @@ def turn_cost(v, vturns, rp, pp):
     return pp[PP_W_TURN] * (1.0 + 1.0 / max(vturns[v], 1)) + pp[PP_W_FUEL] * rp[RP_F_TURN]
 
 
-@jit
+@jit(_nrt=False)
 def dv_cost(a, rp, pp):
     """The price of changing the Velocity by ``a`` Levels at an allocation (203 C): ``w_dv`` a
     Level plus the Fuel of the acceleration or deceleration -- the same in the route field and
@@ -425,7 +462,7 @@ def by_velocity(field):
 
 # --- recovery and fire odds the pilot uses ---------------------------------------------------
 
-@jit
+@jit(_nrt=False)
 def p_recover(tractor, velocity, hexes, attempt, pi_mod, bc, br, terrain, fire_class, rp):
     """205 B-D: chance that d6 + Tractor + modifiers >= 5."""
     if tractor <= 0:
@@ -443,7 +480,7 @@ def p_recover(tractor, velocity, hexes, attempt, pi_mod, bc, br, terrain, fire_c
     return (7 - need) / 6.0
 
 
-@jit
+@jit(_nrt=False)
 def p_2d6_at_least(k):
     if k <= 2:
         return 1.0
@@ -459,7 +496,7 @@ def p_2d6_at_least(k):
 
 # --- the movement plan search ----------------------------------------------------------------
 
-@jit
+@jit(_nrt=False)
 def rival_within(sv, s, c, r, k):
     """Whether a racing ship other than ``s`` is within ``k`` hexes of (c, r)."""
     for t in range(sv.shape[0]):
@@ -468,7 +505,7 @@ def rival_within(sv, s, c, r, k):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def exposure(sv, s, c, r, max_range):
     """The hits ship ``s`` ending its move at (c, r) expects from the next shot of each racing
     rival whose Field of Fire (its facing now: both public) holds that hex within range (206
@@ -484,7 +521,7 @@ def exposure(sv, s, c, r, max_range):
     return e
 
 
-@jit
+@jit(_nrt=False)
 def guarded_finish_risk(sv, s, harm, si, C, R, max_range):
     """The chance ship ``s`` (``si`` SI) is destroyed entering its Finish Hex past the racing
     rivals that watch it, each hit taking ``harm`` SI (the Laser it assumes less the Screens it
@@ -542,25 +579,26 @@ def plan_view(S, BT, RT):
                     BT.rings, BT.rotation, RT.par, RT.vturns, RT.rp)
 
 
-@jit
+@jit(_nrt=False)
 def _fire_tab(cache, s, V, screens, vturns, par, pp):
     """:func:`fire_prices` at Velocity V behind ``screens`` of the three Hell Fire classes, from
     ``cache`` (the scratch's ``fire``) for ship ``s`` when the same Screens and weights were
     priced before. Takes the cache alone and returns scalars: every array a compiled call takes
     or returns is reference-counted, and this runs once per plan search."""
     if s >= cache.shape[0] or V >= cache.shape[1]:
-        fp = fire_prices(V, screens, vturns, par, pp)
-        return fp[1], fp[2], fp[3]
+        return (fire_price(1, V, screens, vturns, par, pp),
+                fire_price(2, V, screens, vturns, par, pp),
+                fire_price(3, V, screens, vturns, par, pp))
     k = screens & 3
     if not (cache[s, V, k, 0] == screens and cache[s, V, k, 1] == pp[PP_W_FIRE1]
             and cache[s, V, k, 2] == pp[PP_W_FIRE2] and cache[s, V, k, 3] == pp[PP_W_FIRE3]
             and cache[s, V, k, 4] == pp[PP_W_CRISIS] and cache[s, V, k, 5] == pp[PP_W_SI]):
-        fp = fire_prices(V, screens, vturns, par, pp)
         cache[s, V, k, 0], cache[s, V, k, 1] = screens, pp[PP_W_FIRE1]
         cache[s, V, k, 2], cache[s, V, k, 3] = pp[PP_W_FIRE2], pp[PP_W_FIRE3]
         cache[s, V, k, 4], cache[s, V, k, 5] = pp[PP_W_CRISIS], pp[PP_W_SI]
-        for i in range(4):
-            cache[s, V, k, FIRE_KEY + i] = fp[i]
+        cache[s, V, k, FIRE_KEY] = 0.0
+        for fc in range(1, 4):
+            cache[s, V, k, FIRE_KEY + fc] = fire_price(fc, V, screens, vturns, par, pp)
     return (cache[s, V, k, FIRE_KEY + 1], cache[s, V, k, FIRE_KEY + 2],
             cache[s, V, k, FIRE_KEY + 3])
 
@@ -583,7 +621,9 @@ class PlanSpec(NamedTuple):
     ub: float
 
 
-@jit
+# no reference counts (``engine``'s NO_NRT note): a call counted its two dozen arrays on
+# entry and exit, ~140 calls a four-ship race
+@jit(_nrt=False)
 def best_plan(q, W, J, out_plan, pp, scr):
     """Search every legal movement plan of ship ``q.s`` at Velocity ``q.V`` (see module doc;
     ``q`` a :class:`PlanSpec`); write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R,
@@ -603,14 +643,12 @@ def best_plan(q, W, J, out_plan, pp, scr):
     D = V + 8                                 # rotation slots: before each hex and at the end
     #                                           (a Gravity Whip refunds its MP: one more hex)
     nrot = 2 * per_hex + 1
-    # per-depth state
-    if D + 1 <= scr.depth.shape[1] and nh <= scr.rel.shape[0]:
-        dep, pcost, phd, rel = scr.depth, scr.cost, scr.phd, scr.rel
-    else:
-        dep = np.zeros((11, D + 1), np.int64)
-        pcost = np.zeros(D + 1, np.float64)
-        phd = np.zeros((D + 1, max(nh, 1)), np.int64)
-        rel = np.zeros(max(nh, 1), np.int64)
+    # per-depth state (sized for the board's hounds by :func:`plan_scratch`; no arrays are
+    # made here)
+    if D + 1 > scr.depth.shape[1] or nh > scr.rel.shape[0]:
+        raise ValueError("best_plan: the plan scratch is too small for this Velocity or "
+                         "these Hell Hounds (plan_scratch(hounds))")
+    dep, pcost, phd, rel = scr.depth, scr.cost, scr.phd, scr.rel
     # dep's rows, indexed in place (a row taken as a view is one more array whose reference
     # numba counts at every call): 0-3 hex, facing, turning movements used; 4 whip gain so
     # far; 5 whipped holes (bitmask); 6 closest approach to the target Buoy; 7 MPs left
@@ -727,6 +765,17 @@ def best_plan(q, W, J, out_plan, pp, scr):
             if pmax >= 1.0:
                 break
         rec_cap = pmax * bonus_w
+    # Tighter, node by node, when no Gravity Whip can be made (a whip moves the ship round a
+    # hole for no MP): each hex entered changes the distance to the Buoy by at most 1, so the
+    # rest of the move comes no closer than its distance now less the MPs left; when the chance
+    # falls with the hexes (205 B: a non-positive modifier a hex away) the bonus still to come
+    # is at most that approach's. Likewise the attack bonus: the move ends within the MPs left,
+    # so only a rival within that and 8 hexes makes it possible.
+    near_rec = tb >= 0 and bonus_w >= 0.0 and not can_whip and rp[RP_REC_PER_HEX] <= 0
+    near_att = att > 0 and not can_whip
+    # a partial plan that cannot beat the best by more than plan_tol is not searched on: the
+    # plan returned costs at most plan_tol more than the best (0: exactly the best)
+    tol = pp[PP_PLAN_TOL]
     d = 0
     nodes = 0
     while d >= 0:
@@ -859,10 +908,30 @@ def best_plan(q, W, J, out_plan, pp, scr):
         if V > 0 and best < 1e29:
             jn = J[vb, c, r, f]
             if jn < INF / 2:
-                lb = (eff + rec - rec_cap if bonus_w >= 0.0 else eff - bonus_w) - att + jn \
+                rc = rec_cap
+                if near_rec:
+                    x = dist(c, r, tb_c, tb_r) - mleft
+                    x = x if x > 0 else 0
+                    if x < 99:
+                        pb = prec[x]
+                        if pb < 0.0:
+                            pb = p_recover(tractor, V, x, 1, pi_mod, tb_c, tb_r, terrain,
+                                           fire_class, rp)
+                            prec[x] = pb
+                        rc = pb * bonus_w
+                        rc = rc if rc > rec else rec
+                a2 = att
+                if near_att:
+                    a2 = 0.0
+                    for t in range(sv.shape[0]):
+                        if t != s and sv[t, V_STATUS] == RACING \
+                                and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= mleft + 8:
+                            a2 = att
+                            break
+                lb = (eff + rec - rc if bonus_w >= 0.0 else eff - bonus_w) - a2 + jn \
                     - (mleft + refund) / V \
                     - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
-                if lb >= best:
+                if lb >= best - tol:
                     continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
         key = key * 256 + w
@@ -887,6 +956,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
             continue
         d += 1
         dep[9, d] = -1
+    scr.gen[1] += nodes                       # counted for the benchmark's node figures
     # tokens
     n = 0
     if best_depth < 0:
@@ -920,7 +990,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
     return best, n
 
 
-@jit
+@jit(_nrt=False)
 def add_recovery_attempts(q, plan, n, out_plan, W, pp):
     """Copy ``plan`` (``n`` tokens, flown as ``q`` asks, :class:`PlanSpec`) into ``out_plan``
     with a Buoy Recovery attempt (100 + Buoy index) after each hex entered from which some
@@ -988,7 +1058,7 @@ def add_recovery_attempts(q, plan, n, out_plan, W, pp):
 
 # --- target choice and allocation -------------------------------------------------------------
 
-@jit
+@jit(_nrt=False)
 def choose_target(s, turn, S, J, FD, BT, rp, pp, fin_field):
     """The route field the pilot follows this Turn: its Finish or a Buoy (returns field, Buoy)."""
     sv, ships, bu = S.sv, S.ships, S.bu
@@ -1031,7 +1101,7 @@ def choose_target(s, turn, S, J, FD, BT, rp, pp, fin_field):
     return bf, bb
 
 
-@jit
+@jit(_nrt=False)
 def _p_marker_destroyed(level, par):
     """206 F: a Buoy or Hell Hound hit is destroyed when Laser - 2d6 'Screens' >= 2."""
     need = level - par[P_DESTROY_AT_LEAST]          # destroyed when the dice total <= need
@@ -1040,7 +1110,7 @@ def _p_marker_destroyed(level, par):
     return 1.0 - p_2d6_at_least(need + 1)
 
 
-@jit
+@jit(_nrt=False)
 def fire_choice(st, script, s, W, level, scrambler, pp, pi_mod):
     """The best target for the Laser (``scrambler`` False) or the Scrambler now, priced in VP:
     (kind 0 ship / 1 Hell Hound / 2 Buoy / -1 none, index, range, modifier, value).

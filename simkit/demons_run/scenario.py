@@ -32,8 +32,8 @@ from .pieces.layout import (BU_SIZE, RACING, RP_WHIP_GAIN, STATUS_NAMES, SV_SIZE
                      V_FACING, V_FIN_COL, V_FIN_FIELD, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW,
                      V_STATUS, V_TARGET, VP_EASY, VP_HELL2, VP_HELL3, VP_MOVING, race_arrays)
 from .pieces.markers import EASY, FREE, ORBIT_ONLY
-from .policies import (NV, PARAM_NAMES, PARAM_SPACE, POLICIES, PP_SCREENS_HAZ, param_vector,
-                       by_velocity, route_field)
+from .policies import (NV, PARAM_NAMES, PARAM_SPACE, POLICIES, PP_PLAN_TOL, PP_SCREENS_HAZ,
+                       by_velocity, param_vector, route_field)
 from .reference import ship_from_build
 from .rules import make_rules, rules_data
 from ..core.extras import Extras
@@ -219,9 +219,19 @@ def _remember(key, value):
     return value
 
 
+def field_vector(pp) -> np.ndarray:
+    """``pp`` with the parameters the route fields do not read set to 0 (``plan_tol`` says how
+    hard the plan search works, not what it prices): pilots that differ only in those share
+    their fields, in memory and on disk."""
+    v = np.array(pp, np.float64)
+    v[PP_PLAN_TOL] = 0.0
+    return v
+
+
 def route_fields(board_path, variants_key, pp: np.ndarray, screens: int = 0):
     """(fields float32[nf, cols+1, rows+1, 6, NV], fin_from float64[nf, 4]) for one pilot
     flying a ship that meets Hell Fire behind ``screens``."""
+    pp = field_vector(pp)
     key = (board_path, variants_key, tuple(np.round(pp, 9)), int(screens))
     if key in _FIELD_CACHE:
         _FIELD_CACHE.move_to_end(key)
@@ -264,6 +274,7 @@ _REACH_CACHE: "OrderedDict" = OrderedDict()
 def reach_tables(board_path, variants_key, pp, screens, whip_gain):
     """``engine.reach_table`` of :func:`route_fields` (the allocation's reach bound reads it
     every setting it weighs; computed once per board and pilot, kept as the fields are)."""
+    pp = field_vector(pp)
     key = (board_path, variants_key, tuple(np.round(pp, 9)), int(screens), int(whip_gain))
     if key in _REACH_CACHE:
         _REACH_CACHE.move_to_end(key)
@@ -325,7 +336,7 @@ class RaceSim:
         self.slot = []
         for pv, entry in zip(self.pilots, sc.ships):
             scr = int(round(entry.build.screens * pv[PP_SCREENS_HAZ]))
-            k = (tuple(pv), scr)
+            k = (tuple(field_vector(pv)), scr)
             if k not in slots:
                 f, fin = route_fields(sc.board_path, self.vkey, pv, scr)
                 slots[k] = len(fl)
@@ -641,7 +652,7 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
     S = RK.race_state(sh, sv, bu, hd)
     _, FD, RT, BT = sim.args()
     P = RK.Plans(plan, np.zeros(MAX_PLAN, np.int64),
-                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch())
+                 np.full((len(sh), RK.K_PLAN + MAX_PLAN), -1, np.int64), plan_scratch(len(hd)))
     RK.allocate(st, dice.NO_SCRIPT, RK.Mover(True, s, turn), S, FD, sim.pilots[s], P, RT, BT,
                 RK.Log(np.zeros((0, RK.LOG_W), np.int64), np.zeros(1, np.int64)))
     V = int(sv[s, V_VEL])
@@ -652,7 +663,7 @@ def decide(sim: RaceSim, ship: str, state, *, turn=1):
                  min(sv[s, A_SCREENS], sh[s, 5]), ra.pi_mod[sh[s, PI]], tb, sh[s, FUEL], 1e30)
     W = plan_view(S, BT, RT)
     c, n = best_plan(q, W, sim.fields_v[sv[s, V_PILOT], sv[s, V_TARGET]], plan, sim.pilots[s],
-                     plan_scratch())
+                     plan_scratch(len(hd)))
     plan2 = np.zeros(MAX_PLAN, np.int64)
     m = add_recovery_attempts(q, plan, n, plan2, W, sim.pilots[s])
     return {"me": int(sv[s, A_ME]), "velocity": V, "screens": int(sv[s, A_SCREENS]),
