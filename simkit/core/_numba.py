@@ -35,9 +35,16 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numba  # noqa: E402
 from numba.core import config, errors, types  # noqa: E402
 from numba.core.caching import FunctionCache  # noqa: E402
+from numba.core.cpu import CPUTargetOptions  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 _OPTIONS = dict(cache=True, error_model="numpy", nogil=True)
+
+# ``_nrt=False`` (compile without numba's reference counting; Demon's Run's hot race functions,
+# see docs/design.md) is a private numba option. A numba release without it must cost those
+# functions their speed, not make every import of simkit fail on an unknown option.
+_DROP_IF_UNKNOWN = ("_nrt",)
+_KNOWN_OPTIONS = frozenset(k for k in dir(CPUTargetOptions) if not k.startswith("__"))
 
 
 _SIMKIT = Path(__file__).resolve().parent.parent
@@ -86,6 +93,9 @@ class _Dispatcher(CPUDispatcher):
 
 
 def _njit(fn, opts):
+    for k in _DROP_IF_UNKNOWN:
+        if k in opts and k not in _KNOWN_OPTIONS:
+            del opts[k]
     if config.DISABLE_JIT:  # the benchmarks' no-JIT baseline runs the plain Python function
         return numba.njit(**opts)(fn)
     cache = opts.pop("cache", False)
