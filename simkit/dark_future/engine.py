@@ -447,7 +447,9 @@ def _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L):
     sp[SH.S_FACING] = facing & ~OBLIQUE
     sp[SH.S_OBLIQUE] = 1 if facing & OBLIQUE else 0
     sp[SH.S_CRIT_HIT] = G[G_CRIT_HIT]
-    sp[SH.S_MPH] = V[v, V_MPH] if V[v, V_OOC] == IN_CONTROL else 0
+    # out of control a car takes no hazard rolls (p41), but on a regain-control move it rolls
+    # for new hazards met during the move (p42): a critical's forced roll among them
+    sp[SH.S_MPH] = V[v, V_MPH] if _takes_tests(V, v) else 0
     sp[SH.S_HANDLING] = V[v, V_HAND]
     sp[SH.S_SKILL] = V[v, V_SKILL]
     sp[SH.S_REDUCED] = G[G_REDUCED] if V[v, V_BIKE] else 0
