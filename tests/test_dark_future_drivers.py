@@ -1473,3 +1473,28 @@ def test_a_turn_to_face_driver_nose_to_a_block_does_not_back_into_an_obstacle_p1
                    RD.front_x(w.T, 2, 2, 0), 1, -1)
     act, arg = _d(w, 0, ttf)
     assert act != PO.A_REVERSE or PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, arg)
+
+
+def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57():
+    """decide's reverse off the end of the track: the Op faces against play, stopped at the
+    start of the stretch (the next space is off the road, p75), no U-turn room there (its
+    space is off the road), no shot, every enemy stranded (the gang car's engine out, its
+    bikes crashed): it backs off the end to turn and drive on with play, leaving them behind
+    (p17, p75). With an obstacle across its lanes in the space behind, backing is a ram into
+    it (p57): it waits. The old drivers reversed whatever stood behind (s18 left this one
+    reverse unchecked, the others in _move_off check ``_reverse_clear``)."""
+    std = PO.params_vector()
+    w, n = _shut_game_six(1, gang=VH.LEAD)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_ENGOFF] = 1
+    w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    w.WS[3] = w.a.LOAD[3, 0]
+    w.WS[3, :, VH.W_AMMO] = 0
+    assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
+    assert PO._leaves_behind(w.V, n, 3, w.hp)
+    assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 0)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 0, 2, 3, RD.rear_x(w.T, 0, 2, 1),
+                   RD.front_x(w.T, 0, 2, 1), 1, -1)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 3, 0)
+    assert _d(w, 3, std, n=n) == (PO.A_NONE, 0)

@@ -1266,9 +1266,11 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
                 return A_SHOOT, slot
-            if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp):
+            if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp) \
+                    and _reverse_clear(T, M, NM, V, n, v, 0):
                 # the U-turn's space is off the road: back off the end first (p17), to turn
-                # there and drive on with play, leaving the stranded enemies behind (p75)
+                # there and drive on with play, leaving the stranded enemies behind (p75); not
+                # into a block behind (a ram every turn, p57), as every reverse in _move_off
                 return A_REVERSE, 0
             return A_NONE, 0
         return _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
