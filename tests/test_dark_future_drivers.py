@@ -362,6 +362,18 @@ def _case_holdback():
     return lambda par: _d(w, 3, par, moves=True, n=n), {"holdback": 1}
 
 
+FOCUS_TRIAL = 1   # a dice stream whose tie roll (focus 0) picks target 0, on lanes 0-1
+
+
+def _case_focus():
+    """Two equal targets level with each other (0 on lanes 0-1, 1 on lanes 4-5), the attacker
+    on lanes 2-3 last chose target 1: with ``focus`` 1 it keeps it and drifts right, towards its
+    lanes; the standard driver draws afresh, here target 0, and drifts left."""
+    w, n = _two_equal_targets(0)
+    w.V[3, VH.V_QUARRY] = 2
+    return lambda par: _d(w, 3, par, moves=True, n=n, trial=FOCUS_TRIAL), {"focus": 1}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -527,6 +539,7 @@ PARAM_CASES = {
     "roll_risk": (lambda: _case_roll_risk(), None),
     "runner": (_case_runner, PO.A_NONE),
     "holdback": (_case_holdback, PO.A_ACCEL),
+    "focus": (_case_focus, PO.A_DRIFT),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -536,13 +549,13 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
-    "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE,
+    "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 22 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 23 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -729,9 +742,14 @@ def test_equally_near_enemies_go_to_the_dice_not_the_list_order():
     std = PO.params_vector()
     runner = PO.params_vector({"runner": 1})
     w, n = _two_equal_targets(0)
+
+    def fresh(st, s, par):
+        w.V[:, VH.V_QUARRY] = 0   # no quarry remembered (``focus``: the test below)
+        return PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, par, st, s)
+
     calls = (lambda st, s: PO._nearest_enemy(w.T, w.V, n, 3, False, st, s),
-             lambda st, s: PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, std, st, s),
-             lambda st, s: PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, runner, st, s))
+             lambda st, s: fresh(st, s, std),
+             lambda st, s: fresh(st, s, runner))
     m = 400
     for fn in calls:
         got = [fn(*_stream(t)) for t in range(m)]
@@ -1498,3 +1516,43 @@ def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57
                    RD.front_x(w.T, 0, 2, 1), 1, -1)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 3, 0)
     assert _d(w, 3, std, n=n) == (PO.A_NONE, 0)
+
+
+def test_a_chase_driver_keeps_its_quarry_among_equals_and_can_join_its_team_mates():
+    """``focus`` (P_FOCUS): how a chase driver chooses between equally placed enemies. Two
+    identical targets level with each other (0 on lanes 0-1, 1 on lanes 4-5), attacker 3:
+    - 0: a fresh draw at every decision, and nothing remembered;
+    - 1: the quarry it chose last (V_QUARRY) while it is still among the equals, with no die
+      rolled; with none remembered it draws, and remembers the one drawn;
+    - 2: the one its team-mates pursue (an attacker bike, 4, chasing target 0) before its own
+      (target 1); a team-mate out of play does not count.
+    A remembered quarry no longer among the nearest is dropped for the nearest one."""
+    w, n = _two_equal_targets(0)
+    w.place(4, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    par = {f: PO.params_vector({"focus": f}) for f in (0, 1, 2)}
+
+    def quarry(f, trial):
+        st, s = _stream(trial)
+        before = st.copy()
+        u = PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, par[f], st, s)[0]
+        return u, bool((st == before).all())
+
+    got = [quarry(0, t) for t in range(60)]
+    assert {u for u, _ in got} == {0, 1} and not any(same for _, same in got)
+    assert w.V[3, VH.V_QUARRY] == 0
+    for t in range(60):
+        w.V[3, VH.V_QUARRY] = 0
+        u, same = quarry(1, t)
+        assert not same and w.V[3, VH.V_QUARRY] == u + 1
+        assert quarry(1, t + 1000) == (u, True)         # kept, no die
+    w.V[3, VH.V_QUARRY] = 2
+    w.V[4, VH.V_QUARRY] = 1
+    assert quarry(1, 0) == (1, True)
+    assert quarry(2, 0) == (0, True) and w.V[3, VH.V_QUARRY] == 1
+    w.V[3, VH.V_QUARRY] = 2
+    w.V[4, VH.V_STATUS] = VH.WRECK
+    assert quarry(2, 0) == (1, True)
+    w, n = _two_equal_targets(1)
+    w.V[3, VH.V_QUARRY] = 2
+    assert quarry(1, 0) == (0, True) and w.V[3, VH.V_QUARRY] == 1
+
