@@ -1556,3 +1556,36 @@ def test_a_chase_driver_keeps_its_quarry_among_equals_and_can_join_its_team_mate
     w.V[3, VH.V_QUARRY] = 2
     assert quarry(1, 0) == (0, True) and w.V[3, VH.V_QUARRY] == 1
 
+
+
+def test_a_passive_is_laid_for_the_pursuer_in_the_layers_lanes_p22():
+    """A passive marker takes the two lanes behind the layer (p22): it is for the pursuer in
+    those lanes. The lead car (the gang's Renegade, its oil loaded, no guns) with two pursuers
+    behind it, one in its lanes (the Op, 3), one two lanes over (vehicle 1):
+    - level with each other: the drivers took the nearest enemy behind of any lanes, a tie the
+      dice broke, and laid only when the draw fell on the one in its lanes (about half the
+      time); now it lays every time;
+    - the one in other lanes a space nearer: they never laid; now it lays for the one in its
+      lanes, still within ``passive_range``.
+    Found measuring Game Seven, whose target riders laid more after ties went to the dice
+    (docs/rules/dark-future.md, issue 15 session 19)."""
+    std = PO.params_vector()
+    w = World(layout=("S",) * 7, scenario="game-6.toml")
+    n = int(w.a.G[EG.G_NV])
+    w.place(2, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[2, VH.V_STATUS] = VH.CRASHED
+    w.place(0, 4, 2, 1, 60, side=0, role=VH.LEAD)
+    w.V[0, VH.V_MPH] = w.V[0, VH.V_MAXSPD]      # at its cruising speed: nothing to gain
+    w.WS[0] = w.a.LOAD[0, 0]
+    _no_guns(w, 0)
+    for u, lane in ((3, 2), (1, 4)):
+        w.place(u, 3, lane, 2, 60, side=1, role=VH.CHASE)
+        w.WS[u, :, VH.W_AMMO] = 0
+    gaps = [PO._enemy_gap(w.T, w.V, 0, u, True) for u in (3, 1)]
+    assert gaps[0] == gaps[1] <= std[PO.P_PASSIVE]
+    got = [_d(w, 0, std, moves=True, n=n, trial=t)[0] for t in range(40)]
+    assert got == [PO.A_PASSIVE] * 40, got
+    w.place(1, 3, 4, 3, 60, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert PO._enemy_gap(w.T, w.V, 0, 1, True) < PO._enemy_gap(w.T, w.V, 0, 3, True)
+    assert [_d(w, 0, std, moves=True, n=n, trial=t)[0] for t in range(10)] == [PO.A_PASSIVE] * 10

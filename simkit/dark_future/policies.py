@@ -1244,6 +1244,18 @@ def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script, focus):
 
 
 @jit
+def _off_lanes(V, n, v):
+    """Bit set (for :func:`_pick_enemy`'s ``skip``) of the vehicles sharing no lane with
+    ``v``."""
+    m = 0
+    for u in range(n):
+        a, b = lanes_of(V, u)
+        if b < V[v, V_LANE] or a > V[v, V_LANE] + 1:
+            m |= 1 << u
+    return m
+
+
+@jit
 def _nearest_enemy(T, V, n, v, behind, st, script):
     """Nearest active enemy ahead (behind=False) or behind, in the car's own direction, and its
     gap in spaces; a tie goes to the dice."""
@@ -1468,10 +1480,12 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         close = False
         u, g = -1, 0
         if moves:
-            u, g = _nearest_enemy(T, V, n, v, True, st, script)
-            if u >= 0 and g <= par[P_PASSIVE]:
-                a, b = lanes_of(V, u)
-                close = not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1)
+            # the enemy a marker laid now is for: the nearest behind sharing a lane with the car
+            # (p22: the marker takes the car's two lanes); one in other lanes, however near,
+            # runs past it. The nearest of any lanes was taken before, so whether a rider laid
+            # its passive hung on which of equally near pursuers the tie gave it.
+            u, g = _pick_enemy(T, V, n, v, True, False, _off_lanes(V, n, v), st, script, 0)
+            close = u >= 0 and g <= par[P_PASSIVE]
             if par[P_LAYER]:
                 la, lw = _lock_or_dummy(T, V, WS, n, v, par, close, st, script)
                 if la == A_LOCK and lw < 0:
