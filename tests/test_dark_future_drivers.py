@@ -1589,3 +1589,25 @@ def test_a_passive_is_laid_for_the_pursuer_in_the_layers_lanes_p22():
     w.WS[1, :, VH.W_AMMO] = 0
     assert PO._enemy_gap(w.T, w.V, 0, 1, True) < PO._enemy_gap(w.T, w.V, 0, 3, True)
     assert [_d(w, 0, std, moves=True, n=n, trial=t)[0] for t in range(10)] == [PO.A_PASSIVE] * 10
+
+
+def test_a_car_on_a_bend_whose_way_round_is_inwards_waits_when_shut_in_behind_p13_p57():
+    """A stopped car on a bend right, an obstacle across lanes 0-2 just past the bend: its way
+    round (lanes 3-4) is inwards, which the bend refuses (p13), so it backs off the bend first
+    (p17). With an enemy stopped in the space behind, the reverse is a ram (p57), and moving off
+    only brings it nose to the obstacle again: seeded Game Eight gang pursues 23 (seed 2026)
+    had the Op come on, brake, back off and come on four times. It waits (the old drivers moved
+    off)."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BR", "S", "S", "S", "S"))
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 2, 1, 1, 0, side=0, role=VH.LEAD)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    w.place(1, 1, 4, 0, 0, side=1, role=VH.CHASE)
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 0, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 1)
+    assert not PO._drift_legal(w.T, w.V, 0, 1)
+    assert _d(w, 0, std) == (PO.A_REVERSE, 0)
+    w.place(1, 2, 1, 0, 0, side=1, role=VH.CHASE)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, 0)
+    assert _d(w, 0, std) == (PO.A_NONE, 0)

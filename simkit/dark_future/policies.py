@@ -1731,11 +1731,17 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
-    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r) \
-            and _reverse_clear(T, M, NM, V, n, v, 0):
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r):
         # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
         # back off the curve first
-        return A_REVERSE, 0
+        if _reverse_clear(T, M, NM, V, n, v, 0):
+            return A_REVERSE, 0
+        # shut in behind too (p57): moving off would only bring it nose to the block again,
+        # to back off and come on while the way behind opens and shuts (seeded gang pursues
+        # 23: the Op between an obstacle past a bend and a gang bike stopped behind it)
+        if slot >= 0:
+            return A_SHOOT, slot
+        return A_NONE, 0
     if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and straight:
         nsec, nsp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
         t = T[nsec, RD.T_DIR] if nsec >= 0 else 0
