@@ -362,6 +362,18 @@ def _case_holdback():
     return lambda par: _d(w, 3, par, moves=True, n=n), {"holdback": 1}
 
 
+FOCUS_TRIAL = 1   # a dice stream whose tie roll (focus 0) picks target 0, on lanes 0-1
+
+
+def _case_focus():
+    """Two equal targets level with each other (0 on lanes 0-1, 1 on lanes 4-5), the attacker
+    on lanes 2-3 last chose target 1: with ``focus`` 1 it keeps it and drifts right, towards its
+    lanes; the standard driver draws afresh, here target 0, and drifts left."""
+    w, n = _two_equal_targets(0)
+    w.V[3, VH.V_QUARRY] = 2
+    return lambda par: _d(w, 3, par, moves=True, n=n, trial=FOCUS_TRIAL), {"focus": 1}
+
+
 def _case_layer():
     w = _lead_with_pursuer(2)
     return lambda par: _d(w, 0, par, moves=True), {"layer": 1}
@@ -527,6 +539,7 @@ PARAM_CASES = {
     "roll_risk": (lambda: _case_roll_risk(), None),
     "runner": (_case_runner, PO.A_NONE),
     "holdback": (_case_holdback, PO.A_ACCEL),
+    "focus": (_case_focus, PO.A_DRIFT),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -536,13 +549,13 @@ PARAM_EFFECT = {
     "head_on": PO.A_NONE, "swarm": PO.A_DRIFT, "dodge_passive_mph": None, "ram_clear": None,
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
-    "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE,
+    "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 22 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 23 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -729,9 +742,14 @@ def test_equally_near_enemies_go_to_the_dice_not_the_list_order():
     std = PO.params_vector()
     runner = PO.params_vector({"runner": 1})
     w, n = _two_equal_targets(0)
+
+    def fresh(st, s, par):
+        w.V[:, VH.V_QUARRY] = 0   # no quarry remembered (``focus``: the test below)
+        return PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, par, st, s)
+
     calls = (lambda st, s: PO._nearest_enemy(w.T, w.V, n, 3, False, st, s),
-             lambda st, s: PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, std, st, s),
-             lambda st, s: PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, runner, st, s))
+             lambda st, s: fresh(st, s, std),
+             lambda st, s: fresh(st, s, runner))
     m = 400
     for fn in calls:
         got = [fn(*_stream(t)) for t in range(m)]
@@ -1473,3 +1491,123 @@ def test_a_turn_to_face_driver_nose_to_a_block_does_not_back_into_an_obstacle_p1
                    RD.front_x(w.T, 2, 2, 0), 1, -1)
     act, arg = _d(w, 0, ttf)
     assert act != PO.A_REVERSE or PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, arg)
+
+
+def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57():
+    """decide's reverse off the end of the track: the Op faces against play, stopped at the
+    start of the stretch (the next space is off the road, p75), no U-turn room there (its
+    space is off the road), no shot, every enemy stranded (the gang car's engine out, its
+    bikes crashed): it backs off the end to turn and drive on with play, leaving them behind
+    (p17, p75). With an obstacle across its lanes in the space behind, backing is a ram into
+    it (p57): it waits. The old drivers reversed whatever stood behind (s18 left this one
+    reverse unchecked, the others in _move_off check ``_reverse_clear``)."""
+    std = PO.params_vector()
+    w, n = _shut_game_six(1, gang=VH.LEAD)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_ENGOFF] = 1
+    w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    w.WS[3] = w.a.LOAD[3, 0]
+    w.WS[3, :, VH.W_AMMO] = 0
+    assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
+    assert PO._leaves_behind(w.V, n, 3, w.hp)
+    assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 0)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 0, 2, 3, RD.rear_x(w.T, 0, 2, 1),
+                   RD.front_x(w.T, 0, 2, 1), 1, -1)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 3, 0)
+    assert _d(w, 3, std, n=n) == (PO.A_NONE, 0)
+
+
+def test_a_chase_driver_keeps_its_quarry_among_equals_and_can_join_its_team_mates():
+    """``focus`` (P_FOCUS): how a chase driver chooses between equally placed enemies. Two
+    identical targets level with each other (0 on lanes 0-1, 1 on lanes 4-5), attacker 3:
+    - 0: a fresh draw at every decision, and nothing remembered;
+    - 1: the quarry it chose last (V_QUARRY) while it is still among the equals, with no die
+      rolled; with none remembered it draws, and remembers the one drawn;
+    - 2: the one its team-mates pursue (an attacker bike, 4, chasing target 0) before its own
+      (target 1); a team-mate out of play does not count.
+    A remembered quarry no longer among the nearest is dropped for the nearest one."""
+    w, n = _two_equal_targets(0)
+    w.place(4, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    par = {f: PO.params_vector({"focus": f}) for f in (0, 1, 2)}
+
+    def quarry(f, trial):
+        st, s = _stream(trial)
+        before = st.copy()
+        u = PO._quarry(w.T, w.V, w.WS, n, 3, w.hp, par[f], st, s)[0]
+        return u, bool((st == before).all())
+
+    got = [quarry(0, t) for t in range(60)]
+    assert {u for u, _ in got} == {0, 1} and not any(same for _, same in got)
+    assert w.V[3, VH.V_QUARRY] == 0
+    for t in range(60):
+        w.V[3, VH.V_QUARRY] = 0
+        u, same = quarry(1, t)
+        assert not same and w.V[3, VH.V_QUARRY] == u + 1
+        assert quarry(1, t + 1000) == (u, True)         # kept, no die
+    w.V[3, VH.V_QUARRY] = 2
+    w.V[4, VH.V_QUARRY] = 1
+    assert quarry(1, 0) == (1, True)
+    assert quarry(2, 0) == (0, True) and w.V[3, VH.V_QUARRY] == 1
+    w.V[3, VH.V_QUARRY] = 2
+    w.V[4, VH.V_STATUS] = VH.WRECK
+    assert quarry(2, 0) == (1, True)
+    w, n = _two_equal_targets(1)
+    w.V[3, VH.V_QUARRY] = 2
+    assert quarry(1, 0) == (0, True) and w.V[3, VH.V_QUARRY] == 1
+
+
+
+def test_a_passive_is_laid_for_the_pursuer_in_the_layers_lanes_p22():
+    """A passive marker takes the two lanes behind the layer (p22): it is for the pursuer in
+    those lanes. The lead car (the gang's Renegade, its oil loaded, no guns) with two pursuers
+    behind it, one in its lanes (the Op, 3), one two lanes over (vehicle 1):
+    - level with each other: the drivers took the nearest enemy behind of any lanes, a tie the
+      dice broke, and laid only when the draw fell on the one in its lanes (about half the
+      time); now it lays every time;
+    - the one in other lanes a space nearer: they never laid; now it lays for the one in its
+      lanes, still within ``passive_range``.
+    Found measuring Game Seven, whose target riders laid more after ties went to the dice
+    (docs/rules/dark-future.md, issue 15 session 19)."""
+    std = PO.params_vector()
+    w = World(layout=("S",) * 7, scenario="game-6.toml")
+    n = int(w.a.G[EG.G_NV])
+    w.place(2, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[2, VH.V_STATUS] = VH.CRASHED
+    w.place(0, 4, 2, 1, 60, side=0, role=VH.LEAD)
+    w.V[0, VH.V_MPH] = w.V[0, VH.V_MAXSPD]      # at its cruising speed: nothing to gain
+    w.WS[0] = w.a.LOAD[0, 0]
+    _no_guns(w, 0)
+    for u, lane in ((3, 2), (1, 4)):
+        w.place(u, 3, lane, 2, 60, side=1, role=VH.CHASE)
+        w.WS[u, :, VH.W_AMMO] = 0
+    gaps = [PO._enemy_gap(w.T, w.V, 0, u, True) for u in (3, 1)]
+    assert gaps[0] == gaps[1] <= std[PO.P_PASSIVE]
+    got = [_d(w, 0, std, moves=True, n=n, trial=t)[0] for t in range(40)]
+    assert got == [PO.A_PASSIVE] * 40, got
+    w.place(1, 3, 4, 3, 60, side=1, role=VH.CHASE)
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert PO._enemy_gap(w.T, w.V, 0, 1, True) < PO._enemy_gap(w.T, w.V, 0, 3, True)
+    assert [_d(w, 0, std, moves=True, n=n, trial=t)[0] for t in range(10)] == [PO.A_PASSIVE] * 10
+
+
+def test_a_car_on_a_bend_whose_way_round_is_inwards_waits_when_shut_in_behind_p13_p57():
+    """A stopped car on a bend right, an obstacle across lanes 0-2 just past the bend: its way
+    round (lanes 3-4) is inwards, which the bend refuses (p13), so it backs off the bend first
+    (p17). With an enemy stopped in the space behind, the reverse is a ram (p57), and moving off
+    only brings it nose to the obstacle again: seeded Game Eight gang pursues 23 (seed 2026)
+    had the Op come on, brake, back off and come on four times. It waits (the old drivers moved
+    off)."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BR", "S", "S", "S", "S"))
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 2, 1, 1, 0, side=0, role=VH.LEAD)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    w.place(1, 1, 4, 0, 0, side=1, role=VH.CHASE)
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 0, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 1)
+    assert not PO._drift_legal(w.T, w.V, 0, 1)
+    assert _d(w, 0, std) == (PO.A_REVERSE, 0)
+    w.place(1, 2, 1, 0, 0, side=1, role=VH.CHASE)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, 0)
+    assert _d(w, 0, std) == (PO.A_NONE, 0)

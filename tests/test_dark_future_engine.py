@@ -290,6 +290,78 @@ def test_a_skidding_or_spinning_rammer_skids_or_spins_after_completing_its_move_
         assert ev[spins[0]][2] == 1                     # clockwise: the even die
 
 
+@pytest.mark.parametrize("blocked_by", ["shunt", "obstacle"])
+def test_a_rolling_car_blocked_in_its_move_rolls_where_it_stood_p58(blocked_by):
+    """p58: 'Vehicles which are rolling may have one of the four stages of their move blocked
+    by another vehicle - in which case take as many of the stages as possible, and work out the
+    collision at that speed. The car then rolls and comes to a halt.' The chase car (60mph,
+    out of control, handling 1) rolls: control-loss test 6 + 3 - 1 = 8, skid test 2 (straight,
+    -5mph). Its forward move runs into
+    - the lead car one space ahead at 40mph, which has moved this phase: a shunt (damage rolls
+      2, 2; both 50mph; the target's 40mph test 1, OK), the rammer 45mph after the skid's loss,
+      SF 3: the roll's three hits at +3 (2, 3, 4), a wreck where it stood, the lead car
+      unmoved;
+    - an obstacle across its lanes: head-on, three hits at +3 (2, 2, 2), halted: the roll has
+      no speed left for hits; a wreck.
+    The old engine completed a shunted rammer's move as a plain straight move (no roll) and
+    left a head-on rammer out of control at 0mph, never rolled."""
+    w = World()
+    _regaining_rammer(w, target_moved=True)
+    w.V[1, VH.V_HAND] = 1
+    if blocked_by == "shunt":
+        dice_ = [6, 2, 2, 2, 1, 2, 3, 4]
+    else:
+        w.place(0, 4, 2, 0, 40, side=0, role=VH.LEAD)
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 0, 2, 3, RD.rear_x(w.T, 0, 2, 1),
+                       RD.front_x(w.T, 0, 2, 1), 1, -1)
+        dice_ = [6, 2, 2, 2, 2]
+    st, s = w.script(dice_)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == len(dice_)
+    rolls = [e for e in ev if e[:2] == (1, EG.EV_ROLL)]
+    assert len(rolls) == 1 and rolls[0][4] == 1          # rolled where it was blocked
+    assert not [e for e in ev if e[:2] == (1, EG.EV_SPIN)]  # the rotation stage not reached
+    assert w.V[1, VH.V_STATUS] == VH.WRECK and w.V[1, VH.V_MPH] == 0
+    assert w.V[1, VH.V_SP] == 0 and w.V[1, VH.V_LANE] == 2
+    if blocked_by == "shunt":
+        assert rolls[0][2] == 3
+        assert w.V[1, VH.V_DMG] == 18 - sum(r + 3 - 3 for r in (2, 3, 4))
+        assert not [e for e in ev if e[:3] == (1, EG.EV_SHUNTMOVE, 1)]  # nothing completed
+        assert w.V[0, VH.V_SP] == 1 and w.V[0, VH.V_MPH] == 50
+    else:
+        assert rolls[0][2] == 0
+
+
+def test_a_critical_on_a_regaining_move_forces_its_hazard_roll_p42():
+    """p42, regain control: 'The driver must roll for any new hazards encountered during the
+    straight-ahead move'; p41: out of control, no hazard rolls. A hazard roll a critical forces
+    is such a hazard. The chase car at 80mph (handling and skill 4), out of control, regains:
+    1 + 4 - 4 = 1; its move runs over a mine (damage 6: a critical; floor 5, then 5: the
+    driver; 1: Hurt, a hazard roll over 40mph): the roll 6 + 4 - 4 = 6 loses control again,
+    a new loss the regain does not undo (the mine's own 50mph test is not rolled: the car is
+    out of control once the move is made). The old engine told the shot kernel an out of
+    control car's speed was 0, so the forced roll was never made and the car had control
+    back."""
+    w = World()
+    w.place(0, 3, 2, 0, 40, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 80, side=1, role=VH.CHASE, skill=4)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    w.WS[:, :, VH.W_AMMO] = 0
+    x0, x1 = RD.rear_x(w.T, 0, 2, 1), RD.front_x(w.T, 0, 2, 1)
+    RD._add_marker(w.M, w.NM, RD.MINES, 0, 2, 3, x0, x1, 0, 0)
+    st, s = w.script([1, 6, 5, 5, 1, 6])
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == 6
+    # the last die is the forced roll: no hazard roll follows the move (the old engine rolled
+    # the mine's 50mph test with it, 6 + 3 - 4, and lost control there instead)
+    assert not [e for e in ev if e[1] == EG.EV_HAZARD]
+    assert w.V[1, VH.V_SP] == 1
+    assert w.V[1, VH.V_OOC] == VH.OUT_OF_CONTROL
+    assert w.V[1, VH.V_REGAIN] == 0 and w.V[1, VH.V_LOSTAGAIN] == 0
+
+
 def test_a_limb_disabled_by_a_mine_on_a_regaining_move_keeps_the_car_out_of_control_p34_p42():
     """p42, regain control: 'Once this has been completed, the driver instantly regains
     control'; p34, Limb Disabled: 'The vehicle automatically loses control, and the driver

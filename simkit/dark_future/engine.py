@@ -447,7 +447,9 @@ def _take_hit(st, script, B, V, WS, FIT, v, hit, RU, L):
     sp[SH.S_FACING] = facing & ~OBLIQUE
     sp[SH.S_OBLIQUE] = 1 if facing & OBLIQUE else 0
     sp[SH.S_CRIT_HIT] = G[G_CRIT_HIT]
-    sp[SH.S_MPH] = V[v, V_MPH] if V[v, V_OOC] == IN_CONTROL else 0
+    # out of control a car takes no hazard rolls (p41), but on a regain-control move it rolls
+    # for new hazards met during the move (p42): a critical's forced roll among them
+    sp[SH.S_MPH] = V[v, V_MPH] if _takes_tests(V, v) else 0
     sp[SH.S_HANDLING] = V[v, V_HAND]
     sp[SH.S_SKILL] = V[v, V_SKILL]
     sp[SH.S_REDUCED] = G[G_REDUCED] if V[v, V_BIKE] else 0
@@ -1044,6 +1046,20 @@ def _move_to_complete(V, v, nl):
 
 
 @jit
+def _roll_over(st, script, B, V, WS, FIT, v, RU, L, blocked):
+    """A car's roll (p46): one hit per current speed factor, each at +speed factor, criticals
+    on the roof (the spin template's speed reductions ignored); then speed 0 and a wreck.
+    ``blocked``: a stage of the move ran into a vehicle and the car rolls where it stood (p58);
+    its speed is the one the collision left it (a head-on halts it: no hits)."""
+    sf = speed_factor(V[v, V_MPH], _tab1(RU, TB_G)[G_SPEED_STEP])
+    _log(L, v, EV_ROLL, sf, 0, 1 if blocked else 0, 0)
+    _speed_hits(st, script, B, V, WS, FIT, v, sf, _auto_hit(sf, 4, SRC_ROLL), RU, L)
+    V[v, V_MPH] = 0
+    V[v, V_STATUS] = WRECK
+    _log(L, v, EV_WRECK, 0, 0, 0, 0)
+
+
+@jit
 def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     """The control-loss test and its compulsory move (p42-46); a bike's (p70) rolls on the
     bike table (no spins), rolls automatically with no rider (p69), crashes without moving on a
@@ -1108,9 +1124,20 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
     _log(L, v, EV_SKID, drift, ddir, loss, 0)
     if res == 1:
         V[v, V_REGAIN] = REGAIN_SKID
+    lane0 = V[v, V_LANE]
     nl = _advance(st, script, B, V, WS, FIT, n, v, Move(ddir if drift else 0, False, drift == 1),
                   RU, L)
     V[v, V_MPH] = max(0, V[v, V_MPH] - loss)
+    if not bike and res == 4 and V[v, V_STATUS] == ACTIVE \
+            and (nl == MOVE_ENDED or (drift == 1 and V[v, V_LANE] == lane0)):
+        # p58: 'Vehicles which are rolling may have one of the four stages of their move
+        # blocked by another vehicle - in which case take as many of the stages as possible,
+        # and work out the collision at that speed. The car then rolls and comes to a halt.'
+        # The forward move or the drift skid ran into a vehicle (a move still going ends where
+        # it stood; a blocked drift leaves the car in its lanes): no rotation, the roll there.
+        # A shunted target still takes its move (p56); the wreck completes nothing.
+        _roll_over(st, script, B, V, WS, FIT, v, RU, L, True)
+        return
     if not bike and res <= 3 and _shunt_stopped(V, v, nl):
         # the skid's drift and a spin come after the straight-ahead part a shunt stopped: they
         # are made once the rammer completes it (p58, engine._complete_move)
@@ -1137,16 +1164,10 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             return
     elif res >= 3:
         rolling = res == 4
-        sf_now = speed_factor(V[v, V_MPH], step)
         if not _spin(st, script, T, V, v, True, RU, L, rolling):
             return
         if rolling:
-            # speed-factor hits at +speed factor, criticals on the roof; a wreck (p46)
-            _log(L, v, EV_ROLL, sf_now, 0, 0, 0)
-            _speed_hits(st, script, B, V, WS, FIT, v, sf_now, _auto_hit(sf_now, 4, SRC_ROLL), RU, L)
-            V[v, V_MPH] = 0
-            V[v, V_STATUS] = WRECK
-            _log(L, v, EV_WRECK, 0, 0, 0, 0)
+            _roll_over(st, script, B, V, WS, FIT, v, RU, L, False)
             return
     if V[v, V_STATUS] == ACTIVE and (bike or V[v, V_OOC] != SPINNING):
         _after_move(st, script, T, V, v, G, L, K, 0, hp)

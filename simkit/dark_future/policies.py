@@ -81,7 +81,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT,
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
-from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG
+from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
 from .pieces.vehicle import armed, has_gun
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
@@ -129,7 +129,14 @@ P_RUNNER = 20
 # The trade-off: the targets kept in play against the time the attacker spends waiting in
 # front of their guns. 0: it drives on (the old pursuit).
 P_HOLDBACK = 21
-P_W = 22
+# P_FOCUS: how a chase driver chooses between enemies equally placed to pursue (``_quarry``):
+# 0 a fresh draw of the dice at every decision (it may switch quarry, and with it the lanes it
+# steers for and the speed it sets, from one phase to the next); 1 it keeps the quarry it chose
+# last while that one is still among the equals, a draw only when it is not; 2 as 1, and it
+# joins the quarry its team-mates pursue (the one most of them chose; a side plays as one
+# player). Equals left after that go to the dice, never to the list order.
+P_FOCUS = 22
+P_W = 23
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -180,6 +187,8 @@ ROLL_RISK = 6
 RUNNER = 0
 # P_HOLDBACK of every named policy (measured on Game Seven, docs/rules/dark-future.md)
 HOLDBACK = 0
+# P_FOCUS of every named policy (measured on Game Seven, docs/rules/dark-future.md)
+FOCUS = 0
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -228,6 +237,7 @@ PARAM_SPACE = {
     "roll_risk": (P_ROLLRISK, "int", 0, 6, ROLL_RISK),  # sixths of a crash a fleeing rider under fire accepts
     "runner": (P_RUNNER, "bool", 0, 1, RUNNER),        # Game Seven's attacker: chase the leading target (p89)
     "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
+    "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
 }
 
 
@@ -257,6 +267,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_ROLLRISK] = ROLL_RISK
     v[P_RUNNER] = RUNNER
     v[P_HOLDBACK] = HOLDBACK
+    v[P_FOCUS] = FOCUS
     return v
 
 
@@ -441,9 +452,15 @@ def _quarry(T, V, WS, n, v, hp, par, st, script):
     attacker must take the whole target gang out (Game Seven, ``HP_GET_AWAY``) not a hulk, and
     with ``P_RUNNER`` the one furthest ahead, nearest to getting away (p89). A tie goes to the
     dice."""
+    focus = par[P_FOCUS]
     if hp[HP_GET_AWAY] == 0:
-        return _nearest_enemy(T, V, n, v, False, st, script)
-    return _pick_enemy(T, V, n, v, False, par[P_RUNNER] != 0, _hulks(V, WS, n), st, script)
+        u, g = _pick_enemy(T, V, n, v, False, False, 0, st, script, focus)
+    else:
+        u, g = _pick_enemy(T, V, n, v, False, par[P_RUNNER] != 0, _hulks(V, WS, n), st, script,
+                           focus)
+    if focus > 0:
+        V[v, V_QUARRY] = u + 1
+    return u, g
 
 
 @jit
@@ -454,7 +471,7 @@ def _held_back_for(T, V, WS, n, v, hp, par, st, script):
         return -1
     if _quarry(T, V, WS, n, v, hp, par, st, script)[0] >= 0:
         return -1
-    return _pick_enemy(T, V, n, v, True, False, _hulks(V, WS, n), st, script)[0]
+    return _pick_enemy(T, V, n, v, True, False, _hulks(V, WS, n), st, script, 0)[0]
 
 
 @jit
@@ -1157,11 +1174,25 @@ def _enemy_gap(T, V, v, u, behind):
 
 
 @jit
-def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script):
+def _focus_score(V, n, v, u, focus):
+    """How strongly driver ``v`` holds to enemy ``u`` among equals (``P_FOCUS``): 1 for its own
+    last quarry; with focus 2, 2 more for each team-mate still in play pursuing it."""
+    s = 1 if V[v, V_QUARRY] == u + 1 else 0
+    if focus >= 2:
+        for m in range(n):
+            if m != v and V[m, V_STATUS] == ACTIVE and V[m, V_SIDE] == V[v, V_SIDE] \
+                    and V[m, V_QUARRY] == u + 1:
+                s += 2
+    return s
+
+
+@jit
+def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script, focus):
     """(enemy, gap in spaces): the nearest active enemy ahead (behind=False) or behind, or with
     ``furthest`` the furthest one, leaving out the vehicles whose bits are set in ``skip``;
     (-1, 2**20) when there is none. Equally placed enemies go to the dice (:func:`_pick`),
-    never to their order in the list."""
+    never to their order in the list; with ``focus`` (``P_FOCUS``) the ones the driver or its
+    team-mates already pursue first (:func:`_focus_score`)."""
     best = -1
     ties = 0
     who = -1
@@ -1181,11 +1212,31 @@ def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script):
         return -1, 1 << 20
     if ties == 1:                  # no tie: no second pass over the gaps, and no die
         return who, best
+    top = 0
+    if focus > 0:
+        # the equals the driver (or its side) already pursues, if any: their count
+        nt = 0
+        for u in range(n):
+            if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] \
+                    or (skip >> u) & 1 or _enemy_gap(T, V, v, u, behind) != best:
+                continue
+            sc = _focus_score(V, n, v, u, focus)
+            if sc > top:
+                top = sc
+                nt = 1
+                who = u
+            elif sc == top and sc > 0:
+                nt += 1
+        if top > 0:
+            if nt == 1:
+                return who, best
+            ties = nt
     k = _pick(st, script, ties)
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or (skip >> u) & 1:
             continue
-        if _enemy_gap(T, V, v, u, behind) == best:
+        if _enemy_gap(T, V, v, u, behind) == best \
+                and (top == 0 or _focus_score(V, n, v, u, focus) == top):
             if k == 0:
                 return u, best
             k -= 1
@@ -1193,10 +1244,22 @@ def _pick_enemy(T, V, n, v, behind, furthest, skip, st, script):
 
 
 @jit
+def _off_lanes(V, n, v):
+    """Bit set (for :func:`_pick_enemy`'s ``skip``) of the vehicles sharing no lane with
+    ``v``."""
+    m = 0
+    for u in range(n):
+        a, b = lanes_of(V, u)
+        if b < V[v, V_LANE] or a > V[v, V_LANE] + 1:
+            m |= 1 << u
+    return m
+
+
+@jit
 def _nearest_enemy(T, V, n, v, behind, st, script):
     """Nearest active enemy ahead (behind=False) or behind, in the car's own direction, and its
     gap in spaces; a tie goes to the dice."""
-    return _pick_enemy(T, V, n, v, behind, False, 0, st, script)
+    return _pick_enemy(T, V, n, v, behind, False, 0, st, script, 0)
 
 
 @jit
@@ -1266,9 +1329,11 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
                 return A_SHOOT, slot
-            if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp):
+            if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp) \
+                    and _reverse_clear(T, M, NM, V, n, v, 0):
                 # the U-turn's space is off the road: back off the end first (p17), to turn
-                # there and drive on with play, leaving the stranded enemies behind (p75)
+                # there and drive on with play, leaving the stranded enemies behind (p75); not
+                # into a block behind (a ram every turn, p57), as every reverse in _move_off
                 return A_REVERSE, 0
             return A_NONE, 0
         return _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
@@ -1415,10 +1480,12 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         close = False
         u, g = -1, 0
         if moves:
-            u, g = _nearest_enemy(T, V, n, v, True, st, script)
-            if u >= 0 and g <= par[P_PASSIVE]:
-                a, b = lanes_of(V, u)
-                close = not (b < V[v, V_LANE] or a > V[v, V_LANE] + 1)
+            # the enemy a marker laid now is for: the nearest behind sharing a lane with the car
+            # (p22: the marker takes the car's two lanes); one in other lanes, however near,
+            # runs past it. The nearest of any lanes was taken before, so whether a rider laid
+            # its passive hung on which of equally near pursuers the tie gave it.
+            u, g = _pick_enemy(T, V, n, v, True, False, _off_lanes(V, n, v), st, script, 0)
+            close = u >= 0 and g <= par[P_PASSIVE]
             if par[P_LAYER]:
                 la, lw = _lock_or_dummy(T, V, WS, n, v, par, close, st, script)
                 if la == A_LOCK and lw < 0:
@@ -1664,11 +1731,17 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
-    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r) \
-            and _reverse_clear(T, M, NM, V, n, v, 0):
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r):
         # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
         # back off the curve first
-        return A_REVERSE, 0
+        if _reverse_clear(T, M, NM, V, n, v, 0):
+            return A_REVERSE, 0
+        # shut in behind too (p57): moving off would only bring it nose to the block again,
+        # to back off and come on while the way behind opens and shuts (seeded gang pursues
+        # 23: the Op between an obstacle past a bend and a gang bike stopped behind it)
+        if slot >= 0:
+            return A_SHOOT, slot
+        return A_NONE, 0
     if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and straight:
         nsec, nsp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
         t = T[nsec, RD.T_DIR] if nsec >= 0 else 0

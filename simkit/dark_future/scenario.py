@@ -796,7 +796,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             out.append(f"{nm(v)}: spins {y} degrees {'clockwise' if x > 0 else 'anticlockwise'}"
                        f", -{z}mph, now {w}mph")
         elif code == EG.EV_ROLL:
-            out.append(f"{nm(v)}: rolls: {x} hits at +{x}")
+            out.append(f"{nm(v)}: rolls{' where it was blocked' if z else ''}: {x} hits at +{x}")
         elif code == EG.EV_CRASH:
             out.append(f"{nm(v)} CRASHES ({_CRASH[x]})")
         elif code == EG.EV_SHOT:

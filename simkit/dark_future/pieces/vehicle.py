@@ -64,8 +64,11 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # the straight-ahead move, then tests for the skid and/or the spin'): the drift skid's side
  # (-1, 1; 0 none) and 1 for a spin just started, made when it completes the move
  V_CDRIFT, V_CSPIN,
+ # the enemy + 1 a chase driver last chose to pursue (0 none), kept by drivers whose
+ # ``focus`` parameter remembers it (policies._quarry): a player's own memory of its target
+ V_QUARRY,
  V_W,          # the row's width: keep last
- ) = range(57)
+ ) = range(58)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
