@@ -189,6 +189,33 @@ def test_the_best_reply_is_the_build_search_against_the_fields_mixture(monkeypat
     assert np.allclose(pay + pay.T, 1.0)
 
 
+def test_every_search_starts_from_the_finalists_of_the_runs_earlier_searches(monkeypatch):
+    from simkit.analysis import metagame as M
+    from simkit.core import search as cs
+
+    calls = []
+    real = cs.search
+
+    def spy(space, ev, **kw):
+        board = real(space, ev, **kw)
+        # the field's own builds (its support here) are its finals' yardstick, not finds
+        finals = [tuple(int(v) for v in r)
+                  for r in board.loc[~board.included, list(space.columns)].to_numpy()]
+        calls.append((set(kw["include"]), list(kw["seeds"]), finals))
+        return board
+
+    monkeypatch.setattr(cs, "search", spy)
+    monkeypatch.setattr(M, "SEARCH_WIDEN", 1)
+    _searched()
+    assert len(calls) >= 2 and calls[0][1] == []
+    for i in range(1, len(calls)):
+        field = calls[i][0]
+        earlier = [c for _, _, f in reversed(calls[:i]) for c in f if c not in field]
+        # the newest first, none of the field's own builds, at most ARCHIVE of them
+        want = list(dict.fromkeys(earlier))[:M.ARCHIVE]
+        assert calls[i][1] == want and not field & set(calls[i][1])
+
+
 def test_a_searched_metagame_resumes_from_its_run_dir_without_searching_again(tmp_path,
                                                                              monkeypatch):
     from simkit.core import search as cs
