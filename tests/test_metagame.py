@@ -259,3 +259,28 @@ def test_the_mixture_race_is_the_build_searchs_race_against_each_dealt_build():
     # the dealt build: both mixtures' members meet the candidates
     dealt = mix._dealt(key, 0, 200)
     assert 0 < dealt.mean() < 1
+
+
+def test_an_oracles_own_fresh_measurement_is_pooled_into_the_replys_gain():
+    from simkit.analysis import balance as B
+
+    a, b = (B.Policy("build", (("f00", v),)) for v in (1, 2))
+
+    def play(profile, n, seed):
+        # b wins 3 of 5 games against a (exactly, whatever the seed); a mirror is all ties
+        if profile[0] == profile[1]:
+            return np.array([0, 0])
+        w = 3 * n // 5
+        return np.array([w, n - w]) if profile[0] == b else np.array([n - w, w])
+
+    est = B.Estimates(play, 2)
+    side = B.Side("seat 1", [a], oracle=lambda field, k, left, sub: ([(b, 0.70)], 0, 1200))
+    pops, mix = [[a], [a]], [np.array([1.0]), np.array([1.0])]
+    got, gain = B._oracle_reply(est, 0, side, pops, mix, 0.5, 400, 24, 1,
+                                np.random.default_rng(0), 10 ** 6, [])
+    # the loop's 400 games say 0.1, the oracle's 1,200 say 0.2: pooled 0.175
+    assert got == b and gain == pytest.approx((400 * 0.1 + 1200 * 0.2) / 1600)
+    # an oracle that does not say how many games it measured on: the loop's own alone
+    side = B.Side("seat 1", [a], oracle=lambda field, k, left, sub: ([(b, 0.70)], 0))
+    assert B._oracle_reply(est, 0, side, pops, mix, 0.5, 400, 24, 1,
+                           np.random.default_rng(0), 10 ** 6, [])[1] == pytest.approx(0.1)

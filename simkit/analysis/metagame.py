@@ -230,7 +230,8 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
     field is raced against every later one. Returns the leader and the islands' bests, each
     with its utility against the field on the search's fresh finals races. With ``run_dir``
     each search's answer is kept and read back, so a resumed run repeats no search, rebuilds
-    the same archive and takes the same decisions."""
+    the same archive and takes the same decisions. The third item returned is how many
+    fresh races each reply's utility was measured on (the loop pools it with its own)."""
     from ..core import search as cs
     from ..core.files import atomic_write
 
@@ -270,13 +271,15 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
             finals = [[int(v) for v in r[cols]] for _, r in board.iterrows()
                       if r["build"] not in own_d]
             saved[name] = {"replies": [[list(c), rows[c]] for c in order],
-                           "finalists": finals, "spent": int(board.attrs["trials_used"])}
+                           "finalists": finals, "spent": int(board.attrs["trials_used"]),
+                           "measured": int(board.trials.iloc[0])}
             if path is not None:
                 atomic_write(path, json.dumps({"key": key, "searches": saved}))
         got = saved[name]
         # kept longer than a search takes: the next field's own builds are left out of it
         archive[:] = list(dict.fromkeys([tuple(c) for c in got["finalists"]]
                                         + archive))[:2 * ARCHIVE]
-        return ([(_policy(tuple(c)), u) for c, u in got["replies"]], got["spent"])
+        return ([(_policy(tuple(c)), u) for c, u in got["replies"]], got["spent"],
+                got["measured"])
 
     return oracle
