@@ -278,3 +278,40 @@ def test_efficiency_estimates_its_ground_truth_on_its_own_stream():
     # the best build is 0.015 ahead: 20,000 trials each on common random numbers find it
     assert f.attrs["true_top"][0] == space.describe(truth(space, ev).cand[0])
     assert {k for k, *_ in ev.calls} >= {S._derived_key(S.stream_key(5), S._TRUTH_SALT)}
+
+
+class _Needle(S.StatEvaluator):
+    """Every build ties (one half-point a trial) except one, which wins every trial: a flat
+    landscape no GA climbs, so only a search that starts from the needle finds it."""
+    name, search_method, trial_scale = "needle", "race", 0.5
+    stats, objective = (S.Rate("win", 0), S.Mean("utility", 1, 2, scale=0.5)), "mean_utility"
+
+    def __init__(self, needle):
+        self.needle = tuple(needle)
+
+    def trial_scores(self, cands, first, n, key):
+        return np.array([[2 if tuple(int(v) for v in c) == self.needle else 1] * n
+                         for c in cands], np.int64)
+
+    def evaluate(self, cands, first, n, key):
+        v = self.trial_scores(cands, first, n, key)
+        return np.stack([(v == 2).sum(1), v.sum(1), (v * v).sum(1)], axis=1)
+
+
+def test_a_race_search_starts_from_its_seeds_without_reserving_finals_for_them():
+    # six fields of 0..10 from 30 points: far too many builds to race whole
+    space = IntBoxSpace([IntField(n, 0, 10) for n in "abcdef"], 30)
+    # no archetype (every field above its lowest), one of thousands of maximal builds
+    needle = (7, 3, 5, 2, 8, 5)
+    dud = (0, 0, 0, 10, 10, 10)
+    kw = dict(trials_budget=30_000, seed=4, progress=False, threads=1)
+    plain = S.search(space, _Needle(needle), **kw)
+    assert plain.build.iloc[0] != space.describe(needle)
+    seeded = S.search(space, _Needle(needle), seeds=[dud, needle], **kw)
+    assert seeded.build.iloc[0] == space.describe(needle)
+    assert not seeded.included.iloc[0]
+    assert seeded.mean_utility.iloc[0] == 1.0
+    with pytest.raises(UserInputError, match="seeds"):
+        S.search(space, _Needle(needle), seeds=[(10, 10, 10, 10, 0, 0)], **kw)
+    with pytest.raises(UserInputError, match="seeds"):
+        S.search(space, _Needle(needle), seeds=[needle], method="halving", **kw)

@@ -189,6 +189,33 @@ def test_the_best_reply_is_the_build_search_against_the_fields_mixture(monkeypat
     assert np.allclose(pay + pay.T, 1.0)
 
 
+def test_every_search_starts_from_the_finalists_of_the_runs_earlier_searches(monkeypatch):
+    from simkit.analysis import metagame as M
+    from simkit.core import search as cs
+
+    calls = []
+    real = cs.search
+
+    def spy(space, ev, **kw):
+        board = real(space, ev, **kw)
+        # the field's own builds (its support here) are its finals' yardstick, not finds
+        finals = [tuple(int(v) for v in r)
+                  for r in board.loc[~board.included, list(space.columns)].to_numpy()]
+        calls.append((set(kw["include"]), list(kw["seeds"]), finals))
+        return board
+
+    monkeypatch.setattr(cs, "search", spy)
+    monkeypatch.setattr(M, "SEARCH_WIDEN", 1)
+    _searched()
+    assert len(calls) >= 2 and calls[0][1] == []
+    for i in range(1, len(calls)):
+        field = calls[i][0]
+        earlier = [c for _, _, f in reversed(calls[:i]) for c in f if c not in field]
+        # the newest first, none of the field's own builds, at most ARCHIVE of them
+        want = list(dict.fromkeys(earlier))[:M.ARCHIVE]
+        assert calls[i][1] == want and not field & set(calls[i][1])
+
+
 def test_a_searched_metagame_resumes_from_its_run_dir_without_searching_again(tmp_path,
                                                                              monkeypatch):
     from simkit.core import search as cs
@@ -232,3 +259,28 @@ def test_the_mixture_race_is_the_build_searchs_race_against_each_dealt_build():
     # the dealt build: both mixtures' members meet the candidates
     dealt = mix._dealt(key, 0, 200)
     assert 0 < dealt.mean() < 1
+
+
+def test_an_oracles_own_fresh_measurement_is_pooled_into_the_replys_gain():
+    from simkit.analysis import balance as B
+
+    a, b = (B.Policy("build", (("f00", v),)) for v in (1, 2))
+
+    def play(profile, n, seed):
+        # b wins 3 of 5 games against a (exactly, whatever the seed); a mirror is all ties
+        if profile[0] == profile[1]:
+            return np.array([0, 0])
+        w = 3 * n // 5
+        return np.array([w, n - w]) if profile[0] == b else np.array([n - w, w])
+
+    est = B.Estimates(play, 2)
+    side = B.Side("seat 1", [a], oracle=lambda field, k, left, sub: ([(b, 0.70)], 0, 1200))
+    pops, mix = [[a], [a]], [np.array([1.0]), np.array([1.0])]
+    got, gain = B._oracle_reply(est, 0, side, pops, mix, 0.5, 400, 24, 1,
+                                np.random.default_rng(0), 10 ** 6, [])
+    # the loop's 400 games say 0.1, the oracle's 1,200 say 0.2: pooled 0.175
+    assert got == b and gain == pytest.approx((400 * 0.1 + 1200 * 0.2) / 1600)
+    # an oracle that does not say how many games it measured on: the loop's own alone
+    side = B.Side("seat 1", [a], oracle=lambda field, k, left, sub: ([(b, 0.70)], 0))
+    assert B._oracle_reply(est, 0, side, pops, mix, 0.5, 400, 24, 1,
+                           np.random.default_rng(0), 10 ** 6, [])[1] == pytest.approx(0.1)

@@ -18,8 +18,12 @@ a stronger best reply: the core build search itself (:func:`simkit.core.search.s
 ``method="race"``), run against the current mixture (each trial's opponent dealt by the
 mixture's weights from the trial's own stream, the seats rotated): islands started from the
 field's support and from archetypes far from it, successive halving on common random
-numbers, and the leader polished to a local optimum by one-level moves. Its leader, and the
-islands' bests that gained more than ``epsilon`` on its fresh finals, join the population.
+numbers, and the leader polished to a local optimum by one-level moves; every search also
+starts from an archive of the finalists of the run's earlier searches (against the weaker
+fields of the first rounds the islands climb to regions a later, stronger field may be weak
+against, and islands started far from a strong field do not climb there again). Its leader,
+and the islands' bests that gained more than ``epsilon`` on its fresh finals, join the
+population.
 The proposals above reach only a few steps from what the field already flies: on Demon's
 Run four times as many of them still found only replies one or two Levels from the support,
 while a build far from it beat every support (benchmarks/balance.md). Dark Future has no
@@ -65,6 +69,11 @@ SEARCH_WIDEN = 1
 REPLY_MIN = 4_000
 #: the most of the field's support builds a best-reply search races as finalists
 INCLUDE_FIELD = 3
+#: the most builds the archive of earlier searches' finalists holds (the newest kept); each
+#: later search starts from them (``seeds``): on Demon's Run islands started far from a
+#: strong field did not climb, while the searches against the weaker fields of the first
+#: rounds reach regions that a later field may be weak against
+ARCHIVE = 32
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -214,10 +223,15 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
     (:class:`~simkit.analysis.balance.Side` ``oracle``). Its islands start from the
     population's region (island 0 breeds from the field's support, which is also raced in
     the finals, so no reply is crowned that its own finals show worse than the field) and
-    from archetypes far from it; the leader is polished to a local optimum. Returns the
-    leader and the islands' bests, each with its utility against the field on the search's
-    fresh finals races. With ``run_dir`` each search's answer is kept and read back, so a
-    resumed run repeats no search and takes the same decisions."""
+    from archetypes far from it; the leader is polished to a local optimum. Every search
+    also starts from an archive of the finalists of the run's earlier searches (the newest
+    :data:`ARCHIVE`, the field's own builds left out; core search ``seeds``): they race in its
+    merged GA and its elimination, so a region an earlier round reached against a weaker
+    field is raced against every later one. Returns the leader and the islands' bests, each
+    with its utility against the field on the search's fresh finals races. With ``run_dir``
+    each search's answer is kept and read back, so a resumed run repeats no search, rebuilds
+    the same archive and takes the same decisions. The third item returned is how many
+    fresh races each reply's utility was measured on (the loop pools it with its own)."""
     from ..core import search as cs
     from ..core.files import atomic_write
 
@@ -227,34 +241,45 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
         data = json.loads(path.read_text())
         if data.get("key") == key:
             saved = data["searches"]
+    archive: list = []   # finalists of this run's earlier searches, newest first
 
     def oracle(field, k, left, sub):
         budget = min(left, reply_trials * k // candidates)
         if budget < REPLY_MIN:
             return None
         builds = [(_build(p), float(w)) for p, w in field]
-        name = json.dumps([[list(b), w] for b, w in builds] + [budget, sub])
+        own = {b for b, _ in builds}
+        seeds = [c for c in archive if c not in own][:ARCHIVE]
+        name = json.dumps([[list(b), w] for b, w in builds] + [budget, sub]
+                          + [[list(c) for c in seeds]])
         if name not in saved:
             include = [b for b, _ in sorted(builds, key=lambda bw: -bw[1])][:INCLUDE_FIELD]
             try:
                 board = cs.search(space, replies(builds), trials_budget=budget, seed=sub,
-                                  include=include, progress=progress, **opts)
+                                  include=include, seeds=seeds, progress=progress, **opts)
             except UserInputError:   # too few races for this search's finals
                 return None
             cols = list(space.columns)
             islands = set(board.attrs.get("start_best", []))
-            own = {space.describe(b) for b, _ in builds}
+            own_d = {space.describe(b) for b in own}
             # the leaderboard's order: the leader, then the islands' bests (the field's own
             # builds are there as a yardstick, never as replies)
             rows = {tuple(int(v) for v in r[cols]): float(r["mean_utility"])
                     for i, r in board.iterrows()
-                    if i == board.index[0] or (r["build"] in islands and r["build"] not in own)}
+                    if i == board.index[0] or (r["build"] in islands and r["build"] not in own_d)}
             order = list(rows)
+            finals = [[int(v) for v in r[cols]] for _, r in board.iterrows()
+                      if r["build"] not in own_d]
             saved[name] = {"replies": [[list(c), rows[c]] for c in order],
-                           "spent": int(board.attrs["trials_used"])}
+                           "finalists": finals, "spent": int(board.attrs["trials_used"]),
+                           "measured": int(board.trials.iloc[0])}
             if path is not None:
                 atomic_write(path, json.dumps({"key": key, "searches": saved}))
         got = saved[name]
-        return ([(_policy(tuple(c)), u) for c, u in got["replies"]], got["spent"])
+        # kept longer than a search takes: the next field's own builds are left out of it
+        archive[:] = list(dict.fromkeys([tuple(c) for c in got["finalists"]]
+                                        + archive))[:2 * ARCHIVE]
+        return ([(_policy(tuple(c)), u) for c, u in got["replies"]], got["spent"],
+                got["measured"])
 
     return oracle

@@ -24,11 +24,12 @@ TARGETS = ("ship", "easy_buoy", "moving_buoy", "hell_hound")
 # the build search's default races: enough for finals a few points wide and a polish over
 # all of the leader's one-move neighbours (about 3-4 CPU minutes; docs/rules/demons-run.md)
 BUILDS_BUDGET = 100_000
-# the metagame's: each round's best reply is a 100,000-race build search, so three to five
-# rounds, 573-739 s CPU a seed (150,000 afforded one). Three seeds' supports still do not
-# agree at this budget (benchmarks/balance.md, "The metagame's best reply as the island build
-# search")
-METAGAME_BUDGET = 800_000
+# the metagame's: each round's best reply is a 100,000-race build search (a widened round
+# 200,000), so four to six rounds; with the searches' archive and the pooled gains seeds 1
+# and 2 used 704,741 and 912,483 races, 584 and 868 s CPU, and stopped on epsilon with
+# supports whose 95% intervals against each other cover 0.5 (benchmarks/balance.md, "The
+# metagame's searches start from an archive"); 800,000 would have cut seed 2 short
+METAGAME_BUDGET = 1_200_000
 
 
 def _or(value, default):

@@ -84,7 +84,7 @@ Search
 ------
 ``search(space, evaluator, *, trials_budget, seed=0, population=32, generations=None,
 min_trials=100, eta=3, max_trials=None, finalists=10, final_trials=None, include=(),
-progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
+seeds=(), progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
 
     * proposals: a small genetic algorithm (tournament selection among the current leaders,
       crossover, mutation; every proposal new, legal by construction); ``population`` new
@@ -112,11 +112,13 @@ progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
       generator, island 0 bred from ``include`` and uniform samples, the others from
       archetypes (``space.sample_focused``), newcomers screened on a third of
       ``min_trials``; then a GA started from every island's best spends the other half.
-      Every island's and the merged GA's best are finalists (``attrs["start_best"]``); the
-      pool is raced by successive
-      elimination on paired per-trial values (every round the same further trials for all
-      still in play; dropped when each of the top ``keep`` beats it beyond a one-sided paired
-      interval of z ``RACE_Z``, accepted when it beats every outsider so); the finalists
+      ``seeds`` (candidates an earlier search found, e.g. the metagame's archive) join
+      the merged GA's first generation and the elimination's pool (finalists only if they
+      race there among the best). Every island's and the merged GA's best are finalists
+      (``attrs["start_best"]``); the pool is raced by successive elimination on paired
+      per-trial values (every round the same further trials for all still in play;
+      dropped when each of the top ``keep`` beats it beyond a one-sided paired interval of
+      z ``RACE_Z``, accepted when it beats every outsider so); the finalists
       (the racing's best ``finalists`` plus ``include``) are then re-run on the finals'
       fresh stream (an eighth of the budget) and ranked by it (those the racing showed
       surely in its top ``keep`` stay above the rest), and the finals' leader is

@@ -40,7 +40,8 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
            max_trials: int | None = None, finalists: int = 10, final_trials: int | None = None,
            include: Sequence = (), progress: bool | None = None, threads: int | None = None,
            chunk_size: int | None = None, method: str | None = None, keep: int = 3,
-           polish: bool = True, starts: int | None = None, **run_opts) -> pd.DataFrame:
+           polish: bool = True, starts: int | None = None, seeds: Sequence = (),
+           **run_opts) -> pd.DataFrame:
     """Search ``space`` for the candidates ``evaluator`` scores highest; see the module
     docstring for the method. Returns the leaderboard (a DataFrame, best first)."""
     t_opt, p_opt = _run_options(dict(run_opts))
@@ -65,6 +66,12 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
         method = getattr(evaluator, "search_method", "halving")
     if method not in ("halving", "race"):
         raise UserInputError(f"must be 'halving' or 'race', got {method!r}", field="method")
+    seeds = [tuple(int(x) for x in c) for c in seeds]
+    for c in seeds:
+        if not space.is_legal(c):
+            raise UserInputError(f"{space.describe(c)} is not a legal candidate", field="seeds")
+    if seeds and method != "race":
+        raise UserInputError("seeds are started from by method='race' only", field="seeds")
     if method == "race":
         keep = _check_int(keep, "keep", 1)
         starts = STARTS if starts is None else _check_int(starts, "starts", 1)
@@ -82,7 +89,8 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
                                     min_trials=min_trials, eta=eta, max_trials=max_trials,
                                     finalists=finalists, final_trials=final_trials,
                                     include=include, keep=keep, polish=polish,
-                                    chunk_size=chunk_size, bar=bar, starts=starts)
+                                    chunk_size=chunk_size, bar=bar, starts=starts,
+                                    seeds=seeds)
         finally:
             if threads is not None:
                 numba.set_num_threads(old_threads)

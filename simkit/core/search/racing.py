@@ -151,7 +151,7 @@ def _eliminate(paired, cands, *, keep, budget_left, start, z, grow=2.0):
 
 
 def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, generations,
-             min_trials, eta, max_trials, include, chunk_size, bar, per_start):
+             min_trials, eta, max_trials, include, chunk_size, bar, per_start, seeds=()):
     """The GA with successive halving, first from ``starts`` independent starts (islands),
     then merged. The islands share ``1 - MERGE`` of ``budget`` equally, each with its own
     generator: start 0 from ``include`` and uniform samples, the others from archetypes
@@ -160,7 +160,9 @@ def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, 
     2 and 3 at the default budget, s14-dr5); islands that never see it explore elsewhere.
     Islands alone breed too few generations to refine what they find (the synthetic
     six-field race), so a merged GA, its first generation every island's best
-    ``MERGE_SEEDS``, spends the rest. Returns (used, history, [best ``per_start``
+    ``MERGE_SEEDS``, spends the rest. ``seeds`` (earlier searches' finalists) join the
+    merged GA's first generation: a region an earlier search reached is bred from again
+    without an island having to climb there. Returns (used, history, [best ``per_start``
     candidates] of every island and of the merged GA)."""
     used = 0
     history: list = []
@@ -188,7 +190,8 @@ def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, 
             max(2, population // starts), include if s == 0 else (), None if s == 0 else focused,
             screen)
     if starts > 1:
-        first = list(dict.fromkeys(list(include) + [c for t in tops for c in t[:MERGE_SEEDS]]))
+        first = list(dict.fromkeys(list(include) + [c for t in tops for c in t[:MERGE_SEEDS]]
+                                   + list(seeds)))
         run(np.random.default_rng([seed, _GA_SALT, 0]), budget - used, population, first, None,
             min_trials)
     return used, history, tops
@@ -196,7 +199,7 @@ def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, 
 
 def _search_race(space, evaluator, *, budget, seed, population, generations, min_trials, eta,
                  max_trials, finalists, final_trials, include, keep, polish, chunk_size, bar,
-                 starts=STARTS):
+                 starts=STARTS, seeds=()):
     """method="race" (see :func:`search`): a pool (the whole space when small, else the GA
     with successive halving), successive elimination on paired per-trial values, the
     leader's polish over its one-move neighbours, finals on a fresh stream."""
@@ -253,9 +256,11 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
             racing_key=racing_key, population=population, generations=generations,
             min_trials=min_trials, eta=eta, max_trials=max_trials, include=include,
             chunk_size=chunk_size, bar=bar,
-            per_start=-(-max(3 * finalists, 24) // starts))
+            per_start=-(-max(3 * finalists, 24) // starts), seeds=seeds)
         spend(explored)
-        pool = list(dict.fromkeys(include + [c for top in tops for c in top]))
+        # the seeds race in the elimination too: one the merged GA's few rungs happened to
+        # drop still gets its paired look against the islands' bests
+        pool = list(dict.fromkeys(include + [c for top in tops for c in top] + list(seeds)))
     paired = _Paired(evaluator, race_key, chunk_size, bar, spend)
     whole = explored == 0
     # the elimination gets what polishing leaves (a whole small space needs no polish: every
