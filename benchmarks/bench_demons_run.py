@@ -162,6 +162,27 @@ its Lucifer hunter tan 886 against 1,061) and at 0.5 to 0.464. Every pilot but t
 changed choices, so every named pilot keeps plan_tol 0: the races are the exact pilots'. The
 knob stays in the typed space for a search to explore.
 
+Then (2026-12-03, s19-drspeed5, same choices: seeded totals of 3,000 races and 150 logged
+races per scenario bit-identical with main, golden logs unchanged) the plan search takes the
+table of where a move without a whip can end (``engine.move_ends``, as ``best_plan_in``): a
+partial plan kept only by the attack bonus is dropped when no end the rest of its move can
+reach has a rival within 8 hexes in its Field of Fire (asked only where the answer prunes:
+~470 times a four-corners race, 207 of them a cut), and the root's children are bounded by
+the least cost-to-go at those ends; the Buoy allowance's largest chance is read at 0 and 98
+hexes (monotone) instead of 99 calls a search. Nodes a race (``--nodes 300``): four-corners
+18,514 -> 16,152 (the attack cut) -> 15,414 (the ends bound at the root's children; at the
+first three depths 14,644, timed no faster; at every depth 14,492), raid 11,977 -> 9,925, duel 6,006 -> 5,726. Speed barely moved:
+main (a150355) against this, alternated five times, 2,000 races each, CPU time, one thread,
+load 3.2-3.9 on 2 cores: four-corners 1,337/1,348/1,269/1,346/1,363 ->
+1,366/1,393/1,329/1,330/1,368 races/s (median 1,346 -> 1,367, +1.5%, ahead in 4 of 5), raid
+median 2,075 -> 2,133 (+2.8%, 5 of 5), duel 3,716 -> 3,655 (2 of 5: no change). A cut node
+is cheap (~25 ns of plan search a node) and the checks cost about what they save: perf put
+the plain ``ends_attack`` at 4.7% of a race and ``end_bound`` at 5.5%, before
+``ends_attack`` was rewritten in cube offsets. Four-corners is at ~0.68 of issue 14's 2,000
+at this load (main itself measured 1,346 here against 1,003 under load ~4 the run before:
+the machine's load moves the figure more than this change). What is left is the cost of a
+node, not the number of nodes: 17% fewer nodes bought 1.5%.
+
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``; ``--nodes N`` (plan
 searches and nodes a race over N races, at plan_tol 0 and ``--tol``), ``--pilot-check N``

@@ -15,7 +15,7 @@ from simkit.demons_run.engine import race_state
 from simkit.demons_run.procedures.kernels import P_FIRE_MOD_0, P_FIRE_SI
 from simkit.demons_run.pieces.layout import (BU_COL, BU_ROW, BU_VP, V_COL, V_FIN_FIELD, V_FORCED, V_PILOT,
                                       V_ROW, VP_HELL3)
-from simkit.demons_run.policies import (PARAM_NAMES, by_velocity, PARAM_SPACE, PARAMS, PlanSpec, best_plan, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
+from simkit.demons_run.policies import (PARAM_NAMES, by_velocity, PARAM_SPACE, PARAMS, PlanSpec, best_plan, best_plan_in, ends_attack, fire_choice, fire_harm, fire_prices, hex_cost, param_space, param_vector, plan_scratch, plan_view, route_field, NV,
                                         MAX_PLAN)
 from simkit.demons_run.scenario import (RaceSim, decide, load_scenario, mechanics_table, position,
                                      scenario_from_raw)
@@ -182,17 +182,21 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     """The plan search drops a partial plan whose route-field bound cannot beat the best plan
     found; the bound allows a whip's Velocity and refunded MP only when a Well hex is within
     the Velocity of the start (no whip can be made otherwise), and the field's float32
-    rounding. At positions near the Wells and Hell Fire, Velocity 1-7, with and without a
-    target Buoy, the search finds plans exactly as cheap as the same search with the bound
-    switched off (its own source, run uncompiled, calling the compiled helpers)."""
+    rounding; with the table of where moves end (``best_plan_in``, as the race calls it) it
+    also drops a partial plan near the root by the least cost-to-go at those ends, and one
+    that only the attack bonus keeps when no end has a rival in its Field of Fire. At
+    positions near the Wells and Hell Fire, Velocity 1-7, with and without a target Buoy, the
+    search finds plans exactly as cheap as the same search with every bound switched off (its
+    own source, run uncompiled, calling the compiled helpers)."""
     import inspect
     from simkit.demons_run import policies
-    src = inspect.getsource(best_plan.py_func).split("\n", 1)[1]
-    cut = "                if lb >= best - tol:\n"
+    src = inspect.getsource(best_plan_in.py_func).split("\n", 1)[1]
+    cut = "        if V > 0 and best < 1e29:\n"
     assert src.count(cut) == 1
     ns = dict(policies.__dict__)
-    exec(src.replace(cut, "                if False:\n"), ns)
-    unbounded = ns["best_plan"]
+    exec(src.replace(cut, "        if False:\n"), ns)
+    unbounded = ns["best_plan_in"]
+    at, ends = four.ends
     ra, b = four.ra, four.BT
     near = np.concatenate([b.rings.reshape(-1, 2), np.argwhere(b.fire_class > 0)])
     rng = np.random.default_rng(7)
@@ -210,13 +214,84 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
         tb = int(rng.integers(0, len(bu))) if i % 2 else -1
         q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
                      int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], tb, 100, 1e30)
-        c1, _ = best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s], plan_scratch())
+        c1, _ = best_plan_in(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s],
+                             plan_scratch(), at, ends)
+        c0, _ = best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s], plan_scratch())
         with np.errstate(over="ignore"):      # the slot hash wraps on purpose (uint64)
             c2, _ = unbounded(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s],
-                              plan_scratch())
-        assert c1 == c2, (i, (c, r), facing, V, tb, c1, c2)
+                              plan_scratch(), at, ends)
+        assert c1 == c2 == c0, (i, (c, r), facing, V, tb, c1, c2, c0)
         tried += 1
     assert tried > 200
+
+
+def test_the_ends_of_a_move_cut_the_raiders_search_not_its_plan(four):
+    """With the table of where a move can end (``engine.move_ends``) the plan search drops a
+    partial plan kept only by the attack bonus when no end it can still reach has a rival in
+    its Field of Fire, and near the root bounds by the least cost-to-go at those ends: the
+    raider's plans are the same, token for token, as without the table, and its searches
+    visit fewer nodes (the scratch counts them)."""
+    ra, b = four.ra, four.BT
+    at, ends = four.ends
+    rng = np.random.default_rng(5)
+    raider = [k for k, p in enumerate(four.pilots) if p[PARAM_NAMES.index("attack_bonus")] > 0]
+    assert raider
+    s = raider[0]
+    s_with, s_without = plan_scratch(), plan_scratch()
+    tried = 0
+    for i in range(150):
+        c, r = int(rng.integers(3, b.terrain.shape[0] - 3)), int(rng.integers(3, b.terrain.shape[1] - 3))
+        if b.terrain[c, r] != 0:
+            continue
+        V, facing = int(rng.integers(5, 8)), int(rng.integers(0, 6))
+        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
+                                                               "velocity": V}})
+        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+        J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
+        q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
+                     int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], -1, 100, 1e30)
+        p1, p2 = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        c1, n1 = best_plan_in(q, W, J, p1, four.pilots[s], s_with, at, ends)
+        c2, n2 = best_plan(q, W, J, p2, four.pilots[s], s_without)
+        assert (c1, n1) == (c2, n2) and np.array_equal(p1[:n1], p2[:n2]), (i, c, r, V)
+        tried += 1
+    assert tried > 50
+    assert s_with.gen[1] < s_without.gen[1]
+
+
+def test_ends_attack_is_the_field_of_fire_test_at_every_end(four):
+    """``ends_attack`` (worked in the table's cube offsets, rival by rival) answers as the
+    plain test does: some end on the board with a racing rival within 8 hexes in its Field of
+    Fire (``dist``, ``in_field_of_fire``), at random positions, limits and racing states."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.pieces.geometry import cube_z, in_field_of_fire, offset_row
+    from simkit.demons_run.pieces.layout import RACING, V_STATUS
+    vt = four.ra.vturns
+    at, ends = four.ends
+    rng = np.random.default_rng(1)
+    C, R = 30, 25
+    answers = []
+    for _ in range(3000):
+        sv = np.zeros((4, RK.SVX), np.int64)
+        sv[:, V_COL] = rng.integers(1, C, 4)
+        sv[:, V_ROW] = rng.integers(1, R, 4)
+        sv[:, V_STATUS] = np.where(rng.random(4) < 0.8, RACING, RACING + 1)
+        s = int(rng.integers(0, 4))
+        c0, r0 = int(sv[s, V_COL]), int(sv[s, V_ROW])
+        f0, V = int(rng.integers(0, 6)), int(rng.integers(1, 8))
+        lim, ph = int(rng.integers(0, min(4, vt[V]) + 1)), int(rng.integers(1, 4))
+        lo, hi = at[V, lim, ph, f0]
+        want = bool(hi == lo)
+        for k in range(lo, hi):
+            c = c0 + ends[k, 0]
+            r = offset_row(c, cube_z(c0, r0) + ends[k, 1])
+            want |= bool(1 <= c < C and 1 <= r < R and any(
+                t != s and sv[t, V_STATUS] == RACING and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8
+                and in_field_of_fire(c, r, ends[k, 2], sv[t, V_COL], sv[t, V_ROW])
+                for t in range(4)))
+        assert ends_attack(at, ends, sv, s, c0, r0, f0, V, lim, ph, C, R) == want
+        answers.append(want)
+    assert 0.1 < np.mean(answers) < 0.9
 
 
 def test_plan_tol_zero_is_the_exact_search_and_above_it_a_plan_within_the_tolerance(four):

@@ -46,7 +46,7 @@ from simkit.core.blocks import sum_blocks
 from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
-from .pieces.geometry import cube_z, dist, in_field_of_fire, nbr, offset_row
+from .pieces.geometry import dist, nbr
 from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
                             OFF_BOARD, ON_BOARD, RACING, RP_CRISIS_REPL, RP_ESC_PEN, RP_ESC_V,
@@ -64,8 +64,9 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
 from .pieces.markers import EASY, FREE, kernel_marker_path
 from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
-                       PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts, best_plan, choose_target, dv_cost,
-                       PP_PLAN_TOL, PP_RIVAL_LASER, fire_choice, guarded_finish_risk, p_recover,
+                       PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts,
+                       best_plan_in, choose_target, dv_cost, PP_PLAN_TOL, PP_RIVAL_LASER,
+                       end_bound, ends_attack, fire_choice, guarded_finish_risk, p_recover,
                        PlanView, plan_scratch, plan_view, rival_within)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
@@ -138,7 +139,7 @@ class Fields(NamedTuple):
 
 
 def move_ends(vturns, max_limit, max_per_hex):
-    """Where a move without a Gravity Whip can end, for :func:`_end_bound`: for each Velocity
+    """Where a move without a Gravity Whip can end, for ``policies.end_bound``: for each Velocity
     V, turning limit, per-hex limit and start facing, every (cube dx, dz from the start hex,
     facing) reachable by V hexes forward with the turning movements (at most ``per_hex`` in a
     hex, ``limit`` in the Turn) before each hex and after the last, as the plan search makes
@@ -842,58 +843,6 @@ def _reach_scan(T, c0, r0, rad):
     return best
 
 
-@jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
-def _end_bound(at, ends, Jv, c0, r0, f0, V2, limit, per_hex):
-    """The least cost-to-go, in field ``Jv`` (Velocity first, ``policies.by_velocity``), of
-    any state a move at Velocity V2 without a Gravity Whip can end in from (c0, r0) facing f0
-    (:func:`move_ends`: the hexes and facings its turning limits reach, not every hex within
-    V2 at any facing); -inf (no bound) for limits the table does not hold. ``at``, ``ends``:
-    ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every array of a
-    tuple a call takes)."""
-    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
-        return -np.inf
-    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
-    if hi == lo:
-        return -np.inf
-    Jl = Jv[V2]
-    C, R = Jl.shape[0], Jl.shape[1]
-    # the grid's cube coordinates by geometry's inlined forms: hexgrid's calls were not inlined
-    z0 = cube_z(c0, r0)
-    best = np.inf
-    for k in range(lo, hi):
-        c = c0 + ends[k, 0]
-        r = offset_row(c, z0 + ends[k, 1])
-        if 1 <= c < C and 1 <= r < R:
-            x = np.float64(Jl[c, r, ends[k, 2]])
-            if x < best:
-                best = x
-    return best
-
-
-@jit(_nrt=False)
-def _ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
-    """Whether a move at Velocity V2 without a Gravity Whip from (c0, r0) facing f0 can end
-    with a racing rival within 8 hexes in its Field of Fire (the plan's attack bonus): over the
-    ends its turning limits reach (:func:`move_ends`, a superset of the true ends); True when
-    the table does not hold these limits."""
-    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
-        return True
-    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
-    if hi == lo:
-        return True
-    z0 = cube_z(c0, r0)
-    for k in range(lo, hi):
-        c = c0 + ends[k, 0]
-        r = offset_row(c, z0 + ends[k, 1])
-        if 1 <= c < C and 1 <= r < R:
-            for t in range(sv.shape[0]):
-                if t != s and sv[t, V_STATUS] == RACING \
-                        and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= 8 \
-                        and in_field_of_fire(c, r, ends[k, 2], sv[t, V_COL], sv[t, V_ROW]):
-                    return True
-    return False
-
-
 @jit(_nrt=False)
 def _chase_ok(pp, s, turn, S, Jfin, rp):
     """Whether the pilot's ``attack_bonus`` stands for this Turn's plan: not when the ship
@@ -1128,12 +1077,12 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if no_turning:
                         lim = 0
-                    reach = min(_end_bound(FD.ends_at, FD.ends, Jv,
+                    reach = min(end_bound(FD.ends_at, FD.ends, Jv, V2,
                                            c0, r0, f0, V2, lim, per_hex), 1000.0)
                     # nor can the plan earn the attack bonus unless one of those ends has a
                     # rival in its Field of Fire: then neither this bound nor the setting's
                     # plan search allows for it (exact: no leaf of that search earns it)
-                    if pp[PP_ATTACK] > 0 and not _ends_attack(
+                    if pp[PP_ATTACK] > 0 and not ends_attack(
                             FD.ends_at, FD.ends, sv, s, c0, r0, f0, V2, lim, per_hex,
                             terrain.shape[0], terrain.shape[1]):
                         no_att[ia] = 1.0
@@ -1168,7 +1117,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             if no_att[ia] == 1.0:
                 _without_attack(pp, tab.pq2)
                 pa = tab.pq2
-            c, n = best_plan(q, W, Jv, plan, pa, tab)
+            c, n = best_plan_in(q, W, Jv, plan, pa, tab, FD.ends_at, FD.ends)
             if best_c < 1e17 and n == 0 and c >= INF:
                 continue            # nothing at this setting beats the best
             c += dv
@@ -1370,7 +1319,8 @@ def ship_phase(st, script, mv, S, FD, pp, P, RT, BT, L):
         if not _chase_ok(pp, s, turn, S, fields[sv[s, V_PILOT], sv[s, V_FIN_FIELD]], rp):
             _without_attack(pp, tab.pq)
             pt = tab.pq
-        c, n = best_plan(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan, pt, tab)
+        c, n = best_plan_in(q, W, FD.fields_v[sv[s, V_PILOT], fld], plan, pt, tab, FD.ends_at,
+                            FD.ends)
     m = add_recovery_attempts(q, plan, n, plan2, W, pp)
     hound_targets(s, S, plan2, m, RT, BT, tab)
     # a crisis suffered during its own movement comes after the ship has moved (210 C a)

@@ -56,7 +56,8 @@ from simkit.core._numba import jit
 from .procedures.kernels import (P_DESTROY_AT_LEAST, P_FIRE_CARD, P_FIRE_DICE, P_FIRE_MOD_0, P_FIRE_PER,
                       P_FIRE_SI, P_FIRE_THRESHOLD, P_HOUND_DICE_0, P_MARKER_DICE, P_SCR_ABOVE,
                       P_SCR_ROLLS)
-from .pieces.geometry import Sight, dist, fire_solution, in_field_of_fire, nbr
+from .pieces.geometry import (Sight, cube_z, dist, fire_solution, in_field_of_fire, nbr,
+                              offset_row)
 from .pieces.layout import (BU_COL, BU_MKIND, BU_ROW, BU_STATE, BU_VP, ON_BOARD, RACING, RP_F_ACC, RP_F_DEC, RP_F_TURN,
                             RP_F_SCREENS, RP_F_TRACTOR, RP_HOUND_RANGE, RP_LOF_FIRE0, RP_LOF_HOLE,
                             RP_LOF_WELL, RP_MAX_RANGE, RP_PASS_MIN, RP_REC_FIRE0, RP_REC_PER_HEX,
@@ -177,6 +178,7 @@ FIRE_KEY = 6                # fire price cache: Screens and the five weights, th
 SCRATCH_SHIPS = 4           # ships whose fire prices the scratch keeps (2-4 race, 100 A)
 EXPO_SIZE = 4096            # hexes whose exposure the scratch keeps (more: computed each time)
 DRY_SIZE = 1024             # ship-state values the hounds' dry run copies (ships x columns)
+END_DEPTH = 1               # plan slots from the root at which the search bounds by the ends
 MAX_SETS = 2 * 24 + 1       # Main Engines settings the allocation weighs (-ME..+ME; ship.toml:
 #                             ME at most 11 Levels; a bigger ME is refused, never cut short)
 
@@ -505,6 +507,77 @@ def rival_within(sv, s, c, r, k):
     return False
 
 
+@jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
+def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex):
+    """The least cost-to-go, in field ``Jv`` (Velocity first, :func:`by_velocity`) at Velocity
+    ``vl``, of any state a move of V2 hexes without a Gravity Whip can end in from (c0, r0)
+    facing f0 (``engine.move_ends``: the hexes and facings its turning limits reach, not every
+    hex within V2 at any facing); -inf (no bound) for limits the table does not hold. ``at``,
+    ``ends``: ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every
+    array of a tuple a call takes)."""
+    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
+        return -np.inf
+    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
+    if hi == lo:
+        return -np.inf
+    Jl = Jv[vl]
+    C, R = Jl.shape[0], Jl.shape[1]
+    # the grid's cube coordinates by geometry's inlined forms: hexgrid's calls were not inlined
+    z0 = cube_z(c0, r0)
+    best = np.inf
+    for k in range(lo, hi):
+        c = c0 + ends[k, 0]
+        r = offset_row(c, z0 + ends[k, 1])
+        if 1 <= c < C and 1 <= r < R:
+            x = np.float64(Jl[c, r, ends[k, 2]])
+            if x < best:
+                best = x
+    return best
+
+
+@jit(_nrt=False)
+def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
+    """Whether a move of V2 hexes without a Gravity Whip from (c0, r0) facing f0 can end with
+    a racing rival within 8 hexes in its Field of Fire (the plan's attack bonus): over the
+    ends its turning limits reach (``engine.move_ends`` rows ``at``, ``ends``: a superset of
+    the true ends); True when the table does not hold these limits (an empty table: always).
+    Worked in the cube offsets the table keeps, rival by rival (the plan search asks it a few
+    hundred times a race, and the end's offset hex and the geometry's calls cost more than
+    the test)."""
+    if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
+        return True
+    lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
+    if hi == lo:
+        return True
+    z0 = cube_z(c0, r0)
+    for t in range(sv.shape[0]):
+        if t == s or sv[t, V_STATUS] != RACING:
+            continue
+        # the rival from the start hex; no end lies more than V2 hexes from it
+        rx = sv[t, V_COL] - c0
+        rz = cube_z(sv[t, V_COL], sv[t, V_ROW]) - z0
+        ax, az, ay = abs(rx), abs(rz), abs(rx + rz)
+        if max(ax, max(az, ay)) > V2 + 8:
+            continue
+        for k in range(lo, hi):
+            # the rival from the end: within 8 hexes, not in it (in_field_of_fire's own test)
+            x = rx - ends[k, 0]
+            z = rz - ends[k, 1]
+            y = -x - z
+            if max(abs(x), max(abs(z), abs(y))) > 8 or (x == 0 and z == 0):
+                continue
+            c = c0 + ends[k, 0]
+            r = offset_row(c, z0 + ends[k, 1])
+            if not (1 <= c < C and 1 <= r < R):
+                continue
+            # in_field_of_fire's cone: the offset turned to the N facing, 3 |x| <= -(2 z + x)
+            for _ in range(ends[k, 2]):
+                x, y, z = -y, -z, -x
+            if 3 * abs(x) <= -(2 * z + x):
+                return True
+    return False
+
+
 @jit(_nrt=False)
 def exposure(sv, s, c, r, max_range):
     """The hits ship ``s`` ending its move at (c, r) expects from the next shot of each racing
@@ -621,18 +694,30 @@ class PlanSpec(NamedTuple):
     ub: float
 
 
+@jit
+def best_plan(q, W, J, out_plan, pp, scr):
+    """:func:`best_plan_in` without the table of where moves end (the same plan and cost; its
+    search proves that plan best with more nodes): for callers outside the race."""
+    return best_plan_in(q, W, J, out_plan, pp, scr, np.zeros((0, 1, 1, 6, 2), np.int64),
+                        np.zeros((0, 3), np.int64))
+
+
 # no reference counts (``engine``'s NO_NRT note): a call counted its two dozen arrays on
 # entry and exit, ~140 calls a four-ship race
 @jit(_nrt=False)
-def best_plan(q, W, J, out_plan, pp, scr):
+def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     """Search every legal movement plan of ship ``q.s`` at Velocity ``q.V`` (see module doc;
     ``q`` a :class:`PlanSpec`); write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R,
     10+k whip k hexes) and return (cost, tokens). ``W`` is the race as :func:`plan_view`
     shows it, ``J`` the target's route field laid out Velocity first (:func:`by_velocity`),
     ``scr`` the race's :class:`PlanScratch`
-    (:func:`plan_scratch`). ``q.ub``: only a plan cheaper than this is wanted (the
-    allocation's best at another setting): partial plans that cannot beat it are dropped, and
-    (INF, 0) is returned when none does."""
+    (:func:`plan_scratch`), ``ends_at``/``ends`` the table of where a move without a Gravity
+    Whip can end (``engine.move_ends``; empty in :func:`best_plan`): with it the search bounds
+    a partial plan near the root by the least cost-to-go at the ends it can still reach, and
+    drops one kept only by the attack bonus when none of those ends has a rival in its Field
+    of Fire -- the same plan, fewer nodes. ``q.ub``: only a plan cheaper than this is wanted
+    (the allocation's best at another setting): partial plans that cannot beat it are dropped,
+    and (INF, 0) is returned when none does."""
     s, V, limit, per_hex, tractor, screens, pi_mod, tb, _, ub = q
     sv, bu, hd = W.sv, W.bu, W.hd
     (terrain, fire_class, hole_of, ring_pos, rings, rotation) = (
@@ -757,13 +842,11 @@ def best_plan(q, W, J, out_plan, pp, scr):
     # whole bonus on top of what the partial plan had already earned)
     rec_cap = bonus_w
     if tb >= 0 and bonus_w >= 0.0:
-        pmax = 0.0
-        for b in range(99):                  # every closest approach a leaf can price
-            pb = p_recover(tractor, V, b, 1, pi_mod, tb_c, tb_r, terrain, fire_class, rp)
-            if pb > pmax:
-                pmax = pb
-            if pmax >= 1.0:
-                break
+        # over every closest approach a leaf can price (0-98 hexes): the chance is monotone in
+        # the hexes (205 B: a fixed modifier a hex), so its largest is at one end (this was a
+        # loop of 99 calls at every search with a target Buoy)
+        pmax = max(p_recover(tractor, V, 0, 1, pi_mod, tb_c, tb_r, terrain, fire_class, rp),
+                   p_recover(tractor, V, 98, 1, pi_mod, tb_c, tb_r, terrain, fire_class, rp))
         rec_cap = pmax * bonus_w
     # Tighter, node by node, when no Gravity Whip can be made (a whip moves the ship round a
     # hole for no MP): each hex entered changes the distance to the Buoy by at most 1, so the
@@ -773,6 +856,8 @@ def best_plan(q, W, J, out_plan, pp, scr):
     # so only a rival within that and 8 hexes makes it possible.
     near_rec = tb >= 0 and bonus_w >= 0.0 and not can_whip and rp[RP_REC_PER_HEX] <= 0
     near_att = att > 0 and not can_whip
+    # the ends of a move without a whip (``engine.move_ends``), when the caller has the table
+    use_ends = not can_whip and ends_at.shape[0] > 0
     # a partial plan that cannot beat the best by more than plan_tol is not searched on: the
     # plan returned costs at most plan_tol more than the best (0: exactly the best)
     tol = pp[PP_PLAN_TOL]
@@ -928,11 +1013,31 @@ def best_plan(q, W, J, out_plan, pp, scr):
                                 and dist(c, r, sv[t, V_COL], sv[t, V_ROW]) <= mleft + 8:
                             a2 = att
                             break
-                lb = (eff + rec - rc if bonus_w >= 0.0 else eff - bonus_w) - a2 + jn \
-                    - (mleft + refund) / V \
+                pre = (eff + rec - rc if bonus_w >= 0.0 else eff - bonus_w) - a2
+                lb = pre + jn - (mleft + refund) / V \
                     - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
                 if lb >= best - tol:
                     continue
+                # only the attack bonus keeps this partial plan: it stands only if some end
+                # the rest of the move can reach (its MPs left, the turning movements left;
+                # ``ends_at``, ``ends``: ``engine.move_ends``) has a rival within 8 hexes in
+                # its Field of Fire. Asked only here, where the answer prunes: the raider's
+                # bound is loose by its whole bonus wherever a rival is near
+                if near_att and a2 > 0.0 and lb + a2 >= best - tol \
+                        and not ends_attack(ends_at, ends, sv, s, c, r, f, mleft, limit - u,
+                                            per_hex, C, R):
+                    continue
+                # near the root, where a cut saves a whole subtree: the least cost-to-go at
+                # the ends the rest of the move can reach at this Velocity (the field at this
+                # state lets the Velocity change on the way, 203 C forbids it; a capture is
+                # 1,000 and more, leaving the board more still; a plan that finishes has no
+                # cost-to-go, so not when the Finish is in reach)
+                if d < END_DEPTH and use_ends \
+                        and not (V == 1 and dist(c, r, fin_c, fin_r) <= mleft):
+                    eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u, per_hex)
+                    eb = eb if eb < 1000.0 else 1000.0
+                    if pre + eb - 1e-6 * (1.0 + abs(eb)) >= best - tol:
+                        continue
         key = ((((c * R + r) * 6 + f) * 8 + u) * 32 + mleft) * 8 + g
         key = key * 256 + w
         fkey = np.float64(key)
