@@ -143,6 +143,39 @@ def _hex_near(rng, hexes, k):
             min(max(r + int(rng.integers(-k, k + 1)), 2), 39))
 
 
+def _plan_positions(four, seed, n):
+    """Plan searches at ``n`` drawn positions of the four-corners race: ship ``i % 4`` on a
+    clear hex near a Well ring or Hell Fire, Velocity 1-7, any facing, a target Buoy on odd
+    draws, Screens 0-10. Yields ``(i, ship, PlanSpec, PlanView, field, where)``; a draw that
+    lands on a hex that is not clear is skipped."""
+    b = four.BT
+    near = np.concatenate([b.rings.reshape(-1, 2), np.argwhere(b.fire_class > 0)])
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        s = i % 4
+        c, r = _hex_near(rng, near, 5)
+        if b.terrain[c, r] != 0:
+            continue
+        V, facing = int(rng.integers(1, 8)), int(rng.integers(0, 6))
+        q, W, J = _plan_at(four, s, (c, r), facing, V, rng, buoy=i % 2 == 1)
+        yield i, s, q, W, J, ((c, r), facing, V, q.tb)
+
+
+def _plan_at(four, s, pos, facing, V, rng, buoy=False):
+    """Ship ``s`` of the four-corners race at ``pos``, ``facing``, Velocity ``V``: its
+    PlanSpec (Screens 0-10 drawn from ``rng``; with ``buoy`` a target Buoy drawn first), its
+    PlanView and its route field."""
+    ra, b = four.ra, four.BT
+    sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": pos, "facing": facing,
+                                                           "velocity": V}})
+    W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
+    J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
+    tb = int(rng.integers(0, len(bu))) if buoy else -1
+    q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
+                 int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], tb, 100, 1e30)
+    return q, W, J
+
+
 def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four):
     """A race's one scratch serves every ship's plan searches and keeps each ship's Hell Fire
     prices by Velocity, Screens and weights. Searches that share it, ships, Screens and pilots
@@ -197,30 +230,15 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     exec(src.replace(cut, "        if False:\n"), ns)
     unbounded = ns["best_plan_in"]
     at, ends = four.ends
-    ra, b = four.ra, four.BT
-    near = np.concatenate([b.rings.reshape(-1, 2), np.argwhere(b.fire_class > 0)])
-    rng = np.random.default_rng(7)
     tried = 0
-    for i in range(300):
-        s = i % 4
-        c, r = _hex_near(rng, near, 5)
-        if b.terrain[c, r] != 0:
-            continue
-        V, facing = int(rng.integers(1, 8)), int(rng.integers(0, 6))
-        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
-                                                               "velocity": V}})
-        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
-        J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
-        tb = int(rng.integers(0, len(bu))) if i % 2 else -1
-        q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
-                     int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], tb, 100, 1e30)
+    for i, s, q, W, J, where in _plan_positions(four, 7, 300):
         c1, _ = best_plan_in(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s],
                              plan_scratch(), at, ends)
         c0, _ = best_plan(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s], plan_scratch())
         with np.errstate(over="ignore"):      # the slot hash wraps on purpose (uint64)
             c2, _ = unbounded(q, W, J, np.zeros(MAX_PLAN, np.int64), four.pilots[s],
                               plan_scratch(), at, ends)
-        assert c1 == c2 == c0, (i, (c, r), facing, V, tb, c1, c2, c0)
+        assert c1 == c2 == c0, (i, where, c1, c2, c0)
         tried += 1
     assert tried > 200
 
@@ -231,7 +249,7 @@ def test_the_ends_of_a_move_cut_the_raiders_search_not_its_plan(four):
     its Field of Fire, and near the root bounds by the least cost-to-go at those ends: the
     raider's plans are the same, token for token, as without the table, and its searches
     visit fewer nodes (the scratch counts them)."""
-    ra, b = four.ra, four.BT
+    b = four.BT
     at, ends = four.ends
     rng = np.random.default_rng(5)
     raider = [k for k, p in enumerate(four.pilots) if p[PARAM_NAMES.index("attack_bonus")] > 0]
@@ -244,12 +262,7 @@ def test_the_ends_of_a_move_cut_the_raiders_search_not_its_plan(four):
         if b.terrain[c, r] != 0:
             continue
         V, facing = int(rng.integers(5, 8)), int(rng.integers(0, 6))
-        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
-                                                               "velocity": V}})
-        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
-        J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
-        q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
-                     int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], -1, 100, 1e30)
+        q, W, J = _plan_at(four, s, (c, r), facing, V, rng)
         p1, p2 = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
         c1, n1 = best_plan_in(q, W, J, p1, four.pilots[s], s_with, at, ends)
         c2, n2 = best_plan(q, W, J, p2, four.pilots[s], s_without)
@@ -300,25 +313,10 @@ def test_plan_tol_zero_is_the_exact_search_and_above_it_a_plan_within_the_tolera
     0 it is the exact search (the same plan, token for token, as the pilots' defaults, whose
     plan_tol is 0); at 0.3 every plan costs at most 0.3 more than the exact one, never less,
     and the searches together visit fewer nodes (the scratch counts them)."""
-    ra, b = four.ra, four.BT
-    near = np.concatenate([b.rings.reshape(-1, 2), np.argwhere(b.fire_class > 0)])
-    rng = np.random.default_rng(11)
     col = PARAM_NAMES.index("plan_tol")
     sx, s0, s3 = plan_scratch(), plan_scratch(), plan_scratch()
     worse = tried = 0
-    for i in range(200):
-        s = i % 4
-        c, r = _hex_near(rng, near, 5)
-        if b.terrain[c, r] != 0:
-            continue
-        V, facing = int(rng.integers(1, 8)), int(rng.integers(0, 6))
-        sh, sv, bu, hd = position(four, **{four.sc.sides[s]: {"pos": (c, r), "facing": facing,
-                                                               "velocity": V}})
-        W = plan_view(race_state(sh, sv, bu, hd), b, four.RT)
-        J = four.fields_v[four.slot[s], int(sv[s, V_FIN_FIELD])]
-        tb = int(rng.integers(0, len(bu))) if i % 2 else -1
-        q = PlanSpec(s, V, min(ra.mn_turn[sh[s, MN]], ra.vturns[V]), ra.mn_hex[sh[s, MN]], 10,
-                     int(rng.integers(0, 11)), ra.pi_mod[sh[s, PI]], tb, 100, 1e30)
+    for i, s, q, W, J, _ in _plan_positions(four, 11, 200):
         assert four.pilots[s, col] == 0.0
         zero, tol = four.pilots[s].copy(), four.pilots[s].copy()
         tol[col] = 0.3
@@ -980,7 +978,7 @@ def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_he
 
     from simkit.core.hexgrid import EVEN_LOWER, to_cube
     from simkit.demons_run import engine as RK
-    from simkit.demons_run.pieces.geometry import dist, nbr
+    from simkit.demons_run.pieces.geometry import nbr
     vturns = np.full(13, 6, np.int64)
     at, ends = RK.move_ends(vturns, 4, 3)
     c0, r0 = 20, 20
