@@ -1611,3 +1611,55 @@ def test_a_car_on_a_bend_whose_way_round_is_inwards_waits_when_shut_in_behind_p1
     w.place(1, 2, 1, 0, 0, side=1, role=VH.CHASE)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, 0)
     assert _d(w, 0, std) == (PO.A_NONE, 0)
+
+
+def _inside_way_past_a_bend(lead_mph=60):
+    """Made-up, after seeded Game Eight intercept trial 4911 (seed 2026): the road S S S S BR S
+    S; the chase car (1, no ammunition) stopped on lanes 1-2 of section 3; an obstacle across
+    lanes 0-2 on the first space past the bend right (section 5, space 0): the way past is
+    lanes 3-4, on the bend's inside, two drifts right (inwards, refused on the bend, p13).
+    The lead car (0) moving, far ahead."""
+    w = World(layout=("S", "S", "S", "S", "BR", "S", "S"))
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 2, 2, lead_mph, side=0, role=VH.LEAD)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 5, 0, 2, RD.rear_x(w.T, 5, 0, 0),
+                   RD.front_x(w.T, 5, 0, 0), 1, -1)
+    return w, std
+
+
+def test_a_stopped_car_plans_the_drifts_round_a_bend_and_sees_when_none_get_there_p13_p15():
+    """Seeded Game Eight intercept 4911 was drawn at the turn limit: the attacker stopped on
+    the straight's last space before a bend right, the way past an obstacle just beyond the
+    bend two lanes in (inwards, where the bend refuses the drift, p13), and obstacles on the
+    inside lanes of the straight's first two spaces: no drift landing on the straight gets it
+    there. It moved off, braked nose to the block, backed off the bend and came on again, six
+    times. The drivers planned one drift at a time (``_plan_before_curve``, called by the
+    move-off with a look of one space) and never asked whether the drifts the way needs can
+    all land before the curve.
+    - That position: the road is shut for this car; with no enemy behind it waits (it used to
+      move off, A_ACCEL).
+    - Stopped on the straight's first space with the inside lanes clear: two drifts are
+      needed and two spaces of straight are left, so it moves off drifting right (p15); it
+      used to move off straight ahead and lose one of them."""
+    w, std = _inside_way_past_a_bend()
+    for sp in (0, 1):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 3, 5, RD.rear_x(w.T, 3, 3, sp),
+                       RD.front_x(w.T, 3, 3, sp), 1, -1)
+    w.place(1, 3, 1, 2, 0, side=1, role=VH.CHASE)
+    assert PO._curve_ahead(w.T, w.TM, w.V, 1, PO.ROUTE_LOOK) == (4, -1)   # outwards: left
+    assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 6, True) == -1
+    for t in range(8):
+        assert _d(w, 1, std, trial=t) == (PO.A_NONE, 0)
+    # the straight's inside lanes clear, the car on its first space: two drifts, two spaces
+    w, std = _inside_way_past_a_bend()
+    w.place(1, 3, 1, 0, 0, side=1, role=VH.CHASE)
+    assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 8, True) == 3
+    for t in range(8):
+        act, arg = _d(w, 1, std, trial=t)
+        assert act == PO.A_OFF_DRIFT and arg > 0
+    # on the straight's last space, the inside clear: a reverse with the drift (p17) lands
+    # behind and the move on lands the second
+    w.place(1, 3, 1, 2, 0, side=1, role=VH.CHASE)
+    assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 6, True) == 3
+    assert _d(w, 1, std) == (PO.A_REVERSE, 1)
