@@ -1761,7 +1761,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     hunt = _hunts(V, n, v, hp)
     blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
     if not blocked and straight and not V[v, V_BIKE]:
-        r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
+        r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
         blocked = r != 0
     if blocked and r != 0 and straight and not V[v, V_BIKE]:
         span, out = _curve_ahead(T, TM, V, v, ROUTE_LOOK)
