@@ -1639,9 +1639,9 @@ def test_a_stopped_car_plans_the_drifts_round_a_bend_and_sees_when_none_get_ther
     all land before the curve.
     - That position: the road is shut for this car; with no enemy behind it waits (it used to
       move off, A_ACCEL).
-    - With the straight's inside lanes clear the planner finds the way (two drifts, two
-      straight spaces), and on the straight's last space the stopped car still reverses with
-      the first drift (p17), as before."""
+    - Stopped on the straight's first space with the inside lanes clear: two drifts are
+      needed and two spaces of straight are left, so it moves off drifting right (p15); it
+      used to move off straight ahead and lose one of them."""
     w, std = _inside_way_past_a_bend()
     for sp in (0, 1):
         RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 3, 5, RD.rear_x(w.T, 3, 3, sp),
@@ -1651,11 +1651,13 @@ def test_a_stopped_car_plans_the_drifts_round_a_bend_and_sees_when_none_get_ther
     assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 6, True) == -1
     for t in range(8):
         assert _d(w, 1, std, trial=t) == (PO.A_NONE, 0)
-    # the straight's inside lanes clear: from its first space the planner finds the way two
-    # lanes in (two drifts landing on the straight's two spaces left)
+    # the straight's inside lanes clear, the car on its first space: two drifts, two spaces
     w, std = _inside_way_past_a_bend()
     w.place(1, 3, 1, 0, 0, side=1, role=VH.CHASE)
     assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 8, True) == 3
+    for t in range(8):
+        act, arg = _d(w, 1, std, trial=t)
+        assert act == PO.A_OFF_DRIFT and arg > 0
     # on the straight's last space, the inside clear: a reverse with the drift (p17) lands
     # behind and the move on lands the second
     w.place(1, 3, 1, 2, 0, side=1, role=VH.CHASE)

@@ -1772,6 +1772,17 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # Eight intercept 4911: moving off, braking at the block, backing off, to the
             # turn limit)
             r = 0
+        elif span > 0 and r != out and d == 0:
+            nsec, nsp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+            if nsec >= 0 and T[nsec, RD.T_KIND] == RD.STRAIGHT \
+                    and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1) \
+                    and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + r, True, 1):
+                # the first of the drifts the way round needs, as the car moves off (p15): a
+                # straight move off gave one of the few spaces it can drift on
+                up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
+                if 0 < want < up:
+                    up = want
+                return A_OFF_DRIFT, r * up
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)
