@@ -680,52 +680,6 @@ def _curve_ahead(T, TM, V, v, look):
 
 
 @jit
-def _straight_before(T, V, v, far):
-    """The spaces ahead (at most ``far``) that lie on straights before the car's lanes first
-    reach a curve: where a drift towards a curve's inside can still land (p13)."""
-    k = 0
-    while k < far:
-        sec, sp = _space_ahead(T, V, v, V[v, V_LANE], k + 1)
-        if sec < 0 or T[sec, RD.T_KIND] != RD.STRAIGHT:
-            break
-        k += 1
-    return k
-
-
-@jit
-def _inward_reach(T, M, NM, V, n, v, inward, far, hunt):
-    """Can the car get onto a lane pair on the ``inward`` side (-1, +1) that is clear round
-    the curve ahead (``far`` spaces, as :func:`_pair_clear`), drifting one lane a move and only
-    while its drifts still land on the straight before the curve (p13)? Each move's straight
-    part must be clear in the lanes it holds and its drift's lanes in the space it lands on.
-    A stopped car may reverse with the first drift (p17). Returns the clear pair reached, or -1.
-    One drift planned at a time from where the car was
-    saw a way round two lanes in but not that the second drift would land on the curve (or
-    could land only on an obstacle): seeded Game Eight intercept 4911's attacker came onto a
-    bend, braked nose to the block past it, backed off and came on again to the turn limit."""
-    lane = V[v, V_LANE]
-    s = _straight_before(T, V, v, far)
-    k0 = 1
-    if V[v, V_MPH] == 0 and not V[v, V_BIKE] and 0 <= lane + inward <= 4 \
-            and T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT \
-            and _reverse_clear(T, M, NM, V, n, v, inward):
-        # stopped: a reverse with the drift first (p17) lands behind, on the straight, and the
-        # car comes on through its own space again, where a drift may land too
-        lane += inward
-        if _pair_clear(T, M, NM, V, n, v, lane, far, hunt):
-            return lane
-        k0 = 0
-    for k in range(k0, s + 1):
-        if k > 0 and _static_at(T, M, NM, V, n, v, lane, k):
-            break
-        if 0 <= lane + inward <= 4 and not _static_at(T, M, NM, V, n, v, lane + inward, k):
-            lane += inward
-            if _pair_clear(T, M, NM, V, n, v, lane, far, hunt):
-                return lane
-    return -1
-
-
-@jit
 def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
     """The drift (-1, +1) to make on the straight before a curve, or 0: on the curve a drift
     may only go outwards (p13), so a way round a block on or just past it that needs an inward
@@ -740,8 +694,6 @@ def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
     hunt = _hunts(V, n, v, hp)
     blocked, r = _route(T, M, NM, V, n, v, far, hunt, st, script)
     if blocked and r != 0 and r != out:
-        if _inward_reach(T, M, NM, V, n, v, r, far, hunt) < 0:
-            return 0   # no drift plan over the straight gets round: drifting gains nothing
         return r
     if hunt and not V[v, V_BIKE]:
         e = _stopped_enemy_in_front(T, V, WS, n, v, far, hp)
@@ -1758,31 +1710,10 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
-    hunt = _hunts(V, n, v, hp)
-    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
+    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
     if not blocked and straight and not V[v, V_BIKE]:
-        r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
+        r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
         blocked = r != 0
-    if blocked and r != 0 and straight and not V[v, V_BIKE]:
-        span, out = _curve_ahead(T, TM, V, v, ROUTE_LOOK)
-        if span > 0 and r != out \
-                and _inward_reach(T, M, NM, V, n, v, r, span + CURVE_PLAN, hunt) < 0:
-            # the way round lies on the inside of the curve ahead and no drifts landing on
-            # the straight before it get there: for this car the road is shut (seeded Game
-            # Eight intercept 4911: moving off, braking at the block, backing off, to the
-            # turn limit)
-            r = 0
-        elif span > 0 and r != out and d == 0:
-            nsec, nsp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
-            if nsec >= 0 and T[nsec, RD.T_KIND] == RD.STRAIGHT \
-                    and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1) \
-                    and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + r, True, 1):
-                # the first of the drifts the way round needs, as the car moves off (p15): a
-                # straight move off gave one of the few spaces it can drift on
-                up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
-                if 0 < want < up:
-                    up = want
-                return A_OFF_DRIFT, r * up
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)
