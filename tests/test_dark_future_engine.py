@@ -701,3 +701,75 @@ def test_loader_fuzz(tmp_path):
             pass
 
     check()
+
+
+def _spinning_beside(lead_mph):
+    """The chase car (1) out of control at 60mph on lanes 2-3 of space 0; the lead car (0) on
+    lanes 4-5 of space 1, having taken its part of phase 1, at ``lead_mph``."""
+    w = World()
+    w.place(0, 0, 4, 1, lead_mph, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    w.V[1, VH.V_OOC] = VH.OUT_OF_CONTROL
+    w.V[0, VH.V_STAMP] = 1 * 8 + 1
+    w.WS[:, :, VH.W_AMMO] = 0
+    return w
+
+
+def _spins_next_move(w):
+    """Phase 2, the lead car gone: the spinning chase car moves and makes its first rotation,
+    rolling its direction (2: clockwise) and the rotation (1)."""
+    w.V[0, VH.V_STATUS] = VH.LEFT
+    st, s = w.script([2, 1])
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 2))
+    ev = _phase_events(w, 2)
+    assert st[dice.POS] == 2
+    spins = [e for e in ev if e[:2] == (1, EG.EV_SPIN)]
+    assert len(spins) == 1 and spins[0][2] == 1     # clockwise: the direction rolled now
+
+
+def test_a_spin_whose_drift_skid_is_blocked_makes_no_rotation_that_move_p57_p58():
+    """p57-58: 'Vehicles which are spinning or skidding must execute their moves in a strict
+    sequence - forward moves, drift skids and spins, in that order ... if a collision will
+    occur, the move comes to an end.' The chase car's control-loss test 6 + 3 - 3 = 6, a spin;
+    its skid test 1 (a drift skid, -10mph), 2 (right): after its forward move the drift into
+    lanes 3-4 runs into the lead car (40mph) on lanes 4-5, a shunt (damage rolls 2, 2; the lead
+    car's 40mph test 2). The move ends there: no rotation, no dice for one (six rolls in all),
+    and the car, still moving, is spinning; its next move makes the first rotation, its
+    direction rolled then. The old engine rotated it after the blocked drift (eight rolls)."""
+    w = _spinning_beside(40)
+    dice_ = [6, 1, 2, 2, 2, 2, 2, 1]
+    st, s = w.script(dice_)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert [e for e in ev if e[:2] == (1, EG.EV_RAM)]
+    assert not [e for e in ev if e[:2] == (1, EG.EV_SPIN)]
+    assert st[dice.POS] == 6
+    assert w.V[1, VH.V_LANE] == 2 and w.V[1, VH.V_SP] == 1 and w.V[1, VH.V_MPH] > 0
+    assert w.V[1, VH.V_OOC] == VH.SPINNING and w.V[1, VH.V_ATT] == 0
+    _spins_next_move(w)
+
+
+def test_a_spin_rotation_blocked_by_a_car_is_a_sideswipe_and_the_car_spins_on_p44_p58():
+    """p58: 'The rotation of a spinning model may cause it to hit another vehicle. In these
+    cases, there is no need to roll for rotation. The car model isn't actually moved, and the
+    collision is treated as a sideswipe. If the car is still moving after the sideswipe, it is
+    still classed as spinning. In its next move, and all subsequent ones, it moves
+    straight-ahead and rolls for rotation normally' (p44 alike). The chase car's test 6, a spin;
+    skid test 2 (straight, -5mph): it moves to space 1, 55mph; the rotation's four-lane zone
+    (lanes 1-4) holds the stationary lead car on lanes 4-5: no direction or rotation roll, not
+    moved (still square to the grid), an opposed sideswipe (p54: the target is stationary; both
+    3 + 3 + 1 = 7, a draw: one combined hit each, damage rolls 3, 3; both -20mph; the hazard
+    rolls 3). Still moving (35mph), it is spinning, and its next move makes the first rotation.
+    The old engine rolled the rotation through the lead car ('not yet' in the coverage row)."""
+    w = _spinning_beside(0)
+    dice_ = [6, 2, 3, 3, 3, 3, 2, 1]
+    st, s = w.script(dice_)
+    EG._take_turn(st, s, w.B, w.V, w.WS, w.FIT, 2, 1, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    ev = _phase_events(w, 1)
+    assert st[dice.POS] == 6
+    spins = [e for e in ev if e[:2] == (1, EG.EV_SPIN)]
+    assert spins == [(1, EG.EV_SPIN, 0, 0, 0, 55)]     # blocked by car 0, no rotation
+    assert [e for e in ev if e[:2] == (1, EG.EV_OPPSWIPE)]
+    assert w.V[1, VH.V_SP] == 1 and w.V[1, VH.V_LANE] == 2 and w.V[1, VH.V_ATT] == 0
+    assert w.V[1, VH.V_MPH] == 35 and w.V[1, VH.V_OOC] == VH.SPINNING
+    _spins_next_move(w)

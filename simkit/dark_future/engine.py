@@ -986,14 +986,37 @@ def _after_move(st, script, T, V, v, G, L, K, nl, hp):
 
 
 @jit
-def _spin(st, script, T, V, v, first, RU, L, rolling):
+def _spin(st, script, B, V, WS, FIT, n, v, first, RU, L, rolling):
     """The rotation of a spin (p44); a rotation on a curve, or a four-lane zone off the road,
-    is a crash (p44, p58). Returns False when the car crashed."""
+    is a crash (p44, p58). A vehicle in the rotation's four-lane zone blocks it (p44, p58):
+    no roll for rotation, the car is not moved, the collision is a sideswipe, and a car still
+    moving after it is still spinning (its direction, if this was to be its first rotation,
+    rolled at its next). Returns False when the car crashed."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     G = _tab1(RU, TB_G)
     spin_t = _tab2(RU, TB_SPIN)
     if T[V[v, V_SEC], RD.T_KIND] != RD.STRAIGHT:
         _crash(V, v, CRASH_CURVE_SPIN, L)
         return False
+    lane = V[v, V_LANE]
+    u = zone_hits(T, V, n, v, V[v, V_SEC], lane - 1, lane + 2, v_rear(T, V, v), v_front(T, V, v))
+    if u >= 0:
+        # p58: 'The rotation of a spinning model may cause it to hit another vehicle. In these
+        # cases, there is no need to roll for rotation. The car model isn't actually moved,
+        # and the collision is treated as a sideswipe.' (a wreck there is hit by no swipe,
+        # _sideswipe takes only active vehicles, but it still blocks the rotation)
+        _log(L, v, EV_SPIN, 0, u, 0, V[v, V_MPH])
+        if first:
+            V[v, V_SPINDIR] = 0
+        a, b = lanes_of(V, u)
+        _sideswipe(st, script, B, V, WS, FIT, n, v, 1 if a > lane else -1, RU, L)
+        if V[v, V_STATUS] == ACTIVE:
+            if V[v, V_MPH] > 0 or rolling:
+                V[v, V_OOC] = SPINNING
+                V[v, V_SKIDDIR] = 0
+            else:
+                _halted(V, v)
+        return True
     sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
     d, rot, ded = H.spin_test(st, script, sf, first, V[v, V_SPINDIR], spin_t)
     V[v, V_SPINDIR] = d
@@ -1082,7 +1105,8 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         if nl == MOVE_ENDED or V[v, V_STATUS] != ACTIVE:
             return
         if V[v, V_MPH] > 0:
-            _spin(st, script, T, V, v, False, RU, L, False)
+            # a spin whose first rotation a collision stopped rolls its direction now (p44)
+            _spin(st, script, B, V, WS, FIT, n, v, V[v, V_SPINDIR] == 0, RU, L, False)
         return
     sf = speed_factor(V[v, V_MPH], step)
     if bike and (V[v, V_NODRIVER] or V[v, V_WHEELOFF]):
@@ -1138,6 +1162,20 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         # A shunted target still takes its move (p56); the wreck completes nothing.
         _roll_over(st, script, B, V, WS, FIT, v, RU, L, True)
         return
+    if not bike and res == 3 and V[v, V_STATUS] == ACTIVE and nl != MOVE_ENDED \
+            and drift == 1 and V[v, V_LANE] == lane0:
+        # p57: 'forward moves, drift skids and spins, in that order ... if a collision will
+        # occur, the move comes to an end': the drift skid ran into a vehicle or an obstacle,
+        # so there is no rotation this move. The result was a spin (p42: 'Once a vehicle
+        # starts spinning it stays out of control and automatically spins in every subsequent
+        # move until it comes to halt'): still moving, it spins from its next move, rolling
+        # its direction then, as a car whose rotation was blocked (p58)
+        if V[v, V_MPH] > 0:
+            V[v, V_OOC] = SPINNING
+            V[v, V_SPINDIR] = 0
+        else:
+            _halted(V, v)
+        return
     if not bike and res <= 3 and _shunt_stopped(V, v, nl):
         # the skid's drift and a spin come after the straight-ahead part a shunt stopped: they
         # are made once the rammer completes it (p58, engine._complete_move)
@@ -1164,7 +1202,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             return
     elif res >= 3:
         rolling = res == 4
-        if not _spin(st, script, T, V, v, True, RU, L, rolling):
+        if not _spin(st, script, B, V, WS, FIT, n, v, True, RU, L, rolling):
             return
         if rolling:
             _roll_over(st, script, B, V, WS, FIT, v, RU, L, False)
@@ -1446,7 +1484,7 @@ def _complete_move(st, script, B, V, WS, FIT, n, v, u, RU, L):
     if spin != 0:
         # a spinning car's move takes no hazard roll after its rotation, as in
         # _out_of_control_move
-        if _spin(st, script, T, V, v, True, RU, L, False) \
+        if _spin(st, script, B, V, WS, FIT, n, v, True, RU, L, False) \
                 and V[v, V_OOC] != SPINNING:
             _after_move(st, script, T, V, v, G, L, K, 0, hp)
         _locked_after_move(st, script, B, V, WS, n, v, A_NONE, 0, G, L)

@@ -792,6 +792,8 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
         elif code == EG.EV_SKID:
             out.append(f"{nm(v)}: {'drift skid ' + ('left' if y < 0 else 'right') if x else 'straight skid'}"
                        f", -{z}mph")
+        elif code == EG.EV_SPIN and x == 0:
+            out.append(f"{nm(v)}: its rotation blocked by {nm(y)} (not moved, a sideswipe)")
         elif code == EG.EV_SPIN:
             out.append(f"{nm(v)}: spins {y} degrees {'clockwise' if x > 0 else 'anticlockwise'}"
                        f", -{z}mph, now {w}mph")
