@@ -110,7 +110,7 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
                              V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG,
                              W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE,
                              W_STATION, W_W, WK_DIRECT, WK_PASSIVE, WRECK, find_target, lanes_of,
-                             marker_in_zone, on_road, smoke_between, v_front, v_rear, zone_hits)
+                             marker_in_zone, on_road, smoke_in_fire, v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
 # One ordered, gap-free list, as V and WS (pieces.vehicle): a cell goes in by name beside its kin;
@@ -1273,7 +1273,7 @@ def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
         WS[v, w, W_FIRED] = 1
     rng = tbuf[1]
     in_range = rng <= WS[v, w, W_RANGE]
-    smoke = smoke_between(M, NM, tbuf[3], tbuf[4], tbuf[5], tbuf[6])
+    smoke = smoke_in_fire(T, V, M, NM, v, u, tbuf[3], tbuf[4], tbuf[5], tbuf[6])
     mod = WS[v, w, W_ACC]
     if mount == M_HOOD:
         mod += G[G_T_HOOD]

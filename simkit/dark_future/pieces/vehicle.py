@@ -167,14 +167,33 @@ def marker_in_zone(M, NM, kind, llo, lhi, xlo, xhi):
 
 
 @jit
-def smoke_between(M, NM, llo, lhi, xa, xb):
-    """Smoke markers in a corridor of lanes between two longitudinal points (p26, p30)."""
+def _smoke_over(M, i, llo, lhi, xa, xb):
+    return not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) and M[i, MK_XLO] < xb \
+        and xa < M[i, MK_XHI]
+
+
+@jit
+def smoke_in_fire(T, V, M, NM, v, u, llo, lhi, xa, xb):
+    """Smoke markers a shot from ``v`` at ``u`` counts (p30): each one partly or wholly in the
+    fire corridor (lanes ``llo``-``lhi``, between ``xa`` and ``xb``), and each one underneath the
+    target ('shooters count any smoke marker which is actually underneath the target model').
+    Those underneath the firer count once, however many there are: p31's Double Hits table has
+    a car firing out of the two markers underneath it at 'only a minus one'; one marker there
+    is then -1 too, since two would not be 'only' -1 if a lone one counted nothing."""
+    sa, sb = lanes_of(V, v)
+    s0, s1 = min(v_rear(T, V, v), v_front(T, V, v)), max(v_rear(T, V, v), v_front(T, V, v))
+    ta, tb = lanes_of(V, u)
+    t0, t1 = min(v_rear(T, V, u), v_front(T, V, u)), max(v_rear(T, V, u), v_front(T, V, u))
     k = 0
+    under = 0
     for i in range(NM[0]):
-        if M[i, MK_ACTIVE] and M[i, MK_KIND] == SMOKE and not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) \
-                and M[i, MK_XLO] < xb and xa < M[i, MK_XHI]:
+        if not M[i, MK_ACTIVE] or M[i, MK_KIND] != SMOKE:
+            continue
+        if _smoke_over(M, i, sa, sb, s0, s1):
+            under = 1
+        elif _smoke_over(M, i, llo, lhi, xa, xb) or _smoke_over(M, i, ta, tb, t0, t1):
             k += 1
-    return k
+    return k + under
 
 
 @jit
