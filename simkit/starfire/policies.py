@@ -3,8 +3,14 @@
 A policy decides *where a ship wants to be* (a goal hex and a desired range from it) and
 whether it uses its Tractor Beams; the battle engine turns that into legal moves hex by hex.
 Fire targets are picked for every policy by the threat removed and the victory bought (below).
-Policies see the whole state: the real game hides control sheets (2.31), so simkit's admirals
-know more than a player would.
+Policies read the whole state, and that is what a player keeping track can know: 2.31 hides
+the control sheets from view, but every ship's sheet at the start is in the scenario both
+players read, and everything that changes a sheet is done in the open (each hit and its
+secondary die, Cargo Hold collapse, Point Defense and dampener results, moves, tractor
+releases), so an opponent who notes it all knows each sheet as its owner does. What a player
+cannot know -- the other side's plans -- no admiral reads: the look-ahead's rollouts play the
+enemy as a default closer (``model`` 1) unless told otherwise. With ships built in secret (13.x,
+not modelled) this would no longer hold.
 
 Every admiral is data (DESIGN.md): ``SPACES[name]`` is its parameter space, a tuple of
 :class:`Param` (name, bounds, default, kind) in the order of the compiled parameter vector, so
