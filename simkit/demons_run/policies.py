@@ -10,8 +10,10 @@ pilots differ only in their numbers:
 * ``raider``: runs for the Finish but ends its moves with enemies in its Field of Fire and fires
   its Laser and Scrambler at them.
 
-How a pilot decides (pilots see the whole state, allocations included: the real game keeps
-allocations secret, 203 A):
+How a pilot decides (a pilot reads its own ship and of its rivals only what is on the board:
+hex, facing, Velocity, whether still racing; their allocations and Set Up Sheets are secret,
+203 A, so it assumes their Screens and Laser by its parameters ``rival_screens``,
+``rival_laser``):
 
 1. **Route fields** (``route_field``): for each target -- each Finish corner, each Easy Buoy,
    each Hell Hole's ring (where High Rollers and the Hell2/Hell3 Buoys orbit) -- a Dijkstra
