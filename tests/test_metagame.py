@@ -347,3 +347,26 @@ def test_the_polish_solves_the_mixture_on_its_longer_estimates():
     side = B.Side("seat 1", list(pol), neighbours=lambda p: [])
     got, last, why = B._polish(est, side, pops, mix, U, 4000, 0.01, 1, 10 ** 7, 400, [])
     assert got[0] == pytest.approx([1 / 3] * 3, abs=1e-6) and "no neighbour" in why
+
+
+def test_a_polished_metagame_resumes_from_its_run_dir_to_the_same_numbers(tmp_path):
+    from simkit.analysis import balance as B
+    from simkit.analysis.metagame import metagame
+
+    kw = dict(trials_budget=200_000, profile_trials=200, candidates=6, seed=5, progress=False,
+              polish=0.01, run_dir=tmp_path / "run")
+    first = metagame(_gentle(), **kw)
+    calls = []
+    real = B._polish
+
+    def spy(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    B._polish = spy
+    try:
+        again = metagame(_gentle(), **kw)
+    finally:
+        B._polish = real
+    assert calls and first.equals(again)
+    assert first.attrs["payoffs"].equals(again.attrs["payoffs"])
