@@ -333,9 +333,11 @@ def test_the_polish_solves_the_mixture_on_its_longer_estimates():
         i, j = (int(p.params[0][1]) for p in profile)
         short = 0.7 if i == 0 else 0.3 if j == 0 else 0.5
         # the first 400 games at ``short``, the next 3,600 so that all 4,000 make ``rps``
-        wins = lambda m: (m * short if m <= 400   # noqa: E731
-                          else 400 * short + (m - 400) * (4000 * rps[i, j] - 400 * short) / 3600)
-        wa = int(round(wins(first + n) - wins(first)))
+        def wins(m):
+            late = (4000 * rps[i, j] - 400 * short) / 3600
+            return m * short if m <= 400 else 400 * short + (m - 400) * late
+
+        wa = round(wins(first + n) - wins(first))
         return np.array([wa, n - wa])
 
     est = B.Estimates(play, 2, extend=True)
@@ -345,7 +347,7 @@ def test_the_polish_solves_the_mixture_on_its_longer_estimates():
     mix, _ = B._solve(U, same=True)
     assert mix[0][0] == pytest.approx(1.0)
     side = B.Side("seat 1", list(pol), neighbours=lambda p: [])
-    got, last, why = B._polish(est, side, pops, mix, U, 4000, 0.01, 1, 10 ** 7, 400, [])
+    got, _, why = B._polish(est, side, pops, mix, U, 4000, 0.01, 1, 10 ** 7, 400, [])
     assert got[0] == pytest.approx([1 / 3] * 3, abs=1e-6) and "no neighbour" in why
 
 
@@ -353,8 +355,8 @@ def test_a_polished_metagame_resumes_from_its_run_dir_to_the_same_numbers(tmp_pa
     from simkit.analysis import balance as B
     from simkit.analysis.metagame import metagame
 
-    kw = dict(trials_budget=200_000, profile_trials=200, candidates=6, seed=5, progress=False,
-              polish=0.01, run_dir=tmp_path / "run")
+    kw = {"trials_budget": 200_000, "profile_trials": 200, "candidates": 6, "seed": 5,
+          "progress": False, "polish": 0.01, "run_dir": tmp_path / "run"}
     first = metagame(_gentle(), **kw)
     calls = []
     real = B._polish
@@ -370,3 +372,25 @@ def test_a_polished_metagame_resumes_from_its_run_dir_to_the_same_numbers(tmp_pa
         B._polish = real
     assert calls and first.equals(again)
     assert first.attrs["payoffs"].equals(again.attrs["payoffs"])
+
+
+def test_the_polish_races_a_draw_of_the_neighbours_when_there_are_too_many(monkeypatch):
+    from simkit.analysis import balance as B
+
+    start = B.Policy("build", (("f00", 0),))
+    many = [B.Policy("build", (("f00", v),)) for v in range(1, 101)]
+
+    def play(profile, n, seed, first=0):
+        return np.array([n // 2, n - n // 2])
+
+    raced = []
+    monkeypatch.setattr(B, "_race", lambda est, s, cands, *a, **k: (raced.append(cands)
+                                                                   or (None, 0, 0, 0, [])))
+    est = B.Estimates(play, 2, extend=True)
+    pops = [[start]]
+    pops.append(pops[0])
+    mix = [np.array([1.0]), np.array([1.0])]
+    side = B.Side("seat 1", [start], neighbours=lambda p: list(many))
+    B._polish(est, side, pops, mix, np.full((2, 1, 1), 0.5), 400, 0.01, 1, 10 ** 7, 40, [])
+    assert len(raced[0]) == B.POLISH_CANDIDATES == len(set(raced[0]))
+    assert raced[0] != many[:B.POLISH_CANDIDATES]   # a draw, not the first in list order

@@ -503,7 +503,7 @@ POLISH_ROUNDS = 6
 #: the population's builds (beside the support) whose payoffs the polish re-measures on
 #: ``polish_trials`` games to solve the mixture: the best against the current mixture
 POLISH_POOL = 5
-#: the most neighbours a polish round races (the heaviest support builds' first)
+#: the most neighbours a polish round races (a draw of them when the support has more)
 POLISH_CANDIDATES = 64
 
 
@@ -521,7 +521,7 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
        random numbers) and solves the mixture on that precise sub-game (a build the loop's
        noisy matrix left out may share the support);
     2. races every one-level neighbour of the support builds (up to
-       :data:`POLISH_CANDIDATES`, the heaviest builds' first) against that mixture by
+       :data:`POLISH_CANDIDATES`, drawn by the dice stream when more) against that mixture by
        successive halving from ``n / 16`` to ``n`` games on the search seed;
     3. measures the leader's gain over the mixture again on ``n`` games of a seed of its own
        (the race's winner is the luckiest of many) and adds it to the population when that
@@ -558,9 +558,14 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         mix = [m, m]
         support = _support(pops[s], m)
         cands: list = []
-        for p, _ in sorted(support, key=lambda pw: -pw[1]):
+        for p, _ in support:
             cands += [c for c in _neighbours(side, p) if c not in pops[s] and c not in cands]
-        cands = cands[:POLISH_CANDIDATES]
+        if len(cands) > POLISH_CANDIDATES:
+            # more than a race affords (a support of several builds): a draw of the dice
+            # stream's, never the first in list order
+            pick = np.random.default_rng([seed, 0x504F4C, prnd]).choice(
+                len(cands), POLISH_CANDIDATES, replace=False)
+            cands = [cands[i] for i in sorted(pick)]
         if not cands:
             why = "no neighbour to race"
             break
@@ -781,9 +786,9 @@ def _oracle_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, extras)
 
 def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per, first=None):
     """Successive halving of ``cands`` on the search seed, from a few dozen games each (or
-    ``first``) up to ``n``: (leader, its score, the games it was scored on, games spent, the candidates of
-    the last rung raced in their order), the leader being None when the budget ``left``
-    cannot afford the first round."""
+    ``first``) up to ``n``: (leader, its score, the games it was scored on, games spent, the
+    candidates of the last rung raced in their order), the leader being None when the budget
+    ``left`` cannot afford the first round."""
     rounds = max(1, math.ceil(math.log2(max(2, len(cands)))))
     alive = cands
     t = max(50, n >> rounds) if first is None else min(n, first)
