@@ -284,3 +284,113 @@ def test_an_oracles_own_fresh_measurement_is_pooled_into_the_replys_gain():
     side = B.Side("seat 1", [a], oracle=lambda field, k, left, sub: ([(b, 0.70)], 0))
     assert B._oracle_reply(est, 0, side, pops, mix, 0.5, 400, 24, 1,
                            np.random.default_rng(0), 10 ** 6, [])[1] == pytest.approx(0.1)
+
+
+# --- the final polish (``balance.search(polish=...)``) ----------------------------------------
+
+def _gentle():
+    """Three fields bought from 6 points; the bigger product x*y*z wins 0.007 more of the
+    games per unit of the difference (exactly, whatever the seed), so (2, 2, 2), product 8,
+    beats the start (3, 2, 1), product 6, by 0.514 and every other build is worse than the
+    start: the best reply to the start gains 0.014, under the loop's epsilon (0.02) and over
+    the polish's (0.01)."""
+    import math
+
+    from simkit.core.game import BuildGame
+    from simkit.core.search import IntBoxSpace, IntField
+
+    space = IntBoxSpace([IntField(n, 0, 6) for n in "xyz"], 6, fill=True)
+
+    def duel(a, b, n, seed, first=0):
+        p = 0.5 + 0.007 * (math.prod(a) - math.prod(b))
+        # games 0 .. m-1 hold floor(m p) of a's wins: longer estimates extend shorter ones
+        wa = math.floor((first + n) * p) - math.floor(first * p)
+        return np.array([wa, n - wa])
+
+    return BuildGame("gentle", space, duel, start=[(3, 2, 1)], extend=True)
+
+
+@pytest.mark.parametrize("polish", [0.0, 0.01])
+def test_the_polish_finds_the_neighbour_under_the_loops_epsilon(polish):
+    from simkit.analysis.metagame import metagame
+
+    out = metagame(_gentle(), trials_budget=200_000, profile_trials=200, candidates=6, seed=5,
+                   progress=False, polish=polish)
+    support = list(out[out.role == "support"].build)
+    # without the polish the loop stops on the start: (2, 2, 2) gains 0.014 < 0.02
+    assert support == (["x=2,y=2,z=2"] if polish else ["x=3,y=2,z=1"]), out.to_string()
+
+
+def test_the_polish_solves_the_mixture_on_its_longer_estimates():
+    from simkit.analysis import balance as B
+
+    pol = [B.Policy("build", (("f00", v),)) for v in range(3)]
+    # the loop's short estimates say 0 beats 1 and 2; on 4,000 games 1 and 2 tie 0 and the
+    # three are a rock-paper-scissors triangle: (a third each) is the answer
+    rps = np.array([[0.5, 0.6, 0.4], [0.4, 0.5, 0.6], [0.6, 0.4, 0.5]])
+
+    def play(profile, n, seed, first=0):
+        i, j = (int(p.params[0][1]) for p in profile)
+        short = 0.7 if i == 0 else 0.3 if j == 0 else 0.5
+        # the first 400 games at ``short``, the next 3,600 so that all 4,000 make ``rps``
+        def wins(m):
+            late = (4000 * rps[i, j] - 400 * short) / 3600
+            return m * short if m <= 400 else 400 * short + (m - 400) * late
+
+        wa = round(wins(first + n) - wins(first))
+        return np.array([wa, n - wa])
+
+    est = B.Estimates(play, 2, extend=True)
+    pops = [list(pol), list(pol)]
+    pops[1] = pops[0]
+    U = B._tensor(est, pops, 400, 1)
+    mix, _ = B._solve(U, same=True)
+    assert mix[0][0] == pytest.approx(1.0)
+    side = B.Side("seat 1", list(pol), neighbours=lambda p: [])
+    got, _, why = B._polish(est, side, pops, mix, U, 4000, 0.01, 1, 10 ** 7, 400, [])
+    assert got[0] == pytest.approx([1 / 3] * 3, abs=1e-6) and "no neighbour" in why
+
+
+def test_a_polished_metagame_resumes_from_its_run_dir_to_the_same_numbers(tmp_path):
+    from simkit.analysis import balance as B
+    from simkit.analysis.metagame import metagame
+
+    kw = {"trials_budget": 200_000, "profile_trials": 200, "candidates": 6, "seed": 5,
+          "progress": False, "polish": 0.01, "run_dir": tmp_path / "run"}
+    first = metagame(_gentle(), **kw)
+    calls = []
+    real = B._polish
+
+    def spy(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    B._polish = spy
+    try:
+        again = metagame(_gentle(), **kw)
+    finally:
+        B._polish = real
+    assert calls and first.equals(again)
+    assert first.attrs["payoffs"].equals(again.attrs["payoffs"])
+
+
+def test_the_polish_races_a_draw_of_the_neighbours_when_there_are_too_many(monkeypatch):
+    from simkit.analysis import balance as B
+
+    start = B.Policy("build", (("f00", 0),))
+    many = [B.Policy("build", (("f00", v),)) for v in range(1, 101)]
+
+    def play(profile, n, seed, first=0):
+        return np.array([n // 2, n - n // 2])
+
+    raced = []
+    monkeypatch.setattr(B, "_race", lambda est, s, cands, *a, **k: (raced.append(cands)
+                                                                   or (None, 0, 0, 0, [])))
+    est = B.Estimates(play, 2, extend=True)
+    pops = [[start]]
+    pops.append(pops[0])
+    mix = [np.array([1.0]), np.array([1.0])]
+    side = B.Side("seat 1", [start], neighbours=lambda p: list(many))
+    B._polish(est, side, pops, mix, np.full((2, 1, 1), 0.5), 400, 0.01, 1, 10 ** 7, 40, [])
+    assert len(raced[0]) == B.POLISH_CANDIDATES == len(set(raced[0]))
+    assert raced[0] != many[:B.POLISH_CANDIDATES]   # a draw, not the first in list order

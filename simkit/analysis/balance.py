@@ -44,6 +44,7 @@ arguments reads them back and so reaches the same numbers without replaying them
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 from dataclasses import dataclass, field
@@ -200,6 +201,15 @@ class Estimates:
                 self.bar.update(n - b)
         return self._cache[k]
 
+    def cost(self, profile: tuple, n: int, seed: int) -> int:
+        """The games :meth:`wins` would add to ``used`` for this estimate now (what this run
+        asked for so far, never what ``run_dir`` holds: a resumed run decides the same)."""
+        prof = [[p.name, list(map(list, p.params))] for p in profile]
+        if json.dumps(prof + [n, seed]) in self._seen:
+            return 0
+        counted = self._counted.get(json.dumps(prof + [seed]), set())
+        return n - (max((m for m in counted if m < n), default=0) if self.extend else 0)
+
     def utility(self, profile: tuple, n: int, seed: int) -> np.ndarray:
         """Each side's utility in ``profile`` over ``n`` games on ``seed``. With ``rotate``
         (two sides, one population), half the games are played each way round on the same
@@ -321,7 +331,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
            run_dir: str | Path | None = None, key: str = "", progress: bool | None = None,
            symmetric: bool = False, rotate: bool = False, confirm: int = 0,
            widen: int = 0, spend_left: bool = False, extend: bool = False,
-           archive: bool = False) -> Outcome:
+           archive: bool = False, polish: float = 0.0,
+           polish_trials: int | None = None) -> Outcome:
     """Grow the populations by best replies until none gains more than ``epsilon`` or the
     budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
     builds racing with seats rotated): only the first side's reply is searched, and it joins
@@ -334,7 +345,11 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     ``play`` takes a first trial too, and longer estimates add to shorter ones
     (:class:`Estimates`). ``archive``: each searched side keeps an elite archive of the
     candidates its best-reply races ranked highest (:data:`ARCHIVE_SIZE`), re-proposed and
-    proposed from in every later round (only for sides with their own ``propose``)."""
+    proposed from in every later round (only for sides with their own ``propose``).
+    ``polish`` (a symmetric search; 0: none): when the loop stops, the final polish of
+    :func:`_polish` down to this smaller epsilon, on ``polish_trials`` games a profile
+    (default :data:`POLISH_FACTOR` times ``profile_trials``); its rounds join ``rounds``
+    (``phase`` "polish") and the mixture it ends on is the answer."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -459,6 +474,13 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                     if g > epsilon and p not in pops[s]:
                         pops[s].append(p)
             U = _tensor(est, pops, profile_trials, seed)
+        if polish > 0 and symmetric:
+            n_big = polish_trials or POLISH_FACTOR * profile_trials
+            mix, last, why = _polish(est, sides[0], pops, mix, U, n_big, polish, seed,
+                                     trials_budget, profile_trials, rounds)
+            if last[0] is not None:   # the polish's reply, measured on more games
+                found[0] = found[1] = last
+            stopped += f"; polish: {why}"
         bar.close()
     if spend_left:
         # the budget the search left measures the answer: the report's fresh-seed estimates
@@ -471,6 +493,112 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                                                        (trials_budget - est.used) // n_val))
     return Outcome(est, list(sides), pops, mix, found, seed, profile_trials, validation_trials,
                    rounds, stopped)
+
+
+#: the final polish (``search(polish=...)``): games a profile, in ``profile_trials``
+POLISH_FACTOR = 10
+#: the most polish rounds (each a precise sub-game, a race of the support's neighbours and a
+#: confirmation on fresh games)
+POLISH_ROUNDS = 6
+#: the population's builds (beside the support) whose payoffs the polish re-measures on
+#: ``polish_trials`` games to solve the mixture: the best against the current mixture
+POLISH_POOL = 5
+#: the most neighbours a polish round races (a draw of them when the support has more)
+POLISH_CANDIDATES = 64
+
+
+def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, rounds):
+    """The final polish of a symmetric search, after its loop stopped: (the mixture, the
+    last reply with its gain, why the polish stopped); a reply that gains joins ``pops``.
+
+    The loop's payoffs are ``profile_trials`` games each and a reply joins when it gains
+    ``epsilon`` on them: it stops where a reply 0.02 better is still there (Demon's Run: two
+    seeds' answers 0.02 apart on 3,000 races, benchmarks/balance.md), and the mixture is
+    solved on estimates whose standard error is about that. Each polish round:
+
+    1. re-measures the payoffs among the support and the :data:`POLISH_POOL` builds that
+       score best against the mixture on ``n`` games (the search seed's, extended: common
+       random numbers) and solves the mixture on that precise sub-game (a build the loop's
+       noisy matrix left out may share the support);
+    2. races every one-level neighbour of the support builds (up to
+       :data:`POLISH_CANDIDATES`, drawn by the dice stream when more) against that mixture by
+       successive halving from ``n / 16`` to ``n`` games on the search seed;
+    3. measures the leader's gain over the mixture again on ``n`` games of a seed of its own
+       (the race's winner is the luckiest of many) and adds it to the population when that
+       gain exceeds ``epsilon``; otherwise the polish stops: no neighbour of the answer gains.
+
+    It stops too before a round would eat into the report's share (the validation of a
+    support one build larger at its most games) or after :data:`POLISH_ROUNDS`. Every
+    estimate is an :class:`Estimates` entry, so a resumed run takes the same steps."""
+    s = 0
+    rng = np.random.default_rng([seed, 0x504F4C])   # ties of the polish's races
+    last = (None, 0.0)
+    why = f"max {POLISH_ROUNDS} rounds"
+    for prnd in range(POLISH_ROUNDS):
+        k = int((mix[s] > 1e-6).sum())
+        # the report's validation of a support one larger, at its most games
+        reserve = ((k + 1) ** 2 + (k + 1) + 1) * VALIDATION_MAX * profile_trials
+        cap = budget - reserve
+        sup = [i for i in np.argsort(-mix[s], kind="stable") if mix[s][i] > 1e-6]
+        vals = U[s] @ mix[1 - s]
+        pool = sup + [int(i) for i in np.argsort(-vals, kind="stable") if i not in sup]
+        pool = pool[:len(sup) + POLISH_POOL]
+        need = sum(est.cost((pops[s][a], pops[s][b]), n, seed)
+                   for a, b in itertools.combinations(pool, 2))
+        if est.used + need > cap:
+            why = f"budget (round {prnd}: the sub-game needs {need:,} more games)"
+            break
+        sub = np.full((len(pool), len(pool)), 0.5)
+        for (ia, a), (ib, b) in itertools.combinations(enumerate(pool), 2):
+            u = est.utility((pops[s][a], pops[s][b]), n, seed)[0]
+            sub[ia, ib], sub[ib, ia] = u, 1.0 - u
+        x = maximin(sub)[0]
+        m = np.zeros(len(pops[s]))
+        m[pool] = x
+        mix = [m, m]
+        support = _support(pops[s], m)
+        cands: list = []
+        for p, _ in support:
+            cands += [c for c in _neighbours(side, p) if c not in pops[s] and c not in cands]
+        if len(cands) > POLISH_CANDIDATES:
+            # more than a race affords (a support of several builds): a draw of the dice
+            # stream's, never the first in list order
+            pick = np.random.default_rng([seed, 0x504F4C, prnd]).choice(
+                len(cands), POLISH_CANDIDATES, replace=False)
+            cands = [cands[i] for i in sorted(pick)]
+        if not cands:
+            why = "no neighbour to race"
+            break
+        cost_per = len(support)
+        # kept back: the leader on all n games, and the confirmation
+        left = cap - est.used - n * cost_per * (2 + cost_per)
+        leader, _, _, _, _ = _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per,
+                                   first=max(50, n // 16))
+        if leader is None:
+            why = f"budget (round {prnd}: no race of its {len(cands)} neighbours fits)"
+            break
+        # the race stops when one is left, maybe short of n games
+        score = _value_against(est, s, leader, pops, mix, n, seed)
+        own = sum(w * _value_against(est, s, p, pops, mix, n, seed) for p, w in support)
+        seed_p = seed + (1 << 50) + (prnd << 8)
+        fresh = _gain(est, s, leader, pops, mix, n, seed_p)
+        last = (leader, fresh)
+        grow = fresh > epsilon
+        rounds.append({"round": f"polish {prnd}", "phase": "polish",
+                       "population": f"{len(pops[s])}/{len(pops[s])}",
+                       "support": len(support),
+                       "candidates": len(cands), "gain_race": score - own,
+                       "confirmed_seat 1": fresh, "grow": "seat 1" if grow else "",
+                       "trials_used": est.used})
+        if not grow:
+            why = (f"no neighbour of the support gained more than {epsilon:g} on {n:,} fresh "
+                   f"games (round {prnd})")
+            break
+        pops[s].append(leader)
+        m = np.append(m, 0.0)
+        mix = [m, m]
+        U = _tensor(est, pops, profile_trials, seed)
+    return mix, last, why
 
 
 #: how many of an oracle's runners-up may join the population with its reply in a round
@@ -656,14 +784,14 @@ def _oracle_reply(est, s, side, pops, mix, value, n, k, seed, rng, left, extras)
     return best, gain
 
 
-def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per):
-    """Successive halving of ``cands`` on the search seed, from a few dozen games each up to
-    ``n``: (leader, its score, the games it was scored on, games spent, the candidates of
-    the last rung raced in their order), the leader being None when the budget ``left``
-    cannot afford the first round."""
+def _race(est, s, cands, pops, mix, n, seed, rng, left, cost_per, first=None):
+    """Successive halving of ``cands`` on the search seed, from a few dozen games each (or
+    ``first``) up to ``n``: (leader, its score, the games it was scored on, games spent, the
+    candidates of the last rung raced in their order), the leader being None when the budget
+    ``left`` cannot afford the first round."""
     rounds = max(1, math.ceil(math.log2(max(2, len(cands)))))
     alive = cands
-    t = max(50, n >> rounds)
+    t = max(50, n >> rounds) if first is None else min(n, first)
     spent = 0
     best, score, at = None, 0.0, 0
     ranked: list = []

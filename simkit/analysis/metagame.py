@@ -29,6 +29,13 @@ Run four times as many of them still found only replies one or two Levels from t
 while a build far from it beat every support (benchmarks/balance.md). Dark Future has no
 such evaluator yet and keeps the proposals.
 
+With ``polish`` (Demon's Run: :data:`POLISH`), the loop is followed by a final polish
+(:func:`simkit.analysis.balance._polish`): the mixture is solved again on ten times the games
+among its strongest builds, and the support builds' one-level neighbours (a Level moved from
+one system to another) are raced against it on common random numbers and confirmed on fresh
+games, each joining while it gains more than the smaller epsilon. The loop's epsilon (0.02 on
+400-game payoffs) left the answers of three seeds a neighbourhood apart.
+
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
 matrix of the final population (which build beats which). Win rates against the field are
@@ -74,6 +81,14 @@ INCLUDE_FIELD = 3
 #: strong field did not climb, while the searches against the weaker fields of the first
 #: rounds reach regions that a later field may be weak against
 ARCHIVE = 32
+#: the final polish's epsilon that Demon's Run's metagame asks for
+#: (``balance.search(polish=...)``): when the loop stops at
+#: ``epsilon`` (0.02, its payoffs 400 games each), the mixture is solved again on ten times
+#: the games among its strongest builds and the support's one-level neighbours are raced
+#: against it, a neighbour joining while it gains more than this on fresh games. Why: the
+#: loop's answers from three seeds were a neighbourhood apart, one beating another 0.520
+#: (0.503-0.538) on 3,000 races (benchmarks/balance.md, s19-meta3)
+POLISH = 0.01
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -90,7 +105,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
              candidates: int = 24, epsilon: float = 0.02, seed: int = 2026,
              run_dir: str | Path | None = None, progress: bool | None = None,
              key: str = "", replies=None, reply_trials: int = REPLY_TRIALS,
-             search_options=None) -> pd.DataFrame:
+             search_options=None, polish: float = 0.0) -> pd.DataFrame:
     """One row per support build and per reference build (``role``); ``attrs["payoffs"]``:
     the final population's payoff matrix (row build's utility against the column build).
 
@@ -99,7 +114,9 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
     many in a widened round) with that evaluator, which races each candidate against builds
     dealt from the field's mixture on common random numbers (per trial the candidate's
     utility, ``trial_scores``; its leaderboard figure ``mean_utility``); ``search_options``
-    go to that search (``threads``...).
+    go to that search (``threads``...). ``polish``: the final polish's epsilon (0: none, the
+    default; Demon's Run's metagame asks for :data:`POLISH`;
+    :func:`simkit.analysis.balance._polish`).
     Without it, the best reply is drawn and raced as the module doc says."""
     space = bg.space
     if not bg.start:
@@ -167,7 +184,8 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
     key = key or hashlib.sha256(json.dumps([bg.title, bg.note, [list(c) for c in bg.start],
                                             trials_budget, profile_trials, candidates,
                                             epsilon, seed, code_identity(),
-                                            replies is not None and reply_trials]).encode()
+                                            replies is not None and reply_trials,
+                                            polish]).encode()
                                 ).hexdigest()
     oracle = None
     if replies is not None:
@@ -186,7 +204,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                  confirm=CONFIRM, widen=WIDEN if oracle is None else SEARCH_WIDEN,
                  spend_left=True,
                  # the candidates that raced best in earlier rounds are raced and bred again
-                 archive=True)
+                 archive=True, polish=polish)
     rows = []
     weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
     shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]
