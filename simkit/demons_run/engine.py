@@ -67,7 +67,7 @@ from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts,
                        best_plan_in, choose_target, dv_cost, PP_PLAN_TOL, PP_RIVAL_LASER,
                        end_bound, ends_attack, fire_choice, guarded_finish_risk, p_recover,
-                       PlanView, plan_scratch, plan_view, rival_within)
+                       PlanView, plan_scratch, plan_view, rival_within, turn_cost)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -132,7 +132,8 @@ class Fields(NamedTuple):
     fin_from: np.ndarray  # float64[slot, field, finish]: least cost from a field's goal to a
     #                       Finish (``policies.choose_target`` prices a detour's way home)
     ends_at: np.ndarray   # int64[V, limit, per_hex, facing, 2]: :func:`move_ends` rows
-    ends: np.ndarray      # int64[k, 3]: where a move can end (cube dx, dz; facing)
+    ends: np.ndarray      # int64[k, 4]: where a move can end (cube dx, dz; facing; the
+    #                       fewest turning movements to it)
     fields_v: np.ndarray  # float32[slot, field, NV, col, row, 6]: ``fields`` Velocity first
     #                       (``policies.by_velocity``), what the plan search and the ends
     #                       bound read
@@ -144,8 +145,10 @@ def move_ends(vturns, max_limit, max_per_hex):
     facing) reachable by V hexes forward with the turning movements (at most ``per_hex`` in a
     hex, ``limit`` in the Turn) before each hex and after the last, as the plan search makes
     them (204 C-E). Null and Well hexes, where no turning is allowed, only remove ends, so on
-    any board the true ends are among these. Returns (ends_at, ends): ``ends[ends_at[V, limit,
-    per_hex, facing, 0]:...1]``; limits above the Velocity's turns (204 E) are left empty."""
+    any board the true ends are among these, each with the fewest turning movements that reach
+    it (a plan pays at least that many, ``policies.turn_cost`` each). Returns (ends_at, ends):
+    ``ends[ends_at[V, limit, per_hex, facing, 0]:...1]``, rows (dx, dz, facing, turning
+    movements); limits above the Velocity's turns (204 E) are left empty."""
     nv = len(vturns)
     at = np.zeros((nv, max_limit + 1, max_per_hex + 1, 6, 2), np.int64)
     rows = []
@@ -162,14 +165,15 @@ def move_ends(vturns, max_limit, max_per_hex):
                                     g = (f + rot) % 6
                                     nxt.add((x + int(DX[g]), z + int(DZ[g]), g, u + abs(rot)))
                         states = nxt
-                    out = set()
+                    out = {}
                     for x, z, f, u in states:
                         for rot in range(-ph, ph + 1):
                             if u + abs(rot) <= lim:
-                                out.add((x, z, (f + rot) % 6))
+                                e = (x, z, (f + rot) % 6)
+                                out[e] = min(out.get(e, lim), u + abs(rot))
                     at[v, lim, ph, f0] = len(rows), len(rows) + len(out)
-                    rows.extend(sorted(out))
-    return at, np.asarray(rows, np.int64).reshape(-1, 3)
+                    rows.extend(e + (out[e],) for e in sorted(out))
+    return at, np.asarray(rows, np.int64).reshape(-1, 4)
 
 
 def reach_table(fields, whip_gain):
@@ -1077,8 +1081,8 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if no_turning:
                         lim = 0
-                    reach = min(end_bound(FD.ends_at, FD.ends, Jv, V2,
-                                           c0, r0, f0, V2, lim, per_hex), 1000.0)
+                    reach = min(end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim,
+                                          per_hex, turn_cost(V2, vturns, rp, pp)), 1000.0)
                     # nor can the plan earn the attack bonus unless one of those ends has a
                     # rival in its Field of Fire: then neither this bound nor the setting's
                     # plan search allows for it (exact: no leaf of that search earns it)

@@ -508,11 +508,13 @@ def rival_within(sv, s, c, r, k):
 
 
 @jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
-def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex):
+def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     """The least cost-to-go, in field ``Jv`` (Velocity first, :func:`by_velocity`) at Velocity
     ``vl``, of any state a move of V2 hexes without a Gravity Whip can end in from (c0, r0)
     facing f0 (``engine.move_ends``: the hexes and facings its turning limits reach, not every
-    hex within V2 at any facing); -inf (no bound) for limits the table does not hold. ``at``,
+    hex within V2 at any facing), each with the turning movements it takes at ``tc`` apiece
+    (:func:`turn_cost`: a plan pays them on the way); -inf (no bound) for limits the table
+    does not hold. ``at``,
     ``ends``: ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every
     array of a tuple a call takes)."""
     if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
@@ -529,7 +531,7 @@ def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex):
         c = c0 + ends[k, 0]
         r = offset_row(c, z0 + ends[k, 1])
         if 1 <= c < C and 1 <= r < R:
-            x = np.float64(Jl[c, r, ends[k, 2]])
+            x = np.float64(Jl[c, r, ends[k, 2]]) + ends[k, 3] * tc
             if x < best:
                 best = x
     return best
@@ -699,7 +701,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
     """:func:`best_plan_in` without the table of where moves end (the same plan and cost; its
     search proves that plan best with more nodes): for callers outside the race."""
     return best_plan_in(q, W, J, out_plan, pp, scr, np.zeros((0, 1, 1, 6, 2), np.int64),
-                        np.zeros((0, 3), np.int64))
+                        np.zeros((0, 4), np.int64))
 
 
 # no reference counts (``engine``'s NO_NRT note): a call counted its two dozen arrays on
@@ -796,6 +798,45 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                     can_whip = True
     whip_allow = whip_gain if can_whip else 0
     refund = 1.0 if can_whip else 0.0
+    # Which holes a whip of this move can be made at, each by an anchor hex and the most hexes
+    # its ring lies from it (the ring's cube mean, so any ring shape gives a true bound): a
+    # node from which no unwhipped one of them has a ring hex within its MPs left can make no
+    # whip in the rest of the move, and is bounded as a move without one (below). Each whip
+    # moves the ship at most a ring's width round its hole and refunds an MP, so the holes in
+    # play grow with the reach as in ``engine._reach_radius``; two are kept, more (none on the
+    # shipped boards, whose holes lie 10 hexes apart) keep every node bounded as before.
+    wh1 = wh2 = -1
+    wc1 = wr1 = wd1 = wc2 = wr2 = wd2 = 0
+    if can_whip:
+        rad = V
+        nwh = 0
+        while True:
+            m = 0
+            ext = 0
+            for h in range(rings.shape[0]):
+                sx, sz = 0, 0
+                for j in range(6):
+                    sx += rings[h, j, 0]
+                    sz += cube_z(rings[h, j, 0], rings[h, j, 1])
+                ax = sx // 6
+                ar = offset_row(ax, sz // 6)
+                ad = 0
+                for j in range(6):
+                    dj = dist(ax, ar, rings[h, j, 0], rings[h, j, 1])
+                    ad = dj if dj > ad else ad
+                if dist(dep[0, 0], dep[1, 0], ax, ar) - ad <= rad:
+                    m += 1
+                    ext += 2 * ad + 1
+                    if m == 1:
+                        wh1, wc1, wr1, wd1 = h + 1, ax, ar, ad
+                    elif m == 2:
+                        wh2, wc2, wr2, wd2 = h + 1, ax, ar, ad
+            if m == nwh:
+                break
+            nwh = m
+            rad = V + ext
+        if nwh > 2:
+            wh1 = 0                              # not tracked: every node may still whip
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
     tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
@@ -854,10 +895,11 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     # falls with the hexes (205 B: a non-positive modifier a hex away) the bonus still to come
     # is at most that approach's. Likewise the attack bonus: the move ends within the MPs left,
     # so only a rival within that and 8 hexes makes it possible.
-    near_rec = tb >= 0 and bonus_w >= 0.0 and not can_whip and rp[RP_REC_PER_HEX] <= 0
-    near_att = att > 0 and not can_whip
+    # (Both, node by node, also in a move with a whip in reach once no whip can come.)
+    near_rec = tb >= 0 and bonus_w >= 0.0 and rp[RP_REC_PER_HEX] <= 0
+    near_att = att > 0
     # the ends of a move without a whip (``engine.move_ends``), when the caller has the table
-    use_ends = not can_whip and ends_at.shape[0] > 0
+    use_ends = ends_at.shape[0] > 0
     # a partial plan that cannot beat the best by more than plan_tol is not searched on: the
     # plan returned costs at most plan_tol more than the best (0: exactly the best)
     tol = pp[PP_PLAN_TOL]
@@ -993,8 +1035,17 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
         if V > 0 and best < 1e29:
             jn = J[vb, c, r, f]
             if jn < INF / 2:
+                # no whip in the rest of this move: none in reach at all, or no hole of the
+                # move's left unwhipped with a ring hex within the MPs left (a Well hex is
+                # entered by a forward move, one MP at least)
+                nw = not can_whip
+                if can_whip and wh1 != 0:
+                    nw = (wh1 < 0 or ((w >> wh1) & 1) == 1
+                          or dist(c, r, wc1, wr1) - wd1 > mleft) \
+                        and (wh2 < 0 or ((w >> wh2) & 1) == 1
+                             or dist(c, r, wc2, wr2) - wd2 > mleft)
                 rc = rec_cap
-                if near_rec:
+                if near_rec and nw:
                     x = dist(c, r, tb_c, tb_r) - mleft
                     x = x if x > 0 else 0
                     if x < 99:
@@ -1006,7 +1057,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                         rc = pb * bonus_w
                         rc = rc if rc > rec else rec
                 a2 = att
-                if near_att:
+                if near_att and nw:
                     a2 = 0.0
                     for t in range(sv.shape[0]):
                         if t != s and sv[t, V_STATUS] == RACING \
@@ -1014,8 +1065,12 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                             a2 = att
                             break
                 pre = (eff + rec - rc if bonus_w >= 0.0 else eff - bonus_w) - a2
-                lb = pre + jn - (mleft + refund) / V \
-                    - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
+                if nw:
+                    # the leaves read the field at V + g, g the whips' gain so far
+                    lb = pre + jn - (mleft + 0.0) / V - g * dvmax - 1e-6 * (1.0 + jn)
+                else:
+                    lb = pre + jn - (mleft + refund) / V \
+                        - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
                 if lb >= best - tol:
                     continue
                 # only the attack bonus keeps this partial plan: it stands only if some end
@@ -1023,7 +1078,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 # ``ends_at``, ``ends``: ``engine.move_ends``) has a rival within 8 hexes in
                 # its Field of Fire. Asked only here, where the answer prunes: the raider's
                 # bound is loose by its whole bonus wherever a rival is near
-                if near_att and a2 > 0.0 and lb + a2 >= best - tol \
+                if near_att and nw and a2 > 0.0 and lb + a2 >= best - tol \
                         and not ends_attack(ends_at, ends, sv, s, c, r, f, mleft, limit - u,
                                             per_hex, C, R):
                     continue
@@ -1032,9 +1087,10 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 # state lets the Velocity change on the way, 203 C forbids it; a capture is
                 # 1,000 and more, leaving the board more still; a plan that finishes has no
                 # cost-to-go, so not when the Finish is in reach)
-                if d < END_DEPTH and use_ends \
+                if d < END_DEPTH and use_ends and nw and g == 0 \
                         and not (V == 1 and dist(c, r, fin_c, fin_r) <= mleft):
-                    eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u, per_hex)
+                    eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u, per_hex,
+                                   tc)
                     eb = eb if eb < 1000.0 else 1000.0
                     if pre + eb - 1e-6 * (1.0 + abs(eb)) >= best - tol:
                         continue
