@@ -243,6 +243,36 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     assert tried > 200
 
 
+def test_a_node_out_of_every_whips_reach_is_bounded_as_a_move_without_one(four):
+    """With a Gravity Whip in reach of the start (Velocity 1-4 near a Well) the plan search
+    bounds a node from which no unwhipped hole's ring is within the MPs left as a move without
+    a whip (no whip Velocity nor refunded MP allowed, the Buoy, attack and ends tests on): the
+    plans are the same, token for token, as the search that allows a whip at every node of
+    such a move (its own source with the node test off, run uncompiled), in fewer nodes."""
+    import inspect
+    from simkit.demons_run import policies
+    src = inspect.getsource(best_plan_in.py_func).split("\n", 1)[1]
+    cut = "                if can_whip and wh1 != 0:\n"
+    assert src.count(cut) == 1
+    ns = dict(policies.__dict__)
+    exec(src.replace(cut, "                if False:\n"), ns)
+    every_node = ns["best_plan_in"]
+    at, ends = four.ends
+    s_cut, s_all = plan_scratch(), plan_scratch()
+    tried = 0
+    for i, s, q, W, J, where in _plan_positions(four, 11, 400):
+        if q.V > 4:
+            continue
+        p1, p2 = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        c1, n1 = best_plan_in(q, W, J, p1, four.pilots[s], s_cut, at, ends)
+        with np.errstate(over="ignore"):      # the slot hash wraps on purpose (uint64)
+            c2, n2 = every_node(q, W, J, p2, four.pilots[s], s_all, at, ends)
+        assert (c1, n1) == (c2, n2) and np.array_equal(p1[:n1], p2[:n2]), (i, where)
+        tried += 1
+    assert tried > 100
+    assert s_cut.gen[1] < 0.9 * s_all.gen[1]
+
+
 def test_the_ends_of_a_move_cut_the_raiders_search_not_its_plan(four):
     """With the table of where a move can end (``engine.move_ends``) the plan search drops a
     partial plan kept only by the attack bonus when no end it can still reach has a rival in

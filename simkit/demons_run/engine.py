@@ -1416,9 +1416,6 @@ def play_race_in(st, script, S0, FD, RT, BT, L, res, P):
     it keeps between plan searches is stamped with the search it belongs to or keyed by what
     it depends on (the Hell Fire prices, by ship, Velocity, Screens and weights), so sharing it
     changes no choice, and saves its allocation and those prices each race."""
-    pilots = S0.pilots
-    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
-    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     ns = S0.ships.shape[0]
     ships = S0.ships.copy()
     sv = np.zeros((ns, SVX), np.int64)
@@ -1433,7 +1430,19 @@ def play_race_in(st, script, S0, FD, RT, BT, L, res, P):
     spec = np.zeros(K.N_SPEC, np.int64)
     out = np.zeros(K.OUT_SIZE, np.int64)
     S = Race(sv, ships, bu, hd, carry, hound_at, path, spec, out)
-    order = np.zeros(ns, np.int64)
+    return _race_turns(st, script, S, np.zeros(ns, np.int64), hpath, S0.pilots, FD, RT, BT, L,
+                       res, P)
+
+
+# the race's Turns, NO_NRT: as part of ``play_race_in`` (which makes the race's arrays) every
+# pilot's row and view it took was reference-counted, Turn by Turn
+@jit(_nrt=False)
+def _race_turns(st, script, S, order, hpath, pilots, FD, RT, BT, L, res, P):
+    """:func:`play_race_in`'s Turns and result, in the race state ``S`` it made."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    sv, ships, bu, carry = S.sv, S.ships, S.bu, S.carry
+    ns = ships.shape[0]
     turn = 0
     for turn in range(1, rp[RP_TURN_LIMIT] + 1):
         racing = 0

@@ -740,12 +740,13 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     # numba counts at every call): 0-3 hex, facing, turning movements used; 4 whip gain so
     # far; 5 whipped holes (bitmask); 6 closest approach to the target Buoy; 7 MPs left
     # before the slot; 8 the best plan's MPs left, 9 the choice made, 10 the best plan's
-    for i in range(D + 1):
-        for j in range(9):
-            dep[j, i] = 0
-        dep[9, i] = -1
-        dep[10, i] = -1
-        pcost[i] = 0.0
+    # (only the root's row is set here: a deeper row is written before it is read, the state
+    # when the search steps down to it, the best plan's columns when a plan is kept)
+    for j in range(9):
+        dep[j, 0] = 0
+    dep[9, 0] = -1
+    dep[10, 0] = -1
+    pcost[0] = 0.0
     best = ub                                    # by default any plan beats none, even one
     #                                              off the board
     best_depth = -1
@@ -790,53 +791,45 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     # Velocity in the whip range, and before one the move stays within V hexes of its start:
     # with no Well hex that near (or outside the range) none is made, the leaves read the
     # field at V itself (g 0) after exactly the MPs left, and neither allowance is needed
+    # A hole's ring is its centre's six neighbours, N first (``markers.board_arrays``): a
+    # ring hex lies within k hexes only if the centre lies within k + 1. The holes a whip of
+    # this move can be made at are kept by their centres: a node from which no unwhipped one
+    # of them has its centre within the MPs left + 1 (a Well hex is entered by a forward move,
+    # an MP at least) can make no whip in the rest of the move, and is bounded as a move
+    # without one (below). A whip moves the ship at most 2 hexes round its ring and refunds an
+    # MP, so the holes in play grow with the reach as in ``engine._reach_radius``; two are
+    # kept, more (none on the shipped boards, whose holes lie 10 hexes apart) leave every node
+    # bounded as before.
     can_whip = False
-    if whip_vmin <= V <= whip_vmax:
-        for h in range(rings.shape[0]):
-            for j in range(6):
-                if dist(dep[0, 0], dep[1, 0], rings[h, j, 0], rings[h, j, 1]) <= V:
-                    can_whip = True
-    whip_allow = whip_gain if can_whip else 0
-    refund = 1.0 if can_whip else 0.0
-    # Which holes a whip of this move can be made at, each by an anchor hex and the most hexes
-    # its ring lies from it (the ring's cube mean, so any ring shape gives a true bound): a
-    # node from which no unwhipped one of them has a ring hex within its MPs left can make no
-    # whip in the rest of the move, and is bounded as a move without one (below). Each whip
-    # moves the ship at most a ring's width round its hole and refunds an MP, so the holes in
-    # play grow with the reach as in ``engine._reach_radius``; two are kept, more (none on the
-    # shipped boards, whose holes lie 10 hexes apart) keep every node bounded as before.
     wh1 = wh2 = -1
-    wc1 = wr1 = wd1 = wc2 = wr2 = wd2 = 0
-    if can_whip:
+    wc1 = wr1 = wc2 = wr2 = 0
+    if whip_vmin <= V <= whip_vmax:
         rad = V
         nwh = 0
         while True:
             m = 0
-            ext = 0
             for h in range(rings.shape[0]):
-                sx, sz = 0, 0
-                for j in range(6):
-                    sx += rings[h, j, 0]
-                    sz += cube_z(rings[h, j, 0], rings[h, j, 1])
-                ax = sx // 6
-                ar = offset_row(ax, sz // 6)
-                ad = 0
-                for j in range(6):
-                    dj = dist(ax, ar, rings[h, j, 0], rings[h, j, 1])
-                    ad = dj if dj > ad else ad
-                if dist(dep[0, 0], dep[1, 0], ax, ar) - ad <= rad:
+                hc, hr = nbr(rings[h, 0, 0], rings[h, 0, 1], 3)
+                dh = dist(dep[0, 0], dep[1, 0], hc, hr)
+                if dh - 1 <= rad:
                     m += 1
-                    ext += 2 * ad + 1
                     if m == 1:
-                        wh1, wc1, wr1, wd1 = h + 1, ax, ar, ad
+                        wh1, wc1, wr1 = h + 1, hc, hr
                     elif m == 2:
-                        wh2, wc2, wr2, wd2 = h + 1, ax, ar, ad
+                        wh2, wc2, wr2 = h + 1, hc, hr
+                    # a whip can be made when a Well hex is within V of the start
+                    if nwh == 0 and dh <= V + 1:
+                        for j in range(6):
+                            if dist(dep[0, 0], dep[1, 0], rings[h, j, 0], rings[h, j, 1]) <= V:
+                                can_whip = True
             if m == nwh:
                 break
             nwh = m
-            rad = V + ext
+            rad = V + 3 * m
         if nwh > 2:
             wh1 = 0                              # not tracked: every node may still whip
+    whip_allow = whip_gain if can_whip else 0
+    refund = 1.0 if can_whip else 0.0
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
     tb_r = bu[tb, BU_ROW] if tb >= 0 else 0
     # Dominance table: a partial plan that reaches the same (hex, facing, turning movements
@@ -1041,9 +1034,9 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 nw = not can_whip
                 if can_whip and wh1 != 0:
                     nw = (wh1 < 0 or ((w >> wh1) & 1) == 1
-                          or dist(c, r, wc1, wr1) - wd1 > mleft) \
+                          or dist(c, r, wc1, wr1) - 1 > mleft) \
                         and (wh2 < 0 or ((w >> wh2) & 1) == 1
-                             or dist(c, r, wc2, wr2) - wd2 > mleft)
+                             or dist(c, r, wc2, wr2) - 1 > mleft)
                 rc = rec_cap
                 if near_rec and nw:
                     x = dist(c, r, tb_c, tb_r) - mleft
