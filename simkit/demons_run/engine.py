@@ -1000,8 +1000,13 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         est, fixed, tight = sets[0, :2 * me_max + 1], sets[1, :2 * me_max + 1], \
             sets[2, :2 * me_max + 1]
         no_att = sets[3, :2 * me_max + 1]
+        # the tight bound with the turning movements to each end charged (``end_bound``): it
+        # skips a setting that cannot win, never reorders them (``est`` does: when two settings
+        # cost the same the first searched wins, so the order is kept)
+        cut = sets[4, :2 * me_max + 1]
         for i in range(2 * me_max + 1):
             est[i] = np.inf
+            cut[i] = -np.inf
             fixed[i] = 0.0          # Velocity change and Fuel-reserve charge
             tight[i] = 0.0          # 1: the bound is the tight one
             no_att[i] = 0.0         # 1: no end of the move can earn the attack bonus
@@ -1068,6 +1073,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
                 RB = FD.reach[sv[s, V_PILOT], fld, kind]
                 reach = -np.inf
+                reach_t = -np.inf
                 if kind == 0 and not (V2 == 1 and dist(c0, r0, sv[s, V_FIN_COL],
                                                        sv[s, V_FIN_ROW]) <= 1):
                     # no whip can be made, nor the Finish reached (a plan that ends there has
@@ -1081,8 +1087,10 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if no_turning:
                         lim = 0
-                    reach = min(end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim,
-                                          per_hex, turn_cost(V2, vturns, rp, pp)), 1000.0)
+                    reach, reach_t = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2,
+                                               lim, per_hex, turn_cost(V2, vturns, rp, pp))
+                    reach = min(reach, 1000.0)
+                    reach_t = min(reach_t, 1000.0)
                     # nor can the plan earn the attack bonus unless one of those ends has a
                     # rival in its Field of Fire: then neither this bound nor the setting's
                     # plan search allows for it (exact: no leaf of that search earns it)
@@ -1101,8 +1109,11 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                                        rp) * bonus_w
                 bound = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach)
                 est[ia] = bound + fixed[ia] - allow
+                cut[ia] = max(bound, reach_t) + fixed[ia] - allow
                 continue
             est[ia] = np.inf
+            if cut[ia] > best_c + 1e-5 - pp[PP_PLAN_TOL]:
+                continue            # its plan cannot beat the best: not searched
             a = ia - me_max
             V2 = V + a
             fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)

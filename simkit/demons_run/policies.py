@@ -206,9 +206,10 @@ class PlanScratch(NamedTuple):
     #                       them, when they differ from its own (``engine._chase_ok``)
     pq2: np.ndarray       # float64[N_PP]: the same without the attack bonus, for a setting
     #                       none of whose ends can earn it
-    sets: np.ndarray      # float64[4, MAX_SETS]: each Main Engines setting's bound, fixed
-    #                       charge, whether the bound is tightened and whether no end of the
-    #                       move can earn the attack bonus
+    sets: np.ndarray      # float64[5, MAX_SETS]: each Main Engines setting's bound, fixed
+    #                       charge, whether the bound is tightened, whether no end of the
+    #                       move can earn the attack bonus, and the bound with the turning
+    #                       movements to the ends charged
     # the hounds' dry run's (``engine.hound_targets``): the ship states it moves, the dice
     # state it starts from, and a log of no rows
     dry: np.ndarray       # int64[DRY_SIZE]
@@ -230,7 +231,7 @@ def plan_scratch(hounds=MAX_HOUNDS):
                        np.zeros(100, np.float64),
                        np.zeros((2, EXPO_SIZE), np.float64),
                        np.zeros(N_PP, np.float64), np.zeros(N_PP, np.float64),
-                       np.zeros((4, MAX_SETS), np.float64),
+                       np.zeros((5, MAX_SETS), np.float64),
                        np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
                        np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
 
@@ -512,29 +513,31 @@ def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     """The least cost-to-go, in field ``Jv`` (Velocity first, :func:`by_velocity`) at Velocity
     ``vl``, of any state a move of V2 hexes without a Gravity Whip can end in from (c0, r0)
     facing f0 (``engine.move_ends``: the hexes and facings its turning limits reach, not every
-    hex within V2 at any facing), each with the turning movements it takes at ``tc`` apiece
-    (:func:`turn_cost`: a plan pays them on the way); -inf (no bound) for limits the table
-    does not hold. ``at``,
+    hex within V2 at any facing): (that least, the least with each end's turning movements at
+    ``tc`` apiece, :func:`turn_cost`, which a plan pays on the way); -inf (no bound) for
+    limits the table does not hold. ``at``,
     ``ends``: ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every
     array of a tuple a call takes)."""
     if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
-        return -np.inf
+        return -np.inf, -np.inf
     lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
     if hi == lo:
-        return -np.inf
+        return -np.inf, -np.inf
     Jl = Jv[vl]
     C, R = Jl.shape[0], Jl.shape[1]
     # the grid's cube coordinates by geometry's inlined forms: hexgrid's calls were not inlined
     z0 = cube_z(c0, r0)
     best = np.inf
+    best_t = np.inf
     for k in range(lo, hi):
         c = c0 + ends[k, 0]
         r = offset_row(c, z0 + ends[k, 1])
         if 1 <= c < C and 1 <= r < R:
-            x = np.float64(Jl[c, r, ends[k, 2]]) + ends[k, 3] * tc
-            if x < best:
-                best = x
-    return best
+            x = np.float64(Jl[c, r, ends[k, 2]])
+            best = x if x < best else best
+            x += ends[k, 3] * tc
+            best_t = x if x < best_t else best_t
+    return best, best_t
 
 
 @jit(_nrt=False)
@@ -1082,8 +1085,8 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 # cost-to-go, so not when the Finish is in reach)
                 if d < END_DEPTH and use_ends and nw and g == 0 \
                         and not (V == 1 and dist(c, r, fin_c, fin_r) <= mleft):
-                    eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u, per_hex,
-                                   tc)
+                    _, eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u,
+                                      per_hex, tc)
                     eb = eb if eb < 1000.0 else 1000.0
                     if pre + eb - 1e-6 * (1.0 + abs(eb)) >= best - tol:
                         continue
