@@ -214,7 +214,8 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
 def test_plan_search_bound_never_cuts_the_best_plan(four):
     """The plan search drops a partial plan whose route-field bound cannot beat the best plan
     found; the bound allows a whip's Velocity and refunded MP only when a Well hex is within
-    the Velocity of the start (no whip can be made otherwise), and the field's float32
+    the Velocity of the start (no whip can be made otherwise), and then only at a node from
+    which a hole not yet whipped is still within the MPs left, and the field's float32
     rounding; with the table of where moves end (``best_plan_in``, as the race calls it) it
     also drops a partial plan near the root by the least cost-to-go at those ends, and one
     that only the attack bonus keeps when no end has a rival in its Field of Fire. At

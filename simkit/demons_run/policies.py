@@ -718,7 +718,8 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     ``scr`` the race's :class:`PlanScratch`
     (:func:`plan_scratch`), ``ends_at``/``ends`` the table of where a move without a Gravity
     Whip can end (``engine.move_ends``; empty in :func:`best_plan`): with it the search bounds
-    a partial plan near the root by the least cost-to-go at the ends it can still reach, and
+    a partial plan near the root by the least cost-to-go at the ends it can still reach (each
+    with the turning movements it takes), and
     drops one kept only by the attack bonus when none of those ends has a rival in its Field
     of Fire -- the same plan, fewer nodes. ``q.ub``: only a plan cheaper than this is wanted
     (the allocation's best at another setting): partial plans that cannot beat it are dropped,
