@@ -183,6 +183,43 @@ at this load (main itself measured 1,346 here against 1,003 under load ~4 the ru
 the machine's load moves the figure more than this change). What is left is the cost of a
 node, not the number of nodes: 17% fewer nodes bought 1.5%.
 
+Then (2026-12-03, s20-drspeed6, same choices: seeded totals of 3,000 races and 150 logged
+races per scenario bit-identical with main, golden logs unchanged). Measured first: a
+four-corners race's plan searches timed one by one (400 searches captured from races, each
+run 300 times from a compiled loop) cost ~1.8 us each, ~0.5 us fixed plus 12-15 ns a node;
+in the race perf puts them at ~40% more (the repeated search trains the branch predictor
+and keeps its data cached). 63% of the nodes were in the 43 searches a race with a Gravity
+Whip in reach (V 1-4 near a Well), which bounded every node with the whip's Velocity and
+refunded MP allowed and the Buoy, attack and ends tests off. Cuts: in such a search a node
+from which no unwhipped hole's centre is within the MPs left + 1 is bounded as a move
+without a whip (its Velocity gain so far, the near tests on), the holes found by their
+centres (7 distances a search, not 42); ``engine.move_ends`` keeps the fewest turning
+movements to each end and ``end_bound`` charges them (``turn_cost``) at the root's children
+and, to skip a setting that cannot win, in the allocation -- which still orders its settings
+by the bound without them, so that a tie between settings goes as before; the race's Turns
+run in ``engine._race_turns``, compiled ``_nrt=False`` (``play_race_in`` only makes the
+race's arrays: numba's reference counts drop from ~4.6% of the samples to under 0.1%), with
+``markers.kernel_marker_path`` keeping the holes whipped as bits instead of an array made
+for every moving marker every Turn; the plan search sets only its root's row. Nodes a race
+(``--nodes 300``): four-corners 15,414 -> 10,574, duel 5,726 -> 3,359, raid 9,925 -> 6,361; plan searches
+four-corners 138.2 -> 131.5. Main (2d187b6) against this, alternated five times, 2,000 races
+each, CPU time (``time.process_time``), one thread, load 3.9-4.5 on 2 cores: four-corners
+1,465/1,507/1,570/1,513/1,580 -> 1,686/1,779/1,707/1,725/1,863 races/s (median 1,513 ->
+1,725, x1.14, this ahead in 5 of 5), duel median 4,262 -> 5,329 (x1.25, 5 of 5), raid median
+2,396 -> 2,949 (x1.23, 5 of 5); the same before the last commit (settings only reordered by
+the charged bound, which could move a tie), load 3.1-3.7: four-corners median 1,505 -> 1,725.
+Four-corners is at ~0.86 of issue 14's 2,000 at this load, not there. Where its time goes
+now (perf samples of the compiled code): the plan search 52%, the allocation's own code 10%,
+``end_bound`` 7%, ``_reach_scan`` 6% (a whip's reach, scanned hex by hex), ``ends_attack``
+4.5%, the Turns' loop 3%, the ship's phase 2.4%. Timed and dropped (alternated with this,
+2,000 four-corners races, load ~3.5): a 1,024-slot dominance table (1,657/1,633 against
+1,647/1,624 races/s: the table's 48 kB do not matter), the reach scan's rows read as a
+``min`` under fastmath (no NaN, so exact; 1,651/1,665 against 1,746/1,671). Not tried, for
+want of time: an incumbent for the plan search (s18-drspeed3 measured 3.8% of its nodes at
+most), a board table for the allocation's Hell Fire look-round ((2V + 3)^2 hexes read per
+allocation), the field read at V + g after a whip in place of the whip allowance (the field
+never passes an already whipped Well, so that bound needs its own proof).
+
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``; ``--nodes N`` (plan
 searches and nodes a race over N races, at plan_tol 0 and ``--tol``), ``--pilot-check N``

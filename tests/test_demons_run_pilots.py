@@ -214,7 +214,8 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
 def test_plan_search_bound_never_cuts_the_best_plan(four):
     """The plan search drops a partial plan whose route-field bound cannot beat the best plan
     found; the bound allows a whip's Velocity and refunded MP only when a Well hex is within
-    the Velocity of the start (no whip can be made otherwise), and the field's float32
+    the Velocity of the start (no whip can be made otherwise), and then only at a node from
+    which a hole not yet whipped is still within the MPs left, and the field's float32
     rounding; with the table of where moves end (``best_plan_in``, as the race calls it) it
     also drops a partial plan near the root by the least cost-to-go at those ends, and one
     that only the attack bonus keeps when no end has a rival in its Field of Fire. At
@@ -241,6 +242,36 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
         assert c1 == c2 == c0, (i, where, c1, c2, c0)
         tried += 1
     assert tried > 200
+
+
+def test_a_node_out_of_every_whips_reach_is_bounded_as_a_move_without_one(four):
+    """With a Gravity Whip in reach of the start (Velocity 1-4 near a Well) the plan search
+    bounds a node from which no unwhipped hole's ring is within the MPs left as a move without
+    a whip (no whip Velocity nor refunded MP allowed, the Buoy, attack and ends tests on): the
+    plans are the same, token for token, as the search that allows a whip at every node of
+    such a move (its own source with the node test off, run uncompiled), in fewer nodes."""
+    import inspect
+    from simkit.demons_run import policies
+    src = inspect.getsource(best_plan_in.py_func).split("\n", 1)[1]
+    cut = "                if can_whip and wh1 != 0:\n"
+    assert src.count(cut) == 1
+    ns = dict(policies.__dict__)
+    exec(src.replace(cut, "                if False:\n"), ns)
+    every_node = ns["best_plan_in"]
+    at, ends = four.ends
+    s_cut, s_all = plan_scratch(), plan_scratch()
+    tried = 0
+    for i, s, q, W, J, where in _plan_positions(four, 11, 400):
+        if q.V > 4:
+            continue
+        p1, p2 = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        c1, n1 = best_plan_in(q, W, J, p1, four.pilots[s], s_cut, at, ends)
+        with np.errstate(over="ignore"):      # the slot hash wraps on purpose (uint64)
+            c2, n2 = every_node(q, W, J, p2, four.pilots[s], s_all, at, ends)
+        assert (c1, n1) == (c2, n2) and np.array_equal(p1[:n1], p2[:n2]), (i, where)
+        tried += 1
+    assert tried > 100
+    assert s_cut.gen[1] < 0.9 * s_all.gen[1]
 
 
 def test_the_ends_of_a_move_cut_the_raiders_search_not_its_plan(four):
@@ -973,7 +1004,9 @@ def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_he
     the (hex, facing) pairs that V hexes forward reach with at most ``per_hex`` turning
     movements in a hex and ``limit`` in the Turn (204 C-E), found here by flying every
     sequence of turning movements hex by hex on an open board; a missing end would let the
-    bound exceed a plan's cost and skip the setting it belongs to."""
+    bound exceed a plan's cost and skip the setting it belongs to. Each end carries the fewest
+    turning movements of any sequence that reaches it (the bound charges them): one too many
+    would let it exceed a plan's cost the same way."""
     import itertools
 
     from simkit.core.hexgrid import EVEN_LOWER, to_cube
@@ -984,9 +1017,10 @@ def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_he
     c0, r0 = 20, 20
     x0, _, z0 = to_cube(c0, r0, EVEN_LOWER)
     for f0 in range(6):
-        want = set()
+        want = {}
         for rots in itertools.product(range(-per_hex, per_hex + 1), repeat=V + 1):
-            if sum(abs(x) for x in rots) > limit:
+            u = sum(abs(x) for x in rots)
+            if u > limit:
                 continue
             c, r, f = c0, r0, f0
             for i, rot in enumerate(rots):
@@ -994,7 +1028,11 @@ def test_move_ends_are_the_ends_of_every_legal_turning_sequence(V, limit, per_he
                 if i < V:
                     c, r = nbr(c, r, f)
             x, _, z = to_cube(c, r, EVEN_LOWER)
-            want.add((int(x - x0), int(z - z0), f))
+            e = (int(x - x0), int(z - z0), f)
+            want[e] = min(want.get(e, u), u)
         lo, hi = at[V, limit, per_hex, f0]
-        got = {tuple(int(v) for v in e) for e in ends[lo:hi]}
-        assert got == want, (f0, sorted(want - got)[:5], sorted(got - want)[:5])
+        got = {tuple(int(v) for v in e[:3]): int(e[3]) for e in ends[lo:hi]}
+        assert hi - lo == len(got)
+        assert set(got) == set(want), (f0, sorted(set(want) - set(got))[:5],
+                                       sorted(set(got) - set(want))[:5])
+        assert got == want, (f0, [(e, got[e], want[e]) for e in want if got[e] != want[e]][:5])

@@ -67,7 +67,7 @@ from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts,
                        best_plan_in, choose_target, dv_cost, PP_PLAN_TOL, PP_RIVAL_LASER,
                        end_bound, ends_attack, fire_choice, guarded_finish_risk, p_recover,
-                       PlanView, plan_scratch, plan_view, rival_within)
+                       PlanView, plan_scratch, plan_view, rival_within, turn_cost)
 from .rules import BUOYS, FUEL, LASER, ME, MN, PI, SCRAMBLER, SCREENS, SI, TRACTOR
 
 
@@ -132,7 +132,8 @@ class Fields(NamedTuple):
     fin_from: np.ndarray  # float64[slot, field, finish]: least cost from a field's goal to a
     #                       Finish (``policies.choose_target`` prices a detour's way home)
     ends_at: np.ndarray   # int64[V, limit, per_hex, facing, 2]: :func:`move_ends` rows
-    ends: np.ndarray      # int64[k, 3]: where a move can end (cube dx, dz; facing)
+    ends: np.ndarray      # int64[k, 4]: where a move can end (cube dx, dz; facing; the
+    #                       fewest turning movements to it)
     fields_v: np.ndarray  # float32[slot, field, NV, col, row, 6]: ``fields`` Velocity first
     #                       (``policies.by_velocity``), what the plan search and the ends
     #                       bound read
@@ -144,8 +145,10 @@ def move_ends(vturns, max_limit, max_per_hex):
     facing) reachable by V hexes forward with the turning movements (at most ``per_hex`` in a
     hex, ``limit`` in the Turn) before each hex and after the last, as the plan search makes
     them (204 C-E). Null and Well hexes, where no turning is allowed, only remove ends, so on
-    any board the true ends are among these. Returns (ends_at, ends): ``ends[ends_at[V, limit,
-    per_hex, facing, 0]:...1]``; limits above the Velocity's turns (204 E) are left empty."""
+    any board the true ends are among these, each with the fewest turning movements that reach
+    it (a plan pays at least that many, ``policies.turn_cost`` each). Returns (ends_at, ends):
+    ``ends[ends_at[V, limit, per_hex, facing, 0]:...1]``, rows (dx, dz, facing, turning
+    movements); limits above the Velocity's turns (204 E) are left empty."""
     nv = len(vturns)
     at = np.zeros((nv, max_limit + 1, max_per_hex + 1, 6, 2), np.int64)
     rows = []
@@ -162,14 +165,15 @@ def move_ends(vturns, max_limit, max_per_hex):
                                     g = (f + rot) % 6
                                     nxt.add((x + int(DX[g]), z + int(DZ[g]), g, u + abs(rot)))
                         states = nxt
-                    out = set()
+                    out = {}
                     for x, z, f, u in states:
                         for rot in range(-ph, ph + 1):
                             if u + abs(rot) <= lim:
-                                out.add((x, z, (f + rot) % 6))
+                                e = (x, z, (f + rot) % 6)
+                                out[e] = min(out.get(e, lim), u + abs(rot))
                     at[v, lim, ph, f0] = len(rows), len(rows) + len(out)
-                    rows.extend(sorted(out))
-    return at, np.asarray(rows, np.int64).reshape(-1, 3)
+                    rows.extend(e + (out[e],) for e in sorted(out))
+    return at, np.asarray(rows, np.int64).reshape(-1, 4)
 
 
 def reach_table(fields, whip_gain):
@@ -996,8 +1000,13 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
         est, fixed, tight = sets[0, :2 * me_max + 1], sets[1, :2 * me_max + 1], \
             sets[2, :2 * me_max + 1]
         no_att = sets[3, :2 * me_max + 1]
+        # the tight bound with the turning movements to each end charged (``end_bound``): it
+        # skips a setting that cannot win, never reorders them (``est`` does: when two settings
+        # cost the same the first searched wins, so the order is kept)
+        cut = sets[4, :2 * me_max + 1]
         for i in range(2 * me_max + 1):
             est[i] = np.inf
+            cut[i] = -np.inf
             fixed[i] = 0.0          # Velocity change and Fuel-reserve charge
             tight[i] = 0.0          # 1: the bound is the tight one
             no_att[i] = 0.0         # 1: no end of the move can earn the attack bonus
@@ -1064,6 +1073,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
                 RB = FD.reach[sv[s, V_PILOT], fld, kind]
                 reach = -np.inf
+                reach_t = -np.inf
                 if kind == 0 and not (V2 == 1 and dist(c0, r0, sv[s, V_FIN_COL],
                                                        sv[s, V_FIN_ROW]) <= 1):
                     # no whip can be made, nor the Finish reached (a plan that ends there has
@@ -1077,8 +1087,10 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if no_turning:
                         lim = 0
-                    reach = min(end_bound(FD.ends_at, FD.ends, Jv, V2,
-                                           c0, r0, f0, V2, lim, per_hex), 1000.0)
+                    reach, reach_t = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2,
+                                               lim, per_hex, turn_cost(V2, vturns, rp, pp))
+                    reach = min(reach, 1000.0)
+                    reach_t = min(reach_t, 1000.0)
                     # nor can the plan earn the attack bonus unless one of those ends has a
                     # rival in its Field of Fire: then neither this bound nor the setting's
                     # plan search allows for it (exact: no leaf of that search earns it)
@@ -1097,8 +1109,11 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                                        rp) * bonus_w
                 bound = max(np.float64(Jt[c0, r0, f0, V2]) - 1.0, reach)
                 est[ia] = bound + fixed[ia] - allow
+                cut[ia] = max(bound, reach_t) + fixed[ia] - allow
                 continue
             est[ia] = np.inf
+            if cut[ia] > best_c + 1e-5 - pp[PP_PLAN_TOL]:
+                continue            # its plan cannot beat the best: not searched
             a = ia - me_max
             V2 = V + a
             fcost = (rp[RP_F_ACC] if a > 0 else rp[RP_F_DEC]) * abs(a)
@@ -1412,9 +1427,6 @@ def play_race_in(st, script, S0, FD, RT, BT, L, res, P):
     it keeps between plan searches is stamped with the search it belongs to or keyed by what
     it depends on (the Hell Fire prices, by ship, Velocity, Screens and weights), so sharing it
     changes no choice, and saves its allocation and those prices each race."""
-    pilots = S0.pilots
-    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
-    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
     ns = S0.ships.shape[0]
     ships = S0.ships.copy()
     sv = np.zeros((ns, SVX), np.int64)
@@ -1429,7 +1441,19 @@ def play_race_in(st, script, S0, FD, RT, BT, L, res, P):
     spec = np.zeros(K.N_SPEC, np.int64)
     out = np.zeros(K.OUT_SIZE, np.int64)
     S = Race(sv, ships, bu, hd, carry, hound_at, path, spec, out)
-    order = np.zeros(ns, np.int64)
+    return _race_turns(st, script, S, np.zeros(ns, np.int64), hpath, S0.pilots, FD, RT, BT, L,
+                       res, P)
+
+
+# the race's Turns, NO_NRT: as part of ``play_race_in`` (which makes the race's arrays) every
+# pilot's row and view it took was reference-counted, Turn by Turn
+@jit(_nrt=False)
+def _race_turns(st, script, S, order, hpath, pilots, FD, RT, BT, L, res, P):
+    """:func:`play_race_in`'s Turns and result, in the race state ``S`` it made."""
+    crit, par, vturns, rp, mn_hex, mn_turn, pi_mod, ccode, contra = RT
+    terrain, fire_class, hole_of, ring_pos, ring_hole, rings, rotation, side_dir, hole_cls, hcen = BT
+    sv, ships, bu, carry = S.sv, S.ships, S.bu, S.carry
+    ns = ships.shape[0]
     turn = 0
     for turn in range(1, rp[RP_TURN_LIMIT] + 1):
         racing = 0

@@ -208,9 +208,10 @@ class PlanScratch(NamedTuple):
     #                       them, when they differ from its own (``engine._chase_ok``)
     pq2: np.ndarray       # float64[N_PP]: the same without the attack bonus, for a setting
     #                       none of whose ends can earn it
-    sets: np.ndarray      # float64[4, MAX_SETS]: each Main Engines setting's bound, fixed
-    #                       charge, whether the bound is tightened and whether no end of the
-    #                       move can earn the attack bonus
+    sets: np.ndarray      # float64[5, MAX_SETS]: each Main Engines setting's bound, fixed
+    #                       charge, whether the bound is tightened, whether no end of the
+    #                       move can earn the attack bonus, and the bound with the turning
+    #                       movements to the ends charged
     # the hounds' dry run's (``engine.hound_targets``): the ship states it moves, the dice
     # state it starts from, and a log of no rows
     dry: np.ndarray       # int64[DRY_SIZE]
@@ -232,7 +233,7 @@ def plan_scratch(hounds=MAX_HOUNDS):
                        np.zeros(100, np.float64),
                        np.zeros((2, EXPO_SIZE), np.float64),
                        np.zeros(N_PP, np.float64), np.zeros(N_PP, np.float64),
-                       np.zeros((4, MAX_SETS), np.float64),
+                       np.zeros((5, MAX_SETS), np.float64),
                        np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
                        np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
 
@@ -510,31 +511,35 @@ def rival_within(sv, s, c, r, k):
 
 
 @jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
-def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex):
+def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     """The least cost-to-go, in field ``Jv`` (Velocity first, :func:`by_velocity`) at Velocity
     ``vl``, of any state a move of V2 hexes without a Gravity Whip can end in from (c0, r0)
     facing f0 (``engine.move_ends``: the hexes and facings its turning limits reach, not every
-    hex within V2 at any facing); -inf (no bound) for limits the table does not hold. ``at``,
+    hex within V2 at any facing): (that least, the least with each end's turning movements at
+    ``tc`` apiece, :func:`turn_cost`, which a plan pays on the way); -inf (no bound) for
+    limits the table does not hold. ``at``,
     ``ends``: ``FD.ends_at``, ``FD.ends`` (passed alone: numba counts a reference to every
     array of a tuple a call takes)."""
     if V2 >= at.shape[0] or limit >= at.shape[1] or per_hex >= at.shape[2]:
-        return -np.inf
+        return -np.inf, -np.inf
     lo, hi = at[V2, limit, per_hex, f0, 0], at[V2, limit, per_hex, f0, 1]
     if hi == lo:
-        return -np.inf
+        return -np.inf, -np.inf
     Jl = Jv[vl]
     C, R = Jl.shape[0], Jl.shape[1]
     # the grid's cube coordinates by geometry's inlined forms: hexgrid's calls were not inlined
     z0 = cube_z(c0, r0)
     best = np.inf
+    best_t = np.inf
     for k in range(lo, hi):
         c = c0 + ends[k, 0]
         r = offset_row(c, z0 + ends[k, 1])
         if 1 <= c < C and 1 <= r < R:
             x = np.float64(Jl[c, r, ends[k, 2]])
-            if x < best:
-                best = x
-    return best
+            best = x if x < best else best
+            x += ends[k, 3] * tc
+            best_t = x if x < best_t else best_t
+    return best, best_t
 
 
 @jit(_nrt=False)
@@ -701,7 +706,7 @@ def best_plan(q, W, J, out_plan, pp, scr):
     """:func:`best_plan_in` without the table of where moves end (the same plan and cost; its
     search proves that plan best with more nodes): for callers outside the race."""
     return best_plan_in(q, W, J, out_plan, pp, scr, np.zeros((0, 1, 1, 6, 2), np.int64),
-                        np.zeros((0, 3), np.int64))
+                        np.zeros((0, 4), np.int64))
 
 
 # no reference counts (``engine``'s NO_NRT note): a call counted its two dozen arrays on
@@ -715,7 +720,8 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     ``scr`` the race's :class:`PlanScratch`
     (:func:`plan_scratch`), ``ends_at``/``ends`` the table of where a move without a Gravity
     Whip can end (``engine.move_ends``; empty in :func:`best_plan`): with it the search bounds
-    a partial plan near the root by the least cost-to-go at the ends it can still reach, and
+    a partial plan near the root by the least cost-to-go at the ends it can still reach (each
+    with the turning movements it takes), and
     drops one kept only by the attack bonus when none of those ends has a rival in its Field
     of Fire -- the same plan, fewer nodes. ``q.ub``: only a plan cheaper than this is wanted
     (the allocation's best at another setting): partial plans that cannot beat it are dropped,
@@ -740,12 +746,13 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     # numba counts at every call): 0-3 hex, facing, turning movements used; 4 whip gain so
     # far; 5 whipped holes (bitmask); 6 closest approach to the target Buoy; 7 MPs left
     # before the slot; 8 the best plan's MPs left, 9 the choice made, 10 the best plan's
-    for i in range(D + 1):
-        for j in range(9):
-            dep[j, i] = 0
-        dep[9, i] = -1
-        dep[10, i] = -1
-        pcost[i] = 0.0
+    # (only the root's row is set here: a deeper row is written before it is read, the state
+    # when the search steps down to it, the best plan's columns when a plan is kept)
+    for j in range(9):
+        dep[j, 0] = 0
+    dep[9, 0] = -1
+    dep[10, 0] = -1
+    pcost[0] = 0.0
     best = ub                                    # by default any plan beats none, even one
     #                                              off the board
     best_depth = -1
@@ -790,12 +797,43 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     # Velocity in the whip range, and before one the move stays within V hexes of its start:
     # with no Well hex that near (or outside the range) none is made, the leaves read the
     # field at V itself (g 0) after exactly the MPs left, and neither allowance is needed
+    # A hole's ring is its centre's six neighbours, N first (``markers.board_arrays``): a
+    # ring hex lies within k hexes only if the centre lies within k + 1. The holes a whip of
+    # this move can be made at are kept by their centres: a node from which no unwhipped one
+    # of them has its centre within the MPs left + 1 (a Well hex is entered by a forward move,
+    # an MP at least) can make no whip in the rest of the move, and is bounded as a move
+    # without one (below). A whip moves the ship at most 2 hexes round its ring and refunds an
+    # MP, so the holes in play grow with the reach as in ``engine._reach_radius``; two are
+    # kept, more (none on the shipped boards, whose holes lie 10 hexes apart) leave every node
+    # bounded as before.
     can_whip = False
+    wh1 = wh2 = -1
+    wc1 = wr1 = wc2 = wr2 = 0
     if whip_vmin <= V <= whip_vmax:
-        for h in range(rings.shape[0]):
-            for j in range(6):
-                if dist(dep[0, 0], dep[1, 0], rings[h, j, 0], rings[h, j, 1]) <= V:
-                    can_whip = True
+        rad = V
+        nwh = 0
+        while True:
+            m = 0
+            for h in range(rings.shape[0]):
+                hc, hr = nbr(rings[h, 0, 0], rings[h, 0, 1], 3)
+                dh = dist(dep[0, 0], dep[1, 0], hc, hr)
+                if dh - 1 <= rad:
+                    m += 1
+                    if m == 1:
+                        wh1, wc1, wr1 = h + 1, hc, hr
+                    elif m == 2:
+                        wh2, wc2, wr2 = h + 1, hc, hr
+                    # a whip can be made when a Well hex is within V of the start
+                    if nwh == 0 and dh <= V + 1:
+                        for j in range(6):
+                            if dist(dep[0, 0], dep[1, 0], rings[h, j, 0], rings[h, j, 1]) <= V:
+                                can_whip = True
+            if m == nwh:
+                break
+            nwh = m
+            rad = V + 3 * m
+        if nwh > 2:
+            wh1 = 0                              # not tracked: every node may still whip
     whip_allow = whip_gain if can_whip else 0
     refund = 1.0 if can_whip else 0.0
     tb_c = bu[tb, BU_COL] if tb >= 0 else 0
@@ -856,10 +894,11 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     # falls with the hexes (205 B: a non-positive modifier a hex away) the bonus still to come
     # is at most that approach's. Likewise the attack bonus: the move ends within the MPs left,
     # so only a rival within that and 8 hexes makes it possible.
-    near_rec = tb >= 0 and bonus_w >= 0.0 and not can_whip and rp[RP_REC_PER_HEX] <= 0
-    near_att = att > 0 and not can_whip
+    # (Both, node by node, also in a move with a whip in reach once no whip can come.)
+    near_rec = tb >= 0 and bonus_w >= 0.0 and rp[RP_REC_PER_HEX] <= 0
+    near_att = att > 0
     # the ends of a move without a whip (``engine.move_ends``), when the caller has the table
-    use_ends = not can_whip and ends_at.shape[0] > 0
+    use_ends = ends_at.shape[0] > 0
     # a partial plan that cannot beat the best by more than plan_tol is not searched on: the
     # plan returned costs at most plan_tol more than the best (0: exactly the best)
     tol = pp[PP_PLAN_TOL]
@@ -995,8 +1034,17 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
         if V > 0 and best < 1e29:
             jn = J[vb, c, r, f]
             if jn < INF / 2:
+                # no whip in the rest of this move: none in reach at all, or no hole of the
+                # move's left unwhipped with a ring hex within the MPs left (a Well hex is
+                # entered by a forward move, one MP at least)
+                nw = not can_whip
+                if can_whip and wh1 != 0:
+                    nw = (wh1 < 0 or ((w >> wh1) & 1) == 1
+                          or dist(c, r, wc1, wr1) - 1 > mleft) \
+                        and (wh2 < 0 or ((w >> wh2) & 1) == 1
+                             or dist(c, r, wc2, wr2) - 1 > mleft)
                 rc = rec_cap
-                if near_rec:
+                if near_rec and nw:
                     x = dist(c, r, tb_c, tb_r) - mleft
                     x = x if x > 0 else 0
                     if x < 99:
@@ -1008,7 +1056,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                         rc = pb * bonus_w
                         rc = rc if rc > rec else rec
                 a2 = att
-                if near_att:
+                if near_att and nw:
                     a2 = 0.0
                     for t in range(sv.shape[0]):
                         if t != s and sv[t, V_STATUS] == RACING \
@@ -1016,8 +1064,12 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                             a2 = att
                             break
                 pre = (eff + rec - rc if bonus_w >= 0.0 else eff - bonus_w) - a2
-                lb = pre + jn - (mleft + refund) / V \
-                    - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
+                if nw:
+                    # the leaves read the field at V + g, g the whips' gain so far
+                    lb = pre + jn - (mleft + 0.0) / V - g * dvmax - 1e-6 * (1.0 + jn)
+                else:
+                    lb = pre + jn - (mleft + refund) / V \
+                        - (g + whip_allow) * dvmax - 1e-6 * (1.0 + jn)
                 if lb >= best - tol:
                     continue
                 # only the attack bonus keeps this partial plan: it stands only if some end
@@ -1025,7 +1077,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 # ``ends_at``, ``ends``: ``engine.move_ends``) has a rival within 8 hexes in
                 # its Field of Fire. Asked only here, where the answer prunes: the raider's
                 # bound is loose by its whole bonus wherever a rival is near
-                if near_att and a2 > 0.0 and lb + a2 >= best - tol \
+                if near_att and nw and a2 > 0.0 and lb + a2 >= best - tol \
                         and not ends_attack(ends_at, ends, sv, s, c, r, f, mleft, limit - u,
                                             per_hex, C, R):
                     continue
@@ -1034,9 +1086,10 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 # state lets the Velocity change on the way, 203 C forbids it; a capture is
                 # 1,000 and more, leaving the board more still; a plan that finishes has no
                 # cost-to-go, so not when the Finish is in reach)
-                if d < END_DEPTH and use_ends \
+                if d < END_DEPTH and use_ends and nw and g == 0 \
                         and not (V == 1 and dist(c, r, fin_c, fin_r) <= mleft):
-                    eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u, per_hex)
+                    _, eb = end_bound(ends_at, ends, J, vb, c, r, f, mleft, limit - u,
+                                      per_hex, tc)
                     eb = eb if eb < 1000.0 else 1000.0
                     if pre + eb - 1e-6 * (1.0 + abs(eb)) >= best - tol:
                         continue

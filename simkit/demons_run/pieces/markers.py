@@ -235,8 +235,11 @@ def kernel_marker_path(st, script, col, row, kind, BT, moves_at_most, whip_steps
     d = side_dir[_roll(st, script, 1, 6)]
     cols = terrain.shape[0] - 1
     rows = terrain.shape[1] - 1
-    whipped = np.zeros(rings.shape[0] + 1, np.bool_)
-    whipped[start_well] = True
+    # the holes whipped, a bit each (no array: the race calls this from code compiled without
+    # reference counts, ``engine``'s NO_NRT note, for every moving marker every Turn)
+    if rings.shape[0] > 62:
+        raise ValueError("kernel_marker_path: more than 62 Hell Holes")
+    whipped = np.int64(1) << start_well
     left = k
     while left > 0:
         c2, r2 = _nbr(col, row, d)
@@ -246,12 +249,12 @@ def kernel_marker_path(st, script, col, row, kind, BT, moves_at_most, whip_steps
         n = _record(path, n, col, row)
         left -= 1
         hole = hole_of[col, row] if terrain[col, row] == WELL else 0
-        if hole > 0 and not whipped[hole]:
+        if hole > 0 and not (whipped >> hole) & 1:
             if left == 0:
                 break
             col, row, n = _k_orbit_path(col, row, whip_steps, ring_pos, ring_hole, rings,
                                         rotation, path, n)
-            whipped[hole] = True
+            whipped |= np.int64(1) << hole
     return col, row, n
 
 
