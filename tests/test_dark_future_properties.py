@@ -310,3 +310,20 @@ def test_the_deadlock_survey_names_each_draw_and_refuses_bad_input(capsys, tmp_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "game-99" in err and "Traceback" not in err
     assert mod.main(["--trials", "0", "--games", "game-1"]) == 2
+
+
+@pytest.mark.parametrize("name,trial", [("game-8-intercept", 4911), ("game-7", 2444)])
+def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name, trial):
+    """Seeded games (seed 2026) drawn at the turn limit with a car backing and filling at a
+    road shut past a bend for it (its way round on the bend's inside, the reverse with the
+    drift before it shut by an obstacle strip): intercept 4911's attacker and Game Seven
+    2444's attacker#1 moved off, braked nose to the block on the bend, backed off and came on
+    again, three and five times. Now each comes forward at most once onto a space it backed
+    onto and the game is no shuttling draw: 4911 ends as a repeated position (the target
+    beyond the block cannot come on either), 2444 with the target gang's win (the scripted
+    position: DRV test_a_car_whose_way_round_past_a_bend_cannot_be_reached_waits_p13_p17)."""
+    sc = GM.load_scenario(SCEN / f"{name}.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    d = DG.examine(ev, res, world[4], trial)
+    assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
+    assert res[EG.R_REASON] != EG.REASON_TIME
