@@ -1839,7 +1839,8 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # on a curve a reverse may not drift (p17) and nothing plans a way round from
             # further back: backing straight off only brings the car on in the same lanes to
             # the same block (seeded Game Eight intercept 627's turn-to-face attacker, on a
-            # bend beside a target stopped for good, backed off and came on ten times)
+            # bend beside a stopped target shut in by a strip and a wreck, backed off and came
+            # on ten times)
             if slot >= 0:
                 return A_SHOOT, slot
             return A_NONE, 0
