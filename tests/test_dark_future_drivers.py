@@ -1611,3 +1611,74 @@ def test_a_car_on_a_bend_whose_way_round_is_inwards_waits_when_shut_in_behind_p1
     w.place(1, 2, 1, 0, 0, side=1, role=VH.CHASE)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, 0)
     assert _d(w, 0, std) == (PO.A_NONE, 0)
+
+
+def test_a_car_whose_way_round_past_a_bend_cannot_be_reached_waits_p13_p17():
+    """Seeded Game Eight intercept 4911 (seed 2026) was drawn at the turn limit: the attacker,
+    stopped on a straight's last space (lanes 1-2) before a bend right, the road past the
+    bend shut on lanes 0-2 by an obstacle, moved off, braked nose to the block on the bend,
+    backed off it and came on again, six times. The way round (lanes 3-4) is on the bend's
+    inside, where a drift is refused (p13), and before the bend the only drift that lands on
+    the straight is a reverse with a drift (p17) onto lanes 2-3 of the space behind, which an
+    obstacle strip on lanes 3-5 holds. No drifts get there: for this car the road is shut,
+    and with no enemy behind to turn for it waits (the old drivers moved off). With the strip
+    gone the reverse with the drift is open, and it takes it (the way round is reachable)."""
+    w = World(layout=("S", "S", "S", "BR", "S", "S", "S"))
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 2, 1, 2, 0, side=1, role=VH.CHASE)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 4, 0, 2, RD.rear_x(w.T, 4, 0, 0),
+                   RD.front_x(w.T, 4, 0, 0), 1, -1)
+    assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, True, *_stream(0)) == (True, 1)
+    assert _d(w, 1, std, trial=0) == (PO.A_REVERSE, 1)
+    for sp in (0, 1):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 3, 5, RD.rear_x(w.T, 2, 3, sp),
+                       RD.front_x(w.T, 2, 3, sp), 1, -1)
+    assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 1, 1)
+    assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 6, True) < 0
+    assert [_d(w, 1, std, trial=t) for t in range(5)] == [(PO.A_NONE, 0)] * 5
+
+
+def _nose_to_a_block_on_a_bend():
+    """A turn-to-face attacker (2) stopped on a bend left, facing against play on lanes 1-2,
+    nose to an obstacle strip (lanes 0-2) in the next space; target#1 (0) stopped beside the
+    strip on lanes 3-4, beyond target#2's wreck (1) on lanes 3-4 level with the attacker;
+    nothing has ammunition. Seeded Game Eight intercept 627's position."""
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    ttf = PO.policy_vector("turn-to-face")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 3, 2, 0, side=0, role=VH.LEAD)
+    w.place(1, 2, 3, 0, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.place(2, 2, 1, 0, 0, side=1, role=VH.CHASE)
+    w.V[2, VH.V_DIR] = 1
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 0, 2, RD.rear_x(w.T, 1, 0, 2),
+                   RD.front_x(w.T, 1, 0, 2), 1, -1)
+    return w, n, ttf
+
+
+def test_a_car_on_a_bend_with_no_way_round_a_block_does_not_back_off_straight_p17():
+    """Seeded Game Eight intercept 627 (seed 2026, once the move-off saw the road past a bend
+    shut, which changed its dice) was drawn at the turn limit: the turn-to-face attacker,
+    facing against play on a bend, backed off an obstacle strip beside a stopped target (shut
+    in there by the strip and a wreck) and moved off in the same lanes to the strip again, ten
+    times. Nose to the strip it
+    backs off a space (p17); there, with the strip two spaces ahead, no drift clear round it
+    (the outward pair holds the strip and the wreck) and none planned (hunting, its way ends
+    at the target), the move-off backed straight off again, a reverse on a bend being unable to
+    drift (p17), and from further back came on again. It now shoots if it can, else waits (the
+    old drivers reversed). On a straight the reverse with a drift to the wider side stays."""
+    w, n, ttf = _nose_to_a_block_on_a_bend()
+    assert _d(w, 2, ttf, n=n, trial=0) == (PO.A_REVERSE, 0)       # nose to it: backs off
+    w.V[2, VH.V_SP] = 1
+    assert not PO._blocked_ahead(w.T, w.M, w.NM, w.V, n, 2, 1, False, 1)
+    assert PO._blocked_ahead(w.T, w.M, w.NM, w.V, n, 2, 1, False, 2)
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 2, 0, *_stream(0)) == 0
+    for par in (ttf, PO.policy_vector("standard")):
+        assert [_d(w, 2, par, n=n, trial=t) for t in range(5)] == [(PO.A_NONE, 0)] * 5
+    # the same on a straight: back off with a drift, as before
+    w.T[...], w.TM[...] = RD.track_from_layout(["S"] * 7)
+    act, arg = _d(w, 2, ttf, n=n, trial=0)
+    assert act == PO.A_REVERSE and arg != 0

@@ -680,6 +680,48 @@ def _curve_ahead(T, TM, V, v, look):
 
 
 @jit
+def _straight_before(T, V, v, far):
+    """The spaces ahead (at most ``far``) that lie on straights before the car's lanes first
+    reach a curve: where a drift towards a curve's inside can still land (p13)."""
+    k = 0
+    while k < far:
+        sec, sp = _space_ahead(T, V, v, V[v, V_LANE], k + 1)
+        if sec < 0 or T[sec, RD.T_KIND] != RD.STRAIGHT:
+            break
+        k += 1
+    return k
+
+
+@jit
+def _inward_reach(T, M, NM, V, n, v, inward, far, hunt):
+    """Can a stopped car get onto a lane pair on the ``inward`` side (-1, +1) that is clear
+    round the curve ahead (``far`` spaces, as :func:`_pair_clear`), drifting one lane a move
+    while its drifts still land on the straight before the curve (p13; on the curve a drift
+    goes outwards only)? A reverse may take the first drift (p17); each move's straight part
+    must be clear in the lanes the car holds, and each drift's lanes where it lands. Returns
+    the clear pair reached, or -1: then, for this car, the road past the curve is shut."""
+    lane = V[v, V_LANE]
+    s = _straight_before(T, V, v, far)
+    k0 = 1
+    if 0 <= lane + inward <= 4 and T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT \
+            and _reverse_clear(T, M, NM, V, n, v, inward):
+        # the reverse lands behind, on the straight, and the car comes on through its own
+        # space again, where a drift may land too
+        lane += inward
+        if _pair_clear(T, M, NM, V, n, v, lane, far, hunt):
+            return lane
+        k0 = 0
+    for k in range(k0, s + 1):
+        if k > 0 and _static_at(T, M, NM, V, n, v, lane, k):
+            break
+        if 0 <= lane + inward <= 4 and not _static_at(T, M, NM, V, n, v, lane + inward, k):
+            lane += inward
+            if _pair_clear(T, M, NM, V, n, v, lane, far, hunt):
+                return lane
+    return -1
+
+
+@jit
 def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
     """The drift (-1, +1) to make on the straight before a curve, or 0: on the curve a drift
     may only go outwards (p13), so a way round a block on or just past it that needs an inward
@@ -1710,10 +1752,22 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
-    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
+    hunt = _hunts(V, n, v, hp)
+    blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
     if not blocked and straight and not V[v, V_BIKE]:
         r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
         blocked = r != 0
+    if blocked and r != 0 and d == 0 and straight and not V[v, V_BIKE] \
+            and not _reverse_clear(T, M, NM, V, n, v, r):
+        span, out = _curve_ahead(T, TM, V, v, 1)
+        if span > 0 and r != out \
+                and _inward_reach(T, M, NM, V, n, v, r, span + CURVE_PLAN, hunt) < 0:
+            # on the straight's last space before a curve whose inside the way round lies on,
+            # the reverse with the drift (below) shut behind it and no other drifts landing
+            # on the straight: for this car the road is shut. Moving off only brought it nose
+            # to the block on the curve, to back off it and come on again (seeded Game Eight
+            # intercept 4911 and Game Seven 2444, to the turn limit)
+            r = 0
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)
@@ -1781,7 +1835,16 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         # side of the road) each turn until one is clear
         if d == 0:
             d = r
-        if d == 0 and straight:
+        if d == 0 and not straight:
+            # on a curve a reverse may not drift (p17) and nothing plans a way round from
+            # further back: backing straight off only brings the car on in the same lanes to
+            # the same block (seeded Game Eight intercept 627's turn-to-face attacker, on a
+            # bend beside a stopped target shut in by a strip and a wreck, backed off and came
+            # on ten times)
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0
+        if d == 0:
             d = -1 if V[v, V_LANE] > 2 else 1
             if V[v, V_LANE] == 2:   # the middle: neither side is wider, the dice choose
                 d = -1 if _pick(st, script, 2) == 0 else 1

@@ -1,0 +1,135 @@
+"""Every seeded game of every shipped Dark Future Game, checked for drivers that deadlock
+(issue 15: drivers 'never deadlock').
+
+    python benchmarks/dark_future_deadlocks.py [--trials 5000] [--seed 2026] [--first 0]
+                                               [--games game-1,game-8-intercept,...]
+                                               [--out FILE.md]
+
+Each game is replayed with its log (``scenario.play_one``, the same dice as
+``simkit scenario run``) and read by ``simkit.dark_future.diagnostics``. For each Game it
+prints the draws by kind, the most shuttles in any game (a vehicle coming forward onto a
+space it had reversed onto) and the CPU time taken; then every drawn game, with its shuttle
+count and kind, and every game that was not drawn but shuttled more than the property test
+allows (``SHUTTLES``). A shuttling draw (``KIND_SHUTTLE``) is the deadlock the issue forbids.
+Nothing is asserted: it is a survey, run before and after a driver change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from simkit.core.errors import UserInputError  # noqa: E402
+from simkit.dark_future import diagnostics as DG  # noqa: E402
+from simkit.dark_future import engine as EG  # noqa: E402
+from simkit.dark_future import scenario as GM  # noqa: E402
+
+SCEN = ROOT / "scenarios" / "dark-future"
+# the property test's bound on shuttles in any game (tests/test_dark_future_properties.py)
+SHUTTLES = 3
+KINDS = (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_RUNNING, DG.KIND_FROZEN,
+         DG.KIND_STALEMATE, DG.KIND_OTHER)
+
+
+def shipped_games():
+    return sorted(p.stem for p in SCEN.glob("*.toml"))
+
+
+def survey(name, trials, seed, first=0, log=print):
+    """(draws, shuttlers, summary) for ``trials`` seeded games of Game ``name``: the
+    ``diagnostics.Draw`` of every drawn game, of every other game shuttling over ``SHUTTLES``,
+    and a dict of totals and CPU seconds."""
+    sc = GM.load_scenario(SCEN / f"{name}.toml")
+    draws, shuttlers = [], []
+    most, most_trial = 0, -1
+    t0, w0 = time.process_time(), time.perf_counter()
+    names = None
+    for trial in range(first, first + trials):
+        ev, res, world, sim = GM.play_one(sc, seed=seed, trial=trial)
+        names = sim.a.names
+        d = DG.examine(ev, res, world[4], trial)
+        if d.shuttles > most:
+            most, most_trial = d.shuttles, trial
+        if DG.is_draw(res):
+            draws.append(d)
+        elif d.shuttles > SHUTTLES:
+            shuttlers.append(d)
+    summary = {"game": name, "trials": trials, "draws": len(draws),
+               "kinds": {k: sum(d.kind == k for d in draws) for k in KINDS},
+               "most": most, "most_trial": most_trial, "names": names,
+               "cpu": time.process_time() - t0, "wall": time.perf_counter() - w0}
+    return draws, shuttlers, summary
+
+
+def render(results, trials, seed, first):
+    out = [f"# Dark Future deadlock survey: {trials:,} seeded games of each Game "
+           f"(seed {seed}, trials {first}-{first + trials - 1})", "",
+           "| Game | draws | " + " | ".join(KINDS) + " | most shuttles (trial) | CPU s |",
+           "|---|---:|" + "---:|" * len(KINDS) + "---|---:|"]
+    for draws, shuttlers, s in results:
+        out.append(f"| {s['game']} | {s['draws']} | "
+                   + " | ".join(str(s["kinds"][k]) for k in KINDS)
+                   + f" | {s['most']}" + (f" ({s['most_trial']})" if s["most"] else "")
+                   + f" | {s['cpu']:.0f} |")
+    out.append("")
+    for draws, shuttlers, s in results:
+        names = s["names"] or []
+        if not draws and not shuttlers:
+            continue
+        out.append(f"## {s['game']}")
+        out.append("")
+        out.append("| trial | ended | turns | shuttles (vehicle) | waiting | kind |")
+        out.append("|---:|---|---:|---|---|---|")
+        rows = [(d, d.kind) for d in draws] + [(d, f"not drawn: over {SHUTTLES} shuttles")
+                                               for d in shuttlers]
+        for d, kind in sorted(rows, key=lambda r: r[0].trial):
+            who = f" ({names[d.shuttler]})" if d.shuttles and 0 <= d.shuttler < len(names) else ""
+            waits = ", ".join(names[v] for v in d.waiting) or "-"
+            out.append(f"| {d.trial} | {d.reason} | {d.turns} | {d.shuttles}{who} | "
+                       f"{waits} | {kind} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--trials", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--games", default=",".join(shipped_games()))
+    ap.add_argument("--out", default=None, help="also write the report to this file")
+    a = ap.parse_args(argv)
+    games = [g.strip() for g in a.games.split(",") if g.strip()]
+    for g in games:
+        if not (SCEN / f"{g}.toml").exists():
+            print(f"error: --games: no scenario {SCEN / (g + '.toml')}", file=sys.stderr)
+            return 2
+    if a.trials < 1 or a.first < 0:
+        print("error: --trials must be at least 1 and --first at least 0", file=sys.stderr)
+        return 2
+    results = []
+    try:
+        for g in games:
+            r = survey(g, a.trials, a.seed, a.first)
+            s = r[2]
+            print(f"{g}: {s['draws']} draws, {s['kinds'][DG.KIND_SHUTTLE]} shuttling, most "
+                  f"shuttles {s['most']} (trial {s['most_trial']}), {s['cpu']:.0f} CPU s",
+                  file=sys.stderr, flush=True)
+            results.append(r)
+    except UserInputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    text = render(results, a.trials, a.seed, a.first)
+    print(text)
+    if a.out:
+        Path(a.out).write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

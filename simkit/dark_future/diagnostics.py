@@ -1,0 +1,135 @@
+"""Deadlock diagnostics over a Dark Future game's event log (issue 15: drivers 'never deadlock').
+
+A competent driver moves off, slows or holds steady; it does not back off a space and come on
+onto it again, turn after turn, until the turn limit draws the game (a 'shuttling draw'), nor
+sit stopped with a move open to it. These counters read a game's log (``scenario.play_one``'s
+events: turn, phase, vehicle, code, then the code's fields) and its final vehicle table; they
+judge nothing about the rules, only how the drivers spent the game. Used by the property test
+(``tests/test_dark_future_properties.py``) and by ``benchmarks/dark_future_deadlocks.py``,
+which plays every seeded game of every shipped Game through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import engine as EG
+from .pieces import vehicle as VH
+
+# A judgement, checked on the seeded games (docs/rules/dark-future.md, issue 15): lining up on
+# a stranded enemy or backing off a block brings a car forward once or twice onto a space it
+# had reversed onto; the shuttling draws of seed 2026 ran to three to ten.
+SHUTTLE_DRAW = 2
+# Turns without a move, stopped and able to move, for a vehicle to count as waiting at the end
+# of a drawn game (a turn-limit draw of 40 turns; a car lining up waits a turn or two).
+WAIT_TURNS = 10
+
+# the kinds of drawn game, most telling first (draw_kind)
+KIND_SHUTTLE = "backing and filling"
+KIND_WAITING = "stopped with a move available"
+KIND_FROZEN = "repeated position"
+KIND_STALEMATE = "nothing could move or shoot"
+KIND_RUNNING = "still fighting at the turn limit"
+KIND_OTHER = "drawn by the verdict"
+
+
+def _moves_and_reverses(events):
+    ev = np.asarray(events)
+    if ev.shape[0] == 0:
+        return []
+    keep = (ev[:, 3] == EG.EV_MOVE) | (ev[:, 3] == EG.EV_REVERSE)
+    return ev[keep][:, :7].tolist()
+
+
+def shuttle_counts(events) -> dict[int, int]:
+    """Per vehicle, the most times it moved forward onto one space (section, lane, space) it
+    had earlier reversed onto. A reverse is logged (EV_REVERSE) after the move it made."""
+    moves: dict[int, list] = {}
+    for e in _moves_and_reverses(events):
+        v, code = int(e[2]), int(e[3])
+        if code == EG.EV_MOVE:
+            moves.setdefault(v, []).append([(int(e[4]), int(e[5]), int(e[6])), False])
+        elif code == EG.EV_REVERSE and moves.get(v):
+            moves[v][-1][1] = True
+    out = {}
+    for v, ms in moves.items():
+        backed = set()
+        again: dict[tuple, int] = {}
+        for p, rev in ms:
+            if rev:
+                backed.add(p)
+            elif p in backed:
+                again[p] = again.get(p, 0) + 1
+        out[v] = max(again.values(), default=0)
+    return out
+
+
+def shuttles(events) -> int:
+    """The most times one vehicle moved forward onto a space it had earlier reversed onto."""
+    return max(shuttle_counts(events).values(), default=0)
+
+
+def waiting(events, V, final_turn, turns=WAIT_TURNS) -> list[int]:
+    """Vehicles still in play at the end, stopped, in control and able to move (not out,
+    ``engine._is_out``), that made no move in the last ``turns`` turns."""
+    last_move = {}
+    for e in _moves_and_reverses(events):
+        if int(e[3]) == EG.EV_MOVE:
+            last_move[int(e[2])] = int(e[0])
+    out = []
+    for v in range(V.shape[0]):
+        if V[v, VH.V_STATUS] != VH.ACTIVE or V[v, VH.V_MPH] != 0 or EG._is_out(V, v) \
+                or V[v, VH.V_OOC] != VH.IN_CONTROL:
+            continue
+        if final_turn - last_move.get(v, 0) >= turns:
+            out.append(v)
+    return out
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One drawn game: its trial, how the engine ended it, the drivers' worst shuttle (count
+    and vehicle), the vehicles waiting at the end, and the kind (``KIND_*``)."""
+    trial: int
+    reason: str
+    turns: int
+    shuttles: int
+    shuttler: int
+    waiting: tuple
+    kind: str
+
+
+def draw_kind(reason, shuttle, waits) -> str:
+    """Which kind of drawn game: shuttling first (the deadlock issue 15 forbids), then a
+    vehicle waiting though it could move, then how the engine ended it."""
+    if reason == EG.REASON_TIME and shuttle >= SHUTTLE_DRAW:
+        return KIND_SHUTTLE
+    if reason == EG.REASON_REPEAT:
+        return KIND_FROZEN
+    if reason == EG.REASON_STALEMATE:
+        return KIND_STALEMATE
+    if reason == EG.REASON_TIME and waits:
+        return KIND_WAITING
+    if reason == EG.REASON_TIME:
+        return KIND_RUNNING
+    return KIND_OTHER
+
+
+def examine(events, res, V, trial=0) -> Draw:
+    """The diagnosis of one game (drawn or not: ``kind`` is only meaningful for a draw)."""
+    counts = shuttle_counts(events)
+    who = max(counts, key=lambda v: (counts[v], -v), default=-1)
+    most = counts.get(who, 0)
+    reason = int(res[EG.R_REASON])
+    turns = int(res[EG.R_TURNS])
+    waits = tuple(waiting(events, V, turns)) if reason == EG.REASON_TIME else ()
+    return Draw(trial, EG.REASON_NAMES[reason], turns, most, who, waits,
+                draw_kind(reason, most, waits))
+
+
+def is_draw(res) -> bool:
+    return int(res[EG.R_WINNER]) < 0
+
+
