@@ -211,6 +211,19 @@ def test_plan_search_scratch_reused_across_ships_and_pilots_changes_no_plan(four
     assert differ > 10       # the two pilots do price these positions differently
 
 
+def _plan_search_without(cut):
+    """The plan search's own source with the test on the line ``cut`` switched off, run
+    uncompiled (it calls the compiled helpers): the reference a bound must match."""
+    import inspect
+    from simkit.demons_run import policies
+    src = inspect.getsource(best_plan_in.py_func).split("\n", 1)[1]
+    assert src.count(cut) == 1
+    indent = cut[:len(cut) - len(cut.lstrip())]
+    ns = dict(policies.__dict__)
+    exec(src.replace(cut, indent + "if False:\n"), ns)
+    return ns["best_plan_in"]
+
+
 def test_plan_search_bound_never_cuts_the_best_plan(four):
     """The plan search drops a partial plan whose route-field bound cannot beat the best plan
     found; the bound allows a whip's Velocity and refunded MP only when a Well hex is within
@@ -222,14 +235,7 @@ def test_plan_search_bound_never_cuts_the_best_plan(four):
     positions near the Wells and Hell Fire, Velocity 1-7, with and without a target Buoy, the
     search finds plans exactly as cheap as the same search with every bound switched off (its
     own source, run uncompiled, calling the compiled helpers)."""
-    import inspect
-    from simkit.demons_run import policies
-    src = inspect.getsource(best_plan_in.py_func).split("\n", 1)[1]
-    cut = "        if V > 0 and best < 1e29:\n"
-    assert src.count(cut) == 1
-    ns = dict(policies.__dict__)
-    exec(src.replace(cut, "        if False:\n"), ns)
-    unbounded = ns["best_plan_in"]
+    unbounded = _plan_search_without("        if V > 0 and best < 1e29:\n")
     at, ends = four.ends
     tried = 0
     for i, s, q, W, J, where in _plan_positions(four, 7, 300):
@@ -250,14 +256,7 @@ def test_a_node_out_of_every_whips_reach_is_bounded_as_a_move_without_one(four):
     a whip (no whip Velocity nor refunded MP allowed, the Buoy, attack and ends tests on): the
     plans are the same, token for token, as the search that allows a whip at every node of
     such a move (its own source with the node test off, run uncompiled), in fewer nodes."""
-    import inspect
-    from simkit.demons_run import policies
-    src = inspect.getsource(best_plan_in.py_func).split("\n", 1)[1]
-    cut = "                if can_whip and wh1 != 0:\n"
-    assert src.count(cut) == 1
-    ns = dict(policies.__dict__)
-    exec(src.replace(cut, "                if False:\n"), ns)
-    every_node = ns["best_plan_in"]
+    every_node = _plan_search_without("                if can_whip and wh1 != 0:\n")
     at, ends = four.ends
     s_cut, s_all = plan_scratch(), plan_scratch()
     tried = 0
