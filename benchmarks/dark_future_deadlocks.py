@@ -30,8 +30,7 @@ from simkit.dark_future import engine as EG  # noqa: E402
 from simkit.dark_future import scenario as GM  # noqa: E402
 
 SCEN = ROOT / "scenarios" / "dark-future"
-# the property test's bound on shuttles in any game (tests/test_dark_future_properties.py)
-SHUTTLES = 3
+SHUTTLES = DG.SHUTTLES
 KINDS = (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_RUNNING, DG.KIND_FROZEN,
          DG.KIND_STALEMATE, DG.KIND_OTHER)
 

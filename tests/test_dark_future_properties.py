@@ -19,11 +19,7 @@ SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"
 TRIALS = 100
 # events that change a vehicle's speed during its own move (collisions, control, hazards)
 _DURING = {EG.EV_HAZARD, EG.EV_CONTROL, EG.EV_SKID, EG.EV_SPIN}
-# Issue 15, 'never deadlock': the most times a vehicle may come forward onto a space it had
-# reversed onto. Lining up or backing off a block takes one or two; the shuttling draws of
-# seed 2026 (a car backing off a bend and coming on in the same lanes, to the turn limit) ran
-# to four to ten. A judgement, checked on the games below.
-SHUTTLES = 3
+SHUTTLES = DG.SHUTTLES      # issue 15, 'never deadlock' (the judgement is in diagnostics)
 
 
 def test_the_shuttle_count_sees_a_car_backing_and_filling():

@@ -22,6 +22,11 @@ from .pieces import vehicle as VH
 # a stranded enemy or backing off a block brings a car forward once or twice onto a space it
 # had reversed onto; the shuttling draws of seed 2026 ran to three to ten.
 SHUTTLE_DRAW = 2
+# The most times any vehicle of any game (drawn or not) may come forward onto a space it had
+# reversed onto: lining up or backing off a block takes one or two; the shuttling draws of seed
+# 2026 (a car backing off a bend and coming on in the same lanes, to the turn limit) ran to four
+# to ten. A judgement, held by the property test and reported by the deadlock survey.
+SHUTTLES = 3
 # Turns without a move, stopped and able to move, for a vehicle to count as waiting at the end
 # of a drawn game (a turn-limit draw of 40 turns; a car lining up waits a turn or two).
 WAIT_TURNS = 10

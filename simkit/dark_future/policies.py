@@ -83,7 +83,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
-from .pieces.vehicle import armed, has_gun
+from .pieces.vehicle import armed, has_gun, marker_over
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
@@ -328,9 +328,8 @@ def _blocked_ahead(T, M, NM, V, n, v, lane, markers, ahead):
         return True
     for i in range(NM[0]):
         k = M[i, RD.MK_KIND]
-        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) and not (
-                M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
-                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) \
+                and marker_over(M, i, lane, lane + 1, xlo, xhi):
             return True
     return False
 
@@ -549,9 +548,8 @@ def _stopped_on(T, V, n, v, lane, xlo, xhi, hunt):
 def _obstacle_on(M, NM, lane, xlo, xhi):
     """An obstacle (p76) on ``lane``'s pair between ``xlo`` and ``xhi``."""
     for i in range(NM[0]):
-        if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE and not (
-                M[i, RD.MK_LHI] < lane or M[i, RD.MK_LLO] > lane + 1) \
-                and M[i, RD.MK_XLO] < xhi and xlo < M[i, RD.MK_XHI]:
+        if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE \
+                and marker_over(M, i, lane, lane + 1, xlo, xhi):
             return True
     return False
 

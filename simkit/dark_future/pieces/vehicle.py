@@ -158,18 +158,18 @@ def may_overlap(V, v, u):
 
 
 @jit
-def marker_in_zone(M, NM, kind, llo, lhi, xlo, xhi):
-    for i in range(NM[0]):
-        if M[i, MK_ACTIVE] and M[i, MK_KIND] == kind and not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) \
-                and M[i, MK_XLO] < xhi and xlo < M[i, MK_XHI]:
-            return i
-    return -1
+def marker_over(M, i, llo, lhi, xlo, xhi):
+    """Marker ``i`` shares a lane of ``llo``-``lhi`` and overlaps ``xlo``-``xhi`` (open)."""
+    return not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) and M[i, MK_XLO] < xhi \
+        and xlo < M[i, MK_XHI]
 
 
 @jit
-def _smoke_over(M, i, llo, lhi, xa, xb):
-    return not (M[i, MK_LHI] < llo or M[i, MK_LLO] > lhi) and M[i, MK_XLO] < xb \
-        and xa < M[i, MK_XHI]
+def marker_in_zone(M, NM, kind, llo, lhi, xlo, xhi):
+    for i in range(NM[0]):
+        if M[i, MK_ACTIVE] and M[i, MK_KIND] == kind and marker_over(M, i, llo, lhi, xlo, xhi):
+            return i
+    return -1
 
 
 @jit
@@ -189,9 +189,9 @@ def smoke_in_fire(T, V, M, NM, v, u, llo, lhi, xa, xb):
     for i in range(NM[0]):
         if not M[i, MK_ACTIVE] or M[i, MK_KIND] != SMOKE:
             continue
-        if _smoke_over(M, i, sa, sb, s0, s1):
+        if marker_over(M, i, sa, sb, s0, s1):
             under = 1
-        elif _smoke_over(M, i, llo, lhi, xa, xb) or _smoke_over(M, i, ta, tb, t0, t1):
+        elif marker_over(M, i, llo, lhi, xa, xb) or marker_over(M, i, ta, tb, t0, t1):
             k += 1
     return k + under
 
