@@ -543,3 +543,29 @@ def test_races_leave_no_compiled_allocation_behind():
     made = after.mi_alloc - before.mi_alloc
     assert made > 0 and after.mi_free - before.mi_free == made
     assert after.alloc - before.alloc == after.free - before.free
+
+
+def test_races_that_differ_only_in_levels_share_their_fields():
+    """A build search sets up hundreds of races whose ships differ only in their Levels: they
+    share one copy of the route fields, reach tables and move ends (each copy of a four-ship
+    race's is ~57 MB), and that copy is what a set-up from nothing builds."""
+    from dataclasses import replace
+    from simkit.demons_run import scenario as S
+
+    sc = load_scenario(SCEN / "four-corners.toml")
+    a = RaceSim(sc)
+    s0 = sc.ships[0]
+    other = replace(sc, ships=[replace(s0, build=replace(s0.build, fuel=s0.build.fuel - 10,
+                                                         si=s0.build.si + 1))] + sc.ships[1:])
+    b = RaceSim(other)
+    names = ("fields", "fields_v", "fin_from", "reach")
+    assert all(getattr(b, n) is getattr(a, n) for n in names) and b.ends is a.ends
+    assert not np.array_equal(b.ships0, a.ships0)
+    S._SLOT_CACHE.clear()
+    S._move_ends.cache_clear()
+    fresh = RaceSim(other)
+    assert fresh.fields is not b.fields
+    for n in names:
+        np.testing.assert_array_equal(getattr(fresh, n), getattr(b, n))
+    for x, y in zip(fresh.ends, b.ends):
+        np.testing.assert_array_equal(x, y)

@@ -315,6 +315,49 @@ def _field_file(board_path, variants_key, pp, screens=0):
     return Path(root) / f"{h.hexdigest()[:20]}.npz"
 
 
+# Races set up with the same board, variants and pilot slots share these arrays (read only:
+# no kernel writes to them). A build search sets up hundreds of races whose ships differ only in
+# their Levels; each copy of a four-ship race's arrays is ~57 MB and ~0.4 s of stacking and
+# Python loops, so a quick report's build search of 116 set-ups took 2.6 GB and 17 s of its 20.
+_SLOT_CACHE: "OrderedDict" = OrderedDict()
+SLOT_CACHE_SIZE = 8
+
+
+def _slot_arrays(board_path, variants_key, slot_keys, whip_gain):
+    """(fields, fields_v, fin_from, reach) of a race whose pilot slots are ``slot_keys``
+    (field vector, Screens) in slot order: :func:`route_fields` and :func:`reach_tables`
+    stacked, and the fields Velocity first (:func:`by_velocity`)."""
+    key = (board_path, variants_key, slot_keys, whip_gain)
+    if key in _SLOT_CACHE:
+        _SLOT_CACHE.move_to_end(key)
+        return _SLOT_CACHE[key]
+    fl, ff, rl = [], [], []
+    for fv, scr in slot_keys:
+        pv = np.asarray(fv, np.float64)
+        f, fin = route_fields(board_path, variants_key, pv, scr)
+        fl.append(f)
+        ff.append(fin)
+        rl.append(reach_tables(board_path, variants_key, pv, scr, whip_gain))
+    fields = np.ascontiguousarray(np.stack(fl))
+    out = (fields, by_velocity(fields), np.ascontiguousarray(np.stack(ff)),
+           np.ascontiguousarray(np.stack(rl)))
+    _SLOT_CACHE[key] = out
+    while len(_SLOT_CACHE) > SLOT_CACHE_SIZE:
+        _SLOT_CACHE.popitem(last=False)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _move_ends(vturns, max_limit, max_per_hex):
+    """``engine.move_ends``, once per rules (a pure-Python enumeration of ~50 ms)."""
+    return RK.move_ends(np.asarray(vturns, np.int64), max_limit, max_per_hex)
+
+
+@lru_cache(maxsize=4)
+def _field_labels(board_path):
+    return [g[3] for g in field_goals(_board(board_path))]
+
+
 # --- the runner simulation ----------------------------------------------------------------------
 
 class RaceSim:
@@ -332,28 +375,21 @@ class RaceSim:
         pvs = pilot_vectors or [param_vector(s.pilot, s.params) for s in sc.ships]
         self.pilots = np.asarray(pvs, np.float64)
         # one field set per distinct pilot vector and the Screens it raises near Hell Fire
-        slots, fl, ff, rl = {}, [], [], []
+        slots: dict = {}
         self.slot = []
         for pv, entry in zip(self.pilots, sc.ships):
             scr = int(round(entry.build.screens * pv[PP_SCREENS_HAZ]))
             k = (tuple(field_vector(pv)), scr)
             if k not in slots:
-                f, fin = route_fields(sc.board_path, self.vkey, pv, scr)
-                slots[k] = len(fl)
-                fl.append(f)
-                ff.append(fin)
-                rl.append(reach_tables(sc.board_path, self.vkey, pv, scr,
-                                       int(self.ra.tables.rp[RP_WHIP_GAIN])))
+                slots[k] = len(slots)
             self.slot.append(slots[k])
-        self.fields = np.ascontiguousarray(np.stack(fl))
-        self.fields_v = by_velocity(self.fields)
-        self.fin_from = np.ascontiguousarray(np.stack(ff))
-        self.reach = np.ascontiguousarray(np.stack(rl))
-        self.ends = RK.move_ends(self.ra.tables.vturns[:NV], int(self.ra.tables.mn_turn.max()),
-                                 int(self.ra.tables.mn_hex.max()))
+        (self.fields, self.fields_v, self.fin_from,
+         self.reach) = _slot_arrays(sc.board_path, self.vkey, tuple(slots),
+                                    int(self.ra.tables.rp[RP_WHIP_GAIN]))
+        self.ends = _move_ends(tuple(int(v) for v in self.ra.tables.vturns[:NV]),
+                               int(self.ra.tables.mn_turn.max()), int(self.ra.tables.mn_hex.max()))
         b = self.board
-        goals = field_goals(b)
-        self.field_labels = [g[3] for g in goals]
+        self.field_labels = _field_labels(sc.board_path)
         ne = len(b.markers["easy"])
         bu, easy_field = [], []
         for j, h in enumerate(b.markers["easy"]):
