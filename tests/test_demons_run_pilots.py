@@ -598,6 +598,55 @@ def test_reach_bound_from_the_precomputed_table_is_the_scan_of_the_field(four):
     assert whipped > 10
 
 
+def test_the_allocations_kept_bounds_are_the_bounds_computed_afresh(four):
+    """The allocation keeps its ends bound and reach scan in the planning scratch by their
+    arguments (``engine._end_bound_kept``, ``_reach_scan_kept``), which a block of races from
+    one start meets again and again. Whatever was kept before -- other pilots, fields, hexes,
+    turning limits and prices filling the same slots, thousands of calls for 4,096 slots --
+    each answer is exactly the bound computed afresh, and repeated calls are answered from
+    the scratch."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.policies import end_bound
+    sim = four
+    FD = sim.args()[1]
+    scr = plan_scratch()
+    rng = np.random.default_rng(21)
+    C, R = sim.fields.shape[2], sim.fields.shape[3]
+    calls = [(int(rng.integers(0, sim.fields.shape[0])), int(rng.integers(0, sim.fields.shape[1])),
+              int(rng.integers(0, NV)), int(rng.integers(1, C)), int(rng.integers(1, R)),
+              int(rng.integers(0, 6)), int(rng.integers(0, 5)), int(rng.integers(1, 4)),
+              float(rng.choice([0.2, 0.35])), int(rng.integers(0, 2)), int(rng.integers(0, 20)))
+             for _ in range(3000)]
+    kept = 0
+    for rep in range(2):
+        for (p, fld, V2, c0, r0, f0, lim, ph, tc, kind, rad) in calls * 2 if rep else calls:
+            Jv = FD.fields_v[p, fld]
+            want = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim, ph, tc)
+            got = RK._end_bound_kept(scr.mend, p, fld, FD.ends_at, FD.ends, Jv, V2, c0, r0, f0,
+                                     lim, ph, tc)
+            assert got == want, (p, fld, V2, c0, r0, f0, lim, ph, tc, got, want)
+            T = FD.reach[p, fld, kind, V2]
+            before = scr.mreach.copy()
+            x = RK._reach_scan_kept(scr.mreach, p, fld, kind, V2, T, c0, r0, rad)
+            assert x == RK._reach_scan(T, c0, r0, rad)
+            kept += np.array_equal(before, scr.mreach)       # answered without a new entry
+    assert kept > 1000
+    # the turning price is part of what a kept ends bound answers for: calls that differ in
+    # it alone, where it changes the bound
+    priced = 0
+    for (p, fld, V2, c0, r0, f0, lim, ph, _, _, _) in calls[:300]:
+        Jv = FD.fields_v[p, fld]
+        a = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim, ph, 0.0)
+        b = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim, ph, 5.0)
+        if a == b:
+            continue
+        priced += 1
+        for tc, want in ((0.0, a), (5.0, b), (0.0, a)):
+            assert RK._end_bound_kept(scr.mend, p, fld, FD.ends_at, FD.ends, Jv, V2, c0, r0,
+                                      f0, lim, ph, tc) == want
+    assert priced > 20
+
+
 def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():
     """The raider's attack bonus (1.5 Turns for ending a move with a rival in its Field of
     Fire) outweighs the Turn a chase costs; kept whatever the Fuel, it chased until it could

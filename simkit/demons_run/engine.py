@@ -36,6 +36,7 @@ Rules readings are listed in docs/rules/demons-run.md. Dice are drawn through
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -62,7 +63,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
+from .policies import (INF, MAX_PLAN, MEMO_BITS, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts,
                        best_plan_in, choose_target, dv_cost, PP_PLAN_TOL, PP_RIVAL_LASER,
@@ -825,6 +826,52 @@ def _reach_radius(c0, r0, V2, rp, hcen):
     return rad, kind
 
 
+# The allocation's bounds, kept by their arguments in the planning scratch (``mend``,
+# ``mreach``): a key packs every argument that varies (the pilot's field slot, the field, the
+# Velocity, hex, facing, turning limits; the turning price is kept beside it), so a slot
+# answers only for exactly the call that filled it and the bound is the one computed afresh.
+# Out of the packing's range (a board over 511 columns or rows, say) the bound is computed.
+@jit(_nrt=False)
+def _memo_slot(key):
+    """The memo slot of ``key`` (>= 0): the top MEMO_BITS of a multiplicative hash."""
+    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - MEMO_BITS))
+
+
+@jit(_nrt=False)
+def _end_bound_kept(mend, p, fld, at, ends, Jv, V2, c0, r0, f0, lim, per_hex, tc):
+    """``end_bound(at, ends, Jv, V2, c0, r0, f0, V2, lim, per_hex, tc)`` for field ``fld`` of
+    pilot slot ``p`` (``Jv`` = ``FD.fields_v[p, fld]``), from ``mend`` when computed before."""
+    if not (0 <= p < 16 and 0 <= fld < 256 and 0 <= V2 < 16 and 0 <= c0 < 512 and 0 <= r0 < 512
+            and 0 <= f0 < 8 and 0 <= lim < 32 and 0 <= per_hex < 16):
+        return end_bound(at, ends, Jv, V2, c0, r0, f0, V2, lim, per_hex, tc)
+    key = (((((((p * 256 + fld) * 16 + V2) * 512 + c0) * 512 + r0) * 8 + f0) * 32 + lim) * 16
+           + per_hex)
+    j = _memo_slot(key)
+    fk = np.float64(key + 1)                 # exact: the key is under 2**46; 0 is an empty slot
+    if mend[j, 0] == fk and mend[j, 1] == tc:
+        return mend[j, 2], mend[j, 3]
+    b, bt = end_bound(at, ends, Jv, V2, c0, r0, f0, V2, lim, per_hex, tc)
+    mend[j, 0], mend[j, 1], mend[j, 2], mend[j, 3] = fk, tc, b, bt
+    return b, bt
+
+
+@jit(_nrt=False)
+def _reach_scan_kept(mreach, p, fld, kind, V2, T, c0, r0, rad):
+    """``_reach_scan(T, c0, r0, rad)`` for ``T`` = ``FD.reach[p, fld, kind, V2]``, from
+    ``mreach`` when computed before."""
+    if not (0 <= p < 16 and 0 <= fld < 256 and 0 <= kind < 2 and 0 <= V2 < 16
+            and 0 <= c0 < 512 and 0 <= r0 < 512 and 0 <= rad < 128):
+        return _reach_scan(T, c0, r0, rad)
+    key = ((((((p * 256 + fld) * 2 + kind) * 16 + V2) * 512 + c0) * 512 + r0) * 128 + rad)
+    j = _memo_slot(key)
+    fk = np.float64(key + 1)                 # exact: the key is under 2**45
+    if mreach[j, 0] == fk:
+        return mreach[j, 1]
+    x = _reach_scan(T, c0, r0, rad)
+    mreach[j, 0], mreach[j, 1] = fk, x
+    return x
+
+
 @jit(_nrt=False)
 def _reach_scan(T, c0, r0, rad):
     """The least of ``T`` (a :func:`reach_table` layer) over the hexes within ``rad`` of
@@ -1087,8 +1134,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if no_turning:
                         lim = 0
-                    reach, reach_t = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2,
-                                               lim, per_hex, turn_cost(V2, vturns, rp, pp))
+                    reach, reach_t = _end_bound_kept(tab.mend, sv[s, V_PILOT], fld,
+                                                     FD.ends_at, FD.ends, Jv, V2, c0, r0, f0,
+                                                     lim, per_hex, turn_cost(V2, vturns, rp, pp))
                     reach = min(reach, 1000.0)
                     reach_t = min(reach_t, 1000.0)
                     # nor can the plan earn the attack bonus unless one of those ends has a
@@ -1099,7 +1147,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                             terrain.shape[0], terrain.shape[1]):
                         no_att[ia] = 1.0
                 if not 0.0 <= reach < 1000.0:
-                    reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
+                    v2 = min(V2, RB.shape[0] - 1)
+                    reach = max(reach, _reach_scan_kept(tab.mreach, sv[s, V_PILOT], fld, kind,
+                                                        v2, RB[v2], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
                 allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and no_att[ia] == 0.0 and \
                     rival_within(sv, s, c0, r0, rad + 8) else 0.0
@@ -1552,13 +1602,12 @@ N_BLOCKS = 32
 
 
 @jit
-def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
+def _race_block(key, lo, hi, S0, FD, RT, BT, acc, P):
     ns = S0.ships.shape[0]
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     L = Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64))  # nothing kept
     res = np.zeros((ns, RES_W), np.int64)
     tie = np.zeros(ns, np.int64)
-    P = plans(ns, S0.hd.shape[0])
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
         turns = play_race_in(st, dice.NO_SCRIPT, S0, FD, RT, BT, L, res, P)
@@ -1605,7 +1654,19 @@ def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
 
 def race_stats(key, first, n, S0, FD, RT, BT):
     """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i)) from
-    the set-up :class:`Start` ``S0``."""
-    return sum_blocks(lambda lo, hi, acc: _race_block(
-        key, lo, hi, S0, FD, RT, BT, acc), first, n,
-        N_GLOBAL + S0.ships.shape[0] * N_SHIP_STATS, N_BLOCKS)
+    the set-up :class:`Start` ``S0``.
+
+    The blocks a thread runs in one call share its planning scratch (:func:`plans`): a race
+    plays in it exactly as in a fresh one (``play_race_in``), and what it keeps between
+    races -- the Hell Fire prices, the allocation's bounds by their arguments -- is found
+    again by later races from the same start (a block of a quick run is a few races). No
+    two threads share one, and no call keeps one for the next."""
+    mine = threading.local()
+
+    def block(lo, hi, acc):
+        P = getattr(mine, "P", None)
+        if P is None:
+            P = mine.P = plans(S0.ships.shape[0], S0.hd.shape[0])
+        _race_block(key, lo, hi, S0, FD, RT, BT, acc, P)
+
+    return sum_blocks(block, first, n, N_GLOBAL + S0.ships.shape[0] * N_SHIP_STATS, N_BLOCKS)

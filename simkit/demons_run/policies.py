@@ -183,6 +183,7 @@ DRY_SIZE = 1024             # ship-state values the hounds' dry run copies (ship
 END_DEPTH = 1               # plan slots from the root at which the search bounds by the ends
 MAX_SETS = 2 * 24 + 1       # Main Engines settings the allocation weighs (-ME..+ME; ship.toml:
 #                             ME at most 11 Levels; a bigger ME is refused, never cut short)
+MEMO_BITS = 12              # the allocation's bound memos: 4,096 slots each (engine.allocate)
 
 
 class PlanScratch(NamedTuple):
@@ -190,7 +191,8 @@ class PlanScratch(NamedTuple):
     called a few times per allocation, and fresh arrays each call cost as much as a short
     search): the dominance table, the per-depth state, and the Hell Fire prices by Velocity,
     kept with the Screens and pilot weights they were computed for (not the rules tables: one
-    scratch serves the races of one scenario, ``engine.play_race_in``)."""
+    scratch serves the races of one scenario, ``engine.play_race_in``), and the allocation's
+    bounds by their arguments (not the fields or board, for the same reason)."""
     tab: np.ndarray       # float64[TABLE_SIZE, 3]: dominance table (key, cost, search no. of
     #                       each slot side by side: a probe reads one cache line, not three)
     gen: np.ndarray       # int64[2]: the number of the last search; nodes searched in all
@@ -218,6 +220,13 @@ class PlanScratch(NamedTuple):
     dst: np.ndarray       # uint64[dice.STATE_SIZE]
     dlog: np.ndarray      # int64[0, eventlog.WIDTH]
     dlogn: np.ndarray     # int64[1]
+    # the allocation's bounds by what they are computed from (``engine.allocate``): a
+    # setting's ends bound and reach scan depend on the pilot's field, the Velocity, the hex,
+    # facing and turning limits alone, and races from one start meet the same ones again. A
+    # slot keeps the last bound hashed to it, with its whole key (never a partial match);
+    # the fields (``FD``) and board (``BT``) are those of the one scenario a scratch serves
+    mend: np.ndarray      # float64[2**MEMO_BITS, 4]: key + 1, turning price, the two bounds
+    mreach: np.ndarray    # float64[2**MEMO_BITS, 2]: key + 1, the reach scan's least
 
 
 @jit
@@ -235,7 +244,9 @@ def plan_scratch(hounds=MAX_HOUNDS):
                        np.zeros(N_PP, np.float64), np.zeros(N_PP, np.float64),
                        np.zeros((5, MAX_SETS), np.float64),
                        np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
-                       np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
+                       np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64),
+                       np.zeros((1 << MEMO_BITS, 4), np.float64),
+                       np.zeros((1 << MEMO_BITS, 2), np.float64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
