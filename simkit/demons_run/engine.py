@@ -895,6 +895,25 @@ def _reach_scan(T, c0, r0, rad):
 
 
 @jit(_nrt=False)
+def _first_least(x):
+    """``np.argmin(x)`` (the first least; the first NaN if any) as a plain loop: numba's
+    argmin tested every element for NaN twice, and the allocation takes it once per setting
+    it weighs and tightens."""
+    ia = 0
+    m = x[0]
+    if m != m:
+        return 0
+    for i in range(1, x.shape[0]):
+        v = x[i]
+        if v != v:
+            return i
+        if v < m:
+            m = v
+            ia = i
+    return ia
+
+
+@jit(_nrt=False)
 def _chase_ok(pp, s, turn, S, Jfin, rp):
     """Whether the pilot's ``attack_bonus`` stands for this Turn's plan: not when the ship
     cannot afford to end its moves on a rival -- the Turns left do not cover the way to its
@@ -1106,7 +1125,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             fixed[a + me_max] = dv_cost(a, rp, pp) + 0.05 * max(0.0, pen)
             est[a + me_max] = e + fixed[a + me_max] - allow
         for _ in range(2 * est.shape[0]):
-            ia = np.argmin(est)
+            ia = _first_least(est)
             # float32 fields: a bound within rounding of the best is still searched
             # (and with plan_tol a setting that cannot beat the best by more than that is not
             # searched: a plan within plan_tol of the best counts as as good)

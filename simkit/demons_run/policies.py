@@ -589,8 +589,19 @@ def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
             if not (1 <= c < C and 1 <= r < R):
                 continue
             # in_field_of_fire's cone: the offset turned to the N facing, 3 |x| <= -(2 z + x)
-            for _ in range(ends[k, 2]):
-                x, y, z = -y, -z, -x
+            # (turned f times by (x, y, z) -> (-y, -z, -x), written out: it was a loop of up
+            # to five turns at every end)
+            f = ends[k, 2]
+            if f == 1:
+                x, z = -y, -x
+            elif f == 2:
+                x, z = z, y
+            elif f == 3:
+                x, z = -x, -z
+            elif f == 4:
+                x, z = y, x
+            elif f == 5:
+                x, z = -z, -y
             if 3 * abs(x) <= -(2 * z + x):
                 return True
     return False
