@@ -650,6 +650,30 @@ def test_the_allocations_kept_bounds_are_the_bounds_computed_afresh(four):
     assert priced > 20
 
 
+def test_the_allocations_look_round_for_hell_fire_counts_from_the_boards_sums(four):
+    """The allocation raises more Screens when Hell Fire lies within V + 1 columns and rows of
+    the ship (on the board); it reads the count from ``Fields.fire_sum`` (``engine.fire_sums``)
+    in four reads instead of scanning the box. The count is the scan's at every hex and
+    Velocity, the board's edges included."""
+    from simkit.demons_run import engine as RK
+    fc = four.BT.fire_class
+    fs = four.args()[1].fire_sum
+    C, R = fc.shape
+    assert np.array_equal(fs, RK.fire_sums(fc)) and fs[-1, -1] == np.count_nonzero(fc > 0) > 0
+    seen = set()
+    for c0 in range(1, C):
+        for r0 in range(1, R):
+            for V2 in (0, 1, 4, 7, 12):
+                want = sum(fc[cc, rr] > 0 for cc in range(max(1, c0 - V2 - 1), min(C, c0 + V2 + 2))
+                           for rr in range(max(1, r0 - V2 - 1), min(R, r0 + V2 + 2)))
+                ca, cb = max(1, c0 - V2 - 1), min(C - 1, c0 + V2 + 1)
+                ra, rb = max(1, r0 - V2 - 1), min(R - 1, r0 + V2 + 1)
+                got = fs[cb + 1, rb + 1] - fs[ca, rb + 1] - fs[cb + 1, ra] + fs[ca, ra]
+                assert got == want, (c0, r0, V2, got, want)
+                seen.add(want > 0)
+    assert seen == {True, False}
+
+
 def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():
     """The raider's attack bonus (1.5 Turns for ending a move with a rival in its Field of
     Fire) outweighs the Turn a chase costs; kept whatever the Fuel, it chased until it could

@@ -138,6 +138,18 @@ class Fields(NamedTuple):
     fields_v: np.ndarray  # float32[slot, field, NV, col, row, 6]: ``fields`` Velocity first
     #                       (``policies.by_velocity``), what the plan search and the ends
     #                       bound read
+    fire_sum: np.ndarray  # int64[col + 1, row + 1]: Hell Fire hexes in the columns before
+    #                       col and rows before row (:func:`fire_sums`): the allocation's look
+    #                       round for Hell Fire in four reads, not (2V + 3)^2
+
+
+def fire_sums(fire_class):
+    """:attr:`Fields.fire_sum` of a board's ``fire_class``: [c, r] counts the Hell Fire hexes
+    (class > 0) at columns < c and rows < r, so any box of hexes counts in four reads."""
+    C, R = fire_class.shape
+    out = np.zeros((C + 1, R + 1), np.int64)
+    out[1:, 1:] = np.cumsum(np.cumsum(np.asarray(fire_class) > 0, axis=0), axis=1)
+    return out
 
 
 def move_ends(vturns, max_limit, max_per_hex):
@@ -1242,11 +1254,15 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     for q in range(hd.shape[0]):
         if hd[q, 2] and dist(c0, r0, hd[q, 0], hd[q, 1]) <= V2 + 3:
             haz = True
-    for dc in range(-V2 - 1, V2 + 2):
-        for dr in range(-V2 - 1, V2 + 2):
-            cc, rr = c0 + dc, r0 + dr
-            if 1 <= cc < terrain.shape[0] and 1 <= rr < terrain.shape[1] and fire_class[cc, rr] > 0:
-                haz = True
+    # Hell Fire in the box of hexes within V2 + 1 columns and rows (on the board): counted
+    # from the board's sums (it was a scan of the (2 V2 + 3)^2 hexes)
+    if not haz:
+        ca, cb = max(1, c0 - V2 - 1), min(terrain.shape[0] - 1, c0 + V2 + 1)
+        ra, rb = max(1, r0 - V2 - 1), min(terrain.shape[1] - 1, r0 + V2 + 1)
+        fs = FD.fire_sum
+        if ca <= cb and ra <= rb and \
+                fs[cb + 1, rb + 1] - fs[ca, rb + 1] - fs[cb + 1, ra] + fs[ca, ra] > 0:
+            haz = True
     # a racing rival near where the Turn can end may fire on the ship before its next
     # allocation (206): it counts as a hazard. Only its hex is seen, not its Laser (203 A)
     if pp[PP_THREAT] > 0 and rival_within(sv, s, c0, r0, V2 + np.int64(pp[PP_THREAT])):
