@@ -586,13 +586,10 @@ def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
             y = -x - z
             if max(abs(x), max(abs(z), abs(y))) > 8 or (x == 0 and z == 0):
                 continue
-            c = c0 + ends[k, 0]
-            r = offset_row(c, z0 + ends[k, 1])
-            if not (1 <= c < C and 1 <= r < R):
-                continue
             # in_field_of_fire's cone: the offset turned to the N facing, 3 |x| <= -(2 z + x)
             # (turned f times by (x, y, z) -> (-y, -z, -x), written out: it was a loop of up
-            # to five turns at every end)
+            # to five turns at every end); asked before the end's hex is on the board, which
+            # holds for nearly every end and costs its offset row
             f = ends[k, 2]
             if f == 1:
                 x, z = -y, -x
@@ -604,7 +601,11 @@ def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
                 x, z = y, x
             elif f == 5:
                 x, z = -z, -y
-            if 3 * abs(x) <= -(2 * z + x):
+            if 3 * abs(x) > -(2 * z + x):
+                continue
+            c = c0 + ends[k, 0]
+            r = offset_row(c, z0 + ends[k, 1])
+            if 1 <= c < C and 1 <= r < R:
                 return True
     return False
 
