@@ -224,6 +224,66 @@ def _plan_search_without(cut):
     return ns["best_plan_in"]
 
 
+def _take_wrapping(a, i):
+    return a[i]
+
+
+def _take_as_is(a, i):
+    return a[i]
+
+
+def test_an_index_compiled_without_wraparound_is_taken_as_it_is():
+    """``jit(wraparound=False)`` (``simkit.core._numba``, the plan search's option) reads a
+    negative index as it is -- out of bounds, which a bounds check then refuses -- where the
+    default gives it Python's meaning; other functions keep theirs."""
+    from simkit.core import _numba
+    a = np.arange(5)
+    wrapping = _numba.jit(_take_wrapping, boundscheck=True, cache=False)
+    as_is = _numba.jit(_take_as_is, boundscheck=True, wraparound=False, cache=False)
+    assert wrapping(a, -1) == 4 and as_is(a, 3) == 3
+    if not _numba.CAN_SKIP_WRAPAROUND:
+        pytest.skip("this numba's index lowering is not where simkit.core._numba expects it")
+    with pytest.raises(IndexError):
+        as_is(a, -1)
+    assert wrapping(a, -2) == 3
+
+
+def test_the_plan_search_never_takes_a_negative_index(four):
+    """The plan search and its ends helpers are compiled without numba's wraparound of
+    negative indices (``wraparound=False``): they must never index with a negative value.
+    Compiled from their own source with bounds checks (which refuse a negative index when
+    it is not wrapped), at positions near the Wells and Hell Fire and anywhere on the board
+    (its edges too), Velocity 1-12, with and without a target Buoy, the search indexes in
+    bounds and finds the plans the race's search finds."""
+    import inspect
+    from simkit.core import _numba
+    from simkit.demons_run import policies
+    ns = dict(policies.__dict__)
+    for name in ("end_bound", "ends_attack"):
+        ns[name] = _numba.jit(getattr(policies, name).py_func, _nrt=False, boundscheck=True,
+                              wraparound=False, cache=False)
+    exec(inspect.getsource(best_plan_in.py_func).split("\n", 1)[1], ns)
+    checked = _numba.jit(ns["best_plan_in"], _nrt=False, boundscheck=True, wraparound=False,
+                         cache=False)
+    at, ends = four.ends
+    rng = np.random.default_rng(14)
+    C, R = four.BT.terrain.shape
+    positions = list(_plan_positions(four, 15, 150))
+    while len(positions) < 300:
+        i = len(positions)
+        c, r = int(rng.integers(1, C)), int(rng.integers(1, R))
+        if four.BT.terrain[c, r] == 0:
+            V = int(rng.integers(1, 13))
+            q, W, J = _plan_at(four, i % 4, (c, r), int(rng.integers(0, 6)), V, rng,
+                               buoy=i % 2 == 1)
+            positions.append((i, i % 4, q, W, J, ((c, r), V)))
+    for i, s, q, W, J, where in positions:
+        want, got = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        c1, n1 = best_plan_in(q, W, J, want, four.pilots[s], plan_scratch(), at, ends)
+        c2, n2 = checked(q, W, J, got, four.pilots[s], plan_scratch(), at, ends)
+        assert (c1, n1) == (c2, n2) and np.array_equal(want[:n1], got[:n2]), (i, where)
+
+
 def test_plan_search_bound_never_cuts_the_best_plan(four):
     """The plan search drops a partial plan whose route-field bound cannot beat the best plan
     found; the bound allows a whip's Velocity and refunded MP only when a Well hex is within

@@ -523,7 +523,9 @@ def rival_within(sv, s, c, r, k):
     return False
 
 
-@jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
+# wraparound=False (``simkit.core._numba``): no index here is negative (the table's limits
+# are checked, the ends' hexes are on the board)
+@jit(_nrt=False, wraparound=False)   # allocates nothing: no reference counts for its arrays
 def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     """The least cost-to-go, in field ``Jv`` (Velocity first, :func:`by_velocity`) at Velocity
     ``vl``, of any state a move of V2 hexes without a Gravity Whip can end in from (c0, r0)
@@ -555,7 +557,7 @@ def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     return best, best_t
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)    # no negative index: as end_bound
 def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
     """Whether a move of V2 hexes without a Gravity Whip from (c0, r0) facing f0 can end with
     a racing rival within 8 hexes in its Field of Fire (the plan's attack bonus): over the
@@ -735,8 +737,12 @@ def best_plan(q, W, J, out_plan, pp, scr):
 
 
 # no reference counts (``engine``'s NO_NRT note): a call counted its two dozen arrays on
-# entry and exit, ~140 calls a four-ship race
-@jit(_nrt=False)
+# entry and exit, ~140 calls a four-ship race. No wraparound (``simkit.core._numba``): no
+# index here is negative -- depths from 0, hexes on the board (a move off it is a leaf, never
+# expanded), facings and ring positions taken % 6, distances and closest approaches from 0,
+# the target Buoy read only when there is one (tb >= 0), hash slots unsigned; a test runs it
+# compiled with bounds checks to hold it to that
+@jit(_nrt=False, wraparound=False)
 def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     """Search every legal movement plan of ship ``q.s`` at Velocity ``q.V`` (see module doc;
     ``q`` a :class:`PlanSpec`); write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R,
