@@ -868,21 +868,6 @@ def _end_bound_kept(mend, p, fld, at, ends, Jv, V2, c0, r0, f0, lim, per_hex, tc
 
 
 @jit(_nrt=False)
-def _reach_radius_kept(mrad, c0, r0, V2, rp, hcen):
-    """:func:`_reach_radius` (a function of the hex, the Velocity and the board's holes), from
-    ``mrad`` when computed before."""
-    if not (0 <= c0 < 512 and 0 <= r0 < 512 and 0 <= V2 < 64):
-        return _reach_radius(c0, r0, V2, rp, hcen)
-    key = (c0 * 512 + r0) * 64 + V2
-    j = _memo_slot(key)
-    if mrad[j, 0] == key + 1:
-        return mrad[j, 1] >> 1, mrad[j, 1] & 1
-    rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
-    mrad[j, 0], mrad[j, 1] = key + 1, rad * 2 + kind
-    return rad, kind
-
-
-@jit(_nrt=False)
 def _reach_scan_kept(mreach, p, fld, kind, V2, T, c0, r0, rad):
     """``_reach_scan(T, c0, r0, rad)`` for ``T`` = ``FD.reach[p, fld, kind, V2]``, from
     ``mreach`` when computed before."""
@@ -1163,7 +1148,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                 # bonus only from the closest the move can bring the ship; then look again
                 tight[ia] = 1.0
                 V2 = V + ia - me_max
-                rad, kind = _reach_radius_kept(tab.mrad, c0, r0, V2, rp, hcen)
+                rad, kind = _reach_radius(c0, r0, V2, rp, hcen)
                 RB = FD.reach[sv[s, V_PILOT], fld, kind]
                 reach = -np.inf
                 reach_t = -np.inf

@@ -227,7 +227,6 @@ class PlanScratch(NamedTuple):
     # the fields (``FD``) and board (``BT``) are those of the one scenario a scratch serves
     mend: np.ndarray      # float64[2**MEMO_BITS, 4]: key + 1, turning price, the two bounds
     mreach: np.ndarray    # float64[2**MEMO_BITS, 2]: key + 1, the reach scan's least
-    mrad: np.ndarray      # int64[2**MEMO_BITS, 2]: key + 1, the reach's hexes * 2 + whip
 
 
 @jit
@@ -247,8 +246,7 @@ def plan_scratch(hounds=MAX_HOUNDS):
                        np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
                        np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64),
                        np.zeros((1 << MEMO_BITS, 4), np.float64),
-                       np.zeros((1 << MEMO_BITS, 2), np.float64),
-                       np.zeros((1 << MEMO_BITS, 2), np.int64))
+                       np.zeros((1 << MEMO_BITS, 2), np.float64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
