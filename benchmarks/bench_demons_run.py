@@ -220,6 +220,39 @@ most), a board table for the allocation's Hell Fire look-round ((2V + 3)^2 hexes
 allocation), the field read at V + g after a whip in place of the whip allowance (the field
 never passes an already whipped Well, so that bound needs its own proof).
 
+Then (2026-12-03, s21-drspeed7, same choices: seeded totals of 3,000 races and 150 logged
+races per scenario bit-identical with main, golden logs unchanged, nodes a race unchanged --
+four-corners 10,574). Measured first: the README table's four-corners 1,519 (``run_all.py
+--quick``) against 1,725 in s20-drspeed6's pairs was wall time -- this module timed races by
+``perf_counter``, so another process's turns on the 2 shared cores counted as the races'
+(main's code: 1,650-1,700 races/s by wall time at load ~2, 387 in a whole ``run_all`` at load
+~7, 1,700-1,770 by CPU time); the table's 300 races in 32 blocks against one block, the
+first 300 races against 2,000 and the warm-up changed nothing (within 3%). The race rows now
+time the process's CPU time (best of two, as before; the two-thread efficiency still compares
+wall times). Cuts: the allocation's ends bound and reach scan kept in the planning scratch by
+their whole arguments (``engine._end_bound_kept``, ``_reach_scan_kept``: direct-mapped, 4,096
+slots, the bound computed afresh), with ``race_stats``'s blocks on one thread sharing one
+scratch per call (a quick run's block is 9 races; over 20 races 58% of the allocation's ends
+bounds and 50% of its reach scans repeat an earlier call); its look round for Hell Fire from
+the board's sums (``Fields.fire_sum``); its next setting by a plain first-least loop;
+``ends_attack``'s Field of Fire turn written out and asked before the board test;
+``cube_z``/``offset_row`` halving by a shift; and ``best_plan_in``, ``end_bound`` and
+``ends_attack`` compiled without numba's negative-index wraparound (``jit(wraparound=False)``,
+``simkit.core._numba``; a test compiles them from their source with bounds checks to show they
+never index negatively): about 7% of a race alone. Main (ca030f4) against this, alternated
+five times, 2,000 races each, CPU time (``time.process_time``), one thread, load 4.8-5.7 on 2
+cores (the whole test suite running on both): four-corners 1,763/1,776/1,870/1,647/1,649 ->
+2,038/2,132/1,939/1,939/1,957 races/s (median 1,763 -> 1,957, x1.11, this ahead in 5 of 5),
+duel median 5,316 -> 6,230 (x1.17, 5 of 5), raid median 2,976 -> 3,432 (x1.15, 5 of 5). The
+table's own measure (``race_rows(300, 1)`` as ``run_all.py --quick`` runs it, by CPU time on
+both codes, alternated twice, load 2.5-2.7): four-corners 1,773/1,727 -> 2,080/2,022, duel
+5,379/5,185 -> 6,827/6,396, raid 2,914/3,013 -> 3,515/3,432: issue 14's 2,000 on four-corners
+is met on the table's measure at that load, by 1-4%, and not under load 5. Tried and dropped:
+the reach itself kept likewise (its lookups cost what the ``_reach_radius`` calls they saved
+did), 16,384 memo slots (no faster). Where a four-corners race's time goes now (perf): the plan
+search 58%, the allocation's own code 10%, ``ends_attack`` 5%, the kept ends bound 4%, the
+Turns' loop 4%, the ship's phase 3%.
+
 Options: ``--trials N`` (default 2,000,000), ``--nojit-trials N`` (default 3,000), ``--races N``
 (default 3,000), ``--nojit-races N`` (default 3), ``--skip-hazards``; ``--nodes N`` (plan
 searches and nodes a race over N races, at plan_tol 0 and ``--tol``), ``--pilot-check N``
