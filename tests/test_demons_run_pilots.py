@@ -256,6 +256,7 @@ def test_the_plan_search_never_takes_a_negative_index(four):
     (its edges too), Velocity 1-12, with and without a target Buoy, the search indexes in
     bounds and finds the plans the race's search finds."""
     import inspect
+
     from simkit.core import _numba
     from simkit.demons_run import policies
     ns = dict(policies.__dict__)

@@ -913,11 +913,11 @@ def _first_least(x):
     it weighs and tightens."""
     ia = 0
     m = x[0]
-    if m != m:
+    if np.isnan(m):
         return 0
     for i in range(1, x.shape[0]):
         v = x[i]
-        if v != v:
+        if np.isnan(v):
             return i
         if v < m:
             m = v
