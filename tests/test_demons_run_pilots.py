@@ -708,6 +708,20 @@ def test_the_allocations_kept_bounds_are_the_bounds_computed_afresh(four):
     assert priced > 20
 
 
+def test_the_allocations_next_setting_is_numpys_argmin():
+    """The allocation takes its next setting by ``engine._first_least``, a plain loop for
+    ``np.argmin``: the same index -- the first of equal least bounds (which decides a tie
+    between settings), the first NaN, infinities -- on bounds drawn to tie often."""
+    from simkit.demons_run import engine as RK
+    rng = np.random.default_rng(5)
+    for n in range(1, 30):
+        for _ in range(40):
+            x = rng.choice([-np.inf, -1.0, 0.0, 0.5, 2.0, np.inf], size=n)
+            if rng.random() < 0.2:
+                x[rng.integers(0, n)] = np.nan
+            assert RK._first_least(x) == np.argmin(x), x
+
+
 def test_the_allocations_look_round_for_hell_fire_counts_from_the_boards_sums(four):
     """The allocation raises more Screens when Hell Fire lies within V + 1 columns and rows of
     the ship (on the board); it reads the count from ``Fields.fire_sum`` (``engine.fire_sums``)
