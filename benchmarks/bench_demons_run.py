@@ -240,14 +240,20 @@ the board's sums (``Fields.fire_sum``); its next setting by a plain first-least 
 ``ends_attack`` compiled without numba's negative-index wraparound (``jit(wraparound=False)``,
 ``simkit.core._numba``; a test compiles them from their source with bounds checks to show they
 never index negatively): about 7% of a race alone. Main (ca030f4) against this, alternated
-five times, 2,000 races each, CPU time (``time.process_time``), one thread, load 4.8-5.7 on 2
-cores (the whole test suite running on both): four-corners 1,763/1,776/1,870/1,647/1,649 ->
-2,038/2,132/1,939/1,939/1,957 races/s (median 1,763 -> 1,957, x1.11, this ahead in 5 of 5),
-duel median 5,316 -> 6,230 (x1.17, 5 of 5), raid median 2,976 -> 3,432 (x1.15, 5 of 5). The
+five times, 2,000 races each, CPU time (``time.process_time``), one thread, load 3.7-4.7 on 2
+cores: four-corners 1,751/1,868/1,918/1,957/1,835 -> 2,095/2,285/2,147/2,250/2,118 races/s
+(median 1,868 -> 2,147, x1.15, this ahead in 5 of 5), duel median 5,914 -> 6,814 (x1.15, 5 of
+5), raid median 3,215 -> 3,600 (x1.12, 5 of 5); the same before the last two commits with the
+whole test suite running on both cores (load 4.8-5.7): four-corners median 1,763 -> 1,957. The
 table's own measure (``race_rows(300, 1)`` as ``run_all.py --quick`` runs it, by CPU time on
-both codes, alternated twice, load 2.5-2.7): four-corners 1,773/1,727 -> 2,080/2,022, duel
-5,379/5,185 -> 6,827/6,396, raid 2,914/3,013 -> 3,515/3,432: issue 14's 2,000 on four-corners
-is met on the table's measure at that load, by 1-4%, and not under load 5. Tried and dropped:
+both codes, alternated): at load 2.5-2.7 four-corners 1,773/1,727 -> 2,080/2,022, duel
+5,379/5,185 -> 6,827/6,396, raid 2,914/3,013 -> 3,515/3,432; at load 4.7-6.3 (final code)
+four-corners 1,861/1,904/1,843 -> 2,174/1,945/1,937, duel 5,537/5,539/5,535 ->
+6,769/6,197/6,419, raid 3,115/3,116/2,967 -> 3,606/3,153/3,341. Issue 14's 2,000 on
+four-corners is met on the table's measure, by 1-9% where the load left it measurable (under
+load 5-6 one of three runs was 2,174, two 1,937-1,945); main's own table code, wall time,
+gave 978 at load 5.3. The machine's figures drift by more than 5% within the hour (main's
+median 1,763 then 1,868). Tried and dropped:
 the reach itself kept likewise (its lookups cost what the ``_reach_radius`` calls they saved
 did), 16,384 memo slots (no faster). Where a four-corners race's time goes now (perf): the plan
 search 58%, the allocation's own code 10%, ``ends_attack`` 5%, the kept ends bound 4%, the
