@@ -224,6 +224,67 @@ def _plan_search_without(cut):
     return ns["best_plan_in"]
 
 
+def _take_wrapping(a, i):
+    return a[i]
+
+
+def _take_as_is(a, i):
+    return a[i]
+
+
+def test_an_index_compiled_without_wraparound_is_taken_as_it_is():
+    """``jit(wraparound=False)`` (``simkit.core._numba``, the plan search's option) reads a
+    negative index as it is -- out of bounds, which a bounds check then refuses -- where the
+    default gives it Python's meaning; other functions keep theirs."""
+    from simkit.core import _numba
+    a = np.arange(5)
+    wrapping = _numba.jit(_take_wrapping, boundscheck=True, cache=False)
+    as_is = _numba.jit(_take_as_is, boundscheck=True, wraparound=False, cache=False)
+    assert wrapping(a, -1) == 4 and as_is(a, 3) == 3
+    if not _numba.CAN_SKIP_WRAPAROUND:
+        pytest.skip("this numba's index lowering is not where simkit.core._numba expects it")
+    with pytest.raises(IndexError):
+        as_is(a, -1)
+    assert wrapping(a, -2) == 3
+
+
+def test_the_plan_search_never_takes_a_negative_index(four):
+    """The plan search and its ends helpers are compiled without numba's wraparound of
+    negative indices (``wraparound=False``): they must never index with a negative value.
+    Compiled from their own source with bounds checks (which refuse a negative index when
+    it is not wrapped), at positions near the Wells and Hell Fire and anywhere on the board
+    (its edges too), Velocity 1-12, with and without a target Buoy, the search indexes in
+    bounds and finds the plans the race's search finds."""
+    import inspect
+
+    from simkit.core import _numba
+    from simkit.demons_run import policies
+    ns = dict(policies.__dict__)
+    for name in ("end_bound", "ends_attack"):
+        ns[name] = _numba.jit(getattr(policies, name).py_func, _nrt=False, boundscheck=True,
+                              wraparound=False, cache=False)
+    exec(inspect.getsource(best_plan_in.py_func).split("\n", 1)[1], ns)
+    checked = _numba.jit(ns["best_plan_in"], _nrt=False, boundscheck=True, wraparound=False,
+                         cache=False)
+    at, ends = four.ends
+    rng = np.random.default_rng(14)
+    C, R = four.BT.terrain.shape
+    positions = list(_plan_positions(four, 15, 150))
+    while len(positions) < 300:
+        i = len(positions)
+        c, r = int(rng.integers(1, C)), int(rng.integers(1, R))
+        if four.BT.terrain[c, r] == 0:
+            V = int(rng.integers(1, 13))
+            q, W, J = _plan_at(four, i % 4, (c, r), int(rng.integers(0, 6)), V, rng,
+                               buoy=i % 2 == 1)
+            positions.append((i, i % 4, q, W, J, ((c, r), V)))
+    for i, s, q, W, J, where in positions:
+        want, got = np.zeros(MAX_PLAN, np.int64), np.zeros(MAX_PLAN, np.int64)
+        c1, n1 = best_plan_in(q, W, J, want, four.pilots[s], plan_scratch(), at, ends)
+        c2, n2 = checked(q, W, J, got, four.pilots[s], plan_scratch(), at, ends)
+        assert (c1, n1) == (c2, n2) and np.array_equal(want[:n1], got[:n2]), (i, where)
+
+
 def test_plan_search_bound_never_cuts_the_best_plan(four):
     """The plan search drops a partial plan whose route-field bound cannot beat the best plan
     found; the bound allows a whip's Velocity and refunded MP only when a Well hex is within
@@ -596,6 +657,93 @@ def test_reach_bound_from_the_precomputed_table_is_the_scan_of_the_field(four):
                     want = min(want, float(J[c, r, :, V2:min(vtop, NV - 1) + 1].min()))
         assert got == want, (slot, fld, c0, r0, V2, rad, got, want)
     assert whipped > 10
+
+
+def test_the_allocations_kept_bounds_are_the_bounds_computed_afresh(four):
+    """The allocation keeps its ends bound and reach scan in the planning scratch by their
+    arguments (``engine._end_bound_kept``, ``_reach_scan_kept``), which a block of races from
+    one start meets again and again. Whatever was kept before -- other pilots, fields, hexes,
+    turning limits and prices filling the same slots, thousands of calls for 4,096 slots --
+    each answer is exactly the bound computed afresh, and repeated calls are answered from
+    the scratch."""
+    from simkit.demons_run import engine as RK
+    from simkit.demons_run.policies import end_bound
+    sim = four
+    FD = sim.args()[1]
+    scr = plan_scratch()
+    rng = np.random.default_rng(21)
+    C, R = sim.fields.shape[2], sim.fields.shape[3]
+    calls = [(int(rng.integers(0, sim.fields.shape[0])), int(rng.integers(0, sim.fields.shape[1])),
+              int(rng.integers(0, NV)), int(rng.integers(1, C)), int(rng.integers(1, R)),
+              int(rng.integers(0, 6)), int(rng.integers(0, 5)), int(rng.integers(1, 4)),
+              float(rng.choice([0.2, 0.35])), int(rng.integers(0, 2)), int(rng.integers(0, 20)))
+             for _ in range(3000)]
+    kept = 0
+    for rep in range(2):
+        for (p, fld, V2, c0, r0, f0, lim, ph, tc, kind, rad) in calls * 2 if rep else calls:
+            Jv = FD.fields_v[p, fld]
+            want = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim, ph, tc)
+            got = RK._end_bound_kept(scr.mend, p, fld, FD.ends_at, FD.ends, Jv, V2, c0, r0, f0,
+                                     lim, ph, tc)
+            assert got == want, (p, fld, V2, c0, r0, f0, lim, ph, tc, got, want)
+            T = FD.reach[p, fld, kind, V2]
+            before = scr.mreach.copy()
+            x = RK._reach_scan_kept(scr.mreach, p, fld, kind, V2, T, c0, r0, rad)
+            assert x == RK._reach_scan(T, c0, r0, rad)
+            kept += np.array_equal(before, scr.mreach)       # answered without a new entry
+    assert kept > 1000
+    # the turning price is part of what a kept ends bound answers for: calls that differ in
+    # it alone, where it changes the bound
+    priced = 0
+    for (p, fld, V2, c0, r0, f0, lim, ph, _, _, _) in calls[:300]:
+        Jv = FD.fields_v[p, fld]
+        a = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim, ph, 0.0)
+        b = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2, lim, ph, 5.0)
+        if a == b:
+            continue
+        priced += 1
+        for tc, want in ((0.0, a), (5.0, b), (0.0, a)):
+            assert RK._end_bound_kept(scr.mend, p, fld, FD.ends_at, FD.ends, Jv, V2, c0, r0,
+                                      f0, lim, ph, tc) == want
+    assert priced > 20
+
+
+def test_the_allocations_next_setting_is_numpys_argmin():
+    """The allocation takes its next setting by ``engine._first_least``, a plain loop for
+    ``np.argmin``: the same index -- the first of equal least bounds (which decides a tie
+    between settings), the first NaN, infinities -- on bounds drawn to tie often."""
+    from simkit.demons_run import engine as RK
+    rng = np.random.default_rng(5)
+    for n in range(1, 30):
+        for _ in range(40):
+            x = rng.choice([-np.inf, -1.0, 0.0, 0.5, 2.0, np.inf], size=n)
+            if rng.random() < 0.2:
+                x[rng.integers(0, n)] = np.nan
+            assert RK._first_least(x) == np.argmin(x), x
+
+
+def test_the_allocations_look_round_for_hell_fire_counts_from_the_boards_sums(four):
+    """The allocation raises more Screens when Hell Fire lies within V + 1 columns and rows of
+    the ship (on the board); it reads the count from ``Fields.fire_sum`` (``engine.fire_sums``)
+    in four reads instead of scanning the box. The count is the scan's at every hex and
+    Velocity, the board's edges included."""
+    from simkit.demons_run import engine as RK
+    fc = four.BT.fire_class
+    fs = four.args()[1].fire_sum
+    C, R = fc.shape
+    assert np.array_equal(fs, RK.fire_sums(fc)) and fs[-1, -1] == np.count_nonzero(fc > 0) > 0
+    seen = set()
+    for c0 in range(1, C):
+        for r0 in range(1, R):
+            for V2 in (0, 1, 4, 7, 12):
+                want = sum(fc[cc, rr] > 0 for cc in range(max(1, c0 - V2 - 1), min(C, c0 + V2 + 2))
+                           for rr in range(max(1, r0 - V2 - 1), min(R, r0 + V2 + 2)))
+                ca, cb = max(1, c0 - V2 - 1), min(C - 1, c0 + V2 + 1)
+                ra, rb = max(1, r0 - V2 - 1), min(R - 1, r0 + V2 + 1)
+                got = fs[cb + 1, rb + 1] - fs[ca, rb + 1] - fs[cb + 1, ra] + fs[ca, ra]
+                assert got == want, (c0, r0, V2, got, want)
+                seen.add(want > 0)
+    assert seen == {True, False}
 
 
 def test_raider_stops_chasing_when_its_fuel_or_turns_only_cover_the_way_home():

@@ -36,6 +36,7 @@ Rules readings are listed in docs/rules/demons-run.md. Dice are drawn through
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -62,7 +63,7 @@ from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, 
                             V_PILOT, V_PLACE, V_RECOVERED, V_ROW, V_STATUS, V_TARGET, V_TURNS,
                             V_TUSES, V_VEL, V_WHIP, VP_EASY)
 from .pieces.markers import EASY, FREE, kernel_marker_path
-from .policies import (INF, MAX_PLAN, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
+from .policies import (INF, MAX_PLAN, MEMO_BITS, NV, PlanScratch, PP_ATTACK, PP_CRUISE, PP_FUEL_VP,
                        PP_FUEL_MARGIN, PP_SCREENS, PP_TIME_MARGIN, PP_TRACTOR_P, PP_SCREENS_HAZ,
                        PP_THREAT, PP_FIRE_RESERVE, PP_VPT, PlanSpec, add_recovery_attempts,
                        best_plan_in, choose_target, dv_cost, PP_PLAN_TOL, PP_RIVAL_LASER,
@@ -137,6 +138,18 @@ class Fields(NamedTuple):
     fields_v: np.ndarray  # float32[slot, field, NV, col, row, 6]: ``fields`` Velocity first
     #                       (``policies.by_velocity``), what the plan search and the ends
     #                       bound read
+    fire_sum: np.ndarray  # int64[col + 1, row + 1]: Hell Fire hexes in the columns before
+    #                       col and rows before row (:func:`fire_sums`): the allocation's look
+    #                       round for Hell Fire in four reads, not (2V + 3)^2
+
+
+def fire_sums(fire_class):
+    """:attr:`Fields.fire_sum` of a board's ``fire_class``: [c, r] counts the Hell Fire hexes
+    (class > 0) at columns < c and rows < r, so any box of hexes counts in four reads."""
+    C, R = fire_class.shape
+    out = np.zeros((C + 1, R + 1), np.int64)
+    out[1:, 1:] = np.cumsum(np.cumsum(np.asarray(fire_class) > 0, axis=0), axis=1)
+    return out
 
 
 def move_ends(vturns, max_limit, max_per_hex):
@@ -825,6 +838,52 @@ def _reach_radius(c0, r0, V2, rp, hcen):
     return rad, kind
 
 
+# The allocation's bounds, kept by their arguments in the planning scratch (``mend``,
+# ``mreach``): a key packs every argument that varies (the pilot's field slot, the field, the
+# Velocity, hex, facing, turning limits; the turning price is kept beside it), so a slot
+# answers only for exactly the call that filled it and the bound is the one computed afresh.
+# Out of the packing's range (a board over 511 columns or rows, say) the bound is computed.
+@jit(_nrt=False)
+def _memo_slot(key):
+    """The memo slot of ``key`` (>= 0): the top MEMO_BITS of a multiplicative hash."""
+    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - MEMO_BITS))
+
+
+@jit(_nrt=False)
+def _end_bound_kept(mend, p, fld, at, ends, Jv, V2, c0, r0, f0, lim, per_hex, tc):
+    """``end_bound(at, ends, Jv, V2, c0, r0, f0, V2, lim, per_hex, tc)`` for field ``fld`` of
+    pilot slot ``p`` (``Jv`` = ``FD.fields_v[p, fld]``), from ``mend`` when computed before."""
+    if not (0 <= p < 16 and 0 <= fld < 256 and 0 <= V2 < 16 and 0 <= c0 < 512 and 0 <= r0 < 512
+            and 0 <= f0 < 8 and 0 <= lim < 32 and 0 <= per_hex < 16):
+        return end_bound(at, ends, Jv, V2, c0, r0, f0, V2, lim, per_hex, tc)
+    key = (((((((p * 256 + fld) * 16 + V2) * 512 + c0) * 512 + r0) * 8 + f0) * 32 + lim) * 16
+           + per_hex)
+    j = _memo_slot(key)
+    fk = np.float64(key + 1)                 # exact: the key is under 2**46; 0 is an empty slot
+    if mend[j, 0] == fk and mend[j, 1] == tc:
+        return mend[j, 2], mend[j, 3]
+    b, bt = end_bound(at, ends, Jv, V2, c0, r0, f0, V2, lim, per_hex, tc)
+    mend[j, 0], mend[j, 1], mend[j, 2], mend[j, 3] = fk, tc, b, bt
+    return b, bt
+
+
+@jit(_nrt=False)
+def _reach_scan_kept(mreach, p, fld, kind, V2, T, c0, r0, rad):
+    """``_reach_scan(T, c0, r0, rad)`` for ``T`` = ``FD.reach[p, fld, kind, V2]``, from
+    ``mreach`` when computed before."""
+    if not (0 <= p < 16 and 0 <= fld < 256 and 0 <= kind < 2 and 0 <= V2 < 16
+            and 0 <= c0 < 512 and 0 <= r0 < 512 and 0 <= rad < 128):
+        return _reach_scan(T, c0, r0, rad)
+    key = ((((((p * 256 + fld) * 2 + kind) * 16 + V2) * 512 + c0) * 512 + r0) * 128 + rad)
+    j = _memo_slot(key)
+    fk = np.float64(key + 1)                 # exact: the key is under 2**45
+    if mreach[j, 0] == fk:
+        return mreach[j, 1]
+    x = _reach_scan(T, c0, r0, rad)
+    mreach[j, 0], mreach[j, 1] = fk, x
+    return x
+
+
 @jit(_nrt=False)
 def _reach_scan(T, c0, r0, rad):
     """The least of ``T`` (a :func:`reach_table` layer) over the hexes within ``rad`` of
@@ -845,6 +904,25 @@ def _reach_scan(T, c0, r0, rad):
             if x < best:
                 best = x
     return best
+
+
+@jit(_nrt=False)
+def _first_least(x):
+    """``np.argmin(x)`` (the first least; the first NaN if any) as a plain loop: numba's
+    argmin tested every element for NaN twice, and the allocation takes it once per setting
+    it weighs and tightens."""
+    ia = 0
+    m = x[0]
+    if np.isnan(m):
+        return 0
+    for i in range(1, x.shape[0]):
+        v = x[i]
+        if np.isnan(v):
+            return i
+        if v < m:
+            m = v
+            ia = i
+    return ia
 
 
 @jit(_nrt=False)
@@ -1059,7 +1137,7 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
             fixed[a + me_max] = dv_cost(a, rp, pp) + 0.05 * max(0.0, pen)
             est[a + me_max] = e + fixed[a + me_max] - allow
         for _ in range(2 * est.shape[0]):
-            ia = np.argmin(est)
+            ia = _first_least(est)
             # float32 fields: a bound within rounding of the best is still searched
             # (and with plan_tol a setting that cannot beat the best by more than that is not
             # searched: a plan within plan_tol of the best counts as as good)
@@ -1087,8 +1165,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                     lim = min(mn_turn[ships[s, MN]], vturns[V2], max(0, fuel - fcost))
                     if no_turning:
                         lim = 0
-                    reach, reach_t = end_bound(FD.ends_at, FD.ends, Jv, V2, c0, r0, f0, V2,
-                                               lim, per_hex, turn_cost(V2, vturns, rp, pp))
+                    reach, reach_t = _end_bound_kept(tab.mend, sv[s, V_PILOT], fld,
+                                                     FD.ends_at, FD.ends, Jv, V2, c0, r0, f0,
+                                                     lim, per_hex, turn_cost(V2, vturns, rp, pp))
                     reach = min(reach, 1000.0)
                     reach_t = min(reach_t, 1000.0)
                     # nor can the plan earn the attack bonus unless one of those ends has a
@@ -1099,7 +1178,9 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
                             terrain.shape[0], terrain.shape[1]):
                         no_att[ia] = 1.0
                 if not 0.0 <= reach < 1000.0:
-                    reach = max(reach, _reach_scan(RB[min(V2, RB.shape[0] - 1)], c0, r0, rad))
+                    v2 = min(V2, RB.shape[0] - 1)
+                    reach = max(reach, _reach_scan_kept(tab.mreach, sv[s, V_PILOT], fld, kind,
+                                                        v2, RB[v2], c0, r0, rad))
                 # the attack bonus only where a rival can be within 8 hexes of the Turn's end
                 allow = pp[PP_ATTACK] if pp[PP_ATTACK] > 0 and no_att[ia] == 0.0 and \
                     rival_within(sv, s, c0, r0, rad + 8) else 0.0
@@ -1158,11 +1239,15 @@ def allocate(st, script, mv, S, FD, pp, P, RT, BT, L):
     for q in range(hd.shape[0]):
         if hd[q, 2] and dist(c0, r0, hd[q, 0], hd[q, 1]) <= V2 + 3:
             haz = True
-    for dc in range(-V2 - 1, V2 + 2):
-        for dr in range(-V2 - 1, V2 + 2):
-            cc, rr = c0 + dc, r0 + dr
-            if 1 <= cc < terrain.shape[0] and 1 <= rr < terrain.shape[1] and fire_class[cc, rr] > 0:
-                haz = True
+    # Hell Fire in the box of hexes within V2 + 1 columns and rows (on the board): counted
+    # from the board's sums (it was a scan of the (2 V2 + 3)^2 hexes)
+    if not haz:
+        ca, cb = max(1, c0 - V2 - 1), min(terrain.shape[0] - 1, c0 + V2 + 1)
+        ra, rb = max(1, r0 - V2 - 1), min(terrain.shape[1] - 1, r0 + V2 + 1)
+        fs = FD.fire_sum
+        if ca <= cb and ra <= rb and \
+                fs[cb + 1, rb + 1] - fs[ca, rb + 1] - fs[cb + 1, ra] + fs[ca, ra] > 0:
+            haz = True
     # a racing rival near where the Turn can end may fire on the ship before its next
     # allocation (206): it counts as a hazard. Only its hex is seen, not its Laser (203 A)
     if pp[PP_THREAT] > 0 and rival_within(sv, s, c0, r0, V2 + np.int64(pp[PP_THREAT])):
@@ -1552,13 +1637,12 @@ N_BLOCKS = 32
 
 
 @jit
-def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
+def _race_block(key, lo, hi, S0, FD, RT, BT, acc, P):
     ns = S0.ships.shape[0]
     st = np.zeros(dice.STATE_SIZE, np.uint64)
     L = Log(np.zeros((0, LOG_W), np.int64), np.zeros(1, np.int64))  # nothing kept
     res = np.zeros((ns, RES_W), np.int64)
     tie = np.zeros(ns, np.int64)
-    P = plans(ns, S0.hd.shape[0])
     for i in range(lo, hi):
         dice.seed_trial(st, key, i)
         turns = play_race_in(st, dice.NO_SCRIPT, S0, FD, RT, BT, L, res, P)
@@ -1605,7 +1689,19 @@ def _race_block(key, lo, hi, S0, FD, RT, BT, acc):
 
 def race_stats(key, first, n, S0, FD, RT, BT):
     """Sum per-ship statistics over races first..first+n-1 (race i from stream (key, i)) from
-    the set-up :class:`Start` ``S0``."""
-    return sum_blocks(lambda lo, hi, acc: _race_block(
-        key, lo, hi, S0, FD, RT, BT, acc), first, n,
-        N_GLOBAL + S0.ships.shape[0] * N_SHIP_STATS, N_BLOCKS)
+    the set-up :class:`Start` ``S0``.
+
+    The blocks a thread runs in one call share its planning scratch (:func:`plans`): a race
+    plays in it exactly as in a fresh one (``play_race_in``), and what it keeps between
+    races -- the Hell Fire prices, the allocation's bounds by their arguments -- is found
+    again by later races from the same start (a block of a quick run is a few races). No
+    two threads share one, and no call keeps one for the next."""
+    mine = threading.local()
+
+    def block(lo, hi, acc):
+        P = getattr(mine, "P", None)
+        if P is None:
+            P = mine.P = plans(S0.ships.shape[0], S0.hd.shape[0])
+        _race_block(key, lo, hi, S0, FD, RT, BT, acc, P)
+
+    return sum_blocks(block, first, n, N_GLOBAL + S0.ships.shape[0] * N_SHIP_STATS, N_BLOCKS)

@@ -183,6 +183,7 @@ DRY_SIZE = 1024             # ship-state values the hounds' dry run copies (ship
 END_DEPTH = 1               # plan slots from the root at which the search bounds by the ends
 MAX_SETS = 2 * 24 + 1       # Main Engines settings the allocation weighs (-ME..+ME; ship.toml:
 #                             ME at most 11 Levels; a bigger ME is refused, never cut short)
+MEMO_BITS = 12              # the allocation's bound memos: 4,096 slots each (engine.allocate)
 
 
 class PlanScratch(NamedTuple):
@@ -190,7 +191,8 @@ class PlanScratch(NamedTuple):
     called a few times per allocation, and fresh arrays each call cost as much as a short
     search): the dominance table, the per-depth state, and the Hell Fire prices by Velocity,
     kept with the Screens and pilot weights they were computed for (not the rules tables: one
-    scratch serves the races of one scenario, ``engine.play_race_in``)."""
+    scratch serves the races of one scenario, ``engine.play_race_in``), and the allocation's
+    bounds by their arguments (not the fields or board, for the same reason)."""
     tab: np.ndarray       # float64[TABLE_SIZE, 3]: dominance table (key, cost, search no. of
     #                       each slot side by side: a probe reads one cache line, not three)
     gen: np.ndarray       # int64[2]: the number of the last search; nodes searched in all
@@ -218,6 +220,13 @@ class PlanScratch(NamedTuple):
     dst: np.ndarray       # uint64[dice.STATE_SIZE]
     dlog: np.ndarray      # int64[0, eventlog.WIDTH]
     dlogn: np.ndarray     # int64[1]
+    # the allocation's bounds by what they are computed from (``engine.allocate``): a
+    # setting's ends bound and reach scan depend on the pilot's field, the Velocity, the hex,
+    # facing and turning limits alone, and races from one start meet the same ones again. A
+    # slot keeps the last bound hashed to it, with its whole key (never a partial match);
+    # the fields (``FD``) and board (``BT``) are those of the one scenario a scratch serves
+    mend: np.ndarray      # float64[2**MEMO_BITS, 4]: key + 1, turning price, the two bounds
+    mreach: np.ndarray    # float64[2**MEMO_BITS, 2]: key + 1, the reach scan's least
 
 
 @jit
@@ -235,7 +244,9 @@ def plan_scratch(hounds=MAX_HOUNDS):
                        np.zeros(N_PP, np.float64), np.zeros(N_PP, np.float64),
                        np.zeros((5, MAX_SETS), np.float64),
                        np.zeros(DRY_SIZE, np.int64), np.zeros(dice.STATE_SIZE, np.uint64),
-                       np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64))
+                       np.zeros((0, eventlog.WIDTH), np.int64), np.zeros(1, np.int64),
+                       np.zeros((1 << MEMO_BITS, 4), np.float64),
+                       np.zeros((1 << MEMO_BITS, 2), np.float64))
 
 
 def param_vector(name: str, overrides: dict | None = None) -> np.ndarray:
@@ -510,7 +521,9 @@ def rival_within(sv, s, c, r, k):
     return False
 
 
-@jit(_nrt=False)      # allocates nothing: no reference counts for the arrays it reads
+# wraparound=False (``simkit.core._numba``): no index here is negative (the table's limits
+# are checked, the ends' hexes are on the board)
+@jit(_nrt=False, wraparound=False)   # allocates nothing: no reference counts for its arrays
 def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     """The least cost-to-go, in field ``Jv`` (Velocity first, :func:`by_velocity`) at Velocity
     ``vl``, of any state a move of V2 hexes without a Gravity Whip can end in from (c0, r0)
@@ -542,7 +555,7 @@ def end_bound(at, ends, Jv, vl, c0, r0, f0, V2, limit, per_hex, tc):
     return best, best_t
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)    # no negative index: as end_bound
 def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
     """Whether a move of V2 hexes without a Gravity Whip from (c0, r0) facing f0 can end with
     a racing rival within 8 hexes in its Field of Fire (the plan's attack bonus): over the
@@ -573,14 +586,26 @@ def ends_attack(at, ends, sv, s, c0, r0, f0, V2, limit, per_hex, C, R):
             y = -x - z
             if max(abs(x), max(abs(z), abs(y))) > 8 or (x == 0 and z == 0):
                 continue
+            # in_field_of_fire's cone: the offset turned to the N facing, 3 |x| <= -(2 z + x)
+            # (turned f times by (x, y, z) -> (-y, -z, -x), written out: it was a loop of up
+            # to five turns at every end); asked before the end's hex is on the board, which
+            # holds for nearly every end and costs its offset row
+            f = ends[k, 2]
+            if f == 1:
+                x, z = -y, -x
+            elif f == 2:
+                x, z = z, y
+            elif f == 3:
+                x, z = -x, -z
+            elif f == 4:
+                x, z = y, x
+            elif f == 5:
+                x, z = -z, -y
+            if 3 * abs(x) > -(2 * z + x):
+                continue
             c = c0 + ends[k, 0]
             r = offset_row(c, z0 + ends[k, 1])
-            if not (1 <= c < C and 1 <= r < R):
-                continue
-            # in_field_of_fire's cone: the offset turned to the N facing, 3 |x| <= -(2 z + x)
-            for _ in range(ends[k, 2]):
-                x, y, z = -y, -z, -x
-            if 3 * abs(x) <= -(2 * z + x):
+            if 1 <= c < C and 1 <= r < R:
                 return True
     return False
 
@@ -710,8 +735,12 @@ def best_plan(q, W, J, out_plan, pp, scr):
 
 
 # no reference counts (``engine``'s NO_NRT note): a call counted its two dozen arrays on
-# entry and exit, ~140 calls a four-ship race
-@jit(_nrt=False)
+# entry and exit, ~140 calls a four-ship race. No wraparound (``simkit.core._numba``): no
+# index here is negative -- depths from 0, hexes on the board (a move off it is a leaf, never
+# expanded), facings and ring positions taken % 6, distances and closest approaches from 0,
+# the target Buoy read only when there is one (tb >= 0), hash slots unsigned; a test runs it
+# compiled with bounds checks to hold it to that
+@jit(_nrt=False, wraparound=False)
 def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
     """Search every legal movement plan of ship ``q.s`` at Velocity ``q.V`` (see module doc;
     ``q`` a :class:`PlanSpec`); write the best as tokens into ``out_plan`` (0 F, 1 L, 2 R,

@@ -431,13 +431,15 @@ class RaceSim:
         self.sv0 = sv
         self.RT = self.ra.tables
         self.BT = self.ra.board
+        self.fire_sum = RK.fire_sums(self.BT.fire_class)
         self.n_stats = RK.N_GLOBAL + ns * RK.N_SHIP_STATS
 
     def args(self):
         """The arguments of ``engine.race_stats`` after its (key, first, n)."""
         return (RK.Start(self.ships0, self.sv0, self.bu0, self.hd0, self.pilots),
                 RK.Fields(self.fields, self.easy_field, self.ring_field, self.reach,
-                          self.fin_from, *self.ends, self.fields_v), self.RT, self.BT)
+                          self.fin_from, *self.ends, self.fields_v, self.fire_sum), self.RT,
+                self.BT)
 
     def chunk(self, key, first, n):
         return RK.race_stats(np.uint64(key), first, n, *self.args())
