@@ -84,6 +84,7 @@ from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
 from .pieces.vehicle import armed, has_gun, marker_over
+from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
@@ -846,9 +847,21 @@ def _drift_legal(T, V, v, d):
 
 @jit
 def _hit_sixths(rng, mod):
-    """Faces of a d6 that hit at this range and modifier (a natural 1 misses, p26)."""
-    need = max(2, min(rng, 6) - mod)
+    """Faces of a d6 that hit at this counted range and modifier (a natural 1 misses, p26)."""
+    need = max(2, rng - mod)
     return max(0, 7 - need)
+
+
+@jit
+def _shot_sixths(T, M, NM, V, WS, v, w, u, hp, tbuf, more_smoke):
+    """Faces of a d6 on which ``v``'s weapon ``w`` hits ``u`` now, as the engine will roll it:
+    the range counted up to the cap, and every modifier the firer can see
+    (:func:`.pieces.vehicle.hit_modifier`, the engine's own; ``more_smoke`` markers not laid
+    yet). ``tbuf``: :func:`find_target`'s answer for the weapon's mount."""
+    tf = hp[HP_TF:HP_DRV_END]
+    mod = hit_modifier(T, V, M, NM, v, u, WS[v, w, W_MOUNT], WS[v, w, W_ACC], tbuf, tf,
+                       more_smoke)
+    return _hit_sixths(min(tbuf[1], tf[TF_RANGE_CAP]), mod)
 
 
 # --- the value of an action, in expected damage points (issue 15: shoot, lay, sideswipe or ram
@@ -876,7 +889,10 @@ HP_DRV = 27   # after the hazard roll's cells and the engine's bike tables (engi
  HP_ROLL_LOW,        # the bike control-loss table's lowest score that rolls (p70)
  HP_ROLL_CRASH,      # a bike that rolls at this mph or more crashes (p70)
  ) = range(HP_DRV, HP_DRV + 18)
-HP_DRV_END = HP_DRV + 18
+# ... and the hit roll's tactical factors (pieces.vehicle.TF_*), which the engine's shot reads
+# from the same cells (pieces.vehicle.hit_modifier)
+HP_TF = HP_DRV + 18
+HP_DRV_END = HP_TF + TF_W
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
 OIL_HAND_PTS = 1.0  # a handling point off the pursuer's later hazard rolls and tests
@@ -925,25 +941,25 @@ def _roll_crash_sixths(mph, V, v, hp):
 
 
 @jit
-def _under_fire(T, V, WS, n, v, tbuf):
+def _under_fire(T, M, NM, V, WS, n, v, hp, tbuf):
     """Has an enemy a shot at ``v`` now: is ``v`` the target of some enemy's best direct-fire
     weapon (its corridor, range and ammunition, all on the table)?"""
     for u in range(n):
         if V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_NODRIVER]:
             continue
-        if _shot_core(T, V, WS, n, u, tbuf, 1, 0)[1] == v:
+        if _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 1, 0)[1] == v:
             return True
     return False
 
 
 @jit
-def _roll_safe_mph(T, V, WS, n, v, hp, par, tbuf):
+def _roll_safe_mph(T, M, NM, V, WS, n, v, hp, par, tbuf):
     """The fastest speed a rider playing to get away keeps while an enemy has a shot at it:
     where a control loss (which a hit's critical or forced hazard roll may bring) crashes the
     bike on at most ``P_ROLLRISK`` faces (p70); no limit (1 << 20) otherwise."""
     if not V[v, V_BIKE] or par[P_ROLLRISK] >= 6 or not _flees(V, v, hp, par):
         return 1 << 20
-    if not _under_fire(T, V, WS, n, v, tbuf):
+    if not _under_fire(T, M, NM, V, WS, n, v, hp, tbuf):
         return 1 << 20
     top = V[v, V_MAXSPD]
     while top > 0 and _roll_crash_sixths(top, V, v, hp) > par[P_ROLLRISK]:
@@ -952,7 +968,7 @@ def _roll_safe_mph(T, V, WS, n, v, hp, par, tbuf):
 
 
 @jit
-def _shot_core(T, V, WS, n, v, tbuf, least, pick):
+def _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, pick):
     """(slot, target, value, hit sixths, ties) of the direct-fire weapon with the most expected
     damage points at a hit chance of at least ``least`` sixths, or (-1, -1, 0.0, 0, 0); of
     ``ties`` weapons of equal value, the ``pick``-th (0: the first)."""
@@ -971,8 +987,9 @@ def _shot_core(T, V, WS, n, v, tbuf, least, pick):
         u = find_target(T, V, n, v, WS[v, w, W_MOUNT], tbuf)
         if u < 0 or tbuf[1] > WS[v, w, W_RANGE]:
             continue
-        mod = WS[v, w, W_ACC] + (1 if WS[v, w, W_MOUNT] == M_TURRET or WS[v, w, W_MOUNT] == 0 else 0)
-        h = _hit_sixths(tbuf[1], mod)
+        # the odds the engine will roll (smoke, speeds, a bike target: issue 15, session 21;
+        # accuracy and the mount's +1 alone before)
+        h = _shot_sixths(T, M, NM, V, WS, v, w, u, hp, tbuf, 0)
         if h < least or h <= 0:
             continue
         value = h / 6.0 * _hit_pts(WS[v, w, W_DMG], V[u, V_ARM])
@@ -992,28 +1009,28 @@ def _shot_core(T, V, WS, n, v, tbuf, least, pick):
 
 
 @jit
-def best_shot(T, V, WS, n, v, par, tbuf):
+def best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf):
     """(slot, target) of the direct-fire weapon with the most expected damage, or (-1, -1)
     (of equal ones the first: for callers that ask whether there is a shot)."""
-    slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, par[P_SHOOT], 0)
+    slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
     return slot, tgt
 
 
 @jit
-def _choose_shot(T, V, WS, n, v, tbuf, least, st, script):
+def _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
     """:func:`_shot_core` with equal weapons (linked pairs, twin mounts) chosen by a die."""
-    slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, least, 0)
+    slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
     if ties > 1:
-        slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, least,
+        slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least,
                                              _pick(st, script, ties))
     return slot, tgt, val, h
 
 
 @jit
-def _shot_option(T, V, WS, n, v, tbuf, least, st, script):
+def _shot_option(T, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
     """The best shot as one option to weigh against the others: (action, argument, its value
     in expected damage points); with no shot (A_NONE, 0, 0.0)."""
-    slot, _, best, _ = _choose_shot(T, V, WS, n, v, tbuf, least, st, script)
+    slot, _, best, _ = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, least, st, script)
     if slot < 0:
         return A_NONE, 0, 0.0
     return A_SHOOT, slot, best
@@ -1120,11 +1137,11 @@ def _ram_value(V, v, u, hp, par):
 
 
 @jit
-def _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf):
+def _lay_value(T, M, NM, V, WS, n, v, w, u, g, hp, par, tbuf):
     """Expected damage points a passive of slot ``w`` laid now costs pursuer ``u``, ``g``
     spaces behind in the car's lanes (p30): oil, a loss of control at 60mph (30mph off the
     straight); mines, a +3 hit and a 50mph test; spikes, a wheel critical on a 6 above 20mph;
-    smoke, a 60mph test and a face off the pursuer's best shot. Within two spaces it cannot
+    smoke, a 60mph test and what a marker more takes off the pursuer's best shot. Within two spaces it cannot
     steer round it (p13: the drift comes after the straight move), further back it may."""
     k = WS[v, w, W_PTYPE]
     mph = V[u, V_MPH]
@@ -1140,9 +1157,12 @@ def _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf):
         e = CRIT_PTS / 6.0 if mph > hp[HP_SPIKE_MPH] else 0.0
     elif k == RD.SMOKE:
         e = lv * _loss_p(mph, hp[HP_L_SMOKE], V, u, hp)
-        s, t, val, h, k = _shot_core(T, V, WS, n, u, tbuf, 1, 0)
+        s, t, val, h, k = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 1, 0)
         if s >= 0 and t == v:
-            e += val / h
+            # the faces one more marker in its corridor takes off that shot: none once the
+            # smoke it already counts is at the -3 cap (p26), where one face was counted before
+            find_target(T, V, n, u, WS[u, s, W_MOUNT], tbuf)
+            e += val * (h - _shot_sixths(T, M, NM, V, WS, u, s, v, hp, tbuf, 1)) / h
     else:
         e = 0.0
     return e if g <= 2 else LAY_FAR * e
@@ -1366,7 +1386,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             # moving off would take it out of play: turn round if it may, else stay
             if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0 and not V[v, V_ENGOFF]:
                 return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-            slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+            slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp) \
@@ -1392,7 +1412,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if ru >= 0:
                 rv = _ram_value(V, v, ru, hp, par)
                 if rv > 0.0:
-                    slot, t, sv, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+                    slot, t, sv, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
                     if slot < 0:
                         sv = 0.0
                     take, ties = _better(rv, sv, st, script, 1)
@@ -1407,7 +1427,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(V, n, v, hp):
             ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
             if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
-                    and best_shot(T, V, WS, n, v, par, tbuf)[0] < 0:
+                    and best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)[0] < 0:
                 if _swipes_level(T, V, WS, n, v, ef, hp, par):
                     return A_SWIPE, _swipe_target(T, V, n, v)[0]
                 # a stopped enemy close ahead that it cannot shoot and will not drift into
@@ -1467,7 +1487,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # the shot and the sideswipe by their expected damage points (a control loss forced on
         # the loser counted at P_LOSSVAL points; the swiper's own risk taken off); a swipe
         # worth nothing is not made, equal values go to the dice
-        slot, su, best, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+        slot, su, best, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
         act, arg = (A_SHOOT, slot) if slot >= 0 else (A_NONE, 0)
         if _finishes_hulks(V, WS, v, su, hp):
             act, arg, best = A_NONE, 0, 0.0
@@ -1504,7 +1524,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     else:
         flee = _flees(V, v, hp, par)
         if moves and flee:
-            safe = _roll_safe_mph(T, V, WS, n, v, hp, par, tbuf)
+            safe = _roll_safe_mph(T, M, NM, V, WS, n, v, hp, par, tbuf)
             if mph > safe:
                 return A_BRAKE, min(brk, mph - safe)
             cruise = min(cruise, safe)
@@ -1530,12 +1550,12 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 la, lw = _lock_or_dummy(T, V, WS, n, v, par, close, st, script)
                 if la == A_LOCK and lw < 0:
                     return la, lw   # switching a layer off: nothing behind to lay on
-        act, arg, best = _shot_option(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+        act, arg, best = _shot_option(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
         ties = 1
         w = -1
         if close:
             if la == A_LOCK:
-                val = _lay_value(T, V, WS, n, v, lw, u, g, hp, par, tbuf)
+                val = _lay_value(T, M, NM, V, WS, n, v, lw, u, g, hp, par, tbuf)
                 if val > 0.0:
                     take, ties = _better(val, best, st, script, ties)
                     if take:
@@ -1546,7 +1566,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                     act, arg, best = A_DUMMY, lw, DUMMY_VALUE
             w = _passive_slot(V, WS, v)
             if w >= 0 and not (la == A_LOCK and lw == w):
-                val = _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf)
+                val = _lay_value(T, M, NM, V, WS, n, v, w, u, g, hp, par, tbuf)
                 if val > 0.0:
                     take, ties = _better(val, best, st, script, ties)
                     if take:
@@ -1696,7 +1716,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
-    slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+    slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         if slot >= 0:
@@ -1998,7 +2018,7 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
         # stopped nose to nose with a car, a wreck or an obstacle: back off (p17) unless a
         # shot is on, or the way back is shut too (seeded Game Eight intercept 4117: the
         # attacker reversed into an obstacle behind it every turn, twenty rams)
-        slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
+        slot, tg = best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)
         if slot < 0 and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0
     if lim > 0:
@@ -2030,7 +2050,7 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
     if par[P_HEADON] > 0 and moves:
         u, g = _nearest_enemy(T, V, n, v, False, st, script)
         if u >= 0 and V[u, V_DIR] != V[v, V_DIR]:
-            slot, tg, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+            slot, tg, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             ul = V[u, V_LANE]
