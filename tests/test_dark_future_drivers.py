@@ -1844,3 +1844,38 @@ def test_smoke_laid_on_a_pursuer_already_firing_through_three_markers_takes_noth
     w.WS[1, lay, VH.W_AMMO] = 0
     assert PO._lay_value(w.T, w.M, w.NM, w.V, w.WS, 3, 0, lay, 1, 1, w.hp, std, w.tbuf) \
         == pytest.approx(loss)
+
+
+def _hunter_and_stranded_target(acc):
+    """Chase car 1 with nothing to shoot at 20mph on lanes 1-2, section 1; lead car 0 stopped
+    on lanes 3-4 of section 2's last space (acceleration ``acc``: 0 stops it for good), and
+    road debris on lanes 0-2 over the chase car's next two spaces (p76)."""
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 1, 1, 0, 20, side=1, role=VH.CHASE)
+    w.place(0, 2, 3, 2, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_ACC] = acc
+    for sp in (1, 2):
+        RD._add_marker(w.M, w.NM, RD.DEBRIS, 1, 0, 2, RD.rear_x(w.T, 1, 0, sp),
+                       RD.front_x(w.T, 1, 0, sp), 1, -1)
+    return w
+
+
+def test_a_hunter_drifts_over_a_road_hazard_into_a_stranded_targets_lanes_p13_p25():
+    """Seeded Game Seven 1287 (seed 2026, once the drivers priced shots at the engine's odds,
+    which changed its dice) was drawn at the turn limit: the last attacker, lanes 1-2, came
+    through a bend left whose lanes 0-2 hold debris towards the last target rider, stopped for
+    good (no acceleration) past it in lanes 3-4. The drift towards it would land on the
+    debris, which the drivers refuse (a drift onto a marker), so it drew level, stopped,
+    tried to line up by reversing with a drift (which the bend behind refused, p17), backed
+    down the bend and came on in the same lanes, three times. With a target stopped for good
+    it now drifts into its lanes over the hazard (p25: drive over markers rather than stop);
+    a target that may still move off keeps the old choice (no drift onto the marker)."""
+    std = PO.params_vector()
+    w = _hunter_and_stranded_target(0)
+    assert PO._stuck(w.V, 0)
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, 2, 1, 1, *w.dice) != 1
+    assert [_d(w, 1, std, moves=True, trial=t) for t in range(4)] == [(PO.A_DRIFT, 1)] * 4
+    w = _hunter_and_stranded_target(20)
+    assert not PO._stuck(w.V, 0)
+    assert all(_d(w, 1, std, moves=True, trial=t) != (PO.A_DRIFT, 1) for t in range(4))

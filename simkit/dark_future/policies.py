@@ -380,16 +380,23 @@ def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
 
 
 @jit
+def _drift_over(T, M, NM, V, n, v, dd):
+    """Is a drift ``dd`` legal with its lanes holding no vehicle or obstacle in the next two
+    spaces (markers and road hazards allowed)?"""
+    lane = V[v, V_LANE]
+    return _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
+        and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 1) \
+        and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 2)
+
+
+@jit
 def _drift_past(T, M, NM, V, n, v, st, script):
     """A legal drift direction (-1, +1) whose lanes hold no vehicle or obstacle in the next two
     spaces, markers and road hazards allowed, or 0 (both sides: the dice's)."""
-    lane = V[v, V_LANE]
     ok = 0
     last = 0
     for dd in (-1, 1):
-        if _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
-                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 1) \
-                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 2):
+        if _drift_over(T, M, NM, V, n, v, dd):
             ok += 1
             last = dd
     if ok == 2:
@@ -1514,7 +1521,14 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
             if ul != mine and abs(ul - mine) >= 1 and g >= 1:
-                d = _drift_dir(T, M, NM, V, n, v, 1 if ul > mine else -1, st, script)
+                toward = 1 if ul > mine else -1
+                d = _drift_dir(T, M, NM, V, n, v, toward, st, script)
+                if d != toward and _stuck(V, u) and _drift_over(T, M, NM, V, n, v, toward):
+                    # a target stopped for good: into its lanes over a marker or road hazard
+                    # rather than draw level, stop and back off to line up (p17), which a bend
+                    # behind may refuse (seeded Game Seven 1287: debris on the bend's inside
+                    # lanes, the last target bike stopped for good past it, to the turn limit)
+                    d = toward
                 if d != 0 and abs(mine + d - ul) < abs(mine - ul) \
                         and not _back_into_block(T, M, NM, V, n, v, mine + d, g):
                     return A_DRIFT, d
