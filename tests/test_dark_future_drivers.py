@@ -1879,3 +1879,32 @@ def test_a_hunter_drifts_over_a_road_hazard_into_a_stranded_targets_lanes_p13_p2
     w = _hunter_and_stranded_target(20)
     assert not PO._stuck(w.V, 0)
     assert all(_d(w, 1, std, moves=True, trial=t) != (PO.A_DRIFT, 1) for t in range(4))
+
+
+def test_a_stopped_car_moves_off_with_the_inward_drift_a_curve_ahead_needs_p13_p15():
+    """Seeded Game Eight intercept 874 (and 3961) were drawn at the turn limit: the attacker,
+    stopped on the straight two spaces before a bend right, with an obstacle strip on lanes
+    0-2 just past the bend, needed lanes 3-4 (the bend's inside: an inward drift, refused on
+    the curve, p13). Moving off straight put it on the straight's last space, from where the
+    drift lands on the bend and is refused; it came through in the wrong lanes, braked at the
+    strip, backed off and came on again. A moving driver takes that drift on the straight
+    (decide, _plan_before_curve); a stopped one now takes it as it moves off (p15: a drift
+    may be the move-off's manoeuvre), where the old drivers moved off straight. On the
+    straight's last space, where the drift would land on the curve, it does not."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BR", "S", "S", "S", "S"))
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.place(0, 6, 3, 0, 60, side=0, role=VH.LEAD)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    assert w.T[2, RD.T_KIND] != RD.STRAIGHT and w.T[2, RD.T_DIR] > 0      # a bend right
+    act, arg = _d(w, 1, std, trial=0)
+    assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
+    # through the engine: in phase 1 it moves a space and drifts a lane right, on the straight
+    st, s = w.script([])
+    _act(w, st, s, 1, np.stack([std, std]))
+    assert (w.V[1, VH.V_SEC], w.V[1, VH.V_SP], w.V[1, VH.V_LANE]) == (1, 1, 3)
+    # on the straight's last space the drift would land on the bend: no move-off drift there
+    w.place(1, 1, 2, 2, 0, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, trial=0)[0] != PO.A_OFF_DRIFT

@@ -1891,6 +1891,19 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
     if 0 < want < up:
         up = want
+    if straight and not V[v, V_BIKE]:
+        p = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
+        if p != 0 and _straight_before(T, V, v, 1) == 1 \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + p, True, 1):
+            # the way past a curve ahead needs an inward drift, which must land on the
+            # straight (p13): take it as the car moves off (p15), as a moving driver would
+            # (decide), rather than move off straight onto the straight's last space, from
+            # where the drift lands on the curve and is refused (seeded Game Eight intercept
+            # 874: the attacker drifted off the debris on the bend's inside lanes into lanes
+            # an obstacle past the bend shuts, braked, backed off and came on, to the turn
+            # limit)
+            return A_OFF_DRIFT, p * up
     return A_ACCEL, up
 
 
