@@ -1882,7 +1882,7 @@ def test_a_hunter_drifts_over_a_road_hazard_into_a_stranded_targets_lanes_p13_p2
 
 
 def test_a_stopped_car_moves_off_with_the_inward_drift_a_curve_ahead_needs_p13_p15():
-    """Seeded Game Eight intercept 874 (and 3961) were drawn at the turn limit: the attacker,
+    """Seeded Game Eight intercept 874 was drawn at the turn limit: the attacker,
     stopped on the straight two spaces before a bend right, with an obstacle strip on lanes
     0-2 just past the bend, needed lanes 3-4 (the bend's inside: an inward drift, refused on
     the curve, p13). Moving off straight put it on the straight's last space, from where the
@@ -1908,3 +1908,28 @@ def test_a_stopped_car_moves_off_with_the_inward_drift_a_curve_ahead_needs_p13_p
     # on the straight's last space the drift would land on the bend: no move-off drift there
     w.place(1, 1, 2, 2, 0, side=1, role=VH.CHASE)
     assert _d(w, 1, std, trial=0)[0] != PO.A_OFF_DRIFT
+
+
+def test_a_hunter_on_a_curve_backs_off_it_to_line_up_only_when_the_way_back_is_clear_p17():
+    """Seeded gang pursues 4974 (seed 2026, once shots were priced at the engine's odds) had
+    the Op, out of ammunition, on a corner right's outside lanes (0-1) with a stopped rider on
+    lanes 2-3 ahead of it and another rider stopped behind it on the corner: to line up it
+    backed straight off the corner (a reverse may not drift on a curve, p17), two spaces, met
+    the rider behind, moved off again to the same place, five times. It now backs off a curve
+    to line up only when every space back to the straight behind is clear; shut in, it does
+    not reverse (the old drivers did, the next space behind being clear). With the way back
+    clear it still backs off."""
+    std = PO.params_vector()
+    w = _three(World(layout=("S", "S", "CR", "S", "S", "S", "S")))
+    n = 3
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 2, 0, 2, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 2, 3, 0, side=0, role=VH.LEAD)
+    w.place(2, 2, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    assert w.T[2, RD.T_KIND] == RD.CORNER and RD.pair_spaces(w.T, 2, 0) > 3
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 1, 0)        # the next space back is free
+    assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
+    w.V[2, VH.V_SEC] = 0                                          # the way back clear
+    assert _d(w, 1, std, n=n, trial=0) == (PO.A_REVERSE, 0)

@@ -1704,6 +1704,24 @@ def _reverse_clear(T, M, NM, V, n, v, d):
 
 
 @jit
+def _off_curve_clear(T, M, NM, V, n, v):
+    """Can a car on a curve back straight off it (a reverse may not drift there, p17): every
+    space behind it on the curve and the first beyond it clear of vehicles, wrecks and
+    obstacles?"""
+    back = V[v, V_DIR]
+    sp = V[v, V_SP]
+    k = sp + 1 if back == 0 else RD.pair_spaces(T, V[v, V_SEC], V[v, V_LANE]) - sp
+    V[v, V_DIR] = 1 - back       # look the other way (restored below)
+    ok = True
+    for g in range(1, k + 1):
+        if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, g):
+            ok = False
+            break
+    V[v, V_DIR] = back
+    return ok
+
+
+@jit
 def _gap_to(T, V, v, u):
     """Whole spaces between the car's nose and vehicle ``u`` ahead of it (0: level or
     touching), along the car's lanes, with the direction of play."""
@@ -1772,8 +1790,12 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # ahead shut, to the turn limit)
             d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if straight else 0
             # not into a wreck or an obstacle behind (a seeded Game Eight attacker rammed a
-            # wreck backwards every turn until it was one)
-            if _reverse_clear(T, M, NM, V, n, v, d):
+            # wreck backwards every turn until it was one), and on a curve only when the way
+            # back off it is clear: shut in on it, backing a space or two only brought the car
+            # on again to the same place (seeded gang pursues 4974: the Op on a corner's
+            # outside lanes, a stopped rider inside it, another behind it, five times)
+            if _reverse_clear(T, M, NM, V, n, v, d) \
+                    and (straight or _off_curve_clear(T, M, NM, V, n, v)):
                 return A_REVERSE, d
         if ef >= 0 and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef:
             # lined up on it with no shot (none left, or out of sight round the bend): drive
