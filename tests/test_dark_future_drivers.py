@@ -1256,7 +1256,8 @@ def test_where_getting_away_wins_the_lead_driver_plays_to_leave_p89():
     w.place(0, 2, 2, 0, 0, side=0, role=VH.LEAD)
     w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
     w.V[1, VH.V_ENGOFF] = 1
-    assert PO._stuck(w.V, 1) and PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, 2, 0, w.hp, std, w.tbuf)[0] >= 0
+    assert PO._stuck(w.V, 1)
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, 2, 0, w.hp, std, w.tbuf)[0] >= 0
     assert _d(w, 0, std)[0] == PO.A_SHOOT
     w.hp[PO.HP_GET_AWAY] = 1
     assert _d(w, 0, std)[0] == PO.A_ACCEL

@@ -15,13 +15,14 @@ vector. It reads the car's role (lead or chase car, p87) and returns one action 
   a margin.
 
 Shots, sideswipes and passives are weighed in one currency, expected damage points (issue 15):
-a shot is its hit chance times the expected points of a hit (d6 + damage - armour, p28, and a
-critical on a 6 counted ``CRIT_PTS``); a sideswipe the chance of winning the p54 test times the
-hit and the 40mph control-loss chance it forces on the target, less the same risk to the
-swiper; a passive what it costs the pursuer (p30: oil's control-loss chance at 60mph, or 30 off
-the straight, and a handling point; mines' +3 hit and 50mph test; spikes' wheel critical;
-smoke's 60mph test and a face off the pursuer's shot), halved when the pursuer is far enough
-back to steer round it; a ram (a shunt of a slower enemy in its lanes one or two spaces ahead,
+a shot is its hit chance (the faces the engine's roll hits on: ``_shot_sixths``, through
+:func:`.pieces.vehicle.hit_modifier`, every modifier the firer can see) times the expected
+points of a hit (d6 + damage - armour, p28, and a critical on a 6 counted ``CRIT_PTS``); a
+sideswipe the chance of winning the p54 test times the hit and the 40mph control-loss chance it
+forces on the target, less the same risk to the swiper; a passive what it costs the pursuer
+(p30: oil's control-loss chance at 60mph, or 30 off the straight, and a handling point; mines'
++3 hit and 50mph test; spikes' wheel critical; smoke's 60mph test and the faces one marker more
+takes off the pursuer's shot), halved when the pursuer is far enough back to steer round it; a ram (a shunt of a slower enemy in its lanes one or two spaces ahead,
 p55-57) the relative speed-factor hits and the 40mph test it forces on the target less the same
 to the rammer (``_ram_value``; a car shunting a bike pushes it to its speed, p72), taken instead
 of steering round when it beats the shot. The rule numbers in these prices (the rammer's +1,
@@ -1148,8 +1149,9 @@ def _lay_value(T, M, NM, V, WS, n, v, w, u, g, hp, par, tbuf):
     """Expected damage points a passive of slot ``w`` laid now costs pursuer ``u``, ``g``
     spaces behind in the car's lanes (p30): oil, a loss of control at 60mph (30mph off the
     straight); mines, a +3 hit and a 50mph test; spikes, a wheel critical on a 6 above 20mph;
-    smoke, a 60mph test and what a marker more takes off the pursuer's best shot. Within two spaces it cannot
-    steer round it (p13: the drift comes after the straight move), further back it may."""
+    smoke, a 60mph test and what a marker more takes off the pursuer's best shot. Within two
+    spaces it cannot steer round it (p13: the drift comes after the straight move), further
+    back it may."""
     k = WS[v, w, W_PTYPE]
     mph = V[u, V_MPH]
     lv = par[P_LOSSVAL]
@@ -1393,7 +1395,8 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             # moving off would take it out of play: turn round if it may, else stay
             if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0 and not V[v, V_ENGOFF]:
                 return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-            slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
+            slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                           st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp) \
@@ -1419,7 +1422,8 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if ru >= 0:
                 rv = _ram_value(V, v, ru, hp, par)
                 if rv > 0.0:
-                    slot, t, sv, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
+                    slot, t, sv, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                                  st, script)
                     if slot < 0:
                         sv = 0.0
                     take, ties = _better(rv, sv, st, script, 1)
@@ -2099,7 +2103,8 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
     if par[P_HEADON] > 0 and moves:
         u, g = _nearest_enemy(T, V, n, v, False, st, script)
         if u >= 0 and V[u, V_DIR] != V[v, V_DIR]:
-            slot, tg, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
+            slot, tg, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                            st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             ul = V[u, V_LANE]
