@@ -1262,7 +1262,6 @@ def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     K = B[B_K:B_K_END]
-    G = _tab1(RU, TB_G)
     tbuf = K[K_TBUF:K_TBUF_END]
     mount = WS[v, w, W_MOUNT]
     u = find_target(T, V, n, v, mount, tbuf)
