@@ -292,10 +292,10 @@ def test_bikes_as_targets_minus_one_or_two_p64():
     w = World()
     w.place(0, 1, 2, 0, 60, CAR)
     w.place(1, 2, 2, 0, 60, BIKE)
-    assert EG._bike_target_mod(w.V, 0, 1, VH.M_HOOD, w.a.G) == -1
+    assert VH.bike_target_mod(w.V, 0, 1, VH.M_HOOD, w.a.hp[PO.HP_TF:PO.HP_DRV_END]) == -1
     w.V[1, VH.V_LANE] = 3
-    assert EG._bike_target_mod(w.V, 0, 1, VH.M_HOOD, w.a.G) == -2
-    assert EG._bike_target_mod(w.V, 1, 0, VH.M_FAIRING_L, w.a.G) == 0   # a car target
+    assert VH.bike_target_mod(w.V, 0, 1, VH.M_HOOD, w.a.hp[PO.HP_TF:PO.HP_DRV_END]) == -2
+    assert VH.bike_target_mod(w.V, 1, 0, VH.M_FAIRING_L, w.a.hp[PO.HP_TF:PO.HP_DRV_END]) == 0   # a car target
 
 
 # --- dodge ------------------------------------------------------------------------------------------

@@ -232,7 +232,7 @@ def test_generator_and_vdu_put_turrets_lasers_and_missiles_out_of_action_p34_p35
     move(w2, 0)
     shoot(w2, 0, tur, [])
     assert len(events(w2, EG.EV_SHOT)) == 0 and w2.WS[0, tur, VH.W_AMMO] == WS[0, hood, VH.W_AMMO]
-    slot, _ = PO.best_shot(w2.T, w2.V, w2.WS, 2, 0, PO.policy_vector("reckless"), w2.tbuf)
+    slot, _ = PO.best_shot(w2.T, w2.M, w2.NM, w2.V, w2.WS, 2, 0, w2.hp, PO.policy_vector("reckless"), w2.tbuf)
     assert slot == hood
 
 

@@ -590,7 +590,7 @@ def test_game_seven_attacker_chases_the_gang_still_in_play_not_its_hulks_p88_p89
     w.place(3, 1, 2, 0, 0, side=1, role=VH.CHASE)
     w.WS[3] = w.a.LOAD[3, 0]
     std = PO.policy_vector("standard")
-    assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[1] == 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 3, w.hp, std, w.tbuf)[1] == 0
     assert _d(w, 3, std, n=n)[0] != PO.A_SHOOT
     # a target stopped for good that can still shoot is not taken out (p88): it is shot
     w.WS[0] = w.a.LOAD[0, 0]
@@ -627,7 +627,7 @@ def test_a_sure_sideswipe_beats_a_poor_shot():
     shoots."""
     std = PO.params_vector()
     w = _swipe_or_shoot(80, 60, 1, 0, 2)
-    assert PO._shot_core(w.T, w.V, w.WS, 3, 1, w.tbuf, 1, 0)[3] == 2   # a 2-in-6 shot
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 1, w.hp, w.tbuf, 1, 0)[3] == 2  # 2 in 6
     assert _d(w, 1, std, moves=True, n=3) == (PO.A_SWIPE, 1)
     # the same position, the target sound (handling 4, skill 3) and no faster than the swiper,
     # the weapon a chain gun (accuracy 3, damage 5): the shot is worth more
@@ -827,7 +827,8 @@ def _ram_position(rammer_kind, target_kind, target_control, ammo=True):
     w.WS[1, 0, VH.W_MOUNT] = VH.M_HOOD
     w.WS[1, 0, VH.W_AMMO] = 5 if ammo else 0
     w.WS[1, 0, VH.W_RANGE] = 12
-    w.WS[1, 0, VH.W_ACC] = -4          # at range 2 (the hood's +1, p26): a 5+ to hit
+    # at range 2 (the hood's +1, the firer's -1 at 100mph, p26): a 5+ to hit
+    w.WS[1, 0, VH.W_ACC] = -3
     w.WS[1, 0, VH.W_DMG] = 0
     w.WS[0, :, VH.W_AMMO] = 0
     return w
@@ -845,7 +846,7 @@ def test_a_ram_that_beats_a_poor_shot_is_chosen_p52_p56():
     w = _ram_position(1, 0, 1)
     assert PO._ram_target(w.T, w.V, 2, 1) == (0, 2)
     ram = PO._ram_value(w.V, 1, 0, w.hp, std)
-    slot, t, shot, h = PO._choose_shot(w.T, w.V, w.WS, 2, 1, w.tbuf, 1, *w.dice)
+    slot, t, shot, h = PO._choose_shot(w.T, w.M, w.NM, w.V, w.WS, 2, 1, w.hp, w.tbuf, 1, *w.dice)
     assert (slot, t, h) == (0, 0, 2)
     assert ram > shot > 0
     assert _d(w, 1, std, moves=True) == (PO.A_SHOOT, 0)
@@ -979,7 +980,7 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
     w.place(3, 2, 2, 1, 0, side=1, role=VH.LEAD, kind=1)     # the Op
     w.WS[3] = w.a.LOAD[3, 0]
     w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)            # the gang car, stopped
-    assert PO.best_shot(w.T, w.V, w.WS, n, 3, std, w.tbuf)[0] < 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 3, w.hp, std, w.tbuf)[0] < 0
     assert PO._route(w.T, w.M, w.NM, w.V, n, 3, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert w.hp[PO.HP_TAKE_OUT] == 1
     hp = w.hp.copy()
@@ -1173,7 +1174,7 @@ def test_a_hunter_is_not_turned_away_from_a_stranded_enemy_by_what_lies_beyond_i
     # spaces ahead: it stops to line up (it used to drift right round the obstacle, past the
     # enemy, turn and come round again)
     w.place(at, 4, 2, 1, 27, side=1, role=VH.CHASE, kind=1)
-    assert PO.best_shot(w.T, w.V, w.WS, n, at, std, w.tbuf)[0] < 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, at, w.hp, std, w.tbuf)[0] < 0
     assert decide(True)[0] == PO.A_BRAKE
     # stopped there: it reverses with a drift left into line (the space behind is clear) ...
     w.V[at, VH.V_MPH] = 0
@@ -1227,7 +1228,7 @@ def test_where_taking_out_wins_a_lead_car_is_not_routed_off_a_stranded_bike_issu
     assert act[0] != PO.A_DRIFT
     # on the bend in the bike's lanes, behind it: the shot
     w.place(op, 4, 1, 1, 0, side=0, role=VH.LEAD, kind=1)
-    assert PO.best_shot(w.T, w.V, w.WS, n, op, std, w.tbuf)[0] >= 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, op, w.hp, std, w.tbuf)[0] >= 0
 
 
 def test_where_getting_away_wins_the_lead_driver_plays_to_leave_p89():
@@ -1255,7 +1256,8 @@ def test_where_getting_away_wins_the_lead_driver_plays_to_leave_p89():
     w.place(0, 2, 2, 0, 0, side=0, role=VH.LEAD)
     w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
     w.V[1, VH.V_ENGOFF] = 1
-    assert PO._stuck(w.V, 1) and PO.best_shot(w.T, w.V, w.WS, 2, 0, std, w.tbuf)[0] >= 0
+    assert PO._stuck(w.V, 1)
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, 2, 0, w.hp, std, w.tbuf)[0] >= 0
     assert _d(w, 0, std)[0] == PO.A_SHOOT
     w.hp[PO.HP_GET_AWAY] = 1
     assert _d(w, 0, std)[0] == PO.A_ACCEL
@@ -1338,7 +1340,7 @@ def test_a_fleeing_rider_under_fire_weighs_its_speed_against_a_crash_p70_p89():
     3-6), and one of skill 4 keeps 110 (4-6). Out of the enemy's fire it rides at its top
     speed. The named drivers' 6 (never slowing) is the measured best (``policies.ROLL_RISK``)."""
     w = _fleeing_rider_under_fire(110)
-    assert PO._under_fire(w.T, w.V, w.WS, w.n, 1, w.tbuf)
+    assert PO._under_fire(w.T, w.M, w.NM, w.V, w.WS, w.n, 1, w.a.hp, w.tbuf)
     assert [PO._roll_crash_sixths(m, w.V, 1, w.a.hp) for m in (80, 81, 100, 101, 110)] \
         == [0, 3, 3, 4, 4]
     assert _rider(w, {"roll_risk": 0}) == (PO.A_BRAKE, 30)
@@ -1352,7 +1354,7 @@ def test_a_fleeing_rider_under_fire_weighs_its_speed_against_a_crash_p70_p89():
     assert _rider(w, {})[0] == PO.A_ACCEL
     # nobody with a shot at it: top speed
     w = _fleeing_rider_under_fire(80, enemy_armed=False)
-    assert not PO._under_fire(w.T, w.V, w.WS, w.n, 1, w.tbuf)
+    assert not PO._under_fire(w.T, w.M, w.NM, w.V, w.WS, w.n, 1, w.a.hp, w.tbuf)
     assert _rider(w, {"roll_risk": 0})[0] == PO.A_ACCEL
     # where getting away does not win (Game Six), the rider does not slow for it
     w = _fleeing_rider_under_fire(110)
@@ -1682,3 +1684,253 @@ def test_a_car_on_a_bend_with_no_way_round_a_block_does_not_back_off_straight_p1
     w.T[...], w.TM[...] = RD.track_from_layout(["S"] * 7)
     act, arg = _d(w, 2, ttf, n=n, trial=0)
     assert act == PO.A_REVERSE and arg != 0
+
+
+# --- issue 15, session 21 (df15j): the drivers price a shot at the odds the engine rolls ---------
+
+def _smoke_at(w, sec, sp, lane):
+    RD._add_marker(w.M, w.NM, RD.SMOKE, sec, lane, lane + 1, RD.rear_x(w.T, sec, lane, sp),
+                   RD.front_x(w.T, sec, lane, sp), 1, 1)
+
+
+def _engine_faces(w, n, v, slot):
+    """How many faces of the hit roll's d6 hit when the engine fires ``v``'s weapon ``slot``
+    (each face scripted in turn, the position restored after each shot)."""
+    keep = [a.copy() for a in (w.V, w.WS, w.FIT, w.B, w.E, w.EN)]
+    hits = 0
+    for face in range(1, 7):
+        w.V[...], w.WS[...], w.FIT[...], w.B[...], w.E[...], w.EN[...] = keep
+        st, s = w.script([face] + [1] * 60)
+        EG._fire(st, s, w.B, w.V, w.WS, w.FIT, n, v, slot, w.common(), EG.Log(w.E, w.EN, 1, 1))
+        shots = [e for e in w.E[:w.EN[0]] if e[3] == EG.EV_SHOT]
+        assert len(shots) == 1
+        hits += int(shots[0][7] == 1)
+    w.V[...], w.WS[...], w.FIT[...], w.B[...], w.E[...], w.EN[...] = keep
+    return hits
+
+
+def test_the_drivers_price_a_shot_at_the_odds_the_engine_rolls_p26_p30_p64():
+    """policies._shot_core priced a shot from the weapon's accuracy and the mount's +1 only;
+    the engine's roll also counts smoke in the corridor and under the target (p30), a firer
+    and a target at 81mph or more (p26) and a bike target's -1 or -2 (p64). Both now go
+    through one function (pieces.vehicle.hit_modifier, the factors in hp's driver block):
+    over smoke, speeds, a bike target in one or both of the corridor's lanes, a hood and a
+    wing mount, the faces the driver counts are the faces on which the engine's shot hits.
+    On the old drivers the count ignored all but the first two (5 faces where the engine
+    hits on 1 or none)."""
+    w = _three(World())
+    n = 3
+    w.place(1, 1, 2, 0, 60, side=1, role=VH.CHASE)
+    w.WS[1] = 0
+    w.WS[1, 0, VH.W_KIND] = VH.WK_DIRECT
+    w.WS[1, 0, VH.W_ACC], w.WS[1, 0, VH.W_DMG] = 2, 1
+    w.WS[1, 0, VH.W_AMMO], w.WS[1, 0, VH.W_RANGE] = 10, 12
+    w.place(0, 9, 0, 0, 60, side=0, role=VH.LEAD)            # out of the way
+    seen = set()
+    for mount in (VH.M_HOOD, VH.M_WING_R):
+        for bike, lane in ((0, 2), (1, 2), (1, 3)):
+            for mine, theirs in ((60, 60), (100, 60), (60, 100), (100, 100)):
+                for smoke in range(5):
+                    w.NM[0] = 0
+                    w.WS[1, 0, VH.W_MOUNT] = mount
+                    w.V[1, VH.V_MPH] = mine
+                    w.place(2, 2, lane, 0, theirs, side=0, role=VH.LEAD, kind=2 if bike else 0)
+                    w.V[2, VH.V_BIKE] = bike
+                    for _ in range(smoke):
+                        _smoke_at(w, 2, 0, lane)                  # under the target
+                    assert VH.find_target(w.T, w.V, n, 1, mount, w.tbuf) == 2
+                    h = PO._shot_sixths(w.T, w.M, w.NM, w.V, w.WS, 1, 0, 2, w.hp, w.tbuf, 0)
+                    assert h == _engine_faces(w, n, 1, 0), (mount, bike, lane, mine, theirs, smoke)
+                    got = PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, w.tbuf, 1, 0)
+                    assert got[3] == h and (got[1] == 2) == (h > 0)
+                    seen.add(h)
+    assert seen == {0, 1, 2, 3, 4, 5}
+
+
+def test_a_driver_holds_fire_into_thick_smoke_when_laying_is_worth_more_p26_p30():
+    """The lead car (at 100mph: -1 to hit, p26) with its MG (accuracy 2, hood +1) on an enemy
+    three spaces ahead and oil for a pursuer a space behind at 60mph (a handling point, no
+    hazard roll). With no smoke the 5-in-6 shot is worth more and it shoots; with three smoke
+    markers under the enemy (-3, p30) the shot hits on a 5 or 6 only, worth less than the
+    oil, and it lays the oil. The old drivers saw a 5-in-6 shot and shot into the smoke."""
+    std = PO.params_vector()
+    w = _lead_oil_and_gun(60, 1)
+    oil = PO._passive_slot(w.V, w.WS, 0)
+    assert w.V[0, VH.V_MPH] >= 81
+    assert _d(w, 0, std, moves=True, n=3) == (PO.A_SHOOT, 0)
+    for k in range(3):
+        _smoke_at(w, w.V[2, VH.V_SEC], w.V[2, VH.V_SP], w.V[2, VH.V_LANE])
+    slot, tgt, val, h, _ = PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 0, w.hp, w.tbuf, 1, 0)
+    assert (slot, tgt, h) == (0, 2, 2)
+    assert val < PO._lay_value(w.T, w.M, w.NM, w.V, w.WS, 3, 0, oil, 1, 1, w.hp, std, w.tbuf)
+    assert [_d(w, 0, std, moves=True, n=3, trial=t) for t in range(4)] == [(PO.A_PASSIVE, oil)] * 4
+
+
+def test_a_driver_holds_fire_at_a_fast_bike_when_laying_is_worth_more_p26_p64():
+    """The same lead car, the enemy ahead a bike at 100mph four spaces off with only one of
+    its lanes in the corridor: -1 the firer's speed, -1 the target's, -2 the bike (p26, p64),
+    so the MG hits on a 6 only, and the oil is laid. Slowed to 60mph in both lanes (-1) the
+    bike is a 3-in-6 shot, worth more than the oil, and it shoots. The old drivers saw a
+    5-in-6 shot either way."""
+    std = PO.params_vector()
+    w = _lead_oil_and_gun(60, 1)
+    oil = PO._passive_slot(w.V, w.WS, 0)
+    w.place(2, 6, 3, 0, 100, side=1, role=VH.CHASE, kind=2)
+    w.V[2, VH.V_BIKE] = 1
+    slot, tgt, val, h, _ = PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 0, w.hp, w.tbuf, 1, 0)
+    assert (slot, tgt, h) == (0, 2, 1)
+    assert [_d(w, 0, std, moves=True, n=3, trial=t) for t in range(4)] == [(PO.A_PASSIVE, oil)] * 4
+    w.V[2, VH.V_MPH] = 60
+    w.V[2, VH.V_LANE] = 2
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 0, w.hp, w.tbuf, 1, 0)[3] == 3
+    assert _d(w, 0, std, moves=True, n=3) == (PO.A_SHOOT, 0)
+
+
+def test_a_driver_shoots_the_target_with_the_better_real_odds_p26_p30():
+    """A chase car with two wing guns (p82: forward firing, one lane each): the left one
+    (accuracy 3, damage 2) bears on an enemy five spaces off in lanes 1-2, the right one
+    (accuracy 2, damage 1) on an enemy three spaces off in lanes 3-4. Clear, the left gun's
+    5-in-6 shot at +2 is worth more. With two smoke markers under the far enemy (-2, p30) it
+    hits on 5-6 only and the right gun's clear 5-in-6 shot is the better: the driver fires
+    that one. The old drivers fired the left gun into the smoke."""
+    std = PO.params_vector()
+    w = _three(World())
+    w.place(1, 1, 2, 0, 60, side=1, role=VH.CHASE)
+    w.WS[1] = 0
+    for s, (m, acc, dmg) in enumerate(((VH.M_WING_L, 3, 2), (VH.M_WING_R, 2, 1))):
+        w.WS[1, s, VH.W_KIND] = VH.WK_DIRECT
+        w.WS[1, s, VH.W_MOUNT] = m
+        w.WS[1, s, VH.W_ACC], w.WS[1, s, VH.W_DMG] = acc, dmg
+        w.WS[1, s, VH.W_AMMO], w.WS[1, s, VH.W_RANGE] = 10, 12
+    w.place(0, 2, 1, 2, 60, side=0, role=VH.LEAD)
+    w.place(2, 2, 3, 0, 60, side=0, role=VH.LEAD)
+    assert _d(w, 1, std, moves=True, n=3) == (PO.A_SHOOT, 0)
+    _smoke_at(w, 2, 2, 1)
+    _smoke_at(w, 2, 2, 1)
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 1, w.hp, w.tbuf, 1, 0)[:2] == (1, 2)
+    assert [_d(w, 1, std, moves=True, n=3, trial=t) for t in range(4)] == [(PO.A_SHOOT, 1)] * 4
+
+
+def test_smoke_laid_on_a_pursuer_already_firing_through_three_markers_takes_nothing_off_p26():
+    """A smoke marker laid in front of a pursuer is worth the faces it takes off that
+    pursuer's shot at the layer (p30) besides its 60mph test. The old drivers counted one face
+    whatever smoke the shot already crossed. Two spaces behind at 100mph (MG accuracy 2, hood
+    +1, -1 each for the two speeds: +1 at range 3), clear, a marker takes one face off; with
+    three markers already under the layer the shot is at the -3 cap (p26), one more takes
+    nothing off, and the value is the hazard roll's alone. A space behind (range 2, a 2 or
+    better at +1 or at 0) the marker would take nothing off either."""
+    std = PO.params_vector()
+    w = _lead_oil_and_gun(60, 2)
+    lay = PO._passive_slot(w.V, w.WS, 0)
+    w.WS[0, lay, VH.W_PTYPE] = RD.SMOKE
+    w.WS[1] = w.WS[0]                                       # the pursuer's MG bears on the layer
+    w.WS[1, lay, VH.W_AMMO] = 0
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.V[2, VH.V_SEC] = 6
+    w.V[1, VH.V_MPH] = 100
+    loss = std[PO.P_LOSSVAL] * PO._loss_p(100, w.hp[PO.HP_L_SMOKE], w.V, 1, w.hp)
+    slot, tgt, val, h, _ = PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 1, w.hp, w.tbuf, 1, 0)
+    assert (tgt, h) == (0, 5)
+    clear = PO._lay_value(w.T, w.M, w.NM, w.V, w.WS, 3, 0, lay, 1, 2, w.hp, std, w.tbuf)
+    assert clear == pytest.approx(loss + val / h)
+    for _ in range(3):
+        _smoke_at(w, w.V[0, VH.V_SEC], w.V[0, VH.V_SP], w.V[0, VH.V_LANE])
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, 3, 1, w.hp, w.tbuf, 1, 0)[3] == 2
+    thick = PO._lay_value(w.T, w.M, w.NM, w.V, w.WS, 3, 0, lay, 1, 2, w.hp, std, w.tbuf)
+    assert thick == pytest.approx(loss)
+    # a space behind, clear: 5 faces with the marker or without
+    w.NM[0] = 0
+    _gap_place(w, 0, 1, 1, 2, 100, 1, VH.CHASE)
+    w.WS[1] = w.WS[0]
+    w.WS[1, lay, VH.W_AMMO] = 0
+    assert PO._lay_value(w.T, w.M, w.NM, w.V, w.WS, 3, 0, lay, 1, 1, w.hp, std, w.tbuf) \
+        == pytest.approx(loss)
+
+
+def _hunter_and_stranded_target(acc):
+    """Chase car 1 with nothing to shoot at 20mph on lanes 1-2, section 1; lead car 0 stopped
+    on lanes 3-4 of section 2's last space (acceleration ``acc``: 0 stops it for good), and
+    road debris on lanes 0-2 over the chase car's next two spaces (p76)."""
+    w = World()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 1, 1, 0, 20, side=1, role=VH.CHASE)
+    w.place(0, 2, 3, 2, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_ACC] = acc
+    for sp in (1, 2):
+        RD._add_marker(w.M, w.NM, RD.DEBRIS, 1, 0, 2, RD.rear_x(w.T, 1, 0, sp),
+                       RD.front_x(w.T, 1, 0, sp), 1, -1)
+    return w
+
+
+def test_a_hunter_drifts_over_a_road_hazard_into_a_stranded_targets_lanes_p13_p25():
+    """Seeded Game Seven 1287 (seed 2026, once the drivers priced shots at the engine's odds,
+    which changed its dice) was drawn at the turn limit: the last attacker, lanes 1-2, came
+    through a bend left whose lanes 0-2 hold debris towards the last target rider, stopped for
+    good (no acceleration) past it in lanes 3-4. The drift towards it would land on the
+    debris, which the drivers refuse (a drift onto a marker), so it drew level, stopped,
+    tried to line up by reversing with a drift (which the bend behind refused, p17), backed
+    down the bend and came on in the same lanes, three times. With a target stopped for good
+    it now drifts into its lanes over the hazard (p25: drive over markers rather than stop);
+    a target that may still move off keeps the old choice (no drift onto the marker)."""
+    std = PO.params_vector()
+    w = _hunter_and_stranded_target(0)
+    assert PO._stuck(w.V, 0)
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, 2, 1, 1, *w.dice) != 1
+    assert [_d(w, 1, std, moves=True, trial=t) for t in range(4)] == [(PO.A_DRIFT, 1)] * 4
+    w = _hunter_and_stranded_target(20)
+    assert not PO._stuck(w.V, 0)
+    assert all(_d(w, 1, std, moves=True, trial=t) != (PO.A_DRIFT, 1) for t in range(4))
+
+
+def test_a_stopped_car_moves_off_with_the_inward_drift_a_curve_ahead_needs_p13_p15():
+    """Seeded Game Eight intercept 874 was drawn at the turn limit: the attacker,
+    stopped on the straight two spaces before a bend right, with an obstacle strip on lanes
+    0-2 just past the bend, needed lanes 3-4 (the bend's inside: an inward drift, refused on
+    the curve, p13). Moving off straight put it on the straight's last space, from where the
+    drift lands on the bend and is refused; it came through in the wrong lanes, braked at the
+    strip, backed off and came on again. A moving driver takes that drift on the straight
+    (decide, _plan_before_curve); a stopped one now takes it as it moves off (p15: a drift
+    may be the move-off's manoeuvre), where the old drivers moved off straight. On the
+    straight's last space, where the drift would land on the curve, it does not."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "BR", "S", "S", "S", "S"))
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
+    w.place(0, 6, 3, 0, 60, side=0, role=VH.LEAD)
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
+                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    assert w.T[2, RD.T_KIND] != RD.STRAIGHT and w.T[2, RD.T_DIR] > 0      # a bend right
+    act, arg = _d(w, 1, std, trial=0)
+    assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
+    # through the engine: in phase 1 it moves a space and drifts a lane right, on the straight
+    st, s = w.script([])
+    _act(w, st, s, 1, np.stack([std, std]))
+    assert (w.V[1, VH.V_SEC], w.V[1, VH.V_SP], w.V[1, VH.V_LANE]) == (1, 1, 3)
+    # on the straight's last space the drift would land on the bend: no move-off drift there
+    w.place(1, 1, 2, 2, 0, side=1, role=VH.CHASE)
+    assert _d(w, 1, std, trial=0)[0] != PO.A_OFF_DRIFT
+
+
+def test_a_hunter_on_a_curve_backs_off_it_to_line_up_only_when_the_way_back_is_clear_p17():
+    """Seeded gang pursues 4974 (seed 2026, once shots were priced at the engine's odds) had
+    the Op, out of ammunition, on a corner right's outside lanes (0-1) with a stopped rider on
+    lanes 2-3 ahead of it and another rider stopped behind it on the corner: to line up it
+    backed straight off the corner (a reverse may not drift on a curve, p17), two spaces, met
+    the rider behind, moved off again to the same place, five times. It now backs off a curve
+    to line up only when every space back to the straight behind is clear; shut in, it does
+    not reverse (the old drivers did, the next space behind being clear). With the way back
+    clear it still backs off."""
+    std = PO.params_vector()
+    w = _three(World(layout=("S", "S", "CR", "S", "S", "S", "S")))
+    n = 3
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 2, 0, 2, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 2, 3, 0, side=0, role=VH.LEAD)
+    w.place(2, 2, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    assert w.T[2, RD.T_KIND] == RD.CORNER and RD.pair_spaces(w.T, 2, 0) > 3
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 1, 0)        # the next space back is free
+    assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
+    w.V[2, VH.V_SEC] = 0                                          # the way back clear
+    assert _d(w, 1, std, n=n, trial=0) == (PO.A_REVERSE, 0)

@@ -81,15 +81,15 @@ def test_stalemate_ends_the_game_when_nothing_can_move_or_shoot():
     w.V[0, VH.V_ENGOFF] = w.V[3, VH.V_ENGOFF] = 1
     assert EG.armed(w.V, w.WS, 0) and EG.armed(w.V, w.WS, 3)
     assert not EG._beaten(w.V, w.WS, n, 0) and not EG._beaten(w.V, w.WS, n, 1)
-    assert EG._stalemate(w.T, w.V, w.WS, n, pol, w.K)
+    assert EG._stalemate(w.B, w.T, w.V, w.WS, n, pol, w.K, w.hp)
     # one of them could still move: not over
     w.V[3, VH.V_ENGOFF] = 0
-    assert not EG._stalemate(w.T, w.V, w.WS, n, pol, w.K)
+    assert not EG._stalemate(w.B, w.T, w.V, w.WS, n, pol, w.K, w.hp)
     w.V[3, VH.V_ENGOFF] = 1
     # the Op in the gang car's lanes behind it: its hood gun has a shot, the game goes on
     w.place(3, 2, 0, 0, 0, side=1, role=VH.CHASE, kind=1)
     w.V[3, VH.V_ENGOFF] = 1
-    assert not EG._stalemate(w.T, w.V, w.WS, n, pol, w.K)
+    assert not EG._stalemate(w.B, w.T, w.V, w.WS, n, pol, w.K, w.hp)
 
 
 def test_a_chase_car_shoots_a_stranded_enemy_instead_of_shuttling_behind_it():

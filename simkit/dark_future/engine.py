@@ -90,7 +90,7 @@ from .procedures import shooting as SH
 from .policies import (A_ACCEL, A_BRAKE, A_DRIFT, A_NONE, A_PASSIVE, A_REALIGN, A_SHOOT, A_SWIPE,
                        decide)
 from .policies import A_DODGE, A_PUSH, bike_decide
-from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF, corridor_lanes
+from .pieces.vehicle import V_BIKE, V_DIR, V_DODGE, V_FALLEN, V_PUSH, V_WHEELOFF
 from .pieces.vehicle import V_CDRIFT, V_CSPIN, V_LEFTOUT, V_LOSTAGAIN, V_REGAIN
 from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
@@ -98,7 +98,8 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
 from .policies import A_OFF_DRIFT
-from .policies import HP_DRV, HP_DRV_END
+from .policies import HP_DRV, HP_DRV_END, HP_TF
+from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import V_DECL, V_DECLARG, V_SHUNTED
@@ -110,7 +111,7 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
                              V_SPINDIR, V_STATUS, V_TERMINAL, V_TYRE, V_W, W_ACC, W_AMMO, W_DMG,
                              W_FIRED, W_FLAT, W_HE, W_KIND, W_LASER, W_MOUNT, W_PTYPE, W_RANGE,
                              W_STATION, W_W, WK_DIRECT, WK_PASSIVE, WRECK, find_target, lanes_of,
-                             marker_in_zone, on_road, smoke_in_fire, v_front, v_rear, zone_hits)
+                             marker_in_zone, on_road, v_front, v_rear, zone_hits)
 
 # --- the global constants array G ---------------------------------------------------------------
 # One ordered, gap-free list, as V and WS (pieces.vehicle): a cell goes in by name beside its kin;
@@ -1261,7 +1262,6 @@ def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     K = B[B_K:B_K_END]
-    G = _tab1(RU, TB_G)
     tbuf = K[K_TBUF:K_TBUF_END]
     mount = WS[v, w, W_MOUNT]
     u = find_target(T, V, n, v, mount, tbuf)
@@ -1273,25 +1273,17 @@ def _fire(st, script, B, V, WS, FIT, n, v, w, RU, L):
         WS[v, w, W_FIRED] = 1
     rng = tbuf[1]
     in_range = rng <= WS[v, w, W_RANGE]
-    smoke = smoke_in_fire(T, V, M, NM, v, u, tbuf[3], tbuf[4], tbuf[5], tbuf[6])
-    mod = WS[v, w, W_ACC]
-    if mount == M_HOOD:
-        mod += G[G_T_HOOD]
-    elif mount == M_TURRET:
-        mod += G[G_T_TURRET]
-    mod += max(G[G_T_SMOKE_MAX], G[G_T_SMOKE] * smoke)
-    if V[v, V_MPH] >= G[G_T_FAST]:
-        mod += G[G_T_FAST_F]
-    if V[u, V_MPH] >= G[G_T_FAST]:
-        mod += G[G_T_FAST_T]
-    mod += _bike_target_mod(V, v, u, mount, G)
+    # the tactical factors from the cells and the function the drivers price the shot with
+    # (hp's driver block, filled from G's tactical-factor cells by the scenario)
+    tf = _tab1(RU, TB_HP)[HP_TF:HP_TF + TF_W]
+    mod = hit_modifier(T, V, M, NM, v, u, mount, WS[v, w, W_ACC], tbuf, tf, 0)
     facing = hit_facing(T, V, v, u, tbuf[2])
     if not in_range:
         _log(L, v, EV_SHOT, u, w, rng, -1)
         return
     hit = _take_hit(st, script, B, V, WS, FIT, u,
-                    Hit(WS[v, w, W_DMG], WS[v, w, W_HE], facing, False, min(rng, G[G_RANGE_CAP]),
-                        mod, WS[v, w, W_FLAT], v), RU, L)
+                    Hit(WS[v, w, W_DMG], WS[v, w, W_HE], facing, False,
+                        min(rng, tf[TF_RANGE_CAP]), mod, WS[v, w, W_FLAT], v), RU, L)
     _log(L, v, EV_SHOT, u, w, rng, 1 if hit else 0)
 
 
@@ -1836,16 +1828,18 @@ def _verdict(V, WS, n, G, res, lead_side):
 
 
 @jit
-def _stalemate(T, V, WS, n, POL, K):
+def _stalemate(B, T, V, WS, n, POL, K, hp):
     """Nothing left in play can move, and no driver has a shot it would take: the game can no
     longer change (checked at a turn's end)."""
     tbuf = K[K_TBUF:K_TBUF_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
     for v in range(n):
         if V[v, V_STATUS] == ACTIVE and not _is_out(V, v):
             return False
     for v in range(n):
         if V[v, V_STATUS] == ACTIVE and not V[v, V_NODRIVER]:
-            slot, u = best_shot(T, V, WS, n, v, POL[v], tbuf)
+            slot, u = best_shot(T, M, NM, V, WS, n, v, hp, POL[v], tbuf)
             if slot >= 0:
                 return False
     return True
@@ -2082,7 +2076,8 @@ def play_turns(st, script, B, V, WS, FIT, RU, L, res, lead_side, first):
                 break
             phase += 1
         _end_of_turn(st, script, V, WS, n, G, E, EN, turn)
-        if G[G_VICTORY] != VICTORY_FINISH and _stalemate(T, V, WS, n, POL, K):
+        if G[G_VICTORY] != VICTORY_FINISH \
+                and _stalemate(B, T, V, WS, n, POL, K, _tab1(RU, TB_HP)):
             res[R_WINNER] = -1
             res[R_REASON] = REASON_STALEMATE
             _log(Log(E, EN, turn, 0), -1, EV_END, -1, REASON_STALEMATE, 0, 0)
@@ -2527,19 +2522,6 @@ def _bike_sideswipe(st, script, B, V, WS, FIT, n, v, d, RU, L):
         if winner == x:
             continue
         _swipe_loser(st, script, V, x, d if x == u else -d, G[G_L_SS_NN], K, G, hp, L)
-
-
-@jit
-def _bike_target_mod(V, v, u, mount, G):
-    """Bikes as targets (p64): -1 with both its lanes in the fire corridor, -2 with one."""
-    if not V[u, V_BIKE]:
-        return 0
-    if mount == M_TURRET:
-        return G[G_T_BIKE2]
-    clo, chi = corridor_lanes(V, v, mount)
-    a = V[u, V_LANE]
-    k = (1 if clo <= a <= chi else 0) + (1 if clo <= a + 1 <= chi else 0)
-    return G[G_T_BIKE2] if k >= 2 else G[G_T_BIKE1]
 
 
 @jit

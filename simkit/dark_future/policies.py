@@ -15,13 +15,14 @@ vector. It reads the car's role (lead or chase car, p87) and returns one action 
   a margin.
 
 Shots, sideswipes and passives are weighed in one currency, expected damage points (issue 15):
-a shot is its hit chance times the expected points of a hit (d6 + damage - armour, p28, and a
-critical on a 6 counted ``CRIT_PTS``); a sideswipe the chance of winning the p54 test times the
-hit and the 40mph control-loss chance it forces on the target, less the same risk to the
-swiper; a passive what it costs the pursuer (p30: oil's control-loss chance at 60mph, or 30 off
-the straight, and a handling point; mines' +3 hit and 50mph test; spikes' wheel critical;
-smoke's 60mph test and a face off the pursuer's shot), halved when the pursuer is far enough
-back to steer round it; a ram (a shunt of a slower enemy in its lanes one or two spaces ahead,
+a shot is its hit chance (the faces the engine's roll hits on: ``_shot_sixths``, through
+:func:`.pieces.vehicle.hit_modifier`, every modifier the firer can see) times the expected
+points of a hit (d6 + damage - armour, p28, and a critical on a 6 counted ``CRIT_PTS``); a
+sideswipe the chance of winning the p54 test times the hit and the 40mph control-loss chance it
+forces on the target, less the same risk to the swiper; a passive what it costs the pursuer
+(p30: oil's control-loss chance at 60mph, or 30 off the straight, and a handling point; mines'
++3 hit and 50mph test; spikes' wheel critical; smoke's 60mph test and the faces one marker more
+takes off the pursuer's shot), halved when the pursuer is far enough back to steer round it; a ram (a shunt of a slower enemy in its lanes one or two spaces ahead,
 p55-57) the relative speed-factor hits and the 40mph test it forces on the target less the same
 to the rammer (``_ram_value``; a car shunting a bike pushes it to its speed, p72), taken instead
 of steering round when it beats the shot. The rule numbers in these prices (the rammer's +1,
@@ -84,6 +85,7 @@ from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
 from .pieces.vehicle import armed, has_gun, marker_over
+from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
 P_CURVE, P_CRUISE, P_SWIPE, P_PASSIVE, P_SHOOT, P_DODGE, P_CLOSE, P_ESCAPE = range(8)
@@ -379,16 +381,23 @@ def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
 
 
 @jit
+def _drift_over(T, M, NM, V, n, v, dd):
+    """Is a drift ``dd`` legal with its lanes holding no vehicle or obstacle in the next two
+    spaces (markers and road hazards allowed)?"""
+    lane = V[v, V_LANE]
+    return _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
+        and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 1) \
+        and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 2)
+
+
+@jit
 def _drift_past(T, M, NM, V, n, v, st, script):
     """A legal drift direction (-1, +1) whose lanes hold no vehicle or obstacle in the next two
     spaces, markers and road hazards allowed, or 0 (both sides: the dice's)."""
-    lane = V[v, V_LANE]
     ok = 0
     last = 0
     for dd in (-1, 1):
-        if _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
-                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 1) \
-                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, False, 2):
+        if _drift_over(T, M, NM, V, n, v, dd):
             ok += 1
             last = dd
     if ok == 2:
@@ -846,9 +855,21 @@ def _drift_legal(T, V, v, d):
 
 @jit
 def _hit_sixths(rng, mod):
-    """Faces of a d6 that hit at this range and modifier (a natural 1 misses, p26)."""
-    need = max(2, min(rng, 6) - mod)
+    """Faces of a d6 that hit at this counted range and modifier (a natural 1 misses, p26)."""
+    need = max(2, rng - mod)
     return max(0, 7 - need)
+
+
+@jit
+def _shot_sixths(T, M, NM, V, WS, v, w, u, hp, tbuf, more_smoke):
+    """Faces of a d6 on which ``v``'s weapon ``w`` hits ``u`` now, as the engine will roll it:
+    the range counted up to the cap, and every modifier the firer can see
+    (:func:`.pieces.vehicle.hit_modifier`, the engine's own; ``more_smoke`` markers not laid
+    yet). ``tbuf``: :func:`find_target`'s answer for the weapon's mount."""
+    tf = hp[HP_TF:HP_DRV_END]
+    mod = hit_modifier(T, V, M, NM, v, u, WS[v, w, W_MOUNT], WS[v, w, W_ACC], tbuf, tf,
+                       more_smoke)
+    return _hit_sixths(min(tbuf[1], tf[TF_RANGE_CAP]), mod)
 
 
 # --- the value of an action, in expected damage points (issue 15: shoot, lay, sideswipe or ram
@@ -876,7 +897,10 @@ HP_DRV = 27   # after the hazard roll's cells and the engine's bike tables (engi
  HP_ROLL_LOW,        # the bike control-loss table's lowest score that rolls (p70)
  HP_ROLL_CRASH,      # a bike that rolls at this mph or more crashes (p70)
  ) = range(HP_DRV, HP_DRV + 18)
-HP_DRV_END = HP_DRV + 18
+# ... and the hit roll's tactical factors (pieces.vehicle.TF_*), which the engine's shot reads
+# from the same cells (pieces.vehicle.hit_modifier)
+HP_TF = HP_DRV + 18
+HP_DRV_END = HP_TF + TF_W
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
 OIL_HAND_PTS = 1.0  # a handling point off the pursuer's later hazard rolls and tests
@@ -925,25 +949,25 @@ def _roll_crash_sixths(mph, V, v, hp):
 
 
 @jit
-def _under_fire(T, V, WS, n, v, tbuf):
+def _under_fire(T, M, NM, V, WS, n, v, hp, tbuf):
     """Has an enemy a shot at ``v`` now: is ``v`` the target of some enemy's best direct-fire
     weapon (its corridor, range and ammunition, all on the table)?"""
     for u in range(n):
         if V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_NODRIVER]:
             continue
-        if _shot_core(T, V, WS, n, u, tbuf, 1, 0)[1] == v:
+        if _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 1, 0)[1] == v:
             return True
     return False
 
 
 @jit
-def _roll_safe_mph(T, V, WS, n, v, hp, par, tbuf):
+def _roll_safe_mph(T, M, NM, V, WS, n, v, hp, par, tbuf):
     """The fastest speed a rider playing to get away keeps while an enemy has a shot at it:
     where a control loss (which a hit's critical or forced hazard roll may bring) crashes the
     bike on at most ``P_ROLLRISK`` faces (p70); no limit (1 << 20) otherwise."""
     if not V[v, V_BIKE] or par[P_ROLLRISK] >= 6 or not _flees(V, v, hp, par):
         return 1 << 20
-    if not _under_fire(T, V, WS, n, v, tbuf):
+    if not _under_fire(T, M, NM, V, WS, n, v, hp, tbuf):
         return 1 << 20
     top = V[v, V_MAXSPD]
     while top > 0 and _roll_crash_sixths(top, V, v, hp) > par[P_ROLLRISK]:
@@ -952,7 +976,7 @@ def _roll_safe_mph(T, V, WS, n, v, hp, par, tbuf):
 
 
 @jit
-def _shot_core(T, V, WS, n, v, tbuf, least, pick):
+def _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, pick):
     """(slot, target, value, hit sixths, ties) of the direct-fire weapon with the most expected
     damage points at a hit chance of at least ``least`` sixths, or (-1, -1, 0.0, 0, 0); of
     ``ties`` weapons of equal value, the ``pick``-th (0: the first)."""
@@ -971,8 +995,9 @@ def _shot_core(T, V, WS, n, v, tbuf, least, pick):
         u = find_target(T, V, n, v, WS[v, w, W_MOUNT], tbuf)
         if u < 0 or tbuf[1] > WS[v, w, W_RANGE]:
             continue
-        mod = WS[v, w, W_ACC] + (1 if WS[v, w, W_MOUNT] == M_TURRET or WS[v, w, W_MOUNT] == 0 else 0)
-        h = _hit_sixths(tbuf[1], mod)
+        # the odds the engine will roll (smoke, speeds, a bike target: issue 15, session 21;
+        # accuracy and the mount's +1 alone before)
+        h = _shot_sixths(T, M, NM, V, WS, v, w, u, hp, tbuf, 0)
         if h < least or h <= 0:
             continue
         value = h / 6.0 * _hit_pts(WS[v, w, W_DMG], V[u, V_ARM])
@@ -992,28 +1017,28 @@ def _shot_core(T, V, WS, n, v, tbuf, least, pick):
 
 
 @jit
-def best_shot(T, V, WS, n, v, par, tbuf):
+def best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf):
     """(slot, target) of the direct-fire weapon with the most expected damage, or (-1, -1)
     (of equal ones the first: for callers that ask whether there is a shot)."""
-    slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, par[P_SHOOT], 0)
+    slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
     return slot, tgt
 
 
 @jit
-def _choose_shot(T, V, WS, n, v, tbuf, least, st, script):
+def _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
     """:func:`_shot_core` with equal weapons (linked pairs, twin mounts) chosen by a die."""
-    slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, least, 0)
+    slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
     if ties > 1:
-        slot, tgt, val, h, ties = _shot_core(T, V, WS, n, v, tbuf, least,
+        slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least,
                                              _pick(st, script, ties))
     return slot, tgt, val, h
 
 
 @jit
-def _shot_option(T, V, WS, n, v, tbuf, least, st, script):
+def _shot_option(T, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
     """The best shot as one option to weigh against the others: (action, argument, its value
     in expected damage points); with no shot (A_NONE, 0, 0.0)."""
-    slot, _, best, _ = _choose_shot(T, V, WS, n, v, tbuf, least, st, script)
+    slot, _, best, _ = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, least, st, script)
     if slot < 0:
         return A_NONE, 0, 0.0
     return A_SHOOT, slot, best
@@ -1120,12 +1145,13 @@ def _ram_value(V, v, u, hp, par):
 
 
 @jit
-def _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf):
+def _lay_value(T, M, NM, V, WS, n, v, w, u, g, hp, par, tbuf):
     """Expected damage points a passive of slot ``w`` laid now costs pursuer ``u``, ``g``
     spaces behind in the car's lanes (p30): oil, a loss of control at 60mph (30mph off the
     straight); mines, a +3 hit and a 50mph test; spikes, a wheel critical on a 6 above 20mph;
-    smoke, a 60mph test and a face off the pursuer's best shot. Within two spaces it cannot
-    steer round it (p13: the drift comes after the straight move), further back it may."""
+    smoke, a 60mph test and what a marker more takes off the pursuer's best shot. Within two
+    spaces it cannot steer round it (p13: the drift comes after the straight move), further
+    back it may."""
     k = WS[v, w, W_PTYPE]
     mph = V[u, V_MPH]
     lv = par[P_LOSSVAL]
@@ -1140,9 +1166,12 @@ def _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf):
         e = CRIT_PTS / 6.0 if mph > hp[HP_SPIKE_MPH] else 0.0
     elif k == RD.SMOKE:
         e = lv * _loss_p(mph, hp[HP_L_SMOKE], V, u, hp)
-        s, t, val, h, k = _shot_core(T, V, WS, n, u, tbuf, 1, 0)
+        s, t, val, h, k = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 1, 0)
         if s >= 0 and t == v:
-            e += val / h
+            # the faces one more marker in its corridor takes off that shot: none once the
+            # smoke it already counts is at the -3 cap (p26), where one face was counted before
+            find_target(T, V, n, u, WS[u, s, W_MOUNT], tbuf)
+            e += val * (h - _shot_sixths(T, M, NM, V, WS, u, s, v, hp, tbuf, 1)) / h
     else:
         e = 0.0
     return e if g <= 2 else LAY_FAR * e
@@ -1366,7 +1395,8 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             # moving off would take it out of play: turn round if it may, else stay
             if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0 and not V[v, V_ENGOFF]:
                 return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-            slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+            slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                           st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp) \
@@ -1392,7 +1422,8 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if ru >= 0:
                 rv = _ram_value(V, v, ru, hp, par)
                 if rv > 0.0:
-                    slot, t, sv, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+                    slot, t, sv, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                                  st, script)
                     if slot < 0:
                         sv = 0.0
                     take, ties = _better(rv, sv, st, script, 1)
@@ -1407,7 +1438,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(V, n, v, hp):
             ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
             if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
-                    and best_shot(T, V, WS, n, v, par, tbuf)[0] < 0:
+                    and best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)[0] < 0:
                 if _swipes_level(T, V, WS, n, v, ef, hp, par):
                     return A_SWIPE, _swipe_target(T, V, n, v)[0]
                 # a stopped enemy close ahead that it cannot shoot and will not drift into
@@ -1467,7 +1498,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # the shot and the sideswipe by their expected damage points (a control loss forced on
         # the loser counted at P_LOSSVAL points; the swiper's own risk taken off); a swipe
         # worth nothing is not made, equal values go to the dice
-        slot, su, best, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+        slot, su, best, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
         act, arg = (A_SHOOT, slot) if slot >= 0 else (A_NONE, 0)
         if _finishes_hulks(V, WS, v, su, hp):
             act, arg, best = A_NONE, 0, 0.0
@@ -1494,7 +1525,14 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             ul = V[u, V_LANE]
             mine = V[v, V_LANE]
             if ul != mine and abs(ul - mine) >= 1 and g >= 1:
-                d = _drift_dir(T, M, NM, V, n, v, 1 if ul > mine else -1, st, script)
+                toward = 1 if ul > mine else -1
+                d = _drift_dir(T, M, NM, V, n, v, toward, st, script)
+                if d != toward and _stuck(V, u) and _drift_over(T, M, NM, V, n, v, toward):
+                    # a target stopped for good: into its lanes over a marker or road hazard
+                    # rather than draw level, stop and back off to line up (p17), which a bend
+                    # behind may refuse (seeded Game Seven 1287: debris on the bend's inside
+                    # lanes, the last target bike stopped for good past it, to the turn limit)
+                    d = toward
                 if d != 0 and abs(mine + d - ul) < abs(mine - ul) \
                         and not _back_into_block(T, M, NM, V, n, v, mine + d, g):
                     return A_DRIFT, d
@@ -1504,7 +1542,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     else:
         flee = _flees(V, v, hp, par)
         if moves and flee:
-            safe = _roll_safe_mph(T, V, WS, n, v, hp, par, tbuf)
+            safe = _roll_safe_mph(T, M, NM, V, WS, n, v, hp, par, tbuf)
             if mph > safe:
                 return A_BRAKE, min(brk, mph - safe)
             cruise = min(cruise, safe)
@@ -1530,12 +1568,12 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 la, lw = _lock_or_dummy(T, V, WS, n, v, par, close, st, script)
                 if la == A_LOCK and lw < 0:
                     return la, lw   # switching a layer off: nothing behind to lay on
-        act, arg, best = _shot_option(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+        act, arg, best = _shot_option(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
         ties = 1
         w = -1
         if close:
             if la == A_LOCK:
-                val = _lay_value(T, V, WS, n, v, lw, u, g, hp, par, tbuf)
+                val = _lay_value(T, M, NM, V, WS, n, v, lw, u, g, hp, par, tbuf)
                 if val > 0.0:
                     take, ties = _better(val, best, st, script, ties)
                     if take:
@@ -1546,7 +1584,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                     act, arg, best = A_DUMMY, lw, DUMMY_VALUE
             w = _passive_slot(V, WS, v)
             if w >= 0 and not (la == A_LOCK and lw == w):
-                val = _lay_value(T, V, WS, n, v, w, u, g, hp, par, tbuf)
+                val = _lay_value(T, M, NM, V, WS, n, v, w, u, g, hp, par, tbuf)
                 if val > 0.0:
                     take, ties = _better(val, best, st, script, ties)
                     if take:
@@ -1670,6 +1708,24 @@ def _reverse_clear(T, M, NM, V, n, v, d):
 
 
 @jit
+def _off_curve_clear(T, M, NM, V, n, v):
+    """Can a car on a curve back straight off it (a reverse may not drift there, p17): every
+    space behind it on the curve and the first beyond it clear of vehicles, wrecks and
+    obstacles?"""
+    back = V[v, V_DIR]
+    sp = V[v, V_SP]
+    k = sp + 1 if back == 0 else RD.pair_spaces(T, V[v, V_SEC], V[v, V_LANE]) - sp
+    V[v, V_DIR] = 1 - back       # look the other way (restored below)
+    ok = True
+    for g in range(1, k + 1):
+        if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, g):
+            ok = False
+            break
+    V[v, V_DIR] = back
+    return ok
+
+
+@jit
 def _gap_to(T, V, v, u):
     """Whole spaces between the car's nose and vehicle ``u`` ahead of it (0: level or
     touching), along the car's lanes, with the direction of play."""
@@ -1696,7 +1752,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
-    slot, u, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+    slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         if slot >= 0:
@@ -1738,8 +1794,12 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # ahead shut, to the turn limit)
             d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if straight else 0
             # not into a wreck or an obstacle behind (a seeded Game Eight attacker rammed a
-            # wreck backwards every turn until it was one)
-            if _reverse_clear(T, M, NM, V, n, v, d):
+            # wreck backwards every turn until it was one), and on a curve only when the way
+            # back off it is clear: shut in on it, backing a space or two only brought the car
+            # on again to the same place (seeded gang pursues 4974: the Op on a corner's
+            # outside lanes, a stopped rider inside it, another behind it, five times)
+            if _reverse_clear(T, M, NM, V, n, v, d) \
+                    and (straight or _off_curve_clear(T, M, NM, V, n, v)):
                 return A_REVERSE, d
         if ef >= 0 and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef:
             # lined up on it with no shot (none left, or out of sight round the bend): drive
@@ -1857,6 +1917,19 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     up = min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1))
     if 0 < want < up:
         up = want
+    if straight and not V[v, V_BIKE]:
+        p = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
+        if p != 0 and _straight_before(T, V, v, 1) == 1 \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
+                and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + p, True, 1):
+            # the way past a curve ahead needs an inward drift, which must land on the
+            # straight (p13): take it as the car moves off (p15), as a moving driver would
+            # (decide), rather than move off straight onto the straight's last space, from
+            # where the drift lands on the curve and is refused (seeded Game Eight intercept
+            # 874: the attacker drifted off the debris on the bend's inside lanes into lanes
+            # an obstacle past the bend shuts, braked, backed off and came on, to the turn
+            # limit)
+            return A_OFF_DRIFT, p * up
     return A_ACCEL, up
 
 
@@ -1998,7 +2071,7 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
         # stopped nose to nose with a car, a wreck or an obstacle: back off (p17) unless a
         # shot is on, or the way back is shut too (seeded Game Eight intercept 4117: the
         # attacker reversed into an obstacle behind it every turn, twenty rams)
-        slot, tg = best_shot(T, V, WS, n, v, par, tbuf)
+        slot, tg = best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)
         if slot < 0 and _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0
     if lim > 0:
@@ -2030,7 +2103,8 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
     if par[P_HEADON] > 0 and moves:
         u, g = _nearest_enemy(T, V, n, v, False, st, script)
         if u >= 0 and V[u, V_DIR] != V[v, V_DIR]:
-            slot, tg, val, h = _choose_shot(T, V, WS, n, v, tbuf, par[P_SHOOT], st, script)
+            slot, tg, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                            st, script)
             if slot >= 0:
                 return A_SHOOT, slot
             ul = V[u, V_LANE]

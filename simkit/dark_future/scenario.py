@@ -525,6 +525,14 @@ def _driver_rules(hp, G):
     hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
     hp[PO.HP_GET_AWAY] = int(G[EG.G_VICTORY] == EG.VICTORY_GANGS)
     hp[PO.HP_ROLL_CRASH] = G[EG.G_BIKE_CRASH]
+    # the hit roll's tactical factors: the engine's shot reads them here too
+    # (pieces.vehicle.hit_modifier), so both price and roll a shot alike
+    for cell, g in ((VH.TF_HOOD, EG.G_T_HOOD), (VH.TF_TURRET, EG.G_T_TURRET),
+                    (VH.TF_SMOKE, EG.G_T_SMOKE), (VH.TF_SMOKE_MAX, EG.G_T_SMOKE_MAX),
+                    (VH.TF_FAST, EG.G_T_FAST), (VH.TF_FAST_F, EG.G_T_FAST_F),
+                    (VH.TF_FAST_T, EG.G_T_FAST_T), (VH.TF_BIKE2, EG.G_T_BIKE2),
+                    (VH.TF_BIKE1, EG.G_T_BIKE1), (VH.TF_RANGE_CAP, EG.G_RANGE_CAP)):
+        hp[PO.HP_TF + cell] = G[g]
     nb = G[EG.G_BCL_N]
     codes = list(hp[EG.HP_BCL_CODES:EG.HP_BCL_CODES + nb])
     hp[PO.HP_ROLL_LOW] = hp[EG.HP_BCL + codes.index(EG.ROLL_CODE)]

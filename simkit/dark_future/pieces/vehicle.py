@@ -196,6 +196,52 @@ def smoke_in_fire(T, V, M, NM, v, u, llo, lhi, xa, xb):
     return k + under
 
 
+# --- the hit roll's modifier (p26 Tactical Factors, p30 Smoke, p64 Bike Targets) ---------------
+# The rule numbers, one block of the hazard-parameter array hp (policies.HP_TF, filled by the
+# scenario from the rules' tactical_factors and hit_roll tables): the engine's shot and the
+# drivers' estimate of it read the same cells through the same function, so they cannot drift
+(TF_HOOD, TF_TURRET, TF_SMOKE, TF_SMOKE_MAX, TF_FAST, TF_FAST_F, TF_FAST_T, TF_BIKE2, TF_BIKE1,
+ TF_RANGE_CAP,
+ TF_W,         # the block's width: keep last
+ ) = range(11)
+
+
+@jit
+def bike_target_mod(V, v, u, mount, tf):
+    """Bikes as targets (p64): -1 with both its lanes in the fire corridor, -2 with one (a
+    turret's corridor is the bike itself: both lanes)."""
+    if not V[u, V_BIKE]:
+        return 0
+    if mount == M_TURRET:
+        return tf[TF_BIKE2]
+    clo, chi = corridor_lanes(V, v, mount)
+    a = V[u, V_LANE]
+    k = (1 if clo <= a <= chi else 0) + (1 if clo <= a + 1 <= chi else 0)
+    return tf[TF_BIKE2] if k >= 2 else tf[TF_BIKE1]
+
+
+@jit
+def hit_modifier(T, V, M, NM, v, u, mount, acc, tbuf, tf, more_smoke):
+    """What ``v``'s shot from ``mount`` (accuracy ``acc``) at ``u`` adds to its d6 (p26): the
+    accuracy, +1 from a hood or turret, -1 a smoke marker counted (:func:`smoke_in_fire`,
+    plus ``more_smoke`` not laid yet; at most -3), -1 for a firer and -1 for a target at
+    81mph or more, a bike target's -1 or -2 (p64). ``tbuf`` is :func:`find_target`'s answer
+    for this mount. Everything here is on the table for the firer to see: the engine rolls
+    the shot with it and the drivers price the shot with it."""
+    smoke = smoke_in_fire(T, V, M, NM, v, u, tbuf[3], tbuf[4], tbuf[5], tbuf[6]) + more_smoke
+    mod = acc
+    if mount == M_HOOD:
+        mod += tf[TF_HOOD]
+    elif mount == M_TURRET:
+        mod += tf[TF_TURRET]
+    mod += max(tf[TF_SMOKE_MAX], tf[TF_SMOKE] * smoke)
+    if V[v, V_MPH] >= tf[TF_FAST]:
+        mod += tf[TF_FAST_F]
+    if V[u, V_MPH] >= tf[TF_FAST]:
+        mod += tf[TF_FAST_T]
+    return mod + bike_target_mod(V, v, u, mount, tf)
+
+
 @jit
 def corridor_lanes(V, v, mount):
     """Lanes of a fixed mount's fire corridor, straight ahead (p25). Every fixed mount fires
