@@ -265,9 +265,11 @@ class Side:
     #: small for one search. It may return a third item: how many games that measurement
     #: took (then it is pooled with the loop's own into the reply's gain)
     oracle: Callable | None = None
-    #: ``wide(field, left, seed) -> (replies, games spent[, games measured])`` or None: the
+    #: ``wide(field, left, seed) -> (finalists, games spent[, games measured])`` or None: the
     #: oracle's search from scratch (nothing carried over from the loop's searches, a seed of
-    #: its own) on at most ``left`` games, for the wide step after the polish (:func:`_wide`)
+    #: its own) on at most ``left`` games, for the wide step after the polish (:func:`_wide`);
+    #: ``finalists``: [(Policy, its utility against the field on the search's fresh finals)],
+    #: the field's own builds among them when its finals raced them
     wide: Callable | None = None
 
 
@@ -362,9 +364,10 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     (``phase`` "polish") and the mixture it ends on is the answer.
     ``wide`` (with ``polish``, a side with a ``wide`` search; 0: none): this share of the
     budget is kept from the loop and the polish (which then run as on the rest) for the wide
-    step of :func:`_wide` after them: searches from scratch against the polished mixture,
-    each of at most that many games and at least ``wide_min`` (a share smaller than
-    ``wide_min`` is not kept: the loop gets the whole budget and the step is skipped)."""
+    step of :func:`_wide` after them: :data:`WIDE_STREAMS` searches from scratch against the
+    polished mixture, each on an equal part of that many games and at least ``wide_min``
+    (a share too small for that is not kept: the loop gets the whole budget and the step is
+    skipped)."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -396,7 +399,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     wide_part = wide   # (``wide`` is the loop's widening count below)
     wide_share = int(wide_part * trials_budget) if (
         wide_part > 0 and polish > 0 and symmetric and sides[0].wide is not None) else 0
-    if wide_share < max(1, wide_min):
+    if wide_share // WIDE_STREAMS < max(1, wide_min):
         wide_share = 0
     loop_budget = trials_budget - wide_share
     # the search stops short of the budget by the report's share, so the answer is measured
@@ -640,9 +643,14 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
     return mix, last, why
 
 
-#: the most wide-step rounds (``search(wide=...)``; each a search from scratch, its leader's
-#: confirmation and, when it joins, a polish); the budget ends them sooner
+#: the most wide-step rounds (``search(wide=...)``; each its searches from scratch, the best
+#: candidate's confirmation and, when it joins, a polish); the budget ends them sooner
 WIDE_ROUNDS = 3
+#: the searches from scratch of a wide round, each on its own stream and on an equal part of
+#: the share: on Demon's Run one 300,000-race search against seed 3's polished answer found
+#: a build beating it by 0.02 (stream 11, s20-meta4) and another, on another stream, ended
+#: on the answer itself (s21-meta5): which far region a search climbs to is luck of its draw
+WIDE_STREAMS = 2
 #: the salt of the wide step's own dice stream (its searches' seeds)
 WIDE_SALT = 0x57494445
 
@@ -657,17 +665,21 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
     optima about four Levels apart, and one search from scratch against seed 3's polished
     answer found a build beating it by 0.02 (benchmarks/balance.md, s20-meta4). Each round:
 
-    1. ``side.wide`` searches against the mixture from scratch (no archive, a seed drawn from
-       this step's own stream), on at most ``share`` games and at least ``least``;
-    2. its leader's gain over the mixture is measured on ``n`` games of a seed of its own (the
-       mixture on the same games: common random numbers; the search's own finals figure is
-       the best of many and so biased up);
-    3. when that gain exceeds ``epsilon`` (the polish's) the leader joins the population and
-       the polish (:func:`_polish`, the leader always in its sub-game) runs again on games
-       of its own; otherwise the step stops.
+    1. ``side.wide`` searches against the mixture from scratch (no archive), on
+       :data:`WIDE_STREAMS` seeds drawn from this step's own stream, each on an equal part of
+       at most ``share`` games (at least ``least`` each);
+    2. the candidates are every search's finalists but the support's builds, each scored by
+       its gain over the support on that search's finals (the same races; 0.5 for the
+       support when its finals did not race all of it), pooled over the searches by their
+       games; the best one's gain over the mixture is measured on ``n`` games of a seed of its
+       own (the mixture on the same games: common random numbers; the finals figure is the
+       best of many and so biased up);
+    3. when that gain exceeds ``epsilon`` (the polish's) it joins the population and the
+       polish (:func:`_polish`, the newcomer always in its sub-game) runs again on games of
+       its own; otherwise the step stops.
 
-    It stops too when the budget less the report's share cannot afford a search of
-    ``least`` games, or after :data:`WIDE_ROUNDS`. ``last``: the best reply so far (the
+    It stops too when the budget less the report's share cannot afford the searches of
+    ``least`` games each, or after :data:`WIDE_ROUNDS`. ``last``: the best reply so far (the
     polish's) with its gain against ``mix``, replaced by whichever later reply gains more
     against the mixture as it then stands. The searches' games count against the budget;
     they and the estimates are read back on a resumed run, so it takes the same steps."""
@@ -676,54 +688,76 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
     why = f"max {WIDE_ROUNDS} rounds"
     for wrnd in range(WIDE_ROUNDS):
         support = _support(pops[s], mix[s])
+        own = {p for p, _ in support}
         k = len(support)
         # kept back: the report's validation of a support one larger at its most games, and
-        # the leader's confirmation (it and each support build against the support)
+        # the candidate's confirmation (it and each support build against the support)
         reserve = ((k + 1) ** 2 + (k + 1) + 1) * VALIDATION_MAX * profile_trials
         left = budget - reserve - n * k * (1 + k) - est.used
-        size = min(left, share)
+        size = min(left, share) // WIDE_STREAMS
         if share <= 0 or size < least:
             why = (f"skipped: {max(left, 0):,} games left of the budget"
                    + (f" (the share kept for it {share:,})" if share else "")
-                   + f", a search needs {max(least, 1):,}")
+                   + f", {WIDE_STREAMS} searches need {max(least, 1):,} each")
             break
-        sub = int(np.random.default_rng([seed, WIDE_SALT, wrnd]).integers(1 << 31))
-        got = side.wide(support, size, sub)
-        if got is None:
-            why = f"skipped: the search could not run on {size:,} games"
+        spent = 0
+        pooled: dict = {}      # candidate -> [games * gain, games]
+        for j in range(WIDE_STREAMS):
+            sub = int(np.random.default_rng([seed, WIDE_SALT, wrnd, j]).integers(1 << 31))
+            got = side.wide(support, size, sub)
+            if got is None:
+                continue
+            rows, used = got[0], int(got[1])
+            games = got[2] if len(got) > 2 else 1
+            spent += used
+            est.used += used
+            if est.bar is not None:
+                est.bar.update(used)
+            u = dict(rows)
+            base = (sum(w * u[p] for p, w in support) if own <= set(u) else 0.5)
+            for p, x in rows:
+                if p not in own:
+                    acc = pooled.setdefault(p, [0.0, 0])
+                    acc[0] += games * (x - base)
+                    acc[1] += games
+        if not pooled:
+            why = "; ".join(notes + [f"round {wrnd}: no search from scratch raced a build "
+                                     "outside the support"])
             break
-        replies, spent = got[0], int(got[1])
-        est.used += spent
-        if est.bar is not None:
-            est.bar.update(spent)
-        leader, u_search = replies[0]
-        fresh = _gain(est, s, leader, pops, mix, n, seed + (1 << 51) + (wrnd << 8))
-        grow = fresh > epsilon and leader not in [p for p, _ in support]
+        # the best pooled gain; ties go to a draw of the dice stream, never to list order
+        cand = list(pooled)
+        g = np.array([pooled[p][0] / pooled[p][1] for p in cand])
+        tie = np.random.default_rng([seed, WIDE_SALT, wrnd, 0x544945]).permutation(len(cand))
+        best = cand[int(np.lexsort((tie, -g))[0])]
+        g_search = float(g[cand.index(best)])
+        fresh = _gain(est, s, best, pops, mix, n, seed + (1 << 51) + (wrnd << 8))
+        grow = fresh > epsilon
         rounds.append({"round": f"wide {wrnd}", "phase": "wide",
                        "population": f"{len(pops[s])}/{len(pops[s])}", "support": k,
-                       "candidates": spent,
-                       # the search's finals figure less the field's value against itself
-                       "gain_race": u_search - 0.5, "confirmed_seat 1": fresh,
-                       "grow": "seat 1" if grow else "", "trials_used": est.used})
+                       "candidates": len(cand), "gain_race": g_search,
+                       "confirmed_seat 1": fresh, "grow": "seat 1" if grow else "",
+                       "trials_used": est.used})
         if not grow:
             if last[0] is None or fresh > last[1]:
-                last = (leader, fresh)
+                last = (best, fresh)
             why = "; ".join(notes + [
-                f"the leader of a {spent:,}-game search from scratch gained {fresh:+.4f} on "
-                f"{n:,} fresh games, not more than {epsilon:g} (round {wrnd})"])
+                f"the best of {len(cand)} finalists of {WIDE_STREAMS} searches from scratch "
+                f"({spent:,} games; {_label(best, side)}, {g_search:+.4f} on their finals) "
+                f"gained {fresh:+.4f} on {n:,} fresh games, not more than {epsilon:g} "
+                f"(round {wrnd})"])
             return mix, last, why
-        if leader not in pops[s]:
-            pops[s].append(leader)
+        if best not in pops[s]:
+            pops[s].append(best)
             m = np.append(mix[s], 0.0)
             mix = [m, m]
         U = _tensor(est, pops, profile_trials, seed)
         mix, p_last, p_why = _polish(est, side, pops, mix, U, n, epsilon, seed, budget,
-                                     profile_trials, rounds, keep=[pops[s].index(leader)],
+                                     profile_trials, rounds, keep=[pops[s].index(best)],
                                      stream=wrnd + 1)
         if p_last[0] is not None:
             last = p_last
-        notes.append(f"round {wrnd}: the leader {_label(leader, side)} gained {fresh:+.4f} "
-                     f"and joined; polish: {p_why}")
+        notes.append(f"round {wrnd}: {_label(best, side)} gained {fresh:+.4f} and joined; "
+                     f"polish: {p_why}")
     return mix, last, "; ".join(notes + [why])
 
 

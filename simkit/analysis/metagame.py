@@ -97,12 +97,14 @@ ARCHIVE = 32
 #: (0.503-0.538) on 3,000 races (benchmarks/balance.md, s19-meta3)
 POLISH = 0.01
 #: the share of the budget Demon's Run's metagame keeps for the wide step after the polish
-#: (``balance.search(wide=...)``): a search from scratch against the polished mixture of at
-#: most this share (at least ``reply_trials``). At the default 1,500,000 races it is 300,000
+#: (``balance.search(wide=...)``): searches from scratch against the polished mixture
+#: (``balance.WIDE_STREAMS``, each on an equal part of at most this share and at least
+#: ``reply_trials``). At the default 1,800,000 races it is 600,000, two searches of 300,000,
 #: and the loop and the polish run on the other 1,200,000 as before; a 300,000-race search
 #: from scratch against seed 3's polished answer found a build beating it 0.520 (0.502-0.538)
-#: where the loop's archive-started searches had not (benchmarks/balance.md, s20-meta4)
-WIDE = 0.2
+#: where the loop's archive-started searches had not (benchmarks/balance.md, s20-meta4),
+#: and one on another stream found nothing (s21-meta5)
+WIDE = 1 / 3
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -271,7 +273,8 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
     fresh races each reply's utility was measured on (the loop pools it with its own).
 
     Returned with it: the wide step's search (``Side.wide``), the same search from scratch
-    (no archive) on the races it is given, kept in ``run_dir`` the same way."""
+    (no archive) on the races it is given, kept in ``run_dir`` the same way; it answers with
+    every finalist and its finals figure (the field's own builds too: the step's yardstick)."""
     from ..core import search as cs
     from ..core.files import atomic_write
 
@@ -309,6 +312,9 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
             saved[name] = {"replies": [[list(c), rows[c]] for c in order],
                            "finalists": finals, "spent": int(board.attrs["trials_used"]),
                            "measured": int(board.trials.iloc[0])}
+            if tag:   # the wide step pools every finalist's figure, the field's own too
+                saved[name]["board"] = [[[int(v) for v in r[cols]], float(r["mean_utility"])]
+                                        for _, r in board.iterrows()]
             if path is not None:
                 atomic_write(path, json.dumps({"key": key, "searches": saved}))
         return saved[name]
@@ -336,6 +342,9 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
         if left < REPLY_MIN:
             return None
         got = run(field, left, sub, [], ["wide"])
-        return None if got is None else answer(got)
+        if got is None:
+            return None
+        return ([(_policy(tuple(c)), u) for c, u in got["board"]], got["spent"],
+                got["measured"])
 
     return oracle, wide
