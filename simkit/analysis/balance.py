@@ -39,8 +39,9 @@ policy-space response oracles (Lanctot et al. 2017) and empirical game-theoretic
 
 A symmetric search may end with a final polish (``polish``: the mixture solved again on longer
 estimates, the support's one-step neighbours raced against it) and a wide step after it
-(``wide``: a search from scratch against the polished mixture, on a share of the budget kept
-from the loop; its leader joins when it gains on fresh games, and the polish runs again).
+(``wide``: searches from scratch against the polished mixture, on a share of the budget kept
+from the loop; their best finalist joins when it gains on fresh games, and the polish runs
+again).
 
 ``run_dir``: every profile estimate is kept there as it finishes; a rerun with the same
 arguments reads them back and so reaches the same numbers without replaying them.
@@ -571,7 +572,7 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
     s = 0
     # ties of the polish's races
     rng = np.random.default_rng([seed, 0x504F4C] + ([stream] if stream else []))
-    tag = f"polish {stream}." if stream else "polish "
+    tag = f"wide {stream - 1} polish " if stream else "polish "
     last = (None, 0.0)
     why = f"max {POLISH_ROUNDS} rounds"
     for prnd in range(POLISH_ROUNDS):
