@@ -3,6 +3,8 @@
     python benchmarks/metagame_seeds.py run SEED [--trials-budget N] [--threads 1]
                                         [--out FILE.json] [--run-dir DIR]
     python benchmarks/metagame_seeds.py cross [--races 3000] [--build BUILD ...] FILE.json ...
+    python benchmarks/metagame_seeds.py exploit FILE.json [--trials-budget 300000] [--seed 99]
+                                        [--races 3000] [--threads 1] [--out FILE.json]
 
 ``run``: one seed of ``simkit builds demons-run --metagame`` (the library call), with its wall
 and CPU time, rounds, why it stopped, the support and the payoff matrix printed, and the
@@ -10,10 +12,20 @@ support (builds, weights) written to ``--out`` as JSON. Run the seeds as separat
 
 ``cross``: every seed's mixture against every other seed's, on fresh races (seed 7777, the
 corners rotated, ``--races`` races per pairing of support builds): utility (a win plus half a
-draw) with a 95% normal interval. Stable here means every such interval covers 0.5: no seed's
-answer beats another's. ``--build``: each such build raced against every seed's mixture the
-same way (a build an earlier run found must not beat the answer beyond the interval). Times
-are measured here, never asserted in a test.
+draw) with a 95% normal interval (head to head: no seed's answer should beat another's). Then
+issue 17's criterion in its own words, "the same builds, or builds whose win rates against
+the field overlap": the field is the equal-weight pool of the seeds' mixtures (and, in turn,
+each seed's own mixture); every support build's win rate (and utility) against it with a 95%
+interval, all builds on the same races (common random numbers); the check passes when every
+two support builds' win-rate intervals overlap. ``--build``: each such build raced against the
+fields and every seed's mixture the same way (a build an earlier run found must not beat the
+answer beyond the interval).
+
+``exploit``: an independent wide best reply to one run's final mixture: the metagame's own
+search from scratch (no archive, a seed none of the runs used) against it, and its leader
+raced against the mixture on the cross-check's races; the exploitability is that utility
+less one half (the mixture's against itself). Times are measured here, never asserted in a
+test.
 """
 
 from __future__ import annotations
@@ -27,6 +39,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the cross-check's races (never a run's seed)
+CROSS_SEED = 7777
 sys.path.insert(0, str(ROOT))
 
 
@@ -63,49 +77,153 @@ def run(seed, budget, threads, out, run_dir):
             "support": [[b, float(w)] for b, w in zip(sup.build, sup.weight)]}, indent=1))
 
 
-def cross(races, files, builds=()):
+def _bg(threads=1):
     from simkit.demons_run import _metagame
+
+    return _metagame(threads=threads)
+
+
+def _pairs(races, seed=CROSS_SEED):
+    """``pair(a, b) -> (a's wins, b's wins)`` over ``races`` games of the cross-check's races
+    (the corners rotated), cached both ways round: every build meets a given field build on
+    the same races (common random numbers)."""
     from simkit.demons_run.builds import parse_build
     from simkit.demons_run.search import candidate_of
 
-    runs = [json.loads(Path(f).read_text()) for f in files]
-    bg = _metagame(threads=1)
+    bg = _bg()
     cache = {}
 
     def pair(a, b):
         if (a, b) not in cache:
             wa, wb = (int(v) for v in bg.duel(candidate_of(parse_build(a)),
-                                              candidate_of(parse_build(b)), races, 7777))
-            u = (wa + (races - wa - wb) / 2) / races
-            var = ((wa + (races - wa - wb) / 4) / races - u * u) / races
-            cache[(a, b)], cache[(b, a)] = (u, var), (1 - u, var)
+                                              candidate_of(parse_build(b)), races, seed))
+            cache[(a, b)], cache[(b, a)] = (wa, wb), (wb, wa)
         return cache[(a, b)]
+
+    return pair
+
+
+def against(pair, races, build, field):
+    """``build``'s win rate and utility against the mixture ``field`` [(build, weight)], each
+    (value, 95% half-width): the weighted sum over the field's builds, each pairing on
+    ``races`` games; the pairings are independent races, so their variances add."""
+    rate = util = var_r = var_u = 0.0
+    for b, w in field:
+        wa, wb = pair(build, b)
+        p, u = wa / races, (wa + (races - wa - wb) / 2) / races
+        rate += w * p
+        util += w * u
+        var_r += w * w * p * (1 - p) / races
+        var_u += w * w * ((wa + (races - wa - wb) / 4) / races - u * u) / races
+    return (rate, 1.96 * math.sqrt(var_r)), (util, 1.96 * math.sqrt(var_u))
+
+
+def pooled(runs):
+    """The equal-weight pool of the runs' mixtures: each run's weights over its support
+    divided by the number of runs, a build in several supports adding up."""
+    out = {}
+    for r in runs:
+        for b, w, *_ in r["support"]:
+            out[b] = out.get(b, 0.0) + w / len(runs)
+    return list(out.items())
+
+
+def overlap(intervals):
+    """Do all the intervals (lo, hi) overlap pairwise? For intervals on a line that is the
+    largest lower end not above the smallest upper end (Helly's theorem in one dimension)."""
+    return max(lo for lo, _ in intervals) <= min(hi for _, hi in intervals)
+
+
+def cross(races, files, builds=()):
+    """The head-to-head table, then the issue's criterion made literal: the field is the
+    equal-weight pool of the seeds' mixtures (and each seed's own mixture in turn); every
+    support build's win rate against it with a 95% interval, every build on the same races;
+    the check passes when all the support builds' intervals overlap pairwise."""
+    runs = [json.loads(Path(f).read_text()) for f in files]
+    pair = _pairs(races)
 
     for r in runs:
         print(f"seed {r['seed']}: " + "; ".join(f"{b} {w:.2f}" for b, w, *_ in r["support"]))
     stable = True
     for ri, rj in itertools.permutations(runs, 2):
-        u = var = 0.0
-        for (a, wa, *_), (b, wb, *_) in itertools.product(ri["support"], rj["support"]):
-            x, v = pair(a, b)
-            u += wa * wb * x
-            var += (wa * wb) ** 2 * v
-        h = 1.96 * math.sqrt(var)
+        (_, _), (u, h) = against_mix(pair, races, ri["support"], rj["support"])
         covers = u - h <= 0.5 <= u + h
         stable &= covers
         print(f"seed {ri['seed']} against seed {rj['seed']}: {u:.3f} ({u - h:.3f}-{u + h:.3f})"
               + ("" if covers else "  does not cover 0.5"))
-    print(f"stable (every interval covers 0.5): {stable}; {races:,} races a pairing")
+    print(f"head to head (every interval covers 0.5): {stable}; {races:,} races a pairing")
+
+    sup = list(dict.fromkeys(b for r in runs for b, *_ in r["support"]))
+    fields = [("the pool of the seeds' mixtures", pooled(runs))] + [
+        (f"seed {r['seed']}'s mixture", [(b, w) for b, w, *_ in r["support"]]) for r in runs]
+    verdict = {}
+    for name, field in fields:
+        print(f"\nagainst {name} ("
+              + "; ".join(f"{b} {w:.3f}" for b, w in field) + f"), {races:,} races a pairing:")
+        ivs = []
+        for b in sup + [x for x in builds if x not in sup]:
+            (p, hp), (u, hu) = against(pair, races, b, field)
+            role = ", ".join(f"seed {r['seed']}" for r in runs
+                             if b in [x for x, *_ in r["support"]]) or "build"
+            if b in sup:
+                ivs.append((p - hp, p + hp))
+            print(f"  {b} ({role}): win rate {p:.3f} ({p - hp:.3f}-{p + hp:.3f}), "
+                  f"utility {u:.3f} ({u - hu:.3f}-{u + hu:.3f})")
+        verdict[name] = overlap(ivs)
+        print(f"  the support builds' win-rate intervals overlap pairwise: {verdict[name]}")
+    print("\nstable (issue 17: the same builds, or builds whose win rates against the field "
+          f"overlap): {verdict[fields[0][0]]} against the pool; "
+          + ", ".join(f"{k}: {v}" for k, v in list(verdict.items())[1:]))
     for b in builds:
         for r in runs:
-            u = var = 0.0
-            for a, w, *_ in r["support"]:
-                x, v = pair(b, a)
-                u += w * x
-                var += w * w * v
-            h = 1.96 * math.sqrt(var)
+            (_, _), (u, h) = against_mix(pair, races, [(b, 1.0)], r["support"])
             print(f"{b} against seed {r['seed']}: {u:.3f} ({u - h:.3f}-{u + h:.3f})"
                   + ("  beats it" if u - h > 0.5 else ""))
+
+
+def against_mix(pair, races, mix_a, mix_b):
+    """Mixture ``mix_a``'s win rate and utility against mixture ``mix_b`` (each
+    [(build, weight, ...)]), as :func:`against` with the weights of both."""
+    rate = util = var_r = var_u = 0.0
+    for a, wa_, *_ in mix_a:
+        (p, hp), (u, hu) = against(pair, races, a, [(b, w) for b, w, *_ in mix_b])
+        rate += wa_ * p
+        util += wa_ * u
+        var_r += (wa_ * hp / 1.96) ** 2
+        var_u += (wa_ * hu / 1.96) ** 2
+    return (rate, 1.96 * math.sqrt(var_r)), (util, 1.96 * math.sqrt(var_u))
+
+
+def exploit(file, budget, seed, races, threads, out):
+    """An independent wide best reply to a run's final mixture: the metagame's search from
+    scratch (no archive; ``seed`` not the run's) against that mixture, its support raced in
+    the finals; the leader then raced against the mixture on the cross-check's races, where
+    the mixture scores one half against itself: exploitability = its utility - 0.5."""
+    from simkit.core import search as cs
+    from simkit.demons_run import _metagame_replies
+    from simkit.demons_run.builds import parse_build
+    from simkit.demons_run.search import candidate_of
+
+    r = json.loads(Path(file).read_text())
+    bg = _bg(threads)
+    field = [(tuple(candidate_of(parse_build(b))), float(w)) for b, w, *_ in r["support"]]
+    t, c = time.perf_counter(), time.process_time()
+    board = cs.search(bg.space, _metagame_replies()(field), trials_budget=budget, seed=seed,
+                      include=[b for b, _ in field], progress=False, threads=threads)
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    print(board[["build", "mean_utility", "utility_lo", "utility_hi", "trials"]].head(8)
+          .to_string())
+    leader = board.build.iloc[0]
+    pair = _pairs(races)
+    (_, _), (u, h) = against_mix(pair, races, [(leader, 1.0)], r["support"])
+    print(f"seed {r['seed']}: search seed {seed}, {int(board.attrs['trials_used']):,} races, "
+          f"wall {wall:.0f}s cpu {cpu:.0f}s; leader {leader}: {u:.3f} ({u - h:.3f}-{u + h:.3f}) "
+          f"against the mixture on {races:,} races a pairing; exploitability {u - 0.5:+.3f} "
+          f"({u - h - 0.5:+.3f} to {u + h - 0.5:+.3f})")
+    if out:
+        Path(out).write_text(json.dumps({
+            "seed": r["seed"], "search_seed": seed, "budget": budget, "wall": wall, "cpu": cpu,
+            "leader": leader, "utility": u, "half": h, "races": races}, indent=1))
 
 
 def main(argv=None):
@@ -122,11 +240,20 @@ def main(argv=None):
     c.add_argument("--build", action="append", default=[],
                    help="a build raced against every seed's mixture (repeatable)")
     c.add_argument("files", nargs="+")
+    e = sub.add_parser("exploit")
+    e.add_argument("file")
+    e.add_argument("--trials-budget", type=int, default=300_000)
+    e.add_argument("--seed", type=int, default=99)
+    e.add_argument("--races", type=int, default=3000)
+    e.add_argument("--threads", type=int, default=1)
+    e.add_argument("--out", default=None)
     a = p.parse_args(argv)
     if a.what == "run":
         from simkit.demons_run.commands import METAGAME_BUDGET
 
         run(a.seed, a.trials_budget or METAGAME_BUDGET, a.threads, a.out, a.run_dir)
+    elif a.what == "exploit":
+        exploit(a.file, a.trials_budget, a.seed, a.races, a.threads, a.out)
     else:
         cross(a.races, a.files, a.build)
 

@@ -394,3 +394,174 @@ def test_the_polish_races_a_draw_of_the_neighbours_when_there_are_too_many(monke
     B._polish(est, side, pops, mix, np.full((2, 1, 1), 0.5), 400, 0.01, 1, 10 ** 7, 40, [])
     assert len(raced[0]) == B.POLISH_CANDIDATES == len(set(raced[0]))
     assert raced[0] != many[:B.POLISH_CANDIDATES]   # a draw, not the first in list order
+
+
+# --- the wide step after the polish (``balance.search(wide=...)``) ----------------------------
+
+def _stubbed(far_gain, **kw):
+    """A symmetric search whose loop's oracle only ever offers a build near the start that
+    loses to it (an archive-local optimum: the loop stops on the start) and has no
+    neighbours to polish, while ``wide`` -- a search from scratch -- races a far build that
+    beats the start by ``far_gain`` (exactly, whatever the seed) in its finals, beside the
+    field's own builds and the near one. Returns the outcome, the wide searches' calls
+    (field, games, seed) and the start and far builds."""
+    from simkit.analysis import balance as B
+
+    P = lambda v: B.Policy("build", (("f00", v),))  # noqa: E731
+    start, near, far = P(0), P(1), P(2)
+    strength = {start: 0.0, near: -0.01, far: far_gain}
+
+    def play(profile, n, seed, first=0):
+        p = 0.5 + strength[profile[0]] - strength[profile[1]]
+        wa = int(np.floor((first + n) * p) - np.floor(first * p))
+        return np.array([wa, n - wa])
+
+    calls = []
+
+    def oracle(field, k, left, sub):
+        return [(near, 0.49)], 1000, 1000
+
+    def wide(field, left, sub):
+        calls.append((field, left, sub))
+        on = sum(w * strength[p] for p, w in field)
+        return [(p, 0.5 + strength[p] - on) for p in (far, start, near)], min(left, 5000), 1000
+
+    sides = [B.Side(nm, [start], propose=lambda *a: [], oracle=oracle,
+                    neighbours=lambda p: [], wide=wide) for nm in ("seat 1", "seat 2")]
+    out = B.search(sides, play, **{**dict(
+        trials_budget=400_000, profile_trials=100, seed=3, symmetric=True, rotate=True,
+        extend=True, spend_left=True, confirm=4, polish=0.01, wide=0.25, wide_min=5000,
+        progress=False), **kw})
+    return out, calls, (start, far)
+
+
+def test_the_wide_step_finds_a_far_build_the_loops_searches_and_the_polish_miss():
+    from simkit.analysis import balance as B
+
+    out, calls, (start, far) = _stubbed(0.05)
+    assert B._support(out.pops[0], out.mix[0]) == [(far, 1.0)], out.stopped
+    wide = [r for r in out.rounds if r.get("phase") == "wide"]
+    # round 0 searched against the polished answer (the start) and the far build joined on
+    # fresh games; round 1 searched against the new answer and found nothing better
+    assert [r["grow"] for r in wide] == ["seat 1", ""]
+    assert wide[0]["confirmed_seat 1"] == pytest.approx(0.05, abs=1e-3)
+    assert wide[1]["confirmed_seat 1"] < 0
+    n = B.WIDE_STREAMS
+    assert [c[0] for c in calls] == [[(start, 1.0)]] * n + [[(far, 1.0)]] * n
+    # each search a seed of the wide step's own stream, never the loop's, one per stream
+    assert len({c[2] for c in calls}) == len(calls)
+    assert calls[1][2] == int(np.random.default_rng([3, B.WIDE_SALT, 0, 1]).integers(1 << 31))
+    assert "joined" in out.stopped
+    # without it the loop stops on the start, and so does the polish
+    old, calls, _ = _stubbed(0.05, wide=0.0)
+    assert B._support(old.pops[0], old.mix[0]) == [(start, 1.0)] and not calls
+
+
+def test_a_wide_candidate_under_the_polish_epsilon_does_not_join_but_is_the_reply_reported():
+    from simkit.analysis import balance as B
+
+    out, calls, (start, far) = _stubbed(0.005)
+    assert B._support(out.pops[0], out.mix[0]) == [(start, 1.0)]
+    assert len(calls) == B.WIDE_STREAMS and far not in out.pops[0]
+    # the best reply found against the final mixture: its gain 0.005 beats the loop's -0.01
+    assert out.replies[0][0] == far and out.replies[0][1] == pytest.approx(0.005, abs=1e-3)
+    assert "not more than 0.01" in out.stopped
+
+
+def test_the_wide_share_is_kept_from_the_loop_only_when_it_affords_the_searches():
+    from simkit.analysis import balance as B
+
+    # a quarter of 30,000 is 7,500, under the 5,000 each of the searches needs: the loop and
+    # the polish get the whole budget (the same rounds as with no wide step) and the step is
+    # skipped
+    out, calls, _ = _stubbed(0.05, trials_budget=30_000)
+    old, _, _ = _stubbed(0.05, trials_budget=30_000, wide=0.0)
+    assert not calls and "wide search: skipped" in out.stopped
+    assert out.rounds == old.rounds
+    assert B._support(out.pops[0], out.mix[0]) == B._support(old.pops[0], old.mix[0])
+
+
+def _rounds_of(monkeypatch, **kw):
+    from simkit.analysis import metagame as M
+
+    seen = []
+    real = M.search
+
+    def spy(*a, **k):
+        seen.append(real(*a, **k))
+        return seen[-1]
+
+    monkeypatch.setattr(M, "search", spy)
+    frame = _searched(**kw)
+    return frame, seen[-1]
+
+
+def test_with_a_wide_share_the_loop_and_the_polish_run_as_on_the_rest_of_the_budget(
+        monkeypatch):
+    # 96,000 with 36,000 kept for the wide step: the loop and the polish take the steps a
+    # 60,000 budget takes (so a run dir of the smaller budget's loop serves the larger)
+    _, wide = _rounds_of(monkeypatch, trials_budget=96_000, polish=0.01, wide=0.375)
+    _, old = _rounds_of(monkeypatch, trials_budget=60_000, polish=0.01)
+    kept = [r for r in wide.rounds if r.get("phase") != "wide"]
+    assert kept[:len(old.rounds)] == old.rounds
+    assert any(r.get("phase") == "wide" for r in wide.rounds)
+    assert "wide search:" in wide.stopped
+
+
+def test_a_wide_metagame_resumes_from_its_run_dir_without_searching_again(tmp_path,
+                                                                         monkeypatch):
+    from simkit.core import search as cs
+
+    kw = dict(trials_budget=96_000, polish=0.01, wide=0.375, run_dir=tmp_path / "run")
+    first = _searched(**kw)
+    import json
+
+    saved = json.loads((tmp_path / "run" / "metagame-replies.json").read_text())["searches"]
+    # the wide step's search is kept, marked apart from the loop's
+    assert any(json.loads(k)[0] == "wide" for k in saved)
+
+    def never(*a, **k):
+        raise AssertionError("a resumed run searched again")
+
+    monkeypatch.setattr(cs, "search", never)
+    again = _searched(**kw)
+    assert first.equals(again) and first.attrs["payoffs"].equals(again.attrs["payoffs"])
+
+
+def test_the_wide_search_starts_from_no_archive_and_leaves_none(monkeypatch):
+    from simkit.analysis import metagame as M
+    from simkit.core import search as cs
+
+    calls = []
+    real = cs.search
+
+    def spy(space, ev, **kw):
+        calls.append(list(kw["seeds"]))
+        return real(space, ev, **kw)
+
+    monkeypatch.setattr(cs, "search", spy)
+    bg, replies = _product_game()
+    oracle, wide = M._search_oracle(bg.space, replies, 8_000, 6, None, "k", False, {})
+    field = [(M._policy((6, 0, 0)), 1.0)]
+    oracle(field, 6, 10 ** 6, 1)
+    wide(field, 8_000, 2)          # the loop's search left an archive; this one ignores it
+    oracle([(M._policy((2, 2, 2)), 1.0)], 6, 10 ** 6, 3)
+    assert calls[0] == [] and calls[1] == [] and calls[2]
+    # the next loop search's archive is the first search's finalists alone
+    first = [c for c in calls[2]]
+    assert all(isinstance(c, tuple) for c in first)
+    assert wide(field, M.REPLY_MIN - 1, 4) is None   # too few races for a search
+
+
+@pytest.mark.xdist_group("demons_run")
+def test_the_demons_run_wide_search_is_the_same_for_any_thread_count():
+    from simkit.analysis import metagame as M
+    from simkit.demons_run import _metagame, _metagame_replies
+
+    bg = _metagame()
+    field = [(M._policy(tuple(bg.start[0])), 1.0)]
+    got = [M._search_oracle(bg.space, _metagame_replies(), 100_000, 24, None, "k", False,
+                            {"threads": t})[1](field, 4_000, 7) for t in (1, 2)]
+    assert got[0] == got[1] and got[0][1] > 3_000
+    # every finalist with its finals figure, the field's own build among them
+    assert field[0][0] in [p for p, _ in got[0][0]]

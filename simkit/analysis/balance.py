@@ -37,6 +37,12 @@ policy-space response oracles (Lanctot et al. 2017) and empirical game-theoretic
    equilibrium win rate and the exploitability (the gain of the best reply found against the
    final mixture), each with a 95% interval, the support and the ``method``.
 
+A symmetric search may end with a final polish (``polish``: the mixture solved again on longer
+estimates, the support's one-step neighbours raced against it) and a wide step after it
+(``wide``: searches from scratch against the polished mixture, on a share of the budget kept
+from the loop; their best finalist joins when it gains on fresh games, and the polish runs
+again).
+
 ``run_dir``: every profile estimate is kept there as it finishes; a rerun with the same
 arguments reads them back and so reaches the same numbers without replaying them.
 """
@@ -260,6 +266,12 @@ class Side:
     #: small for one search. It may return a third item: how many games that measurement
     #: took (then it is pooled with the loop's own into the reply's gain)
     oracle: Callable | None = None
+    #: ``wide(field, left, seed) -> (finalists, games spent[, games measured])`` or None: the
+    #: oracle's search from scratch (nothing carried over from the loop's searches, a seed of
+    #: its own) on at most ``left`` games, for the wide step after the polish (:func:`_wide`);
+    #: ``finalists``: [(Policy, its utility against the field on the search's fresh finals)],
+    #: the field's own builds among them when its finals raced them
+    wide: Callable | None = None
 
 
 @dataclass
@@ -332,7 +344,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
            symmetric: bool = False, rotate: bool = False, confirm: int = 0,
            widen: int = 0, spend_left: bool = False, extend: bool = False,
            archive: bool = False, polish: float = 0.0,
-           polish_trials: int | None = None) -> Outcome:
+           polish_trials: int | None = None, wide: float = 0.0,
+           wide_min: int = 0) -> Outcome:
     """Grow the populations by best replies until none gains more than ``epsilon`` or the
     budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
     builds racing with seats rotated): only the first side's reply is searched, and it joins
@@ -349,7 +362,13 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     ``polish`` (a symmetric search; 0: none): when the loop stops, the final polish of
     :func:`_polish` down to this smaller epsilon, on ``polish_trials`` games a profile
     (default :data:`POLISH_FACTOR` times ``profile_trials``); its rounds join ``rounds``
-    (``phase`` "polish") and the mixture it ends on is the answer."""
+    (``phase`` "polish") and the mixture it ends on is the answer.
+    ``wide`` (with ``polish``, a side with a ``wide`` search; 0: none): this share of the
+    budget is kept from the loop and the polish (which then run as on the rest) for the wide
+    step of :func:`_wide` after them: :data:`WIDE_STREAMS` searches from scratch against the
+    polished mixture, each on an equal part of that many games and at least ``wide_min``
+    (a share too small for that is not kept: the loop gets the whole budget and the step is
+    skipped)."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -375,9 +394,18 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                     extend=extend)
     rounds: list[dict] = []
     stopped = ""
+    # the wide step's share comes off the top: the loop and the polish run as they would on
+    # the rest (a budget of B + share ends them where a budget of B does), and the step
+    # searches against their answer
+    wide_part = wide   # (``wide`` is the loop's widening count below)
+    wide_share = int(wide_part * trials_budget) if (
+        wide_part > 0 and polish > 0 and symmetric and sides[0].wide is not None) else 0
+    if wide_share // WIDE_STREAMS < max(1, wide_min):
+        wide_share = 0
+    loop_budget = trials_budget - wide_share
     # the search stops short of the budget by the report's share, so the answer is measured
     # on enough fresh games to tell an exploitability of 0.03 from one of zero
-    cap = trials_budget - (int(VALIDATION_SHARE * trials_budget) if spend_left else 0)
+    cap = loop_budget - (int(VALIDATION_SHARE * loop_budget) if spend_left else 0)
     rng = np.random.default_rng(seed)
     searched = [0] if symmetric else list(range(n_s))
     archives = [[] if archive and sd.propose is not None else None for sd in sides]
@@ -477,10 +505,16 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         if polish > 0 and symmetric:
             n_big = polish_trials or POLISH_FACTOR * profile_trials
             mix, last, why = _polish(est, sides[0], pops, mix, U, n_big, polish, seed,
-                                     trials_budget, profile_trials, rounds)
+                                     loop_budget, profile_trials, rounds)
             if last[0] is not None:   # the polish's reply, measured on more games
                 found[0] = found[1] = last
             stopped += f"; polish: {why}"
+            if wide_part > 0 and sides[0].wide is not None:
+                mix, last, why = _wide(est, sides[0], pops, mix, n_big, polish, seed,
+                                       trials_budget, profile_trials, rounds, wide_share,
+                                       wide_min, found[0])
+                found[0] = found[1] = last
+                stopped += f"; wide search: {why}"
         bar.close()
     if spend_left:
         # the budget the search left measures the answer: the report's fresh-seed estimates
@@ -507,7 +541,8 @@ POLISH_POOL = 5
 POLISH_CANDIDATES = 64
 
 
-def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, rounds):
+def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, rounds,
+            keep=(), stream=0):
     """The final polish of a symmetric search, after its loop stopped: (the mixture, the
     last reply with its gain, why the polish stopped); a reply that gains joins ``pops``.
 
@@ -529,9 +564,15 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
 
     It stops too before a round would eat into the report's share (the validation of a
     support one build larger at its most games) or after :data:`POLISH_ROUNDS`. Every
-    estimate is an :class:`Estimates` entry, so a resumed run takes the same steps."""
+    estimate is an :class:`Estimates` entry, so a resumed run takes the same steps.
+
+    ``keep``: population indices always in the sub-game's pool (a build the wide step just
+    added, whose short payoffs may not rank it among the best). ``stream``: a later polish
+    (after the wide step) races and confirms on games of its own (0: the first polish's)."""
     s = 0
-    rng = np.random.default_rng([seed, 0x504F4C])   # ties of the polish's races
+    # ties of the polish's races
+    rng = np.random.default_rng([seed, 0x504F4C] + ([stream] if stream else []))
+    tag = f"wide {stream - 1} polish " if stream else "polish "
     last = (None, 0.0)
     why = f"max {POLISH_ROUNDS} rounds"
     for prnd in range(POLISH_ROUNDS):
@@ -541,8 +582,9 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         cap = budget - reserve
         sup = [i for i in np.argsort(-mix[s], kind="stable") if mix[s][i] > 1e-6]
         vals = U[s] @ mix[1 - s]
-        pool = sup + [int(i) for i in np.argsort(-vals, kind="stable") if i not in sup]
-        pool = pool[:len(sup) + POLISH_POOL]
+        pool = sup + [int(i) for i in keep if i not in sup]
+        pool += [int(i) for i in np.argsort(-vals, kind="stable") if i not in pool]
+        pool = pool[:len(sup) + max(POLISH_POOL, len(keep))]
         need = sum(est.cost((pops[s][a], pops[s][b]), n, seed)
                    for a, b in itertools.combinations(pool, 2))
         if est.used + need > cap:
@@ -563,7 +605,8 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         if len(cands) > POLISH_CANDIDATES:
             # more than a race affords (a support of several builds): a draw of the dice
             # stream's, never the first in list order
-            pick = np.random.default_rng([seed, 0x504F4C, prnd]).choice(
+            pick = np.random.default_rng([seed, 0x504F4C, prnd]
+                                         + ([stream] if stream else [])).choice(
                 len(cands), POLISH_CANDIDATES, replace=False)
             cands = [cands[i] for i in sorted(pick)]
         if not cands:
@@ -580,11 +623,11 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         # the race stops when one is left, maybe short of n games
         score = _value_against(est, s, leader, pops, mix, n, seed)
         own = sum(w * _value_against(est, s, p, pops, mix, n, seed) for p, w in support)
-        seed_p = seed + (1 << 50) + (prnd << 8)
+        seed_p = seed + (1 << 50) + (stream << 16) + (prnd << 8)
         fresh = _gain(est, s, leader, pops, mix, n, seed_p)
         last = (leader, fresh)
         grow = fresh > epsilon
-        rounds.append({"round": f"polish {prnd}", "phase": "polish",
+        rounds.append({"round": f"{tag}{prnd}", "phase": "polish",
                        "population": f"{len(pops[s])}/{len(pops[s])}",
                        "support": len(support),
                        "candidates": len(cands), "gain_race": score - own,
@@ -599,6 +642,124 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         mix = [m, m]
         U = _tensor(est, pops, profile_trials, seed)
     return mix, last, why
+
+
+#: the most wide-step rounds (``search(wide=...)``; each its searches from scratch, the best
+#: candidate's confirmation and, when it joins, a polish); the budget ends them sooner
+WIDE_ROUNDS = 3
+#: the searches from scratch of a wide round, each on its own stream and on an equal part of
+#: the share: on Demon's Run one 300,000-race search against seed 3's polished answer found
+#: a build beating it by 0.02 (stream 11, s20-meta4) and another, on another stream, ended
+#: on the answer itself (s21-meta5): which far region a search climbs to is luck of its draw
+WIDE_STREAMS = 2
+#: the salt of the wide step's own dice stream (its searches' seeds)
+WIDE_SALT = 0x57494445
+
+
+def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds, share,
+          least, last):
+    """The wide step after the polish (``search(wide=...)``): (the mixture, the best reply
+    found against it with its gain, why the step stopped); a reply that gains joins ``pops``.
+
+    The loop's searches start from an archive of their own finalists and stay near it, and
+    the polish looks one Level around the answer: on Demon's Run three seeds ended on local
+    optima about four Levels apart, and one search from scratch against seed 3's polished
+    answer found a build beating it by 0.02 (benchmarks/balance.md, s20-meta4). Each round:
+
+    1. ``side.wide`` searches against the mixture from scratch (no archive), on
+       :data:`WIDE_STREAMS` seeds drawn from this step's own stream, each on an equal part of
+       at most ``share`` games (at least ``least`` each);
+    2. the candidates are every search's finalists but the support's builds, each scored by
+       its gain over the support on that search's finals (the same races; 0.5 for the
+       support when its finals did not race all of it), pooled over the searches by their
+       games; the best one's gain over the mixture is measured on ``n`` games of a seed of its
+       own (the mixture on the same games: common random numbers; the finals figure is the
+       best of many and so biased up);
+    3. when that gain exceeds ``epsilon`` (the polish's) it joins the population and the
+       polish (:func:`_polish`, the newcomer always in its sub-game) runs again on games of
+       its own; otherwise the step stops.
+
+    It stops too when the budget less the report's share cannot afford the searches of
+    ``least`` games each, or after :data:`WIDE_ROUNDS`. ``last``: the best reply so far (the
+    polish's) with its gain against ``mix``, replaced by whichever later reply gains more
+    against the mixture as it then stands. The searches' games count against the budget;
+    they and the estimates are read back on a resumed run, so it takes the same steps."""
+    s = 0
+    notes: list = []
+    why = f"max {WIDE_ROUNDS} rounds"
+    for wrnd in range(WIDE_ROUNDS):
+        support = _support(pops[s], mix[s])
+        own = {p for p, _ in support}
+        k = len(support)
+        # kept back: the report's validation of a support one larger at its most games, and
+        # the candidate's confirmation (it and each support build against the support)
+        reserve = ((k + 1) ** 2 + (k + 1) + 1) * VALIDATION_MAX * profile_trials
+        left = budget - reserve - n * k * (1 + k) - est.used
+        size = min(left, share) // WIDE_STREAMS
+        if share <= 0 or size < least:
+            why = (f"skipped: {max(left, 0):,} games left of the budget"
+                   + (f" (the share kept for it {share:,})" if share else "")
+                   + f", {WIDE_STREAMS} searches need {max(least, 1):,} each")
+            break
+        spent = 0
+        pooled: dict = {}      # candidate -> [games * gain, games]
+        for j in range(WIDE_STREAMS):
+            sub = int(np.random.default_rng([seed, WIDE_SALT, wrnd, j]).integers(1 << 31))
+            got = side.wide(support, size, sub)
+            if got is None:
+                continue
+            rows, used = got[0], int(got[1])
+            games = got[2] if len(got) > 2 else 1
+            spent += used
+            est.used += used
+            if est.bar is not None:
+                est.bar.update(used)
+            u = dict(rows)
+            base = (sum(w * u[p] for p, w in support) if own <= set(u) else 0.5)
+            for p, x in rows:
+                if p not in own:
+                    acc = pooled.setdefault(p, [0.0, 0])
+                    acc[0] += games * (x - base)
+                    acc[1] += games
+        if not pooled:
+            why = "; ".join(notes + [f"round {wrnd}: no search from scratch raced a build "
+                                     "outside the support"])
+            break
+        # the best pooled gain; ties go to a draw of the dice stream, never to list order
+        cand = list(pooled)
+        g = np.array([pooled[p][0] / pooled[p][1] for p in cand])
+        tie = np.random.default_rng([seed, WIDE_SALT, wrnd, 0x544945]).permutation(len(cand))
+        best = cand[int(np.lexsort((tie, -g))[0])]
+        g_search = float(g[cand.index(best)])
+        fresh = _gain(est, s, best, pops, mix, n, seed + (1 << 51) + (wrnd << 8))
+        grow = fresh > epsilon
+        rounds.append({"round": f"wide {wrnd}", "phase": "wide",
+                       "population": f"{len(pops[s])}/{len(pops[s])}", "support": k,
+                       "candidates": len(cand), "gain_race": g_search,
+                       "confirmed_seat 1": fresh, "grow": "seat 1" if grow else "",
+                       "trials_used": est.used})
+        if not grow:
+            if last[0] is None or fresh > last[1]:
+                last = (best, fresh)
+            why = "; ".join(notes + [
+                f"the best of {len(cand)} finalists of {WIDE_STREAMS} searches from scratch "
+                f"({spent:,} games; {_label(best, side)}, {g_search:+.4f} on their finals) "
+                f"gained {fresh:+.4f} on {n:,} fresh games, not more than {epsilon:g} "
+                f"(round {wrnd})"])
+            return mix, last, why
+        if best not in pops[s]:
+            pops[s].append(best)
+            m = np.append(mix[s], 0.0)
+            mix = [m, m]
+        U = _tensor(est, pops, profile_trials, seed)
+        mix, p_last, p_why = _polish(est, side, pops, mix, U, n, epsilon, seed, budget,
+                                     profile_trials, rounds, keep=[pops[s].index(best)],
+                                     stream=wrnd + 1)
+        if p_last[0] is not None:
+            last = p_last
+        notes.append(f"round {wrnd}: {_label(best, side)} gained {fresh:+.4f} and joined; "
+                     f"polish: {p_why}")
+    return mix, last, "; ".join(notes + [why])
 
 
 #: how many of an oracle's runners-up may join the population with its reply in a round

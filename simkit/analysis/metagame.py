@@ -36,6 +36,13 @@ one system to another) are raced against it on common random numbers and confirm
 games, each joining while it gains more than the smaller epsilon. The loop's epsilon (0.02 on
 400-game payoffs) left the answers of three seeds a neighbourhood apart.
 
+With ``wide`` too (Demon's Run: :data:`WIDE`), a share of the budget is kept from the loop
+and the polish for a wide step after them (:func:`simkit.analysis.balance._wide`): the same
+search against the polished mixture from scratch -- no archive, a seed of its own -- whose
+leader, when it gains more than the polish's epsilon on fresh games, joins the population
+and the polish runs again. The polished answers of three seeds were local optima about four
+Levels apart, and such a search found a build beating one of them by 0.02.
+
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
 matrix of the final population (which build beats which). Win rates against the field are
@@ -89,6 +96,15 @@ ARCHIVE = 32
 #: loop's answers from three seeds were a neighbourhood apart, one beating another 0.520
 #: (0.503-0.538) on 3,000 races (benchmarks/balance.md, s19-meta3)
 POLISH = 0.01
+#: the share of the budget Demon's Run's metagame keeps for the wide step after the polish
+#: (``balance.search(wide=...)``): searches from scratch against the polished mixture
+#: (``balance.WIDE_STREAMS``, each on an equal part of at most this share and at least
+#: ``reply_trials``). At the default 1,800,000 races it is 600,000, two searches of 300,000,
+#: and the loop and the polish run on the other 1,200,000 as before; a 300,000-race search
+#: from scratch against seed 3's polished answer found a build beating it 0.520 (0.502-0.538)
+#: where the loop's archive-started searches had not (benchmarks/balance.md, s20-meta4),
+#: and one on another stream found nothing (s21-meta5)
+WIDE = 1 / 3
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -105,7 +121,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
              candidates: int = 24, epsilon: float = 0.02, seed: int = 2026,
              run_dir: str | Path | None = None, progress: bool | None = None,
              key: str = "", replies=None, reply_trials: int = REPLY_TRIALS,
-             search_options=None, polish: float = 0.0) -> pd.DataFrame:
+             search_options=None, polish: float = 0.0, wide: float = 0.0) -> pd.DataFrame:
     """One row per support build and per reference build (``role``); ``attrs["payoffs"]``:
     the final population's payoff matrix (row build's utility against the column build).
 
@@ -116,7 +132,12 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
     utility, ``trial_scores``; its leaderboard figure ``mean_utility``); ``search_options``
     go to that search (``threads``...). ``polish``: the final polish's epsilon (0: none, the
     default; Demon's Run's metagame asks for :data:`POLISH`;
-    :func:`simkit.analysis.balance._polish`).
+    :func:`simkit.analysis.balance._polish`). ``wide`` (with ``replies`` and ``polish``; 0:
+    none, the default; Demon's Run's asks for :data:`WIDE`): the share of the budget kept
+    for the wide step after the polish (:func:`simkit.analysis.balance._wide`): the same
+    search against the polished mixture from scratch, no archive, a seed of its own, of at
+    least ``reply_trials`` races; its leader joins when it gains more than ``polish`` on
+    fresh games, and the polish runs again.
     Without it, the best reply is drawn and raced as the module doc says."""
     space = bg.space
     if not bg.start:
@@ -185,15 +206,15 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                                             trials_budget, profile_trials, candidates,
                                             epsilon, seed, code_identity(),
                                             replies is not None and reply_trials,
-                                            polish]).encode()
+                                            polish, wide]).encode()
                                 ).hexdigest()
-    oracle = None
+    oracle = wide_search = None
     if replies is not None:
-        oracle = _search_oracle(space, replies, reply_trials, candidates, run_dir, key,
+        oracle, wide_search = _search_oracle(space, replies, reply_trials, candidates, run_dir, key,
                                 progress, dict(search_options or {}))
     start = [_policy(tuple(c)) for c in bg.start]
     sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours,
-                  oracle=oracle)
+                  oracle=oracle, wide=wide_search)
              for name in ("seat 1", "seat 2")]
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                  candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
@@ -204,7 +225,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                  confirm=CONFIRM, widen=WIDEN if oracle is None else SEARCH_WIDEN,
                  spend_left=True,
                  # the candidates that raced best in earlier rounds are raced and bred again
-                 archive=True, polish=polish)
+                 archive=True, polish=polish, wide=wide, wide_min=reply_trials)
     rows = []
     weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
     shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]
@@ -249,7 +270,11 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
     with its utility against the field on the search's fresh finals races. With ``run_dir``
     each search's answer is kept and read back, so a resumed run repeats no search, rebuilds
     the same archive and takes the same decisions. The third item returned is how many
-    fresh races each reply's utility was measured on (the loop pools it with its own)."""
+    fresh races each reply's utility was measured on (the loop pools it with its own).
+
+    Returned with it: the wide step's search (``Side.wide``), the same search from scratch
+    (no archive) on the races it is given, kept in ``run_dir`` the same way; it answers with
+    every finalist and its finals figure (the field's own builds too: the step's yardstick)."""
     from ..core import search as cs
     from ..core.files import atomic_write
 
@@ -261,14 +286,10 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
             saved = data["searches"]
     archive: list = []   # finalists of this run's earlier searches, newest first
 
-    def oracle(field, k, left, sub):
-        budget = min(left, reply_trials * k // candidates)
-        if budget < REPLY_MIN:
-            return None
+    def run(field, budget, sub, seeds, tag):
         builds = [(_build(p), float(w)) for p, w in field]
         own = {b for b, _ in builds}
-        seeds = [c for c in archive if c not in own][:ARCHIVE]
-        name = json.dumps([[list(b), w] for b, w in builds] + [budget, sub]
+        name = json.dumps(tag + [[list(b), w] for b, w in builds] + [budget, sub]
                           + [[list(c) for c in seeds]])
         if name not in saved:
             include = [b for b, _ in sorted(builds, key=lambda bw: -bw[1])][:INCLUDE_FIELD]
@@ -291,13 +312,39 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
             saved[name] = {"replies": [[list(c), rows[c]] for c in order],
                            "finalists": finals, "spent": int(board.attrs["trials_used"]),
                            "measured": int(board.trials.iloc[0])}
+            if tag:   # the wide step pools every finalist's figure, the field's own too
+                saved[name]["board"] = [[[int(v) for v in r[cols]], float(r["mean_utility"])]
+                                        for _, r in board.iterrows()]
             if path is not None:
                 atomic_write(path, json.dumps({"key": key, "searches": saved}))
-        got = saved[name]
-        # kept longer than a search takes: the next field's own builds are left out of it
-        archive[:] = list(dict.fromkeys([tuple(c) for c in got["finalists"]]
-                                        + archive))[:2 * ARCHIVE]
+        return saved[name]
+
+    def answer(got):
         return ([(_policy(tuple(c)), u) for c, u in got["replies"]], got["spent"],
                 got["measured"])
 
-    return oracle
+    def oracle(field, k, left, sub):
+        budget = min(left, reply_trials * k // candidates)
+        if budget < REPLY_MIN:
+            return None
+        own = {_build(p) for p, _ in field}
+        got = run(field, budget, sub, [c for c in archive if c not in own][:ARCHIVE], [])
+        if got is None:
+            return None
+        # kept longer than a search takes: the next field's own builds are left out of it
+        archive[:] = list(dict.fromkeys([tuple(c) for c in got["finalists"]]
+                                        + archive))[:2 * ARCHIVE]
+        return answer(got)
+
+    def wide(field, left, sub):
+        """The same search from scratch: no archive (the loop's searches, started from it,
+        stayed near it), and it leaves none."""
+        if left < REPLY_MIN:
+            return None
+        got = run(field, left, sub, [], ["wide"])
+        if got is None:
+            return None
+        return ([(_policy(tuple(c)), u) for c, u in got["board"]], got["spent"],
+                got["measured"])
+
+    return oracle, wide
