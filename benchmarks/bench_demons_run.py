@@ -297,12 +297,13 @@ def _setup():
     return K, list(HAZARDS), specs, ship, K.kernel_arrays(rules)
 
 
-def _time(fn, repeats=3):
+def _time(fn, repeats=3, clock=time.perf_counter):
+    """Best of ``repeats`` by ``clock`` (wall time unless told)."""
     best = float("inf")
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = clock()
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, clock() - t)
     return best
 
 
@@ -311,12 +312,7 @@ def _cpu_time(fn, repeats=3):
     else the shared machine runs (wall time counted the other processes' turns on the cores:
     the 2026-12-03 table's four-corners 1,519 races/s against 1,700-1,750 by CPU time in the
     same week, and 387 under load 7). Only for one thread: with two, CPU time adds the threads'."""
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
+    return _time(fn, repeats, clock=time.process_time)
 
 
 def nojit_child(n):
