@@ -27,6 +27,13 @@ def _d(w, v, par, moves=False, n=2, trial=None):
     return PO.decide(w.B, w.T, w.V, w.WS, n, v, moves, w.hp, par, *w.dice)
 
 
+
+def _obstacle(w, sec, lo, hi, sp=0):
+    """An obstacle across lanes lo-hi of section ``sec``'s space ``sp`` (the made-up positions'
+    road blocks)."""
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
+                   RD.front_x(w.T, sec, lo, sp), 1, -1)
+
 def _stopped_chase_world():
     """Two cars with no ammunition, the standard drivers; the chase car stopped on lanes 2-3 of
     section 1 (the lead car is the caller's to place). Returns (world, policy, both policies)."""
@@ -102,8 +109,7 @@ def test_a_stopped_car_with_a_clear_next_space_moves_off_drifting_round_a_block_
     from lanes 1-2 the clear pair is two drifts away (one a move): there it still reverses."""
     w, std, pol = _stopped_chase_world()
     w.place(0, 6, 4, 0, 60, side=0, role=VH.LEAD)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 0, 2, RD.rear_x(w.T, 1, 0, 2),
-                   RD.front_x(w.T, 1, 0, 2), 1, -1)
+    _obstacle(w, 1, 0, 2, 2)
     act, arg = _d(w, 1, std, trial=0)
     assert act == PO.A_OFF_DRIFT and 0 < arg <= w.V[1, VH.V_ACC], (act, arg)
     # through the engine: it moves in phase 1, a lane to the right, clear of the strip
@@ -217,8 +223,7 @@ def test_stopped_before_a_block_backs_off_towards_the_open_side():
     w.place(0, 6, 0, 0, 60, side=0, role=VH.LEAD)
     w.place(1, 1, 3, 0, 0, side=1, role=VH.CHASE)
     sec, sp = 1, 2
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 2, 5, RD.rear_x(w.T, sec, 2, sp),
-                   RD.front_x(w.T, sec, 2, sp), 1, -1)
+    _obstacle(w, sec, 2, 5, sp)
     assert _d(w, 1, std) == (PO.A_REVERSE, -1)
 
 
@@ -685,8 +690,7 @@ def _symmetric_block():
     w.place(0, 6, 0, 0, 60, side=0, role=VH.LEAD)
     w.place(1, 1, 2, 0, 40, side=1, role=VH.CHASE)
     sec, sp = 1, 2
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 2, 3, RD.rear_x(w.T, sec, 2, sp),
-                   RD.front_x(w.T, sec, 2, sp), 1, -1)
+    _obstacle(w, sec, 2, 3, sp)
     return w
 
 
@@ -713,8 +717,7 @@ def test_equal_drifts_and_routes_go_to_the_dice():
     assert _d(w, 1, std, moves=True, trial=7) == _d(w, 1, std, moves=True, trial=7)
     # the right side shut by a second wreck: always left
     sec, sp = 1, 2
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, 4, 5, RD.rear_x(w.T, sec, 4, sp),
-                   RD.front_x(w.T, sec, 4, sp), 1, -1)
+    _obstacle(w, sec, 4, 5, sp)
     route = {PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, True, *_stream(s))[1]
              for s in range(50)}
     assert route == {-1}
@@ -796,8 +799,7 @@ def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line
     w.WS[1, :, VH.W_AMMO] = 0
     for lo, hi in ((0, 2), (3, 5)):
         sec, sp = 3, 0
-        RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
-                       RD.front_x(w.T, sec, lo, sp), 1, -1)
+        _obstacle(w, sec, lo, hi, sp)
     assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     # the obstacles shut the road (the way to the stranded enemy is its line-up, not a route)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
@@ -962,8 +964,7 @@ def _shut_game_six(sp, gang):
         w.place(v, 0, 2, 0, 0, side=0, role=gang)
         w.V[v, VH.V_STATUS] = VH.CRASHED
     for lo, hi in ((0, 2), (3, 5)):
-        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, sp),
-                       RD.front_x(w.T, 3, lo, sp), 1, -1)
+        _obstacle(w, 3, lo, hi, sp)
     return w, n
 
 
@@ -1008,12 +1009,10 @@ def test_a_car_shut_in_on_a_bend_does_not_back_into_a_block_behind_it_p17_p57():
     w.place(1, 2, 2, 1, 0, side=1, role=VH.CHASE)
     w.place(0, 0, 2, 0, 0, side=0, role=VH.LEAD)
     for lo, hi in ((0, 2), (3, 5)):
-        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, 0),
-                       RD.front_x(w.T, 3, lo, 0), 1, -1)
+        _obstacle(w, 3, lo, hi)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert _d(w, 1, std) == (PO.A_REVERSE, 0)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 2, 3, RD.rear_x(w.T, 2, 2, 0),
-                   RD.front_x(w.T, 2, 2, 0), 1, -1)
+    _obstacle(w, 2, 2, 3)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 1, 0)
     assert _d(w, 1, std) == (PO.A_NONE, 0)
 
@@ -1091,8 +1090,7 @@ def test_lined_up_on_a_stopped_enemy_a_car_rams_it_only_with_nothing_between():
     assert PO._first_in_way(w.T, w.M, w.NM, w.V, 2, 1, PO.LINE_UP) == 0
     act, arg = _d(w, 1, std)
     assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 2, 4, RD.rear_x(w.T, 1, 2, 2),
-                   RD.front_x(w.T, 1, 2, 2), 1, -1)
+    _obstacle(w, 1, 2, 4, 2)
     assert PO._first_in_way(w.T, w.M, w.NM, w.V, 2, 1, PO.LINE_UP) == -2
     assert _d(w, 1, std)[0] != PO.A_ACCEL
 
@@ -1143,8 +1141,7 @@ def _stranded_past_a_bend():
     w.place(0, 4, 0, 2, 0, side=0, role=VH.LEAD)
     w.place(1, 3, 2, 2, 0, side=0, role=VH.LEAD)
     w.V[1, VH.V_STATUS] = VH.WRECK
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 5, 0, 2, RD.rear_x(w.T, 5, 0, 0),
-                   RD.front_x(w.T, 5, 0, 0), 1, -1)
+    _obstacle(w, 5, 0, 2)
     return w, n
 
 
@@ -1184,8 +1181,7 @@ def test_a_hunter_is_not_turned_away_from_a_stranded_enemy_by_what_lies_beyond_i
     assert decide(False)[0] == PO.A_SHOOT
     # at the start of section 4 with the wreck right behind: no reverse into it
     w.place(at, 4, 3, 0, 0, side=1, role=VH.CHASE, kind=1)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 3, 4, RD.rear_x(w.T, 3, 3, 2),
-                   RD.front_x(w.T, 3, 3, 2), 1, -1)
+    _obstacle(w, 3, 3, 4, 2)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, at, -1)
     assert decide(False)[0] != PO.A_REVERSE
     w.M[w.NM[0] - 1, RD.MK_ACTIVE] = 0
@@ -1217,8 +1213,7 @@ def test_where_taking_out_wins_a_lead_car_is_not_routed_off_a_stranded_bike_issu
         w.V[v, VH.V_STATUS] = VH.CRASHED
     w.place(3, 4, 0, 3, 0, side=1, role=VH.CHASE, kind=bike)
     w.V[3, VH.V_BIKE] = 1
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 5, 0, 2, RD.rear_x(w.T, 5, 0, 0),
-                   RD.front_x(w.T, 5, 0, 0), 1, -1)
+    _obstacle(w, 5, 0, 2)
     w.place(op, 3, 1, 1, 27, side=0, role=VH.LEAD, kind=1)
     assert w.hp[PO.HP_TAKE_OUT] == 1
     # the old look: the bike and the obstacle block lanes 1-2 and the way is to the right
@@ -1282,8 +1277,7 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     w.place(3, 6, 2, 0, 60, side=1, role=VH.CHASE, kind=1)
     # an obstacle on lane 0 two spaces ahead (the straight move comes first, p13: one in the
     # very next space cannot be drifted round)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 0, 0, RD.rear_x(w.T, 2, 0, 2),
-                   RD.front_x(w.T, 2, 0, 2), 1, -1)
+    _obstacle(w, 2, 0, 0, 2)
     act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
     act, arg = PO.bike_decide(w.B, w.T, w.V, n, 1, False, std, act, arg, *_stream(0))
     assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
@@ -1295,8 +1289,7 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     # walled in on the right as well: it waits
     w.place(1, 2, 0, 0, 0, side=0, role=VH.LEAD, kind=bike)
     w.V[1, VH.V_BIKE] = 1
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 1, 3, RD.rear_x(w.T, 2, 1, 2),
-                   RD.front_x(w.T, 2, 1, 2), 1, -1)
+    _obstacle(w, 2, 1, 3, 2)
     act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
     assert act != PO.A_OFF_DRIFT
 
@@ -1377,8 +1370,7 @@ def test_a_way_round_that_needs_an_inward_drift_is_taken_on_the_straight_before_
     w.WS[:, :, VH.W_AMMO] = 0
     w.place(0, 1, 2, 1, 40, side=0, role=VH.LEAD)
     w.place(1, 0, 0, 0, 40, side=1, role=VH.CHASE)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
-                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    _obstacle(w, 3, 0, 2)
     assert PO._drift_legal(w.T, w.V, 0, 1)
     assert not PO._route(w.T, w.M, w.NM, w.V, 2, 0, PO.ROUTE_LOOK, False, *w.dice)[0]
     assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
@@ -1489,8 +1481,7 @@ def test_a_turn_to_face_driver_nose_to_a_block_does_not_back_into_an_obstacle_p1
     w.place(1, 2, 2, 2, 0, side=1, role=VH.CHASE)
     w.V[1, VH.V_STATUS] = VH.WRECK
     assert _d(w, 0, ttf) == (PO.A_REVERSE, 0)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 2, 3, RD.rear_x(w.T, 2, 2, 0),
-                   RD.front_x(w.T, 2, 2, 0), 1, -1)
+    _obstacle(w, 2, 2, 3)
     act, arg = _d(w, 0, ttf)
     assert act != PO.A_REVERSE or PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 0, arg)
 
@@ -1514,8 +1505,7 @@ def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
     assert PO._leaves_behind(w.V, n, 3, w.hp)
     assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 0)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 0, 2, 3, RD.rear_x(w.T, 0, 2, 1),
-                   RD.front_x(w.T, 0, 2, 1), 1, -1)
+    _obstacle(w, 0, 2, 3, 1)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 3, 0)
     assert _d(w, 3, std, n=n) == (PO.A_NONE, 0)
 
@@ -1604,8 +1594,7 @@ def test_a_car_on_a_bend_whose_way_round_is_inwards_waits_when_shut_in_behind_p1
     w = World(layout=("S", "S", "BR", "S", "S", "S", "S"))
     w.WS[:, :, VH.W_AMMO] = 0
     w.place(0, 2, 1, 1, 0, side=0, role=VH.LEAD)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
-                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    _obstacle(w, 3, 0, 2)
     w.place(1, 1, 4, 0, 0, side=1, role=VH.CHASE)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 0, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 1)
     assert not PO._drift_legal(w.T, w.V, 0, 1)
@@ -1630,13 +1619,11 @@ def test_a_car_whose_way_round_past_a_bend_cannot_be_reached_waits_p13_p17():
     w.WS[:, :, VH.W_AMMO] = 0
     w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD)
     w.place(1, 2, 1, 2, 0, side=1, role=VH.CHASE)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 4, 0, 2, RD.rear_x(w.T, 4, 0, 0),
-                   RD.front_x(w.T, 4, 0, 0), 1, -1)
+    _obstacle(w, 4, 0, 2)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, True, *_stream(0)) == (True, 1)
     assert _d(w, 1, std, trial=0) == (PO.A_REVERSE, 1)
     for sp in (0, 1):
-        RD._add_marker(w.M, w.NM, RD.OBSTACLE, 2, 3, 5, RD.rear_x(w.T, 2, 3, sp),
-                       RD.front_x(w.T, 2, 3, sp), 1, -1)
+        _obstacle(w, 2, 3, 5, sp)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, 2, 1, 1)
     assert PO._inward_reach(w.T, w.M, w.NM, w.V, 2, 1, 1, 6, True) < 0
     assert [_d(w, 1, std, trial=t) for t in range(5)] == [(PO.A_NONE, 0)] * 5
@@ -1656,8 +1643,7 @@ def _nose_to_a_block_on_a_bend():
     w.V[1, VH.V_STATUS] = VH.WRECK
     w.place(2, 2, 1, 0, 0, side=1, role=VH.CHASE)
     w.V[2, VH.V_DIR] = 1
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 1, 0, 2, RD.rear_x(w.T, 1, 0, 2),
-                   RD.front_x(w.T, 1, 0, 2), 1, -1)
+    _obstacle(w, 1, 0, 2, 2)
     return w, n, ttf
 
 
@@ -1897,8 +1883,7 @@ def test_a_stopped_car_moves_off_with_the_inward_drift_a_curve_ahead_needs_p13_p
     w.WS[:, :, VH.W_AMMO] = 0
     w.place(1, 1, 2, 0, 0, side=1, role=VH.CHASE)
     w.place(0, 6, 3, 0, 60, side=0, role=VH.LEAD)
-    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, RD.rear_x(w.T, 3, 0, 0),
-                   RD.front_x(w.T, 3, 0, 0), 1, -1)
+    _obstacle(w, 3, 0, 2)
     assert w.T[2, RD.T_KIND] != RD.STRAIGHT and w.T[2, RD.T_DIR] > 0      # a bend right
     act, arg = _d(w, 1, std, trial=0)
     assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
