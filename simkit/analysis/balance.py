@@ -397,9 +397,8 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     # the wide step's share comes off the top: the loop and the polish run as they would on
     # the rest (a budget of B + share ends them where a budget of B does), and the step
     # searches against their answer
-    wide_part = wide   # (``wide`` is the loop's widening count below)
-    wide_share = int(wide_part * trials_budget) if (
-        wide_part > 0 and polish > 0 and symmetric and sides[0].wide is not None) else 0
+    wide_share = int(wide * trials_budget) if (
+        wide > 0 and polish > 0 and symmetric and sides[0].wide is not None) else 0
     if wide_share // WIDE_STREAMS < max(1, wide_min):
         wide_share = 0
     loop_budget = trials_budget - wide_share
@@ -423,11 +422,11 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
             before = est.used
             first_cost = None
             confirmed = {}
-            for wide in range(widen + 1):
+            for wider in range(widen + 1):
                 # no reply gaining epsilon among k candidates is weak evidence while budget is
                 # left: search again among twice as many (the Sobol points extend the last
                 # ones, so the best so far is among them) before stopping on it
-                k_try = candidates << wide
+                k_try = candidates << wider
                 start = est.used
                 for s in searched:
                     ex: list = []
@@ -452,7 +451,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                     # reply that gained at all is measured again on games of a seed of its own,
                     # ``confirm`` times as many, the mixture on the same games; it joins when
                     # that gain exceeds epsilon
-                    seed_c = seed + (1 << 49) + (rnd << 8) + wide
+                    seed_c = seed + (1 << 49) + (rnd << 8) + wider
                     m = confirm * profile_trials
                     for s in searched:
                         r, g = found[s]
@@ -476,7 +475,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
                                                   for s in range(n_s)},
                            **{f"confirmed_{sides[s].name}": confirmed.get(s, math.nan)
                               for s in range(n_s)},
-                           "candidates": candidates << wide,
+                           "candidates": candidates << wider,
                            "grow": ",".join(sides[s].name for s in grow),
                            "trials_used": est.used})
             if any(found[s][0] is None for s in searched):
@@ -509,7 +508,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
             if last[0] is not None:   # the polish's reply, measured on more games
                 found[0] = found[1] = last
             stopped += f"; polish: {why}"
-            if wide_part > 0 and sides[0].wide is not None:
+            if wide > 0 and sides[0].wide is not None:
                 mix, last, why = _wide(est, sides[0], pops, mix, n_big, polish, seed,
                                        trials_budget, profile_trials, rounds, wide_share,
                                        wide_min, found[0])
@@ -539,6 +538,12 @@ POLISH_ROUNDS = 6
 POLISH_POOL = 5
 #: the most neighbours a polish round races (a draw of them when the support has more)
 POLISH_CANDIDATES = 64
+
+
+def _validation_reserve(k, profile_trials):
+    """The games the report's validation of a support of ``k + 1`` builds takes at its most:
+    what the polish and the wide step keep back from the budget."""
+    return ((k + 1) ** 2 + (k + 1) + 1) * VALIDATION_MAX * profile_trials
 
 
 def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, rounds,
@@ -578,7 +583,7 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
     for prnd in range(POLISH_ROUNDS):
         k = int((mix[s] > 1e-6).sum())
         # the report's validation of a support one larger, at its most games
-        reserve = ((k + 1) ** 2 + (k + 1) + 1) * VALIDATION_MAX * profile_trials
+        reserve = _validation_reserve(k, profile_trials)
         cap = budget - reserve
         sup = [i for i in np.argsort(-mix[s], kind="stable") if mix[s][i] > 1e-6]
         vals = U[s] @ mix[1 - s]
@@ -693,7 +698,7 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
         k = len(support)
         # kept back: the report's validation of a support one larger at its most games, and
         # the candidate's confirmation (it and each support build against the support)
-        reserve = ((k + 1) ** 2 + (k + 1) + 1) * VALIDATION_MAX * profile_trials
+        reserve = _validation_reserve(k, profile_trials)
         left = budget - reserve - n * k * (1 + k) - est.used
         size = min(left, share) // WIDE_STREAMS
         if share <= 0 or size < least:
