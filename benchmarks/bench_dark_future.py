@@ -126,12 +126,13 @@ def main():
     print(f"Dark Future kernels, 1 thread, {args.n:,} trials, {args.games:,} games "
           f"(pure Python: {small:,})")
     for r in rows(args.n, args.games):
+        eff = r["two_thread_eff"]
         print(f"  {r['name']:7s} {r['per_core']:14,.0f} procedures/s  "
               f"({r['draws_per_proc']:.2f} rolls each); "
               f"bare RNG loop {r['bare_seconds']:.3f}s vs kernel {r['seconds']:.3f}s = "
               f"{r['seconds'] / r['bare_seconds']:.2f}x the random-number bound; "
               f"{r['nojit_speedup']:,.0f}x NUMBA_DISABLE_JIT; "
-              f"two-thread efficiency {r['two_thread_eff']:.2f}")
+              f"two-thread efficiency {'n/a' if eff is None else format(eff, '.2f')}")
 
 
 _KERNELS = {"hazard": "hazard rolls (8 excesses x 6 control levels)",
@@ -164,16 +165,18 @@ def rows(n, games=None):
             bare = timed(_bare, key, 0, per, r["draws_per_trial"])
             rate = r["procs"] / r["seconds"]
             py_rate = nojit[name]["procs"] / nojit[name]["seconds"]
-            numba.set_num_threads(2)
-            two = timed(sims[name].chunk, key, 0, per)
-            numba.set_num_threads(1)
+            two = None
+            if numba.config.NUMBA_NUM_THREADS >= 2:  # NUMBA_NUM_THREADS=1 allows one only
+                numba.set_num_threads(2)
+                two = timed(sims[name].chunk, key, 0, per)
+                numba.set_num_threads(1)
             out.append({"game": "dark-future", "name": name, "kernel": _KERNELS[name],
                         "unit": "games" if name == "game" else "procedures",
                         "per_core": rate, "seconds": r["seconds"],
                         "bare_seconds": bare, "bare_ratio": bare / r["seconds"],
                         "draws_per_proc": r["draws_per_trial"] / (r["procs"] / per),
                         "nojit_speedup": rate / py_rate,
-                        "two_thread_eff": r["seconds"] / (2 * two)})
+                        "two_thread_eff": r["seconds"] / (2 * two) if two else None})
         return out
     finally:
         numba.set_num_threads(old)

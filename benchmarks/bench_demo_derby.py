@@ -95,10 +95,11 @@ def main(n_trials: int = 200_000, jit_disabled: bool = False):
     print(f"  NUMBA_DISABLE_JIT=1 : {r['nojit_per_core']:,.0f} crashes/s "
           f"({r['nojit_n']} trials x {r['cells']} cells)")
     print(f"  speed-up over Python: {r['nojit_speedup']:,.0f}x")
-    print(f"  two-thread efficiency: {r['two_thread_eff']:.2f}")
+    eff, derby_eff = r["two_thread_eff"], derby_row["two_thread_eff"]
+    print(f"  two-thread efficiency: {'n/a' if eff is None else format(eff, '.2f')}")
     print(f"Six-car derby (hunter policy, default arena), 1 thread, {derby_row['n']:,} derbies")
     print(f"  compiled kernel     : {derby_row['per_core']:,.0f} derbies/s per core "
-          f"(two-thread efficiency {derby_row['two_thread_eff']:.2f})")
+          f"(two-thread efficiency {'n/a' if derby_eff is None else format(derby_eff, '.2f')})")
 
 
 def rows(n_trials: int = 200_000, n_py: int = 20):
@@ -139,10 +140,12 @@ def _rows(n_trials, n_py):
     py = subprocess.run([sys.executable, __file__, str(n_py), "--python"], env=env,
                         capture_output=True, text=True, check=True)
     py_rate = float(py.stdout.strip().splitlines()[-1])
-    numba.set_num_threads(2)
-    t0 = time.perf_counter()
-    sim.chunk(key, 0, n_trials)
-    eff = (n_trials * n_cells / (time.perf_counter() - t0)) / (2 * rate)
+    eff = None
+    if numba.config.NUMBA_NUM_THREADS >= 2:  # NUMBA_NUM_THREADS=1 allows one thread only
+        numba.set_num_threads(2)
+        t0 = time.perf_counter()
+        sim.chunk(key, 0, n_trials)
+        eff = (n_trials * n_cells / (time.perf_counter() - t0)) / (2 * rate)
     crash_row = {"game": "demo-derby", "kernel": f"crash ({n_cells} cells: speed x impact)",
                  "unit": "crashes", "per_core": rate, "bare_per_core": bare_rate,
                  "bare_ratio": rate / bare_rate, "nojit_speedup": rate / py_rate,
@@ -156,14 +159,15 @@ def _rows(n_trials, n_py):
     dsim.chunk(key, 0, 10)
     n_d = max(1000, n_trials // 20)
     rates = {}
-    for threads in (1, 2):
+    for threads in (1, 2)[:numba.config.NUMBA_NUM_THREADS]:
         numba.set_num_threads(threads)
         t0 = time.perf_counter()
         dsim.chunk(key, 0, n_d)
         rates[threads] = n_d / (time.perf_counter() - t0)
     derby_row = {"game": "demo-derby", "kernel": "derby: six cars, hunter policy",
                  "unit": "derbies", "per_core": rates[1], "bare_ratio": None,
-                 "nojit_speedup": None, "two_thread_eff": rates[2] / (2 * rates[1]), "n": n_d}
+                 "nojit_speedup": None, "two_thread_eff": rates[2] / (2 * rates[1]) if 2 in rates else None,
+                 "n": n_d}
     return [crash_row, derby_row]
 
     n_g = max(500, n_trials // 100)

@@ -386,7 +386,7 @@ def race_rows(n, nojit_n, *, two_thread=True):
             K.bare_rng(key, 0, 100, per)
             tb = _cpu_time(lambda: K.bare_rng(key, 0, n, per))
             eff = None
-            if two_thread:
+            if two_thread and numba.config.NUMBA_NUM_THREADS >= 2:
                 # the efficiency compares wall times (two threads' CPU time is their sum)
                 t1 = _time(lambda: RK.race_stats(key, 0, n, *sim.args()), repeats=2)
                 numba.set_num_threads(2)
@@ -597,7 +597,7 @@ def rows(n, nojit_trials, *, two_thread=True):
             K.bare_rng(key, 0, 1000, per)
             tb = _time(lambda: K.bare_rng(key, 0, n, per))
             eff = None
-            if two_thread:
+            if two_thread and numba.config.NUMBA_NUM_THREADS >= 2:
                 numba.set_num_threads(2)
                 t2 = _time(lambda: K.hazard_stats(key, 0, n, sp, ship, crit, par, vturns))
                 numba.set_num_threads(1)

@@ -173,7 +173,8 @@ def battle_rows(n, paths=None):
             sim = BattleSim(load_scenario(path))
             sim.chunk(key, 0, 8)  # compile or load
             rates = {}
-            for threads in (1, 2):
+            # two threads only where numba was started with them (NUMBA_NUM_THREADS=1 caps it)
+            for threads in (1, 2)[:numba.config.NUMBA_NUM_THREADS]:
                 numba.set_num_threads(threads)
                 t = time.perf_counter()
                 sim.chunk(key, 0, n)
@@ -185,7 +186,7 @@ def battle_rows(n, paths=None):
             rows.append({"game": "starfire", "kernel": f"battle: {Path(path).stem}",
                          "unit": "battles", "per_core": rates[1], "bare_ratio": None,
                          "nojit_speedup": rates[1] / nojit,
-                         "two_thread_eff": rates[2] / (2 * rates[1])})
+                         "two_thread_eff": rates[2] / (2 * rates[1]) if 2 in rates else None})
     finally:
         numba.set_num_threads(old)
     return rows
@@ -194,8 +195,9 @@ def battle_rows(n, paths=None):
 def bench_battles(n):
     print(f"{'scenario':28s} {'battles/s/core':>15s} {'vs no-JIT':>10s} {'2-thread eff.':>14s}")
     for r in battle_rows(n):
+        eff = r["two_thread_eff"]
         print(f"{r['kernel'][8:]:28s} {r['per_core']:15,.0f} {r['nojit_speedup']:9,.0f}x "
-              f"{r['two_thread_eff']:14.2f}")
+              f"{'n/a' if eff is None else format(eff, '.2f'):>14s}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "run_all.py"
 
@@ -20,9 +22,15 @@ def _module():
     return mod
 
 
-def test_smoke_run_writes_the_table(tmp_path):
+@pytest.mark.parametrize("threads", [None, "1"])
+def test_smoke_run_writes_the_table(tmp_path, threads):
+    """Also where numba is started with one thread (NUMBA_NUM_THREADS=1, as a user pins a
+    benchmark to one core): the two-thread column then reads n/a instead of the run failing."""
     out = tmp_path / "results.md"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_NUM_THREADS", None)
+    if threads:
+        env["NUMBA_NUM_THREADS"] = threads
     proc = subprocess.run([sys.executable, str(SCRIPT), "--smoke", "--games", "starfire",
                            "--skip-search", "--out", str(out)], env=env, capture_output=True,
                           text=True, timeout=600, cwd=tmp_path)
@@ -33,6 +41,8 @@ def test_smoke_run_writes_the_table(tmp_path):
     assert len(rows) == 2                      # one fire family and one battle scenario
     assert "cores" in text and "numba" in text  # the machine it ran on
     assert "Traceback" not in proc.stderr
+    if threads:
+        assert all(row.rstrip().endswith("| n/a |") for row in rows)
 
 
 def test_readme_section_is_replaced_between_markers(tmp_path):
