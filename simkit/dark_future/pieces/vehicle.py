@@ -214,7 +214,9 @@ def bike_target_mod(V, v, u, mount, tf):
         return 0
     if mount == M_TURRET:
         return tf[TF_BIKE2]
-    clo, chi = corridor_lanes(V, v, mount)
+    # the corridor find_target shot along: a car facing against play has its wings mirrored
+    # (with today's one-lane wing and side corridors the count comes out the same either way)
+    clo, chi = corridor_lanes_dir(V, v, mount) if V[v, V_DIR] != 0 else corridor_lanes(V, v, mount)
     a = V[u, V_LANE]
     k = (1 if clo <= a <= chi else 0) + (1 if clo <= a + 1 <= chi else 0)
     return tf[TF_BIKE2] if k >= 2 else tf[TF_BIKE1]
