@@ -68,10 +68,9 @@ it (:func:`_play_direction`); new track is then laid before the first section fo
 advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
 where earlier sections have been removed (section numbers never go below 0).
 
-Not modelled (see the coverage doc): a plain moving-off accelerate moving in phase 1, the smoke
-double hit's single -1 to hit (both markers count), a split tyre's roll after a spinning move.
-Bikes: a wheel falling off as an automatic roll (it is a control loss), a sideswipe-by-collision
-moving the rammer into contact.
+Not modelled (see the coverage doc): a split tyre's roll after a spinning move. Readings for
+bikes: a wheel falling off is an automatic roll on the rider's next move (a control loss,
+p69); a sideswipe-by-collision does not move the rammer into contact.
 """
 
 from __future__ import annotations
