@@ -269,6 +269,31 @@ def test_split_tyre_rolls_after_every_move_until_it_shreds_p34():
     move(w2, 0, [])
 
 
+def test_a_spinning_car_rolls_its_split_tyre_after_each_move_too_p34_p44():
+    """p34: 'After each move the driver ... rolls a dice'; a spinning car's move is a move. At
+    100mph, spinning clockwise: the rotation roll 1 (135 degrees, -25mph: 75mph, speed factor
+    4), then the split tyre's d6. A 4 is not below 4: it holds. A 3 shreds it (handling 4 - 2,
+    maximum speed 60) and the car spins on: its 20mph test is moot, as a spinning car takes no
+    tests (p42-44), so no die is rolled for it. The old engine ran no after-move step for a
+    spinning car and rolled no die for the tyre."""
+    for roll, shreds in ((4, False), (3, True)):
+        w = world()
+        w.V[0, VH.V_MPH] = 100
+        w.V[0, VH.V_OOC] = VH.SPINNING
+        w.V[0, VH.V_SPINDIR] = 1
+        w.V[0, VH.V_SPLIT] = 1
+        st, s = w.script([1, roll])
+        EG._out_of_control_move(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, w.common(),
+                                EG.Log(w.E, w.EN, 1, 1))
+        assert st[dice.POS] == 2
+        assert [tuple(e[4:7]) for e in events(w, EG.EV_SPLIT)] == [(roll, 4, int(shreds))]
+        assert w.V[0, VH.V_MPH] == 75 and w.V[0, VH.V_OOC] == VH.SPINNING
+        assert w.V[0, VH.V_SPLIT] == (0 if shreds else 1)
+        assert w.V[0, VH.V_TYRE] == int(shreds)
+        assert w.V[0, VH.V_HAND] == (2 if shreds else 4)
+        assert w.V[0, VH.V_MAXSPD] == (60 if shreds else 100)
+
+
 def test_fuel_leak_rolls_each_turn_and_a_1_disables_the_engine_p34_p35():
     w = world()
     hit(w, 0, [6, 1, 3])                 # bodywork 3: fuel line

@@ -68,9 +68,9 @@ it (:func:`_play_direction`); new track is then laid before the first section fo
 advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
 where earlier sections have been removed (section numbers never go below 0).
 
-Not modelled (see the coverage doc): a split tyre's roll after a spinning move. Readings for
-bikes: a wheel falling off is an automatic roll on the rider's next move (a control loss,
-p69); a sideswipe-by-collision does not move the rammer into contact.
+Readings for bikes (see the coverage doc): a wheel falling off is an automatic roll on the
+rider's next move (a control loss, p69); a sideswipe-by-collision does not move the rammer
+into contact.
 """
 
 from __future__ import annotations
@@ -1107,6 +1107,7 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
         if V[v, V_MPH] > 0:
             # a spin whose first rotation a collision stopped rolls its direction now (p44)
             _spin(st, script, B, V, WS, FIT, n, v, V[v, V_SPINDIR] == 0, RU, L, False)
+        _after_spinning_move(st, script, V, v, G, L)
         return
     sf = speed_factor(V[v, V_MPH], step)
     if bike and (V[v, V_NODRIVER] or V[v, V_WHEELOFF]):
@@ -1209,6 +1210,8 @@ def _out_of_control_move(st, script, B, V, WS, FIT, n, v, RU, L):
             return
     if V[v, V_STATUS] == ACTIVE and (bike or V[v, V_OOC] != SPINNING):
         _after_move(st, script, T, V, v, G, L, K, 0, hp)
+    else:
+        _after_spinning_move(st, script, V, v, G, L)
 
 
 @jit
@@ -1478,6 +1481,8 @@ def _complete_move(st, script, B, V, WS, FIT, n, v, u, RU, L):
         if _spin(st, script, B, V, WS, FIT, n, v, True, RU, L, False) \
                 and V[v, V_OOC] != SPINNING:
             _after_move(st, script, T, V, v, G, L, K, 0, hp)
+        else:
+            _after_spinning_move(st, script, V, v, G, L)
         _locked_after_move(st, script, B, V, WS, n, v, A_NONE, 0, G, L)
         return
     _after_move(st, script, T, V, v, G, L, K, nl, hp)
@@ -2712,14 +2717,12 @@ def _apply_lasting(V, WS, FIT, v, K, G, L):
 
 
 @jit
-def _lasting_after_move(st, script, V, v, G, K, nl, L):
-    """After each move: a car with acceleration 0 slows 5mph (p15); every split tyre rolls a
-    d6, below the speed factor it shreds into a destroyed tyre (p34: handling -2, the maximum
-    speed cut, a 20mph test); a broken axle's 40mph test (p34). Returns the new list length."""
-    if V[v, V_ACC] <= 0 and not V[v, V_ENGOFF] and not V[v, V_NODRIVER]:
-        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
-    k = V[v, V_SPLIT]
-    for _ in range(k):
+def _split_tyres(st, script, V, v, G, L):
+    """p34 Split tyre: 'After each move the driver ... rolls a dice', one roll a split tyre at
+    the current speed factor; below it the tyre shreds into a destroyed tyre (handling -2, the
+    maximum speed cut). Returns how many shredded: the caller sets their 20mph tests."""
+    shredded = 0
+    for _ in range(V[v, V_SPLIT]):
         sf = speed_factor(V[v, V_MPH], G[G_SPEED_STEP])
         if sf <= 1:
             break   # no face of a d6 is below 1: the roll cannot shred the tyre
@@ -2730,12 +2733,34 @@ def _lasting_after_move(st, script, V, v, G, K, nl, L):
             V[v, V_SPLIT] -= 1
             V[v, V_HAND] += G[G_TYRE_HAND]
             _tyre_gone(V, v, G)
-            if _no_control(V, v):
-                _lose_control(V, v)
-            if nl < SH.MAX_TESTS:
-                K[K_LIM + nl] = G[G_L_TYRE]
-                K[K_OIL + nl] = 0
-                nl += 1
+            shredded += 1
+    return shredded
+
+
+@jit
+def _after_spinning_move(st, script, V, v, G, L):
+    """What follows a spinning car's move (p44): it slows by the spin template and takes no
+    tests (it stays out of control and does not test, p42-44), so of the after-move steps only
+    the split tyres' rolls are left (p34: after each move); a shredded tyre's 20mph test and the
+    over-the-maximum test are moot for a car already spinning out of control."""
+    if V[v, V_STATUS] == ACTIVE and not V[v, V_BIKE] and V[v, V_OOC] == SPINNING:
+        _split_tyres(st, script, V, v, G, L)
+
+
+@jit
+def _lasting_after_move(st, script, V, v, G, K, nl, L):
+    """After each move: a car with acceleration 0 slows 5mph (p15); every split tyre rolls a
+    d6, below the speed factor it shreds into a destroyed tyre (p34: handling -2, the maximum
+    speed cut, a 20mph test); a broken axle's 40mph test (p34). Returns the new list length."""
+    if V[v, V_ACC] <= 0 and not V[v, V_ENGOFF] and not V[v, V_NODRIVER]:
+        V[v, V_MPH] = max(0, V[v, V_MPH] - G[G_COAST])
+    for _ in range(_split_tyres(st, script, V, v, G, L)):
+        if _no_control(V, v):
+            _lose_control(V, v)
+        if nl < SH.MAX_TESTS:
+            K[K_LIM + nl] = G[G_L_TYRE]
+            K[K_OIL + nl] = 0
+            nl += 1
     if V[v, V_AXLE] and nl < SH.MAX_TESTS:
         K[K_LIM + nl] = G[G_L_AXLE]
         K[K_OIL + nl] = 0
