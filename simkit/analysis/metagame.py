@@ -99,12 +99,12 @@ POLISH = 0.01
 #: the share of the budget Demon's Run's metagame keeps for the wide step after the polish
 #: (``balance.search(wide=...)``): searches from scratch against the polished mixture
 #: (``balance.WIDE_STREAMS``, each on an equal part of at most this share and at least
-#: ``reply_trials``). At the default 3,000,000 races it is 600,000, two searches of 300,000
+#: ``reply_trials``). At the default 3,600,000 races it is 600,000, two searches of 300,000
 #: (with :data:`POLISH_SHARE` the loop runs on 1,200,000 as before); a 300,000-race search
 #: from scratch against seed 3's polished answer found a build beating it 0.520 (0.502-0.538)
 #: where the loop's archive-started searches had not (benchmarks/balance.md, s20-meta4),
 #: and one on another stream found nothing (s21-meta5)
-WIDE = 1 / 5
+WIDE = 1 / 6
 #: the final polish's moves (``balance.Side.moves``): up to this many Levels out of one field
 #: and up to this many into another, the build legal (where every build spends the budget,
 #: the points balance: one 3-point Level of Demon's Run's PI for three 1-point Levels). Why:
@@ -117,8 +117,9 @@ MOVE_LEVELS = 3
 #: (``balance.search(polish_share=...)``; kept with the wide step's share only): the polish
 #: over :data:`MOVE_LEVELS` races about 120 moves a round (and walks), where the loop left
 #: about 200,000 games; what it leaves goes to the wide step's climbs and polishes
-#: (``balance._climb``). At the default 3,000,000 races the loop keeps its 1,200,000
-POLISH_SHARE = 2 / 5
+#: (``balance._climb``). At the default 3,600,000 races the loop keeps its 1,200,000 (at
+#: 3,000,000, two fifths, seed 3's polish after its wide step stopped on the budget)
+POLISH_SHARE = 1 / 2
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
