@@ -589,6 +589,11 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
     support one build larger at its most games) or after :data:`POLISH_ROUNDS`. Every
     estimate is an :class:`Estimates` entry, so a resumed run takes the same steps.
 
+    A side with ``moves`` races those instead of its one-step neighbours, and a round whose
+    leader gains over the mixture on its fresh games, but not more than ``epsilon``, is a
+    step of a walk: the next round races the moves from it (it does not join), up to
+    :data:`POLISH_WALK` steps while each gains; a step gaining more than ``epsilon`` joins.
+
     ``keep``: population indices always in the sub-game's pool (a build the wide step just
     added, whose short payoffs may not rank it among the best). ``stream``: a later polish
     (after the wide step) races and confirms on games of its own (0: the first polish's)."""
@@ -711,7 +716,11 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
        games; the best one's gain over the mixture is measured on ``n`` games of a seed of its
        own (the mixture on the same games: common random numbers; the finals figure is the
        best of many and so biased up);
-    3. when that gain exceeds ``epsilon`` (the polish's) it joins the population and the
+    3. when that gain does not exceed ``epsilon`` (the polish's) and the side has ``moves``,
+       it is climbed from by them (:func:`_climb`: a search from scratch lands in a far
+       region, seldom on its peak); the searches breed from none of the support
+       (``metagame``'s wide search: core search ``breed_include=False``);
+    4. when the gain exceeds ``epsilon`` it joins the population and the
        polish (:func:`_polish`, the newcomer always in its sub-game) runs again on games of
        its own; otherwise the step stops.
 

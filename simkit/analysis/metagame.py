@@ -43,6 +43,17 @@ leader, when it gains more than the polish's epsilon on fresh games, joins the p
 and the polish runs again. The polished answers of three seeds were local optima about four
 Levels apart, and such a search found a build beating one of them by 0.02.
 
+The polish's moves (``balance.Side.moves``, :func:`level_moves`) are wider than the loop's
+one-Level neighbours: one to :data:`MOVE_LEVELS` Levels out of one field into another, the
+budget still spent (a 3-point PI Level for three 1-point ones); a move that gains under the
+polish's epsilon is walked on from (``balance.POLISH_WALK``), and the wide step's searches
+race the support without breeding from it and climb from their best far finalist by the same
+moves (``balance._climb``). Measured on Demon's Run (benchmarks/balance.md, s22-meta6):
+against seed 3's answer the way to a build 0.05 better was a plateau of steps under 0.01;
+against seed 1's, a valley no move crosses, whose far side a search breeding from none of the
+support reached below its peak, three moves short. ``polish_share`` keeps a share of the
+budget from the loop for this polish (Demon's Run: :data:`POLISH_SHARE`).
+
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
 matrix of the final population (which build beats which). Win rates against the field are
