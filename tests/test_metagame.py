@@ -747,8 +747,7 @@ def test_the_wide_step_climbs_from_its_far_candidate_to_the_peak_of_its_region()
     without moves the far candidate is measured, found worse, and nothing joins."""
     from simkit.analysis import balance as B
 
-    P = lambda v: B.Policy("build", (("f00", v),))  # noqa: E731
-    start, near, far, up, peak, down = (P(v) for v in range(6))
+    start, near, far, up, peak, down = (B.Policy("build", (("f00", v),)) for v in range(6))
     strength = {start: 0.0, near: -0.01, far: -0.02, up: 0.005, peak: 0.03, down: -0.05}
     steps = {far: [up, down], up: [peak, far, down], peak: [up, down], start: [near],
              near: [start], down: [far]}

@@ -544,17 +544,18 @@ POLISH_ROUNDS = 8
 #: the most steps of a polish's walk (a side with ``moves`` only): when the best move's gain
 #: on fresh games is positive but not over epsilon, the next round races the moves from it
 #: (it does not join) and the walk goes on while each step's gain over the mixture on its
-#: fresh games stays positive; the first step that gains more than epsilon joins. Why: against seed 3's Demon's Run answer
-#: the moves of SI into Screens gained -0.001, +0.014, +0.012 and +0.029 for one to four
-#: Levels (6,000 races; 3,000 others read +0.004 and +0.005 for two and three), on the way
-#: to a build 0.05 better, and a polish that stops at the first step under 0.01 stops there
+#: fresh games stays positive; the first step that gains more than epsilon joins. Why:
+#: against seed 3's Demon's Run answer the moves of SI into Screens gained -0.001, +0.014,
+#: +0.012 and +0.029 for one to four Levels (6,000 races; 3,000 others read +0.004 and
+#: +0.005 for two and three), on the way to a build 0.05 better, and a polish that stops at
+#: the first step under 0.01 stops there (benchmarks/balance.md, s22-meta6)
 POLISH_WALK = 3
 #: the population's builds (beside the support) whose payoffs the polish re-measures on
 #: ``polish_trials`` games to solve the mixture: the best against the current mixture
 POLISH_POOL = 5
 #: the most neighbours a polish round races (a draw of them when the support has more): every
-#: move of up to three Levels of a one-build Demon's Run support (113-124 of them,
-#: ``metagame.level_moves``)
+#: move of up to three Levels of most one-build Demon's Run supports (about 105-130 of
+#: them, ``metagame.level_moves``)
 POLISH_CANDIDATES = 128
 
 
