@@ -779,3 +779,31 @@ def test_the_wide_step_climbs_from_its_far_candidate_to_the_peak_of_its_region()
     old = run(None)
     assert B._support(old.pops[0], old.mix[0]) == [(start, 1.0)]
     assert not any(r.get("phase") == "climb" for r in old.rounds)
+
+
+def test_the_polish_draws_each_support_builds_moves_in_proportion_to_its_weight(monkeypatch):
+    from simkit.analysis import balance as B
+
+    heavy, light = B.Policy("build", (("f00", 0),)), B.Policy("build", (("f00", 1),))
+    moves = {heavy: [B.Policy("build", (("f00", v),)) for v in range(10, 210)],
+             light: [B.Policy("build", (("f00", v),)) for v in range(1000, 1200)]}
+
+    def play(profile, n, seed, first=0):
+        return np.array([n // 2, n - n // 2])
+
+    raced = []
+    monkeypatch.setattr(B, "_race", lambda est, s, cands, *a, **k: (raced.append(cands)
+                                                                   or (None, 0, 0, 0, [])))
+    monkeypatch.setattr(B, "maximin", lambda sub: (np.array([0.9, 0.1]), None, 0.5))
+    est = B.Estimates(play, 2, extend=True)
+    pops = [[heavy, light]]
+    pops.append(pops[0])
+    mix = [np.array([0.9, 0.1]), np.array([0.9, 0.1])]
+    side = B.Side("seat 1", [heavy, light], neighbours=lambda p: [], moves=lambda p: moves[p])
+    B._polish(est, side, pops, mix, np.full((2, 2, 2), 0.5), 400, 0.01, 1, 10 ** 8, 40, [])
+    got = raced[0]
+    assert len(got) == B.POLISH_CANDIDATES == len(set(got))
+    from_heavy = sum(p in moves[heavy] for p in got)
+    # 0.9 of the draw's weight on the heavy build's 200 moves: about 115 of 128 (an even
+    # draw over the 400 gives about 64)
+    assert from_heavy > 100

@@ -632,16 +632,30 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         mix = [m, m]
         support = _support(pops[s], m)
         cands: list = []
+        owner: list = []     # which origin's move each candidate is
         # a walk goes on from its last step, else the moves are the support's
-        for p in ([path[-1]] if path else [p for p, _ in support]):
+        origins = [(path[-1], 1.0)] if path else support
+        for o, (p, _) in enumerate(origins):
             near = side.moves(p) if side.moves is not None else _neighbours(side, p)
-            cands += [c for c in near if c not in pops[s] and c not in cands and c not in path]
+            new = [c for c in near if c not in pops[s] and c not in cands and c not in path]
+            cands += new
+            owner += [o] * len(new)
         if len(cands) > POLISH_CANDIDATES:
             # more than a race affords (a support of several builds): a draw of the dice
             # stream's, never the first in list order
-            pick = np.random.default_rng([seed, 0x504F4C, prnd]
-                                         + ([stream] if stream else [])).choice(
-                len(cands), POLISH_CANDIDATES, replace=False)
+            draw = np.random.default_rng([seed, 0x504F4C, prnd] + ([stream] if stream else []))
+            if side.moves is not None and len(set(owner)) > 1:
+                # each support build's moves in proportion to its weight: seed 3's Demon's
+                # Run support of three (0.68, 0.19, 0.13) drew 128 of about 360 evenly, a
+                # third of its leading build's moves, and stopped on the budget without
+                # seeds 1's and 2's answer, a move of that build 0.015 better against the
+                # mixture (benchmarks/balance.md, s22-meta6)
+                n_o = np.bincount(owner)
+                prob = np.array([origins[o][1] / n_o[o] for o in owner])
+                pick = draw.choice(len(cands), POLISH_CANDIDATES, replace=False,
+                                   p=prob / prob.sum())
+            else:
+                pick = draw.choice(len(cands), POLISH_CANDIDATES, replace=False)
             cands = [cands[i] for i in sorted(pick)]
         if not cands:
             why = "no neighbour to race"
