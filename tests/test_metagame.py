@@ -378,7 +378,7 @@ def test_the_polish_races_a_draw_of_the_neighbours_when_there_are_too_many(monke
     from simkit.analysis import balance as B
 
     start = B.Policy("build", (("f00", 0),))
-    many = [B.Policy("build", (("f00", v),)) for v in range(1, 101)]
+    many = [B.Policy("build", (("f00", v),)) for v in range(1, 2 * B.POLISH_CANDIDATES)]
 
     def play(profile, n, seed, first=0):
         return np.array([n // 2, n - n // 2])
@@ -565,3 +565,245 @@ def test_the_demons_run_wide_search_is_the_same_for_any_thread_count():
     assert got[0] == got[1] and got[0][1] > 3_000
     # every finalist with its finals figure, the field's own build among them
     assert field[0][0] in [p for p, _ in got[0][0]]
+
+
+# --- the polish's moves of up to three Levels, the polish's share, the wide step's islands ----
+
+def _plateau(target, costs=(1, 1, 1), start=(3, 2, 1)):
+    """Three fields bought from 6 points at ``costs`` a Level. ``target`` wins 0.014 more of
+    the games than the start (exactly, whatever the seed) and every other build 0.007 fewer:
+    the start is a strict local optimum of one-Level moves, and the target, a move of more
+    than one Level away, gains under the loop's epsilon (0.02) and over the polish's (0.01).
+    On Demon's Run a one-Level move of SI into Screens gained -0.001 against seed 3's answer
+    and two Levels +0.014, on the way to a build 0.05 better (benchmarks/balance.md,
+    s22-meta6)."""
+    import math
+
+    from simkit.core.game import BuildGame
+    from simkit.core.search import IntBoxSpace, IntField
+
+    space = IntBoxSpace([IntField(n, 0, 6, cost=c) for n, c in zip("xyz", costs)], 6,
+                        fill=True)
+
+    def strength(c):
+        c = tuple(int(v) for v in c)
+        return 2 if c == target else 0 if c == start else -1
+
+    def duel(a, b, n, seed, first=0):
+        p = 0.5 + 0.007 * (strength(a) - strength(b))
+        wa = math.floor((first + n) * p) - math.floor(first * p)
+        return np.array([wa, n - wa])
+
+    return BuildGame("plateau", space, duel, start=[start], extend=True)
+
+
+@pytest.mark.parametrize("target, costs, start", [
+    ((1, 2, 3), (1, 1, 1), (3, 2, 1)),      # two Levels of x into z
+    ((3, 3, 0), (1, 1, 3), (0, 3, 1)),      # one 3-point Level of z for three of x
+])
+def test_the_polish_moves_more_than_one_level_across_a_plateau(target, costs, start,
+                                                                monkeypatch):
+    from simkit.analysis import metagame as M
+
+    def support(levels):
+        monkeypatch.setattr(M, "MOVE_LEVELS", levels)
+        out = M.metagame(_plateau(target, costs, start), trials_budget=200_000,
+                         profile_trials=200, candidates=6, seed=5, progress=False,
+                         polish=0.01)
+        return [tuple(int(kv.split("=")[1]) for kv in b.split(","))
+                for b in out[out.role == "support"].build]
+
+    # one Level at a time (the old polish) stops on the start: no one-Level move gains
+    assert support(1) == [start]
+    assert support(3) == [target]
+
+
+def test_the_polishs_moves_keep_the_budget_spent():
+    from simkit.analysis.metagame import level_moves
+
+    space = _plateau((3, 3, 0), (1, 1, 3), (0, 3, 1)).space
+    got = level_moves(space, (0, 3, 1))
+    # z's one 3-point Level bought back as three of x or y, three of y's for one of z, y's
+    # Levels into x; a z Level for one of x would leave two points unbought (legal, and
+    # dominated): not a move
+    assert sorted(got) == [(0, 0, 2), (0, 6, 0), (1, 2, 1), (2, 1, 1), (3, 0, 1), (3, 3, 0)]
+    assert all(space.is_legal(c) and space.is_maximal(c) for c in got)
+    assert level_moves(space, (0, 3, 1), 1) == [(1, 2, 1)]
+    # from a build that leaves points unbought, the moves need not spend them
+    assert sorted(level_moves(space, (0, 3, 0), 1)) == [(0, 2, 1), (1, 2, 0)]
+
+
+def test_the_polish_share_is_kept_from_the_loop_with_the_wide_share_only(monkeypatch):
+    # 120,000 with a quarter kept for the wide step and a quarter for the polish: the loop
+    # takes the steps a 60,000 budget takes (so a run dir of the smaller budget's loop serves)
+    _, both = _rounds_of(monkeypatch, trials_budget=120_000, polish=0.01, wide=0.25,
+                         polish_share=0.25)
+    _, old = _rounds_of(monkeypatch, trials_budget=60_000, polish=0.01)
+    loop = [r for r in both.rounds if "phase" not in r]
+    assert loop == [r for r in old.rounds if "phase" not in r]
+    # a budget too small for the wide step keeps no polish share either: the same run
+    _, small = _rounds_of(monkeypatch, trials_budget=30_000, polish=0.01, wide=0.25,
+                          polish_share=0.25)
+    _, plain = _rounds_of(monkeypatch, trials_budget=30_000, polish=0.01, wide=0.25)
+    assert small.rounds == plain.rounds and "wide search: skipped" in small.stopped
+
+
+def test_the_wide_search_races_the_support_but_breeds_from_none_of_it(monkeypatch):
+    from simkit.analysis import metagame as M
+    from simkit.core import search as cs
+
+    calls = []
+    real = cs.search
+
+    def spy(space, ev, **kw):
+        calls.append((kw["include"], kw.get("breed_include", True)))
+        return real(space, ev, **kw)
+
+    monkeypatch.setattr(cs, "search", spy)
+    bg, replies = _product_game()
+    oracle, wide = M._search_oracle(bg.space, replies, 8_000, 6, None, "k", False, {})
+    field = [(M._policy((6, 0, 0)), 1.0)]
+    oracle(field, 6, 10 ** 6, 1)
+    got = wide(field, 8_000, 2)
+    # the loop's search breeds from the field; the wide step's races it only
+    assert calls == [([(6, 0, 0)], True), ([(6, 0, 0)], False)]
+    assert field[0][0] in [p for p, _ in got[0]]   # still raced in its finals
+
+
+def test_a_search_that_does_not_breed_from_its_include_builds_still_races_them(monkeypatch):
+    from simkit.core import search as cs
+    from simkit.core.search import racing
+
+    bg, replies = _product_game()
+    seen = []
+    real = racing._explore
+
+    def spy(*a, **kw):
+        seen.append(list(kw["include"]))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(racing, "_explore", spy)
+    monkeypatch.setattr(racing, "ENUMERATE_POOL", 1)   # the GA's islands, not the whole space
+    field = [((6, 0, 0), 1.0)]
+    boards = [cs.search(bg.space, replies(field), trials_budget=20_000, seed=4,
+                        include=[(6, 0, 0)], progress=False, breed_include=b)
+              for b in (True, False)]
+    assert seen == [[(6, 0, 0)], []]
+    for board in boards:
+        assert "x=6,y=0,z=0" in list(board.build)
+        assert board.attrs["trials_used"] > 0
+
+
+def _slope():
+    """Two fields (and a third left empty) bought from 8 points. From the start (8, 0, 0)
+    every Level moved from x to y gains a little, 0.0028 a Level up to (5, 3, 0), 0.0084
+    over the start, under the polish's epsilon; one Level more, (4, 4, 0), gains 0.0175 (over
+    the polish's epsilon, under the loop's); everything else loses 0.007. Only a polish that
+    walks on from a move gaining under epsilon reaches it (exactly, whatever the seed)."""
+    import math
+
+    from simkit.core.game import BuildGame
+    from simkit.core.search import IntBoxSpace, IntField
+
+    space = IntBoxSpace([IntField(n, 0, 8) for n in "xyz"], 8, fill=True)
+    strength = {(8, 0, 0): 0.0, (7, 1, 0): 0.4, (6, 2, 0): 0.8, (5, 3, 0): 1.2, (4, 4, 0): 2.5}
+
+    def duel(a, b, n, seed, first=0):
+        sa, sb = (strength.get(tuple(int(v) for v in c), -1.0) for c in (a, b))
+        p = 0.5 + 0.007 * (sa - sb)
+        wa = math.floor((first + n) * p) - math.floor(first * p)
+        return np.array([wa, n - wa])
+
+    return BuildGame("slope", space, duel, start=[(8, 0, 0)], extend=True)
+
+
+def test_the_polish_walks_on_from_a_move_gaining_under_its_epsilon(monkeypatch):
+    from simkit.analysis import balance as B
+    from simkit.analysis import metagame as M
+
+    def run(walk):
+        monkeypatch.setattr(B, "POLISH_WALK", walk)
+        seen = []
+        real = M.search
+        monkeypatch.setattr(M, "search", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+        out = M.metagame(_slope(), trials_budget=200_000, profile_trials=200, candidates=6,
+                         seed=5, progress=False, polish=0.01)
+        return list(out[out.role == "support"].build), seen[-1].rounds
+
+    walk = B.POLISH_WALK
+    # the best move from the start, (5, 3, 0), gains 0.0084: the old polish stops there
+    assert run(0)[0] == ["x=8,y=0,z=0"]
+    support, rounds = run(walk)
+    assert support == ["x=4,y=4,z=0"]
+    steps = [r for r in rounds if r.get("phase") == "polish"]
+    assert steps[0]["walk"] == 1 and steps[0]["grow"] == ""
+    assert steps[0]["confirmed_seat 1"] == pytest.approx(0.0084, abs=1e-3)
+    assert steps[1]["grow"] == "seat 1"
+
+
+def test_the_wide_step_climbs_from_its_far_candidate_to_the_peak_of_its_region():
+    """The wide search lands in a far region below its peak (0.02 worse than the start); the
+    moves from there rise (-0.02, +0.005, +0.03): the climb reaches the peak, which joins;
+    without moves the far candidate is measured, found worse, and nothing joins."""
+    from simkit.analysis import balance as B
+
+    start, near, far, up, peak, down = (B.Policy("build", (("f00", v),)) for v in range(6))
+    strength = {start: 0.0, near: -0.01, far: -0.02, up: 0.005, peak: 0.03, down: -0.05}
+    steps = {far: [up, down], up: [peak, far, down], peak: [up, down], start: [near],
+             near: [start], down: [far]}
+
+    def play(profile, n, seed, first=0):
+        p = 0.5 + strength[profile[0]] - strength[profile[1]]
+        wa = int(np.floor((first + n) * p) - np.floor(first * p))
+        return np.array([wa, n - wa])
+
+    def wide(field, left, sub):
+        on = sum(w * strength[p] for p, w in field)
+        return [(p, 0.5 + strength[p] - on) for p in (start, far)], min(left, 5000), 1000
+
+    def run(moves):
+        sides = [B.Side(nm, [start], propose=lambda *a: [],
+                        oracle=lambda field, k, left, sub: ([(near, 0.49)], 1000, 1000),
+                        neighbours=lambda p: [], wide=wide, moves=moves)
+                 for nm in ("seat 1", "seat 2")]
+        return B.search(sides, play, trials_budget=400_000, profile_trials=100, seed=3,
+                        symmetric=True, rotate=True, extend=True, spend_left=True, confirm=4,
+                        polish=0.01, wide=0.25, wide_min=5000, progress=False)
+
+    out = run(lambda p: steps[p])
+    assert B._support(out.pops[0], out.mix[0]) == [(peak, 1.0)], out.stopped
+    climb = [r for r in out.rounds if r.get("phase") == "climb"]
+    assert [r["confirmed_seat 1"] for r in climb][:2] == [pytest.approx(0.005, abs=1e-3),
+                                                          pytest.approx(0.03, abs=1e-3)]
+    assert "climbed 2 moves" in out.stopped
+    old = run(None)
+    assert B._support(old.pops[0], old.mix[0]) == [(start, 1.0)]
+    assert not any(r.get("phase") == "climb" for r in old.rounds)
+
+
+def test_the_polish_draws_each_support_builds_moves_in_proportion_to_its_weight(monkeypatch):
+    from simkit.analysis import balance as B
+
+    heavy, light = B.Policy("build", (("f00", 0),)), B.Policy("build", (("f00", 1),))
+    moves = {heavy: [B.Policy("build", (("f00", v),)) for v in range(10, 210)],
+             light: [B.Policy("build", (("f00", v),)) for v in range(1000, 1200)]}
+
+    def play(profile, n, seed, first=0):
+        return np.array([n // 2, n - n // 2])
+
+    raced = []
+    monkeypatch.setattr(B, "_race", lambda est, s, cands, *a, **k: (raced.append(cands)
+                                                                   or (None, 0, 0, 0, [])))
+    monkeypatch.setattr(B, "maximin", lambda sub: (np.array([0.9, 0.1]), None, 0.5))
+    est = B.Estimates(play, 2, extend=True)
+    pops = [[heavy, light]]
+    pops.append(pops[0])
+    mix = [np.array([0.9, 0.1]), np.array([0.9, 0.1])]
+    side = B.Side("seat 1", [heavy, light], neighbours=lambda p: [], moves=lambda p: moves[p])
+    B._polish(est, side, pops, mix, np.full((2, 2, 2), 0.5), 400, 0.01, 1, 10 ** 8, 40, [])
+    got = raced[0]
+    assert len(got) == B.POLISH_CANDIDATES == len(set(got))
+    from_heavy = sum(p in moves[heavy] for p in got)
+    # 0.9 of the draw's weight on the heavy build's 200 moves: about 115 of 128 (an even
+    # draw over the 400 gives about 64)
+    assert from_heavy > 100

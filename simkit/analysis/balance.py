@@ -258,6 +258,9 @@ class Side:
     propose: Callable | None = None
     describe: Callable | None = None
     neighbours: Callable | None = None   # policy -> [Policy] one step away, for polishing
+    #: ``moves(policy) -> [Policy]``: the final polish's neighbourhood (:func:`_polish`) when
+    #: it is wider than ``neighbours`` (None: ``neighbours``); the loop keeps ``neighbours``
+    moves: Callable | None = None
     #: ``oracle(field, scale, left, seed) -> (replies, games spent)`` replaces the proposals
     #: and the race: a whole search of its own for the best replies to ``field`` (the
     #: others' mixture: [(Policy, weight)]) on at most ``left`` games, ``scale`` times its
@@ -345,7 +348,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
            widen: int = 0, spend_left: bool = False, extend: bool = False,
            archive: bool = False, polish: float = 0.0,
            polish_trials: int | None = None, wide: float = 0.0,
-           wide_min: int = 0) -> Outcome:
+           wide_min: int = 0, polish_share: float = 0.0) -> Outcome:
     """Grow the populations by best replies until none gains more than ``epsilon`` or the
     budget is spent. ``symmetric``: two sides with one population (a symmetric game, e.g. two
     builds racing with seats rotated): only the first side's reply is searched, and it joins
@@ -368,7 +371,10 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
     step of :func:`_wide` after them: :data:`WIDE_STREAMS` searches from scratch against the
     polished mixture, each on an equal part of that many games and at least ``wide_min``
     (a share too small for that is not kept: the loop gets the whole budget and the step is
-    skipped)."""
+    skipped). ``polish_share`` (kept only with the wide step's share): this share of the
+    budget too is kept from the loop for the first polish, whose budget is the loop's and
+    this (a polish over a wider neighbourhood than one Level races more candidates a round
+    than the loop leaves it)."""
     from tqdm.auto import tqdm
 
     n_s = len(sides)
@@ -401,7 +407,9 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         wide > 0 and polish > 0 and symmetric and sides[0].wide is not None) else 0
     if wide_share // WIDE_STREAMS < max(1, wide_min):
         wide_share = 0
-    loop_budget = trials_budget - wide_share
+    # kept with the wide step's share only: a quick budget's loop keeps the whole budget
+    polish_keep = int(polish_share * trials_budget) if wide_share else 0
+    loop_budget = trials_budget - wide_share - polish_keep
     # the search stops short of the budget by the report's share, so the answer is measured
     # on enough fresh games to tell an exploitability of 0.03 from one of zero
     cap = loop_budget - (int(VALIDATION_SHARE * loop_budget) if spend_left else 0)
@@ -504,7 +512,7 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
         if polish > 0 and symmetric:
             n_big = polish_trials or POLISH_FACTOR * profile_trials
             mix, last, why = _polish(est, sides[0], pops, mix, U, n_big, polish, seed,
-                                     loop_budget, profile_trials, rounds)
+                                     loop_budget + polish_keep, profile_trials, rounds)
             if last[0] is not None:   # the polish's reply, measured on more games
                 found[0] = found[1] = last
             stopped += f"; polish: {why}"
@@ -531,13 +539,24 @@ def search(sides: Sequence[Side], play: Callable[[tuple, int, int], np.ndarray],
 #: the final polish (``search(polish=...)``): games a profile, in ``profile_trials``
 POLISH_FACTOR = 10
 #: the most polish rounds (each a precise sub-game, a race of the support's neighbours and a
-#: confirmation on fresh games)
-POLISH_ROUNDS = 6
+#: confirmation on fresh games; a walk's step is a round)
+POLISH_ROUNDS = 8
+#: the most steps of a polish's walk (a side with ``moves`` only): when the best move's gain
+#: on fresh games is positive but not over epsilon, the next round races the moves from it
+#: (it does not join) and the walk goes on while each step's gain over the mixture on its
+#: fresh games stays positive; the first step that gains more than epsilon joins. Why:
+#: against seed 3's Demon's Run answer the moves of SI into Screens gained -0.001, +0.014,
+#: +0.012 and +0.029 for one to four Levels (6,000 races; 3,000 others read +0.004 and
+#: +0.005 for two and three), on the way to a build 0.05 better, and a polish that stops at
+#: the first step under 0.01 stops there (benchmarks/balance.md, s22-meta6)
+POLISH_WALK = 3
 #: the population's builds (beside the support) whose payoffs the polish re-measures on
 #: ``polish_trials`` games to solve the mixture: the best against the current mixture
 POLISH_POOL = 5
-#: the most neighbours a polish round races (a draw of them when the support has more)
-POLISH_CANDIDATES = 64
+#: the most neighbours a polish round races (a draw of them when the support has more): every
+#: move of up to three Levels of most one-build Demon's Run supports (about 105-130 of
+#: them, ``metagame.level_moves``)
+POLISH_CANDIDATES = 128
 
 
 def _validation_reserve(k, profile_trials):
@@ -571,6 +590,11 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
     support one build larger at its most games) or after :data:`POLISH_ROUNDS`. Every
     estimate is an :class:`Estimates` entry, so a resumed run takes the same steps.
 
+    A side with ``moves`` races those instead of its one-step neighbours, and a round whose
+    leader gains over the mixture on its fresh games, but not more than ``epsilon``, is a
+    step of a walk: the next round races the moves from it (it does not join), up to
+    :data:`POLISH_WALK` steps while each gains; a step gaining more than ``epsilon`` joins.
+
     ``keep``: population indices always in the sub-game's pool (a build the wide step just
     added, whose short payoffs may not rank it among the best). ``stream``: a later polish
     (after the wide step) races and confirms on games of its own (0: the first polish's)."""
@@ -579,6 +603,9 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
     rng = np.random.default_rng([seed, 0x504F4C] + ([stream] if stream else []))
     tag = f"wide {stream - 1} polish " if stream else "polish "
     last = (None, 0.0)
+    # the walk: moves that gained under epsilon, the next round moving on from the last
+    walk = POLISH_WALK if side.moves is not None else 0
+    path: list = []
     why = f"max {POLISH_ROUNDS} rounds"
     for prnd in range(POLISH_ROUNDS):
         k = int((mix[s] > 1e-6).sum())
@@ -605,14 +632,30 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         mix = [m, m]
         support = _support(pops[s], m)
         cands: list = []
-        for p, _ in support:
-            cands += [c for c in _neighbours(side, p) if c not in pops[s] and c not in cands]
+        owner: list = []     # which origin's move each candidate is
+        # a walk goes on from its last step, else the moves are the support's
+        origins = [(path[-1], 1.0)] if path else support
+        for o, (p, _) in enumerate(origins):
+            near = side.moves(p) if side.moves is not None else _neighbours(side, p)
+            new = [c for c in near if c not in pops[s] and c not in cands and c not in path]
+            cands += new
+            owner += [o] * len(new)
         if len(cands) > POLISH_CANDIDATES:
             # more than a race affords (a support of several builds): a draw of the dice
             # stream's, never the first in list order
-            pick = np.random.default_rng([seed, 0x504F4C, prnd]
-                                         + ([stream] if stream else [])).choice(
-                len(cands), POLISH_CANDIDATES, replace=False)
+            draw = np.random.default_rng([seed, 0x504F4C, prnd] + ([stream] if stream else []))
+            if side.moves is not None and len(set(owner)) > 1:
+                # each support build's moves in proportion to its weight: seed 3's Demon's
+                # Run support of three (0.68, 0.19, 0.13) drew 128 of about 360 evenly, a
+                # third of its leading build's moves, and stopped on the budget without
+                # seeds 1's and 2's answer, a move of that build 0.015 better against the
+                # mixture (benchmarks/balance.md, s22-meta6)
+                n_o = np.bincount(owner)
+                prob = np.array([origins[o][1] / n_o[o] for o in owner])
+                pick = draw.choice(len(cands), POLISH_CANDIDATES, replace=False,
+                                   p=prob / prob.sum())
+            else:
+                pick = draw.choice(len(cands), POLISH_CANDIDATES, replace=False)
             cands = [cands[i] for i in sorted(pick)]
         if not cands:
             why = "no neighbour to race"
@@ -632,16 +675,24 @@ def _polish(est, side, pops, mix, U, n, epsilon, seed, budget, profile_trials, r
         fresh = _gain(est, s, leader, pops, mix, n, seed_p)
         last = (leader, fresh)
         grow = fresh > epsilon
+        # under epsilon but a gain all the same: the walk goes on from it (not joining)
+        step = not grow and fresh > 0 and len(path) < walk
         rounds.append({"round": f"{tag}{prnd}", "phase": "polish",
                        "population": f"{len(pops[s])}/{len(pops[s])}",
                        "support": len(support),
                        "candidates": len(cands), "gain_race": score - own,
                        "confirmed_seat 1": fresh, "grow": "seat 1" if grow else "",
+                       "walk": len(path) + 1 if step else (len(path) if path else 0),
                        "trials_used": est.used})
+        if step:
+            path.append(leader)
+            continue
         if not grow:
             why = (f"no neighbour of the support gained more than {epsilon:g} on {n:,} fresh "
-                   f"games (round {prnd})")
+                   f"games (round {prnd}" + (f"; a walk of {len(path)} moves" if path else "")
+                   + ")")
             break
+        path = []
         pops[s].append(leader)
         m = np.append(m, 0.0)
         mix = [m, m]
@@ -680,7 +731,11 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
        games; the best one's gain over the mixture is measured on ``n`` games of a seed of its
        own (the mixture on the same games: common random numbers; the finals figure is the
        best of many and so biased up);
-    3. when that gain exceeds ``epsilon`` (the polish's) it joins the population and the
+    3. when that gain does not exceed ``epsilon`` (the polish's) and the side has ``moves``,
+       it is climbed from by them (:func:`_climb`: a search from scratch lands in a far
+       region, seldom on its peak); the searches breed from none of the support
+       (``metagame``'s wide search: core search ``breed_include=False``);
+    4. when the gain exceeds ``epsilon`` it joins the population and the
        polish (:func:`_polish`, the newcomer always in its sub-game) runs again on games of
        its own; otherwise the step stops.
 
@@ -737,12 +792,21 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
         best = cand[int(np.lexsort((tie, -g))[0])]
         g_search = float(g[cand.index(best)])
         fresh = _gain(est, s, best, pops, mix, n, seed + (1 << 51) + (wrnd << 8))
+        climbed = 0
+        if fresh <= epsilon and side.moves is not None:
+            # a search from scratch lands in a far region, seldom on its peak: climb to it
+            start = best
+            best, fresh, climbed = _climb(est, side, pops, mix, best, fresh, n, epsilon, seed,
+                                          budget, profile_trials, rounds, wrnd)
+            if climbed:
+                notes.append(f"round {wrnd}: climbed {climbed} moves from "
+                             f"{_label(start, side)}")
         grow = fresh > epsilon
         rounds.append({"round": f"wide {wrnd}", "phase": "wide",
                        "population": f"{len(pops[s])}/{len(pops[s])}", "support": k,
                        "candidates": len(cand), "gain_race": g_search,
                        "confirmed_seat 1": fresh, "grow": "seat 1" if grow else "",
-                       "trials_used": est.used})
+                       "walk": climbed, "trials_used": est.used})
         if not grow:
             if last[0] is None or fresh > last[1]:
                 last = (best, fresh)
@@ -765,6 +829,57 @@ def _wide(est, side, pops, mix, n, epsilon, seed, budget, profile_trials, rounds
         notes.append(f"round {wrnd}: {_label(best, side)} gained {fresh:+.4f} and joined; "
                      f"polish: {p_why}")
     return mix, last, "; ".join(notes + [why])
+
+
+#: the most moves a wide round climbs from its best far candidate (a side with ``moves``)
+WIDE_CLIMB = 6
+
+
+def _climb(est, side, pops, mix, p, gain, n, epsilon, seed, budget, profile_trials, rounds,
+           wrnd):
+    """Climb from the wide step's best far candidate ``p`` (its gain over the mixture on fresh
+    games ``gain``) by the polish's moves (``side.moves``): each step races the moves of the
+    point reached against the mixture by successive halving on the search seed's games (as a
+    polish round) and measures the leader's gain on ``n`` fresh games of its own; the climb
+    moves there while that gain rises, stopping at the first point that gains more than
+    ``epsilon`` or after :data:`WIDE_CLIMB` steps. Returns (the point, its gain, moves made).
+
+    Why: against seed 1's Demon's Run answer a search breeding from none of it ended in the
+    region of seed 2's answer (fuel 280, Screens 7) but on SI 5, ME 8, Laser 3: 0.474
+    against it, where three moves (Laser into SI, ME into MN, ME into SI) make 0.508, 0.533
+    and seed 2's answer, 0.546 (6,000 races each; benchmarks/balance.md, s22-meta6)."""
+    s = 0
+    rng = np.random.default_rng([seed, WIDE_SALT, wrnd, 0x434C4D42])
+    support = _support(pops[s], mix[s])
+    k = len(support)
+    cap = budget - _validation_reserve(k, profile_trials)
+    seen = [p]
+    made = 0
+    for step in range(WIDE_CLIMB):
+        if gain > epsilon:
+            break
+        cands = [c for c in side.moves(p) if c not in pops[s] and c not in seen]
+        if len(cands) > POLISH_CANDIDATES:
+            pick = np.random.default_rng([seed, WIDE_SALT, wrnd, 0x434C4D42, step]).choice(
+                len(cands), POLISH_CANDIDATES, replace=False)
+            cands = [cands[i] for i in sorted(pick)]
+        if not cands:
+            break
+        left = cap - est.used - n * k * (2 + k)
+        leader, _, _, _, _ = _race(est, s, cands, pops, mix, n, seed, rng, left, k,
+                                   first=max(50, n // 16))
+        if leader is None:
+            break
+        fresh = _gain(est, s, leader, pops, mix, n, seed + (1 << 51) + (wrnd << 8) + 1 + step)
+        rounds.append({"round": f"wide {wrnd} climb {step}", "phase": "climb",
+                       "population": f"{len(pops[s])}/{len(pops[s])}", "support": k,
+                       "candidates": len(cands), "confirmed_seat 1": fresh,
+                       "grow": "", "walk": step + 1, "trials_used": est.used})
+        if fresh <= gain:
+            break
+        p, gain, made = leader, fresh, made + 1
+        seen.append(p)
+    return p, gain, made
 
 
 #: how many of an oracle's runners-up may join the population with its reply in a round

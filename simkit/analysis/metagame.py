@@ -43,6 +43,17 @@ leader, when it gains more than the polish's epsilon on fresh games, joins the p
 and the polish runs again. The polished answers of three seeds were local optima about four
 Levels apart, and such a search found a build beating one of them by 0.02.
 
+The polish's moves (``balance.Side.moves``, :func:`level_moves`) are wider than the loop's
+one-Level neighbours: one to :data:`MOVE_LEVELS` Levels out of one field into another, the
+budget still spent (a 3-point PI Level for three 1-point ones); a move that gains under the
+polish's epsilon is walked on from (``balance.POLISH_WALK``), and the wide step's searches
+race the support without breeding from it and climb from their best far finalist by the same
+moves (``balance._climb``). Measured on Demon's Run (benchmarks/balance.md, s22-meta6):
+against seed 3's answer the way to a build 0.05 better was a plateau of steps under 0.01;
+against seed 1's, a valley no move crosses, whose far side a search breeding from none of the
+support reached below its peak, three moves short. ``polish_share`` keeps a share of the
+budget from the loop for this polish (Demon's Run: :data:`POLISH_SHARE`).
+
 The answer: the mixture (support builds and weights), each support build's win rate against the
 field (the mixture), the reference build's (e.g. the rulebook's worked ship), and the payoff
 matrix of the final population (which build beats which). Win rates against the field are
@@ -99,12 +110,27 @@ POLISH = 0.01
 #: the share of the budget Demon's Run's metagame keeps for the wide step after the polish
 #: (``balance.search(wide=...)``): searches from scratch against the polished mixture
 #: (``balance.WIDE_STREAMS``, each on an equal part of at most this share and at least
-#: ``reply_trials``). At the default 1,800,000 races it is 600,000, two searches of 300,000,
-#: and the loop and the polish run on the other 1,200,000 as before; a 300,000-race search
+#: ``reply_trials``). At the default 3,600,000 races it is 600,000, two searches of 300,000
+#: (with :data:`POLISH_SHARE` the loop runs on 1,200,000 as before); a 300,000-race search
 #: from scratch against seed 3's polished answer found a build beating it 0.520 (0.502-0.538)
 #: where the loop's archive-started searches had not (benchmarks/balance.md, s20-meta4),
 #: and one on another stream found nothing (s21-meta5)
-WIDE = 1 / 3
+WIDE = 1 / 6
+#: the final polish's moves (``balance.Side.moves``): up to this many Levels out of one field
+#: and up to this many into another, the build legal (where every build spends the budget,
+#: the points balance: one 3-point Level of Demon's Run's PI for three 1-point Levels). Why:
+#: raced against seed 3's polished answer (6,000 races, benchmarks/balance.md, s22-meta6) a
+#: one-Level move of SI into Screens gained -0.001 and two Levels +0.014 on the way to a build
+#: 0.05 better, and a PI Level cannot move one Level at a time at all (it leaves two points
+#: unspent, which no legal build does)
+MOVE_LEVELS = 3
+#: the share of the budget Demon's Run's metagame keeps from the loop for the first polish
+#: (``balance.search(polish_share=...)``; kept with the wide step's share only): the polish
+#: over :data:`MOVE_LEVELS` races about 120 moves a round (and walks), where the loop left
+#: about 200,000 games; what it leaves goes to the wide step's climbs and polishes
+#: (``balance._climb``). At the default 3,600,000 races the loop keeps its 1,200,000 (at
+#: 3,000,000, two fifths, seed 3's polish after its wide step stopped on the budget)
+POLISH_SHARE = 1 / 2
 COLUMNS = ["build", "weight", "win_rate", "win_lo", "win_hi", "utility", "utility_lo",
            "utility_hi", "role", "trials_used"]
 
@@ -121,7 +147,8 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
              candidates: int = 24, epsilon: float = 0.02, seed: int = 2026,
              run_dir: str | Path | None = None, progress: bool | None = None,
              key: str = "", replies=None, reply_trials: int = REPLY_TRIALS,
-             search_options=None, polish: float = 0.0, wide: float = 0.0) -> pd.DataFrame:
+             search_options=None, polish: float = 0.0, wide: float = 0.0,
+             polish_share: float = 0.0) -> pd.DataFrame:
     """One row per support build and per reference build (``role``); ``attrs["payoffs"]``:
     the final population's payoff matrix (row build's utility against the column build).
 
@@ -192,6 +219,9 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                     out.append(_policy(tuple(d)))
         return out
 
+    def moves(p):
+        return [_policy(d) for d in level_moves(space, _build(p))]
+
     def play(profile, n, s, first=0):
         a, b = (_build(p) for p in profile)
         if first:
@@ -206,7 +236,8 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                                             trials_budget, profile_trials, candidates,
                                             epsilon, seed, code_identity(),
                                             replies is not None and reply_trials,
-                                            polish, wide]).encode()
+                                            polish, wide, polish_share,
+                                            polish > 0 and MOVE_LEVELS]).encode()
                                 ).hexdigest()
     oracle = wide_search = None
     if replies is not None:
@@ -214,7 +245,7 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                                 progress, dict(search_options or {}))
     start = [_policy(tuple(c)) for c in bg.start]
     sides = [Side(name, list(start), propose=propose, describe=describe, neighbours=neighbours,
-                  oracle=oracle, wide=wide_search)
+                  oracle=oracle, wide=wide_search, moves=moves if polish > 0 else None)
              for name in ("seat 1", "seat 2")]
     out = search(sides, play, trials_budget=trials_budget, profile_trials=profile_trials,
                  candidates=candidates, epsilon=epsilon, seed=seed, run_dir=run_dir, key=key,
@@ -225,7 +256,8 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                  confirm=CONFIRM, widen=WIDEN if oracle is None else SEARCH_WIDEN,
                  spend_left=True,
                  # the candidates that raced best in earlier rounds are raced and bred again
-                 archive=True, polish=polish, wide=wide, wide_min=reply_trials)
+                 archive=True, polish=polish, wide=wide, wide_min=reply_trials,
+                 polish_share=polish_share)
     rows = []
     weights = dict(zip(out.pops[0], out.mix[1]))   # the field: the second seat's mixture
     shown = [(p, "support") for p, w in zip(out.pops[0], out.mix[0]) if w > 1e-6]
@@ -255,6 +287,33 @@ def metagame(bg: BuildGame, *, trials_budget: int = 200_000, profile_trials: int
                             "rates against the field's mixture, 95% intervals from fresh seeds)")
     extras(frame)[PAYOFF_CAPTION] = frame.attrs["payoffs"].round(3).reset_index(names="build")
     return frame
+
+
+def level_moves(space, c, levels: int | None = None) -> list[tuple]:
+    """Every move of 1 .. ``levels`` Levels out of one field of build ``c`` and 1 .. ``levels``
+    into another that stays legal and, from a build that spends the budget, spends it too (a
+    move leaving points unbought is dominated by one that buys with them): the final polish's
+    neighbourhood (``balance.Side.moves``; ``levels`` default :data:`MOVE_LEVELS`). One Level
+    each way is the loop's ``neighbours`` less the builds that leave points unbought."""
+    levels = MOVE_LEVELS if levels is None else levels
+    c = tuple(int(v) for v in c)
+    vals = getattr(space, "values", None)
+    if vals is None:
+        return []
+    full = getattr(space, "is_maximal", None)
+    full = full if full is not None and full(c) else None
+    out = []
+    for i, j in itertools.permutations(range(len(c)), 2):
+        vi, vj = vals[i], vals[j]
+        pi, pj = vi.index(c[i]), vj.index(c[j])
+        for a in range(1, min(levels, pi) + 1):
+            for b in range(1, min(levels, len(vj) - 1 - pj) + 1):
+                d = list(c)
+                d[i], d[j] = vi[pi - a], vj[pj + b]
+                d = tuple(d)
+                if space.is_legal(d) and (full is None or full(d)):
+                    out.append(d)
+    return out
 
 
 def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progress, opts):
@@ -294,8 +353,11 @@ def _search_oracle(space, replies, reply_trials, candidates, run_dir, key, progr
         if name not in saved:
             include = [b for b, _ in sorted(builds, key=lambda bw: -bw[1])][:INCLUDE_FIELD]
             try:
+                # the wide step's searches race the support but breed from none of it:
+                # every island that started from it ended beside it (s21-meta5)
                 board = cs.search(space, replies(builds), trials_budget=budget, seed=sub,
-                                  include=include, seeds=seeds, progress=progress, **opts)
+                                  include=include, seeds=seeds, progress=progress,
+                                  **({"breed_include": False} if tag else {}), **opts)
             except UserInputError:   # too few races for this search's finals
                 return None
             cols = list(space.columns)

@@ -273,7 +273,7 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=METAGAME_BUDGET, seed=2
     """The builds a strong field would fly: best replies to best replies in two-ship races
     with the corners rotated (:mod:`simkit.analysis.metagame`); which build beats which in
     ``attrs["payoffs"]``."""
-    from ..analysis.metagame import POLISH, WIDE
+    from ..analysis.metagame import POLISH, POLISH_SHARE, WIDE
     from ..analysis.metagame import metagame as solve
     from . import _metagame, _metagame_replies
 
@@ -287,7 +287,7 @@ def metagame(*, budget=None, pilot="buoy_hunter", trials=METAGAME_BUDGET, seed=2
                  search_options={"threads": threads},
                  # the loop's answers from three seeds were a neighbourhood apart, and the
                  # polished ones local optima a search from scratch could beat
-                 polish=POLISH, wide=WIDE)
+                 polish=POLISH, wide=WIDE, polish_share=POLISH_SHARE)
 
 
 # --- board ------------------------------------------------------------------------------------

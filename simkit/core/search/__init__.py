@@ -84,7 +84,8 @@ Search
 ------
 ``search(space, evaluator, *, trials_budget, seed=0, population=32, generations=None,
 min_trials=100, eta=3, max_trials=None, finalists=10, final_trials=None, include=(),
-seeds=(), progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.DataFrame``
+seeds=(), breed_include=True, progress=None, threads=None, chunk_size=None, **run_opts)
+-> pandas.DataFrame``
 
     * proposals: a small genetic algorithm (tournament selection among the current leaders,
       crossover, mutation; every proposal new, legal by construction); ``population`` new
@@ -112,7 +113,10 @@ seeds=(), progress=None, threads=None, chunk_size=None, **run_opts) -> pandas.Da
       generator, island 0 bred from ``include`` and uniform samples, the others from
       archetypes (``space.sample_focused``), newcomers screened on a third of
       ``min_trials``; then a GA started from every island's best spends the other half.
-      ``seeds`` (candidates an earlier search found, e.g. the metagame's archive) join
+      ``breed_include=False``: the ``include`` builds are raced (the elimination's pool and
+      the finals) but bred from by no island nor the merged GA (the metagame's wide step:
+      islands bred from the field's answer ended beside it). ``seeds`` (candidates an
+      earlier search found, e.g. the metagame's archive) join
       the merged GA's first generation and the elimination's pool (finalists only if they
       race there among the best). Every island's and the merged GA's best are finalists
       (``attrs["start_best"]``); the pool is raced by successive elimination on paired

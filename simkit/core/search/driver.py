@@ -41,7 +41,7 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
            include: Sequence = (), progress: bool | None = None, threads: int | None = None,
            chunk_size: int | None = None, method: str | None = None, keep: int = 3,
            polish: bool = True, starts: int | None = None, seeds: Sequence = (),
-           **run_opts) -> pd.DataFrame:
+           breed_include: bool = True, **run_opts) -> pd.DataFrame:
     """Search ``space`` for the candidates ``evaluator`` scores highest; see the module
     docstring for the method. Returns the leaderboard (a DataFrame, best first)."""
     t_opt, p_opt = _run_options(dict(run_opts))
@@ -90,7 +90,7 @@ def search(space, evaluator, *, trials_budget: int, seed: int = 0, population: i
                                     finalists=finalists, final_trials=final_trials,
                                     include=include, keep=keep, polish=polish,
                                     chunk_size=chunk_size, bar=bar, starts=starts,
-                                    seeds=seeds)
+                                    seeds=seeds, breed_include=breed_include)
         finally:
             if threads is not None:
                 numba.set_num_threads(old_threads)

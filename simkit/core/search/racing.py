@@ -199,7 +199,7 @@ def _explore(space, evaluator, *, starts, budget, seed, racing_key, population, 
 
 def _search_race(space, evaluator, *, budget, seed, population, generations, min_trials, eta,
                  max_trials, finalists, final_trials, include, keep, polish, chunk_size, bar,
-                 starts=STARTS, seeds=()):
+                 starts=STARTS, seeds=(), breed_include=True):
     """method="race" (see :func:`search`): a pool (the whole space when small, else the GA
     with successive halving), successive elimination on paired per-trial values, the
     leader's polish over its one-move neighbours, finals on a fresh stream."""
@@ -254,8 +254,8 @@ def _search_race(space, evaluator, *, budget, seed, population, generations, min
         explored, ga_history, tops = _explore(
             space, evaluator, starts=starts, budget=int(race_end * EXPLORE), seed=seed,
             racing_key=racing_key, population=population, generations=generations,
-            min_trials=min_trials, eta=eta, max_trials=max_trials, include=include,
-            chunk_size=chunk_size, bar=bar,
+            min_trials=min_trials, eta=eta, max_trials=max_trials,
+            include=include if breed_include else (), chunk_size=chunk_size, bar=bar,
             per_start=-(-max(3 * finalists, 24) // starts), seeds=seeds)
         spend(explored)
         # the seeds race in the elimination too: one the merged GA's few rungs happened to
