@@ -258,8 +258,9 @@ def test_seeded_game_eight_cars_no_longer_back_and_fill_to_the_turn_limit_issue_
 # costs little beside playing the game (benchmarks/dark_future_deadlocks.py plays all 5,000)
 SURVEY = 1000
 # The games among them still known to shuttle (docs/rules/dark-future.md, issue 15): a guard
-# against new ones, and a record of which are left
-SHUTTLING = {"game-8-intercept": [570]}
+# against new ones, and a record of which are left (none since session 22: intercept 570 was
+# the last)
+SHUTTLING: dict[str, list[int]] = {}
 
 
 @pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8-gang-pursues",
@@ -323,3 +324,22 @@ def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name,
     d = DG.examine(ev, res, world[4], trial)
     assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
     assert res[EG.R_REASON] != EG.REASON_TIME
+
+
+@pytest.mark.parametrize("trial", [570, 1243, 3823])
+def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(trial):
+    """Seeded Game Eight intercepts (seed 2026) where a wreck in the lanes between target#1
+    and the attacker, both stopped about a bend, shielded each from the other: 570 was drawn
+    at the turn limit with the attacker backing and filling four times (target#1 lining up
+    behind the wreck and coming on round it); 1243 and 3823 became such draws (nine and eight
+    times) when target#1 alone stopped lining up there (session 21's tries). With both rules
+    (DRV test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_p26_p52,
+    test_a_car_does_not_back_off_to_where_its_own_next_choice_is_to_come_straight_back_p17)
+    no vehicle comes forward more than once onto a space it backed onto, and no game runs to
+    the turn limit: each ends as a repeated position, neither car having a way to the other."""
+    sc = GM.load_scenario(SCEN / "game-8-intercept.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    d = DG.examine(ev, res, world[4], trial)
+    assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
+    assert res[EG.R_REASON] == EG.REASON_REPEAT
+
