@@ -343,3 +343,21 @@ def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(tr
     assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
     assert res[EG.R_REASON] == EG.REASON_REPEAT
 
+
+def test_a_vehicle_stopped_and_firing_is_fighting_not_waiting_issue_15():
+    """``diagnostics.waiting`` on a made-up log: a car stopped for the last ``WAIT_TURNS`` turns
+    of a 40-turn draw is waiting ('stopped with a move available'); the same car firing a shot
+    in that time is fighting ('still fighting at the turn limit'). Seeded gang-pursues draws
+    counted so were mostly a gang rider stopped and shooting the stopped Op every turn (issue
+    15, session 22; the old count called it waiting)."""
+    from test_dark_future_engine import World
+    w = World()
+    w.place(0, 3, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 5, 2, 0, 60, side=1, role=VH.CHASE)
+    moves = [(20, 1, 0, EG.EV_MOVE, 3, 2, 0, 10), (39, 1, 1, EG.EV_MOVE, 5, 2, 0, 60)]
+    assert DG.waiting(moves, w.V, 40) == [0]
+    shot = moves + [(40 - DG.WAIT_TURNS + 1, 1, 0, EG.EV_SHOT, 1, 0, 3, 1)]
+    assert DG.waiting(shot, w.V, 40) == []
+    old = moves + [(40 - DG.WAIT_TURNS, 1, 0, EG.EV_SHOT, 1, 0, 3, 1)]
+    assert DG.waiting(old, w.V, 40) == [0]
+    assert DG.draw_kind(EG.REASON_TIME, 0, tuple(DG.waiting(shot, w.V, 40))) == DG.KIND_RUNNING
