@@ -1666,8 +1666,11 @@ def test_a_car_on_a_bend_with_no_way_round_a_block_does_not_back_off_straight_p1
     assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 2, 0, *_stream(0)) == 0
     for par in (ttf, PO.policy_vector("standard")):
         assert [_d(w, 2, par, n=n, trial=t) for t in range(5)] == [(PO.A_NONE, 0)] * 5
-    # the same on a straight: back off with a drift, as before
+    # the same on a straight: back off with a drift, as before (with the wreck gone: beside
+    # it, the car's next choice from the lanes it drifts back onto is to drift back, so since
+    # session 22 it waits, test_a_car_does_not_back_off_to_where_its_own_next_choice_...)
     w.T[...], w.TM[...] = RD.track_from_layout(["S"] * 7)
+    w.V[1, VH.V_SEC] = 6
     act, arg = _d(w, 2, ttf, n=n, trial=0)
     assert act == PO.A_REVERSE and arg != 0
 
@@ -1919,3 +1922,70 @@ def test_a_hunter_on_a_curve_backs_off_it_to_line_up_only_when_the_way_back_is_c
     assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
     w.V[2, VH.V_SEC] = 0                                          # the way back clear
     assert _d(w, 1, std, n=n, trial=0) == (PO.A_REVERSE, 0)
+
+
+def test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_p26_p52():
+    """Seeded Game Eight intercept 570 (seed 2026): target#1, hunting (taking the other side
+    out wins), lined up by reversing with drifts on the attacker stopped on a bend, with
+    target#2's wreck between them in the attacker's lanes (no line of fire through it, p26, and
+    no ram, p52); moving off it steered round the wreck onto the bend, braked nose to the road
+    shut past it, backed straight off the bend to line up (p17) and came on again, to the turn
+    limit. A car on a curve now backs off it to line up only when, lined up, no wreck or
+    obstacle would stand between it and the enemy in the enemy's lanes (the old drivers
+    reversed). With the wreck out of those lanes it still backs off."""
+    std = PO.params_vector()
+    w = _three(World(layout=("S", "S", "CR", "S", "S", "S", "S")))
+    n = 3
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(1, 2, 0, 2, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 3, 1, 0, side=0, role=VH.LEAD)      # ahead of it, on the corner's inside
+    w.place(2, 1, 3, RD.pair_spaces(w.T, 1, 3) - 1, 0, side=0, role=VH.LEAD)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    assert w.T[2, RD.T_KIND] == RD.CORNER
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 1)        # the way back is clear
+    assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
+    w.V[2, VH.V_SEC], w.V[2, VH.V_LANE] = 0, 0    # the wreck far back, out of its lanes
+    assert not PO._shielded_line_up(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert _d(w, 1, std, n=n, trial=0) == (PO.A_REVERSE, 0)
+
+
+# --- issue 15, session 22 (df15l): no reverse to where the driver's own next choice comes back ---
+
+def test_a_car_does_not_back_off_to_where_its_own_next_choice_is_to_come_straight_back_p17():
+    """Seeded Game Eight intercept 1243 and 3823 (seed 2026, with the rule above): the
+    turn-to-face attacker, facing against play on a bend left's outside lanes (4-5) with
+    target#2's wreck ahead of it in its lanes and target#1 stopped beside it on the inside
+    lanes (1-2, nose to an obstacle past the bend), backed off the bend, its way round the
+    wreck being inwards (p13, p17). On the straight behind, target#1 was ahead of it and its
+    road clear as far as that enemy, so it moved straight back onto the bend, braked short of
+    the wreck and backed off again, to the turn limit. From the bend's last space the reverse
+    lands where its own next choice (the position otherwise the same) is to come straight on in
+    the same lanes: the reverse gains nothing, so it waits (the old drivers reversed). Without
+    target#1 the straight's choice is another (round the wreck), and one space further in the
+    next choice is to back off again: both still reverse."""
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    ttf = PO.policy_vector("turn-to-face")
+    w.WS[:, :, VH.W_AMMO] = 0
+    last = RD.pair_spaces(w.T, 2, 4) - 1
+    w.place(1, 2, 4, 0, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.place(0, 2, 1, RD.pair_spaces(w.T, 2, 1) - 1, 0, side=0, role=VH.LEAD)
+    _obstacle(w, 3, 0, 2)
+    w.place(2, 2, 4, last, 0, side=1, role=VH.CHASE)
+    w.V[2, VH.V_DIR] = 1
+    # what the old drivers chose, and what the car chooses once on the straight behind
+    assert PO._decide(w.B, w.T, w.V, w.WS, n, 2, False, w.hp, ttf, *_stream(0)) \
+        == (PO.A_REVERSE, 0)
+    assert [_d(w, 2, ttf, n=n, trial=t) for t in range(4)] == [(PO.A_NONE, 0)] * 4
+    w.V[2, VH.V_SEC], w.V[2, VH.V_SP] = 3, 0
+    assert _d(w, 2, ttf, n=n, trial=0)[0] == PO.A_ACCEL
+    # one space further in: backing off leads to another back-off, not straight back
+    w.V[2, VH.V_SEC], w.V[2, VH.V_SP] = 2, last - 1
+    assert _d(w, 2, ttf, n=n, trial=0) == (PO.A_REVERSE, 0)
+    # no target#1: from the straight the car would go round the wreck, so it backs off
+    w.V[2, VH.V_SP] = last
+    w.place(0, 6, 1, 0, 60, side=0, role=VH.LEAD)
+    assert _d(w, 2, ttf, n=n, trial=0) == (PO.A_REVERSE, 0)

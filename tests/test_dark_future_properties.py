@@ -258,8 +258,9 @@ def test_seeded_game_eight_cars_no_longer_back_and_fill_to_the_turn_limit_issue_
 # costs little beside playing the game (benchmarks/dark_future_deadlocks.py plays all 5,000)
 SURVEY = 1000
 # The games among them still known to shuttle (docs/rules/dark-future.md, issue 15): a guard
-# against new ones, and a record of which are left
-SHUTTLING = {"game-8-intercept": [570]}
+# against new ones, and a record of which are left (none since session 22: intercept 570 was
+# the last)
+SHUTTLING: dict[str, list[int]] = {}
 
 
 @pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8-gang-pursues",
@@ -323,3 +324,40 @@ def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name,
     d = DG.examine(ev, res, world[4], trial)
     assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
     assert res[EG.R_REASON] != EG.REASON_TIME
+
+
+@pytest.mark.parametrize("trial", [570, 1243, 3823])
+def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(trial):
+    """Seeded Game Eight intercepts (seed 2026) where a wreck in the lanes between target#1
+    and the attacker, both stopped about a bend, shielded each from the other: 570 was drawn
+    at the turn limit with the attacker backing and filling four times (target#1 lining up
+    behind the wreck and coming on round it); 1243 and 3823 became such draws (nine and eight
+    times) when target#1 alone stopped lining up there (session 21's tries). With both rules
+    (DRV test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_p26_p52,
+    test_a_car_does_not_back_off_to_where_its_own_next_choice_is_to_come_straight_back_p17)
+    no vehicle comes forward more than once onto a space it backed onto, and no game runs to
+    the turn limit: each ends as a repeated position, neither car having a way to the other."""
+    sc = GM.load_scenario(SCEN / "game-8-intercept.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    d = DG.examine(ev, res, world[4], trial)
+    assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
+    assert res[EG.R_REASON] == EG.REASON_REPEAT
+
+
+def test_a_vehicle_stopped_and_firing_is_fighting_not_waiting_issue_15():
+    """``diagnostics.waiting`` on a made-up log: a car stopped for the last ``WAIT_TURNS`` turns
+    of a 40-turn draw is waiting ('stopped with a move available'); the same car firing a shot
+    in that time is fighting ('still fighting at the turn limit'). Seeded gang-pursues draws
+    counted so were mostly a gang rider stopped and shooting the stopped Op every turn (issue
+    15, session 22; the old count called it waiting)."""
+    from test_dark_future_engine import World
+    w = World()
+    w.place(0, 3, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(1, 5, 2, 0, 60, side=1, role=VH.CHASE)
+    moves = [(20, 1, 0, EG.EV_MOVE, 3, 2, 0, 10), (39, 1, 1, EG.EV_MOVE, 5, 2, 0, 60)]
+    assert DG.waiting(moves, w.V, 40) == [0]
+    shot = moves + [(40 - DG.WAIT_TURNS + 1, 1, 0, EG.EV_SHOT, 1, 0, 3, 1)]
+    assert DG.waiting(shot, w.V, 40) == []
+    old = moves + [(40 - DG.WAIT_TURNS, 1, 0, EG.EV_SHOT, 1, 0, 3, 1)]
+    assert DG.waiting(old, w.V, 40) == [0]
+    assert DG.draw_kind(EG.REASON_TIME, 0, tuple(DG.waiting(shot, w.V, 40))) == DG.KIND_RUNNING

@@ -78,17 +78,25 @@ def shuttles(events) -> int:
 
 def waiting(events, V, final_turn, turns=WAIT_TURNS) -> list[int]:
     """Vehicles still in play at the end, stopped, in control and able to move (not out,
-    ``engine._is_out``), that made no move in the last ``turns`` turns."""
+    ``engine._is_out``), that made no move and fired no shot in the last ``turns`` turns. A
+    vehicle stopped and shooting every turn is fighting, not waiting: the seeded gang-pursues
+    draws named 'stopped with a move available' were mostly a rider firing at the stopped Op
+    to the turn limit (issue 15, session 22)."""
     last_move = {}
     for e in _moves_and_reverses(events):
         if int(e[3]) == EG.EV_MOVE:
             last_move[int(e[2])] = int(e[0])
+    ev = np.asarray(events)
+    last_shot = {}
+    if ev.shape[0]:
+        for e in ev[ev[:, 3] == EG.EV_SHOT][:, :3].tolist():
+            last_shot[int(e[2])] = int(e[0])
     out = []
     for v in range(V.shape[0]):
         if V[v, VH.V_STATUS] != VH.ACTIVE or V[v, VH.V_MPH] != 0 or EG._is_out(V, v) \
                 or V[v, VH.V_OOC] != VH.IN_CONTROL:
             continue
-        if final_turn - last_move.get(v, 0) >= turns:
+        if final_turn - max(last_move.get(v, 0), last_shot.get(v, 0)) >= turns:
             out.append(v)
     return out
 

@@ -1373,7 +1373,78 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     """One action for driver ``v`` this phase: (action, argument). ``B``: the board buffer
     (:mod:`.pieces.board`); ``T`` its track, which the engine has cut already (a reshaped view
     costs a call each time it is made). The other pieces are cut after the direction driving,
-    which cuts its own, has passed."""
+    which cuts its own, has passed. A stopped car does not back off a space to a place from
+    which its own choice would bring it straight back (:func:`_backs_off_for_nothing`): it
+    shoots or waits instead."""
+    if V[v, V_MPH] == 0 and not moves:
+        act, arg = _decide(B, T, V, WS, n, v, False, hp, par, st, script)
+        # riders never reverse (p64): bike_decide makes the choice a wait, so no look for them
+        if act == A_REVERSE and arg != 2 and not V[v, V_BIKE] \
+                and _backs_off_for_nothing(B, T, V, WS, n, v, arg, hp, par, st, script):
+            return _hold(B, T, V, WS, n, v, hp, par, st, script)
+        return act, arg
+    return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
+
+
+@jit
+def _hold(B, T, V, WS, n, v, hp, par, st, script):
+    """Shoot if a shot is on, else wait: what a stopped car does where moving gains nothing."""
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
+    slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
+    if slot >= 0 and not _finishes_hulks(V, WS, v, u, hp):
+        return A_SHOOT, slot
+    return A_NONE, 0
+
+
+@jit
+def _backs_off_for_nothing(B, T, V, WS, n, v, d, hp, par, st, script):
+    """Would the reverse (drift ``d``) put the car where its own next choice, the position
+    otherwise as it is, is to come forward again onto the place it is leaving: straight on in
+    the same lanes, or moving off with the drift back into them (p15, p17)? Then the reverse
+    gains nothing but the same position a turn or two later, and the next turn the same choice
+    again: backing and filling to the turn limit (seeded Game Eight intercept 1243 and 3823,
+    once target#1 no longer lined up behind target#2's wreck: the turn-to-face attacker beside
+    it backed off a bend, its way round the wreck inwards, moved straight on again from the
+    straight behind, where target#1 ahead ended its look down the road, braked at the wreck
+    and backed off again). Coming forward into an enemy (a ram, p52) is not coming back for
+    nothing. The look is one reverse deep and reads no dice (the stream is copied)."""
+    sec = V[v, V_SEC]
+    lane = V[v, V_LANE]
+    sp = V[v, V_SP]
+    nsec, nsp = RD.step_space(T, sec, lane, sp, 0 if V[v, V_DIR] != 0 else 1)
+    if nsec < 0 or nsec >= TM_LIMIT:
+        return False
+    nl = lane
+    # a reverse drift is made only off and onto straights (p17)
+    if d != 0 and 0 <= lane + d <= 4 and T[sec, RD.T_KIND] == RD.STRAIGHT \
+            and T[nsec, RD.T_KIND] == RD.STRAIGHT:
+        nl = lane + d
+    V[v, V_SEC] = nsec
+    V[v, V_SP] = min(nsp, RD.pair_spaces(T, nsec, nl) - 1)
+    V[v, V_LANE] = nl
+    act, arg = _decide(B, T, V, WS, n, v, False, hp, par, st.copy(), script)
+    back = False
+    if act == A_ACCEL:
+        back = nl == lane
+    elif act == A_OFF_DRIFT:
+        back = nl != lane and (1 if arg > 0 else -1) == lane - nl
+    if back:
+        M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+        NM = B[B_NM:B_NM_END]
+        u = _first_in_way(T, M, NM, V, n, v, LINE_UP)
+        if u >= 0 and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            back = False
+    V[v, V_SEC] = sec
+    V[v, V_SP] = sp
+    V[v, V_LANE] = lane
+    return back
+
+
+@jit
+def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
+    """:func:`decide` without the look one reverse ahead."""
     if par[P_UTURN] > 0 or par[P_HEADON] > 0:
         da, dg = decide_dir(B, V, WS, n, v, moves, hp, par, st, script)
         if da >= 0:
@@ -1726,6 +1797,21 @@ def _off_curve_clear(T, M, NM, V, n, v):
 
 
 @jit
+def _shielded_line_up(T, M, NM, V, n, v, u):
+    """Would a car on a curve, backed off it to line up on stopped enemy ``u``, have a wreck or
+    an obstacle between them in ``u``'s lanes (from the spaces it backs over, plus the
+    ``LINE_UP`` it may reverse further, to ``u``)? Lined up behind it the car could neither
+    shoot (no line of fire through a wreck, p26) nor ram (p52), and moving off it steers round
+    the block to the same place on the curve again."""
+    sp = V[v, V_SP]
+    k = sp + 1 if V[v, V_DIR] == 0 else RD.pair_spaces(T, V[v, V_SEC], V[v, V_LANE]) - sp
+    hi = v_rear(T, V, u)
+    lo = v_rear(T, V, v) - (k + LINE_UP) * RD.UNITS
+    lane = V[u, V_LANE]
+    return _stopped_on(T, V, n, v, lane, lo, hi, True) or _obstacle_on(M, NM, lane, lo, hi)
+
+
+@jit
 def _gap_to(T, V, v, u):
     """Whole spaces between the car's nose and vehicle ``u`` ahead of it (0: level or
     touching), along the car's lanes, with the direction of play."""
@@ -1799,7 +1885,8 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # on again to the same place (seeded gang pursues 4974: the Op on a corner's
             # outside lanes, a stopped rider inside it, another behind it, five times)
             if _reverse_clear(T, M, NM, V, n, v, d) \
-                    and (straight or _off_curve_clear(T, M, NM, V, n, v)):
+                    and (straight or (_off_curve_clear(T, M, NM, V, n, v)
+                                      and not _shielded_line_up(T, M, NM, V, n, v, ef))):
                 return A_REVERSE, d
         if ef >= 0 and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef:
             # lined up on it with no shot (none left, or out of sight round the bend): drive
