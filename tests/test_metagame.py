@@ -528,7 +528,9 @@ def test_a_wide_metagame_resumes_from_its_run_dir_without_searching_again(tmp_pa
     assert first.equals(again) and first.attrs["payoffs"].equals(again.attrs["payoffs"])
 
 
-def test_the_wide_search_starts_from_no_archive_and_leaves_none(monkeypatch):
+def _spied_oracles(monkeypatch, record):
+    """The product game's loop oracle and wide search, every core search they run first
+    appending ``record(its keyword arguments)`` to the list returned with them."""
     from simkit.analysis import metagame as M
     from simkit.core import search as cs
 
@@ -536,12 +538,19 @@ def test_the_wide_search_starts_from_no_archive_and_leaves_none(monkeypatch):
     real = cs.search
 
     def spy(space, ev, **kw):
-        calls.append(list(kw["seeds"]))
+        calls.append(record(kw))
         return real(space, ev, **kw)
 
     monkeypatch.setattr(cs, "search", spy)
     bg, replies = _product_game()
     oracle, wide = M._search_oracle(bg.space, replies, 8_000, 6, None, "k", False, {})
+    return oracle, wide, calls
+
+
+def test_the_wide_search_starts_from_no_archive_and_leaves_none(monkeypatch):
+    from simkit.analysis import metagame as M
+
+    oracle, wide, calls = _spied_oracles(monkeypatch, lambda kw: list(kw["seeds"]))
     field = [(M._policy((6, 0, 0)), 1.0)]
     oracle(field, 6, 10 ** 6, 1)
     wide(field, 8_000, 2)          # the loop's search left an archive; this one ignores it
@@ -650,18 +659,9 @@ def test_the_polish_share_is_kept_from_the_loop_with_the_wide_share_only(monkeyp
 
 def test_the_wide_search_races_the_support_but_breeds_from_none_of_it(monkeypatch):
     from simkit.analysis import metagame as M
-    from simkit.core import search as cs
 
-    calls = []
-    real = cs.search
-
-    def spy(space, ev, **kw):
-        calls.append((kw["include"], kw.get("breed_include", True)))
-        return real(space, ev, **kw)
-
-    monkeypatch.setattr(cs, "search", spy)
-    bg, replies = _product_game()
-    oracle, wide = M._search_oracle(bg.space, replies, 8_000, 6, None, "k", False, {})
+    oracle, wide, calls = _spied_oracles(
+        monkeypatch, lambda kw: (kw["include"], kw.get("breed_include", True)))
     field = [(M._policy((6, 0, 0)), 1.0)]
     oracle(field, 6, 10 ** 6, 1)
     got = wide(field, 8_000, 2)
