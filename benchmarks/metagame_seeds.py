@@ -164,7 +164,7 @@ def cross(races, files, builds=()):
     fields = [("the pool of the seeds' mixtures", pooled(runs))] + [
         (f"seed {r['seed']}'s mixture", [(b, w) for b, w, *_ in r["support"]]) for r in runs]
     verdict = {}
-    gap = {}
+    pool_rates = []    # (win rate, half-width) of each support build against the pool
     for name, field in fields:
         print(f"\nagainst {name} ("
               + "; ".join(f"{b} {w:.3f}" for b, w in field) + f"), {races:,} races a pairing:")
@@ -175,7 +175,8 @@ def cross(races, files, builds=()):
                              if b in [x for x, *_ in r["support"]]) or "build"
             if b in sup:
                 ivs.append((p - hp, p + hp))
-                gap.setdefault(name, []).append(p)
+                if name == fields[0][0]:
+                    pool_rates.append((p, hp))
             print(f"  {b} ({role}): win rate {p:.3f} ({p - hp:.3f}-{p + hp:.3f}), "
                   f"utility {u:.3f} ({u - hu:.3f}-{u + hu:.3f})")
         verdict[name] = overlap(ivs)
@@ -184,11 +185,13 @@ def cross(races, files, builds=()):
           f"overlap, 95% intervals on {races:,} races a pairing): {verdict[fields[0][0]]} "
           "against the pool; " + ", ".join(f"{k}: {v}" for k, v in list(verdict.items())[1:]))
     # the second line: a gap under the loop's epsilon is a difference the method itself
-    # cannot resolve (its replies join only when they gain more than that)
-    rates = gap[fields[0][0]]
-    print(f"gap between the best and the worst support build against the pool: "
-          f"{max(rates) - min(rates):.4f} (win rate; the loop's epsilon {EPSILON:g}: "
-          + ("under it" if max(rates) - min(rates) < EPSILON else "not under it") + ")")
+    # cannot resolve (its replies join only when they gain more than that); its 95% interval
+    # takes the two builds' as independent, which common random numbers only narrow
+    (hi, h_hi), (lo, h_lo) = max(pool_rates), min(pool_rates)
+    g, hg = hi - lo, math.sqrt(h_hi ** 2 + h_lo ** 2)
+    print(f"gap between the best and the worst support build against the pool: {g:.4f} "
+          f"({g - hg:.4f} to {g + hg:.4f}; win rate; the loop's epsilon {EPSILON:g}: "
+          + ("under it" if g < EPSILON else "not under it") + ")")
     for b in builds:
         for r in runs:
             (_, _), (u, h) = against_mix(pair, races, [(b, 1.0)], r["support"])
