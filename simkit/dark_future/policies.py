@@ -1779,13 +1779,20 @@ def _reverse_clear(T, M, NM, V, n, v, d):
 
 
 @jit
+def _curve_spaces_behind(T, V, v):
+    """Spaces a car backs over to leave its section against its facing: those behind it on
+    the section and the first beyond."""
+    sp = V[v, V_SP]
+    return sp + 1 if V[v, V_DIR] == 0 else RD.pair_spaces(T, V[v, V_SEC], V[v, V_LANE]) - sp
+
+
+@jit
 def _off_curve_clear(T, M, NM, V, n, v):
     """Can a car on a curve back straight off it (a reverse may not drift there, p17): every
     space behind it on the curve and the first beyond it clear of vehicles, wrecks and
     obstacles?"""
     back = V[v, V_DIR]
-    sp = V[v, V_SP]
-    k = sp + 1 if back == 0 else RD.pair_spaces(T, V[v, V_SEC], V[v, V_LANE]) - sp
+    k = _curve_spaces_behind(T, V, v)
     V[v, V_DIR] = 1 - back       # look the other way (restored below)
     ok = True
     for g in range(1, k + 1):
@@ -1803,8 +1810,7 @@ def _shielded_line_up(T, M, NM, V, n, v, u):
     ``LINE_UP`` it may reverse further, to ``u``)? Lined up behind it the car could neither
     shoot (no line of fire through a wreck, p26) nor ram (p52), and moving off it steers round
     the block to the same place on the curve again."""
-    sp = V[v, V_SP]
-    k = sp + 1 if V[v, V_DIR] == 0 else RD.pair_spaces(T, V[v, V_SEC], V[v, V_LANE]) - sp
+    k = _curve_spaces_behind(T, V, v)
     hi = v_rear(T, V, u)
     lo = v_rear(T, V, v) - (k + LINE_UP) * RD.UNITS
     lane = V[u, V_LANE]
