@@ -1124,7 +1124,9 @@ def test_where_taking_the_other_side_out_wins_a_car_does_not_drive_off_the_start
     w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
     w.V[3, VH.V_DIR] = 1
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
-    assert decide(w.hp, False)[0] in (PO.A_UTURN, PO.A_NONE)
+    # turning round, or backing off the end to where it may turn towards the enemy behind
+    # (session 23), never moving off
+    assert decide(w.hp, False)[0] in (PO.A_UTURN, PO.A_REVERSE, PO.A_NONE)
     assert decide(hp0, False)[0] == PO.A_ACCEL
 
 
@@ -1989,3 +1991,51 @@ def test_a_car_does_not_back_off_to_where_its_own_next_choice_is_to_come_straigh
     w.V[2, VH.V_SP] = last
     w.place(0, 6, 1, 0, 60, side=0, role=VH.LEAD)
     assert _d(w, 2, ttf, n=n, trial=0) == (PO.A_REVERSE, 0)
+
+
+def test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14_p17():
+    """Seeded Game Eight gang-pursues draws (150, 941, 3849 and eight more, seed 2026): the Op
+    had turned to chase a rider who then left play, drove on against play to the start of the
+    stretch of road and stopped there; the last rider, walled in behind it (a road shut from
+    edge to edge ahead of it, p76; riders may not reverse, p64), could not come to it, and
+    the Op waited until the position repeated. Its way on only runs off the end (p75), away
+    from the fight: a competent driver turns round, by a U-turn as it moves off where one may
+    be made (p14, p15), else by backing off the end a space towards the enemy (p17) to where
+    it may. Not towards an enemy beyond a road shut from edge to edge, and not where the
+    Game is won at the line (HP_TAKE_OUT 0: the end of the road is nothing to it)."""
+    std = PO.params_vector()
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    w.place(0, 6, 2, 0, 0, side=0, role=VH.LEAD)
+    for v in (1, 2):
+        w.place(v, 6, 4, 0, 0, side=0, role=VH.LEAD)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
+    assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, n, 3, False)[0] < 0
+    assert not PO._leaves_behind(w.V, n, 3, w.hp)
+
+    def decide(hp=w.hp):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, hp, std, *_stream(0))
+
+    # at the end: no U-turn there (its space is off the road), so back off it towards the rider
+    assert decide() == (PO.A_REVERSE, 0)
+    # a space off the end, where the U-turn may be made: turn round as it moves off
+    w.place(3, 0, 2, 1, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 1
+    assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, n, 3, False)[0] >= 0
+    act, arg = decide()
+    assert act == PO.A_UTURN and arg > 0
+    # the rider beyond a road shut from edge to edge: out of reach, nothing to turn round for
+    _obstacle(w, 3, 0, 2)
+    _obstacle(w, 3, 3, 5)
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 3, True, True, *w.dice)
+    assert decide()[0] not in (PO.A_UTURN, PO.A_REVERSE)
+    w.M[:w.NM[0], RD.MK_ACTIVE] = 0
+    # where the Game is won at the line the car is not facing the end of anything
+    hp0 = w.hp.copy()
+    hp0[PO.HP_TAKE_OUT] = 0
+    assert decide(hp0)[0] not in (PO.A_UTURN, PO.A_REVERSE)

@@ -361,3 +361,18 @@ def test_a_vehicle_stopped_and_firing_is_fighting_not_waiting_issue_15():
     old = moves + [(40 - DG.WAIT_TURNS, 1, 0, EG.EV_SHOT, 1, 0, 3, 1)]
     assert DG.waiting(old, w.V, 40) == [0]
     assert DG.draw_kind(EG.REASON_TIME, 0, tuple(DG.waiting(shot, w.V, 40))) == DG.KIND_RUNNING
+
+
+@pytest.mark.parametrize("trial", [150, 177, 789, 941, 1093, 1373, 1427, 1662, 2276, 3849])
+def test_seeded_ops_at_the_roads_end_turn_round_for_the_rider_behind_issue_15(trial):
+    """Seeded gang-pursues games (seed 2026) that ended as repeated positions with the Op
+    stopped at the start of the stretch of road facing against play and the last rider walled
+    in behind it (a road shut ahead of it, no U-turn zone, no reverse for riders, p64): the
+    Op waited, its U-turn's space off the road and its reverse kept for leaving stranded
+    enemies behind. It now backs off the end and turns round (p14, p17) and the game is
+    decided (docs/rules/dark-future.md, issue 15 session 23; the driver's made-up position:
+    DRV test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14_p17).
+    Trial 1414 of the same kind ended in turn 40 and is now a turn-limit draw."""
+    sc = GM.load_scenario(SCEN / "game-8-gang-pursues.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    assert res[EG.R_REASON] == EG.REASON_SIDE_OUT and res[EG.R_WINNER] >= 0

@@ -1443,6 +1443,41 @@ def _backs_off_for_nothing(B, T, V, WS, n, v, d, hp, par, st, script):
 
 
 @jit
+def _chases_behind(T, M, NM, V, n, v, hp):
+    """For a car facing against play where taking the other side out wins: is there no enemy
+    ahead of it and one behind it within reach (no road shut from edge to edge between)? Its
+    way on then only runs off the end of the road (p75), away from the fight, and the enemy is
+    reached by turning round (p14), or by backing off the end to where it may turn (p17). A
+    seeded gang-pursues Op that had turned to chase a rider who then left play drove on to the
+    road's end and waited there, the last rider walled in behind it, until the position
+    repeated (issue 15, session 23). Reads no dice: only the nearest gap matters, not which
+    of equally near enemies it is (``_nearest_enemy`` would roll for that, and this is asked
+    of every stopped car facing against play near the end)."""
+    g = 1 << 20
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        if _enemy_gap(T, V, v, u, False) >= 0:
+            return False
+        e = _enemy_gap(T, V, v, u, True)
+        if e >= 0:
+            g = min(g, e)
+    if g >= 1 << 20:
+        return False
+    # within reach: a lane pair clear from here to it (as _beyond_shut_road, looking back)
+    d = V[v, V_DIR]
+    V[v, V_DIR] = 1 - d     # look the other way (restored below)
+    hunt = _hunts(V, n, v, hp)
+    ok = False
+    for lane in range(5):
+        if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1), hunt):
+            ok = True
+            break
+    V[v, V_DIR] = d
+    return ok
+
+
+@jit
 def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     """:func:`decide` without the look one reverse ahead."""
     if par[P_UTURN] > 0 or par[P_HEADON] > 0:
@@ -1462,21 +1497,27 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # the end of the track it would leave play by is nearer than any curve: a stop there
         want, gap = 0, left
     if mph == 0 and not moves:
-        if left == 0:
-            # moving off would take it out of play: turn round if it may, else stay
+        # facing against play with the fight behind it: its way on only runs off the end
+        chase = left < (1 << 19) and _chases_behind(T, M, NM, V, n, v, hp)
+        if left == 0 or chase:
+            # moving off would take it out of play, or only away from the enemy: turn round
+            # if it may, else stay (at the end) or move off as ever (short of it)
             if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0 and not V[v, V_ENGOFF]:
                 return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
             slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
                                            st, script)
             if slot >= 0:
                 return A_SHOOT, slot
-            if not V[v, V_BIKE] and not V[v, V_ENGOFF] and _leaves_behind(V, n, v, hp) \
+            if not V[v, V_BIKE] and not V[v, V_ENGOFF] \
+                    and (chase or _leaves_behind(V, n, v, hp)) \
                     and _reverse_clear(T, M, NM, V, n, v, 0):
                 # the U-turn's space is off the road: back off the end first (p17), to turn
-                # there and drive on with play, leaving the stranded enemies behind (p75); not
-                # into a block behind (a ram every turn, p57), as every reverse in _move_off
+                # there and drive on with play, leaving the stranded enemies behind (p75) or
+                # after the enemy behind; not into a block behind (a ram every turn, p57), as
+                # every reverse in _move_off
                 return A_REVERSE, 0
-            return A_NONE, 0
+            if left == 0:
+                return A_NONE, 0
         return _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
