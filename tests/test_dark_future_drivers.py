@@ -1691,9 +1691,7 @@ def test_a_car_on_a_bend_with_no_way_round_a_block_does_not_back_off_straight_p1
     assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 2, 0, *_stream(0)) == 0
     for par in (ttf, PO.policy_vector("standard")):
         assert [_d(w, 2, par, n=n, trial=t) for t in range(5)] == [(PO.A_NONE, 0)] * 5
-    # the same on a straight: back off with a drift, as before (with the wreck gone: beside
-    # it, the car's next choice from the lanes it drifts back onto is to drift back, so since
-    # session 22 it waits, test_a_car_does_not_back_off_to_where_its_own_next_choice_...)
+    # the same on a straight (the wreck gone): back off with a drift, as before
     w.T[...], w.TM[...] = RD.track_from_layout(["S"] * 7)
     w.V[1, VH.V_SEC] = 6
     act, arg = _d(w, 2, ttf, n=n, trial=0)
@@ -2007,3 +2005,31 @@ def test_a_car_that_backed_off_from_a_place_twice_stays_there_the_third_time_p17
     w.V[1, VH.V_SP] = 0
     assert PO._backed_from(w.V, 1) == 0
 
+
+
+def test_a_car_declares_no_drift_for_a_reverse_that_starts_or_ends_on_a_curve_p17():
+    """'Drivers are allowed to reverse on curved tracks but may not drift or U-turn' (p17): the
+    engine backs such a car straight. A chase car stopped on a bend nose to an obstacle in the
+    next space, and one on the straight's first space past the bend (its reverse lands on the
+    bend), used to declare a reverse with a drift towards clear lanes, which the engine
+    refused; they now declare the straight reverse they make (a run-up to the drift round the
+    block once moving). On a straight with a straight behind, the drift stays."""
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    std = PO.policy_vector("standard")
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 2, 1, 1, 0, side=1, role=VH.CHASE)
+    _obstacle(w, 2, 1, 2, 2)
+    assert not PO._reverse_may_drift(w.T, w.V, 1)
+    assert [_d(w, 1, std, trial=t) for t in range(4)] == [(PO.A_REVERSE, 0)] * 4
+    w.M[:], w.NM[:] = 0, 0
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    _obstacle(w, 3, 2, 3, 1)
+    assert w.T[3, RD.T_KIND] == RD.STRAIGHT and not PO._reverse_may_drift(w.T, w.V, 1)
+    assert [_d(w, 1, std, trial=t) for t in range(4)] == [(PO.A_REVERSE, 0)] * 4
+    # a space further on, the reverse lands on the straight: it may drift, and does
+    w.M[:], w.NM[:] = 0, 0
+    w.place(1, 3, 2, 1, 0, side=1, role=VH.CHASE)
+    _obstacle(w, 3, 2, 3, 2)
+    assert PO._reverse_may_drift(w.T, w.V, 1)
+    assert {_d(w, 1, std, trial=t) for t in range(8)} == {(PO.A_REVERSE, -1), (PO.A_REVERSE, 1)}

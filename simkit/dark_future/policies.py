@@ -1784,6 +1784,17 @@ def _stopped_enemy_in_front(T, V, WS, n, v, look, hp):
 
 
 @jit
+def _reverse_may_drift(T, V, v):
+    """May a reverse from here drift? Not on a curve (p17): the engine refuses the drift where
+    the reverse starts or ends on one, and backs the car straight."""
+    sec = V[v, V_SEC]
+    if T[sec, RD.T_KIND] != RD.STRAIGHT:
+        return False
+    nsec, nsp = RD.step_space(T, sec, V[v, V_LANE], V[v, V_SP], 0 if V[v, V_DIR] != 0 else 1)
+    return nsec >= 0 and T[nsec, RD.T_KIND] == RD.STRAIGHT
+
+
+@jit
 def _reverse_clear(T, M, NM, V, n, v, d):
     """Is the space behind the car free of vehicles, wrecks and obstacles, and, for a reverse
     with a drift ``d`` (-1, +1), the pair it drifts onto as well?"""
@@ -1901,7 +1912,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # on a curve a reversing car may not drift (p17): back straight off it first, then
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
             # ahead shut, to the turn limit)
-            d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if straight else 0
+            d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if _reverse_may_drift(T, V, v) else 0
             # not into a wreck or an obstacle behind (a seeded Game Eight attacker rammed a
             # wreck backwards every turn until it was one), and on a curve only when the way
             # back off it is clear: shut in on it, backing a space or two only brought the car
@@ -1973,7 +1984,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # inwards and the drift is refused (p13): take the drift here, reversing (p17;
             # seeded Game Eight cars came on, rammed the obstacle, backed off, to the turn
             # limit); not into a block behind
-            if _reverse_clear(T, M, NM, V, n, v, r):
+            if _reverse_may_drift(T, V, v) and _reverse_clear(T, M, NM, V, n, v, r):
                 return A_REVERSE, r
     if near:
         if V[v, V_BIKE]:
@@ -2012,7 +2023,12 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             if slot >= 0:
                 return A_SHOOT, slot
             return A_NONE, 0
-        if d == 0:
+        if not _reverse_may_drift(T, V, v):
+            # a reverse may not drift where it starts or ends on a curve (p17): it backs
+            # straight, a run-up to the drift round the block once moving (the drivers used to
+            # declare the drift and have the engine refuse it)
+            d = 0
+        elif d == 0:
             d = -1 if V[v, V_LANE] > 2 else 1
             if V[v, V_LANE] == 2:   # the middle: neither side is wider, the dice choose
                 d = -1 if _pick(st, script, 2) == 0 else 1
