@@ -1405,6 +1405,7 @@ BACKED_KEY = 16    # V_BACKED*: place key * BACKED_KEY + times (times < BACKED_K
 
 @jit
 def _place_key(V, v):
+    # distinct for every place and facing: lanes 0-4 fit in 8, a pair's spaces in 64
     return (((V[v, V_SEC] * 8 + V[v, V_LANE]) * 64 + V[v, V_SP]) * 2 + V[v, V_DIR]) + 1
 
 

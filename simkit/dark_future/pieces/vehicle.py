@@ -68,7 +68,8 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # ``focus`` parameter remembers it (policies._quarry): a player's own memory of its target
  V_QUARRY,
  # the places a driver has backed off from (p17) and how often, one per column (key * 16 +
- # times; 0 empty), kept by policies.decide: a player's memory of a reverse that led nowhere
+ # times; 0 empty), counted by the engine as each reverse is made (policies.remember_backing)
+ # and read by policies.decide: a player's memory of a reverse that led nowhere
  V_BACKED0, V_BACKED1, V_BACKED2, V_BACKED3,
  V_W,          # the row's width: keep last
  ) = range(62)
