@@ -520,6 +520,29 @@ def _case_passive_mph():
     return lambda par: _d(w, 1, par, moves=True), {"passive_mph": 100}
 
 
+def _bend_line_up_world():
+    """The chase car (no ammunition) stopped on a bend's first space, a stranded enemy stopped
+    ahead of it in other lanes, the road past the bend shut from edge to edge (p76): its choice
+    is to back straight off the bend to line up (p17; the position of
+    test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line_up)."""
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    w.place(1, 2, 0, 1, 0, side=1, role=VH.CHASE)
+    w.place(0, 2, 4, 2, 0, side=0, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 0)
+    return w
+
+
+def _case_backoffs():
+    # backed off from here twice already: the standard driver (2) stays, one allowing three
+    # tries backs off again
+    w = _bend_line_up_world()
+    for _ in range(2):
+        PO.remember_backing(w.V, 1)
+    return lambda par: _d(w, 1, par), {"backoffs": 3}
+
+
 PARAM_CASES = {
     "curve_margin": (_case_curve, PO.A_BRAKE),
     "cruise": (_case_cruise, PO.A_ACCEL),
@@ -545,6 +568,7 @@ PARAM_CASES = {
     "runner": (_case_runner, PO.A_NONE),
     "holdback": (_case_holdback, PO.A_ACCEL),
     "focus": (_case_focus, PO.A_DRIFT),
+    "backoffs": (_case_backoffs, PO.A_NONE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -555,12 +579,13 @@ PARAM_EFFECT = {
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
     "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
+    "backoffs": PO.A_REVERSE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 23 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 24 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1668,9 +1693,7 @@ def test_a_car_on_a_bend_with_no_way_round_a_block_does_not_back_off_straight_p1
     assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 2, 0, *_stream(0)) == 0
     for par in (ttf, PO.policy_vector("standard")):
         assert [_d(w, 2, par, n=n, trial=t) for t in range(5)] == [(PO.A_NONE, 0)] * 5
-    # the same on a straight: back off with a drift, as before (with the wreck gone: beside
-    # it, the car's next choice from the lanes it drifts back onto is to drift back, so since
-    # session 22 it waits, test_a_car_does_not_back_off_to_where_its_own_next_choice_...)
+    # the same on a straight (the wreck gone): back off with a drift, as before
     w.T[...], w.TM[...] = RD.track_from_layout(["S"] * 7)
     w.V[1, VH.V_SEC] = 6
     act, arg = _d(w, 2, ttf, n=n, trial=0)
@@ -1953,44 +1976,65 @@ def test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_
     assert _d(w, 1, std, n=n, trial=0) == (PO.A_REVERSE, 0)
 
 
-# --- issue 15, session 22 (df15l): no reverse to where the driver's own next choice comes back ---
+# --- issue 15, session 23: a driver remembers where it backed off ---
 
-def test_a_car_does_not_back_off_to_where_its_own_next_choice_is_to_come_straight_back_p17():
-    """Seeded Game Eight intercept 1243 and 3823 (seed 2026, with the rule above): the
-    turn-to-face attacker, facing against play on a bend left's outside lanes (4-5) with
-    target#2's wreck ahead of it in its lanes and target#1 stopped beside it on the inside
-    lanes (1-2, nose to an obstacle past the bend), backed off the bend, its way round the
-    wreck being inwards (p13, p17). On the straight behind, target#1 was ahead of it and its
-    road clear as far as that enemy, so it moved straight back onto the bend, braked short of
-    the wreck and backed off again, to the turn limit. From the bend's last space the reverse
-    lands where its own next choice (the position otherwise the same) is to come straight on in
-    the same lanes: the reverse gains nothing, so it waits (the old drivers reversed). Without
-    target#1 the straight's choice is another (round the wreck), and one space further in the
-    next choice is to back off again: both still reverse."""
-    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"), scenario="game-8-intercept.toml")
-    n = int(w.a.G[EG.G_NV])
-    ttf = PO.policy_vector("turn-to-face")
+def test_a_car_that_backed_off_from_a_place_twice_stays_there_the_third_time_p17():
+    """Seeded Game Eight intercept 570, 1243 and 3823 (seed 2026): cars stopped about a wreck
+    on a bend backed off (p17), came on again and backed off from the same places, round after
+    round, to the turn limit. A driver now remembers each place it backed off from (the engine
+    counts a reverse as it is made, ``policies.remember_backing``) and, stopped there again
+    after ``backoffs`` reverses from it (2), shoots or waits instead. Stopped for the first
+    time, and after one reverse, it still backs off; a reverse declared where the engine
+    refuses it (not stopped at the start of phase 1, p15, p17) is not counted; a reverse from
+    another place does not count for this one."""
+    w = _bend_line_up_world()
+    std = PO.params_vector()
+    both = np.stack([std, std])
+    assert _d(w, 1, std) == (PO.A_REVERSE, 0)
+    # the engine: a reverse declared in phase 2 is refused and not remembered
+    _act(w, *_stream(0), 1, both, turn=1, phase=2)
+    assert (w.V[1, VH.V_SEC], w.V[1, VH.V_SP]) == (2, 1) and PO._backed_from(w.V, 1) == 0
+    # made at the start of phase 1, once for each reverse
+    for k in (1, 2):
+        assert _d(w, 1, std) == (PO.A_REVERSE, 0), k
+        _act(w, *_stream(0), 1, both, turn=k, phase=1)
+        assert (w.V[1, VH.V_SEC], w.V[1, VH.V_SP], w.V[1, VH.V_MPH]) == (2, 0, 0)   # backed off
+        w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = 2, 1                     # and came on again
+        assert PO._backed_from(w.V, 1) == k
+    assert _d(w, 1, std) == (PO.A_NONE, 0)                           # the third time: stays
+    assert _d(w, 1, PO.params_vector({"backoffs": 0}))[0] == PO.A_REVERSE   # no limit
+    # another place has its own count
+    w.V[1, VH.V_SP] = 0
+    assert PO._backed_from(w.V, 1) == 0
+
+
+
+def test_a_car_declares_no_drift_for_a_reverse_that_starts_or_ends_on_a_curve_p17():
+    """'Drivers are allowed to reverse on curved tracks but may not drift or U-turn' (p17): the
+    engine backs such a car straight. A chase car stopped on a bend nose to an obstacle in the
+    next space, and one on the straight's first space past the bend (its reverse lands on the
+    bend), used to declare a reverse with a drift towards clear lanes, which the engine
+    refused; they now declare the straight reverse they make (a run-up to the drift round the
+    block once moving). On a straight with a straight behind, the drift stays."""
+    w = World(layout=("S", "S", "BL", "S", "S", "S", "S"))
+    std = PO.policy_vector("standard")
     w.WS[:, :, VH.W_AMMO] = 0
-    last = RD.pair_spaces(w.T, 2, 4) - 1
-    w.place(1, 2, 4, 0, 0, side=0, role=VH.LEAD)
-    w.V[1, VH.V_STATUS] = VH.WRECK
-    w.place(0, 2, 1, RD.pair_spaces(w.T, 2, 1) - 1, 0, side=0, role=VH.LEAD)
-    _obstacle(w, 3, 0, 2)
-    w.place(2, 2, 4, last, 0, side=1, role=VH.CHASE)
-    w.V[2, VH.V_DIR] = 1
-    # what the old drivers chose, and what the car chooses once on the straight behind
-    assert PO._decide(w.B, w.T, w.V, w.WS, n, 2, False, w.hp, ttf, *_stream(0)) \
-        == (PO.A_REVERSE, 0)
-    assert [_d(w, 2, ttf, n=n, trial=t) for t in range(4)] == [(PO.A_NONE, 0)] * 4
-    w.V[2, VH.V_SEC], w.V[2, VH.V_SP] = 3, 0
-    assert _d(w, 2, ttf, n=n, trial=0)[0] == PO.A_ACCEL
-    # one space further in: backing off leads to another back-off, not straight back
-    w.V[2, VH.V_SEC], w.V[2, VH.V_SP] = 2, last - 1
-    assert _d(w, 2, ttf, n=n, trial=0) == (PO.A_REVERSE, 0)
-    # no target#1: from the straight the car would go round the wreck, so it backs off
-    w.V[2, VH.V_SP] = last
-    w.place(0, 6, 1, 0, 60, side=0, role=VH.LEAD)
-    assert _d(w, 2, ttf, n=n, trial=0) == (PO.A_REVERSE, 0)
+    w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 2, 1, 1, 0, side=1, role=VH.CHASE)
+    _obstacle(w, 2, 1, 2, 2)
+    assert not PO._reverse_may_drift(w.T, w.V, 1)
+    assert [_d(w, 1, std, trial=t) for t in range(4)] == [(PO.A_REVERSE, 0)] * 4
+    w.M[:], w.NM[:] = 0, 0
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
+    _obstacle(w, 3, 2, 3, 1)
+    assert w.T[3, RD.T_KIND] == RD.STRAIGHT and not PO._reverse_may_drift(w.T, w.V, 1)
+    assert [_d(w, 1, std, trial=t) for t in range(4)] == [(PO.A_REVERSE, 0)] * 4
+    # a space further on, the reverse lands on the straight: it may drift, and does
+    w.M[:], w.NM[:] = 0, 0
+    w.place(1, 3, 2, 1, 0, side=1, role=VH.CHASE)
+    _obstacle(w, 3, 2, 3, 2)
+    assert PO._reverse_may_drift(w.T, w.V, 1)
+    assert {_d(w, 1, std, trial=t) for t in range(8)} == {(PO.A_REVERSE, -1), (PO.A_REVERSE, 1)}
 
 
 def test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14_p17():

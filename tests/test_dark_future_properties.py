@@ -13,6 +13,7 @@ from simkit.dark_future import engine as EG
 from simkit.dark_future import diagnostics as DG
 from simkit.dark_future.diagnostics import shuttles
 from simkit.dark_future import scenario as GM
+from simkit.dark_future import policies as PO
 from simkit.dark_future.pieces import vehicle as VH
 
 SCEN = Path(__file__).resolve().parents[1] / "scenarios" / "dark-future"
@@ -326,22 +327,31 @@ def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name,
     assert res[EG.R_REASON] != EG.REASON_TIME
 
 
-@pytest.mark.parametrize("trial", [570, 1243, 3823])
-def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(trial):
+@pytest.mark.parametrize("trial, by_memory", [(570, False), (1243, True), (3823, True)])
+def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(trial, by_memory):
     """Seeded Game Eight intercepts (seed 2026) where a wreck in the lanes between target#1
     and the attacker, both stopped about a bend, shielded each from the other: 570 was drawn
     at the turn limit with the attacker backing and filling four times (target#1 lining up
     behind the wreck and coming on round it); 1243 and 3823 became such draws (nine and eight
-    times) when target#1 alone stopped lining up there (session 21's tries). With both rules
-    (DRV test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_p26_p52,
-    test_a_car_does_not_back_off_to_where_its_own_next_choice_is_to_come_straight_back_p17)
-    no vehicle comes forward more than once onto a space it backed onto, and no game runs to
-    the turn limit: each ends as a repeated position, neither car having a way to the other."""
+    times) when target#1 alone stopped lining up there (session 21's tries). With the hunter
+    not backing off a curve to line up behind a wreck (DRV
+    test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_p26_p52) and
+    each driver remembering where it backed off (DRV
+    test_a_car_that_backed_off_from_a_place_twice_stays_there_the_third_time_p17), no vehicle
+    comes forward onto a space it backed onto more often than it may back off from one place,
+    and no game runs to the turn limit: each ends as a repeated position, neither car having a
+    way to the other. Without the memory (``backoffs`` 0) 1243 and 3823 are shuttling draws
+    again (nine and eight times); 570 the hunter's rule alone ends."""
     sc = GM.load_scenario(SCEN / "game-8-intercept.toml")
     ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
     d = DG.examine(ev, res, world[4], trial)
-    assert d.shuttles <= 1 and d.kind != DG.KIND_SHUTTLE
+    assert d.shuttles <= PO.BACKOFFS and d.kind != DG.KIND_SHUTTLE
     assert res[EG.R_REASON] == EG.REASON_REPEAT
+    for side in sc.sides:
+        side.params = {"backoffs": 0}
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    d = DG.examine(ev, res, world[4], trial)
+    assert (d.kind == DG.KIND_SHUTTLE) == by_memory
 
 
 def test_a_vehicle_stopped_and_firing_is_fighting_not_waiting_issue_15():

@@ -95,7 +95,7 @@ from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
-from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot
+from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot, remember_backing
 from .policies import A_OFF_DRIFT
 from .policies import HP_DRV, HP_DRV_END, HP_TF
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -3079,6 +3079,8 @@ def _act_dir(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     # rolls, back to 0mph after the move (p17)
     if not moving_off or V[v, V_ENGOFF] or G[G_REV_MPH] <= 0:
         return
+    if arg != 2:
+        remember_backing(V, v)   # the driver's memory (policies.P_BACKOFFS)
     V[v, V_MPH] = G[G_REV_MPH]
     V[v, V_REV] = 1
     _log(L, v, EV_ACTION, A_REVERSE, arg, V[v, V_MPH], 0)

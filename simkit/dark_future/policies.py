@@ -82,7 +82,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT,
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
-from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY
+from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED3
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
 from .pieces.vehicle import armed, has_gun, marker_over
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -138,7 +138,16 @@ P_HOLDBACK = 21
 # joins the quarry its team-mates pursue (the one most of them chose; a side plays as one
 # player). Equals left after that go to the dice, never to the list order.
 P_FOCUS = 22
-P_W = 23
+# P_BACKOFFS: the times a driver backs off (p17) from one place before it takes that way for one
+# that leads nowhere and, stopped there again, shoots or waits instead (``decide``): a player's
+# memory of what it tried. Lining up on an enemy or backing off a block takes one reverse from a
+# place; cars backing and filling round a wreck on a bend (seeded Game Eight intercept 570, 1243,
+# 3823: each reverse undone by its own next choice or by the other car's next move, a round of
+# five to eight turns, to the turn limit) back off from the same places every round. The
+# trade-off: another try at getting round against a turn spent where it came from. 0: no
+# limit (the drivers before session 23).
+P_BACKOFFS = 23
+P_W = 24
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -191,6 +200,9 @@ RUNNER = 0
 HOLDBACK = 0
 # P_FOCUS of every named policy (measured on Game Seven, docs/rules/dark-future.md)
 FOCUS = 0
+# P_BACKOFFS of every named policy (measured on the Game Eight intercept, session 23 in
+# docs/rules/dark-future.md)
+BACKOFFS = 2
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -240,6 +252,7 @@ PARAM_SPACE = {
     "runner": (P_RUNNER, "bool", 0, 1, RUNNER),        # Game Seven's attacker: chase the leading target (p89)
     "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
     "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
+    "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
 }
 
 
@@ -270,6 +283,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_RUNNER] = RUNNER
     v[P_HOLDBACK] = HOLDBACK
     v[P_FOCUS] = FOCUS
+    v[P_BACKOFFS] = BACKOFFS
     return v
 
 
@@ -1373,17 +1387,64 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     """One action for driver ``v`` this phase: (action, argument). ``B``: the board buffer
     (:mod:`.pieces.board`); ``T`` its track, which the engine has cut already (a reshaped view
     costs a call each time it is made). The other pieces are cut after the direction driving,
-    which cuts its own, has passed. A stopped car does not back off a space to a place from
-    which its own choice would bring it straight back (:func:`_backs_off_for_nothing`): it
-    shoots or waits instead."""
+    which cuts its own, has passed. A stopped car does not back off (p17) from a place it has
+    backed off from ``P_BACKOFFS`` times already: it shoots or waits instead."""
     if V[v, V_MPH] == 0 and not moves:
         act, arg = _decide(B, T, V, WS, n, v, False, hp, par, st, script)
-        # riders never reverse (p64): bike_decide makes the choice a wait, so no look for them
+        # riders never reverse (p64): bike_decide makes the choice a wait; a reverse U-turn
+        # turns the car round, which no shuttle does
         if act == A_REVERSE and arg != 2 and not V[v, V_BIKE] \
-                and _backs_off_for_nothing(B, T, V, WS, n, v, arg, hp, par, st, script):
+                and 0 < par[P_BACKOFFS] <= _backed_from(V, v):
             return _hold(B, T, V, WS, n, v, hp, par, st, script)
         return act, arg
     return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
+
+
+BACKED_KEY = 16    # V_BACKED*: place key * BACKED_KEY + times (times < BACKED_KEY)
+
+
+@jit
+def _place_key(V, v):
+    # distinct for every place and facing: lanes 0-4 fit in 8, a pair's spaces in 64
+    return (((V[v, V_SEC] * 8 + V[v, V_LANE]) * 64 + V[v, V_SP]) * 2 + V[v, V_DIR]) + 1
+
+
+@jit
+def _backed_from(V, v):
+    """How many times the driver has backed off from where the car stands, facing its way."""
+    key = _place_key(V, v)
+    for c in range(V_BACKED0, V_BACKED3 + 1):
+        if V[v, c] // BACKED_KEY == key:
+            return V[v, c] % BACKED_KEY
+    return 0
+
+
+@jit
+def remember_backing(V, v):
+    """Count one more reverse from where the car stands: in its column if it has one, else in
+    an empty one, else in place of the place backed from least often (the first such). Called
+    by the engine as the reverse is made: a reverse the driver declares where the engine
+    refuses it (not stopped at the start of phase 1, p15, p17) is not remembered."""
+    key = _place_key(V, v)
+    slot = -1
+    for c in range(V_BACKED0, V_BACKED3 + 1):
+        if V[v, c] // BACKED_KEY == key:
+            slot = c
+            break
+    if slot < 0:
+        for c in range(V_BACKED0, V_BACKED3 + 1):
+            if V[v, c] == 0:
+                slot = c
+                break
+    if slot < 0:
+        slot = V_BACKED0
+        for c in range(V_BACKED0 + 1, V_BACKED3 + 1):
+            if V[v, c] % BACKED_KEY < V[v, slot] % BACKED_KEY:
+                slot = c
+    if V[v, slot] // BACKED_KEY != key:
+        V[v, slot] = key * BACKED_KEY
+    if V[v, slot] % BACKED_KEY < BACKED_KEY - 1:
+        V[v, slot] += 1
 
 
 @jit
@@ -1396,50 +1457,6 @@ def _hold(B, T, V, WS, n, v, hp, par, st, script):
     if slot >= 0 and not _finishes_hulks(V, WS, v, u, hp):
         return A_SHOOT, slot
     return A_NONE, 0
-
-
-@jit
-def _backs_off_for_nothing(B, T, V, WS, n, v, d, hp, par, st, script):
-    """Would the reverse (drift ``d``) put the car where its own next choice, the position
-    otherwise as it is, is to come forward again onto the place it is leaving: straight on in
-    the same lanes, or moving off with the drift back into them (p15, p17)? Then the reverse
-    gains nothing but the same position a turn or two later, and the next turn the same choice
-    again: backing and filling to the turn limit (seeded Game Eight intercept 1243 and 3823,
-    once target#1 no longer lined up behind target#2's wreck: the turn-to-face attacker beside
-    it backed off a bend, its way round the wreck inwards, moved straight on again from the
-    straight behind, where target#1 ahead ended its look down the road, braked at the wreck
-    and backed off again). Coming forward into an enemy (a ram, p52) is not coming back for
-    nothing. The look is one reverse deep and reads no dice (the stream is copied)."""
-    sec = V[v, V_SEC]
-    lane = V[v, V_LANE]
-    sp = V[v, V_SP]
-    nsec, nsp = RD.step_space(T, sec, lane, sp, 0 if V[v, V_DIR] != 0 else 1)
-    if nsec < 0 or nsec >= TM_LIMIT:
-        return False
-    nl = lane
-    # a reverse drift is made only off and onto straights (p17)
-    if d != 0 and 0 <= lane + d <= 4 and T[sec, RD.T_KIND] == RD.STRAIGHT \
-            and T[nsec, RD.T_KIND] == RD.STRAIGHT:
-        nl = lane + d
-    V[v, V_SEC] = nsec
-    V[v, V_SP] = min(nsp, RD.pair_spaces(T, nsec, nl) - 1)
-    V[v, V_LANE] = nl
-    act, arg = _decide(B, T, V, WS, n, v, False, hp, par, st.copy(), script)
-    back = False
-    if act == A_ACCEL:
-        back = nl == lane
-    elif act == A_OFF_DRIFT:
-        back = nl != lane and (1 if arg > 0 else -1) == lane - nl
-    if back:
-        M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
-        NM = B[B_NM:B_NM_END]
-        u = _first_in_way(T, M, NM, V, n, v, LINE_UP)
-        if u >= 0 and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
-            back = False
-    V[v, V_SEC] = sec
-    V[v, V_SP] = sp
-    V[v, V_LANE] = lane
-    return back
 
 
 @jit
@@ -1479,7 +1496,8 @@ def _chases_behind(T, M, NM, V, n, v, hp):
 
 @jit
 def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
-    """:func:`decide` without the look one reverse ahead."""
+    """:func:`decide` without the driver's memory of where it backed off (what the driver
+    would choose were it there for the first time)."""
     if par[P_UTURN] > 0 or par[P_HEADON] > 0:
         da, dg = decide_dir(B, V, WS, n, v, moves, hp, par, st, script)
         if da >= 0:
@@ -1808,6 +1826,17 @@ def _stopped_enemy_in_front(T, V, WS, n, v, look, hp):
 
 
 @jit
+def _reverse_may_drift(T, V, v):
+    """May a reverse from here drift? Not on a curve (p17): the engine refuses the drift where
+    the reverse starts or ends on one, and backs the car straight."""
+    sec = V[v, V_SEC]
+    if T[sec, RD.T_KIND] != RD.STRAIGHT:
+        return False
+    nsec, nsp = RD.step_space(T, sec, V[v, V_LANE], V[v, V_SP], 0 if V[v, V_DIR] != 0 else 1)
+    return nsec >= 0 and T[nsec, RD.T_KIND] == RD.STRAIGHT
+
+
+@jit
 def _reverse_clear(T, M, NM, V, n, v, d):
     """Is the space behind the car free of vehicles, wrecks and obstacles, and, for a reverse
     with a drift ``d`` (-1, +1), the pair it drifts onto as well?"""
@@ -1925,7 +1954,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # on a curve a reversing car may not drift (p17): back straight off it first, then
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
             # ahead shut, to the turn limit)
-            d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if straight else 0
+            d = (1 if V[ef, V_LANE] > V[v, V_LANE] else -1) if _reverse_may_drift(T, V, v) else 0
             # not into a wreck or an obstacle behind (a seeded Game Eight attacker rammed a
             # wreck backwards every turn until it was one), and on a curve only when the way
             # back off it is clear: shut in on it, backing a space or two only brought the car
@@ -1997,7 +2026,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # inwards and the drift is refused (p13): take the drift here, reversing (p17;
             # seeded Game Eight cars came on, rammed the obstacle, backed off, to the turn
             # limit); not into a block behind
-            if _reverse_clear(T, M, NM, V, n, v, r):
+            if _reverse_may_drift(T, V, v) and _reverse_clear(T, M, NM, V, n, v, r):
                 return A_REVERSE, r
     if near:
         if V[v, V_BIKE]:
@@ -2036,7 +2065,12 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             if slot >= 0:
                 return A_SHOOT, slot
             return A_NONE, 0
-        if d == 0:
+        if not _reverse_may_drift(T, V, v):
+            # a reverse may not drift where it starts or ends on a curve (p17): it backs
+            # straight, a run-up to the drift round the block once moving (the drivers used to
+            # declare the drift and have the engine refuse it)
+            d = 0
+        elif d == 0:
             d = -1 if V[v, V_LANE] > 2 else 1
             if V[v, V_LANE] == 2:   # the middle: neither side is wider, the dice choose
                 d = -1 if _pick(st, script, 2) == 0 else 1

@@ -67,8 +67,12 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # the enemy + 1 a chase driver last chose to pursue (0 none), kept by drivers whose
  # ``focus`` parameter remembers it (policies._quarry): a player's own memory of its target
  V_QUARRY,
+ # the places a driver has backed off from (p17) and how often, one per column (key * 16 +
+ # times; 0 empty), counted by the engine as each reverse is made (policies.remember_backing)
+ # and read by policies.decide: a player's memory of a reverse that led nowhere
+ V_BACKED0, V_BACKED1, V_BACKED2, V_BACKED3,
  V_W,          # the row's width: keep last
- ) = range(58)
+ ) = range(62)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
