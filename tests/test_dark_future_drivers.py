@@ -1021,6 +1021,56 @@ def test_where_taking_the_other_side_out_wins_a_stopped_lead_car_lines_up_on_a_s
     assert World().hp[PO.HP_TAKE_OUT] == 0
 
 
+def test_a_stranded_enemy_the_car_cannot_get_past_is_hunted_not_left_behind_p75_p88():
+    """Seeded Game Six 163 and 1625 (and the same in game-8.toml), seed 2026: every gang
+    vehicle in play stopped for good, so the Op no longer hunted (_leaves_behind: drive on with
+    play and leave them off the back of the road, p75); it counted the stranded gang vehicle as
+    a block, found the road shut and waited. But the enemy was ahead of it or level, past a
+    road shut from edge to edge (p76): the Op could never get past it to leave it behind, and
+    an enemy stopped with weapons is not beaten (p88), so the position repeated. Where the
+    stranded enemy cannot be got past, the driver keeps hunting it: here it reverses with a
+    drift into line (p17), as with an enemy still able to move. With a lane pair open past
+    the enemy, or the enemy already behind the car, it is left behind as before."""
+    std = PO.params_vector()
+    w, n = _shut_game_six(0, gang=VH.CHASE)
+    w.place(3, 2, 2, 1, 0, side=1, role=VH.LEAD, kind=1)     # the Op
+    w.WS[3] = w.a.LOAD[3, 0]
+    w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)            # the gang car, engine out
+    w.V[0, VH.V_ENGOFF] = 1
+    assert PO._stuck(w.V, 0) and VH.armed(w.V, w.WS, 0)
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 3, w.hp, std, w.tbuf)[0] < 0
+    assert PO._route(w.T, w.M, w.NM, w.V, n, 3, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, w.hp, std, *_stream(0))
+
+    def left_behind():
+        return PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
+
+    # ahead, past the shut road: hunted (the old driver waited, A_NONE)
+    assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0)
+    assert not left_behind()
+    assert decide() == (PO.A_REVERSE, -1)
+    # level with it (Game Six 1625), the road ahead shut: hunted too (A_NONE on the old)
+    w.place(0, 2, 0, 1, 0, side=0, role=VH.CHASE)
+    w.V[0, VH.V_ENGOFF] = 1
+    assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0) and not left_behind()
+    assert decide() == (PO.A_REVERSE, -1)
+    # already behind the car: driving on leaves it behind (the road ahead is the car's own
+    # trouble, not the enemy's)
+    w.place(0, 1, 0, 0, 0, side=0, role=VH.CHASE)
+    w.V[0, VH.V_ENGOFF] = 1
+    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0) and left_behind()
+    # ahead, with a lane pair open past it: it can be got past and left behind, as before
+    w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)
+    w.NM[0] = 0
+    w.V[0, VH.V_ENGOFF] = 1
+    _obstacle(w, 3, 0, 2, 0)
+    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0) and left_behind()
+    # (moving off drifting into the open lanes, on the old driver and the new)
+    assert decide() == (PO.A_OFF_DRIFT, 30)
+
+
 def test_a_car_shut_in_on_a_bend_does_not_back_into_a_block_behind_it_p17_p57():
     """_move_off's reverses to where a U-turn may be made, off a curve, and with the drift
     before a curve did not look behind (s18-df15e checked only the nose-to-a-block reverse).
@@ -1523,6 +1573,10 @@ def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57
     reverse unchecked, the others in _move_off check ``_reverse_clear``)."""
     std = PO.params_vector()
     w, n = _shut_game_six(1, gang=VH.LEAD)
+    # the road past the gang car open on lanes 3-5: shut from edge to edge, the Op could never
+    # get past it to leave it behind and would hunt it (_past_shut_road; s23-df15o)
+    w.NM[0] = 0
+    _obstacle(w, 3, 0, 2, 1)
     w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
     w.V[0, VH.V_ENGOFF] = 1
     w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
@@ -1530,7 +1584,7 @@ def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57
     w.WS[3] = w.a.LOAD[3, 0]
     w.WS[3, :, VH.W_AMMO] = 0
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
-    assert PO._leaves_behind(w.V, n, 3, w.hp)
+    assert PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
     assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 0)
     _obstacle(w, 0, 2, 3, 1)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 3, 0)
@@ -2059,7 +2113,7 @@ def test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14
         w.V[v, VH.V_STATUS] = VH.CRASHED
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
     assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, n, 3, False)[0] < 0
-    assert not PO._leaves_behind(w.V, n, 3, w.hp)
+    assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
 
     def decide(hp=w.hp):
         return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, hp, std, *_stream(0))

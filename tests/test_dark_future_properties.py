@@ -145,8 +145,14 @@ def test_seeded_game_six_turn_limit_draws_issue_15():
     again: 898, no deadlock (the Op and a gang bike both still move to the end) but a chase
     neither finishes: the bike follows the Op, its light guns doing 0 damage through the Op's
     armour, and the Op, whose guns face forward, last shoots in turn 6 and never drops back
-    behind the bike (why the drivers do not: not examined). A guard against new deadlocks: no
-    other turn-limit draw in the 2,000."""
+    behind the bike (why the drivers do not: not examined). Since a stranded enemy the car
+    cannot get past is hunted rather than left behind (s23-df15o), 326 is a second: the same
+    40-turn chase to turn 38, when the last gang bike falls and halts ahead of the Op, which
+    finds it stopped for good and no lane pair clear past it; the Op now drifts into its lanes,
+    hunting it, rather than drive straight on, and the turn limit comes a move before the
+    head-on collision that used to end it in turn 40 (p72). No deadlock: the Op moves to the
+    end. A guard against new deadlocks: no other
+    turn-limit draw in the 2,000."""
     sc = GM.load_scenario(SCEN / "game-6.toml")
     sim = GM.GameSim(sc)
     key = EG.dice.stream_key(2026)
@@ -154,8 +160,9 @@ def test_seeded_game_six_turn_limit_draws_issue_15():
         acc = sim.chunk(key, t, 1)
         assert acc[EG.ST_REASON + EG.REASON_TIME] == 0, t
     assert sim.chunk(key, 898, 1)[EG.ST_REASON + EG.REASON_TIME] == 1
+    assert sim.chunk(key, 326, 1)[EG.ST_REASON + EG.REASON_TIME] == 1
     tot = sim.chunk(key, 0, 2000)
-    assert tot[EG.ST_REASON + EG.REASON_TIME] == 1
+    assert tot[EG.ST_REASON + EG.REASON_TIME] == 2
     assert tot[EG.ST_REASON + EG.REASON_STALEMATE] <= 4
 
 

@@ -432,13 +432,13 @@ def _flees(V, v, hp, par):
 
 
 @jit
-def _hunts(V, n, v, hp):
+def _hunts(T, M, NM, V, n, v, hp):
     """Does the driver mean to take a stopped enemy out rather than pass it: a chase car, or
     any car where taking the other side out wins (Games Six and Eight, ``HP_TAKE_OUT``), unless
     it leaves them all behind (:func:`_leaves_behind`)?"""
     if V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0:
         return False
-    return not _leaves_behind(V, n, v, hp)
+    return not _leaves_behind(T, M, NM, V, n, v, hp)
 
 
 @jit
@@ -497,9 +497,10 @@ def _held_back_for(T, V, WS, n, v, hp, par, st, script):
 
 
 @jit
-def _leaves_behind(V, n, v, hp):
+def _leaves_behind(T, M, NM, V, n, v, hp):
     """On a continuous track where taking the other side out wins, is every enemy left stopped
-    for good (:func:`_stuck`)? Then driving on with play leaves them off the back of the road
+    for good (:func:`_stuck`), and none of them one the car cannot get past
+    (:func:`_past_shut_road`)? Then driving on with play leaves them off the back of the road
     (p75), which beats them (p88) with no fight (a seeded Game Six Op backed and filled behind
     a gang car whose engine was out, shielded by a wreck, to the turn limit)."""
     if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0:
@@ -507,7 +508,40 @@ def _leaves_behind(V, n, v, hp):
     for u in range(n):
         if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] and not _stuck(V, u):
             return False
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and _past_shut_road(T, M, NM, V, n, v, u):
+            return False
     return True
+
+
+@jit
+def _past_shut_road(T, M, NM, V, n, v, u):
+    """Is stranded enemy ``u`` one the car has not got past with play (its far end ahead of the
+    car's tail, or level) with no lane pair clear from the car on past that far end (over
+    ``ROUTE_LOOK`` spaces at least, as :func:`_route` plans), every pair held by the enemy
+    itself or shut by an obstacle, a wreck or a stopped vehicle (p57, p76)? Then the car can
+    never get past it to leave it behind (p75), and an enemy stopped with weapons is not
+    beaten (p88): it must be taken out. Seeded Game Six and Eight drivers that counted such an
+    enemy as left behind waited beside or behind it until the position repeated (issue 15,
+    session 23). Looked at with play as :func:`_stopped_enemy_in_front` takes it (direction
+    0): an enemy behind that, facing against play, the car has in front of it is left behind
+    by turning round (:func:`_outruns`)."""
+    far = v_front(T, V, u)
+    if far <= v_rear(T, V, v):
+        return False     # passed already
+    k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
+    # the stretch the driver plans its way over (ROUTE_LOOK), or on to the enemy's far end
+    look = max((k + RD.UNITS - 1) // RD.UNITS, ROUTE_LOOK)
+    d = V[v, V_DIR]
+    V[v, V_DIR] = 0     # look with play (restored below)
+    shut = True
+    for p in range(5):
+        if _pair_clear(T, M, NM, V, n, v, p, look, False):
+            shut = False
+            break
+    V[v, V_DIR] = d
+    return shut
 
 
 @jit
@@ -754,7 +788,7 @@ def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
     if span == 0:
         return 0
     far = span + CURVE_PLAN
-    hunt = _hunts(V, n, v, hp)
+    hunt = _hunts(T, M, NM, V, n, v, hp)
     blocked, r = _route(T, M, NM, V, n, v, far, hunt, st, script)
     if blocked and r != 0 and r != out:
         return r
@@ -851,13 +885,14 @@ def _outruns(T, TM, M, NM, V, n, v, hp, st, script):
     shut road is, so backing off to where it may turn does not bring the car back to it."""
     if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0 or V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
         return False
-    if _leaves_behind(V, n, v, hp):
+    if _leaves_behind(T, M, NM, V, n, v, hp):
         return True     # every enemy stranded: they are left behind only going with play
+    hunt = _hunts(T, M, NM, V, n, v, hp)
     u, g = _nearest_enemy(T, V, n, v, False, st, script)
-    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False, _hunts(V, n, v, hp), st, script):
+    if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False, hunt, st, script):
         return False
     e, g = _nearest_enemy(T, V, n, v, True, st, script)
-    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp), st, script)
+    return e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, hunt, st, script)
 
 
 @jit
@@ -1484,7 +1519,7 @@ def _chases_behind(T, M, NM, V, n, v, hp):
     # within reach: a lane pair clear from here to it (as _beyond_shut_road, looking back)
     d = V[v, V_DIR]
     V[v, V_DIR] = 1 - d     # look the other way (restored below)
-    hunt = _hunts(V, n, v, hp)
+    hunt = _hunts(T, M, NM, V, n, v, hp)
     ok = False
     for lane in range(5):
         if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1), hunt):
@@ -1527,7 +1562,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if slot >= 0:
                 return A_SHOOT, slot
             if not V[v, V_BIKE] and not V[v, V_ENGOFF] \
-                    and (chase or _leaves_behind(V, n, v, hp)) \
+                    and (chase or _leaves_behind(T, M, NM, V, n, v, hp)) \
                     and _reverse_clear(T, M, NM, V, n, v, 0):
                 # the U-turn's space is off the road: back off the end first (p17), to turn
                 # there and drive on with play, leaving the stranded enemies behind (p75) or
@@ -1565,7 +1600,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
-        if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(V, n, v, hp):
+        if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(T, M, NM, V, n, v, hp):
             ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
             if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
                     and best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)[0] < 0:
@@ -1581,7 +1616,8 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if d != 0:
             return A_DRIFT, d
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
-        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(V, n, v, hp), st, script)
+        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(T, M, NM, V, n, v, hp), st,
+                            script)
         # (not onto a marker: oil after a drift is a 30mph hazard, not a 60mph one, p30)
         if blocked and d != 0 and _drift_legal(T, V, v, d) \
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
@@ -1646,7 +1682,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if not moves:
             return A_NONE, 0
         u, g = _quarry(T, V, WS, n, v, hp, par, st, script)
-        if u >= 0 and _leaves_behind(V, n, v, hp):
+        if u >= 0 and _leaves_behind(T, M, NM, V, n, v, hp):
             u = -1     # every enemy stranded: drive on and leave them behind (p75)
         h = _held_back_for(T, V, WS, n, v, hp, par, st, script)
         if h >= 0:
@@ -1941,7 +1977,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
     # enemy too: seeded Game Eight Ops waited for ever behind a road shut from edge to edge
     # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
-    if _hunts(V, n, v, hp) and not V[v, V_BIKE]:
+    if _hunts(T, M, NM, V, n, v, hp) and not V[v, V_BIKE]:
         ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
         if ef < 0 and straight:
             # farther off, across a curve that refuses the drift towards it: line up here
@@ -1973,7 +2009,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
-    hunt = _hunts(V, n, v, hp)
+    hunt = _hunts(T, M, NM, V, n, v, hp)
     blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
     if not blocked and straight and not V[v, V_BIKE]:
         r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
@@ -1992,7 +2028,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)
-        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp), st, script):
+        if e < 0 or _beyond_shut_road(T, M, NM, V, n, v, True, hunt, st, script):
             # turning round helps only to reach an enemy behind (outrunning those ahead is
             # above); walled in both ways, nothing can
             if slot >= 0:
@@ -2248,8 +2284,9 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
         turn = False
         # not towards an enemy out of reach (it would turn back and forth at a shut road),
         # nor back to enemies all stranded that driving on leaves behind (_hunts)
-        if u >= 0 and a < 0 and not _leaves_behind(V, n, v, hp) \
-                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(V, n, v, hp), st, script):
+        if u >= 0 and a < 0 and not _leaves_behind(T, M, NM, V, n, v, hp) \
+                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(T, M, NM, V, n, v, hp),
+                                          st, script):
             if V[v, V_ROLE] == LEAD:
                 k = _after_bend(T, V, v)
                 turn = 0 <= k <= 2 and g >= 2
