@@ -533,15 +533,7 @@ def _past_shut_road(T, M, NM, V, n, v, u):
     k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
     # the stretch the driver plans its way over (ROUTE_LOOK), or on to the enemy's far end
     look = max((k + RD.UNITS - 1) // RD.UNITS, ROUTE_LOOK)
-    d = V[v, V_DIR]
-    V[v, V_DIR] = 0     # look with play (restored below)
-    shut = True
-    for p in range(5):
-        if _pair_clear(T, M, NM, V, n, v, p, look, False):
-            shut = False
-            break
-    V[v, V_DIR] = d
-    return shut
+    return not _a_pair_clear(T, M, NM, V, n, v, 0, look, False)    # looking with play
 
 
 @jit
@@ -813,6 +805,21 @@ def _back_into_block(T, M, NM, V, n, v, lane, g):
 
 
 @jit
+def _a_pair_clear(T, M, NM, V, n, v, facing, look, hunt):
+    """Is some lane pair clear over ``look`` spaces from the car, looking as if it faced
+    ``facing`` (0 with play, 1 against it; :func:`_pair_clear`)?"""
+    d = V[v, V_DIR]
+    V[v, V_DIR] = facing     # look that way (restored below)
+    clear = False
+    for lane in range(5):
+        if _pair_clear(T, M, NM, V, n, v, lane, look, hunt):
+            clear = True
+            break
+    V[v, V_DIR] = d
+    return clear
+
+
+@jit
 def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt, st, script):
     """Is the nearest enemy behind (or ahead) out of reach: every lane pair between it and the
     car stopped by an obstacle, a wreck or a stopped vehicle (p57, p76; no way through, and
@@ -821,15 +828,7 @@ def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt, st, script):
     if u < 0:
         return False
     d = V[v, V_DIR]
-    if behind:
-        V[v, V_DIR] = 1 - d     # look the other way (restored below)
-    shut = True
-    for lane in range(5):
-        if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1), hunt):
-            shut = False
-            break
-    V[v, V_DIR] = d
-    return shut
+    return not _a_pair_clear(T, M, NM, V, n, v, 1 - d if behind else d, max(g, 1), hunt)
 
 
 @jit
@@ -1517,16 +1516,8 @@ def _chases_behind(T, M, NM, V, n, v, hp):
     if g >= 1 << 20:
         return False
     # within reach: a lane pair clear from here to it (as _beyond_shut_road, looking back)
-    d = V[v, V_DIR]
-    V[v, V_DIR] = 1 - d     # look the other way (restored below)
-    hunt = _hunts(T, M, NM, V, n, v, hp)
-    ok = False
-    for lane in range(5):
-        if _pair_clear(T, M, NM, V, n, v, lane, max(g, 1), hunt):
-            ok = True
-            break
-    V[v, V_DIR] = d
-    return ok
+    return _a_pair_clear(T, M, NM, V, n, v, 1 - V[v, V_DIR], max(g, 1),
+                         _hunts(T, M, NM, V, n, v, hp))
 
 
 @jit
