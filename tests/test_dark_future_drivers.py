@@ -1170,6 +1170,22 @@ def test_lined_up_on_a_stopped_enemy_a_car_rams_it_only_with_nothing_between():
     assert _d(w, 1, std)[0] != PO.A_ACCEL
 
 
+def _op_near_the_roads_start(sp, mph, lead_mph):
+    """Game Six: the Op (3) facing against play on section 0's lanes 2-3, space ``sp``, at
+    ``mph``; a gang car (0) on section 6 at ``lead_mph``, the other two gang vehicles crashed;
+    no ammunition anywhere. Returns (world, vehicle count)."""
+    w = World(scenario="game-6.toml")
+    n = w.a.G[EG.G_NV]
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(3, 0, 2, sp, mph, side=1, role=VH.CHASE, kind=1)
+    w.V[3, VH.V_DIR] = 1
+    w.place(0, 6, 2, 0, lead_mph, side=0, role=VH.LEAD)
+    for v in (1, 2):
+        w.place(v, 6, 4, 0, 0, side=0, role=VH.LEAD)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    return w, n
+
+
 def test_where_taking_the_other_side_out_wins_a_car_does_not_drive_off_the_start_of_the_track():
     """A car facing against play that runs off the start of the stretch of road leaves play
     (p75), and a side all out of play is beaten (p88): seeded Game Eight Ops turned to chase a
@@ -1177,15 +1193,7 @@ def test_where_taking_the_other_side_out_wins_a_car_does_not_drive_off_the_start
     like a curve taken at 0mph) and, stopped at it, turns round rather than move off. Where the
     Game is won at the line (HP_TAKE_OUT 0) the end is nothing to it."""
     std = PO.params_vector()
-    w = World(scenario="game-6.toml")
-    n = w.a.G[EG.G_NV]
-    w.WS[:, :, VH.W_AMMO] = 0
-    w.place(3, 0, 2, 1, 60, side=1, role=VH.CHASE, kind=1)
-    w.V[3, VH.V_DIR] = 1
-    w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD)
-    for v in (1, 2):
-        w.place(v, 6, 4, 0, 0, side=0, role=VH.LEAD)
-        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w, n = _op_near_the_roads_start(1, 60, 60)
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 1
     hp0 = w.hp.copy()
     hp0[PO.HP_TAKE_OUT] = 0
@@ -2102,15 +2110,7 @@ def test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14
     it may. Not towards an enemy beyond a road shut from edge to edge, and not where the
     Game is won at the line (HP_TAKE_OUT 0: the end of the road is nothing to it)."""
     std = PO.params_vector()
-    w = World(scenario="game-6.toml")
-    n = w.a.G[EG.G_NV]
-    w.WS[:, :, VH.W_AMMO] = 0
-    w.place(3, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
-    w.V[3, VH.V_DIR] = 1
-    w.place(0, 6, 2, 0, 0, side=0, role=VH.LEAD)
-    for v in (1, 2):
-        w.place(v, 6, 4, 0, 0, side=0, role=VH.LEAD)
-        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w, n = _op_near_the_roads_start(0, 0, 0)
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
     assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, n, 3, False)[0] < 0
     assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
