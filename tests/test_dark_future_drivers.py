@@ -1071,6 +1071,79 @@ def test_a_stranded_enemy_the_car_cannot_get_past_is_hunted_not_left_behind_p75_
     assert decide() == (PO.A_OFF_DRIFT, 30)
 
 
+def _rider_behind_stranded_op(op_sp):
+    """Game Eight (the gang pursuing), a right bend on section 3: the last gang rider (1, its
+    ammunition spent) stopped on the bend's last space in lanes 1-2, the Op stranded (engine
+    out) on the straight past it in the same lanes, space ``op_sp``; the other riders crashed."""
+    w = World(layout=("S", "S", "S", "BR", "S", "S", "S"), scenario="game-8-gang-pursues.toml")
+    n = w.a.G[EG.G_NV]
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    for v in (2, 3):
+        w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w.place(0, 4, 1, op_sp, 0, side=0, role=VH.LEAD, kind=1)
+    w.V[0, VH.V_ENGOFF] = 1
+    w.place(1, 3, 1, RD.pair_spaces(w.T, 3, 1) - 1, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.WS[1, :, VH.W_AMMO] = 0
+    assert w.T[3, RD.T_DIR] > 0 and PO._drift_legal(w.T, w.V, 1, -1)    # outwards: lane 0
+    assert PO._stuck(w.V, 0) and VH.armed(w.V, w.WS, 0) and w.hp[PO.HP_OUTRUN] == 1
+    return w, n
+
+
+def test_lanes_a_rider_on_a_curve_cannot_reach_count_as_shut_p13_p64():
+    """Seeded gang pursues 73, 2183, 3364 (seed 2026): the last rider stopped on a bend behind
+    the stranded Op; the only lane pairs clear past the Op were on the bend's inside, where a
+    rider cannot go (a drift on a curve goes outwards only, p13; a rider may not reverse off the
+    bend first, p64), so _past_shut_road did not see the road as shut, the rider counted the Op
+    as left behind (p75) and waited until the position repeated. A pair the vehicle cannot reach
+    now counts as shut: the Op cannot be got past, so it is hunted (p88). From the inside lanes,
+    or for a car (which backs off the bend first, p17), the same road is open as before."""
+    w, n = _rider_behind_stranded_op(2)
+    _obstacle(w, 5, 0, 3)    # lanes 0-3 shut past the Op: only the pair 4-5 is open
+    assert [PO._pair_clear(w.T, w.M, w.NM, w.V, n, 1, p, PO.ROUTE_LOOK + 1, False)
+            for p in range(5)] == [False, False, False, False, True]
+    # shut for the rider, so hunted (the old driver: not shut, left behind, not hunted)
+    assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._hunts(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._out_of_reach(w.T, w.V, 1, 4) and not PO._out_of_reach(w.T, w.V, 1, 0)
+    # a rider on the inside lanes reaches the open pair: the Op is left behind
+    w.V[1, VH.V_LANE] = 4
+    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    # so is a car where the rider stood: it may back off the bend and drift (p17)
+    w.V[1, VH.V_LANE] = 1
+    w.V[1, VH.V_BIKE] = 0
+    assert not PO._out_of_reach(w.T, w.V, 1, 4)
+    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 1, 0)
+
+
+def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15_p64():
+    """The same seeded riders, hunting the stranded Op (above), still waited: the Op two spaces
+    ahead in their lanes, no shot (out of sight round the bend, or none left), and _drift_dir
+    refused the outward drift because the Op holds those lanes in the second space. Riders may
+    not reverse to line up (p64); the enemy will not clear the way. A hunting rider now moves off
+    drifting (p15) outwards (p13) into lanes clear in the next space, to come up beside or behind
+    the enemy, slowly (at most RAM_MOVE_OFF). With that space shut it waits, as before."""
+    std = PO.params_vector()
+    w, n = _rider_behind_stranded_op(1)    # two spaces ahead: the bend's last, then space 0
+    assert PO._hunts(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[0] < 0
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 1, 0, *_stream(0)) == 0
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
+
+    act, arg = decide()    # the old driver: A_NONE
+    assert act == PO.A_OFF_DRIFT and arg < 0 and -arg <= PO.RAM_MOVE_OFF
+    # the outward lanes shut in the next space: nothing to drift into, it waits
+    _obstacle(w, 4, 0, 0)
+    assert decide() == (PO.A_NONE, 0)
+
+
 def test_a_car_shut_in_on_a_bend_does_not_back_into_a_block_behind_it_p17_p57():
     """_move_off's reverses to where a U-turn may be made, off a curve, and with the drift
     before a curve did not look behind (s18-df15e checked only the nose-to-a-block reverse).

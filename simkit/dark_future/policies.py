@@ -526,14 +526,66 @@ def _past_shut_road(T, M, NM, V, n, v, u):
     enemy as left behind waited beside or behind it until the position repeated (issue 15,
     session 23). Looked at with play as :func:`_stopped_enemy_in_front` takes it (direction
     0): an enemy behind that, facing against play, the car has in front of it is left behind
-    by turning round (:func:`_outruns`)."""
+    by turning round (:func:`_outruns`). A pair the car cannot reach counts as shut for it
+    (:func:`_out_of_reach`)."""
     far = v_front(T, V, u)
     if far <= v_rear(T, V, v):
         return False     # passed already
     k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
     # the stretch the driver plans its way over (ROUTE_LOOK), or on to the enemy's far end
     look = max((k + RD.UNITS - 1) // RD.UNITS, ROUTE_LOOK)
-    return not _a_pair_clear(T, M, NM, V, n, v, 0, look, False)    # looking with play
+    d = V[v, V_DIR]
+    V[v, V_DIR] = 0     # looking with play (restored below)
+    clear = False
+    for lane in range(5):
+        if not _out_of_reach(T, V, v, lane) and _pair_clear(T, M, NM, V, n, v, lane, look,
+                                                            False):
+            clear = True
+            break
+    V[v, V_DIR] = d
+    return not clear
+
+
+@jit
+def _drift_to_stranded(T, M, NM, V, n, v, st, script):
+    """For a stopped rider with a stranded enemy (:func:`_stuck`) two spaces ahead in its
+    lanes and the space between clear: a legal drift direction (outwards only on a curve, p13)
+    whose lanes are clear in the next space, the enemy allowed in the space after it (the rider
+    comes up beside or behind it), or 0; with both sides open, the dice's. Riders may not
+    reverse (p64), so this is their way to line up."""
+    lane = V[v, V_LANE]
+    if _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
+        return 0
+    u = _first_in_way(T, M, NM, V, n, v, 2)
+    if u < 0 or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE or not _stuck(V, u):
+        return 0
+    ok = 0
+    last = 0
+    for dd in (-1, 1):
+        if _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 1):
+            ok += 1
+            last = dd
+    if ok == 2:
+        return -1 if _pick(st, script, 2) == 0 else 1
+    return last
+
+
+@jit
+def _out_of_reach(T, V, v, lane):
+    """Can the car not get to ``lane``'s pair from where it stands? A rider on a curve cannot
+    get to a pair on the inside of its own lanes: a drift on a curve goes outwards only (p13)
+    and a rider may not reverse off the curve first (p64). A car can (p17: it backs straight
+    off the bend, then drifts), so for a car every pair is in reach. Seeded gang pursues riders
+    stopped on a bend behind the stranded Op, the only clear pair past it on the bend's inside,
+    counted the Op as left behind and waited until the position repeated (issue 15, session
+    23)."""
+    if not V[v, V_BIKE]:
+        return False
+    t = T[V[v, V_SEC], RD.T_DIR]
+    if t == 0:
+        return False
+    return (lane - V[v, V_LANE]) * (1 if t < 0 else -1) < 0
 
 
 @jit
@@ -2066,6 +2118,14 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                 if 0 < want < up:
                     up = want
                 return A_OFF_DRIFT, d * up
+            if hunt:
+                d = _drift_to_stranded(T, M, NM, V, n, v, st, script)
+                if d != 0:
+                    # the stranded enemy it hunts will not clear the way: come up beside or
+                    # behind it where it is in sight, slowly, as a car lines up (seeded gang
+                    # pursues riders waited on a bend behind the stranded Op, out of sight round
+                    # it, until the position repeated)
+                    return A_OFF_DRIFT, d * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
             return A_NONE, 0   # no lane to drift into; the way may clear
         if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
             # the straight move is clear and so are the lanes beside the block: moving off
