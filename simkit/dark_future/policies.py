@@ -534,16 +534,7 @@ def _past_shut_road(T, M, NM, V, n, v, u):
     k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
     # the stretch the driver plans its way over (ROUTE_LOOK), or on to the enemy's far end
     look = max((k + RD.UNITS - 1) // RD.UNITS, ROUTE_LOOK)
-    d = V[v, V_DIR]
-    V[v, V_DIR] = 0     # looking with play (restored below)
-    clear = False
-    for lane in range(5):
-        if not _out_of_reach(T, V, v, lane) and _pair_clear(T, M, NM, V, n, v, lane, look,
-                                                            False):
-            clear = True
-            break
-    V[v, V_DIR] = d
-    return not clear
+    return not _a_pair_clear(T, M, NM, V, n, v, 0, look, False, True)   # looking with play
 
 
 @jit
@@ -857,13 +848,16 @@ def _back_into_block(T, M, NM, V, n, v, lane, g):
 
 
 @jit
-def _a_pair_clear(T, M, NM, V, n, v, facing, look, hunt):
+def _a_pair_clear(T, M, NM, V, n, v, facing, look, hunt, reach):
     """Is some lane pair clear over ``look`` spaces from the car, looking as if it faced
-    ``facing`` (0 with play, 1 against it; :func:`_pair_clear`)?"""
+    ``facing`` (0 with play, 1 against it; :func:`_pair_clear`)? With ``reach``, only among
+    the pairs the car can get to (:func:`_out_of_reach`)."""
     d = V[v, V_DIR]
     V[v, V_DIR] = facing     # look that way (restored below)
     clear = False
     for lane in range(5):
+        if reach and _out_of_reach(T, V, v, lane):
+            continue
         if _pair_clear(T, M, NM, V, n, v, lane, look, hunt):
             clear = True
             break
@@ -880,7 +874,7 @@ def _beyond_shut_road(T, M, NM, V, n, v, behind, hunt, st, script):
     if u < 0:
         return False
     d = V[v, V_DIR]
-    return not _a_pair_clear(T, M, NM, V, n, v, 1 - d if behind else d, max(g, 1), hunt)
+    return not _a_pair_clear(T, M, NM, V, n, v, 1 - d if behind else d, max(g, 1), hunt, False)
 
 
 @jit
@@ -1508,25 +1502,20 @@ def _backed_from(V, v):
 @jit
 def remember_backing(V, v):
     """Count one more reverse from where the car stands: in its column if it has one, else in
-    an empty one, else in place of the place backed from least often (the first such). Called
+    the first empty one, else in place of the first place backed from least often. Called
     by the engine as the reverse is made: a reverse the driver declares where the engine
     refuses it (not stopped at the start of phase 1, p15, p17) is not remembered."""
     key = _place_key(V, v)
     slot = -1
+    least = V_BACKED0    # the first of the least tried; an empty column (0 times) first of all
     for c in range(V_BACKED0, V_BACKED3 + 1):
         if V[v, c] // BACKED_KEY == key:
             slot = c
             break
+        if V[v, c] % BACKED_KEY < V[v, least] % BACKED_KEY:
+            least = c
     if slot < 0:
-        for c in range(V_BACKED0, V_BACKED3 + 1):
-            if V[v, c] == 0:
-                slot = c
-                break
-    if slot < 0:
-        slot = V_BACKED0
-        for c in range(V_BACKED0 + 1, V_BACKED3 + 1):
-            if V[v, c] % BACKED_KEY < V[v, slot] % BACKED_KEY:
-                slot = c
+        slot = least
     if V[v, slot] // BACKED_KEY != key:
         V[v, slot] = key * BACKED_KEY
     if V[v, slot] % BACKED_KEY < BACKED_KEY - 1:
@@ -1569,7 +1558,7 @@ def _chases_behind(T, M, NM, V, n, v, hp):
         return False
     # within reach: a lane pair clear from here to it (as _beyond_shut_road, looking back)
     return _a_pair_clear(T, M, NM, V, n, v, 1 - V[v, V_DIR], max(g, 1),
-                         _hunts(T, M, NM, V, n, v, hp))
+                         _hunts(T, M, NM, V, n, v, hp), False)
 
 
 @jit
