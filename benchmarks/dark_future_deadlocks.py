@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from simkit.core.errors import UserInputError  # noqa: E402
+from simkit.core.stats import rate_ci  # noqa: E402
 from simkit.dark_future import diagnostics as DG  # noqa: E402
 from simkit.dark_future import engine as EG  # noqa: E402
 from simkit.dark_future import scenario as GM  # noqa: E402
@@ -68,10 +69,13 @@ def survey(name, trials, seed, first=0, log=print):
 def render(results, trials, seed, first):
     out = [f"# Dark Future deadlock survey: {trials:,} seeded games of each Game "
            f"(seed {seed}, trials {first}-{first + trials - 1})", "",
-           "| Game | draws | " + " | ".join(KINDS) + " | most shuttles (trial) | CPU s |",
-           "|---|---:|" + "---:|" * len(KINDS) + "---|---:|"]
+           "| Game | draws | draw rate (95%) | " + " | ".join(KINDS)
+           + " | most shuttles (trial) | CPU s |",
+           "|---|---:|---|" + "---:|" * len(KINDS) + "---|---:|"]
     for draws, shuttlers, s in results:
+        lo, hi = rate_ci(s["draws"], s["trials"])
         out.append(f"| {s['game']} | {s['draws']} | "
+                   f"{s['draws'] / s['trials']:.4f} ({lo:.4f}-{hi:.4f}) | "
                    + " | ".join(str(s["kinds"][k]) for k in KINDS)
                    + f" | {s['most']}" + (f" ({s['most_trial']})" if s["most"] else "")
                    + f" | {s['cpu']:.0f} |")
