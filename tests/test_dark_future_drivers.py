@@ -1071,6 +1071,63 @@ def test_a_stranded_enemy_the_car_cannot_get_past_is_hunted_not_left_behind_p75_
     assert decide() == (PO.A_OFF_DRIFT, 30)
 
 
+def _weave_to_stranded_target():
+    """Game Eight (the intercept), a straight road: the attacker (2) stopped on section 1's
+    last space in lanes 0-1 facing with play, nothing to shoot; target#2 (1) a wreck on lanes
+    1-2 of section 3's middle space; target#1 (0) stopped for good (engine out) on lanes 1-2 of
+    section 5; an obstacle strip over lanes 3-5 on section 2's first two spaces. No lane pair
+    runs clear from the attacker to target#1 (lanes 0-1 and 1-2 into the wreck, 2-3 and on into
+    the strip), but a way weaves through a drift a move: lanes 1-2 beside the strip, 2-3 past
+    its end, 3-4 past the wreck (seeded intercept 564's road)."""
+    w = World(scenario="game-8-intercept.toml")
+    n = w.a.G[EG.G_NV]
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 5, 1, 1, 0, side=0, role=VH.LEAD, kind=0)
+    w.V[0, VH.V_ENGOFF] = 1
+    w.place(1, 3, 1, 1, 0, side=0, role=VH.LEAD, kind=0)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.place(2, 1, 0, 2, 0, side=1, role=VH.CHASE, kind=1)
+    w.WS[2, :, VH.W_AMMO] = 0
+    _obstacle(w, 2, 3, 5, 0)
+    _obstacle(w, 2, 3, 5, 1)
+    assert PO._stuck(w.V, 0) and VH.armed(w.V, w.WS, 0)
+    return w, n
+
+
+def test_a_hunter_comes_up_to_a_road_no_lane_pair_runs_clear_past_to_a_stranded_enemy_p13_p88():
+    """Seeded Game Eight intercept 564 (seed 2026): the last target stopped for good past a
+    wreck and an obstacle strip, the attacker stopped behind them. No lane pair ran clear past
+    (_route: the road 'shut from edge to edge'), no enemy behind, so _move_off waited, and the
+    position repeated; an enemy stopped with weapons is not beaten (p88) and never comes. But a
+    way wove through a drift a move (p13), which the moving driver finds space by space: forced
+    to move off, the attacker wove through and won. A hunter with every enemy stranded, one
+    ahead, and its next two spaces clear now moves off slowly (at most RAM_MOVE_OFF) to come up
+    to the block. With the enemy able to move off (it may come to the car), or the next space
+    shut, it waits as before."""
+    std = PO.params_vector()
+    w, n = _weave_to_stranded_target()
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 2, w.hp, std, w.tbuf)[0] < 0
+    assert PO._hunts(w.T, w.M, w.NM, w.V, n, 2, w.hp)
+    for p in range(5):
+        assert not PO._pair_clear(w.T, w.M, w.NM, w.V, n, 2, p, PO.ROUTE_LOOK, True)
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 2, False, w.hp, std, *_stream(0))
+
+    # the old driver waited: A_NONE
+    up = min(w.V[2, VH.V_ACC], PO.RAM_MOVE_OFF)
+    assert decide() == (PO.A_ACCEL, up)
+    # an enemy stopped but able to move off: it may come to the car, which waits as before
+    w.V[0, VH.V_ENGOFF] = 0
+    assert not PO._stuck(w.V, 0)
+    assert decide() == (PO.A_NONE, 0)
+    # stranded again, but an obstacle in the very next space: nothing to come up through
+    w.V[0, VH.V_ENGOFF] = 1
+    _obstacle(w, 2, 0, 2, 0)
+    assert decide() == (PO.A_NONE, 0)
+
+
 def _rider_behind_stranded_op(op_sp):
     """Game Eight (the gang pursuing), a right bend on section 3: the last gang rider (1, its
     ammunition spent) stopped on the bend's last space in lanes 1-2, the Op stranded (engine

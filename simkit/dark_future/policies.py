@@ -1894,6 +1894,23 @@ def _stopped_enemy_in_front(T, V, WS, n, v, look, hp):
 
 
 @jit
+def _stranded_ahead(T, V, n, v):
+    """Is every enemy in play stopped for good (:func:`_stuck`), one of them ahead of the car
+    in its own direction? Such an enemy, stopped with weapons, is not beaten (p88) and will
+    never come to the car: the car must go to it. Reads no dice (which of them is nearest
+    does not matter)."""
+    ahead = False
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        if not _stuck(V, u):
+            return False
+        if _enemy_gap(T, V, v, u, False) >= 0:
+            ahead = True
+    return ahead
+
+
+@jit
 def _reverse_may_drift(T, V, v):
     """May a reverse from here drift? Not on a curve (p17): the engine refuses the drift where
     the reverse starts or ends on one, and backs the car straight."""
@@ -2065,6 +2082,15 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # above); walled in both ways, nothing can
             if slot >= 0:
                 return A_SHOOT, slot
+            if hunt and not near and _stranded_ahead(T, V, n, v):
+                # no one lane pair runs clear past the block, but a way may weave through
+                # it a drift a move (p13), which the moving driver takes space by space
+                # (_drift_dir), and up at the block a shot over an obstacle may open (p26):
+                # come up to it slowly, as a car lines up (seeded Game Eight intercept 564:
+                # the attacker waited for ever behind a wreck and two obstacle strips, the
+                # last target stranded past them; moved off, it wove through and won)
+                return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1),
+                                    RAM_MOVE_OFF)
             return A_NONE, 0
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
