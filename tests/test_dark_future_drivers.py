@@ -1128,6 +1128,41 @@ def test_a_hunter_comes_up_to_a_road_no_lane_pair_runs_clear_past_to_a_stranded_
     assert decide() == (PO.A_NONE, 0)
 
 
+def test_a_road_shut_just_past_a_stranded_enemy_keeps_it_in_play_p75_p88():
+    """Seeded Game Eight intercept 2341 (seed 2026): the target, backed off a corner onto the
+    straight behind the stranded attacker, found a lane pair clear past it over ROUTE_LOOK
+    spaces from its own nose, counted it as left behind (p75), and drove on into an obstacle
+    strip edge to edge just beyond that window, backed off and came on. Getting past an enemy
+    is getting on from it: _past_shut_road now looks ROUTE_LOOK spaces beyond the enemy's far
+    end. Made up: the target (no ammunition) on lanes 0-1, the attacker (engine out) a space
+    on in lanes 2-3, the strip on section 4's last space (six spaces on from the target's
+    nose, five past the attacker): hunted, the target reverses with a drift into line (p17);
+    the old driver left it behind and moved off, A_ACCEL. With the strip a space nearer, in
+    the old window too, hunted on both."""
+    std = PO.params_vector()
+    for sp, was_shut in ((2, False), (1, True)):
+        w = World(scenario="game-8-intercept.toml")
+        n = w.a.G[EG.G_NV]
+        for v in range(n):
+            w.WS[v] = w.a.LOAD[v, 0]
+        w.place(0, 2, 0, 2, 0, side=0, role=VH.LEAD, kind=0)
+        w.WS[0, :, VH.W_AMMO] = 0
+        w.place(1, 0, 2, 0, 0, side=0, role=VH.LEAD, kind=0)
+        w.V[1, VH.V_STATUS] = VH.CRASHED
+        w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+        w.V[2, VH.V_ENGOFF] = 1
+        for lo, hi in ((0, 2), (3, 5)):
+            _obstacle(w, 4, lo, hi, sp)
+        assert PO._stuck(w.V, 2) and VH.armed(w.V, w.WS, 2)
+        # the old window, ROUTE_LOOK from the car's nose, saw the strip only at sp 1
+        assert PO._a_pair_clear(w.T, w.M, w.NM, w.V, n, 0, 0, PO.ROUTE_LOOK, False, True) \
+            == (not was_shut)
+        assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 0, 2)
+        assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 0, w.hp)
+        assert PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, std, *_stream(0)) \
+            == (PO.A_REVERSE, 1)
+
+
 def _rider_behind_stranded_op(op_sp):
     """Game Eight (the gang pursuing), a right bend on section 3: the last gang rider (1, its
     ammunition spent) stopped on the bend's last space in lanes 1-2, the Op stranded (engine

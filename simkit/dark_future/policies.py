@@ -518,8 +518,8 @@ def _leaves_behind(T, M, NM, V, n, v, hp):
 @jit
 def _past_shut_road(T, M, NM, V, n, v, u):
     """Is stranded enemy ``u`` one the car has not got past with play (its far end ahead of the
-    car's tail, or level) with no lane pair clear from the car on past that far end (over
-    ``ROUTE_LOOK`` spaces at least, as :func:`_route` plans), every pair held by the enemy
+    car's tail, or level) with no lane pair clear from the car on past that far end and
+    ``ROUTE_LOOK`` spaces beyond it (as :func:`_route` plans), every pair held by the enemy
     itself or shut by an obstacle, a wreck or a stopped vehicle (p57, p76)? Then the car can
     never get past it to leave it behind (p75), and an enemy stopped with weapons is not
     beaten (p88): it must be taken out. Seeded Game Six and Eight drivers that counted such an
@@ -532,8 +532,13 @@ def _past_shut_road(T, M, NM, V, n, v, u):
     if far <= v_rear(T, V, v):
         return False     # passed already
     k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
-    # the stretch the driver plans its way over (ROUTE_LOOK), or on to the enemy's far end
-    look = max((k + RD.UNITS - 1) // RD.UNITS, ROUTE_LOOK)
+    # on to the enemy's far end and the stretch the driver plans its way over (ROUTE_LOOK)
+    # beyond it: getting past it is getting on from there, and a road shut just past the
+    # enemy leaves it in play as surely as one beside it (seeded Game Eight intercept 2341:
+    # backed off a corner, the target counted the stranded attacker as left behind, the
+    # obstacle strip past it out of a window measured from the car, drove on into the strip,
+    # backed off, to a repeated position)
+    look = max((k + RD.UNITS - 1) // RD.UNITS, 0) + ROUTE_LOOK
     return not _a_pair_clear(T, M, NM, V, n, v, 0, look, False, True)   # looking with play
 
 
