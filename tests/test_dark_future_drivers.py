@@ -1163,6 +1163,54 @@ def test_a_road_shut_just_past_a_stranded_enemy_keeps_it_in_play_p75_p88():
             == (PO.A_REVERSE, 1)
 
 
+def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26():
+    """Seeded Game Eight intercept 2341 (seed 2026): the target stopped on a corner's outside
+    lanes level with the stranded attacker two lanes in, the road shut ahead; a wreck behind
+    the attacker in its outer lane. _shielded_line_up took that wreck as shielding the
+    attacker from any line-up behind the bend, so the target waited (a repeat); but lining up
+    a lane a reverse, the car may get its shot from the pair between (the forced reverse won).
+    Now, for a car with a gun, shielded only if every pair on the way to the enemy's is
+    blocked: the target backs straight off the corner (a reverse may not drift on a curve,
+    p17). The old driver waited, A_NONE. With the pair between blocked too, or with nothing to
+    shoot (lined up it could only ram, which needs the enemy's own lanes, p52), it waits as
+    before."""
+    std = PO.params_vector()
+    w = World(layout=("S", "S", "S", "CR", "S", "S", "S"), scenario="game-8-intercept.toml")
+    n = w.a.G[EG.G_NV]
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 3, 0, 1, 0, side=0, role=VH.LEAD, kind=0)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_ENGOFF] = 1
+    w.V[2, VH.V_DIR] = 1
+    w.place(1, 2, 3, 2, 0, side=0, role=VH.LEAD, kind=0)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 4, lo, hi, 0)
+    assert not PO._drift_legal(w.T, w.V, 0, 1)      # lanes 0-1 are the corner's outside
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == 2
+    assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 0)
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, std, *_stream(0))
+
+    assert not PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 0, 2)
+    assert decide() == (PO.A_REVERSE, 0)
+    # with no ammunition left it could only ram: shielded, it waits
+    ammo = w.WS[0, :, VH.W_AMMO].copy()
+    w.WS[0, :, VH.W_AMMO] = 0
+    assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 0, 2)
+    assert decide() == (PO.A_NONE, 0)
+    w.WS[0, :, VH.W_AMMO] = ammo
+    # the pair between blocked behind the bend as well (its own way back still clear):
+    # shielded, it waits as before
+    _obstacle(w, 2, 2, 2, 2)
+    assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 0)
+    assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 0, 2)
+    assert decide() == (PO.A_NONE, 0)
+
+
 def _rider_behind_stranded_op(op_sp):
     """Game Eight (the gang pursuing), a right bend on section 3: the last gang rider (1, its
     ammunition spent) stopped on the bend's last space in lanes 1-2, the Op stranded (engine
@@ -2196,10 +2244,10 @@ def test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_
     assert w.T[2, RD.T_KIND] == RD.CORNER
     assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
     assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 1)        # the way back is clear
-    assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 1, 0)
     assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
     w.V[2, VH.V_SEC], w.V[2, VH.V_LANE] = 0, 0    # the wreck far back, out of its lanes
-    assert not PO._shielded_line_up(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert not PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 1, 0)
     assert _d(w, 1, std, n=n, trial=0) == (PO.A_REVERSE, 0)
 
 

@@ -334,8 +334,11 @@ def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name,
     assert res[EG.R_REASON] != EG.REASON_TIME
 
 
-@pytest.mark.parametrize("trial, by_memory", [(570, False), (1243, True), (3823, True)])
-def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(trial, by_memory):
+@pytest.mark.parametrize("trial, reason, by_memory", [
+    (570, EG.REASON_REPEAT, False), (1243, EG.REASON_SIDE_OUT, False),
+    (3823, EG.REASON_SIDE_OUT, False)])
+def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(trial, reason,
+                                                                              by_memory):
     """Seeded Game Eight intercepts (seed 2026) where a wreck in the lanes between target#1
     and the attacker, both stopped about a bend, shielded each from the other: 570 was drawn
     at the turn limit with the attacker backing and filling four times (target#1 lining up
@@ -347,13 +350,16 @@ def test_seeded_cars_beside_a_shielded_enemy_no_longer_back_and_fill_issue_15(tr
     test_a_car_that_backed_off_from_a_place_twice_stays_there_the_third_time_p17), no vehicle
     comes forward onto a space it backed onto more often than it may back off from one place,
     and no game runs to the turn limit: each ends as a repeated position, neither car having a
-    way to the other. Without the memory (``backoffs`` 0) 1243 and 3823 are shuttling draws
-    again (nine and eight times); 570 the hunter's rule alone ends."""
+    way to the other. Without the memory (``backoffs`` 0) 1243 and 3823 were shuttling draws
+    again (nine and eight times); 570 the hunter's rule alone ends. Since session 24 (df15q) a
+    car with a gun backs off a bend to line up through any clear pair, not only the enemy's
+    (``_shielded_line_up``), and 1243 (the attacker) and 3823 (target#1) are decided, with the
+    memory or without it: the wreck shielded the enemy's lanes only."""
     sc = GM.load_scenario(SCEN / "game-8-intercept.toml")
     ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
     d = DG.examine(ev, res, world[4], trial)
     assert d.shuttles <= PO.BACKOFFS and d.kind != DG.KIND_SHUTTLE
-    assert res[EG.R_REASON] == EG.REASON_REPEAT
+    assert res[EG.R_REASON] == reason
     for side in sc.sides:
         side.params = {"backoffs": 0}
     ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)

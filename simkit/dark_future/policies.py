@@ -1964,17 +1964,32 @@ def _off_curve_clear(T, M, NM, V, n, v):
 
 
 @jit
-def _shielded_line_up(T, M, NM, V, n, v, u):
+def _shielded_line_up(T, M, NM, V, WS, n, v, u):
     """Would a car on a curve, backed off it to line up on stopped enemy ``u``, have a wreck or
-    an obstacle between them in ``u``'s lanes (from the spaces it backs over, plus the
-    ``LINE_UP`` it may reverse further, to ``u``)? Lined up behind it the car could neither
+    an obstacle between them in ``u``'s lanes and, for a car with a gun, in every pair between
+    the car's and ``u``'s (from the spaces it backs over, plus the ``LINE_UP`` it may reverse
+    further, to ``u``)?
+    Lined up behind it the car could neither
     shoot (no line of fire through a wreck, p26) nor ram (p52), and moving off it steers round
     the block to the same place on the curve again."""
     k = _curve_spaces_behind(T, V, v)
     hi = v_rear(T, V, u)
     lo = v_rear(T, V, v) - (k + LINE_UP) * RD.UNITS
+    # lined up a lane a reverse (p17), a car with a gun may get its shot from any pair on the
+    # way to the enemy's, not only from its very lanes: shielded only if every one of them is
+    # (seeded Game Eight intercept 2341: a wreck in the stranded attacker's outer lane kept
+    # the target on a corner beside it, a shot open from the pair between, to a repeat). A
+    # car with nothing to shoot lines up to ram, which only the enemy's own lanes give (p52)
     lane = V[u, V_LANE]
-    return _stopped_on(T, V, n, v, lane, lo, hi, True) or _obstacle_on(M, NM, lane, lo, hi)
+    step = 1 if lane > V[v, V_LANE] else -1
+    p = V[v, V_LANE] if has_gun(WS, v) else lane - step
+    while True:
+        if p != lane:
+            p += step
+        if not (_stopped_on(T, V, n, v, p, lo, hi, True) or _obstacle_on(M, NM, p, lo, hi)):
+            return False
+        if p == lane:
+            return True
 
 
 @jit
@@ -2052,7 +2067,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # outside lanes, a stopped rider inside it, another behind it, five times)
             if _reverse_clear(T, M, NM, V, n, v, d) \
                     and (straight or (_off_curve_clear(T, M, NM, V, n, v)
-                                      and not _shielded_line_up(T, M, NM, V, n, v, ef))):
+                                      and not _shielded_line_up(T, M, NM, V, WS, n, v, ef))):
                 return A_REVERSE, d
         if ef >= 0 and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef:
             # lined up on it with no shot (none left, or out of sight round the bend): drive
