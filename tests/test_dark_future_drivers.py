@@ -1284,6 +1284,112 @@ def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15
     assert decide() == (PO.A_NONE, 0)
 
 
+def _rider_on_a_straight(op_sp=None):
+    """Game Eight (the gang pursuing) on a straight road: the last gang rider (1, its
+    ammunition spent) stopped on section 3, space 0, lanes 1-2; the other riders crashed; the
+    Op stranded (engine out, armed) on section 3 lanes 1-2, space ``op_sp``, or (None) moving
+    far ahead."""
+    w = World(layout=("S",) * 7, scenario="game-8-gang-pursues.toml")
+    n = w.a.G[EG.G_NV]
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    for v in (2, 3):
+        w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    if op_sp is None:
+        w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD, kind=1)
+    else:
+        w.place(0, 3, 1, op_sp, 0, side=0, role=VH.LEAD, kind=1)
+        w.V[0, VH.V_ENGOFF] = 1
+    w.place(1, 3, 1, 0, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.WS[1, :, VH.W_AMMO] = 0
+    return w, n
+
+
+def test_a_rider_that_means_to_leave_a_stranded_enemy_behind_comes_up_beside_it_p15_p75():
+    """Seeded gang pursues 3185 and 4304 (seed 2026): the last riders stopped two spaces
+    behind the stranded Op with lane pairs clear past it, so they meant to leave it off the
+    back of the road (p75) and did not hunt it; _drift_dir refused both drifts (the Op holds
+    those lanes in the second space) and the riders waited until the position repeated. The
+    Op will never clear the way: a rider that cannot drift clear of it now moves off drifting
+    (p15) into lanes clear in the next space, slowly, to come up beside it (where the way past
+    or a shot opens), hunted or not; lanes clear but for sand (seeded 2337) if no others are.
+    With both sides shut in the next space it waits."""
+    std = PO.params_vector()
+    w, n = _rider_on_a_straight(2)
+    assert PO._stuck(w.V, 0) and VH.armed(w.V, w.WS, 0)
+    assert PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 1, w.hp)     # pairs 3, 4 clear past it
+    assert not PO._hunts(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 1, 0, *_stream(0)) == 0
+
+    def decide(trial=0):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(trial))
+
+    sides = set()
+    for trial in range(8):    # both sides open: the dice's
+        act, arg = decide(trial)    # the old driver: A_NONE
+        assert act == PO.A_OFF_DRIFT and 0 < abs(arg) <= PO.RAM_MOVE_OFF
+        sides.add(arg > 0)
+    assert sides == {False, True}
+    left = (PO.A_OFF_DRIFT, -min(w.V[1, VH.V_ACC], PO.RAM_MOVE_OFF))
+    _obstacle(w, 3, 3, 3, sp=1)          # the right-hand lanes shut in the next space
+    assert decide() == left
+    _sand(w, 3, 0, 0, 1)                 # sand on the left: over it, rather than wait
+    assert decide() == left
+    _obstacle(w, 3, 0, 0, sp=1)          # an obstacle on the left too: nothing to drift into
+    assert decide() == (PO.A_NONE, 0)
+
+
+def _sand(w, sec, lo, hi, sp):
+    RD._add_marker(w.M, w.NM, RD.SAND, sec, lo, hi, RD.rear_x(w.T, sec, lo, sp),
+                   RD.front_x(w.T, sec, lo, sp), 1, -1)
+
+
+def test_a_rider_nose_to_what_never_moves_drifts_round_it_over_a_hazard_p15_p38_p76():
+    """Seeded gang pursues 25 and 723 (seed 2026): riders nose to the stranded Op or an
+    obstacle (p76) whose only lanes round it held sand or oil in the next space waited until
+    the position repeated (_drift_dir counts hazards as blocks: 'the way may clear', but an
+    obstacle, a wreck or a vehicle stopped for good never clears it). Such a rider now moves
+    off drifting (p15) into lanes free of vehicles and obstacles over the next two spaces,
+    over the hazard (a roll, not a wreck), slowly. Behind a vehicle that may still move, or
+    with no such lanes, it waits as before."""
+    std = PO.params_vector()
+    w, n = _rider_on_a_straight(None)
+    _obstacle(w, 3, 0, 1, sp=2)          # its own lanes and the left pair shut two spaces on
+    _sand(w, 3, 2, 4, 1)                 # sand over the right pair's next space
+    assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 1, 0, *_stream(0)) == 0
+    assert PO._drift_past(w.T, w.M, w.NM, w.V, n, 1, *_stream(0)) == 1
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
+
+    # the old driver: A_NONE
+    assert decide() == (PO.A_OFF_DRIFT, min(w.V[1, VH.V_ACC], PO.RAM_MOVE_OFF))
+    # the obstacle in the very next space: the straight move comes first (p13) and would run
+    # into it (p76), so it waits
+    w.NM[0] = 0
+    _obstacle(w, 3, 0, 1, sp=1)
+    _sand(w, 3, 2, 4, 1)
+    assert PO._drift_past(w.T, w.M, w.NM, w.V, n, 1, *_stream(0)) == 1
+    assert decide() == (PO.A_NONE, 0)
+    # a gang rider stopped in the way instead, able to move off: it waits (the way may clear)
+    w.NM[0] = 0
+    _sand(w, 3, 2, 4, 1)
+    w.place(2, 3, 0, 2, 0, side=1, role=VH.CHASE, kind=int(w.a.G[EG.G_BIKE_KIND]))
+    w.V[2, VH.V_BIKE] = 1
+    w.V[2, VH.V_STATUS] = VH.ACTIVE
+    assert not PO._stuck(w.V, 2)
+    assert decide() == (PO.A_NONE, 0)
+    # stranded (engine out): it never moves, so round it over the sand
+    w.V[2, VH.V_ENGOFF] = 1
+    assert decide()[0] == PO.A_OFF_DRIFT
+    # the right pair shut two spaces on as well: nowhere to go, it waits
+    _obstacle(w, 3, 3, 3, sp=2)
+    assert decide() == (PO.A_NONE, 0)
+
+
 def test_a_car_shut_in_on_a_bend_does_not_back_into_a_block_behind_it_p17_p57():
     """_move_off's reverses to where a U-turn may be made, off a curve, and with the drift
     before a curve did not look behind (s18-df15e checked only the nose-to-a-block reverse).

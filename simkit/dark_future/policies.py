@@ -543,12 +543,13 @@ def _past_shut_road(T, M, NM, V, n, v, u):
 
 
 @jit
-def _drift_to_stranded(T, M, NM, V, n, v, st, script):
+def _drift_to_stranded(T, M, NM, V, n, v, markers, st, script):
     """For a stopped rider with a stranded enemy (:func:`_stuck`) two spaces ahead in its
     lanes and the space between clear: a legal drift direction (outwards only on a curve, p13)
-    whose lanes are clear in the next space, the enemy allowed in the space after it (the rider
-    comes up beside or behind it), or 0; with both sides open, the dice's. Riders may not
-    reverse (p64), so this is their way to line up."""
+    whose lanes are clear in the next space (with ``markers``, of passive markers and road
+    hazards too), the enemy allowed in the space after it (the rider comes up beside or behind
+    it), or 0; with both sides open, the dice's. Riders may not reverse (p64), so this is their
+    way to line up."""
     lane = V[v, V_LANE]
     if _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
         return 0
@@ -559,12 +560,22 @@ def _drift_to_stranded(T, M, NM, V, n, v, st, script):
     last = 0
     for dd in (-1, 1):
         if _drift_legal(T, V, v, dd) and 0 <= lane + dd <= 4 \
-                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 1):
+                and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, markers, 1):
             ok += 1
             last = dd
     if ok == 2:
         return -1 if _pick(st, script, 2) == 0 else 1
     return last
+
+
+@jit
+def _fixed_in_way(T, M, NM, V, n, v):
+    """Is what stands first in the car's lanes within two spaces something that will never
+    move: an obstacle (p76), a wreck, or a vehicle stopped for good (:func:`_stuck`)?"""
+    u = _first_in_way(T, M, NM, V, n, v, 2)
+    if u == HIT_OBSTACLE:
+        return True
+    return u >= 0 and V[u, V_MPH] == 0 and (V[u, V_STATUS] == WRECK or _stuck(V, u))
 
 
 @jit
@@ -2153,13 +2164,27 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                 if 0 < want < up:
                     up = want
                 return A_OFF_DRIFT, d * up
-            if hunt:
-                d = _drift_to_stranded(T, M, NM, V, n, v, st, script)
+            d = _drift_to_stranded(T, M, NM, V, n, v, True, st, script)
+            if d != 0:
+                # the stranded enemy will not clear the way, hunted or not: come up beside or
+                # behind it where it is in sight, slowly, as a car lines up (seeded gang pursues
+                # riders waited on a bend behind the stranded Op, out of sight round it, until
+                # the position repeated); one that means to leave it behind (p75) starts its
+                # way past it there (seeded gang pursues 3185 and 4304 waited two spaces
+                # behind it, counting it left behind, until the position repeated)
+                return A_OFF_DRIFT, d * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+            if _fixed_in_way(T, M, NM, V, n, v) \
+                    and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
+                # the straight move comes first (p13): only with its own next space clear
+                d = _drift_past(T, M, NM, V, n, v, st, script)
+                if d == 0:
+                    d = _drift_to_stranded(T, M, NM, V, n, v, False, st, script)
                 if d != 0:
-                    # the stranded enemy it hunts will not clear the way: come up beside or
-                    # behind it where it is in sight, slowly, as a car lines up (seeded gang
-                    # pursues riders waited on a bend behind the stranded Op, out of sight round
-                    # it, until the position repeated)
+                    # no lanes beside the block free of hazards too, but some free of vehicles
+                    # and obstacles: over the sand or oil (a hazard roll) rather than wait for
+                    # ever behind what will never move (seeded gang pursues 25 and 2337:
+                    # riders nose to the stranded Op or an obstacle, sand in the lanes beside,
+                    # waited until the position repeated), slowly, as above
                     return A_OFF_DRIFT, d * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
             return A_NONE, 0   # no lane to drift into; the way may clear
         if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
