@@ -1284,6 +1284,93 @@ def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15
     assert decide() == (PO.A_NONE, 0)
 
 
+def _standoff_intercept():
+    """Game Eight (the intercept): the attacker (2) stopped on section 4 lanes 2-3 facing with
+    play, the road shut from edge to edge (p76) ahead of it on section 5 and between it and
+    the last target car (1), stopped two sections back in the same lanes facing away from it;
+    target#1 (0) crashed. Neither has a shot where it stands."""
+    w = World(scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_STATUS] = VH.CRASHED
+    w.place(1, 2, 2, 1, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_DIR] = 1
+    w.place(2, 4, 2, 1, 0, side=1, role=VH.CHASE, kind=1)
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 5, lo, hi, 0)
+        _obstacle(w, 3, lo, hi, 1)
+    return w, n
+
+
+def test_a_hunter_in_a_standoff_turns_round_for_a_shot_no_enemy_can_return_p14_p15():
+    """Seeded Game Eight intercept 4911 (seed 2026) ended as a repeated position: the attacker
+    with the last target car behind it beyond a road shut from edge to edge, the road ahead shut
+    too; _move_off ('walled in both ways, nothing can') waited, and so did the target. Turned
+    round where it stood the attacker had the target in its sights, and nothing had it in
+    theirs: a driver about to wait with no shot now takes the one move (here a U-turn as it
+    moves off, p14-p15) that puts an enemy in its sights from places no enemy without a shot
+    at it now could shoot it from, where waiting only draws. With a wreck closest in the
+    corridor (a fixed mount shoots the closest vehicle, p26) there is no such move: it waits."""
+    std = PO.params_vector()
+    w, n = _standoff_intercept()
+    for v in (1, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+    assert PO._beyond_shut_road(w.T, w.M, w.NM, w.V, n, 2, True, True, *_stream(0))
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 2, False, w.hp, std, *_stream(0))
+
+    assert decide() == (PO.A_UTURN, PO.U_TURN_SAFE)    # the old driver: A_NONE
+    # turned round, the target is in its hood's corridor, which the target cannot return
+    w.V[2, VH.V_DIR] = 1
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 2, w.hp, std, w.tbuf)[1] == 1
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[0] < 0
+    w.V[2, VH.V_DIR] = 0
+    # target#1's wreck between them, closest in the corridor: no shot to turn round for
+    w.place(0, 2, 2, 2, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    assert decide() == (PO.A_NONE, 0)
+
+
+def test_a_car_in_a_standoff_rams_a_stopped_enemy_bike_facing_it_p72():
+    """Seeded gang pursues 4454 (seed 2026) ended as a repeated position: the Op facing against
+    play, the last rider (its ammunition spent) stopped nose to nose with it a space away,
+    neither with a shot, the lanes beside the rider and the way back shut. A bike in a head-on
+    collision with a car is removed from play (p72: 'it always comes off worse'; the Op is
+    beaten only immobilised without weapons, p88): a car that would wait with no shot drives
+    into a stopped enemy bike facing it in its lanes, nothing between, at RAM_MOVE_OFF. Not a
+    bike facing away (a shunt: both take a relative speed hit)."""
+    std = PO.params_vector()
+    w = World(scenario="game-8-gang-pursues.toml")
+    n = int(w.a.G[EG.G_NV])
+    bike = int(w.a.G[EG.G_BIKE_KIND])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    for v in (2, 3):
+        w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD, kind=1)     # the Op, facing back
+    w.V[0, VH.V_DIR] = 1
+    w.WS[0, :, VH.W_AMMO] = 0
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.WS[1, :, VH.W_AMMO] = 0
+    _obstacle(w, 3, 0, 1, 0)     # beside the rider
+    _obstacle(w, 3, 4, 5, 0)
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 4, lo, hi, 0)     # behind the Op
+    assert PO._first_in_way(w.T, w.M, w.NM, w.V, n, 0, 2) == 1
+
+    def decide():
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, std, *_stream(0))
+
+    assert decide() == (PO.A_ACCEL, PO.RAM_MOVE_OFF)    # the old driver: A_NONE
+    w.V[1, VH.V_DIR] = 1
+    assert decide() == (PO.A_NONE, 0)
+
+
 def _rider_on_a_straight(op_sp=None):
     """Game Eight (the gang pursuing) on a straight road: the last gang rider (1, its
     ammunition spent) stopped on section 3, space 0, lanes 1-2; the other riders crashed; the

@@ -324,9 +324,11 @@ def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name,
     drift before it shut by an obstacle strip): intercept 4911's attacker and Game Seven
     2444's attacker#1 moved off, braked nose to the block on the bend, backed off and came on
     again, three and five times. Now each comes forward at most once onto a space it backed
-    onto and the game is no shuttling draw: 4911 ends as a repeated position (the target
-    beyond the block cannot come on either), 2444 with the target gang's win (the scripted
-    position: DRV test_a_car_whose_way_round_past_a_bend_cannot_be_reached_waits_p13_p17)."""
+    onto and the game is no shuttling draw: 4911 ended as a repeated position (the target
+    beyond the block cannot come on either) until session 24 (df15s), where the attacker turns
+    round for a shot the target cannot return and wins; 2444 with the target gang's win (the
+    scripted position: DRV
+    test_a_car_whose_way_round_past_a_bend_cannot_be_reached_waits_p13_p17)."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
     d = DG.examine(ev, res, world[4], trial)

@@ -1619,7 +1619,11 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 return A_REVERSE, 0
             if left == 0:
                 return A_NONE, 0
-        return _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
+        act, arg = _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
+        if act == A_NONE and _hunts(T, M, NM, V, n, v, hp):
+            return _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
+                                   script)
+        return act, arg
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -2010,6 +2014,121 @@ def _gap_to(T, V, v, u):
     fx = v_front(T, V, v)
     ur = v_rear(T, V, u)
     return RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS if ur > fx else 0
+
+
+@jit
+def _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, back, now):
+    """Expected damage of the car's best shot with it moved to ``sec``, ``lane``, ``sp`` facing
+    ``back`` or, moving on at the slowest speed, one space further straight on (the brake comes
+    after the move, p16); -1.0 where either space is off the track laid (off the table is out,
+    p75, p88), the space further on is blocked (a ram, p57), neither gives a shot, or an enemy
+    without a shot at it now (bit ``u`` of ``now`` clear) would have one in either. The car is
+    put back."""
+    s0 = V[v, V_SEC]
+    l0 = V[v, V_LANE]
+    p0 = V[v, V_SP]
+    d0 = V[v, V_DIR]
+    best = -1.0
+    for k in range(2):
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            best = -1.0
+            break
+        V[v, V_SEC] = sec
+        V[v, V_LANE] = lane
+        V[v, V_SP] = min(sp, RD.pair_spaces(T, sec, lane) - 1)
+        V[v, V_DIR] = back
+        seen = False
+        for u in range(n):
+            if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+                if (now >> u) & 1 == 0 \
+                        and _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)[1] == v:
+                    seen = True
+        if seen:
+            best = -1.0
+            break
+        slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
+        if slot >= 0 and V[tgt, V_SIDE] != V[v, V_SIDE] and V[tgt, V_STATUS] == ACTIVE \
+                and val > best:
+            best = val   # (a fixed mount's corridor ends at the closest vehicle, friend or wreck)
+        if k == 0:
+            if _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
+                best = -1.0
+                break
+            sec, sp = RD.step_space(T, sec, lane, V[v, V_SP], 1 if back != 0 else 0)
+    V[v, V_SEC] = s0
+    V[v, V_LANE] = l0
+    V[v, V_SP] = p0
+    V[v, V_DIR] = d0
+    return best
+
+
+@jit
+def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
+    """A stopped hunter that ``_move_off`` would keep waiting with no shot moves off where one
+    move (straight, drifting, or a U-turn, p13-p15) brings an enemy into its sights from places
+    (where it lands, and one space on) no enemy without a shot at it now has one from: it
+    loses nothing by moving and gains a shot. Where both sides wait, the position repeats and
+    the game is drawn; a player sees the table and knows nothing will change while nobody
+    moves. (Seeded Game Eight intercepts 3471 and 4911 ended so, the attacker on the far side
+    of a road shut edge to edge from the last target car, which a drift into its lanes or a
+    U-turn where it stood put in its sights.) Of several such moves the one with the best
+    shot; equal ones the dice choose (the only roll). With no such move, a car rams a stopped
+    enemy bike facing it in its lanes. (A_NONE, 0): none. Reads no dice but for that tie."""
+    if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
+            or V[v, V_SKILL] <= 0:
+        return A_NONE, 0
+    back = 1 if V[v, V_DIR] != 0 else 0
+    lane = V[v, V_LANE]
+    best = 0.0
+    act = A_NONE
+    arg = 0
+    ties = 0
+    now = 0
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)[1] == v:
+            now |= 1 << u
+    for c in range(4):
+        if c < 3:
+            d = c - 1   # the straight move-off, then each drift (after the straight move, p13)
+            if _blocked_ahead(T, M, NM, V, n, v, lane, False, 1) or lane + d < 0 \
+                    or lane + d > 4 or (d != 0 and (not _drift_legal(T, V, v, d) or _blocked_ahead(
+                        T, M, NM, V, n, v, lane + d, False, 1))):
+                continue
+            sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], back)
+            val = _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane + d,
+                                 sp, back, now)
+        else:
+            sec, sp = uturn_zone(T, TM, M, NM, V, n, v, False)
+            if sec < 0:
+                continue
+            val = _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp,
+                                 1 - back, now)
+        if val <= 0.0 or val < best:
+            continue
+        if val > best:
+            ties = 0
+        ties += 1
+        if ties > 1 and _pick(st, script, ties) != 0:
+            continue
+        best = val
+        if c == 3:
+            act, arg = A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
+        elif c == 1:
+            act, arg = A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+        else:
+            act, arg = A_OFF_DRIFT, (c - 1) * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+    if act == A_NONE and not V[v, V_BIKE]:
+        u = _first_in_way(T, M, NM, V, n, v, 2)
+        if u >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE \
+                and V[u, V_BIKE] and V[u, V_MPH] == 0 and V[u, V_DIR] != V[v, V_DIR]:
+            # a stopped enemy bike facing it in its lanes with nothing between: driving into it
+            # is a head-on ram, after which the bike is removed from play (p72: 'it always comes
+            # off worse'), where waiting only draws (seeded gang pursues: the Op, facing back,
+            # nose to nose with the last rider, out of ammunition). Not from behind: a shunt,
+            # both sides take a relative speed hit
+            return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+    return act, arg
 
 
 @jit
