@@ -388,6 +388,27 @@ def test_bike_shunts_a_car_slows_to_its_speed_p72():
     assert w.V[1, VH.V_MPH] == 40 and w.V[0, VH.V_MPH] == 40 and _pos(st) == 2
 
 
+def test_a_bike_running_into_a_stopped_car_facing_its_way_shunts_it_p57_p72():
+    """p57: a collision with a stationary vehicle pointed the rammer's way is a shunt (a head-on
+    only if it faces the rammer, is a wreck or at an angle); p70-72 use 'the usual rules' for
+    bikes. A bike (20mph, SF 1) runs into a car stopped in its lanes facing its way: a shunt,
+    relative hit SF 1 - 0 = 1 each, the bike slows to the car's 0mph and stays in play (the old
+    engine called it a head-on: the bike crashed, out of play). Facing the bike, it is a
+    head-on."""
+    for facing, kind in ((0, EG.BR_SHUNT), (1, EG.BR_HEAD_ON)):
+        w = World()
+        w.place(1, 1, 2, 0, 20, BIKE)
+        w.place(0, 1, 2, 1, 0, CAR, direction=facing)
+        st, s = w.script([3, 3, 6, 6, 6, 6])
+        w.ram(st, s, 1, 0)
+        assert w.events(EG.EV_BIKERAM)[0, 5] == kind
+        if kind == EG.BR_SHUNT:
+            assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_MPH] == 0
+            assert w.V[1, VH.V_DMG] < w.V[1, VH.V_MAXDMG] and w.V[0, VH.V_DMG] < w.V[0, VH.V_MAXDMG]
+        else:
+            assert w.V[1, VH.V_STATUS] == VH.CRASHED
+
+
 def test_partial_collision_with_a_bike_is_a_sideswipe_the_bike_loses_p72():
     """A bike (lanes 2-3, 60mph) runs into a car in lanes 3-4 (40mph): no sideswipe test, the
     bike takes the relative hit (+1: 3 + 1 - 2 = 2), both -10mph, the bike tests at 40mph on

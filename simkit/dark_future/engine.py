@@ -2426,8 +2426,11 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     car = u if bike == v else v
     sfb = sfv if bike == v else sfu
     sfc = sfu if bike == v else sfv
+    # a wrecked, angled or spinning car is a head-on whichever way it faces (p57); a car merely
+    # stopped is one only when it faces the rammer (``opposed``): stopped and facing the bike's
+    # way it is shunted, as between cars (p57, 'the usual rules', p70)
     car_still = V[car, V_STATUS] == WRECK or V[car, V_TERMINAL] or V[car, V_ATT] % 180 != 0 \
-        or V[car, V_OOC] == SPINNING or V[car, V_MPH] == 0
+        or V[car, V_OOC] == SPINNING
     fallen = V[bike, V_FALLEN] == 1 or V[bike, V_STATUS] == WRECK
     if not fallen and _shared_lanes(V, v, u) == 1 and V[car, V_STATUS] == ACTIVE:
         # a partial collision with a bike is a sideswipe, which the bike loses (p72)
