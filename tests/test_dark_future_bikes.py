@@ -388,6 +388,57 @@ def test_bike_shunts_a_car_slows_to_its_speed_p72():
     assert w.V[1, VH.V_MPH] == 40 and w.V[0, VH.V_MPH] == 40 and _pos(st) == 2
 
 
+def test_a_bike_running_into_a_stopped_car_facing_its_way_shunts_it_p57_p72():
+    """p57: a collision with a stationary vehicle pointed the rammer's way is a shunt (a head-on
+    only if it faces the rammer, is a wreck or at an angle); p70-72 use 'the usual rules' for
+    bikes. A bike (20mph, SF 1) runs into a car stopped in its lanes facing its way: a shunt,
+    relative hit SF 1 - 0 = 1 each, the bike slows to the car's 0mph and stays in play (the old
+    engine called it a head-on: the bike crashed, out of play). Facing the bike, it is a
+    head-on."""
+    for facing, kind in ((0, EG.BR_SHUNT), (1, EG.BR_HEAD_ON)):
+        w = World()
+        w.place(1, 1, 2, 0, 20, BIKE)
+        w.place(0, 1, 2, 1, 0, CAR, direction=facing)
+        st, s = w.script([3, 3, 6, 6, 6, 6])
+        w.ram(st, s, 1, 0)
+        assert w.events(EG.EV_BIKERAM)[0, 5] == kind
+        if kind == EG.BR_SHUNT:
+            assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_MPH] == 0
+            assert w.V[1, VH.V_DMG] < w.V[1, VH.V_MAXDMG] and w.V[0, VH.V_DMG] < w.V[0, VH.V_MAXDMG]
+        else:
+            assert w.V[1, VH.V_STATUS] == VH.CRASHED
+
+
+def test_a_car_into_an_upright_bike_stopped_its_way_variant_stopped_bike_ram_p57_p70_p72():
+    """p70's note ('collisions with stationary and fallen bikes are always treated as head-on
+    rams') sits under Bike vs. Bike; p72 names only fallen bikes for cars, and p57 shunts a
+    stationary vehicle pointed the rammer's way. A car (40mph, SF 2) runs into an upright bike
+    stopped in its lanes facing its way. Default ``head_on``: one combined hit each, the bike
+    out of play, the car -30mph and out of control. ``shunt``: relative hits (SF 2 - 0), the
+    bike pushed to the car's 40mph, the car -10mph; the drivers price the ram the same way."""
+    values = {}
+    for choice, kind in (("head_on", EG.BR_HEAD_ON), ("shunt", EG.BR_SHUNT)):
+        sc = GM.load_scenario(SCEN / "game-6.toml", variants={"stopped_bike_ram": choice})
+        w = World()
+        w.a = GM.GameSim(sc).a
+        w.place(0, 1, 2, 0, 40, CAR)
+        w.place(1, 1, 2, 1, 0, BIKE)
+        value = PO._ram_value(w.V, 0, 1, w.a.hp, w.POL[0])
+        st, s = w.script([1, 1, 1, 1, 6, 6, 6, 6])
+        w.ram(st, s, 0, 1)
+        assert w.events(EG.EV_BIKERAM)[0, 5] == kind
+        if kind == EG.BR_HEAD_ON:
+            assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_MPH] == 10
+        else:
+            assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_MPH] == 40
+            assert w.V[0, VH.V_MPH] == 30
+        values[choice] = value
+    # the driver's price follows the variant: a head-on takes the bike's 9 points out for one
+    # combined hit (SF 2) and a control loss; a shunt is priced as one
+    head_on = 9 - PO._hit_pts(2, w.V[0, VH.V_ARM]) - w.POL[0][PO.P_LOSSVAL]
+    assert values["head_on"] == head_on and values["shunt"] != head_on
+
+
 def test_partial_collision_with_a_bike_is_a_sideswipe_the_bike_loses_p72():
     """A bike (lanes 2-3, 60mph) runs into a car in lanes 3-4 (40mph): no sideswipe test, the
     bike takes the relative hit (+1: 3 + 1 - 2 = 2), both -10mph, the bike tests at 40mph on

@@ -148,8 +148,11 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
  G_BIKE_KIND, G_REDUCED, G_L_OVERLAP, G_L_OVERLAP_OPP, G_L_DODGE, G_BIKE_CRASH, G_ROLL_LESS,
  G_CAR_HEADON_SLOW, G_CAR_SHUNT_SLOW, G_PUSH_MPH, G_T_BIKE2, G_T_BIKE1, G_BCL_N, G_L_OPP_WIN,
  G_L_OPP_LOSE,
+ # a car running into an upright bike stopped and facing its way: 1 a head-on, 0 a shunt
+ # (variant stopped_bike_ram, p57, p70-72)
+ G_STOPPED_BIKE,
  G_W,          # the row's width: keep last
- ) = range(94)
+ ) = range(95)
 # the hazard-parameter array hp carries, after the hazard roll's cells (hazards.HP_*), the bike
 # tables, each block starting where the one before ends:
 HP_ROAD = H.HP_BASE_W            # road damage modifiers by speed factor 1..8+ (p68)
@@ -2426,8 +2429,11 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
     car = u if bike == v else v
     sfb = sfv if bike == v else sfu
     sfc = sfu if bike == v else sfv
+    # a wrecked, angled or spinning car is a head-on whichever way it faces (p57); a car merely
+    # stopped is one only when it faces the rammer (``opposed``): stopped and facing the bike's
+    # way it is shunted, as between cars (p57, 'the usual rules', p70)
     car_still = V[car, V_STATUS] == WRECK or V[car, V_TERMINAL] or V[car, V_ATT] % 180 != 0 \
-        or V[car, V_OOC] == SPINNING or V[car, V_MPH] == 0
+        or V[car, V_OOC] == SPINNING
     fallen = V[bike, V_FALLEN] == 1 or V[bike, V_STATUS] == WRECK
     if not fallen and _shared_lanes(V, v, u) == 1 and V[car, V_STATUS] == ACTIVE:
         # a partial collision with a bike is a sideswipe, which the bike loses (p72)
@@ -2446,7 +2452,7 @@ def _bike_ram(st, script, B, V, WS, FIT, v, u, RU, L):
             V[u, V_MPH] = max(0, V[u, V_MPH] - G[G_SS_LOSS])
             _swipe_loser(st, script, V, bike, d, G[G_L_SS_NN], K, G, hp, L)
         return 0
-    if fallen or opposed or car_still or V[bike, V_MPH] == 0:
+    if fallen or opposed or car_still or (V[bike, V_MPH] == 0 and G[G_STOPPED_BIKE]):
         # head-on: one combined speed-factor hit each (p72)
         c = sfb + sfc
         _log(L, v, EV_BIKERAM, u, BR_HEAD_ON, 1, c)

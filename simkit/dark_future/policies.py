@@ -1006,10 +1006,11 @@ HP_DRV = 27   # after the hazard roll's cells and the engine's bike tables (engi
  HP_GET_AWAY,        # 1: the lead side wins by getting away (Game Seven's target gang, p89)
  HP_ROLL_LOW,        # the bike control-loss table's lowest score that rolls (p70)
  HP_ROLL_CRASH,      # a bike that rolls at this mph or more crashes (p70)
- ) = range(HP_DRV, HP_DRV + 18)
+ HP_STOPPED_BIKE,    # 1: a car into an upright bike stopped its way is a head-on (p70 note)
+ ) = range(HP_DRV, HP_DRV + 19)
 # ... and the hit roll's tactical factors (pieces.vehicle.TF_*), which the engine's shot reads
 # from the same cells (pieces.vehicle.hit_modifier)
-HP_TF = HP_DRV + 18
+HP_TF = HP_DRV + 19
 HP_DRV_END = HP_TF + TF_W
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
@@ -1235,9 +1236,9 @@ def _ram_value(V, v, u, hp, par):
     if V[u, V_BIKE] and shared == 1:
         return _hit_pts(rel, V[u, V_ARM]) \
             + lv * _loss_p(max(0, mu - hp[HP_SS_LOSS]), hp[HP_L_SWIPE], V, u, hp)
-    if V[u, V_BIKE] and mu == 0:
+    if V[u, V_BIKE] and mu == 0 and hp[HP_STOPPED_BIKE]:
         # into a stopped bike: a head-on, one combined hit each, the bike crashes (out of play,
-        # worth its remaining points), the car loses control (p72)
+        # worth its remaining points), the car loses control (p72; variant stopped_bike_ram)
         c = _sf(mv, hp)
         return V[u, V_DMG] - _hit_pts(c, V[v, V_ARM]) - lv
     if V[u, V_BIKE]:

@@ -404,6 +404,8 @@ def to_arrays(sc: Scenario) -> Arrays:
     G[EG.G_SPIKE_RULE] = rules.variants["spike_damage"].choices[sel["spike_damage"]]["rule"]
     G[EG.G_SHUNT_MOVE] = rules.variants["shunt_target_move"].choices[
         sel["shunt_target_move"]]["always"]
+    G[EG.G_STOPPED_BIKE] = rules.variants["stopped_bike_ram"].choices[
+        sel["stopped_bike_ram"]]["head_on"]
     mo = rules.table("motion")
     G[EG.G_COAST] = mo["coast_loss_mph"]
     G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]
@@ -519,7 +521,8 @@ def _driver_rules(hp, G):
                     (PO.HP_MINE_DMG, EG.G_MINE_DMG), (PO.HP_L_SMOKE, EG.G_L_SMOKE),
                     (PO.HP_SPIKE_MPH, EG.G_SPIKE_MPH), (PO.HP_OIL_MAX, EG.G_OIL_MAX),
                     (PO.HP_MPH_SF, EG.G_SPEED_STEP), (PO.HP_L_SHUNT, EG.G_L_SHUNT),
-                    (PO.HP_CAR_SHUNT_SLOW, EG.G_CAR_SHUNT_SLOW)):
+                    (PO.HP_CAR_SHUNT_SLOW, EG.G_CAR_SHUNT_SLOW),
+                    (PO.HP_STOPPED_BIKE, EG.G_STOPPED_BIKE)):
         hp[cell] = G[g]
     hp[PO.HP_TAKE_OUT] = int(G[EG.G_VICTORY] == EG.VICTORY_DESTROY)
     hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
