@@ -1609,8 +1609,8 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             # it has (a reverse is the turn's action, p17: the two exclude each other), where
             # a lead car otherwise fires only at a target stopped for good. Seeded gang
             # pursues Ops, shut in by an obstacle past a bend, turned round towards the
-            # rider behind them and then backed away from it or waited, its shots never
-            # answered, to the turn limit
+            # rider behind them and then backed away from it or waited, the rider's shots
+            # unanswered, to the turn limit
             slot, u = best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)
             if slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] \
                     and not _finishes_hulks(V, WS, v, u, hp):
