@@ -2494,7 +2494,10 @@ def test_a_car_declares_no_drift_for_a_reverse_that_starts_or_ends_on_a_curve_p1
     assert [_d(w, 1, std, trial=t) for t in range(4)] == [(PO.A_REVERSE, 0)] * 4
     w.M[:], w.NM[:] = 0, 0
     w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE)
-    _obstacle(w, 3, 2, 3, 1)
+    # (the block over lanes 3-4: one drift, to lanes 1-2, clears it. Over the car's own lanes
+    # 2-3 no run-up of one drift clears it and the car stays, session 24:
+    # test_no_run_up_onto_a_bend_when_one_drift_cannot_clear_the_block_p13_p17)
+    _obstacle(w, 3, 3, 4, 1)
     assert w.T[3, RD.T_KIND] == RD.STRAIGHT and not PO._reverse_may_drift(w.T, w.V, 1)
     assert [_d(w, 1, std, trial=t) for t in range(4)] == [(PO.A_REVERSE, 0)] * 4
     # a space further on, the reverse lands on the straight: it may drift, and does
@@ -2543,3 +2546,71 @@ def test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14
     hp0 = w.hp.copy()
     hp0[PO.HP_TAKE_OUT] = 0
     assert decide(hp0)[0] not in (PO.A_UTURN, PO.A_REVERSE)
+
+
+def test_a_stopped_car_hunting_the_enemy_shoots_rather_than_back_away_from_it_p17():
+    """Seeded gang pursues 2605, 2998, 3347, 1997 (seed 2026): the Op, shut in by an obstacle
+    past a bend, turned round towards the rider behind it (p14-15), stopped facing it a space
+    or two off, and then backed away from it (or waited) with the rider in its hood gun's
+    sights; a lead car fired only at a target stopped for good, so the rider's shots went
+    unanswered to the turn limit. Where taking the other side out wins (hp's HP_TAKE_OUT), a
+    stopped car that is not moving off this turn takes the shot it has: a reverse is the
+    turn's action (p17), the two exclude each other. Here the Op faces against play on lanes
+    2-3 of section 3, the rider stopped in front of it (able to move), the road the Op came by
+    shut past a bend: on the old driver it reversed; in a Game won otherwise it still does
+    (on the straight)."""
+    for bend in ("S", "BR"):
+        for gap in (1, 2):
+            w = World(layout=("S", "S", "S", "S", bend, "S", "S"),
+                      scenario="game-8-gang-pursues.toml")
+            n = w.a.G[EG.G_NV]
+            bike = int(w.a.G[EG.G_BIKE_KIND])
+            for v in range(n):
+                w.WS[v] = w.a.LOAD[v, 0]
+            for v in (2, 3):
+                w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+                w.V[v, VH.V_STATUS] = VH.CRASHED
+            _obstacle(w, 5, 0, 2, 0)
+            w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD, kind=1)     # the Op, turned round
+            w.V[0, VH.V_DIR] = 1
+            w.place(1, 3, 2, 2 - gap, 0, side=1, role=VH.CHASE, kind=bike)
+            w.V[1, VH.V_BIKE] = 1
+            std = PO.params_vector()
+            assert not PO._stuck(w.V, 1)
+            assert tuple(PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)) == (0, 1)
+            hp = w.hp.copy()
+            assert hp[PO.HP_TAKE_OUT] == 1
+            assert PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, hp, std, *_stream(0)) \
+                == (PO.A_SHOOT, 0)
+            if bend == "S":
+                # (on the bend the reverse behind it may not drift, p17, and one drift cannot
+                # clear the rider: there it stays and shoots whatever the Game,
+                # test_no_run_up_onto_a_bend_when_one_drift_cannot_clear_the_block_p13_p17)
+                hp[PO.HP_TAKE_OUT] = 0
+                assert PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, hp, std, *_stream(0))[0] \
+                    == PO.A_REVERSE
+
+
+def test_no_run_up_onto_a_bend_when_one_drift_cannot_clear_the_block_p13_p17():
+    """Seeded gang pursues 2055 (seed 2026): the Op, turned round, stopped nose to the wreck of
+    the rider it had shot, the wreck filling its own two lanes, a bend behind it. A reverse may
+    not drift where it ends on a curve (p17), so the driver backed straight onto the bend as a
+    run-up to a drift round the block, but one drift (p13) could not clear a block in both its
+    lanes: it came on to the same wreck again, three times (backing and filling to the turn
+    limit). Where the reverse would end on a bend and no lane beside the block is clear for one
+    drift, the car stays (shoots if it can, else waits); with one drift enough it still backs
+    straight for the run-up, and on a straight road it still reverses with a drift (p17)."""
+    std = PO.policy_vector("standard")
+
+    def position(bend, lo, hi):
+        w = World(layout=("S", "S", bend, "S", "S", "S", "S"))
+        w.WS[:, :, VH.W_AMMO] = 0
+        w.place(1, 0, 2, 0, 0, side=1, role=VH.CHASE)
+        w.place(0, 3, 2, 0, 0, side=0, role=VH.LEAD)      # lanes 2-3, a bend behind it
+        _obstacle(w, 3, lo, hi, 1)                         # the next space
+        return PO.decide(w.B, w.T, w.V, w.WS, 2, 0, False, w.hp, std, *_stream(0))
+
+    for bend in ("BR", "BL"):
+        assert position(bend, 2, 3) == (PO.A_NONE, 0)      # the old driver: (A_REVERSE, 0)
+        assert position(bend, 3, 4) == (PO.A_REVERSE, 0)   # one drift to lanes 1-2 clears it
+    assert position("S", 2, 3) == (PO.A_REVERSE, -1)

@@ -1621,9 +1621,23 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if left == 0:
                 return A_NONE, 0
         act, arg = _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
-        if act == A_NONE and _hunts(T, M, NM, V, n, v, hp):
-            return _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
-                                   script)
+        if (act == A_REVERSE or act == A_NONE) and _hunts(T, M, NM, V, n, v, hp):
+            # not moving off this turn, a car that means to take the enemy out takes the shot
+            # it has (a reverse is the turn's action, p17: the two exclude each other), where
+            # a lead car otherwise fires only at a target stopped for good. Seeded gang
+            # pursues Ops, shut in by an obstacle past a bend, turned round towards the
+            # rider behind them and then backed away from it or waited, the rider's shots
+            # unanswered, to the turn limit
+            slot, u = best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)
+            if slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] \
+                    and not _finishes_hulks(V, WS, v, u, hp):
+                # of equal weapons the dice choose (no roll when no shot is taken)
+                slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                               st, script)
+                return A_SHOOT, slot
+            if act == A_NONE:
+                return _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
+                                       script)
         return act, arg
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
@@ -2321,6 +2335,15 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         # no clear lane beside it, or the block in the very next space (the straight move
         # comes first, p13): back off a lane towards the nearest clear lanes (else the wider
         # side of the road) each turn until one is clear
+        if d == 0 and straight and not _reverse_may_drift(T, V, v):
+            # the reverse would end on a curve, where it may not drift (p17): backing straight
+            # is a run-up for one drift round the block, and no lane beside it is clear for one
+            # drift; the car would only come on to the same block again (seeded gang pursues
+            # 2055: the Op, turned round, nose to the wreck of the rider it had shot, backed
+            # onto the bend behind it and came on again three times)
+            if slot >= 0:
+                return A_SHOOT, slot
+            return A_NONE, 0
         if d == 0:
             d = r
         if d == 0 and not straight:
