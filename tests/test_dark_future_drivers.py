@@ -2477,6 +2477,50 @@ def test_a_car_that_backed_off_from_a_place_twice_stays_there_the_third_time_p17
 
 
 
+def test_the_backing_memory_keeps_every_place_of_a_round_of_four_p17():
+    """Seeded Game Eight intercept 4592 (seed 2026, session 24): a target car behind a wreck on
+    a bend backed off from four places in turn, round after round, to the turn limit. The
+    memory has four columns; a new place used to push out the first of the least tried, which
+    with every count equal was the place written just before, so each was forgotten before the
+    round came back to it. Now the least tried goes, of equals the one backed from longest ago:
+    after two rounds of four places each counts two, and a fifth place pushes out the oldest of
+    them, not the newest. Stopped at the first place after two rounds, the driver stays."""
+    w = _bend_line_up_world()
+    places = [(2, 1), (2, 0), (1, 2), (1, 1)]
+    # four places it backed off from earlier in the game fill the memory, once each
+    for sec, sp in ((4, 0), (4, 1), (4, 2), (3, 0)):
+        w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
+        PO.remember_backing(w.V, 1)
+    for _ in range(2):
+        for sec, sp in places:
+            w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
+            PO.remember_backing(w.V, 1)
+    for sec, sp in places:
+        w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
+        assert PO._backed_from(w.V, 1) == 2, (sec, sp)
+    w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = 2, 1
+    assert _d(w, 1, PO.params_vector()) == (PO.A_NONE, 0)
+    # a fifth place: the oldest (the first of the round) goes, the other three are kept
+    w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = 1, 0
+    PO.remember_backing(w.V, 1)
+    assert PO._backed_from(w.V, 1) == 1
+    kept = []
+    for sec, sp in places:
+        w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
+        kept.append(PO._backed_from(w.V, 1))
+    assert kept == [0, 2, 2, 2]
+    # equal counts of one: the newest is kept, the oldest goes
+    w2 = _bend_line_up_world()
+    for sec, sp in places + [(1, 0)]:
+        w2.V[1, VH.V_SEC], w2.V[1, VH.V_SP] = sec, sp
+        PO.remember_backing(w2.V, 1)
+    kept = []
+    for sec, sp in places + [(1, 0)]:
+        w2.V[1, VH.V_SEC], w2.V[1, VH.V_SP] = sec, sp
+        kept.append(PO._backed_from(w2.V, 1))
+    assert kept == [0, 1, 1, 1, 1]
+
+
 def test_a_car_declares_no_drift_for_a_reverse_that_starts_or_ends_on_a_curve_p17():
     """'Drivers are allowed to reverse on curved tracks but may not drift or U-turn' (p17): the
     engine backs such a car straight. A chase car stopped on a bend nose to an obstacle in the

@@ -1518,25 +1518,34 @@ def _backed_from(V, v):
 
 @jit
 def remember_backing(V, v):
-    """Count one more reverse from where the car stands: in its column if it has one, else in
-    the first empty one, else in place of the first place backed from least often. Called
+    """Count one more reverse from where the car stands. The columns are kept newest first: the
+    place moves to the front with its count; a place not yet remembered takes the front and
+    pushes out the least tried, of equals the one backed from longest ago. (Pushing out the
+    first column of the least tried, as before session 24, threw away the place just written
+    whenever every count was equal, so a round of four places forgot each one before it came
+    round again: seeded Game Eight intercept 4592 backed and filled to the turn limit.) Called
     by the engine as the reverse is made: a reverse the driver declares where the engine
     refuses it (not stopped at the start of phase 1, p15, p17) is not remembered."""
     key = _place_key(V, v)
     slot = -1
-    least = V_BACKED0    # the first of the least tried; an empty column (0 times) first of all
     for c in range(V_BACKED0, V_BACKED3 + 1):
         if V[v, c] // BACKED_KEY == key:
             slot = c
             break
-        if V[v, c] % BACKED_KEY < V[v, least] % BACKED_KEY:
-            least = c
-    if slot < 0:
-        slot = least
-    if V[v, slot] // BACKED_KEY != key:
-        V[v, slot] = key * BACKED_KEY
-    if V[v, slot] % BACKED_KEY < BACKED_KEY - 1:
-        V[v, slot] += 1
+    if slot >= 0:
+        entry = V[v, slot]
+    else:
+        # the least tried, of equals the oldest (an empty column counts 0 times)
+        slot = V_BACKED3
+        for c in range(V_BACKED3 - 1, V_BACKED0 - 1, -1):
+            if V[v, c] % BACKED_KEY < V[v, slot] % BACKED_KEY:
+                slot = c
+        entry = key * BACKED_KEY
+    if entry % BACKED_KEY < BACKED_KEY - 1:
+        entry += 1
+    for c in range(slot, V_BACKED0, -1):
+        V[v, c] = V[v, c - 1]
+    V[v, V_BACKED0] = entry
 
 
 @jit
