@@ -1211,18 +1211,25 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
     assert decide() == (PO.A_NONE, 0)
 
 
-def _rider_behind_stranded_op(op_sp):
-    """Game Eight (the gang pursuing), a right bend on section 3: the last gang rider (1, its
-    ammunition spent) stopped on the bend's last space in lanes 1-2, the Op stranded (engine
-    out) on the straight past it in the same lanes, space ``op_sp``; the other riders crashed."""
-    w = World(layout=("S", "S", "S", "BR", "S", "S", "S"), scenario="game-8-gang-pursues.toml")
-    n = w.a.G[EG.G_NV]
+def _last_rider_world(layout):
+    """Game Eight (the gang pursuing) on ``layout``, each vehicle with its load-out, gang
+    riders 2 and 3 crashed: the Op (0) and the last rider (1) left for the caller to place."""
+    w = World(layout=layout, scenario="game-8-gang-pursues.toml")
+    n = int(w.a.G[EG.G_NV])
     bike = int(w.a.G[EG.G_BIKE_KIND])
     for v in range(n):
         w.WS[v] = w.a.LOAD[v, 0]
     for v in (2, 3):
         w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
         w.V[v, VH.V_STATUS] = VH.CRASHED
+    return w, n, bike
+
+
+def _rider_behind_stranded_op(op_sp):
+    """Game Eight (the gang pursuing), a right bend on section 3: the last gang rider (1, its
+    ammunition spent) stopped on the bend's last space in lanes 1-2, the Op stranded (engine
+    out) on the straight past it in the same lanes, space ``op_sp``; the other riders crashed."""
+    w, n, bike = _last_rider_world(("S", "S", "S", "BR", "S", "S", "S"))
     w.place(0, 4, 1, op_sp, 0, side=0, role=VH.LEAD, kind=1)
     w.V[0, VH.V_ENGOFF] = 1
     w.place(1, 3, 1, RD.pair_spaces(w.T, 3, 1) - 1, 0, side=1, role=VH.CHASE, kind=bike)
@@ -1343,14 +1350,7 @@ def test_a_car_in_a_standoff_rams_a_stopped_enemy_bike_facing_it_p72():
     into a stopped enemy bike facing it in its lanes, nothing between, at RAM_MOVE_OFF. Not a
     bike facing away (a shunt: both take a relative speed hit)."""
     std = PO.params_vector()
-    w = World(scenario="game-8-gang-pursues.toml")
-    n = int(w.a.G[EG.G_NV])
-    bike = int(w.a.G[EG.G_BIKE_KIND])
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
-    for v in (2, 3):
-        w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
-        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w, n, bike = _last_rider_world(("S",) * 7)
     w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD, kind=1)     # the Op, facing back
     w.V[0, VH.V_DIR] = 1
     w.WS[0, :, VH.W_AMMO] = 0
@@ -1376,14 +1376,7 @@ def _rider_on_a_straight(op_sp=None):
     ammunition spent) stopped on section 3, space 0, lanes 1-2; the other riders crashed; the
     Op stranded (engine out, armed) on section 3 lanes 1-2, space ``op_sp``, or (None) moving
     far ahead."""
-    w = World(layout=("S",) * 7, scenario="game-8-gang-pursues.toml")
-    n = w.a.G[EG.G_NV]
-    bike = int(w.a.G[EG.G_BIKE_KIND])
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
-    for v in (2, 3):
-        w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
-        w.V[v, VH.V_STATUS] = VH.CRASHED
+    w, n, bike = _last_rider_world(("S",) * 7)
     if op_sp is None:
         w.place(0, 6, 2, 0, 60, side=0, role=VH.LEAD, kind=1)
     else:
@@ -2605,15 +2598,7 @@ def test_a_stopped_car_hunting_the_enemy_shoots_rather_than_back_away_from_it_p1
     (on the straight)."""
     for bend in ("S", "BR"):
         for gap in (1, 2):
-            w = World(layout=("S", "S", "S", "S", bend, "S", "S"),
-                      scenario="game-8-gang-pursues.toml")
-            n = w.a.G[EG.G_NV]
-            bike = int(w.a.G[EG.G_BIKE_KIND])
-            for v in range(n):
-                w.WS[v] = w.a.LOAD[v, 0]
-            for v in (2, 3):
-                w.place(v, 0, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
-                w.V[v, VH.V_STATUS] = VH.CRASHED
+            w, n, bike = _last_rider_world(("S", "S", "S", "S", bend, "S", "S"))
             _obstacle(w, 5, 0, 2, 0)
             w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD, kind=1)     # the Op, turned round
             w.V[0, VH.V_DIR] = 1
