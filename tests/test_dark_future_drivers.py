@@ -2643,3 +2643,41 @@ def test_no_run_up_onto_a_bend_when_one_drift_cannot_clear_the_block_p13_p17():
         assert position(bend, 2, 3) == (PO.A_NONE, 0)      # the old driver: (A_REVERSE, 0)
         assert position(bend, 3, 4) == (PO.A_REVERSE, 0)   # one drift to lanes 1-2 clears it
     assert position("S", 2, 3) == (PO.A_REVERSE, -1)
+
+
+def _escaping_towards(k, wreck=False):
+    """A lead car on lanes 2-3 at 60mph with its escape acceleration (P_ESCAPE), no guns, a
+    pursuer two spaces behind; ``k`` spaces ahead an obstacle strip across the whole road
+    (p76), or with ``wreck`` the other car wrecked in its lanes there instead (p57), no
+    pursuer, and obstacles on the lanes either side (no way round). Returns (world, the spaces
+    it needs to stop from 60 + its acceleration)."""
+    w = _lead_with_pursuer(2, mph=60)
+    sec, sp = PO._space_ahead(w.T, w.V, 0, 2, k)
+    if wreck:
+        w.place(1, sec, 2, sp, 0, side=1, role=VH.CHASE)
+        w.V[1, VH.V_STATUS] = VH.WRECK
+        _obstacle(w, sec, 0, 1, sp)
+        _obstacle(w, sec, 4, 5, sp)
+    else:
+        _obstacle(w, sec, 0, 5, sp)
+    brk = w.V[0, VH.V_BRK]
+    return w, 1 + (60 + w.V[0, VH.V_ACC] + brk - 1) // brk
+
+
+def test_no_escape_acceleration_into_a_block_it_cannot_stop_for_p57_p76():
+    """Seeded Game Eight intercept 3883: a target at 60mph four spaces short of a road shut by
+    obstacles took its escape acceleration to 80mph, from which its brakes (one brake a move,
+    after the move, p15-16) could no longer stop it short, and rammed the strip head-on (p57,
+    p76: an obstacle is rammed as a wreck). The acceleration is not taken while a block stands
+    in the car's lanes within the spaces it would need to stop at the new speed; a block just
+    beyond them leaves the escape as it was. Nor, with no pursuer, is the plain speed-up to
+    cruising speed (the same fault, without the escape)."""
+    std = PO.policy_vector("standard")
+    assert std[PO.P_ESCAPE] == 1
+    cases = [(False, std), (True, std), (True, PO.params_vector({"escape": 0}))]
+    for wreck, par in cases:
+        w, need = _escaping_towards(4, wreck)
+        assert need >= 4, need       # at 80mph the car cannot stop short of the fourth space
+        assert _d(w, 0, par, moves=True)[0] != PO.A_ACCEL, wreck
+        w, need = _escaping_towards(need + 1, wreck)
+        assert _d(w, 0, par, moves=True) == (PO.A_ACCEL, w.V[0, VH.V_ACC]), wreck

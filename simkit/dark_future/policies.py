@@ -636,6 +636,21 @@ def _static_at(T, M, NM, V, n, v, lane, ahead):
 
 
 @jit
+def _stops_short(T, M, NM, V, n, v, mph, brk):
+    """Can a car that ends this phase's move at ``mph`` still brake to a stop short of an
+    obstacle, wreck or stopped vehicle in its lanes (:func:`_static_at`)? The phase's move
+    comes before its speed change, and then one brake a move (p15-16): a car that speeds up
+    within reach of a block it cannot stop for rams it (p57, p76). Seeded Game Eight
+    intercept 3883: a target sped up from 60mph to 80mph four spaces short of a road shut by
+    obstacles, where from 80mph no braking stops it short of them."""
+    need = 1 + (mph + brk - 1) // brk
+    for k in range(1, need + 1):
+        if _static_at(T, M, NM, V, n, v, V[v, V_LANE], k):
+            return False
+    return True
+
+
+@jit
 def _stopped_on(T, V, n, v, lane, xlo, xhi, hunt):
     """A stopped vehicle or a wreck on ``lane``'s pair between ``xlo`` and ``xhi``; a driver
     who hunts does not count a stopped enemy (it means to shoot it)."""
@@ -1735,7 +1750,8 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # falling behind (or stopped): speed before shooting
         if not hold and u >= 0 and mph + 10 < V[u, V_MPH] and V[v, V_ACC] > 0 and mph < cruise:
             up = min(V[v, V_ACC], cruise - mph)
-            if want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap:
+            if (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap) \
+                    and _stops_short(T, M, NM, V, n, v, mph + up, brk):
                 return A_ACCEL, up
         # the shot and the sideswipe by their expected damage points (a control loss forced on
         # the loser counted at P_LOSSVAL points; the swiper's own risk taken off); a swipe
@@ -1792,7 +1808,8 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             u, g = _nearest_enemy(T, V, n, v, True, st, script)
             up = min(V[v, V_ACC], cruise - mph)
             if (u < 0 or g >= 1 or flee) \
-                    and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap):
+                    and (want >= (1 << 19) or (mph + up - want + brk - 1) // brk < gap) \
+                    and _stops_short(T, M, NM, V, n, v, mph + up, brk):
                 return A_ACCEL, up
         # a passive on a close pursuer in its lanes, or a shot, by expected damage points
         # (_lay_value, _shot_core); equal values go to the dice
@@ -1851,7 +1868,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if want < (1 << 19):
                 if (mph + up - want + brk - 1) // brk >= gap:
                     up = 0
-            if up > 0:
+            if up > 0 and _stops_short(T, M, NM, V, n, v, mph + up, brk):
                 return A_ACCEL, up
     elif mph > target + 10:
         return A_BRAKE, min(brk, mph - target)
