@@ -282,6 +282,12 @@ def _balance_run(args) -> int:
                f"{args.seed}, {frame['trials_used'].iloc[0]:,} games ({frame.attrs['interval']})")
     print(f"method: {frame.attrs['method']}")
     print(f"stopped: {frame.attrs['stopped']}")
+    if frame.attrs["stopped"].startswith("budget"):
+        # the mixture is only as good as the replies the budget let the search try: say so
+        # where the answer is read (Dark Future Game Seven needs twice the default budget)
+        print("not converged: the budget ran out before a round found no reply gaining more "
+              "than epsilon; the exploitability column says how much the final mixture gives "
+              "away. Run again with a larger --trials-budget for an equilibrium.")
     print()
     emit(frame.attrs["payoffs"], argparse.Namespace(),
          title="payoffs of the final population (win + share of draws): the search's own "

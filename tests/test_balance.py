@@ -205,6 +205,9 @@ def test_balance_command_on_a_starfire_scenario_writes_frame_payoffs_and_plot(tm
     frame = pd.read_csv(out)
     assert list(frame.columns) == B.COLUMNS and list(frame.side) == ["blue", "red"]
     assert png.stat().st_size > 10_000 and "payoffs of the final population" in text
+    # a run the budget stopped says it has not converged and how to get further
+    stopped = next(line for line in text.splitlines() if line.startswith("stopped: "))
+    assert ("larger --trials-budget" in text) == stopped.startswith("stopped: budget")
     for r in frame.itertuples():
         assert r.default_lo <= r.default_win_rate <= r.default_hi
         assert r.equilibrium_lo <= r.equilibrium_win_rate <= r.equilibrium_hi
