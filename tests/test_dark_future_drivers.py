@@ -2681,3 +2681,32 @@ def test_no_escape_acceleration_into_a_block_it_cannot_stop_for_p57_p76():
         assert _d(w, 0, par, moves=True)[0] != PO.A_ACCEL, wreck
         w, need = _escaping_towards(need + 1, wreck)
         assert _d(w, 0, par, moves=True) == (PO.A_ACCEL, w.V[0, VH.V_ACC]), wreck
+
+
+def _falling_behind_towards(k):
+    """A chase car with no ammunition on lanes 2-3 at 60mph, the lead car far ahead at 100mph
+    (the chase car is falling behind), and, with ``k``, an obstacle strip across the whole road
+    ``k`` spaces in front of the chase car (p76)."""
+    w = World(layout=("S",) * 9)
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 8, 2, 0, 100, side=0, role=VH.LEAD)
+    w.place(1, 0, 2, 0, 60, side=1, role=VH.CHASE)
+    if k:
+        sec, sp = PO._space_ahead(w.T, w.V, 1, 2, k)
+        _obstacle(w, sec, 0, 5, sp)
+    return w
+
+
+def test_a_chase_car_falling_behind_does_not_speed_up_into_a_block_it_cannot_stop_for_p57_p76():
+    """The chase car's speed-up when it falls behind (``_decide``: 'speed before shooting')
+    obeys the same limit as the lead car's escape: not while a block stands in its lanes within
+    the spaces it would need to stop from the new speed (this move, then one brake a move,
+    p15-16), which it would ram (p57, p76); a block one space further leaves the speed-up as it
+    was. The old driver sped up whatever stood ahead."""
+    std = PO.policy_vector("standard")
+    act, up = _d(_falling_behind_towards(0), 1, std, moves=True)
+    assert act == PO.A_ACCEL and up > 0
+    brk = int(_falling_behind_towards(0).V[1, VH.V_BRK])
+    need = 1 + (60 + up + brk - 1) // brk
+    assert _d(_falling_behind_towards(need), 1, std, moves=True)[0] != PO.A_ACCEL
+    assert _d(_falling_behind_towards(need + 1), 1, std, moves=True) == (PO.A_ACCEL, up)
