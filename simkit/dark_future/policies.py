@@ -1919,6 +1919,13 @@ RAM_MOVE_OFF = 20   # mph: a chase car lined up on a stopped enemy it cannot sho
 
 
 @jit
+def _creep(V, v):
+    """The slow move-off (``RAM_MOVE_OFF``, within the car's acceleration and maximum speed)
+    with which a driver comes up to a block, a stranded enemy or a shot, or rams."""
+    return min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+
+
+@jit
 def _swipes_level(T, V, WS, n, v, u, hp, par):
     """Will the straight move bring stopped enemy ``u`` level in the lanes beside a car with
     nothing left to shoot, with a sideswipe worth making (p54-57)? Then it is swiped in
@@ -2038,14 +2045,12 @@ def _shielded_line_up(T, M, NM, V, WS, n, v, u):
     # car with nothing to shoot lines up to ram, which only the enemy's own lanes give (p52)
     lane = V[u, V_LANE]
     step = 1 if lane > V[v, V_LANE] else -1
-    p = V[v, V_LANE] if has_gun(WS, v) else lane - step
-    while True:
-        if p != lane:
-            p += step
-        if not (_stopped_on(T, V, n, v, p, lo, hi, True) or _obstacle_on(M, NM, p, lo, hi)):
-            return False
+    p = V[v, V_LANE] + step if has_gun(WS, v) and V[v, V_LANE] != lane else lane
+    while _stopped_on(T, V, n, v, p, lo, hi, True) or _obstacle_on(M, NM, p, lo, hi):
         if p == lane:
-            return True
+            return True    # every pair shut
+        p += step
+    return False
 
 
 @jit
@@ -2055,6 +2060,17 @@ def _gap_to(T, V, v, u):
     fx = v_front(T, V, v)
     ur = v_rear(T, V, u)
     return RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS if ur > fx else 0
+
+
+@jit
+def _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf):
+    """The enemies in play whose best shot now is at the car, as bits (bit ``u`` set)."""
+    seen = 0
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)[1] == v:
+            seen |= 1 << u
+    return seen
 
 
 @jit
@@ -2078,13 +2094,7 @@ def _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, ba
         V[v, V_LANE] = lane
         V[v, V_SP] = min(sp, RD.pair_spaces(T, sec, lane) - 1)
         V[v, V_DIR] = back
-        seen = False
-        for u in range(n):
-            if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
-                if (now >> u) & 1 == 0 \
-                        and _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)[1] == v:
-                    seen = True
-        if seen:
+        if _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf) & ~now:
             best = -1.0
             break
         slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
@@ -2124,11 +2134,7 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
     act = A_NONE
     arg = 0
     ties = 0
-    now = 0
-    for u in range(n):
-        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
-                and _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)[1] == v:
-            now |= 1 << u
+    now = _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf)
     for c in range(4):
         if c < 3:
             d = c - 1   # the straight move-off, then each drift (after the straight move, p13)
@@ -2156,9 +2162,9 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
         if c == 3:
             act, arg = A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
         elif c == 1:
-            act, arg = A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+            act, arg = A_ACCEL, _creep(V, v)
         else:
-            act, arg = A_OFF_DRIFT, (c - 1) * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+            act, arg = A_OFF_DRIFT, (c - 1) * _creep(V, v)
     if act == A_NONE and not V[v, V_BIKE]:
         u = _first_in_way(T, M, NM, V, n, v, 2)
         if u >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE \
@@ -2168,7 +2174,7 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
             # off worse'), where waiting only draws (seeded gang pursues: the Op, facing back,
             # nose to nose with the last rider, out of ammunition). Not from behind: a shunt,
             # both sides take a relative speed hit
-            return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+            return A_ACCEL, _creep(V, v)
     return act, arg
 
 
@@ -2245,7 +2251,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # into it, a ram (p52), rather than wait behind it; not when a wreck or an
             # obstacle stands between (seeded Game Eight target cars rammed their own wreck
             # again and again, backing off and coming on, to the turn limit)
-            return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1), RAM_MOVE_OFF)
+            return A_ACCEL, min(_creep(V, v), max(cruise, 1))
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
@@ -2280,8 +2286,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                 # come up to it slowly, as a car lines up (seeded Game Eight intercept 564:
                 # the attacker waited for ever behind a wreck and two obstacle strips, the
                 # last target stranded past them; moved off, it wove through and won)
-                return A_ACCEL, min(V[v, V_ACC], V[v, V_MAXSPD], max(cruise, 1),
-                                    RAM_MOVE_OFF)
+                return A_ACCEL, min(_creep(V, v), max(cruise, 1))
             return A_NONE, 0
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
@@ -2332,7 +2337,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                 # the position repeated); one that means to leave it behind (p75) starts its
                 # way past it there (seeded gang pursues 3185 and 4304 waited two spaces
                 # behind it, counting it left behind, until the position repeated)
-                return A_OFF_DRIFT, d * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+                return A_OFF_DRIFT, d * _creep(V, v)
             if _fixed_in_way(T, M, NM, V, n, v) \
                     and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
                 # the straight move comes first (p13): only with its own next space clear
@@ -2345,7 +2350,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                     # ever behind what will never move (seeded gang pursues 25 and 2337:
                     # riders nose to the stranded Op or an obstacle, sand in the lanes beside,
                     # waited until the position repeated), slowly, as above
-                    return A_OFF_DRIFT, d * min(V[v, V_ACC], V[v, V_MAXSPD], RAM_MOVE_OFF)
+                    return A_OFF_DRIFT, d * _creep(V, v)
             return A_NONE, 0   # no lane to drift into; the way may clear
         if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1):
             # the straight move is clear and so are the lanes beside the block: moving off
