@@ -504,6 +504,40 @@ def test_changing_the_direction_of_play_p75():
     assert w.T[2, RD.T_KIND] == RD.BEND and w.T[2, RD.T_DIR] == 1
 
 
+def test_road_hazards_carried_to_the_next_section_laid_p75_p76():
+    """Markers that did not fit a section go on the next one the engine lays, from its first
+    space, logged with it; when the direction of play changes they are dropped, since the
+    section they were meant for is never laid."""
+    w = World(layout=("S",) * 7, scenario="game-6.toml")
+    w.TM[RD.TM_ENDED] = 0
+    w.TM[RD.TM_CARRY_L] = RD._carry_push(0, RD.SAND, 2)
+    w.place(0, 5, 2, 0, 60, side=0)
+    w.place(1, 4, 2, 0, 60, side=0)
+    w.place(2, 3, 2, 0, 60, side=1, kind=1)
+    # per new section: d6 1 (no curve: a straight), d6 2 (no road hazard of its own)
+    st, s = w.script([1, 2, 1, 2])
+    EG._extend_track(st, s, w.B, w.V, w.WS, 3, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    assert st[dice.POS] == 4 and w.TM[RD.TM_NSEC] == 9
+    assert [e[2:5] for e in _events(w, EG.EV_ROADHAZ)] == [(RD.SAND, 7, 0)] * 2
+    assert [(w.M[i, RD.MK_XLO], w.M[i, RD.MK_XHI]) for i in range(w.NM[0])] == \
+        [(7 * 60, 7 * 60 + 20), (7 * 60 + 20, 7 * 60 + 40)]
+    assert w.TM[RD.TM_CARRY_L] == 0
+    # the direction of play changes: the carried markers are not laid on the new stretch
+    w = World(layout=("S",) * 10, scenario="game-6.toml")
+    w.TM[RD.TM_ENDED] = 0
+    w.TM[RD.TM_FIRST] = 3
+    w.TM[RD.TM_STRAIGHTS] = 7
+    w.TM[RD.TM_CARRY_R] = RD._carry_push(0, RD.OBSTACLE, 3)
+    w.place(0, 4, 2, 1, 60, side=0)
+    w.place(1, 5, 2, 1, 60, side=0)
+    w.place(2, 9, 2, 1, 60, side=1, kind=1)
+    w.V[0, VH.V_DIR] = w.V[1, VH.V_DIR] = 1
+    st, s = w.script([1, 2, 1, 2])
+    EG._extend_track(st, s, w.B, w.V, w.WS, 3, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    assert w.TM[EG.TM_PLAYDIR] == 1 and w.TM[RD.TM_FIRST] == 1
+    assert _events(w, EG.EV_ROADHAZ) == [] and w.TM[RD.TM_CARRY_R] == 0
+
+
 def test_direction_tables_spot_checks():
     """The numbers the direction rules read, against the rule text (p14, p17, p38, p57, p89)."""
     from simkit.dark_future import rules as R

@@ -142,9 +142,30 @@ def _hazards_on(layout, rolls):
     M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
     NM = np.zeros(1, np.int64)
     st, script = _scripted(rolls)
-    RD.road_hazards(st, script, T, M, NM, 0)
+    RD.road_hazards(st, script, T, TM, M, NM, 0, 0)
     assert st[dice.POS] == len(script)
     return [(RD.MARKER_NAMES[M[i, RD.MK_KIND]], M[i, RD.MK_LLO], M[i, RD.MK_LHI]) for i in range(NM[0])]
+
+
+def _laid(layout, rolls_per_section, d=0):
+    """Road hazards rolled section by section in the order the track is laid, in the direction
+    of play ``d``: [(kind, section, first lane, space on the strip's outer lane)]."""
+    T, TM = RD.track_from_layout(layout)
+    M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
+    NM = np.zeros(1, np.int64)
+    secs = range(len(layout)) if d == 0 else range(len(layout) - 1, -1, -1)
+    for sec, rolls in zip(secs, rolls_per_section):
+        st, script = _scripted(rolls)
+        RD.road_hazards(st, script, T, TM, M, NM, sec, d)
+        assert st[dice.POS] == len(script)
+    out = []
+    for i in range(NM[0]):
+        sec, llo = int(M[i, RD.MK_SEC]), int(M[i, RD.MK_LLO])
+        outer = llo + 2 if T[sec, RD.T_DIR] < 0 else llo
+        step = RD.UNITS // T[sec, RD.T_SPACES + outer]
+        out.append((RD.MARKER_NAMES[M[i, RD.MK_KIND]], sec, llo,
+                    int(M[i, RD.MK_XLO] - sec * RD.UNITS) // step))
+    return out, TM
 
 
 def test_random_road_hazards_p76():
@@ -153,10 +174,62 @@ def test_random_road_hazards_p76():
     assert _hazards_on(["S"], [1, 6, 3]) == [("sand", 0, 2)] * 3
     # 5 and 2: two debris on the right
     assert _hazards_on(["S"], [1, 2, 5]) == [("debris", 3, 5)] * 2
-    # 4 markers of obstacles only fit three spaces: the fourth is not placed
+    # 4 and 3: three obstacles on the left
     assert _hazards_on(["S"], [1, 4, 3]) == [("obstacle", 0, 2)] * 3
     # double 1: a railroad crossing across the road
     assert _hazards_on(["S"], [1, 1, 1]) == [("railroad", 0, 5)]
     # double 4: both sides, each re-rolled (a double ignored)
     assert _hazards_on(["S"], [1, 4, 4, 2, 2, 6, 1, 5, 2]) == [("sand", 0, 2), ("debris", 3, 5),
                                                                 ("debris", 3, 5)]
+
+
+def test_markers_that_do_not_fit_go_on_the_next_section_p76():
+    """p76's example: five sand markers on the left of a straight; the fourth and fifth are
+    placed on the next track along, from the space nearest the start."""
+    got, TM = _laid(["S", "S", "S"], [[1, 6, 5], [2], [2]])
+    assert got == [("sand", 0, 0, 0), ("sand", 0, 0, 1), ("sand", 0, 0, 2),
+                   ("sand", 1, 0, 0), ("sand", 1, 0, 1)]
+    assert TM[RD.TM_CARRY_L] == TM[RD.TM_CARRY_R] == 0
+    # carried markers come first on a side; the section's own follow them and what does not
+    # fit goes on again: four debris on the right, then four sand on the right
+    got, TM = _laid(["S", "S", "S"], [[1, 5, 4], [1, 6, 4], [2]])
+    assert got == [("debris", 0, 3, 0), ("debris", 0, 3, 1), ("debris", 0, 3, 2),
+                   ("debris", 1, 3, 0), ("sand", 1, 3, 1), ("sand", 1, 3, 2),
+                   ("sand", 2, 3, 0), ("sand", 2, 3, 1)]
+    # a side's markers stay on their side: four debris on the right of a straight, then one
+    # sand on the left of the next
+    got, _ = _laid(["S", "S"], [[1, 5, 4], [1, 6, 1]])
+    assert [g for g in got if g[1] == 1] == [("sand", 1, 0, 0), ("debris", 1, 3, 0)]
+    # a double 3 or more: both sides, each carrying its own (6 and 5: five sand on the left;
+    # 5 and 4: four debris on the right)
+    got, TM = _laid(["S", "S"], [[1, 3, 3, 6, 5, 5, 4], [2]])
+    assert [g for g in got if g[1] == 1] == [("sand", 1, 0, 0), ("sand", 1, 0, 1),
+                                             ("debris", 1, 3, 0)]
+    # on a curve the strip's spaces are those of its outer lane: a right bend's left strip is
+    # judged on lane 0, four spaces (rules-data 4.2 reconstruction), so five markers leave one
+    got, TM = _laid(["BR", "S"], [[1, 6, 5], [2]])
+    assert got == [("sand", 0, 0, k) for k in range(4)] + [("sand", 1, 0, 0)]
+    # with nothing more laid the carried marker waits: none is lost or invented
+    got, TM = _laid(["S", "S"], [[1, 6, 5]])
+    assert len(got) == 3 and RD._carry_len(TM[RD.TM_CARRY_L]) == 2
+
+
+def test_road_hazards_when_play_goes_the_other_way_p75_p76():
+    """With the direction of play reversed new sections are laid before the first: the drivers'
+    left is the play-right lanes (3-5) and the markers start at the space nearest them, the
+    section's last; a railroad on a curve lies across its end space in their direction."""
+    got, _ = _laid(["S", "S"], [[1, 6, 1]], d=1)
+    assert got == [("sand", 1, 3, 2)]
+    got, _ = _laid(["S", "S"], [[1, 5, 4], [2]], d=1)
+    assert got == [("debris", 1, 0, 2), ("debris", 1, 0, 1), ("debris", 1, 0, 0),
+                   ("debris", 0, 0, 2)]
+    for layout, d, space in ((["CR"], 0, 3), (["CR"], 1, 0), (["BL"], 0, 2), (["S"], 0, 1)):
+        T, TM = RD.track_from_layout(layout)
+        M = np.zeros((RD.MAXM, RD.MK_W), np.int64)
+        NM = np.zeros(1, np.int64)
+        st, script = _scripted([1, 1, 1])
+        RD.road_hazards(st, script, T, TM, M, NM, 0, d)
+        n = RD.pair_spaces(T, 0, 2)
+        assert NM[0] == 1 and M[0, RD.MK_KIND] == RD.RAIL
+        # wholly on the section, on the central lanes' end (or central) space
+        assert (M[0, RD.MK_XLO], M[0, RD.MK_XHI]) == (space * 60 // n, (space + 1) * 60 // n)

@@ -1695,7 +1695,7 @@ def _extend_track(st, script, B, V, WS, n, RU, L):
         _log(L, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
         if G[G_HAZARDS]:
             k0 = NM[0]
-            RD.road_hazards(st, script, T, M, NM, s)
+            RD.road_hazards(st, script, T, TM, M, NM, s, 0)
             for i in range(k0, NM[0]):
                 _log(L, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
 
@@ -3169,7 +3169,7 @@ def _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side):
         _log(Log(E, EN, 0, 0), -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
         if G[G_HAZARDS]:
             k0 = NM[0]
-            RD.road_hazards(st, script, T, M, NM, s)
+            RD.road_hazards(st, script, T, TM, M, NM, s, 0)
             for i in range(k0, NM[0]):
                 _log(Log(E, EN, 0, 0), -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)
     for v in range(n):
@@ -3206,6 +3206,9 @@ def _play_direction(st, script, T, TM, V, n, G, L):
         TM[RD.TM_LASTDIR] = 0
         TM[RD.TM_SAMEDIR] = 0
         TM[RD.TM_ENDED] = 0
+        # hazard markers waiting for the next section the old way: it is never laid now
+        TM[RD.TM_CARRY_L] = 0
+        TM[RD.TM_CARRY_R] = 0
         _log(L, -1, EV_TRACK, -2, d, 0, 0)
     return d
 
@@ -3309,6 +3312,6 @@ def _extend_track_back(st, script, B, V, WS, n, RU, L):
         _log(L, -1, EV_TRACK, s, T[s, RD.T_KIND], T[s, RD.T_DIR], 0)
         if G[G_HAZARDS]:
             k0 = NM[0]
-            RD.road_hazards(st, script, T, M, NM, s)
+            RD.road_hazards(st, script, T, TM, M, NM, s, 1)
             for i in range(k0, NM[0]):
                 _log(L, -1, EV_ROADHAZ, M[i, RD.MK_KIND], s, M[i, RD.MK_LLO], 0)

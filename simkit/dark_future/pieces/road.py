@@ -21,8 +21,11 @@ Models dark-future.txt:
   debris (5) or obstacles (4 or less), the lower the number of markers and the side (odd left,
   even right); double 1 or 2 a railroad crossing; double 3+ obstacles on both sides (each side
   re-rolled, doubles ignored). Markers cover three lanes of one space on the road's edge, from
-  the first space forwards; markers that do not fit the section are not placed (the book puts
-  them on the next section: not modelled, the next section may not exist yet).
+  the space nearest the start of the track forwards in the direction of play, left and right as
+  the drivers going that way see them. Markers that do not fit the section are carried to the
+  next section laid (p76's example: five sand on a straight's left, the fourth and fifth on the
+  next track along) and placed there first, before that section's own; a change of the
+  direction of play drops them (the section they were meant for is never laid).
 
 Geometry model (``track.toml`` ``road_geometry``, RECONSTRUCTED: the book measures with a ruler
 on printed curves). Lanes are numbered 0-5 from the left in the direction of play; a position is
@@ -61,6 +64,10 @@ T_W = 14
 TM_FIRST, TM_NSEC, TM_STRAIGHTS, TM_CORNERS, TM_BENDS, TM_LASTDIR, TM_SAMEDIR, TM_ENDED, \
     TM_WINDOW, TM_BOX_S, TM_BOX_C, TM_BOX_B, TM_HAZARDS = range(13)
 TM_W = 16
+# road-hazard markers waiting for the next section (p76), on the drivers' left and right: a
+# queue of marker kinds, three bits each, the first to place in the lowest bits
+TM_CARRY_L, TM_CARRY_R = 13, 14
+CARRY_MAX = 20          # 60 bits of an int64; the box holds far fewer markers of a kind
 # the direction of play (p75): 0 towards higher sections, 1 towards lower ones; in the
 # track meta, not G, because G is shared by every trial
 TM_PLAYDIR = 15
@@ -326,15 +333,44 @@ def _add_marker(M, NM, kind, sec, llo, lhi, xlo, xhi, faceup, owner):
 
 
 @jit
-def _side_markers(T, M, NM, sec, kind, count, left):
-    """``count`` markers of ``kind`` on one edge (three lanes), one per space from the start."""
-    llo = 0 if left else 3
+def _carry_len(q):
+    k = 0
+    while q != 0:
+        q >>= 3
+        k += 1
+    return k
+
+
+@jit
+def _carry_push(q, kind, count):
+    """``count`` markers of ``kind`` queued after those already waiting for a side."""
+    k = _carry_len(q)
+    for _ in range(count):
+        if k >= CARRY_MAX:
+            break
+        q |= kind << (3 * k)
+        k += 1
+    return q
+
+
+@jit
+def _lay_edge(T, M, NM, sec, q, left, d):
+    """Lay the queued markers ``q`` on one edge (three lanes) of section ``sec``, one per space
+    from the space nearest the start of the track in the direction of play ``d``; ``left`` is
+    the drivers' left going that way. Returns the queue of those that did not fit (p76)."""
+    play_left = left if d == 0 else not left
+    llo = 0 if play_left else 3
     outer = llo + 2 if T[sec, T_DIR] < 0 else llo   # the strip is judged on its outer lane
     n = T[sec, T_SPACES + outer]
     step = UNITS // n
-    for k in range(min(count, n)):
-        _add_marker(M, NM, kind, sec, llo, llo + 2, sec * UNITS + k * step,
-                    sec * UNITS + (k + 1) * step, 1, -1)
+    k = 0
+    while q != 0 and k < n:
+        j = k if d == 0 else n - 1 - k
+        _add_marker(M, NM, q & 7, sec, llo, llo + 2, sec * UNITS + j * step,
+                    sec * UNITS + (j + 1) * step, 1, -1)
+        q >>= 3
+        k += 1
+    return q
 
 
 @jit
@@ -354,24 +390,37 @@ def _hazard_kind(hi):
 
 
 @jit
-def road_hazards(st, script, T, M, NM, sec):
-    """Random road hazards on a new section (p76-77)."""
-    if dice.roll(st, script, 1, 6) != 1:
-        return
-    hi, lo = _two_dice(st, script)
-    if hi == lo and hi <= 2:
-        n = T[sec, T_SPACES + 0]
-        k = n // 2 if T[sec, T_KIND] == STRAIGHT else n - 1
-        _add_marker(M, NM, RAIL, sec, 0, LANES - 1, rear_x(T, sec, 2, k), front_x(T, sec, 2, k), 1, -1)
-        return
-    if hi == lo:
-        for side in range(2):
-            hi2, lo2 = _two_dice(st, script)
-            while hi2 == lo2:
+def road_hazards(st, script, T, TM, M, NM, sec, d):
+    """Random road hazards on a new section (p76-77) laid in the direction of play ``d`` (0
+    towards higher sections): first the markers carried from the section before, then the
+    section's own, each side from the space nearest the start; what does not fit waits in
+    ``TM`` for the next section."""
+    ql = TM[TM_CARRY_L]
+    qr = TM[TM_CARRY_R]
+    if dice.roll(st, script, 1, 6) == 1:
+        hi, lo = _two_dice(st, script)
+        if hi == lo and hi <= 2:
+            # across the central spaces of a straight, the end space of a curve (p76); the
+            # space is taken on the central lanes, whose extent the marker spans
+            n = pair_spaces(T, sec, 2)
+            k = n // 2 if T[sec, T_KIND] == STRAIGHT else (n - 1 if d == 0 else 0)
+            _add_marker(M, NM, RAIL, sec, 0, LANES - 1, rear_x(T, sec, 2, k),
+                        front_x(T, sec, 2, k), 1, -1)
+        elif hi == lo:
+            for side in range(2):
                 hi2, lo2 = _two_dice(st, script)
-            _side_markers(T, M, NM, sec, _hazard_kind(hi2), lo2, side == 0)
-        return
-    _side_markers(T, M, NM, sec, _hazard_kind(hi), lo, lo % 2 == 1)
+                while hi2 == lo2:
+                    hi2, lo2 = _two_dice(st, script)
+                if side == 0:
+                    ql = _carry_push(ql, _hazard_kind(hi2), lo2)
+                else:
+                    qr = _carry_push(qr, _hazard_kind(hi2), lo2)
+        elif lo % 2 == 1:
+            ql = _carry_push(ql, _hazard_kind(hi), lo)
+        else:
+            qr = _carry_push(qr, _hazard_kind(hi), lo)
+    TM[TM_CARRY_L] = _lay_edge(T, M, NM, sec, ql, True, d)
+    TM[TM_CARRY_R] = _lay_edge(T, M, NM, sec, qr, False, d)
 
 
 def track_from_layout(tokens, rules=None):
