@@ -2710,3 +2710,49 @@ def test_a_chase_car_falling_behind_does_not_speed_up_into_a_block_it_cannot_sto
     need = 1 + (60 + up + brk - 1) // brk
     assert _d(_falling_behind_towards(need), 1, std, moves=True)[0] != PO.A_ACCEL
     assert _d(_falling_behind_towards(need + 1), 1, std, moves=True) == (PO.A_ACCEL, up)
+
+
+def _intercept_setup(rolls):
+    """Game Eight's intercept set up on scripted dice: the three drive skills, then per section
+    laid (the fourth to the seventh) a d6 for a curve and one for a road hazard (with its two
+    dice when it is a 1). Returns the world and the dice state."""
+    w = World(scenario="game-8-intercept.toml")
+    st, s = w.script(rolls)
+    res = np.zeros(EG.R_W, np.int64)
+    EG.setup_game(st, s, w.B, w.V, w.WS, w.FIT, w.common(), w.E, w.EN, res)
+    return w, st
+
+
+def test_the_intercept_sides_set_up_clear_of_the_road_hazards_laid_p76_p89():
+    """p89 lays the seven sections first; then the target sets up on the third and the attacker
+    on its section: a player sees the road hazards and starts clear of them. Three obstacles
+    on the left of the fourth section (lanes 0-2, its three spaces) are one space ahead of the
+    target car on lanes 2-3 at the front of the third: it sets up on lanes clear past them
+    (lanes 3-4 or 4-5, behind its friend; the dice choose among the four places). The old
+    set-up left it there, to ram the strip on turn 1."""
+    skills = [3, 3, 3]
+    plain = [1, 2] * 4                      # four straights, no hazards
+    w, st = _intercept_setup(skills + plain)
+    # nothing laid in the way: the scenario's places, no die rolled for them
+    assert st[dice.POS] == len(skills + plain)
+    assert [tuple(w.V[v, [VH.V_SEC, VH.V_LANE, VH.V_SP]]) for v in range(3)] == \
+        [(2, 2, 2), (2, 4, 2), (5, 2, 0)]
+    strip = [1, 1, 4, 3] + [1, 2] * 3       # fourth section: a 1, then 4 and 3
+    places = set()
+    for pick in (1, 2, 3, 4):
+        # the target car's pick, then the attacker's: facing back from the sixth section it
+        # sees the strip five spaces off on its lanes 2-3 and sets up clear of it too
+        w, st = _intercept_setup(skills + strip + [pick, 6])
+        assert st[dice.POS] == len(skills + strip) + 2
+        places.add(tuple(w.V[0, [VH.V_LANE, VH.V_SP]]))
+        assert tuple(w.V[1, [VH.V_SEC, VH.V_LANE, VH.V_SP]]) == (2, 4, 2)   # clear already
+        assert tuple(w.V[2, [VH.V_SEC, VH.V_LANE, VH.V_SP]]) == (5, 4, 2)
+        starts = [e for e in w.E[:w.EN[0]] if e[3] == EG.EV_START]
+        assert tuple(starts[0][4:7]) == (2, *w.V[0, [VH.V_LANE, VH.V_SP]])   # logged there
+    assert places == {(3, 0), (3, 1), (4, 0), (4, 1)}
+    # markers that only cost a hazard roll count after obstacles: two debris on the right of
+    # the fifth section (lanes 3-5, its first two spaces) turn all three cars to the left lanes
+    w, st = _intercept_setup(skills + [1, 2, 1, 1, 5, 2] + [1, 2] * 2 + [1, 1, 4])
+    assert st[dice.POS] == len(skills) + 13
+    assert [tuple(w.V[v, [VH.V_SEC, VH.V_LANE, VH.V_SP]]) for v in range(3)] == \
+        [(2, 0, 0), (2, 0, 1), (5, 1, 0)]

@@ -96,7 +96,7 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot, remember_backing
-from .policies import A_OFF_DRIFT
+from .policies import A_OFF_DRIFT, setup_place
 from .policies import HP_DRV, HP_DRV_END, HP_TF
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
@@ -1958,12 +1958,19 @@ def setup_game(st, script, B, V, WS, FIT, RU, E, EN, res):
                 continue
             break
         mph = score * G[G_MPH_PIP]
+    if G[G_INTERCEPT] > 0:
+        # the track is laid before the sides set up on it (p89)
+        _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side)
     for v in range(n):
         V[v, V_MPH] = min(mph, V[v, V_MAXSPD])
         _log(Log(E, EN, 0, 0), v, EV_START, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_MPH])
         _log(Log(E, EN, 0, 0), v, EV_SPEED, V[v, V_SKILL], V[v, V_LOAD], V[v, V_ROLE], 0)
     if G[G_INTERCEPT] > 0:
-        _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side)
+        for v in range(n):
+            if V[v, V_SIDE] != lead_side:
+                V[v, V_MPH] = min(G[G_INTERCEPT] - 1, V[v, V_MAXSPD])
+                _log(Log(E, EN, 0, 0), v, EV_UTURN, V[v, V_SEC], V[v, V_LANE], V[v, V_SP],
+                     -V[v, V_MPH] - 1)
     if G[G_MODE] == MODE_CONTINUOUS:
         _extend_track(st, script, B, V, WS, n, RU, Log(E, EN, 0, 0))
     return lead_side
@@ -3153,8 +3160,9 @@ def _lay_passive_back(st, script, B, V, WS, n, v, w, L):
 @jit
 def _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side):
     """Game Eight's intercept (p89): seven sections laid by the generation rules; the target
-    side (the lead side) on the third section at the scenario's start speed, heading towards
-    the attacker, who faces it from the section the scenario names, at its chosen speed."""
+    side (the lead side) on the third section, heading towards the attacker, who faces it from
+    the section the scenario names; each car's lanes and space on its section chosen with the
+    road in view (:func:`policies.setup_place`). Speeds are set by the caller."""
     T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -3175,9 +3183,12 @@ def _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side):
     for v in range(n):
         if V[v, V_SIDE] != lead_side:
             V[v, V_DIR] = 1
-            V[v, V_MPH] = min(G[G_INTERCEPT] - 1, V[v, V_MAXSPD])
-            _log(Log(E, EN, 0, 0), v, EV_UTURN, V[v, V_SEC], V[v, V_LANE], V[v, V_SP],
-                 -V[v, V_MPH] - 1)
+    # each player sets up on the section the rules give, seeing the road laid: the target side
+    # first, as the book lists it
+    for side in (lead_side, 1 - lead_side):
+        for v in range(n):
+            if V[v, V_SIDE] == side:
+                setup_place(st, script, T, M, NM, V, n, v)
 
 
 # --- changing the direction of play (p75) ---------------------------------------------------------

@@ -362,6 +362,95 @@ def _pick(st, script, m):
     return dice.roll(st, script, 1, m) - 1
 
 
+SETUP_LOOK = 6   # spaces: two turns' moves at the intercept's 60mph
+
+
+@jit
+def _hazard_ahead(T, M, NM, V, v, lane, markers, ahead):
+    """Is there an obstacle (with ``markers``, any marker but smoke) ``ahead`` spaces in front
+    of the car on ``lane``'s pair? Vehicles are not counted: at the set-up every one of them
+    is about to move."""
+    d = 1 if V[v, V_DIR] != 0 else 0
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    for _ in range(ahead):
+        sec, sp = RD.step_space(T, sec, lane, sp, d)
+        if sec < 0 or sec >= TM_LIMIT or RD.pair_spaces(T, sec, lane) == 0:
+            return False   # off the road laid so far
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    for i in range(NM[0]):
+        k = M[i, RD.MK_KIND]
+        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) \
+                and marker_over(M, i, lane, lane + 1, xlo, xhi):
+            return True
+    return False
+
+
+@jit
+def _setup_score(T, M, NM, V, n, v):
+    """How good the car's place is to start from: -1 when it overlaps a vehicle or a marker,
+    else the spaces ahead on its lanes clear of obstacles, then of any marker, each counted up
+    to ``SETUP_LOOK``."""
+    lane = V[v, V_LANE]
+    if _blocked_ahead(T, M, NM, V, n, v, lane, True, 0):
+        return -1
+    hard = SETUP_LOOK
+    for k in range(1, SETUP_LOOK + 1):
+        if _hazard_ahead(T, M, NM, V, v, lane, False, k):
+            hard = k - 1
+            break
+    soft = hard
+    for k in range(1, hard + 1):
+        if _hazard_ahead(T, M, NM, V, v, lane, True, k):
+            soft = k - 1
+            break
+    return hard * (SETUP_LOOK + 1) + soft
+
+
+@jit
+def setup_place(st, script, T, M, NM, V, n, v):
+    """A player setting up on a section already laid (Game Eight's intercept, p89: the target
+    'on the third track', the attacker 'anywhere on track sections 5, 6 or 7') sees its road
+    hazards and picks a lane pair and space of the section with the longest clear run ahead
+    (:func:`_setup_score`). The scenario's place is kept when none is better; among better
+    ones alike, the dice choose. The seeded intercept started cars nose to an obstacle strip
+    they rammed on turn 1 (issue 15, session 25)."""
+    sec = V[v, V_SEC]
+    lane0 = V[v, V_LANE]
+    sp0 = V[v, V_SP]
+    best = _setup_score(T, M, NM, V, n, v)
+    ties = 0
+    for phase in range(2):
+        # the first pass finds the best score and counts the places that reach it; the second
+        # takes the one the dice picked
+        pick = -1
+        if phase == 1:
+            if ties == 0:
+                break
+            pick = _pick(st, script, ties)
+        k = 0
+        for lane in range(0, 5):
+            for sp in range(RD.pair_spaces(T, sec, lane)):
+                if lane == lane0 and sp == sp0:
+                    continue
+                V[v, V_LANE] = lane
+                V[v, V_SP] = sp
+                sc = _setup_score(T, M, NM, V, n, v)
+                if phase == 0:
+                    if sc > best:
+                        best = sc
+                        ties = 1
+                    elif sc == best and ties > 0:
+                        ties += 1
+                elif sc == best:
+                    if k == pick:
+                        return
+                    k += 1
+    V[v, V_LANE] = lane0
+    V[v, V_SP] = sp0
+
+
 @jit
 def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
     """A legal drift direction (-1, +1) that clears the way, or 0. With no preference and both
