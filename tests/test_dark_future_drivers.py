@@ -2470,48 +2470,58 @@ def test_a_car_that_backed_off_from_a_place_twice_stays_there_the_third_time_p17
 
 
 
-def test_the_backing_memory_keeps_every_place_of_a_round_of_four_p17():
+def test_the_backing_memory_keeps_every_place_of_a_round_p17():
     """Seeded Game Eight intercept 4592 (seed 2026, session 24): a target car behind a wreck on
-    a bend backed off from four places in turn, round after round, to the turn limit. The
-    memory has four columns; a new place used to push out the first of the least tried, which
-    with every count equal was the place written just before, so each was forgotten before the
-    round came back to it. Now the least tried goes, of equals the one backed from longest ago:
-    after two rounds of four places each counts two, and a fifth place pushes out the oldest of
-    them, not the newest. Stopped at the first place after two rounds, the driver stays."""
+    a bend backed off from four places in turn, round after round, to the turn limit. A new
+    place used to push out the first of the least tried, which with every count equal was the
+    place written just before, so each was forgotten before the round came back to it. Now the
+    least tried goes, of equals the one backed from longest ago. Session 25: intercept 847 (the
+    intercept's set-up changed) backed off from five places in turn, round after round, and the
+    four columns then forgot each before it came round; the memory now has eight. After two
+    rounds of five each counts two, whatever filled the memory before, and a new place pushes
+    out the oldest of the least tried, not one of the round. Stopped at the first place after
+    two rounds, the driver stays."""
+    ncol = VH.V_BACKED7 - VH.V_BACKED0 + 1
+    assert ncol == 8
     w = _bend_line_up_world()
-    places = [(2, 1), (2, 0), (1, 2), (1, 1)]
-    # four places it backed off from earlier in the game fill the memory, once each
-    for sec, sp in ((4, 0), (4, 1), (4, 2), (3, 0)):
+    earlier = [(4, 0), (4, 1), (4, 2), (3, 0), (3, 1), (3, 2), (5, 0), (5, 1)]
+    places = [(2, 1), (2, 0), (1, 2), (1, 1), (1, 0)]
+    # eight places it backed off from earlier in the game fill the memory, once each
+    for sec, sp in earlier:
         w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
         PO.remember_backing(w.V, 1)
     for _ in range(2):
         for sec, sp in places:
             w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
             PO.remember_backing(w.V, 1)
-    for sec, sp in places:
-        w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
-        assert PO._backed_from(w.V, 1) == 2, (sec, sp)
+
+    def counts(ps):
+        out = []
+        for sec, sp in ps:
+            w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
+            out.append(PO._backed_from(w.V, 1))
+        return out
+
+    assert counts(places) == [2] * 5
+    assert counts(earlier) == [0] * 5 + [1] * 3      # the oldest five went
     w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = 2, 1
     assert _d(w, 1, PO.params_vector()) == (PO.A_NONE, 0)
-    # a fifth place: the oldest (the first of the round) goes, the other three are kept
-    w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = 1, 0
+    # a new place: the oldest of the least tried goes (an earlier place), the round is kept
+    w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = 0, 2
     PO.remember_backing(w.V, 1)
-    assert PO._backed_from(w.V, 1) == 1
-    kept = []
-    for sec, sp in places:
-        w.V[1, VH.V_SEC], w.V[1, VH.V_SP] = sec, sp
-        kept.append(PO._backed_from(w.V, 1))
-    assert kept == [0, 2, 2, 2]
-    # equal counts of one: the newest is kept, the oldest goes
+    assert counts([(0, 2)]) == [1] and counts(places) == [2] * 5
+    assert counts(earlier) == [0] * 6 + [1] * 2
+    # equal counts of one: the newest are kept, the oldest goes
     w2 = _bend_line_up_world()
-    for sec, sp in places + [(1, 0)]:
+    seq = earlier + [(2, 1)]
+    for sec, sp in seq:
         w2.V[1, VH.V_SEC], w2.V[1, VH.V_SP] = sec, sp
         PO.remember_backing(w2.V, 1)
     kept = []
-    for sec, sp in places + [(1, 0)]:
+    for sec, sp in seq:
         w2.V[1, VH.V_SEC], w2.V[1, VH.V_SP] = sec, sp
         kept.append(PO._backed_from(w2.V, 1))
-    assert kept == [0, 1, 1, 1, 1]
+    assert kept == [0] + [1] * ncol
 
 
 def test_a_car_declares_no_drift_for_a_reverse_that_starts_or_ends_on_a_curve_p17():

@@ -82,7 +82,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              v_rear, zone_hits, V_DUMMIES, W_OFF, W_LOCKED, W_PTYPE, OFF_LASTSHOT,
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
-from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED3
+from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
 from .pieces.vehicle import armed, has_gun, marker_over
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -1614,7 +1614,7 @@ def _place_key(V, v):
 def _backed_from(V, v):
     """How many times the driver has backed off from where the car stands, facing its way."""
     key = _place_key(V, v)
-    for c in range(V_BACKED0, V_BACKED3 + 1):
+    for c in range(V_BACKED0, V_BACKED7 + 1):
         if V[v, c] // BACKED_KEY == key:
             return V[v, c] % BACKED_KEY
     return 0
@@ -1632,7 +1632,7 @@ def remember_backing(V, v):
     refuses it (not stopped at the start of phase 1, p15, p17) is not remembered."""
     key = _place_key(V, v)
     slot = -1
-    for c in range(V_BACKED0, V_BACKED3 + 1):
+    for c in range(V_BACKED0, V_BACKED7 + 1):
         if V[v, c] // BACKED_KEY == key:
             slot = c
             break
@@ -1640,8 +1640,8 @@ def remember_backing(V, v):
         entry = V[v, slot]
     else:
         # the least tried, of equals the oldest (an empty column counts 0 times)
-        slot = V_BACKED3
-        for c in range(V_BACKED3 - 1, V_BACKED0 - 1, -1):
+        slot = V_BACKED7
+        for c in range(V_BACKED7 - 1, V_BACKED0 - 1, -1):
             if V[v, c] % BACKED_KEY < V[v, slot] % BACKED_KEY:
                 slot = c
         entry = key * BACKED_KEY

@@ -69,10 +69,11 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  V_QUARRY,
  # the places a driver has backed off from (p17) and how often, one per column (key * 16 +
  # times; 0 empty), counted by the engine as each reverse is made (policies.remember_backing)
- # and read by policies.decide: a player's memory of a reverse that led nowhere
- V_BACKED0, V_BACKED1, V_BACKED2, V_BACKED3,
+ # and read by policies.decide: a player's memory of a reverse that led nowhere. Eight, so a
+ # round of backing and filling over five places or more is caught too
+ V_BACKED0, V_BACKED1, V_BACKED2, V_BACKED3, V_BACKED4, V_BACKED5, V_BACKED6, V_BACKED7,
  V_W,          # the row's width: keep last
- ) = range(62)
+ ) = range(66)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
