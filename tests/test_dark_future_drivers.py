@@ -2766,3 +2766,43 @@ def test_the_intercept_sides_set_up_clear_of_the_road_hazards_laid_p76_p89():
     assert st[dice.POS] == len(skills) + 13
     assert [tuple(w.V[v, [VH.V_SEC, VH.V_LANE, VH.V_SP]]) for v in range(3)] == \
         [(2, 0, 0), (2, 0, 1), (5, 1, 0)]
+
+
+def _beside_towards_strip(k, gap=0, other_mph=60):
+    """A lead car with no guns at 60mph on lanes 0-1, an enemy car with none on lanes 2-3
+    ``gap`` spaces ahead of it (0: level) at ``other_mph``, and a road-edge obstacle strip
+    (p76) across lanes 0-2 ``k`` spaces ahead of the lead car: the one pair clear past the
+    strip, lanes 3-4, lies beyond the other car's lanes."""
+    w = World(layout=("S",) * 9)
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 1, 0, 0, 60, side=0, role=VH.LEAD)
+    sec, sp = PO._space_ahead(w.T, w.V, 0, 2, gap)
+    w.place(1, sec, 2, sp, other_mph, side=1, role=VH.CHASE)
+    sec, sp = PO._space_ahead(w.T, w.V, 0, 0, k)
+    _obstacle(w, sec, 0, 2, sp)
+    return w
+
+
+def test_a_car_whose_way_round_a_strip_is_held_beside_it_falls_in_behind_p13_p57_p76():
+    """Two cars side by side approach a strip on one road edge (p76); the lanes clear past it
+    are held by the moving car beside. The driver on the strip's side used to drift towards
+    them anyway (``_route`` counts only what stays put), a drift refused as cutting up the car
+    level with it (p13) or blocked, and so kept its lanes until it rammed the strip (p57: a
+    ram into a wreck). Now it brakes to fall in behind the other car; once that car is two
+    spaces ahead the drift lands behind it, and it drifts as before. Beside a faster car it
+    holds its speed (the other draws ahead) while it can still stop short of the strip, but
+    does not speed up; where it could no longer stop short it brakes."""
+    std = PO.policy_vector("standard")
+    # level with it, as fast: brake (the old driver drifted into the refused cut-up)
+    assert _d(_beside_towards_strip(5), 0, std, moves=True, trial=0) == (PO.A_BRAKE, 30)
+    # a space ahead of it: the drift's landing space is held; brake
+    assert _d(_beside_towards_strip(5, gap=1), 0, std, moves=True, trial=0)[0] == PO.A_BRAKE
+    # two spaces ahead: the drift lands behind it
+    assert _d(_beside_towards_strip(5, gap=2), 0, std, moves=True, trial=0) == (PO.A_DRIFT, 1)
+    # beside a faster car, the strip beyond its stopping distance (three spaces from 60mph
+    # with brakes of 30): no braking, and no speeding up towards the strip either
+    act = _d(_beside_towards_strip(5, other_mph=90), 0, std, moves=True, trial=0)[0]
+    assert act not in (PO.A_BRAKE, PO.A_ACCEL, PO.A_DRIFT), act
+    # ... within it: brake
+    assert _d(_beside_towards_strip(3, other_mph=90), 0, std, moves=True, trial=0)[0] \
+        == PO.A_BRAKE

@@ -159,7 +159,7 @@ def test_seeded_game_six_turn_limit_draws_issue_15():
     sc = GM.load_scenario(SCEN / "game-6.toml")
     sim = GM.GameSim(sc)
     key = EG.dice.stream_key(2026)
-    for t in (486, 590, 1365, 1672, 1541, 822, 926, 993, 447):
+    for t in (486, 590, 1365, 1672, 1541, 822, 926, 993, 447, 898):
         acc = sim.chunk(key, t, 1)
         assert acc[EG.ST_REASON + EG.REASON_TIME] == 0, t
     assert sim.chunk(key, 808, 1)[EG.ST_REASON + EG.REASON_TIME] == 1

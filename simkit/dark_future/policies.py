@@ -84,7 +84,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
-from .pieces.vehicle import armed, has_gun, marker_over
+from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
 
@@ -851,6 +851,43 @@ def _route(T, M, NM, V, n, v, look, hunt, st, script):
         if right:
             return True, 1
     return True, 0
+
+
+@jit
+def _way_held(T, V, n, v, d):
+    """A vehicle on the move, going the car's way, in the lane pair its drift ``d`` would land
+    on, level with the car or in the space the drift lands in; -1 if none. ``_route`` counts
+    only what stays put, so that pair may be clear for it; but the drift is refused there
+    (cutting up a car level with the mover that has yet to move, p13) or blocked (the landing
+    space held), and made next move it is refused again while the two keep level. Seeded
+    Game Six, gang pursues and intercept cars side by side approaching a road-edge strip
+    (p76) kept their lanes expecting to drift past it and rammed it (p57): the largest single
+    cause of the drivers' avoidable obstacle rams (issue 15, session 25)."""
+    lane = V[v, V_LANE]
+    p = lane + d
+    if p < 0 or p > 4:
+        return -1
+    sec, sp = _space_ahead(T, V, v, p, 1)
+    if V[v, V_DIR] != 0:
+        hi = v_front(T, V, v)
+        lo = RD.rear_x(T, sec, p, sp) if sec >= 0 else 0
+    else:
+        lo = v_rear(T, V, v)
+        hi = RD.front_x(T, sec, p, sp) if sec >= 0 else TM_LIMIT * RD.UNITS
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_MPH] == 0 \
+                or V[u, V_DIR] != V[v, V_DIR]:
+            continue
+        a, b = lanes_of(V, u)
+        if b < p or a > p + 1:
+            continue
+        if may_overlap(V, v, u):
+            # a rider may share lanes with a moving bike (p64): only the cut-up holds it
+            if v_rear(T, V, u) < v_front(T, V, v) and v_rear(T, V, v) < v_front(T, V, u):
+                return u
+        elif v_rear(T, V, u) < hi and lo < v_front(T, V, u):
+            return u
+    return -1
 
 
 CURVE_PLAN = 2   # spaces past a curve's end that the planning before it covers (a judgement:
@@ -1752,6 +1789,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 return _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
                                        script)
         return act, arg
+    behind = False   # falling in behind a vehicle holding its way round a block (below)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
@@ -1798,11 +1836,23 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
         blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(T, M, NM, V, n, v, hp), st,
                             script)
+        held = -1
+        if blocked and d != 0 and _drift_legal(T, V, v, d):
+            held = _way_held(T, V, n, v, d)
         # (not onto a marker: oil after a drift is a 30mph hazard, not a 60mph one, p30)
-        if blocked and d != 0 and _drift_legal(T, V, v, d) \
+        if blocked and d != 0 and held < 0 and _drift_legal(T, V, v, d) \
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
                 and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
             return A_DRIFT, d
+        if held >= 0:
+            # the way round is the lanes of a vehicle on the move beside it: fall in behind
+            # it (slower than it, it draws ahead and the drift lands behind it), and in any
+            # case keep the speed it can still stop short of the block from (p15-16), which it
+            # would otherwise ram (p57, p76); a car already slower keeps its speed, so the
+            # other draws ahead sooner, but speeds up no more
+            if mph >= V[held, V_MPH] or not _stops_short(T, M, NM, V, n, v, mph, brk):
+                return A_BRAKE, min(brk, mph)
+            behind = True
         if not blocked:
             d = _plan_before_curve(T, TM, M, NM, V, WS, n, v, ROUTE_LOOK, hp, st, script)
             if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
@@ -1825,7 +1875,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 return A_DRIFT, d
     # a passive or road hazard it cannot steer round: hold steady on top of it, brake to
     # P_PASSMPH while it is still a few spaces off, never speed up towards it (p25, p41)
-    hold = False
+    hold = behind
     if moves:
         k = _marker_gap(T, TM, M, NM, V, n, v, PASS_LOOK)
         if k > 0:
