@@ -2806,3 +2806,36 @@ def test_a_car_whose_way_round_a_strip_is_held_beside_it_falls_in_behind_p13_p57
     # ... within it: brake
     assert _d(_beside_towards_strip(3, other_mph=90), 0, std, moves=True, trial=0)[0] \
         == PO.A_BRAKE
+
+
+def _nearing_block(k, mph, lane=2, lo=0, hi=5):
+    """A lead car with no guns on ``lane``'s pair at ``mph``, a pursuer two spaces behind in
+    its lanes, and ``k`` spaces ahead an obstacle strip across lanes ``lo``-``hi`` (p76)."""
+    w = _lead_with_pursuer(2, mph=mph, pursuer_lane=lane)
+    w.V[0, VH.V_LANE] = lane
+    sec, sp = PO._space_ahead(w.T, w.V, 0, lane, k)
+    _obstacle(w, sec, lo, hi, sp)
+    return w
+
+
+def test_brakes_in_time_to_stop_short_of_a_block_it_cannot_get_round_p13_p15_p57_p76():
+    """Seeded Game Eight intercepts, Game Six and gang pursues: drivers braked for a block in
+    their lanes only two spaces off (``_decide``'s step 2), too late from 60mph with brakes of
+    30 (one brake a move, after the move, p15-16), and rammed road-hazard strips (p76; a ram
+    into an obstacle is one into a wreck, p57). Now a car that holding its speed this move could
+    no longer stop short of a block, with more drifts to the clear lane pair than moves before
+    it (one drift a move, p13), brakes, as little as keeps the stop (it keeps moving where it
+    may: 50mph brakes to 30, not to 20). A block beyond its stop, or one with moves enough to
+    drift round it, leaves the choice as it was (it steers)."""
+    std = PO.policy_vector("standard")
+    brk = int(_nearing_block(3, 60).V[0, VH.V_BRK])
+    assert brk == 30
+    # the only clear pair three drifts off (lanes 4-5, the car on 1-2): three spaces ahead two
+    # moves are too few (the old driver drifted towards it, and rammed the strip)
+    assert _d(_nearing_block(3, 60, lane=1, lo=0, hi=3), 0, std, moves=True) == (PO.A_BRAKE, 30)
+    assert _d(_nearing_block(3, 50, lane=1, lo=0, hi=3), 0, std, moves=True) == (PO.A_BRAKE, 20)
+    # four spaces ahead, three moves for three drifts: it steers, as before
+    assert _d(_nearing_block(4, 60, lane=1, lo=0, hi=3), 0, std, moves=True) == (PO.A_DRIFT, 1)
+    # two drifts off (the car on 2-3, lanes 0-3 shut: lanes 4-5 clear), three spaces ahead:
+    # enough moves, it steers
+    assert _d(_nearing_block(3, 60, lane=2, lo=0, hi=3), 0, std, moves=True) == (PO.A_DRIFT, 1)

@@ -740,6 +740,43 @@ def _stops_short(T, M, NM, V, n, v, mph, brk):
 
 
 @jit
+def _block_plan(T, M, NM, V, n, v, mph, brk, hunt):
+    """(spaces to the first block, drifts to get round it) for a car that would end this
+    phase's move at ``mph`` with no stop short of a block left (not :func:`_stops_short`):
+    the first obstacle, wreck or stopped vehicle in its lanes (:func:`_static_at`) within the
+    spaces it covers before stopping, and the fewest drifts to a lane pair clear of blocks up
+    to and through that space (:func:`_pair_clear`) on a side the car may drift to where it
+    is (p13: outwards only on a curve); (0, 0) when it can still stop short, 99 drifts when no
+    such pair exists. One drift a move, each after the move's straight part (p13): a block
+    ``k`` spaces off leaves ``k - 1`` moves to drift in before the move that would ram it."""
+    need = 1 + (mph + brk - 1) // brk
+    kb = 0
+    for k in range(1, need + 1):
+        if _static_at(T, M, NM, V, n, v, V[v, V_LANE], k):
+            kb = k
+            break
+    if kb == 0:
+        return 0, 0
+    lane = V[v, V_LANE]
+    for dist in range(1, 5):
+        for dd in (-1, 1):
+            p = lane + dd * dist
+            if 0 <= p <= 4 and _drift_legal(T, V, v, dd) \
+                    and _pair_clear(T, M, NM, V, n, v, p, kb, hunt):
+                return kb, dist
+    return kb, 99
+
+
+@jit
+def _brake_short(mph, brk, kb):
+    """The least brake after which a car whose move is about to take it a space nearer a
+    block ``kb`` spaces off can still stop short of it, one brake a move (p15-16): it keeps
+    moving, as slowly as that needs and no slower, and may still drift round if a way opens
+    (a crawl rather than a dead stop); all of its brakes when even they cannot."""
+    return min(brk, mph, max(mph - max(kb - 2, 0) * brk, 0))
+
+
+@jit
 def _stopped_on(T, V, n, v, lane, xlo, xhi, hunt):
     """A stopped vehicle or a wreck on ``lane``'s pair between ``xlo`` and ``xhi``; a driver
     who hunts does not count a stopped enemy (it means to shoot it)."""
@@ -1833,9 +1870,24 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         d = _dodge_oncoming(T, M, NM, V, n, v, par, st, script)
         if d != 0:
             return A_DRIFT, d
+        # a block in its lanes that holding its speed this move would leave it unable to stop
+        # short of (p15-16, p57, p76), with more drifts to a clear pair than moves before it:
+        # brake now, as little as keeps the stop; with just enough moves, only the drift this
+        # move (below) keeps the speed. Step 2 (below) braked with the block two spaces off,
+        # too late from 60mph with brakes of 30 (seeded intercept, Game Six, gang pursues).
+        # Not for a road shut edge to edge (no clear pair), nor for a rider, which may not
+        # reverse (p64) and for which a pair it has too few moves to reach is shut: stopped
+        # short of such a road, riders that used to ram it waited there with the enemy
+        # behind until the position repeated (seeded Game Six 91, 213, 684, 2738: Six's draws
+        # 9 -> 61 with every driver braking for every block, 20 without the shut roads)
+        hunt = _hunts(T, M, NM, V, n, v, hp)
+        kb, nd = (0, 0)
+        if mph > 0 and not V[v, V_BIKE]:
+            kb, nd = _block_plan(T, M, NM, V, n, v, mph, brk, hunt)
+        if kb > 2 and kb - 1 < nd < 99:
+            return A_BRAKE, _brake_short(mph, brk, kb)
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
-        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, _hunts(T, M, NM, V, n, v, hp), st,
-                            script)
+        blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
         held = -1
         if blocked and d != 0 and _drift_legal(T, V, v, d):
             held = _way_held(T, V, n, v, d)
@@ -1858,6 +1910,9 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if d != 0 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE] + d, True, 1) \
                     and not _static_at(T, M, NM, V, n, v, V[v, V_LANE], 1):
                 return A_DRIFT, d
+        if kb > 2 and nd == kb - 1:
+            # just enough moves to drift round, but no drift taken this move: now too few
+            return A_BRAKE, _brake_short(mph, brk, kb)
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2):
             d = _drift_dir(T, M, NM, V, n, v, 0, st, script)
             if d == 0:
