@@ -151,11 +151,13 @@ def test_seeded_game_six_turn_limit_draws_issue_15():
     finds it stopped for good and no lane pair clear past it; the Op now drifts into its lanes,
     hunting it, rather than drive straight on, and the turn limit comes a move before the
     head-on collision that used to end it in turn 40 (p72). No deadlock: the Op moves to the
-    end. Since session 25 road hazards that do not fit a section go on the next one (p76) and
-    Game Six's roads are others: 898 and 326 end, and 808 is the one turn-limit draw, the same
-    kind of chase (a gang bike with 1 damage point left outruns the Op over forty turns of
-    curves, the Op shooting nine times in the game). A guard against new deadlocks: no other
-    turn-limit draw in the 2,000."""
+    end. Since session 25 road hazards that do not fit a section go on the next one (p76), so
+    Game Six's roads are others, and a driver falls in behind a vehicle holding its way round a
+    road-edge strip (898 then plays differently from turn 1: the gang's bikes and car, abreast,
+    brake short of an obstacle strip instead of cutting one another up, and it ends in turn 11).
+    898 and 326 end; 808 is the one turn-limit draw, the same kind of chase (a gang bike with 1
+    damage point left outruns the Op over forty turns of curves, the Op shooting nine times in
+    the game). A guard against new deadlocks: no other turn-limit draw in the 2,000."""
     sc = GM.load_scenario(SCEN / "game-6.toml")
     sim = GM.GameSim(sc)
     key = EG.dice.stream_key(2026)
