@@ -40,6 +40,16 @@ def shipped_games():
     return sorted(p.stem for p in SCEN.glob("*.toml"))
 
 
+def games_arg(text):
+    """The Games a ``--games`` list names, or None (with a message) when one is not shipped."""
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    for g in games:
+        if not (SCEN / f"{g}.toml").exists():
+            print(f"error: --games: no scenario {SCEN / (g + '.toml')}", file=sys.stderr)
+            return None
+    return games
+
+
 def survey(name, trials, seed, first=0, log=print):
     """(draws, shuttlers, summary) for ``trials`` seeded games of Game ``name``: the
     ``diagnostics.Draw`` of every drawn game, of every other game shuttling over ``SHUTTLES``,
@@ -107,11 +117,9 @@ def main(argv=None):
     ap.add_argument("--games", default=",".join(shipped_games()))
     ap.add_argument("--out", default=None, help="also write the report to this file")
     a = ap.parse_args(argv)
-    games = [g.strip() for g in a.games.split(",") if g.strip()]
-    for g in games:
-        if not (SCEN / f"{g}.toml").exists():
-            print(f"error: --games: no scenario {SCEN / (g + '.toml')}", file=sys.stderr)
-            return 2
+    games = games_arg(a.games)
+    if games is None:
+        return 2
     if a.trials < 1 or a.first < 0:
         print("error: --trials must be at least 1 and --first at least 0", file=sys.stderr)
         return 2

@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from dark_future_deadlocks import games_arg  # noqa: E402
 
 from simkit.core import eventlog as EL  # noqa: E402
 from simkit.dark_future import engine as EG  # noqa: E402
@@ -75,11 +78,9 @@ def main(argv=None):
     ap.add_argument("--games", default=GAMES)
     ap.add_argument("--out", default=None, help="also write every ram to this JSON file")
     a = ap.parse_args(argv)
-    games = [g.strip() for g in a.games.split(",") if g.strip()]
-    for g in games:
-        if not (SCEN / f"{g}.toml").exists():
-            print(f"error: --games: no scenario {SCEN / (g + '.toml')}", file=sys.stderr)
-            return 2
+    games = games_arg(a.games)
+    if games is None:
+        return 2
     if a.trials < 1:
         print("error: --trials must be at least 1", file=sys.stderr)
         return 2

@@ -322,6 +322,18 @@ def curve_plan(T, TM, V, v, hp, par):
 
 
 @jit
+def _marker_on(M, NM, lane, markers, xlo, xhi):
+    """An obstacle (with ``markers``, any passive marker or road hazard but smoke) on
+    ``lane``'s pair between ``xlo`` and ``xhi``."""
+    for i in range(NM[0]):
+        k = M[i, RD.MK_KIND]
+        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) \
+                and marker_over(M, i, lane, lane + 1, xlo, xhi):
+            return True
+    return False
+
+
+@jit
 def _blocked_ahead(T, M, NM, V, n, v, lane, markers, ahead):
     """Is the space ``ahead`` spaces in front (in the car's own direction), on ``lane``'s pair,
     occupied by a vehicle or an obstacle (and, with ``markers``, by a passive marker or road
@@ -342,12 +354,7 @@ def _blocked_ahead(T, M, NM, V, n, v, lane, markers, ahead):
     xhi = RD.front_x(T, sec, lane, sp)
     if zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) >= 0:
         return True
-    for i in range(NM[0]):
-        k = M[i, RD.MK_KIND]
-        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) \
-                and marker_over(M, i, lane, lane + 1, xlo, xhi):
-            return True
-    return False
+    return _marker_on(M, NM, lane, markers, xlo, xhi)
 
 
 TM_LIMIT = RD.MAXSEC - 1
@@ -379,12 +386,7 @@ def _hazard_ahead(T, M, NM, V, v, lane, markers, ahead):
             return False   # off the road laid so far
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
-    for i in range(NM[0]):
-        k = M[i, RD.MK_KIND]
-        if M[i, RD.MK_ACTIVE] and (k == RD.OBSTACLE or (markers and k != RD.SMOKE)) \
-                and marker_over(M, i, lane, lane + 1, xlo, xhi):
-            return True
-    return False
+    return _marker_on(M, NM, lane, markers, xlo, xhi)
 
 
 @jit
