@@ -765,3 +765,26 @@ def test_a_wheel_off_crashes_at_81mph_or_rolls_on_the_next_move_p69():
     w, st = _wheel_off_hit(100, 5)
     assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_WHEELOFF] == 0
     assert w.V[1, VH.V_HAND] == 6 - 2
+
+
+def test_a_rider_cutting_up_a_bike_variant_bike_cut_up_p13_p64():
+    """p13 forbids a drift that cuts up 'a car which has yet to move'; p64 lets bikes share
+    lanes with bikes. Two bikes level at 60mph, lanes 0-1 and 2-3; the first drifts right,
+    finishing in front of the other, which has yet to move this phase. Default
+    ``every_vehicle``: the drift is not made (a cut-up). ``not_between_bikes``: it is made, the
+    two contact zones overlapping. A rider cutting up a car is refused under both."""
+    for choice, made in (("every_vehicle", False), ("not_between_bikes", True)):
+        sc = GM.load_scenario(SCEN / "game-6.toml", variants={"bike_cut_up": choice})
+        w = World()
+        w.a = GM.GameSim(sc).a
+        for other, kind in ((2, BIKE), (0, CAR)):
+            w.place(1, 1, 0, 0, 60, BIKE, side=0)
+            w.place(other, 1, 2, 0, 60, kind, side=0)
+            w.EN[0] = 0
+            st, s = w.script([])
+            EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(1, False, False),
+                        w.common(), EG.Log(w.E, w.EN, 1, 1))
+            cut = len(w.events(EG.EV_CUTUP)) == 1
+            assert cut == (kind == CAR or not made), (choice, kind)
+            assert w.V[1, VH.V_LANE] == (1 if not cut else 0)
+            w.V[other, VH.V_STATUS] = VH.LEFT

@@ -151,8 +151,11 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
  # a car running into an upright bike stopped and facing its way: 1 a head-on, 0 a shunt
  # (variant stopped_bike_ram, p57, p70-72)
  G_STOPPED_BIKE,
+ # 1 when a rider may not cut up a bike yet to move, 0 when it may (variant bike_cut_up, p13,
+ # p64)
+ G_BIKE_CUTUP,
  G_W,          # the row's width: keep last
- ) = range(95)
+ ) = range(96)
 # the hazard-parameter array hp carries, after the hazard roll's cells (hazards.HP_*), the bike
 # tables, each block starting where the one before ends:
 HP_ROAD = H.HP_BASE_W            # road damage modifiers by speed factor 1..8+ (p68)
@@ -2986,7 +2989,8 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L):
     """Cutting up (p13): a drift may not finish in front of a car, level with the mover at the
     start of its move, that has yet to move this phase; a stationary car may be cut up unless
     it could be moving off (phase 1, engine running, driver in control: its driver's declaration
-    is not asked). Returns HIT_CUT_UP (the drift is not made) or HIT_NONE."""
+    is not asked). A rider cutting up a bike: variant ``bike_cut_up``. Returns HIT_CUT_UP (the
+    drift is not made) or HIT_NONE."""
     turn = L.turn
     phase = L.phase
     sec0, sp0 = RD.step_space(T, nsec, lane, nsp, 1 - d)
@@ -3005,6 +3009,8 @@ def _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L):
             if not (phase == 1 and V[u, V_MPH] == 0 and not V[u, V_ENGOFF]
                     and not _no_control(V, u) and V[u, V_OOC] == IN_CONTROL):
                 continue
+        if V[v, V_BIKE] and V[u, V_BIKE] and not G[G_BIKE_CUTUP]:
+            continue   # bikes may share lanes (p64): no collision is forced
         a, b = lanes_of(V, u)
         if b < nl2 or a > nl2 + 1:
             continue

@@ -406,6 +406,8 @@ def to_arrays(sc: Scenario) -> Arrays:
         sel["shunt_target_move"]]["always"]
     G[EG.G_STOPPED_BIKE] = rules.variants["stopped_bike_ram"].choices[
         sel["stopped_bike_ram"]]["head_on"]
+    G[EG.G_BIKE_CUTUP] = rules.variants["bike_cut_up"].choices[
+        sel["bike_cut_up"]]["between_bikes"]
     mo = rules.table("motion")
     G[EG.G_COAST] = mo["coast_loss_mph"]
     G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]
