@@ -727,6 +727,38 @@ def _static_at(T, M, NM, V, n, v, lane, ahead):
 
 
 @jit
+def _first_static(T, M, NM, V, n, v, ahead):
+    """The nearest ``k`` of 1 to ``ahead`` with a block in the car's own lanes ``k`` spaces in
+    front (what :func:`_static_at` finds there), or 0: one walk along the lanes, where asking
+    :func:`_static_at` for each ``k`` walked from the car every time (the drivers ask this
+    every decision, session 25's braking and acceleration checks)."""
+    lane = V[v, V_LANE]
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    chase = V[v, V_ROLE] == CHASE
+    for k in range(1, ahead + 1):
+        if V[v, V_DIR] == 0:
+            sp += 1
+            if sp >= RD.pair_spaces(T, sec, lane):
+                sec += 1
+                sp = 0
+            if sec >= TM_LIMIT:
+                return 0
+        else:
+            sp -= 1
+            if sp < 0:
+                sec -= 1
+                if sec < 0:
+                    return 0
+                sp = RD.pair_spaces(T, sec, lane) - 1
+        xlo = RD.rear_x(T, sec, lane, sp)
+        xhi = RD.front_x(T, sec, lane, sp)
+        if _stopped_on(T, V, n, v, lane, xlo, xhi, chase) or _obstacle_on(M, NM, lane, xlo, xhi):
+            return k
+    return 0
+
+
+@jit
 def _stops_short(T, M, NM, V, n, v, mph, brk):
     """Can a car that ends this phase's move at ``mph`` still brake to a stop short of an
     obstacle, wreck or stopped vehicle in its lanes (:func:`_static_at`)? The phase's move
@@ -734,11 +766,7 @@ def _stops_short(T, M, NM, V, n, v, mph, brk):
     within reach of a block it cannot stop for rams it (p57, p76). Seeded Game Eight
     intercept 3883: a target sped up from 60mph to 80mph four spaces short of a road shut by
     obstacles, where from 80mph no braking stops it short of them."""
-    need = 1 + (mph + brk - 1) // brk
-    for k in range(1, need + 1):
-        if _static_at(T, M, NM, V, n, v, V[v, V_LANE], k):
-            return False
-    return True
+    return _first_static(T, M, NM, V, n, v, 1 + (mph + brk - 1) // brk) == 0
 
 
 @jit
@@ -751,12 +779,7 @@ def _block_plan(T, M, NM, V, n, v, mph, brk, hunt):
     is (p13: outwards only on a curve); (0, 0) when it can still stop short, 99 drifts when no
     such pair exists. One drift a move, each after the move's straight part (p13): a block
     ``k`` spaces off leaves ``k - 1`` moves to drift in before the move that would ram it."""
-    need = 1 + (mph + brk - 1) // brk
-    kb = 0
-    for k in range(1, need + 1):
-        if _static_at(T, M, NM, V, n, v, V[v, V_LANE], k):
-            kb = k
-            break
+    kb = _first_static(T, M, NM, V, n, v, 1 + (mph + brk - 1) // brk)
     if kb == 0:
         return 0, 0
     lane = V[v, V_LANE]
