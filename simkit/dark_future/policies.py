@@ -687,26 +687,37 @@ def _out_of_reach(T, V, v, lane):
 
 
 @jit
+def _step_ahead(T, V, v, sec, sp):
+    """The space after (``sec``, ``sp``) along the car's own lanes in its own direction, or
+    (-1, 0) past either end of the track."""
+    lane = V[v, V_LANE]
+    if V[v, V_DIR] == 0:
+        sp += 1
+        if sp >= RD.pair_spaces(T, sec, lane):
+            sec += 1
+            sp = 0
+        if sec >= TM_LIMIT:
+            return -1, 0
+    else:
+        sp -= 1
+        if sp < 0:
+            sec -= 1
+            if sec < 0:
+                return -1, 0
+            sp = RD.pair_spaces(T, sec, lane) - 1
+    return sec, sp
+
+
+@jit
 def _space_ahead(T, V, v, lane, ahead):
     """(section, space) ``ahead`` spaces in front of the car on ``lane``'s pair (counted along
     its own lane, in its own direction), or (-1, 0) past either end of the track."""
     sec = V[v, V_SEC]
     sp = V[v, V_SP]
     for _ in range(ahead):
-        if V[v, V_DIR] == 0:
-            sp += 1
-            if sp >= RD.pair_spaces(T, sec, V[v, V_LANE]):
-                sec += 1
-                sp = 0
-            if sec >= TM_LIMIT:
-                return -1, 0
-        else:
-            sp -= 1
-            if sp < 0:
-                sec -= 1
-                if sec < 0:
-                    return -1, 0
-                sp = RD.pair_spaces(T, sec, V[v, V_LANE]) - 1
+        sec, sp = _step_ahead(T, V, v, sec, sp)
+        if sec < 0:
+            return -1, 0
     return sec, min(sp, RD.pair_spaces(T, sec, lane) - 1)
 
 
@@ -737,20 +748,9 @@ def _first_static(T, M, NM, V, n, v, ahead):
     sp = V[v, V_SP]
     chase = V[v, V_ROLE] == CHASE
     for k in range(1, ahead + 1):
-        if V[v, V_DIR] == 0:
-            sp += 1
-            if sp >= RD.pair_spaces(T, sec, lane):
-                sec += 1
-                sp = 0
-            if sec >= TM_LIMIT:
-                return 0
-        else:
-            sp -= 1
-            if sp < 0:
-                sec -= 1
-                if sec < 0:
-                    return 0
-                sp = RD.pair_spaces(T, sec, lane) - 1
+        sec, sp = _step_ahead(T, V, v, sec, sp)
+        if sec < 0:
+            return 0
         xlo = RD.rear_x(T, sec, lane, sp)
         xhi = RD.front_x(T, sec, lane, sp)
         if _stopped_on(T, V, n, v, lane, xlo, xhi, chase) or _obstacle_on(M, NM, lane, xlo, xhi):
@@ -2101,22 +2101,10 @@ def _marker_gap(T, TM, M, NM, V, n, v, look):
     far (sections past it hold an earlier game's rows)."""
     sec = V[v, V_SEC]
     sp = V[v, V_SP]
-    lane = V[v, V_LANE]
     for k in range(1, look + 1):
-        if V[v, V_DIR] == 0:
-            sp += 1
-            if sp >= RD.pair_spaces(T, sec, lane):
-                sec += 1
-                sp = 0
-            if sec >= TM[RD.TM_NSEC] or sec >= TM_LIMIT:
-                return 0
-        else:
-            sp -= 1
-            if sp < 0:
-                sec -= 1
-                if sec < max(TM[RD.TM_FIRST], 0):
-                    return 0
-                sp = RD.pair_spaces(T, sec, lane) - 1
+        sec, sp = _step_ahead(T, V, v, sec, sp)
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            return 0   # off the track laid so far (or past either end)
         if _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], True, k) \
                 and not _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, k):
             return k
