@@ -373,40 +373,31 @@ SETUP_LOOK = 6   # spaces: two turns' moves at the intercept's 60mph
 
 
 @jit
-def _hazard_ahead(T, M, NM, V, v, lane, markers, ahead):
-    """Is there an obstacle (with ``markers``, any marker but smoke) ``ahead`` spaces in front
-    of the car on ``lane``'s pair? Vehicles are not counted: at the set-up every one of them
-    is about to move."""
-    d = 1 if V[v, V_DIR] != 0 else 0
-    sec = V[v, V_SEC]
-    sp = V[v, V_SP]
-    for _ in range(ahead):
-        sec, sp = RD.step_space(T, sec, lane, sp, d)
-        if sec < 0 or sec >= TM_LIMIT or RD.pair_spaces(T, sec, lane) == 0:
-            return False   # off the road laid so far
-    xlo = RD.rear_x(T, sec, lane, sp)
-    xhi = RD.front_x(T, sec, lane, sp)
-    return _marker_on(M, NM, lane, markers, xlo, xhi)
-
-
-@jit
 def _setup_score(T, M, NM, V, n, v):
     """How good the car's place is to start from: -1 when it overlaps a vehicle or a marker,
     else the spaces ahead on its lanes clear of obstacles, then of any marker, each counted up
-    to ``SETUP_LOOK``."""
+    to ``SETUP_LOOK`` in one walk. Vehicles ahead are not counted: at the set-up every one of
+    them is about to move."""
     lane = V[v, V_LANE]
     if _blocked_ahead(T, M, NM, V, n, v, lane, True, 0):
         return -1
     hard = SETUP_LOOK
+    soft = -1
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
     for k in range(1, SETUP_LOOK + 1):
-        if _hazard_ahead(T, M, NM, V, v, lane, False, k):
+        sec, sp = _step_ahead(T, V, v, sec, sp)
+        if sec < 0 or RD.pair_spaces(T, sec, lane) == 0:
+            break   # off the road laid so far
+        xlo = RD.rear_x(T, sec, lane, sp)
+        xhi = RD.front_x(T, sec, lane, sp)
+        if soft < 0 and _marker_on(M, NM, lane, True, xlo, xhi):
+            soft = k - 1
+        if _marker_on(M, NM, lane, False, xlo, xhi):
             hard = k - 1
             break
-    soft = hard
-    for k in range(1, hard + 1):
-        if _hazard_ahead(T, M, NM, V, v, lane, True, k):
-            soft = k - 1
-            break
+    if soft < 0 or soft > hard:
+        soft = hard
     return hard * (SETUP_LOOK + 1) + soft
 
 
