@@ -2839,3 +2839,36 @@ def test_brakes_in_time_to_stop_short_of_a_block_it_cannot_get_round_p13_p15_p57
     # two drifts off (the car on 2-3, lanes 0-3 shut: lanes 4-5 clear), three spaces ahead:
     # enough moves, it steers
     assert _d(_nearing_block(3, 60, lane=2, lo=0, hi=3), 0, std, moves=True) == (PO.A_DRIFT, 1)
+
+
+def test_a_stopped_car_with_no_shot_rams_an_enemy_it_meets_in_one_lane_p55_p17():
+    """Seeded Game Eight intercept 2462 (seed 2026): the last target car, out of ammunition,
+    stopped on lanes 3-4 two spaces short of the stranded attacker (lanes 2-3, facing it), its
+    own side's wreck on lanes 1-2 between them. To line up lane for lane it reversed with a
+    drift onto lanes 2-3, where the wreck stood in the way; from there it drove round the wreck
+    onto a corner's outside lanes, into the obstacle strip past it, backed off and came on
+    again to the turn limit (a backing-and-filling draw). A head-on ram needs only one lane in
+    common (p55), so with no shot and the straight move already meeting the enemy car it moves
+    off into it (the old driver reversed); with the enemy two lanes over it still lines up by
+    reversing with a drift (p17), and a bike met in one lane is not rammed so (that is a
+    sideswipe, p71)."""
+    std = PO.policy_vector("standard")
+
+    def position(lane, bike=False):
+        w = World()
+        w.WS[:, :, VH.W_AMMO] = 0
+        w.place(0, 1, lane, 1, 0, side=0, role=VH.LEAD)   # the target, stopped
+        w.place(1, 2, 2, 0, 0, side=1, role=VH.CHASE)     # the attacker, facing it, stuck
+        w.V[1, VH.V_DIR] = 1
+        w.V[1, VH.V_ACC] = 0
+        w.V[1, VH.V_BIKE] = int(bike)
+        _obstacle(w, 1, 1, 2, 2)        # in place of the wreck: lanes 1-2 between them
+        assert PO._stuck(w.V, 1)
+        hp = w.hp.copy()
+        hp[PO.HP_TAKE_OUT] = 1
+        return PO.decide(w.B, w.T, w.V, w.WS, 2, 0, False, hp, std, *_stream(0))
+
+    act, arg = position(3)
+    assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF, (act, arg)  # old: (A_REVERSE, -1)
+    assert position(4)[0] == PO.A_REVERSE                 # no lane in common: line up first
+    assert position(3, bike=True)[0] != PO.A_ACCEL

@@ -2430,6 +2430,16 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             if e >= 0 and _plan_before_curve(T, TM, M, NM, V, WS, n, v, LINE_UP, hp, st,
                                              script) == (1 if V[e, V_LANE] > V[v, V_LANE] else -1):
                 ef = e
+        if ef >= 0 and slot < 0 and V[ef, V_LANE] != V[v, V_LANE] \
+                and _first_in_way(T, M, NM, V, n, v, LINE_UP) == ef and not V[ef, V_BIKE]:
+            # no shot, and the straight move already meets the car in one lane: a head-on
+            # ram all the same (p55: 'when they have only one lane in common'; with a bike it
+            # would be a sideswipe, p71). Backing off to line up lane for lane put a wreck
+            # between them: seeded Game Eight intercept 2462's target, out of ammunition,
+            # reversed onto its own side's wreck's lanes, drove round it onto a corner's
+            # outside lanes and into the strip past it, backed off and came on, to the turn
+            # limit
+            return A_ACCEL, min(_creep(V, v), max(cruise, 1))
         if ef >= 0 and V[ef, V_LANE] != V[v, V_LANE]:
             # on a curve a reversing car may not drift (p17): back straight off it first, then
             # line up (seeded Game Six games waited beside a stranded bike on a bend, the road
