@@ -1045,28 +1045,28 @@ def test_a_stranded_enemy_the_car_cannot_get_past_is_hunted_not_left_behind_p75_
         return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, w.hp, std, *_stream(0))
 
     def left_behind():
-        return PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
+        return PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 3, w.hp)
 
     # ahead, past the shut road: hunted (the old driver waited, A_NONE)
-    assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0)
+    assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0)
     assert not left_behind()
     assert decide() == (PO.A_REVERSE, -1)
     # level with it (Game Six 1625), the road ahead shut: hunted too (A_NONE on the old)
     w.place(0, 2, 0, 1, 0, side=0, role=VH.CHASE)
     w.V[0, VH.V_ENGOFF] = 1
-    assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0) and not left_behind()
+    assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0) and not left_behind()
     assert decide() == (PO.A_REVERSE, -1)
     # already behind the car: driving on leaves it behind (the road ahead is the car's own
     # trouble, not the enemy's)
     w.place(0, 1, 0, 0, 0, side=0, role=VH.CHASE)
     w.V[0, VH.V_ENGOFF] = 1
-    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0) and left_behind()
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0) and left_behind()
     # ahead, with a lane pair open past it: it can be got past and left behind, as before
     w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)
     w.NM[0] = 0
     w.V[0, VH.V_ENGOFF] = 1
     _obstacle(w, 3, 0, 2, 0)
-    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 3, 0) and left_behind()
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0) and left_behind()
     # (moving off drifting into the open lanes, on the old driver and the new)
     assert decide() == (PO.A_OFF_DRIFT, 30)
 
@@ -1108,7 +1108,7 @@ def test_a_hunter_comes_up_to_a_road_no_lane_pair_runs_clear_past_to_a_stranded_
     std = PO.params_vector()
     w, n = _weave_to_stranded_target()
     assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 2, w.hp, std, w.tbuf)[0] < 0
-    assert PO._hunts(w.T, w.M, w.NM, w.V, n, 2, w.hp)
+    assert PO._hunts(w.T, w.TM, w.M, w.NM, w.V, n, 2, w.hp)
     for p in range(5):
         assert not PO._pair_clear(w.T, w.M, w.NM, w.V, n, 2, p, PO.ROUTE_LOOK, True)
 
@@ -1157,8 +1157,8 @@ def test_a_road_shut_just_past_a_stranded_enemy_keeps_it_in_play_p75_p88():
         # the old window, ROUTE_LOOK from the car's nose, saw the strip only at sp 1
         assert PO._a_pair_clear(w.T, w.M, w.NM, w.V, n, 0, 0, PO.ROUTE_LOOK, False, True) \
             == (not was_shut)
-        assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 0, 2)
-        assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 0, w.hp)
+        assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 0, 2)
+        assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 0, w.hp)
         assert PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, std, *_stream(0)) \
             == (PO.A_REVERSE, 1)
 
@@ -1253,19 +1253,19 @@ def test_lanes_a_rider_on_a_curve_cannot_reach_count_as_shut_p13_p64():
     assert [PO._pair_clear(w.T, w.M, w.NM, w.V, n, 1, p, PO.ROUTE_LOOK + 1, False)
             for p in range(5)] == [False, False, False, False, True]
     # shut for the rider, so hunted (the old driver: not shut, left behind, not hunted)
-    assert PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 1, 0)
-    assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 1, w.hp)
-    assert PO._hunts(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 1, 0)
+    assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._hunts(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
     assert PO._out_of_reach(w.T, w.V, 1, 4) and not PO._out_of_reach(w.T, w.V, 1, 0)
     # a rider on the inside lanes reaches the open pair: the Op is left behind
     w.V[1, VH.V_LANE] = 4
-    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 1, 0)
-    assert PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 1, 0)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
     # so is a car where the rider stood: it may back off the bend and drift (p17)
     w.V[1, VH.V_LANE] = 1
     w.V[1, VH.V_BIKE] = 0
     assert not PO._out_of_reach(w.T, w.V, 1, 4)
-    assert not PO._past_shut_road(w.T, w.M, w.NM, w.V, n, 1, 0)
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 1, 0)
 
 
 def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15_p64():
@@ -1277,7 +1277,7 @@ def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15
     the enemy, slowly (at most RAM_MOVE_OFF). With that space shut it waits, as before."""
     std = PO.params_vector()
     w, n = _rider_behind_stranded_op(1)    # two spaces ahead: the bend's last, then space 0
-    assert PO._hunts(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._hunts(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
     assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[0] < 0
     assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 1, 0, *_stream(0)) == 0
 
@@ -1400,8 +1400,8 @@ def test_a_rider_that_means_to_leave_a_stranded_enemy_behind_comes_up_beside_it_
     std = PO.params_vector()
     w, n = _rider_on_a_straight(2)
     assert PO._stuck(w.V, 0) and VH.armed(w.V, w.WS, 0)
-    assert PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 1, w.hp)     # pairs 3, 4 clear past it
-    assert not PO._hunts(w.T, w.M, w.NM, w.V, n, 1, w.hp)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)     # pairs 3, 4 clear past it
+    assert not PO._hunts(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
     assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 1, 0, *_stream(0)) == 0
 
     def decide(trial=0):
@@ -1991,7 +1991,7 @@ def test_a_car_at_the_end_of_the_track_does_not_back_off_it_into_a_block_p17_p57
     w.WS[3] = w.a.LOAD[3, 0]
     w.WS[3, :, VH.W_AMMO] = 0
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
-    assert PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 3, w.hp)
     assert _d(w, 3, std, n=n) == (PO.A_REVERSE, 0)
     _obstacle(w, 0, 2, 3, 1)
     assert not PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 3, 0)
@@ -2569,7 +2569,7 @@ def test_facing_against_play_with_the_enemy_behind_a_stopped_car_turns_round_p14
     w, n = _op_near_the_roads_start(0, 0, 0)
     assert PO._track_left(w.T, w.TM, w.V, 3, w.hp) == 0
     assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, n, 3, False)[0] < 0
-    assert not PO._leaves_behind(w.T, w.M, w.NM, w.V, n, 3, w.hp)
+    assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 3, w.hp)
 
     def decide(hp=w.hp):
         return PO.decide(w.B, w.T, w.V, w.WS, n, 3, False, hp, std, *_stream(0))
@@ -2872,3 +2872,41 @@ def test_a_stopped_car_with_no_shot_rams_an_enemy_it_meets_in_one_lane_p55_p17()
     assert act == PO.A_ACCEL and 0 < arg <= PO.RAM_MOVE_OFF, (act, arg)  # old: (A_REVERSE, -1)
     assert position(4)[0] == PO.A_REVERSE                 # no lane in common: line up first
     assert position(3, bike=True)[0] != PO.A_ACCEL
+
+
+def test_an_enemy_left_behind_is_judged_with_play_after_play_turns_round_p75():
+    """Once most cars face the other way, play runs the other way (p75): the road is laid
+    ahead of them and taken up behind them. Whether a stranded enemy can be left behind
+    (`_past_shut_road`, `_leaves_behind`) was judged from direction 0 whatever the play, so
+    after the change a car going with play counted a stranded rider ahead of it, past a road
+    shut edge to edge, as passed (left behind: not hunted, though it can never get by it), and
+    one it had passed as still to be got past (seeded intercepts see play turn round in about 3
+    games in 100). Here play runs towards lower sections and the Op faces that way."""
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.TM[RD.TM_PLAYDIR] = 1
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)       # the Op, going with play
+    w.V[0, VH.V_DIR] = 1
+    w.place(1, 2, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)   # stranded ahead of it
+    w.V[1, VH.V_BIKE] = 1
+    w.V[1, VH.V_ENGOFF] = 1
+    _obstacle(w, 1, 0, 5)                                      # the road shut past the rider
+    assert PO._stuck(w.V, 1)
+    # (judged from direction 0, as before: passed already, so left behind and not hunted)
+    assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 0, 1)
+    assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 0, w.hp)
+    assert PO._hunts(w.T, w.TM, w.M, w.NM, w.V, n, 0, w.hp)
+    # with the road open past it, driving on with play leaves it behind
+    w.M[:], w.NM[:] = 0, 0
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 0, 1)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 0, w.hp)
+    # a rider the Op has passed (behind it, play's way) is left behind whatever the road is
+    # like the other way (the old judgement: shut, not left behind)
+    w.place(1, 4, 2, 1, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.V[1, VH.V_ENGOFF] = 1
+    _obstacle(w, 5, 0, 5)
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 0, 1)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 0, w.hp)
+    # with play the usual way, the same positions read the other way round
+    w.TM[RD.TM_PLAYDIR] = 0
+    assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 0, 1)

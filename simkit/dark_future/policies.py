@@ -514,13 +514,13 @@ def _flees(V, v, hp, par):
 
 
 @jit
-def _hunts(T, M, NM, V, n, v, hp):
+def _hunts(T, TM, M, NM, V, n, v, hp):
     """Does the driver mean to take a stopped enemy out rather than pass it: a chase car, or
     any car where taking the other side out wins (Games Six and Eight, ``HP_TAKE_OUT``), unless
     it leaves them all behind (:func:`_leaves_behind`)?"""
     if V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0:
         return False
-    return not _leaves_behind(T, M, NM, V, n, v, hp)
+    return not _leaves_behind(T, TM, M, NM, V, n, v, hp)
 
 
 @jit
@@ -579,7 +579,7 @@ def _held_back_for(T, V, WS, n, v, hp, par, st, script):
 
 
 @jit
-def _leaves_behind(T, M, NM, V, n, v, hp):
+def _leaves_behind(T, TM, M, NM, V, n, v, hp):
     """On a continuous track where taking the other side out wins, is every enemy left stopped
     for good (:func:`_stuck`), and none of them one the car cannot get past
     (:func:`_past_shut_road`)? Then driving on with play leaves them off the back of the road
@@ -592,13 +592,13 @@ def _leaves_behind(T, M, NM, V, n, v, hp):
             return False
     for u in range(n):
         if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
-                and _past_shut_road(T, M, NM, V, n, v, u):
+                and _past_shut_road(T, TM, M, NM, V, n, v, u):
             return False
     return True
 
 
 @jit
-def _past_shut_road(T, M, NM, V, n, v, u):
+def _past_shut_road(T, TM, M, NM, V, n, v, u):
     """Is stranded enemy ``u`` one the car has not got past with play (its far end ahead of the
     car's tail, or level) with no lane pair clear from the car on past that far end and
     ``ROUTE_LOOK`` spaces beyond it (as :func:`_route` plans), every pair held by the enemy
@@ -606,14 +606,23 @@ def _past_shut_road(T, M, NM, V, n, v, u):
     never get past it to leave it behind (p75), and an enemy stopped with weapons is not
     beaten (p88): it must be taken out. Seeded Game Six and Eight drivers that counted such an
     enemy as left behind waited beside or behind it until the position repeated (issue 15,
-    session 23). Looked at with play as :func:`_stopped_enemy_in_front` takes it (direction
-    0): an enemy behind that, facing against play, the car has in front of it is left behind
-    by turning round (:func:`_outruns`). A pair the car cannot reach counts as shut for it
-    (:func:`_out_of_reach`)."""
-    far = v_front(T, V, u)
-    if far <= v_rear(T, V, v):
-        return False     # passed already
-    k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
+    session 23). Looked at with play (``TM_PLAYDIR``): an enemy behind that, facing against
+    play, the car has in front of it is left behind by turning round (:func:`_outruns`). Once
+    the majority has turned and play runs the other way (p75), the road is left behind the
+    other way too: looked at from direction 0 whatever the play, an enemy ahead of such a car
+    counted as passed, and one it had passed as ahead (issue 15, session 26). A pair the car
+    cannot reach counts as shut for it (:func:`_out_of_reach`)."""
+    play = TM[RD.TM_PLAYDIR]
+    if play == 0:
+        far = v_front(T, V, u)
+        if far <= v_rear(T, V, v):
+            return False     # passed already
+        k = RD.along(T, V[v, V_LANE], v_front(T, V, v), far)
+    else:
+        far = v_rear(T, V, u)
+        if far >= v_front(T, V, v):
+            return False
+        k = RD.along(T, V[v, V_LANE], far, v_rear(T, V, v))
     # on to the enemy's far end and the stretch the driver plans its way over (ROUTE_LOOK)
     # beyond it: getting past it is getting on from there, and a road shut just past the
     # enemy leaves it in play as surely as one beside it (seeded Game Eight intercept 2341:
@@ -621,7 +630,7 @@ def _past_shut_road(T, M, NM, V, n, v, u):
     # obstacle strip past it out of a window measured from the car, drove on into the strip,
     # backed off, to a repeated position)
     look = max((k + RD.UNITS - 1) // RD.UNITS, 0) + ROUTE_LOOK
-    return not _a_pair_clear(T, M, NM, V, n, v, 0, look, False, True)   # looking with play
+    return not _a_pair_clear(T, M, NM, V, n, v, play, look, False, True)   # looking with play
 
 
 @jit
@@ -1033,7 +1042,7 @@ def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
     if span == 0:
         return 0
     far = span + CURVE_PLAN
-    hunt = _hunts(T, M, NM, V, n, v, hp)
+    hunt = _hunts(T, TM, M, NM, V, n, v, hp)
     blocked, r = _route(T, M, NM, V, n, v, far, hunt, st, script)
     if blocked and r != 0 and r != out:
         return r
@@ -1140,9 +1149,9 @@ def _outruns(T, TM, M, NM, V, n, v, hp, st, script):
     shut road is, so backing off to where it may turn does not bring the car back to it."""
     if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0 or V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
         return False
-    if _leaves_behind(T, M, NM, V, n, v, hp):
+    if _leaves_behind(T, TM, M, NM, V, n, v, hp):
         return True     # every enemy stranded: they are left behind only going with play
-    hunt = _hunts(T, M, NM, V, n, v, hp)
+    hunt = _hunts(T, TM, M, NM, V, n, v, hp)
     u, g = _nearest_enemy(T, V, n, v, False, st, script)
     if u < 0 or not _beyond_shut_road(T, M, NM, V, n, v, False, hunt, st, script):
         return False
@@ -1755,7 +1764,7 @@ def _hold(B, T, V, WS, n, v, hp, par, st, script):
 
 
 @jit
-def _chases_behind(T, M, NM, V, n, v, hp):
+def _chases_behind(T, TM, M, NM, V, n, v, hp):
     """For a car facing against play where taking the other side out wins: is there no enemy
     ahead of it and one behind it within reach (no road shut from edge to edge between)? Its
     way on then only runs off the end of the road (p75), away from the fight, and the enemy is
@@ -1778,7 +1787,7 @@ def _chases_behind(T, M, NM, V, n, v, hp):
         return False
     # within reach: a lane pair clear from here to it (as _beyond_shut_road, looking back)
     return _a_pair_clear(T, M, NM, V, n, v, 1 - V[v, V_DIR], max(g, 1),
-                         _hunts(T, M, NM, V, n, v, hp), False)
+                         _hunts(T, TM, M, NM, V, n, v, hp), False)
 
 
 @jit
@@ -1803,7 +1812,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         want, gap = 0, left
     if mph == 0 and not moves:
         # facing against play with the fight behind it: its way on only runs off the end
-        chase = left < (1 << 19) and _chases_behind(T, M, NM, V, n, v, hp)
+        chase = left < (1 << 19) and _chases_behind(T, TM, M, NM, V, n, v, hp)
         if left == 0 or chase:
             # moving off would take it out of play, or only away from the enemy: turn round
             # if it may, else stay (at the end) or move off as ever (short of it)
@@ -1814,7 +1823,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if slot >= 0:
                 return A_SHOOT, slot
             if not V[v, V_BIKE] and not V[v, V_ENGOFF] \
-                    and (chase or _leaves_behind(T, M, NM, V, n, v, hp)) \
+                    and (chase or _leaves_behind(T, TM, M, NM, V, n, v, hp)) \
                     and _reverse_clear(T, M, NM, V, n, v, 0):
                 # the U-turn's space is off the road: back off the end first (p17), to turn
                 # there and drive on with play, leaving the stranded enemies behind (p75) or
@@ -1824,7 +1833,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             if left == 0:
                 return A_NONE, 0
         act, arg = _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script)
-        if (act == A_REVERSE or act == A_NONE) and _hunts(T, M, NM, V, n, v, hp):
+        if (act == A_REVERSE or act == A_NONE) and _hunts(T, TM, M, NM, V, n, v, hp):
             # not moving off this turn, a car that means to take the enemy out takes the shot
             # it has (a reverse is the turn's action, p17: the two exclude each other), where
             # a lead car otherwise fires only at a target stopped for good. Seeded gang
@@ -1871,7 +1880,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
-        if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(T, M, NM, V, n, v, hp):
+        if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(T, TM, M, NM, V, n, v, hp):
             ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
             if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
                     and best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)[0] < 0:
@@ -1896,7 +1905,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # short of such a road, riders that used to ram it waited there with the enemy
         # behind until the position repeated (seeded Game Six 91, 213, 684, 2738: Six's draws
         # 9 -> 61 with every driver braking for every block, 20 without the shut roads)
-        hunt = _hunts(T, M, NM, V, n, v, hp)
+        hunt = _hunts(T, TM, M, NM, V, n, v, hp)
         kb, nd = (0, 0)
         if mph > 0 and not V[v, V_BIKE]:
             kb, nd = _block_plan(T, M, NM, V, n, v, mph, brk, hunt)
@@ -1984,7 +1993,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if not moves:
             return A_NONE, 0
         u, g = _quarry(T, V, WS, n, v, hp, par, st, script)
-        if u >= 0 and _leaves_behind(T, M, NM, V, n, v, hp):
+        if u >= 0 and _leaves_behind(T, TM, M, NM, V, n, v, hp):
             u = -1     # every enemy stranded: drive on and leave them behind (p75)
         h = _held_back_for(T, V, WS, n, v, hp, par, st, script)
         if h >= 0:
@@ -2421,7 +2430,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
     # enemy too: seeded Game Eight Ops waited for ever behind a road shut from edge to edge
     # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
-    if _hunts(T, M, NM, V, n, v, hp) and not V[v, V_BIKE]:
+    if _hunts(T, TM, M, NM, V, n, v, hp) and not V[v, V_BIKE]:
         ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
         if ef < 0 and straight:
             # farther off, across a curve that refuses the drift towards it: line up here
@@ -2463,7 +2472,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     near = _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 1) \
         or _blocked_ahead(T, M, NM, V, n, v, V[v, V_LANE], False, 2)
     d = _drift_dir(T, M, NM, V, n, v, 0, st, script) if near else 0
-    hunt = _hunts(T, M, NM, V, n, v, hp)
+    hunt = _hunts(T, TM, M, NM, V, n, v, hp)
     blocked, r = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
     if not blocked and straight and not V[v, V_BIKE]:
         r = _plan_before_curve(T, TM, M, NM, V, WS, n, v, 1, hp, st, script)
@@ -2777,8 +2786,8 @@ def decide_dir(B, V, WS, n, v, moves, hp, par, st, script):
         turn = False
         # not towards an enemy out of reach (it would turn back and forth at a shut road),
         # nor back to enemies all stranded that driving on leaves behind (_hunts)
-        if u >= 0 and a < 0 and not _leaves_behind(T, M, NM, V, n, v, hp) \
-                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(T, M, NM, V, n, v, hp),
+        if u >= 0 and a < 0 and not _leaves_behind(T, TM, M, NM, V, n, v, hp) \
+                and not _beyond_shut_road(T, M, NM, V, n, v, True, _hunts(T, TM, M, NM, V, n, v, hp),
                                           st, script):
             if V[v, V_ROLE] == LEAD:
                 k = _after_bend(T, V, v)
