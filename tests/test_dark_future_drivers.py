@@ -825,13 +825,13 @@ def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line
     for lo, hi in ((0, 2), (3, 5)):
         sec, sp = 3, 0
         _obstacle(w, sec, lo, hi, sp)
-    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     # the obstacles shut the road (the way to the stranded enemy is its line-up, not a route)
     assert PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, False, *_stream(0)) == (True, 0)
     assert _d(w, 1, std) == (PO.A_REVERSE, 0)
     # on the straight before the bend: reverse drifting towards the enemy's lanes
     w.place(1, 1, 0, 2, 0, side=1, role=VH.CHASE)
-    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, 2, 1, PO.LINE_UP, w.hp) == 0
     assert _d(w, 1, std) == (PO.A_REVERSE, 1)
     # lined up in its lanes with no shot: it moves off into it
     w.place(1, 2, 4, 0, 0, side=1, role=VH.CHASE)
@@ -1189,7 +1189,7 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
         _obstacle(w, 4, lo, hi, 0)
     assert not PO._drift_legal(w.T, w.V, 0, 1)      # lanes 0-1 are the corner's outside
     assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
-    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == 2
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == 2
     assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 0)
 
     def decide():
@@ -2403,7 +2403,7 @@ def test_a_hunter_on_a_curve_backs_off_it_to_line_up_only_when_the_way_back_is_c
     w.place(2, 2, 0, 0, 0, side=0, role=VH.LEAD)
     w.V[2, VH.V_STATUS] = VH.WRECK
     assert w.T[2, RD.T_KIND] == RD.CORNER and RD.pair_spaces(w.T, 2, 0) > 3
-    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
     assert PO._reverse_clear(w.T, w.M, w.NM, w.V, n, 1, 0)        # the next space back is free
     assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
     w.V[2, VH.V_SEC] = 0                                          # the way back clear
@@ -2428,7 +2428,7 @@ def test_a_hunter_on_a_curve_does_not_back_off_it_to_line_up_behind_a_wreck_p17_
     w.place(2, 1, 3, RD.pair_spaces(w.T, 1, 3) - 1, 0, side=0, role=VH.LEAD)
     w.V[2, VH.V_STATUS] = VH.WRECK
     assert w.T[2, RD.T_KIND] == RD.CORNER
-    assert PO._stopped_enemy_in_front(w.T, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 1, PO.LINE_UP, w.hp) == 0
     assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 1)        # the way back is clear
     assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 1, 0)
     assert all(_d(w, 1, std, n=n, trial=t)[0] != PO.A_REVERSE for t in range(4))
@@ -2877,7 +2877,8 @@ def test_a_stopped_car_with_no_shot_rams_an_enemy_it_meets_in_one_lane_p55_p17()
 def test_an_enemy_left_behind_is_judged_with_play_after_play_turns_round_p75():
     """Once most cars face the other way, play runs the other way (p75): the road is laid
     ahead of them and taken up behind them. Whether a stranded enemy can be left behind
-    (`_past_shut_road`, `_leaves_behind`) was judged from direction 0 whatever the play, so
+    (`_past_shut_road`, `_leaves_behind`), and which stopped enemy a car going with play lines
+    up on (`_stopped_enemy_in_front`), were judged from direction 0 whatever the play, so
     after the change a car going with play counted a stranded rider ahead of it, past a road
     shut edge to edge, as passed (left behind: not hunted, though it can never get by it), and
     one it had passed as still to be got past (seeded intercepts see play turn round in about 3
@@ -2910,3 +2911,15 @@ def test_an_enemy_left_behind_is_judged_with_play_after_play_turns_round_p75():
     # with play the usual way, the same positions read the other way round
     w.TM[RD.TM_PLAYDIR] = 0
     assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 0, 1)
+    # lining up on a stopped enemy ahead (_stopped_enemy_in_front) is for a car going with
+    # play: after the change that is the Op facing towards lower sections (it used to be
+    # direction 0 only, so the Op lined up on nothing); the gap counts along its own way
+    w.place(1, 2, 3, 1, 0, side=1, role=VH.CHASE, kind=bike)   # ahead of it, a lane over
+    w.V[1, VH.V_BIKE] = 1
+    w.V[1, VH.V_ENGOFF] = 1
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == -1
+    w.TM[RD.TM_PLAYDIR] = 1
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == 1
+    assert PO._gap_to(w.T, w.V, 0, 1) == 2   # section 3 space 0, section 2 space 2
+    w.place(1, 4, 3, 0, 0, side=1, role=VH.CHASE, kind=bike)   # behind it: not in front
+    assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == -1

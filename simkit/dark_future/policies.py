@@ -1047,7 +1047,7 @@ def _plan_before_curve(T, TM, M, NM, V, WS, n, v, look, hp, st, script):
     if blocked and r != 0 and r != out:
         return r
     if hunt and not V[v, V_BIKE]:
-        e = _stopped_enemy_in_front(T, V, WS, n, v, far, hp)
+        e = _stopped_enemy_in_front(T, TM, V, WS, n, v, far, hp)
         if e >= 0 and V[e, V_LANE] != V[v, V_LANE]:
             toward = 1 if V[e, V_LANE] > V[v, V_LANE] else -1
             if toward != out:
@@ -1881,7 +1881,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
         if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(T, TM, M, NM, V, n, v, hp):
-            ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
+            ef = _stopped_enemy_in_front(T, TM, V, WS, n, v, LINE_UP, hp)
             if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
                     and best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)[0] < 0:
                 if _swipes_level(T, V, WS, n, v, ef, hp, par):
@@ -2146,20 +2146,23 @@ def _swipes_level(T, V, WS, n, v, u, hp, par):
 
 
 @jit
-def _stopped_enemy_in_front(T, V, WS, n, v, look, hp):
+def _stopped_enemy_in_front(T, TM, V, WS, n, v, look, hp):
     """The nearest stopped enemy level with the car or ahead of it within ``look`` spaces, or
-    -1 (with the direction of play; a car facing back does not line up); not a hulk the
-    attacker need not finish (:func:`_finishes_hulks`)."""
-    if V[v, V_DIR] != 0:
+    -1 (with the direction of play, ``TM_PLAYDIR``; a car facing against play does not line
+    up); not a hulk the attacker need not finish (:func:`_finishes_hulks`). After play turned
+    round (p75) the cars going with play face the other way: with direction 0 taken as play's,
+    they lined up on nothing (issue 15, session 26)."""
+    if V[v, V_DIR] != TM[RD.TM_PLAYDIR]:
         return -1
-    rx = v_rear(T, V, v)
+    back = V[v, V_DIR] != 0
+    tail = v_front(T, V, v) if back else v_rear(T, V, v)
     best = look + 1
     who = -1
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE] \
                 or V[u, V_MPH] != 0 or _finishes_hulks(V, WS, v, u, hp):
             continue
-        if v_front(T, V, u) <= rx:
+        if (v_rear(T, V, u) >= tail) if back else (v_front(T, V, u) <= tail):
             continue   # behind
         g = _gap_to(T, V, v, u)
         if g < best:
@@ -2263,7 +2266,11 @@ def _shielded_line_up(T, M, NM, V, WS, n, v, u):
 @jit
 def _gap_to(T, V, v, u):
     """Whole spaces between the car's nose and vehicle ``u`` ahead of it (0: level or
-    touching), along the car's lanes, with the direction of play."""
+    touching), along the car's lanes, in the car's own direction."""
+    if V[v, V_DIR] != 0:
+        nose = v_rear(T, V, v)
+        uf = v_front(T, V, u)
+        return RD.along(T, V[v, V_LANE], uf, nose) // RD.UNITS if uf < nose else 0
     fx = v_front(T, V, v)
     ur = v_rear(T, V, u)
     return RD.along(T, V[v, V_LANE], fx, ur) // RD.UNITS if ur > fx else 0
@@ -2431,11 +2438,11 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     # enemy too: seeded Game Eight Ops waited for ever behind a road shut from edge to edge
     # with a stopped gang bike a lane over, which one reverse with a drift put in their sights
     if _hunts(T, TM, M, NM, V, n, v, hp) and not V[v, V_BIKE]:
-        ef = _stopped_enemy_in_front(T, V, WS, n, v, LINE_UP, hp)
+        ef = _stopped_enemy_in_front(T, TM, V, WS, n, v, LINE_UP, hp)
         if ef < 0 and straight:
             # farther off, across a curve that refuses the drift towards it: line up here
             # (backed straight off the bend, the car used to come on in the same lanes)
-            e = _stopped_enemy_in_front(T, V, WS, n, v, ROUTE_LOOK, hp)
+            e = _stopped_enemy_in_front(T, TM, V, WS, n, v, ROUTE_LOOK, hp)
             if e >= 0 and _plan_before_curve(T, TM, M, NM, V, WS, n, v, LINE_UP, hp, st,
                                              script) == (1 if V[e, V_LANE] > V[v, V_LANE] else -1):
                 ef = e
