@@ -603,3 +603,39 @@ def test_moving_off_with_a_drift_p15():
     w.place(0, 2, 2, 0, 0)
     off(20)
     assert where()[1:] == (1, 2, 20)
+
+
+def test_play_turning_back_with_section_0_on_the_table_lays_track_before_it_p75():
+    """p75: 'When the direction of play is changed, new track is generated using all the rules
+    given above', however early. Section numbers start at 0, so with section 0 still on the
+    table the engine used to lay nothing and the cars going the new way drove off the start.
+    Now every section, marker and car is renumbered 32 up first (logged), and the track is laid
+    before the old section 0 as anywhere else; the places a driver remembers backing off from
+    are the same places after the renumbering."""
+    w = World(layout=("S",) * 7, scenario="game-6.toml")
+    w.TM[RD.TM_ENDED] = 0
+    w.TM[RD.TM_STRAIGHTS] = 7
+    assert w.TM[RD.TM_FIRST] == 0
+    w.place(0, 1, 2, 1, 60, side=0)
+    w.place(1, 2, 2, 1, 60, side=0)
+    w.place(2, 6, 2, 1, 60, side=1, kind=1)
+    w.V[0, VH.V_DIR] = w.V[1, VH.V_DIR] = 1
+    RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, 0, 2, 3 * 60, 3 * 60 + 20, 1, -1)
+    PO.remember_backing(w.V, 1)
+    assert PO._backed_from(w.V, 1) == 1
+    # per new section: d6 1 (no curve: a straight), d6 2 (no road hazard)
+    st, s = w.script([1, 2, 1, 2])
+    EG._extend_track(st, s, w.B, w.V, w.WS, 3, w.common(), EG.Log(w.E, w.EN, 1, 1))
+    k = EG.RENUMBER
+    assert w.TM[EG.TM_PLAYDIR] == 1 and st[dice.POS] == 4     # the old engine: no dice rolled
+    tr = [t[2:4] for t in _events(w, EG.EV_TRACK)]
+    assert tr == [(-2, 1), (EG.EV_TRACK_RENUMBER, k), (k - 1, 0), (k - 2, 0)]
+    assert (w.TM[RD.TM_FIRST], w.TM[RD.TM_NSEC]) == (k - 2, k + 5)
+    assert (w.V[0, VH.V_SEC], w.V[1, VH.V_SEC]) == (k + 1, k + 2)
+    assert w.V[0, VH.V_STATUS] == w.V[1, VH.V_STATUS] == VH.ACTIVE
+    assert w.V[2, VH.V_STATUS] == VH.LEFT        # on the far end, removed (p75)
+    assert (w.M[0, RD.MK_SEC], w.M[0, RD.MK_XLO], w.M[0, RD.MK_XHI]) == \
+        (k + 3, (k + 3) * 60, (k + 3) * 60 + 20)
+    assert all(w.T[x, RD.T_KIND] == RD.STRAIGHT and w.T[x, RD.T_SPACES] == 3
+               for x in range(k - 2, k + 5))
+    assert PO._backed_from(w.V, 1) == 1

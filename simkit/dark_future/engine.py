@@ -65,8 +65,9 @@ Models dark-future.txt (every rule's place in ``docs/rules/dark-future.md``):
 
 Changing the direction of play (p75, continuous track): the majority of the active cars sets
 it (:func:`_play_direction`); new track is then laid before the first section for the most
-advanced car going that way and the far end is removed (:func:`_extend_track_back`), only
-where earlier sections have been removed (section numbers never go below 0).
+advanced car going that way and the far end is removed (:func:`_extend_track_back`); with
+section 0 still on the table every section, marker and car is first renumbered upwards
+(:func:`_renumber`) to make room before it.
 
 Readings for bikes (see the coverage doc): a wheel falling off is an automatic roll on the
 rider's next move (a control loss, p69); a sideswipe-by-collision does not move the rammer
@@ -95,7 +96,7 @@ from .policies import A_DUMMY, A_LOCK
 from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, OFF_LINK, OFF_VDU,
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
-from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot, remember_backing
+from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot, remember_backing, renumber_backing
 from .policies import A_OFF_DRIFT, setup_place
 from .policies import HP_DRV, HP_DRV_END, HP_TF
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -3232,9 +3233,10 @@ def _play_direction(st, script, T, TM, V, n, G, L):
 
 @jit
 def _sight_needs_more_back(T, TM, lead_sec, sight):
-    """:func:`pieces.road.sight_needs_more` for play towards lower sections."""
+    """:func:`pieces.road.sight_needs_more` for play towards lower sections (section 0
+    reached or not: :func:`_renumber` makes room before it)."""
     first = TM[RD.TM_FIRST]
-    if TM[RD.TM_ENDED] or first <= 0:
+    if TM[RD.TM_ENDED]:
         return False
     for c in range(first, lead_sec):
         if T[c, RD.T_KIND] != RD.STRAIGHT:
@@ -3290,6 +3292,40 @@ def _gen_section_back(st, script, T, TM, curves, box):
     return True
 
 
+# sections added before section 0 at a time when play turns back towards the start (p75)
+RENUMBER = 32
+EV_TRACK_RENUMBER = -3   # EV_TRACK's section for a renumbering; its second field the shift
+
+
+@jit
+def _renumber(B, V, n, k, L):
+    """Make room for track before section 0: every section, marker and vehicle moves ``k``
+    sections up the numbering (positions along the road are measured from section 0, so
+    markers' extents move with them), as do the places the drivers remember backing off from.
+    The book lays new track in the new direction however early play turns round (p75: 'When
+    the direction of play is changed, new track is generated using all the rules given
+    above'); with numbers that may not go below 0, a change with section 0 still on the table
+    used to lay nothing, and the cars going that way drove off the start. Logged (EV_TRACK,
+    section ``EV_TRACK_RENUMBER``) so that a reader of the log can follow the numbers."""
+    T = B[B_T:B_T_END].reshape((RD.MAXSEC, RD.T_W))
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    first = TM[RD.TM_FIRST]
+    for s in range(TM[RD.TM_NSEC] - 1, first - 1, -1):
+        T[s + k, :] = T[s, :]
+    TM[RD.TM_FIRST] = first + k
+    TM[RD.TM_NSEC] += k
+    for i in range(NM[0]):
+        M[i, RD.MK_SEC] += k
+        M[i, RD.MK_XLO] += k * RD.UNITS
+        M[i, RD.MK_XHI] += k * RD.UNITS
+    for v in range(n):
+        V[v, V_SEC] += k
+        renumber_backing(V, v, k)
+    _log(L, -1, EV_TRACK, EV_TRACK_RENUMBER, k, 0, 0)
+
+
 @jit
 def _extend_track_back(st, script, B, V, WS, n, RU, L):
     """Continuous generation with the direction of play reversed (p75): track is laid before
@@ -3312,7 +3348,10 @@ def _extend_track_back(st, script, B, V, WS, n, RU, L):
                 lead = v
     if lead < 0:
         return
-    while _sight_needs_more_back(T, TM, V[lead, V_SEC], G[G_SIGHT]):
+    if TM[RD.TM_FIRST] == 0 and TM[RD.TM_NSEC] + RENUMBER < RD.MAXSEC \
+            and _sight_needs_more_back(T, TM, V[lead, V_SEC], G[G_SIGHT]):
+        _renumber(B, V, n, RENUMBER, L)
+    while TM[RD.TM_FIRST] > 0 and _sight_needs_more_back(T, TM, V[lead, V_SEC], G[G_SIGHT]):
         if TM[RD.TM_NSEC] - TM[RD.TM_FIRST] >= G[G_WINDOW]:
             gone = TM[RD.TM_NSEC] - 1
             TM[RD.TM_STRAIGHTS + T[gone, RD.T_KIND]] -= 1

@@ -1720,6 +1720,15 @@ def _backed_from(V, v):
 
 
 @jit
+def renumber_backing(V, v, k):
+    """The remembered places (:func:`remember_backing`) after the sections were renumbered ``k``
+    up (``engine._renumber``): the same places of the road, under their new numbers."""
+    for c in range(V_BACKED0, V_BACKED7 + 1):
+        if V[v, c] != 0:
+            V[v, c] += k * 8 * 64 * 2 * BACKED_KEY   # _place_key's section step
+
+
+@jit
 def remember_backing(V, v):
     """Count one more reverse from where the car stands. The columns are kept newest first: the
     place moves to the front with its count; a place not yet remembered takes the front and
