@@ -48,6 +48,13 @@ def test_the_shuttle_count_sees_a_car_backing_and_filling():
     assert DG.draw_kind(EG.REASON_REPEAT, 3, ()) == DG.KIND_FROZEN
     assert DG.draw_kind(EG.REASON_STALEMATE, 0, ()) == DG.KIND_STALEMATE
     assert DG.draw_kind(EG.REASON_SIDE_OUT, 0, ()) == DG.KIND_OTHER
+    # the same backing and filling across a renumbering of the sections (engine._renumber):
+    # the places are the same places under new numbers
+    k = EG.RENUMBER
+    shifted = [(k + 3, sp, rev) for sec, sp, rev in cycle]
+    across = log([(3, 2, False)] + cycle * 2) \
+        + [(1, 1, -1, EG.EV_TRACK, EG.EV_TRACK_RENUMBER, k, 0, 0)] + log(shifted * 2)
+    assert shuttles(across) == 4
 
 
 @pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8", "game-8-gang-pursues",

@@ -41,11 +41,19 @@ KIND_OTHER = "drawn by the verdict"
 
 
 def _moves_and_reverses(events):
+    """The moves and reverses, each move's section in the numbering of the game's start: when
+    the engine renumbers the sections to lay track before section 0 (``engine._renumber``,
+    logged as EV_TRACK with section ``EV_TRACK_RENUMBER``), the shift is taken off again, so a
+    place backed off from before it is the same place after it."""
     ev = np.asarray(events)
     if ev.shape[0] == 0:
         return []
+    ren = (ev[:, 3] == EG.EV_TRACK) & (ev[:, 4] == EG.EV_TRACK_RENUMBER)
+    shift = np.cumsum(np.where(ren, ev[:, 5], 0))
     keep = (ev[:, 3] == EG.EV_MOVE) | (ev[:, 3] == EG.EV_REVERSE)
-    return ev[keep][:, :7].tolist()
+    out = ev[keep][:, :7].copy()
+    out[:, 4] -= shift[keep]
+    return out.tolist()
 
 
 def shuttle_counts(events) -> dict[int, int]:
