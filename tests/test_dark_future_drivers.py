@@ -809,6 +809,31 @@ def test_an_oncoming_car_in_the_middle_lanes_is_dodged_to_either_side():
     assert got == {(PO.A_DRIFT, -1), (PO.A_DRIFT, 1)}, got
 
 
+def test_no_dodge_of_an_oncoming_car_into_a_block_it_cannot_stop_for_p57_p76():
+    """Seeded Game Eight intercept 1482 (seed 2026): a target at 80mph drifted out of the
+    oncoming attacker's lanes towards an obstacle strip past a bend, and rammed it at 80mph
+    (four hits at +4 to itself, none to the enemy). The dodge of an oncoming car
+    (`_dodge_oncoming`) no longer drifts into lanes blocked within the car's stopping distance
+    when its own are clear that far; with its own lanes blocked too, or the strip beyond
+    stopping distance, it still drifts."""
+    std = PO.params_vector()
+
+    def position(strip_sec, strip_lo=3):
+        w = World()
+        w.WS[:, :, VH.W_AMMO] = 0
+        w.place(0, 1, 1, 0, 80, side=0, role=VH.LEAD)      # lanes 1-2 at 80mph
+        w.place(1, 2, 0, 2, 60, side=1, role=VH.CHASE)     # coming the other way, lanes 0-1
+        w.V[1, VH.V_DIR] = 1
+        if strip_sec is not None:
+            _obstacle(w, strip_sec, strip_lo, 5, 1)
+        return _d(w, 0, std, moves=True, trial=0)
+
+    assert position(None) == (PO.A_DRIFT, 1)     # out of its lanes, to the right
+    assert position(2) != (PO.A_DRIFT, 1)        # the old driver: (A_DRIFT, 1), into the strip
+    assert position(3) == (PO.A_DRIFT, 1)        # the strip further than it needs to stop
+    assert position(2, 1) == (PO.A_DRIFT, 1)     # its own lanes blocked as well
+
+
 def test_a_chase_car_stopped_on_a_bend_beside_a_stranded_enemy_backs_off_to_line_up():
     """Seeded Game Six games (seed 2026, trials 822, 926, 993 before the choice by expected
     effect) froze to the turn limit: the Op stopped on a bend, a gang vehicle stopped a couple

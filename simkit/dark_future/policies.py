@@ -2887,4 +2887,20 @@ def _dodge_oncoming(T, M, NM, V, n, v, par, st, script):
         prefer = 0
     else:
         prefer = -1 if lane > 2 else 1
-    return _drift_dir(T, M, NM, V, n, v, prefer, st, script)
+    d = _drift_dir(T, M, NM, V, n, v, prefer, st, script)
+    if d == 0:
+        return 0
+    # not out of the car's way into a block it could no longer stop short of (an obstacle, a
+    # wreck, a stopped vehicle: p57, p76): from its own lanes, clear that far, the car may
+    # still brake or steer round the oncoming one; rammed, a block costs the rammer its own
+    # speed factor in hits and does nothing to the enemy (seeded Game Eight intercept 1482:
+    # a target at 80mph drifted out of the attacker's lanes towards a strip past a bend and
+    # rammed it at 80mph). A drift the other way only takes it further into the oncoming
+    # car's lanes: it holds its own.
+    mph = V[v, V_MPH]
+    brk = max(V[v, V_BRK], 1)
+    stop = 1 + (mph + brk - 1) // brk
+    if _pair_clear(T, M, NM, V, n, v, lane + d, stop, False) \
+            or not _pair_clear(T, M, NM, V, n, v, lane, stop, False):
+        return d
+    return 0
