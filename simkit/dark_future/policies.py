@@ -147,7 +147,16 @@ P_FOCUS = 22
 # trade-off: another try at getting round against a turn spent where it came from. 0: no
 # limit (the drivers before session 23).
 P_BACKOFFS = 23
-P_W = 24
+# P_RAMBIKE: a car that would wait in a standoff with no shot (``_break_standoff``) drives into
+# a stopped enemy bike that has both its lanes, where the rules in force make that a head-on,
+# which removes the bike from play (p72): behind it by reversing (p17), or in front facing away
+# (a car into a stationary upright bike is a head-on under the default reading, variant
+# ``stopped_bike_ram``). One facing it in front is rammed whatever this says (session 24). The
+# trade-off: the car's one combined speed-factor hit and a control loss at 0mph against a
+# rider that, shooting it from where its guns cannot reply, is otherwise left alone to the
+# turn limit. 0: only the facing bike (the drivers before session 26).
+P_RAMBIKE = 24
+P_W = 25
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -203,6 +212,9 @@ FOCUS = 0
 # P_BACKOFFS of every named policy (measured on the Game Eight intercept, session 23 in
 # docs/rules/dark-future.md)
 BACKOFFS = 2
+# P_RAMBIKE of every named policy (measured on the Game Eight pursuit, session 26 in
+# docs/rules/dark-future.md)
+RAMBIKE = 1
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -253,6 +265,7 @@ PARAM_SPACE = {
     "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
     "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
     "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
+    "ram_bike": (P_RAMBIKE, "bool", 0, 1, RAMBIKE),    # standoff: ram a stopped bike behind / facing away (p72)
 }
 
 
@@ -284,6 +297,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_HOLDBACK] = HOLDBACK
     v[P_FOCUS] = FOCUS
     v[P_BACKOFFS] = BACKOFFS
+    v[P_RAMBIKE] = RAMBIKE
     return v
 
 
@@ -1685,7 +1699,11 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # riders never reverse (p64): bike_decide makes the choice a wait; a reverse U-turn
         # turns the car round, which no shuttle does
         if act == A_REVERSE and arg != 2 and not V[v, V_BIKE] \
-                and 0 < par[P_BACKOFFS] <= _backed_from(V, v):
+                and 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
+                and not (par[P_RAMBIKE] and arg == 0 and _head_on_bike(
+                    T, B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W)), B[B_NM:B_NM_END], V, n, v,
+                    hp, True) >= 0):
+            # (a reverse into a bike it rams head-on takes the bike out of play: no shuttle)
             return _hold(B, T, V, WS, n, v, hp, par, st, script)
         return act, arg
     return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
@@ -1839,8 +1857,8 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                                                st, script)
                 return A_SHOOT, slot
             if act == A_NONE:
-                return _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
-                                       script)
+                return _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, par[P_SHOOT],
+                                       st, script)
         return act, arg
     behind = False   # falling in behind a vehicle holding its way round a block (below)
     if moves:
@@ -2312,7 +2330,7 @@ def _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, ba
 
 
 @jit
-def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
+def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script):
     """A stopped hunter that ``_move_off`` would keep waiting with no shot moves off where one
     move (straight, drifting, or a U-turn, p13-p15) brings an enemy into its sights from places
     (where it lands, and one space on) no enemy without a shot at it now has one from: it
@@ -2322,7 +2340,8 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
     of a road shut edge to edge from the last target car, which a drift into its lanes or a
     U-turn where it stood put in its sights.) Of several such moves the one with the best
     shot; equal ones the dice choose (the only roll). With no such move, a car rams a stopped
-    enemy bike facing it in its lanes. (A_NONE, 0): none. Reads no dice but for that tie."""
+    enemy bike facing it in its lanes, and (``P_RAMBIKE``) one it rams head-on behind it or
+    facing away (:func:`_head_on_bike`). (A_NONE, 0): none. Reads no dice but for that tie."""
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         return A_NONE, 0
@@ -2370,10 +2389,44 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, st, script):
             # a stopped enemy bike facing it in its lanes with nothing between: driving into it
             # is a head-on ram, after which the bike is removed from play (p72: 'it always comes
             # off worse'), where waiting only draws (seeded gang pursues: the Op, facing back,
-            # nose to nose with the last rider, out of ammunition). Not from behind: a shunt,
-            # both sides take a relative speed hit
+            # nose to nose with the last rider, out of ammunition)
             return A_ACCEL, _creep(V, v)
+        if par[P_RAMBIKE]:
+            if _head_on_bike(T, M, NM, V, n, v, hp, False) >= 0:
+                # facing away, where the rules in force make it a head-on all the same
+                return A_ACCEL, _creep(V, v)
+            if _head_on_bike(T, M, NM, V, n, v, hp, True) >= 0:
+                # behind it, where its guns (all forward on an Interceptor, p82-83) cannot
+                # reach it: a reverse into it (p17). Seeded gang pursues riders stopped behind
+                # the Op on a bend, the Op nose to an obstacle and its way back held by the
+                # rider, shot at it to the turn limit while it waited (df15t's class A)
+                return A_REVERSE, 0
     return act, arg
+
+
+@jit
+def _head_on_bike(T, M, NM, V, n, v, hp, behind):
+    """A stopped enemy bike with both its lanes in the car's (p72: a bike is shunted or
+    rammed head-on only so; one lane in common is a sideswipe), nothing between, which the
+    car driving into it rams head-on and so removes from play (p72), or -1: in front within
+    two spaces, or (``behind``) in the space behind, which a reverse rams (p17). A head-on as
+    the engine has it: a fallen bike, one facing the other way, or, under the variant
+    ``stopped_bike_ram = head_on`` in force (``HP_STOPPED_BIKE``), any stationary bike (p70's
+    note; otherwise a bike stopped the car's way is shunted, p57, both taking a hit, and
+    pushed on, which gains nothing sure)."""
+    if behind:
+        back = V[v, V_DIR]
+        V[v, V_DIR] = 1 - back       # look the other way (restored below)
+        u = _first_in_way(T, M, NM, V, n, v, 1)
+        V[v, V_DIR] = back
+    else:
+        u = _first_in_way(T, M, NM, V, n, v, 2)
+    if u < 0 or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE or not V[u, V_BIKE] \
+            or V[u, V_MPH] != 0 or V[u, V_LANE] != V[v, V_LANE]:
+        return -1
+    if V[u, V_DIR] != V[v, V_DIR] or V[u, V_FALLEN] or hp[HP_STOPPED_BIKE]:
+        return u
+    return -1
 
 
 @jit
