@@ -1419,6 +1419,7 @@ def test_a_car_in_a_standoff_reverses_into_a_stopped_rider_behind_it_p17_p72():
 
     assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
     assert decide(PO.params_vector({"ram_bike": 0})) == (PO.A_NONE, 0)
+    assert decide(PO.params_vector({"ram_bike": 2})) == (PO.A_NONE, 0)
     # backed off from here as often as the memory allows: the ram is no backing off
     for _ in range(PO.BACKOFFS):
         PO.remember_backing(w.V, 0)
@@ -1467,6 +1468,49 @@ def test_a_car_in_a_standoff_rams_a_stopped_rider_facing_away_p57_p72():
     assert decide() == (PO.A_ACCEL, PO.RAM_MOVE_OFF)     # the old driver: A_NONE
     assert decide(PO.params_vector({"ram_bike": 0})) == (PO.A_NONE, 0)
     w.hp[PO.HP_STOPPED_BIKE] = 0
+    assert decide() == (PO.A_NONE, 0)
+
+
+def test_a_car_in_a_standoff_rams_a_bike_wreck_out_of_its_way_p17_p72():
+    """Seeded gang pursues 4450 (seed 2026) ended as a repeated position: the Op on a corner
+    nose to an obstacle, a rider's wreck in the space behind it, the last rider stopped nose to
+    the same obstacle beside it; the Op counted the wreck as a block for good
+    (``_reverse_clear``) and waited. A car that hits a fallen bike rams it head-on and the bike
+    is removed from play (p72; a wrecked bike the same, 'fallen bikes are usually wrecks'):
+    forced to back into the wreck, the Op cleared its way back, lined up on the rider and won.
+    A car that would wait with no shot now reverses into a bike's wreck in the space behind it
+    (``ram_bike`` bit 2). Not a car's wreck (a block for good: a ram every turn, p57), not with
+    the bit off."""
+    std = PO.params_vector()
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)    # gang#2's wreck behind the Op
+    w.V[2, VH.V_BIKE] = 1
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE, kind=bike)    # the last rider, out of sight
+    w.V[1, VH.V_BIKE] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_bike": 1})) == (PO.A_NONE, 0)
+    # through the engine: the wreck is rammed out of play (p72), the way back open
+    st, s = w.script([3] * 12)
+    _act(w, st, s, 0, np.stack([std] * n), n=n)
+    assert w.V[2, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_STATUS] == VH.ACTIVE
+    # a car's wreck there: a block for good, it waits
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)
     assert decide() == (PO.A_NONE, 0)
 
 

@@ -147,14 +147,18 @@ P_FOCUS = 22
 # trade-off: another try at getting round against a turn spent where it came from. 0: no
 # limit (the drivers before session 23).
 P_BACKOFFS = 23
-# P_RAMBIKE: a car that would wait in a standoff with no shot (``_break_standoff``) drives into
-# a stopped enemy bike that has both its lanes, where the rules in force make that a head-on,
-# which removes the bike from play (p72): behind it by reversing (p17), or in front facing away
-# (a car into a stationary upright bike is a head-on under the default reading, variant
-# ``stopped_bike_ram``). One facing it in front is rammed whatever this says (session 24). The
-# trade-off: the car's one combined speed-factor hit and a control loss at 0mph against a
-# rider that, shooting it from where its guns cannot reply, is otherwise left alone to the
-# turn limit. 0: only the facing bike (the drivers before session 26).
+# P_RAMBIKE (bits): a car that would wait in a standoff with no shot (``_break_standoff``)
+# drives into a bike where that takes the bike out of play (p72). Bit 1: a stopped enemy bike
+# that has both its lanes, where the rules in force make that a head-on: behind it by reversing
+# (p17), or in front facing away (a car into a stationary upright bike is a head-on under the
+# default reading, variant ``stopped_bike_ram``); one facing it in front is rammed whatever
+# this says (session 24). Bit 2: a wrecked bike (or an enemy's fallen one) in its way ahead or
+# behind, which the ram removes from play (p72: 'when a car hits a fallen bike ... the bike is
+# removed'; fallen bikes are 'usually wrecks ... the results of the impact are the same'): a
+# wreck that holds a car's way is a block for good only if it is a car's. The trade-off: the
+# car's one combined speed-factor hit and a control loss at 0mph against a rider that,
+# shooting it from where its guns cannot reply, is otherwise left alone to the turn limit, or
+# a way shut for ever. 0: neither (the drivers before session 26).
 P_RAMBIKE = 24
 P_W = 25
 PASS_LOOK = 6
@@ -212,9 +216,9 @@ FOCUS = 0
 # P_BACKOFFS of every named policy (measured on the Game Eight intercept, session 23 in
 # docs/rules/dark-future.md)
 BACKOFFS = 2
-# P_RAMBIKE of every named policy (measured on the Game Eight pursuit, session 26 in
-# docs/rules/dark-future.md)
-RAMBIKE = 1
+# P_RAMBIKE of every named policy: both rams (measured on the Game Eight pursuit, session 26
+# in docs/rules/dark-future.md)
+RAMBIKE = 3
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -265,7 +269,7 @@ PARAM_SPACE = {
     "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
     "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
     "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
-    "ram_bike": (P_RAMBIKE, "bool", 0, 1, RAMBIKE),    # standoff: ram a stopped bike behind / facing away (p72)
+    "ram_bike": (P_RAMBIKE, "bits", 0, 3, RAMBIKE),    # standoff rams (p72): 1 a stopped bike, 2 a bike wreck
 }
 
 
@@ -1700,10 +1704,10 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # turns the car round, which no shuttle does
         if act == A_REVERSE and arg != 2 and not V[v, V_BIKE] \
                 and 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
-                and not (par[P_RAMBIKE] and arg == 0 and _head_on_bike(
+                and not (arg == 0 and _rams_away(
                     T, B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W)), B[B_NM:B_NM_END], V, n, v,
-                    hp, True) >= 0):
-            # (a reverse into a bike it rams head-on takes the bike out of play: no shuttle)
+                    hp, par, True) >= 0):
+            # (a reverse into a bike it rams out of play is no backing off: no shuttle)
             return _hold(B, T, V, WS, n, v, hp, par, st, script)
         return act, arg
     return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
@@ -2340,8 +2344,8 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
     of a road shut edge to edge from the last target car, which a drift into its lanes or a
     U-turn where it stood put in its sights.) Of several such moves the one with the best
     shot; equal ones the dice choose (the only roll). With no such move, a car rams a stopped
-    enemy bike facing it in its lanes, and (``P_RAMBIKE``) one it rams head-on behind it or
-    facing away (:func:`_head_on_bike`). (A_NONE, 0): none. Reads no dice but for that tie."""
+    enemy bike facing it in its lanes, and (``P_RAMBIKE``) a bike it rams out of play in front
+    or behind it (:func:`_rams_away`). (A_NONE, 0): none. Reads no dice but for that tie."""
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         return A_NONE, 0
@@ -2391,17 +2395,39 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
             # off worse'), where waiting only draws (seeded gang pursues: the Op, facing back,
             # nose to nose with the last rider, out of ammunition)
             return A_ACCEL, _creep(V, v)
-        if par[P_RAMBIKE]:
-            if _head_on_bike(T, M, NM, V, n, v, hp, False) >= 0:
-                # facing away, where the rules in force make it a head-on all the same
-                return A_ACCEL, _creep(V, v)
-            if _head_on_bike(T, M, NM, V, n, v, hp, True) >= 0:
-                # behind it, where its guns (all forward on an Interceptor, p82-83) cannot
-                # reach it: a reverse into it (p17). Seeded gang pursues riders stopped behind
-                # the Op on a bend, the Op nose to an obstacle and its way back held by the
-                # rider, shot at it to the turn limit while it waited (df15t's class A)
-                return A_REVERSE, 0
+        # a bike it rams out of play (P_RAMBIKE): in front first, the way on, then behind
+        # it, where its guns (all forward on an Interceptor, p82-83) cannot reach: a reverse
+        # into it (p17). Seeded gang pursues riders stopped behind the Op on a bend, the Op
+        # nose to an obstacle and its way back held by the rider, shot at it to the turn
+        # limit while it waited (df15t's class A); in others a bike's wreck held the way back
+        if _rams_away(T, M, NM, V, n, v, hp, par, False) >= 0:
+            return A_ACCEL, _creep(V, v)
+        if _rams_away(T, M, NM, V, n, v, hp, par, True) >= 0:
+            return A_REVERSE, 0
     return act, arg
+
+
+@jit
+def _rams_away(T, M, NM, V, n, v, hp, par, behind):
+    """The bike a car driving into it (in front within two spaces, or with ``behind`` in the
+    space behind, by reversing) would take out of play, as ``P_RAMBIKE`` allows: (bit 1) a
+    stopped enemy bike it rams head-on (:func:`_head_on_bike`), (bit 2) a wrecked bike, or an
+    enemy's fallen one, first in its way (p72: the bike is removed); or -1."""
+    if par[P_RAMBIKE] & 1:
+        u = _head_on_bike(T, M, NM, V, n, v, hp, behind)
+        if u >= 0:
+            return u
+    if par[P_RAMBIKE] & 2:
+        back = V[v, V_DIR]
+        if behind:
+            V[v, V_DIR] = 1 - back       # look the other way (restored below)
+        u = _first_in_way(T, M, NM, V, n, v, 1 if behind else 2)
+        V[v, V_DIR] = back
+        if u >= 0 and V[u, V_BIKE] and V[u, V_MPH] == 0 and (
+                V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and V[u, V_FALLEN]
+                                            and V[u, V_SIDE] != V[v, V_SIDE])):
+            return u
+    return -1
 
 
 @jit
