@@ -551,6 +551,16 @@ def _case_ram_bike():
         {"ram_bike": 0}
 
 
+def _case_ram_race():
+    # the Op shut in, a stopped enemy car (a rider's place taken by a car) behind it in its
+    # lanes with fewer points: the standard driver reverses into it, one without ram_race waits
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[1, VH.V_DMG] = 2
+    return lambda par: PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0)), \
+        {"ram_race": 0}
+
+
 PARAM_CASES = {
     "curve_margin": (_case_curve, PO.A_BRAKE),
     "cruise": (_case_cruise, PO.A_ACCEL),
@@ -578,6 +588,7 @@ PARAM_CASES = {
     "focus": (_case_focus, PO.A_DRIFT),
     "backoffs": (_case_backoffs, PO.A_NONE),
     "ram_bike": (lambda: _case_ram_bike(), PO.A_REVERSE),
+    "ram_race": (lambda: _case_ram_race(), PO.A_REVERSE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -588,13 +599,13 @@ PARAM_EFFECT = {
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
     "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
-    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE,
+    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE, "ram_race": PO.A_NONE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 25 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 26 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1511,6 +1522,41 @@ def test_a_car_in_a_standoff_rams_a_bike_wreck_out_of_its_way_p17_p72():
     w.V[1, VH.V_BIKE] = 1
     for lo, hi in ((0, 2), (3, 5)):
         _obstacle(w, 3, lo, hi, 2)
+    assert decide() == (PO.A_NONE, 0)
+
+
+def test_a_car_in_a_standoff_rams_a_stopped_enemy_car_it_outlasts_p17_p56_p57():
+    """Seeded Game Eight intercept 201 (seed 2026) ended as a repeated position: target#1 and
+    the attacker (turned round) stopped rear to rear, each with the road shut in front of it,
+    neither with a shot (every mount fires forward or to the side, none back), target#1 with 6
+    damage points left, the attacker with 1. Forced to reverse into the attacker, target#1
+    won: each such ram deals both cars the same hits (p56-57), so the one whose points outlast
+    the other's expected hits wins the race. A car that would wait with no shot now rams a
+    stopped enemy car in its lanes it outlasts (``ram_race``), here by reversing (p17); the
+    points the other way round, or ``ram_race`` 0: it waits."""
+    std = PO.params_vector()
+    w = World(scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(1, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.CRASHED
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)      # in front of target#1
+        _obstacle(w, 2, lo, hi, 2)      # in front of the attacker, facing back
+    w.V[0, VH.V_DMG], w.V[2, VH.V_DMG] = 6, 1
+    for v in (0, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_race": 0})) == (PO.A_NONE, 0)
+    w.V[0, VH.V_DMG], w.V[2, VH.V_DMG] = 1, 6
     assert decide() == (PO.A_NONE, 0)
 
 

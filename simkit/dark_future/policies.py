@@ -160,7 +160,15 @@ P_BACKOFFS = 23
 # shooting it from where its guns cannot reply, is otherwise left alone to the turn limit, or
 # a way shut for ever. 0: neither (the drivers before session 26).
 P_RAMBIKE = 24
-P_W = 25
+# P_RAMRACE: a car that would wait in a standoff with no shot (``_break_standoff``) drives into a
+# stopped enemy car in its lanes (in front within two spaces, or behind it by reversing, p17)
+# when it wins the damage race: each ram deals both the same hits (p56-57), so the car whose
+# points outlast the other's, hit for hit against its armour, is the one to ram (seeded Game
+# Eight intercept 201: target#1 with 6 points, the attacker rear to rear with it with 1, both
+# waiting; forced to reverse into it, the target won). The trade-off: the rammer's own points
+# and the dice of the race against a draw. 0: it waits (the drivers before session 26).
+P_RAMRACE = 25
+P_W = 26
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -219,6 +227,8 @@ BACKOFFS = 2
 # P_RAMBIKE of every named policy: both rams (measured on the Game Eight pursuit, session 26
 # in docs/rules/dark-future.md)
 RAMBIKE = 3
+# P_RAMRACE of every named policy (measured on the Game Eight intercept, session 26)
+RAMRACE = 1
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -270,6 +280,7 @@ PARAM_SPACE = {
     "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
     "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
     "ram_bike": (P_RAMBIKE, "bits", 0, 3, RAMBIKE),    # standoff rams (p72): 1 a stopped bike, 2 a bike wreck
+    "ram_race": (P_RAMRACE, "bool", 0, 1, RAMRACE),    # standoff: ram a stopped enemy car it outlasts (p56-57)
 }
 
 
@@ -302,6 +313,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_FOCUS] = FOCUS
     v[P_BACKOFFS] = BACKOFFS
     v[P_RAMBIKE] = RAMBIKE
+    v[P_RAMRACE] = RAMRACE
     return v
 
 
@@ -1704,10 +1716,8 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # turns the car round, which no shuttle does
         if act == A_REVERSE and arg != 2 and not V[v, V_BIKE] \
                 and 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
-                and not (arg == 0 and _rams_away(
-                    T, B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W)), B[B_NM:B_NM_END], V, n, v,
-                    hp, par, True) >= 0):
-            # (a reverse into a bike it rams out of play is no backing off: no shuttle)
+                and not (arg == 0 and _rams_behind(B, T, V, n, v, hp, par)):
+            # (a reverse that rams is no backing off: no shuttle)
             return _hold(B, T, V, WS, n, v, hp, par, st, script)
         return act, arg
     return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
@@ -2404,7 +2414,46 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
             return A_ACCEL, _creep(V, v)
         if _rams_away(T, M, NM, V, n, v, hp, par, True) >= 0:
             return A_REVERSE, 0
+        if par[P_RAMRACE]:
+            if _outlasts(T, M, NM, V, n, v, hp, False) >= 0:
+                return A_ACCEL, _creep(V, v)
+            if _outlasts(T, M, NM, V, n, v, hp, True) >= 0:
+                return A_REVERSE, 0
     return act, arg
+
+
+REVERSE_MPH = 10   # p17: a reversing car 'is assumed to be travelling at 10mph'
+
+
+@jit
+def _outlasts(T, M, NM, V, n, v, hp, behind):
+    """A stopped enemy car first in the car's lanes (in front within two spaces, or with
+    ``behind`` in the space behind), sharing a lane with it, which the car, ramming it at the
+    slow speed it moves off or reverses at, outlasts: every such ram deals each the same hits
+    at the same plus (p56-57: a head-on's combined speed factor, a shunt's relative one, the
+    target at 0mph), so it wins the race whose points last more of the other's expected hits
+    (:func:`_hit_pts`, against each one's armour), strictly; or -1."""
+    back = V[v, V_DIR]
+    if behind:
+        V[v, V_DIR] = 1 - back       # look the other way (restored below)
+    u = _first_in_way(T, M, NM, V, n, v, 1 if behind else 2)
+    V[v, V_DIR] = back
+    if u < 0 or V[u, V_BIKE] or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE \
+            or V[u, V_MPH] != 0:
+        return -1
+    c = max(_sf(REVERSE_MPH if behind else _creep(V, v), hp), 1)
+    if V[u, V_DMG] * _hit_pts(c, V[v, V_ARM]) < V[v, V_DMG] * _hit_pts(c, V[u, V_ARM]):
+        return u
+    return -1
+
+
+@jit
+def _rams_behind(B, T, V, n, v, hp, par):
+    """Is a straight reverse from here one of ``_break_standoff``'s rams?"""
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    return _rams_away(T, M, NM, V, n, v, hp, par, True) >= 0 or (
+        par[P_RAMRACE] != 0 and _outlasts(T, M, NM, V, n, v, hp, True) >= 0)
 
 
 @jit
