@@ -2354,8 +2354,9 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
     of a road shut edge to edge from the last target car, which a drift into its lanes or a
     U-turn where it stood put in its sights.) Of several such moves the one with the best
     shot; equal ones the dice choose (the only roll). With no such move, a car rams a stopped
-    enemy bike facing it in its lanes, and (``P_RAMBIKE``) a bike it rams out of play in front
-    or behind it (:func:`_rams_away`). (A_NONE, 0): none. Reads no dice but for that tie."""
+    enemy bike facing it in its lanes, (``P_RAMBIKE``) a bike it rams out of play in front or
+    behind it (:func:`_rams_away`), and (``P_RAMRACE``) a stopped enemy car there that it
+    outlasts (:func:`_outlasts`). (A_NONE, 0): none. Reads no dice but for that tie."""
     if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
             or V[v, V_SKILL] <= 0:
         return A_NONE, 0
