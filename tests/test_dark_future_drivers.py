@@ -543,6 +543,24 @@ def _case_backoffs():
     return lambda par: _d(w, 1, par), {"backoffs": 3}
 
 
+def _case_ram_bike():
+    # the Op shut in, a rider stopped behind it in its lanes: the standard driver reverses
+    # into it (a head-on, p72), one without ram_bike waits
+    w, n = _op_shut_in_with_a_rider_behind()
+    return lambda par: PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0)), \
+        {"ram_bike": 0}
+
+
+def _case_ram_race():
+    # the Op shut in, a stopped enemy car (a rider's place taken by a car) behind it in its
+    # lanes with fewer points: the standard driver reverses into it, one without ram_race waits
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[1, VH.V_DMG] = 2
+    return lambda par: PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0)), \
+        {"ram_race": 0}
+
+
 PARAM_CASES = {
     "curve_margin": (_case_curve, PO.A_BRAKE),
     "cruise": (_case_cruise, PO.A_ACCEL),
@@ -569,6 +587,8 @@ PARAM_CASES = {
     "holdback": (_case_holdback, PO.A_ACCEL),
     "focus": (_case_focus, PO.A_DRIFT),
     "backoffs": (_case_backoffs, PO.A_NONE),
+    "ram_bike": (lambda: _case_ram_bike(), PO.A_REVERSE),
+    "ram_race": (lambda: _case_ram_race(), PO.A_REVERSE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -579,13 +599,13 @@ PARAM_EFFECT = {
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
     "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
-    "backoffs": PO.A_REVERSE,
+    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE, "ram_race": PO.A_NONE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 24 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 26 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1372,8 +1392,11 @@ def test_a_car_in_a_standoff_rams_a_stopped_enemy_bike_facing_it_p72():
     neither with a shot, the lanes beside the rider and the way back shut. A bike in a head-on
     collision with a car is removed from play (p72: 'it always comes off worse'; the Op is
     beaten only immobilised without weapons, p88): a car that would wait with no shot drives
-    into a stopped enemy bike facing it in its lanes, nothing between, at RAM_MOVE_OFF. Not a
-    bike facing away (a shunt: both take a relative speed hit)."""
+    into a stopped enemy bike facing it in its lanes, nothing between, at RAM_MOVE_OFF. A bike
+    facing away was not rammed (read then as a shunt, both taking a relative speed hit); under
+    the default reading of a car into a stationary bike (variant ``stopped_bike_ram``,
+    ``head_on``) it is a head-on all the same, rammed since session 26 (``ram_bike``): the
+    driver without it waits, as before."""
     std = PO.params_vector()
     w, n, bike = _last_rider_world(("S",) * 7)
     w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD, kind=1)     # the Op, facing back
@@ -1393,6 +1416,172 @@ def test_a_car_in_a_standoff_rams_a_stopped_enemy_bike_facing_it_p72():
 
     assert decide() == (PO.A_ACCEL, PO.RAM_MOVE_OFF)    # the old driver: A_NONE
     w.V[1, VH.V_DIR] = 1
+    assert decide() == (PO.A_ACCEL, PO.RAM_MOVE_OFF)
+    assert PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, PO.params_vector({"ram_bike": 0}),
+                     *_stream(0)) == (PO.A_NONE, 0)
+
+
+def _op_shut_in_with_a_rider_behind():
+    """Game Eight (the gang pursuing) on a straight: the Op (0, armed, every mount firing
+    forward, p82-83) stopped on section 3 lanes 2-3, space 1, nose to a road shut edge to edge
+    (p76) in the very next space; the last gang rider (1, armed) stopped in the space behind it
+    in the same lanes, facing the Op's tail, which it has in its corridor."""
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)
+    return w, n
+
+
+def test_a_car_in_a_standoff_reverses_into_a_stopped_rider_behind_it_p17_p72():
+    """Seeded gang pursues 52, 541, 1553 (seed 2026) ran to the turn limit: the Op stopped
+    nose to an obstacle (on a bend, its way round the bend's inside, p13), the last rider
+    stopped in the space behind it in its lanes, shooting it every turn; the Op, every gun
+    forward, could not reply, its way back held by the rider (``_reverse_clear``), so it
+    waited. A car running into a stationary upright bike is a head-on under the rules in force
+    (variant ``stopped_bike_ram``, default ``head_on``), after which the bike is removed from
+    play (p72): a stopped car with no shot and no move for one now reverses into such a bike
+    (p17), at 10mph, taking one combined speed-factor hit. Not with one lane in common (a
+    sideswipe, p72), not under the ``shunt`` reading, not with ``ram_bike`` 0: it waits."""
+    std = PO.params_vector()
+    w, n = _op_shut_in_with_a_rider_behind()
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[1] == 0
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_bike": 0})) == (PO.A_NONE, 0)
+    assert decide(PO.params_vector({"ram_bike": 2})) == (PO.A_NONE, 0)
+    # backed off from here as often as the memory allows: the ram is no backing off
+    for _ in range(PO.BACKOFFS):
+        PO.remember_backing(w.V, 0)
+    assert decide() == (PO.A_REVERSE, 0)
+    # through the engine: the reverse rams the rider head-on, which leaves play (p72)
+    st, s = w.script([3] * 12)
+    pol = np.stack([std] * n)
+    _act(w, st, s, 0, pol, n=n)
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_STATUS] == VH.ACTIVE
+    assert w.V[0, VH.V_MPH] == 0
+    # one lane in common: a sideswipe the bike loses, not its end; the car waits as before
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.V[1, VH.V_LANE] = 3
+    assert decide() == (PO.A_NONE, 0)
+    # the shunt reading of a car into a bike stopped its way: no sure gain, it waits
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.hp[PO.HP_STOPPED_BIKE] = 0
+    assert decide() == (PO.A_NONE, 0)
+
+
+def test_a_car_in_a_standoff_rams_a_stopped_rider_facing_away_p57_p72():
+    """The other half of ``ram_bike``: a stopped rider in front of the car in its lanes,
+    facing away from it (session 25's reading of seeded Game Six 428, 2505, 3352: riders
+    walled in short of a strip, the Op behind them with no shot). A car facing with play
+    lines up and rams such an enemy already (``_move_off``); one facing against play (here
+    the Op, turned round) did not, and ``_break_standoff`` rammed only a rider facing it
+    (session 24). Driving into it is a head-on under the default reading (variant
+    ``stopped_bike_ram``); with ``ram_bike`` 0, or the ``shunt`` reading, the car waits."""
+    std = PO.params_vector()
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)
+    w.V[0, VH.V_DIR] = 1
+    w.WS[0, :, VH.W_AMMO] = 0
+    w.place(1, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    w.V[1, VH.V_DIR] = 1
+    w.WS[1, :, VH.W_AMMO] = 0
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 2, lo, hi, 2)      # the rider nose to a road shut edge to edge
+        _obstacle(w, 3, lo, hi, 2)      # and the Op's way back shut too
+    assert PO._first_in_way(w.T, w.M, w.NM, w.V, n, 0, 2) == 1
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert decide() == (PO.A_ACCEL, PO.RAM_MOVE_OFF)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_bike": 0})) == (PO.A_NONE, 0)
+    w.hp[PO.HP_STOPPED_BIKE] = 0
+    assert decide() == (PO.A_NONE, 0)
+
+
+def test_a_car_in_a_standoff_rams_a_bike_wreck_out_of_its_way_p17_p72():
+    """Seeded gang pursues 4450 (seed 2026) ended as a repeated position: the Op on a corner
+    nose to an obstacle, a rider's wreck in the space behind it, the last rider stopped nose to
+    the same obstacle beside it; the Op counted the wreck as a block for good
+    (``_reverse_clear``) and waited. A car that hits a fallen bike rams it head-on and the bike
+    is removed from play (p72; a wrecked bike the same, 'fallen bikes are usually wrecks'):
+    forced to back into the wreck, the Op cleared its way back, lined up on the rider and won.
+    A car that would wait with no shot now reverses into a bike's wreck in the space behind it
+    (``ram_bike`` bit 2). Not a car's wreck (a block for good: a ram every turn, p57), not with
+    the bit off."""
+    std = PO.params_vector()
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=bike)    # gang#2's wreck behind the Op
+    w.V[2, VH.V_BIKE] = 1
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE, kind=bike)    # the last rider, out of sight
+    w.V[1, VH.V_BIKE] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_bike": 1})) == (PO.A_NONE, 0)
+    # through the engine: the wreck is rammed out of play (p72), the way back open
+    st, s = w.script([3] * 12)
+    _act(w, st, s, 0, np.stack([std] * n), n=n)
+    assert w.V[2, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_STATUS] == VH.ACTIVE
+    # a car's wreck there: a block for good, it waits
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD, kind=1)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.place(1, 1, 0, 0, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)
+    assert decide() == (PO.A_NONE, 0)
+
+
+def test_a_car_in_a_standoff_rams_a_stopped_enemy_car_it_outlasts_p17_p56_p57():
+    """Seeded Game Eight intercept 201 (seed 2026) ended as a repeated position: target#1 and
+    the attacker (turned round) stopped rear to rear, each with the road shut in front of it,
+    neither with a shot (every mount fires forward or to the side, none back), target#1 with 6
+    damage points left, the attacker with 1. Forced to reverse into the attacker, target#1
+    won: each such ram deals both cars the same hits (p56-57), so the one whose points outlast
+    the other's expected hits wins the race. A car that would wait with no shot now rams a
+    stopped enemy car in its lanes it outlasts (``ram_race``), here by reversing (p17); the
+    points the other way round, or ``ram_race`` 0: it waits."""
+    std = PO.params_vector()
+    w = World(scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(1, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.CRASHED
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(2, 3, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    for lo, hi in ((0, 2), (3, 5)):
+        _obstacle(w, 3, lo, hi, 2)      # in front of target#1
+        _obstacle(w, 2, lo, hi, 2)      # in front of the attacker, facing back
+    w.V[0, VH.V_DMG], w.V[2, VH.V_DMG] = 6, 1
+    for v in (0, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_race": 0})) == (PO.A_NONE, 0)
+    w.V[0, VH.V_DMG], w.V[2, VH.V_DMG] = 1, 6
     assert decide() == (PO.A_NONE, 0)
 
 
