@@ -95,8 +95,8 @@ class World:
     def decide(self, v, moves=True):
         act, arg = PO.decide(self.B, self.T, self.V, self.WS, self.n, v, moves, self.a.hp,
                              self.POL[v], *self.dice)
-        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.POL[v], act, arg,
-                              *self.dice)
+        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.a.hp, self.POL[v],
+                              act, arg, *self.dice)
 
     def events(self, code=None):
         ev = self.E[:self.EN[0]]
@@ -330,6 +330,30 @@ def test_rider_dodges_by_policy_and_takes_the_40mph_test():
     # the parameter at 0: no dodge, the rider runs onto the spikes
     w.POL[1, PO.P_DODGEP] = 0
     assert w.decide(1)[0] != PO.A_DODGE
+
+
+def test_a_dodge_squeezes_past_an_obstacle_on_its_other_lane_variant_dodge_obstacles_p62_p64_p76():
+    """p62: 'Bikes are allowed to dodge around obstacles by using a special dodge action,
+    temporarily reducing their contact zone'. A rider on lanes 2-3 at 40mph, an obstacle strip
+    on lanes 0-2 in the next space: dodging right (its zone lane 3) it rides past; without the
+    dodge it rams the strip (a crash, p70-72). Under the variant's other reading (an obstacle
+    met as a wreck, p57, p76) the dodge rams too. Fails on the old engine (obstacles were met
+    with both lanes whatever the dodge)."""
+    for choice, dodge, rams in (("one_lane", 1, False), ("one_lane", 0, True),
+                                ("both_lanes", 1, True)):
+        w = World()
+        sc = GM.load_scenario(SCEN / "game-6.toml", variants={"dodge_obstacles": choice})
+        w.a.G[EG.G_DODGE_OBST] = GM.GameSim(sc).a.G[EG.G_DODGE_OBST]
+        w.place(1, 1, 2, 0, 40, BIKE)
+        w.marker(RD.OBSTACLE, 1, 1, 0, 2)
+        w.V[1, VH.V_DODGE] = dodge
+        st, s = w.script([1, 1, 1, 1])
+        EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
+                    EG.Log(w.E, w.EN, 1, 1))
+        ram = w.events(EG.EV_BIKERAM)
+        assert (ram.shape[0] == 1 and ram[0, 4] == -1) == rams, choice
+        assert (w.V[1, VH.V_SP] == 1) == (not rams)
+        w.a.G[EG.G_DODGE_OBST] = 1
 
 
 # --- collisions -------------------------------------------------------------------------------------

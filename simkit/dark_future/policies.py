@@ -1201,10 +1201,11 @@ HP_DRV = 27   # after the hazard roll's cells and the engine's bike tables (engi
  HP_ROLL_LOW,        # the bike control-loss table's lowest score that rolls (p70)
  HP_ROLL_CRASH,      # a bike that rolls at this mph or more crashes (p70)
  HP_STOPPED_BIKE,    # 1: a car into an upright bike stopped its way is a head-on (p70 note)
- ) = range(HP_DRV, HP_DRV + 19)
+ HP_DODGE_OBST,      # 1: a dodging rider meets an obstacle with its one lane (p62, p64)
+ ) = range(HP_DRV, HP_DRV + 20)
 # ... and the hit roll's tactical factors (pieces.vehicle.TF_*), which the engine's shot reads
 # from the same cells (pieces.vehicle.hit_modifier)
-HP_TF = HP_DRV + 19
+HP_TF = HP_DRV + 20
 HP_DRV_END = HP_TF + TF_W
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
@@ -2680,10 +2681,10 @@ def _bike_swipe_dir(T, V, n, v):
 
 
 @jit
-def bike_decide(B, T, V, n, v, moves, par, act, arg, st, script):
+def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
-    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``:
-    as :func:`decide`."""
+    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``,
+    ``hp``: as :func:`decide`."""
     if act == A_SWIPE:
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
     if act == A_REVERSE:
