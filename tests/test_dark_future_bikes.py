@@ -356,6 +356,61 @@ def test_a_dodge_squeezes_past_an_obstacle_on_its_other_lane_variant_dodge_obsta
         w.a.G[EG.G_DODGE_OBST] = 1
 
 
+def _strip_and_wreck(lane, mph):
+    """A lead rider on ``lane`` at ``mph`` (section 1, space 0), an obstacle strip on lanes 0-2
+    three spaces ahead and a wreck on lanes 4-5 beside it: no lane pair runs clear past, lane 3
+    alone is free (a road a car cannot pass, a rider can dodge through, p62, p64)."""
+    w = World()
+    w.place(1, 1, lane, 0, mph, BIKE, role=VH.LEAD)
+    w.place(0, 2, 4, 0, 0, CAR, side=1)
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    w.marker(RD.OBSTACLE, 2, 0, 0, 2)
+    w.POL[1, PO.P_STRIPDODGE] = 1
+    return w
+
+
+def test_a_rider_brakes_in_time_and_dodges_through_a_strip_it_cannot_drift_round_p62_p64_p76():
+    """A rider at 90mph on lanes 2-3, a strip on lanes 0-2 three spaces ahead, a wreck on lanes
+    4-5 beside it (:func:`_strip_and_wreck`): it holds its speed (one brake, 40mph, takes it
+    to the 50mph it dodges at, ``P_DODGEP``, and two moves are left), brakes 40 with the strip
+    two spaces off, and dodges right through lane 3 on the move into it: past the strip, a
+    40mph hazard roll. From lanes 1-2 two spaces off it first drifts right, to the pair it can
+    dodge from. With ``P_STRIPDODGE`` or ``P_DODGEP`` 0, or under variant dodge_obstacles =
+    both_lanes, no plan.
+    Fails on the old driver (riders dodged only passives and road hazards other than
+    obstacles; on a strip they braked, and rammed it or stopped short for good, p64: no
+    reverse)."""
+    w = _strip_and_wreck(2, 90)
+    assert w.decide(1) == (PO.A_NONE, 0)
+    w.V[1, VH.V_SP] = 1
+    assert w.decide(1) == (PO.A_BRAKE, 40)
+    w.V[1, VH.V_SP], w.V[1, VH.V_MPH] = 2, 50
+    assert w.decide(1) == (PO.A_DODGE, 1)
+    st, s = w.script([1])
+    w.act(st, s, 1)
+    assert w.events(EG.EV_BIKERAM).shape[0] == 0
+    assert (w.V[1, VH.V_SEC], w.V[1, VH.V_SP], w.V[1, VH.V_STATUS]) == (2, 0, VH.ACTIVE)
+    haz = w.events(EG.EV_HAZARD)
+    assert haz.shape[0] == 1 and haz[0, 4] == 40 and haz[0, 5] == 0
+    # from lanes 1-2, both lanes under the strip two spaces off: drift to lanes 2-3 first
+    w = _strip_and_wreck(1, 60)
+    w.V[1, VH.V_SP] = 1
+    assert w.decide(1) == (PO.A_DRIFT, 1)
+    # no plan (P_STRIPDODGE 0), no dodging (P_DODGEP 0), or obstacles met with both lanes
+    for col in (PO.P_STRIPDODGE, PO.P_DODGEP):
+        w = _strip_and_wreck(2, 50)
+        w.V[1, VH.V_SP] = 2
+        w.POL[1, col] = 0
+        assert w.decide(1)[0] != PO.A_DODGE
+    w = _strip_and_wreck(2, 50)
+    w.V[1, VH.V_SP] = 2
+    w.a.hp[PO.HP_DODGE_OBST] = 0
+    try:
+        assert w.decide(1)[0] != PO.A_DODGE
+    finally:
+        w.a.hp[PO.HP_DODGE_OBST] = 1
+
+
 # --- collisions -------------------------------------------------------------------------------------
 def test_car_shunts_a_bike_p72():
     """Car 60mph (SF 3) into a bike at 30mph (SF 2), both lanes in common: one hit at +1

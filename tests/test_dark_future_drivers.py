@@ -449,6 +449,16 @@ def _dodge_passive_pos(w):
     w.marker(RD.SPIKES, 1, 1, 3, 4)
 
 
+def _strip_dodge_pos(w):
+    from test_dark_future_bikes import BIKE, CAR
+    # a rider at 50mph on lanes 2-3, an obstacle strip on lanes 0-2 in the next space, a wreck
+    # on lanes 4-5 beside it: lane 3 alone is free (as the bikes' _strip_and_wreck)
+    w.place(1, 1, 2, 2, 50, BIKE, role=VH.LEAD)
+    w.place(0, 2, 4, 0, 0, CAR, side=1)
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    w.marker(RD.OBSTACLE, 2, 0, 0, 2)
+
+
 def _case_from(fn, values):
     """A case defined by a (position, parameters) pair of the tests above."""
     def case():
@@ -569,6 +579,7 @@ PARAM_CASES = {
     "holdback": (_case_holdback, PO.A_ACCEL),
     "focus": (_case_focus, PO.A_DRIFT),
     "backoffs": (_case_backoffs, PO.A_NONE),
+    "strip_dodge": (_bike_case(_strip_dodge_pos, {"strip_dodge": 1}), None),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -579,13 +590,13 @@ PARAM_EFFECT = {
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
     "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
-    "backoffs": PO.A_REVERSE,
+    "backoffs": PO.A_REVERSE, "strip_dodge": PO.A_DODGE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 24 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 25 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
