@@ -95,8 +95,8 @@ class World:
     def decide(self, v, moves=True):
         act, arg = PO.decide(self.B, self.T, self.V, self.WS, self.n, v, moves, self.a.hp,
                              self.POL[v], *self.dice)
-        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.POL[v], act, arg,
-                              *self.dice)
+        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.a.hp, self.POL[v],
+                              act, arg, *self.dice)
 
     def events(self, code=None):
         ev = self.E[:self.EN[0]]
@@ -330,6 +330,85 @@ def test_rider_dodges_by_policy_and_takes_the_40mph_test():
     # the parameter at 0: no dodge, the rider runs onto the spikes
     w.POL[1, PO.P_DODGEP] = 0
     assert w.decide(1)[0] != PO.A_DODGE
+
+
+def test_a_dodge_squeezes_past_an_obstacle_on_its_other_lane_variant_dodge_obstacles_p62_p64_p76():
+    """p62: 'Bikes are allowed to dodge around obstacles by using a special dodge action,
+    temporarily reducing their contact zone'. A rider on lanes 2-3 at 40mph, an obstacle strip
+    on lanes 0-2 in the next space: dodging right (its zone lane 3) it rides past; without the
+    dodge it rams the strip (a crash, p70-72). Under the variant's other reading (an obstacle
+    met as a wreck, p57, p76) the dodge rams too. Fails on the old engine (obstacles were met
+    with both lanes whatever the dodge)."""
+    for choice, dodge, rams in (("one_lane", 1, False), ("one_lane", 0, True),
+                                ("both_lanes", 1, True)):
+        w = World()
+        sc = GM.load_scenario(SCEN / "game-6.toml", variants={"dodge_obstacles": choice})
+        w.a.G[EG.G_DODGE_OBST] = GM.GameSim(sc).a.G[EG.G_DODGE_OBST]
+        w.place(1, 1, 2, 0, 40, BIKE)
+        w.marker(RD.OBSTACLE, 1, 1, 0, 2)
+        w.V[1, VH.V_DODGE] = dodge
+        st, s = w.script([1, 1, 1, 1])
+        EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 1, EG.Move(0, True, False), w.common(),
+                    EG.Log(w.E, w.EN, 1, 1))
+        ram = w.events(EG.EV_BIKERAM)
+        assert (ram.shape[0] == 1 and ram[0, 4] == -1) == rams, choice
+        assert (w.V[1, VH.V_SP] == 1) == (not rams)
+        w.a.G[EG.G_DODGE_OBST] = 1
+
+
+def _strip_and_wreck(lane, mph):
+    """A lead rider on ``lane`` at ``mph`` (section 1, space 0), an obstacle strip on lanes 0-2
+    three spaces ahead and a wreck on lanes 4-5 beside it: no lane pair runs clear past, lane 3
+    alone is free (a road a car cannot pass, a rider can dodge through, p62, p64)."""
+    w = World()
+    w.place(1, 1, lane, 0, mph, BIKE, role=VH.LEAD)
+    w.place(0, 2, 4, 0, 0, CAR, side=1)
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    w.marker(RD.OBSTACLE, 2, 0, 0, 2)
+    w.POL[1, PO.P_STRIPDODGE] = 1
+    return w
+
+
+def test_a_rider_brakes_in_time_and_dodges_through_a_strip_it_cannot_drift_round_p62_p64_p76():
+    """A rider at 90mph on lanes 2-3, a strip on lanes 0-2 three spaces ahead, a wreck on lanes
+    4-5 beside it (:func:`_strip_and_wreck`): it holds its speed (one brake, 40mph, takes it
+    to the 50mph it dodges at, ``P_DODGEP``, and two moves are left), brakes 40 with the strip
+    two spaces off, and dodges right through lane 3 on the move into it: past the strip, a
+    40mph hazard roll. From lanes 1-2 two spaces off it first drifts right, to the pair it can
+    dodge from. With ``P_STRIPDODGE`` or ``P_DODGEP`` 0, or under variant dodge_obstacles =
+    both_lanes, no plan.
+    Fails on the old driver (riders dodged only passives and road hazards other than
+    obstacles; on a strip they braked, and rammed it or stopped short for good, p64: no
+    reverse)."""
+    w = _strip_and_wreck(2, 90)
+    assert w.decide(1) == (PO.A_NONE, 0)
+    w.V[1, VH.V_SP] = 1
+    assert w.decide(1) == (PO.A_BRAKE, 40)
+    w.V[1, VH.V_SP], w.V[1, VH.V_MPH] = 2, 50
+    assert w.decide(1) == (PO.A_DODGE, 1)
+    st, s = w.script([1])
+    w.act(st, s, 1)
+    assert w.events(EG.EV_BIKERAM).shape[0] == 0
+    assert (w.V[1, VH.V_SEC], w.V[1, VH.V_SP], w.V[1, VH.V_STATUS]) == (2, 0, VH.ACTIVE)
+    haz = w.events(EG.EV_HAZARD)
+    assert haz.shape[0] == 1 and haz[0, 4] == 40 and haz[0, 5] == 0
+    # from lanes 1-2, both lanes under the strip two spaces off: drift to lanes 2-3 first
+    w = _strip_and_wreck(1, 60)
+    w.V[1, VH.V_SP] = 1
+    assert w.decide(1) == (PO.A_DRIFT, 1)
+    # no plan (P_STRIPDODGE 0), no dodging (P_DODGEP 0), or obstacles met with both lanes
+    for col in (PO.P_STRIPDODGE, PO.P_DODGEP):
+        w = _strip_and_wreck(2, 50)
+        w.V[1, VH.V_SP] = 2
+        w.POL[1, col] = 0
+        assert w.decide(1)[0] != PO.A_DODGE
+    w = _strip_and_wreck(2, 50)
+    w.V[1, VH.V_SP] = 2
+    w.a.hp[PO.HP_DODGE_OBST] = 0
+    try:
+        assert w.decide(1)[0] != PO.A_DODGE
+    finally:
+        w.a.hp[PO.HP_DODGE_OBST] = 1
 
 
 # --- collisions -------------------------------------------------------------------------------------

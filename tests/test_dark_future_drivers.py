@@ -449,6 +449,16 @@ def _dodge_passive_pos(w):
     w.marker(RD.SPIKES, 1, 1, 3, 4)
 
 
+def _strip_dodge_pos(w):
+    from test_dark_future_bikes import BIKE, CAR
+    # a rider at 50mph on lanes 2-3, an obstacle strip on lanes 0-2 in the next space, a wreck
+    # on lanes 4-5 beside it: lane 3 alone is free (as the bikes' _strip_and_wreck)
+    w.place(1, 1, 2, 2, 50, BIKE, role=VH.LEAD)
+    w.place(0, 2, 4, 0, 0, CAR, side=1)
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    w.marker(RD.OBSTACLE, 2, 0, 0, 2)
+
+
 def _case_from(fn, values):
     """A case defined by a (position, parameters) pair of the tests above."""
     def case():
@@ -589,6 +599,7 @@ PARAM_CASES = {
     "backoffs": (_case_backoffs, PO.A_NONE),
     "ram_bike": (lambda: _case_ram_bike(), PO.A_REVERSE),
     "ram_race": (lambda: _case_ram_race(), PO.A_REVERSE),
+    "strip_dodge": (_bike_case(_strip_dodge_pos, {"strip_dodge": 1}), None),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -599,13 +610,13 @@ PARAM_EFFECT = {
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
     "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
-    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE, "ram_race": PO.A_NONE,
+    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE, "ram_race": PO.A_NONE, "strip_dodge": PO.A_DODGE,
 }
 
 
 @pytest.mark.parametrize("name", sorted(PO.PARAM_SPACE))
 def test_every_parameter_of_the_space_changes_the_decision_it_names(name):
-    """Each of the 26 driver parameters, moved off the standard driver (``unlock`` with the
+    """Each of the 27 driver parameters, moved off the standard driver (``unlock`` with the
     layer bit it needs), changes the choice in a scripted position, and to the choice it
     names: the standard driver's action first, then the changed driver's."""
     assert set(PARAM_CASES) == set(PO.PARAM_SPACE) == set(PARAM_EFFECT)
@@ -1977,7 +1988,7 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     # very next space cannot be drifted round)
     _obstacle(w, 2, 0, 0, 2)
     act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
-    act, arg = PO.bike_decide(w.B, w.T, w.V, n, 1, False, std, act, arg, *_stream(0))
+    act, arg = PO.bike_decide(w.B, w.T, w.V, n, 1, False, w.hp, std, act, arg, *_stream(0))
     assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
     # through the engine: it moves in phase 1, a lane to the right, past nothing
     st, s = w.script([])

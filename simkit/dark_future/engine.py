@@ -155,8 +155,11 @@ from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD,
  # 1 when a rider may not cut up a bike yet to move, 0 when it may (variant bike_cut_up, p13,
  # p64)
  G_BIKE_CUTUP,
+ # 1 when a dodging rider meets an obstacle with its one lane, 0 with both (variant
+ # dodge_obstacles, p62, p64, p76)
+ G_DODGE_OBST,
  G_W,          # the row's width: keep last
- ) = range(96)
+ ) = range(97)
 # the hazard-parameter array hp carries, after the hazard roll's cells (hazards.HP_*), the bike
 # tables, each block starting where the one before ends:
 HP_ROAD = H.HP_BASE_W            # road damage modifiers by speed factor 1..8+ (p68)
@@ -801,12 +804,16 @@ def _markers_hit(st, script, B, V, WS, FIT, v, Z, nl, RU, L):
 
 
 @jit
-def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi):
-    """What the move's contact zone runs into: a vehicle index, HIT_OBSTACLE or HIT_NONE."""
+def _move_zone_clear(T, M, NM, V, n, v, sec, llo, lhi, xlo, xhi, olo, ohi):
+    """What the move's contact zone runs into: a vehicle index, HIT_OBSTACLE or HIT_NONE.
+    Obstacles are looked for on lanes ``olo``-``ohi`` when given (a dodge's one lane, p62,
+    p64), else on the zone's own lanes."""
     u = zone_hits(T, V, n, v, sec, llo, lhi, xlo, xhi)
     if u >= 0:
         return u
-    if marker_in_zone(M, NM, RD.OBSTACLE, llo, lhi, xlo, xhi) >= 0:
+    if olo < 0:
+        olo, ohi = llo, lhi
+    if marker_in_zone(M, NM, RD.OBSTACLE, olo, ohi, xlo, xhi) >= 0:
         return HIT_OBSTACLE
     return HIT_NONE
 
@@ -850,7 +857,13 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
         return MOVE_ENDED
     xlo = RD.rear_x(T, nsec, lane, nsp)
     xhi = RD.front_x(T, nsec, lane, nsp)
-    u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi)
+    olo = ohi = -1
+    if V[v, V_DODGE] != 0 and G[G_DODGE_OBST]:
+        # a dodging rider squeezes past an obstacle in its other lane (p62: 'Bikes are
+        # allowed to dodge around obstacles'; variant dodge_obstacles); vehicles and wrecks
+        # it still meets with both lanes (p64)
+        olo = ohi = lane + (1 if V[v, V_DODGE] > 0 else 0)
+    u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi, olo, ohi)
     if u != HIT_NONE:
         if _ram(st, script, B, V, WS, FIT, v, u, RU, L):
             V[v, V_SHUNTED] = u + 1   # the target moves next, then this move (_take_turn)
@@ -880,7 +893,7 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
                     nsp2 = _remap_back(T, nsec, lane, nl2, nsp)
                 x2lo = RD.rear_x(T, nsec, nl2, nsp2)
                 x2hi = RD.front_x(T, nsec, nl2, nsp2)
-                u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi)
+                u = _move_zone_clear(T, M, NM, V, n, v, nsec, nl2, nl2 + 1, x2lo, x2hi, -1, -1)
                 if u == HIT_NONE and not forced_drift:
                     u = _cut_up(T, V, n, v, d, nsec, nsp, lane, nl2, G, L)
                 if u == HIT_NONE:
@@ -1394,7 +1407,7 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
         act, arg = decide(B, T, V, WS, n, v, moves, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(B, T, V, n, v, moves, POL[v], act, arg, st, script)
+            act, arg = bike_decide(B, T, V, n, v, moves, hp, POL[v], act, arg, st, script)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, B, V, WS, FIT, n, v, Action(act, arg, moves), RU, L)
         return
@@ -1599,7 +1612,7 @@ def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
             V[v, V_DODGE] = 0   # as _bike_act_start would first: last phase's dodge is over
         act, arg = decide(B, T, V, WS, n, v, False, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(B, T, V, n, v, False, POL[v], act, arg, st, script)
+            act, arg = bike_decide(B, T, V, n, v, False, hp, POL[v], act, arg, st, script)
         V[v, V_DECL] = act + 1
         V[v, V_DECLARG] = arg
         cap = 0 if V[v, V_ENGOFF] else min(V[v, V_ACC], V[v, V_MAXSPD])

@@ -61,7 +61,9 @@ Bikes (p62-72) are driven by :func:`decide` and then :func:`bike_decide` (gang t
 riders never sideswipe cars (p70; they sideswipe an enemy bike they overlap), and three
 parameters set the gang's tactics: ``P_SWARM`` spaces within which a bike moves into the lanes
 beside the enemy car ahead (0: never), ``P_DODGEP`` the highest mph at which a rider dodges a
-passive or road hazard in one of its lanes in the next space (0: never), ``P_RAMCLEAR`` spaces
+passive or road hazard in one of its lanes in the next space (0: never), and the speed it brakes
+to for a dodge it plans through an obstacle strip it cannot drift round (:func:`_strip_plan`,
+p62, p64), ``P_RAMCLEAR`` spaces
 within which a rider drifts out of the lanes of an enemy car behind it, out of its ram range
 (0: never).
 """
@@ -168,7 +170,14 @@ P_RAMBIKE = 24
 # waiting; forced to reverse into it, the target won). The trade-off: the rammer's own points
 # and the dice of the race against a draw. 0: it waits (the drivers before session 26).
 P_RAMRACE = 25
-P_W = 26
+# P_STRIPDODGE (0/1): a rider with an obstacle strip ahead that it has too few moves to drift
+# round (one drift a move, p13) but can dodge through, a lane of its pair free in every space of
+# the strip (p62, p64; variant dodge_obstacles), plans the dodge (:func:`_strip_plan`): the
+# drifts to that pair, the brakes to ``P_DODGEP``, the dodge. The trade-off: the riders that
+# used to ram the strip (a crash, p70-72) live on, against the hazard roll of a dodge over
+# 40mph and the speed given up. 0: the riders of the drivers before session 26.
+P_STRIPDODGE = 26
+P_W = 27
 PASS_LOOK = 6
 P_SWARM, P_DODGEP, P_RAMCLEAR = range(10, 13)
 
@@ -229,6 +238,9 @@ BACKOFFS = 2
 RAMBIKE = 3
 # P_RAMRACE of every named policy (measured on the Game Eight intercept, session 26)
 RAMRACE = 1
+# P_STRIPDODGE of every named policy (measured on Games Six, Seven and Eight, session 26 in
+# docs/rules/dark-future.md)
+STRIP_DODGE = 0
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
@@ -266,7 +278,7 @@ PARAM_SPACE = {
     "uturn_mph": (P_UTURN, "int", 0, 30, 0),           # 0: never U-turn (p14)
     "head_on": (P_HEADON, "bool", 0, 1, 0),
     "swarm": (P_SWARM, "int", 0, 12, 0),               # bikes only
-    "dodge_passive_mph": (P_DODGEP, "int", 0, 100, 50),
+    "dodge_passive_mph": (P_DODGEP, "int", 0, 100, 50),  # bikes: dodge at or below; a planned dodge's speed
     "ram_clear": (P_RAMCLEAR, "int", 0, 12, 2),
     "layer": (P_LAYER, "bits", 0, 3, 0),
     "unlock": (P_UNLOCK, "int", 0, 12, 0),
@@ -281,6 +293,7 @@ PARAM_SPACE = {
     "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
     "ram_bike": (P_RAMBIKE, "bits", 0, 3, RAMBIKE),    # standoff rams (p72): 1 a stopped bike, 2 a bike wreck
     "ram_race": (P_RAMRACE, "bool", 0, 1, RAMRACE),    # standoff: ram a stopped enemy car it outlasts (p56-57)
+    "strip_dodge": (P_STRIPDODGE, "bool", 0, 1, STRIP_DODGE),  # riders plan dodges through strips (p62, p64)
 }
 
 
@@ -314,6 +327,7 @@ def policy_vector(name: str) -> np.ndarray:
     v[P_BACKOFFS] = BACKOFFS
     v[P_RAMBIKE] = RAMBIKE
     v[P_RAMRACE] = RAMRACE
+    v[P_STRIPDODGE] = STRIP_DODGE
     return v
 
 
@@ -1240,10 +1254,11 @@ HP_DRV = 27   # after the hazard roll's cells and the engine's bike tables (engi
  HP_ROLL_LOW,        # the bike control-loss table's lowest score that rolls (p70)
  HP_ROLL_CRASH,      # a bike that rolls at this mph or more crashes (p70)
  HP_STOPPED_BIKE,    # 1: a car into an upright bike stopped its way is a head-on (p70 note)
- ) = range(HP_DRV, HP_DRV + 19)
+ HP_DODGE_OBST,      # 1: a dodging rider meets an obstacle with its one lane (p62, p64)
+ ) = range(HP_DRV, HP_DRV + 20)
 # ... and the hit roll's tactical factors (pieces.vehicle.TF_*), which the engine's shot reads
 # from the same cells (pieces.vehicle.hit_modifier)
-HP_TF = HP_DRV + 19
+HP_TF = HP_DRV + 20
 HP_DRV_END = HP_TF + TF_W
 # judgements, not rules (the book gives no price of a critical or of a handling point)
 CRIT_PTS = 3.0      # a critical hit (a natural 6 on the damage die, p28, p32): three points
@@ -2843,21 +2858,163 @@ def _bike_swipe_dir(T, V, n, v):
     return 0
 
 
+STRIP_LEN = 6   # spaces of a strip walked past its first (p76: three markers to a side of a
+                # straight, the rest carried on to the next section): how far a dodge plan
+                # checks that every space of it leaves the rider a lane
+A_HOLD = -2     # _strip_plan: keep the lanes and speed (a shot or passive may stand)
+
+
 @jit
-def bike_decide(B, T, V, n, v, moves, par, act, arg, st, script):
+def _dodge_side(T, M, NM, V, n, v, p, k):
+    """For a rider on lane pair ``p``, what stands ``k`` spaces ahead (counted along its own
+    lanes): 0 nothing (no obstacle, stopped vehicle or wreck), -1 or +1 the dodge that squeezes
+    past an obstacle on the pair's other lane (a dodge's zone is its left or right lane, p64),
+    2 no dodge does (obstacles on both lanes, or a stopped vehicle or wreck: 'They can't dodge
+    other vehicles', p64)."""
+    if p < 0 or p > 4:
+        return 2
+    sec, sp = _space_ahead(T, V, v, V[v, V_LANE], k)
+    if sec < 0:
+        return 0
+    xlo = RD.rear_x(T, sec, V[v, V_LANE], sp)
+    xhi = RD.front_x(T, sec, V[v, V_LANE], sp)
+    if _stopped_on(T, V, n, v, p, xlo, xhi, False):
+        return 2
+    left = False
+    right = False
+    for i in range(NM[0]):
+        if M[i, RD.MK_ACTIVE] and M[i, RD.MK_KIND] == RD.OBSTACLE:
+            left = left or marker_over(M, i, p, p, xlo, xhi)
+            right = right or marker_over(M, i, p + 1, p + 1, xlo, xhi)
+    if left and right:
+        return 2
+    if left:
+        return 1
+    if right:
+        return -1
+    return 0
+
+
+@jit
+def _dodges_through(T, M, NM, V, n, v, p, kb):
+    """Can a rider on pair ``p`` dodge through the block ``kb`` spaces ahead, a lane left to it
+    in every space of the strip (:func:`_dodge_side`), with no block before it on that pair?"""
+    if kb > 1 and not _pair_clear(T, M, NM, V, n, v, p, kb - 1, False):
+        return False
+    for k in range(kb, kb + STRIP_LEN + 1):
+        d = _dodge_side(T, M, NM, V, n, v, p, k)
+        if d == 2:
+            return False
+        if d == 0:
+            return k > kb
+    return True
+
+
+@jit
+def _strip_plan(T, M, NM, V, n, v, mph, brk, hp, par, st, script):
+    """A rider's plan for a block in its lanes that it has too few moves to drift round (one
+    drift a move, p13; :func:`_route` finds no clear pair that near) but can dodge through, a
+    lane left to it in every space (p62: 'Bikes are allowed to dodge around obstacles'; p64;
+    variant dodge_obstacles; parameter ``P_STRIPDODGE``): (A_DODGE, side) on the move into it; before that the drifts to
+    the nearest pair it can dodge through from (the dice's side between equals), and the
+    brakes, as late and as little as the moves left allow, to ``P_DODGEP`` mph, the speed it
+    dodges at (p64: a hazard over 40mph); otherwise it holds its lanes and speed (A_HOLD).
+    (-1, 0): no such block, a clear pair in reach, or no dodge through. A rider that brakes to
+    a stop short of the strip stays there, as it may not reverse (p64): the planned dodge
+    keeps it moving. Too fast for the dodge when it gets there, it dodges still (its hazard
+    roll against a ram, which is a crash, p70-72)."""
+    tgt = par[P_DODGEP]
+    if par[P_STRIPDODGE] == 0 or tgt <= 0 or hp[HP_DODGE_OBST] == 0 or mph <= 0:
+        return -1, 0
+    look = ROUTE_LOOK
+    if mph > tgt:
+        look = max(look, 2 + (mph - tgt + brk - 1) // brk)
+    kb = _first_static(T, M, NM, V, n, v, look)
+    if kb == 0:
+        return -1, 0
+    lane = V[v, V_LANE]
+    hunt = _hunts(T, M, NM, V, n, v, hp)
+    for dist in range(0, kb):
+        for dd in (-1, 1):
+            p = lane + dd * dist
+            if 0 <= p <= 4 and (dist == 0 or _drift_legal(T, V, v, dd)) \
+                    and _pair_clear(T, M, NM, V, n, v, p, kb, hunt):
+                return -1, 0   # the route drifts round (decide)
+    pd = -1
+    go = 0
+    for dist in range(0, kb):
+        left = dist > 0 and lane - dist >= 0 and _drift_legal(T, V, v, -1) \
+            and _dodges_through(T, M, NM, V, n, v, lane - dist, kb)
+        right = dist > 0 and lane + dist <= 4 and _drift_legal(T, V, v, 1) \
+            and _dodges_through(T, M, NM, V, n, v, lane + dist, kb)
+        if dist == 0 and _dodges_through(T, M, NM, V, n, v, lane, kb):
+            pd = 0
+        elif left and right:
+            pd, go = dist, -1 if _pick(st, script, 2) == 0 else 1
+        elif left:
+            pd, go = dist, -1
+        elif right:
+            pd, go = dist, 1
+        if pd >= 0:
+            break
+    if pd < 0:
+        return -1, 0
+    if kb == 1:
+        if pd > 0:
+            return -1, 0
+        return A_DODGE, _dodge_side(T, M, NM, V, n, v, lane, 1)
+    nb = 0
+    if mph > tgt:
+        nb = (mph - tgt + brk - 1) // brk
+    spare = kb - 2 - pd   # the moves after this one left for brakes
+    if nb > spare and pd < kb - 1:
+        return A_BRAKE, min(brk, mph - tgt - max(spare, 0) * brk)
+    if pd > 0:
+        if _blocked_ahead(T, M, NM, V, n, v, lane + go, False, 1):
+            return A_HOLD, 0   # the landing space is held: the drift waits a move
+        return A_DRIFT, go
+    return A_HOLD, 0
+
+
+@jit
+def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
-    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``:
-    as :func:`decide`."""
+    bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``,
+    ``hp``: as :func:`decide`."""
     if act == A_SWIPE:
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
     if act == A_REVERSE:
         act, arg = A_NONE, 0   # riders may not reverse (p64)
-    if not moves or act == A_BRAKE:
+    if not moves:
         return act, arg
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     lane = V[v, V_LANE]
     mph = V[v, V_MPH]
+    # a strip it cannot drift round in time but can dodge through: the plan's drift, brake or
+    # dodge before the rest (the route's drift towards a pair out of reach, or decide's brake
+    # to a stop short of it, left riders ramming or stopped for good, p64)
+    pa, pg = _strip_plan(T, M, NM, V, n, v, mph, max(V[v, V_BRK], 1), hp, par, st, script)
+    if pa == A_HOLD:
+        if act == A_BRAKE:
+            # decide's brake, down to the speed of the dodge or of a curve before it but not
+            # to a stop short of the strip (decide brakes hard for a block two spaces off,
+            # and a rider stopped there may not reverse, p64)
+            TM = B[B_TM:B_TM_END]
+            want, gap = curve_plan(T, TM, V, v, hp, par)
+            floor = max(min(par[P_DODGEP], want), 5)
+            if mph - arg < floor:
+                arg = mph - floor
+            if arg > 0:
+                return act, arg
+            return A_NONE, 0
+        if act == A_SHOOT or act == A_PASSIVE or act == A_LOCK or act == A_DUMMY:
+            return act, arg
+        return A_NONE, 0
+    if pa >= 0:
+        return pa, pg
+    if act == A_BRAKE:
+        return act, arg
     # keep clear of a car that could ram it (a bike always comes off worse, p70)
     if par[P_RAMCLEAR] > 0 and act != A_SHOOT:
         cl = _car_behind(T, V, n, v, par[P_RAMCLEAR])

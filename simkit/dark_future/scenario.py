@@ -408,6 +408,8 @@ def to_arrays(sc: Scenario) -> Arrays:
         sel["stopped_bike_ram"]]["head_on"]
     G[EG.G_BIKE_CUTUP] = rules.variants["bike_cut_up"].choices[
         sel["bike_cut_up"]]["between_bikes"]
+    G[EG.G_DODGE_OBST] = rules.variants["dodge_obstacles"].choices[
+        sel["dodge_obstacles"]]["one_lane"]
     mo = rules.table("motion")
     G[EG.G_COAST] = mo["coast_loss_mph"]
     G[EG.G_TYRE_LOSS] = mo["tyre_max_speed_loss"]
@@ -524,7 +526,8 @@ def _driver_rules(hp, G):
                     (PO.HP_SPIKE_MPH, EG.G_SPIKE_MPH), (PO.HP_OIL_MAX, EG.G_OIL_MAX),
                     (PO.HP_MPH_SF, EG.G_SPEED_STEP), (PO.HP_L_SHUNT, EG.G_L_SHUNT),
                     (PO.HP_CAR_SHUNT_SLOW, EG.G_CAR_SHUNT_SLOW),
-                    (PO.HP_STOPPED_BIKE, EG.G_STOPPED_BIKE)):
+                    (PO.HP_STOPPED_BIKE, EG.G_STOPPED_BIKE),
+                    (PO.HP_DODGE_OBST, EG.G_DODGE_OBST)):
         hp[cell] = G[g]
     hp[PO.HP_TAKE_OUT] = int(G[EG.G_VICTORY] == EG.VICTORY_DESTROY)
     hp[PO.HP_OUTRUN] = int(G[EG.G_MODE] == EG.MODE_CONTINUOUS)
