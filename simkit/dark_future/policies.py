@@ -2911,7 +2911,7 @@ def _dodges_through(T, M, NM, V, n, v, p, kb):
 
 
 @jit
-def _strip_plan(T, M, NM, V, n, v, mph, brk, hp, par, st, script):
+def _strip_plan(T, TM, M, NM, V, n, v, mph, brk, hp, par, st, script):
     """A rider's plan for a block in its lanes that it has too few moves to drift round (one
     drift a move, p13; :func:`_route` finds no clear pair that near) but can dodge through, a
     lane left to it in every space (p62: 'Bikes are allowed to dodge around obstacles'; p64;
@@ -2933,7 +2933,7 @@ def _strip_plan(T, M, NM, V, n, v, mph, brk, hp, par, st, script):
     if kb == 0:
         return -1, 0
     lane = V[v, V_LANE]
-    hunt = _hunts(T, M, NM, V, n, v, hp)
+    hunt = _hunts(T, TM, M, NM, V, n, v, hp)
     for dist in range(0, kb):
         for dd in (-1, 1):
             p = lane + dd * dist
@@ -2987,6 +2987,7 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
         act, arg = A_NONE, 0   # riders may not reverse (p64)
     if not moves:
         return act, arg
+    TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     lane = V[v, V_LANE]
@@ -2994,7 +2995,7 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
     # a strip it cannot drift round in time but can dodge through: the plan's drift, brake or
     # dodge before the rest (the route's drift towards a pair out of reach, or decide's brake
     # to a stop short of it, left riders ramming or stopped for good, p64)
-    pa, pg = _strip_plan(T, M, NM, V, n, v, mph, max(V[v, V_BRK], 1), hp, par, st, script)
+    pa, pg = _strip_plan(T, TM, M, NM, V, n, v, mph, max(V[v, V_BRK], 1), hp, par, st, script)
     if pa == A_HOLD:
         if act == A_BRAKE:
             # decide's brake, down to the speed of the dodge or of a curve before it but not
