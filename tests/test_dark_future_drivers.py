@@ -599,7 +599,7 @@ PARAM_CASES = {
     "backoffs": (_case_backoffs, PO.A_NONE),
     "ram_bike": (lambda: _case_ram_bike(), PO.A_REVERSE),
     "ram_race": (lambda: _case_ram_race(), PO.A_REVERSE),
-    "strip_dodge": (_bike_case(_strip_dodge_pos, {"strip_dodge": 1}), None),
+    "strip_dodge": (_bike_case(_strip_dodge_pos, {"strip_dodge": 0}), PO.A_DODGE),
 }
 # what the changed parameter makes the driver do instead
 PARAM_EFFECT = {
@@ -610,7 +610,7 @@ PARAM_EFFECT = {
     "layer": PO.A_LOCK, "unlock": PO.A_LOCK, "veto_mph": False, "passive_mph": None,
     "loss_value": PO.A_SHOOT, "flee": PO.A_PASSIVE, "roll_risk": PO.A_BRAKE,
     "runner": PO.A_ACCEL, "holdback": PO.A_BRAKE, "focus": PO.A_DRIFT,
-    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE, "ram_race": PO.A_NONE, "strip_dodge": PO.A_DODGE,
+    "backoffs": PO.A_REVERSE, "ram_bike": PO.A_NONE, "ram_race": PO.A_NONE, "strip_dodge": None,
 }
 
 

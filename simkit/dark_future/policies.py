@@ -238,9 +238,9 @@ BACKOFFS = 2
 RAMBIKE = 3
 # P_RAMRACE of every named policy (measured on the Game Eight intercept, session 26)
 RAMRACE = 1
-# P_STRIPDODGE of every named policy (measured on Games Six, Seven and Eight, session 26 in
-# docs/rules/dark-future.md)
-STRIP_DODGE = 0
+# P_STRIPDODGE of every named policy: on since session 26's merge (its 'all together' paragraph
+# in docs/rules/dark-future.md: a thousand fewer riders' rams, no more draws of the deadlock kinds)
+STRIP_DODGE = 1
 
 A_NONE, A_ACCEL, A_BRAKE, A_DRIFT, A_SHOOT, A_PASSIVE, A_SWIPE, A_REALIGN = range(8)
 # A_UTURN: arg = mph of acceleration when moving off (p15), else 0; A_REVERSE: arg = 0 straight,
