@@ -1135,10 +1135,7 @@ def _weave_to_stranded_target():
     runs clear from the attacker to target#1 (lanes 0-1 and 1-2 into the wreck, 2-3 and on into
     the strip), but a way weaves through a drift a move: lanes 1-2 beside the strip, 2-3 past
     its end, 3-4 past the wreck (seeded intercept 564's road)."""
-    w = World(scenario="game-8-intercept.toml")
-    n = w.a.G[EG.G_NV]
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
+    w, n = _intercept_world()
     w.place(0, 5, 1, 1, 0, side=0, role=VH.LEAD, kind=0)
     w.V[0, VH.V_ENGOFF] = 1
     w.place(1, 3, 1, 1, 0, side=0, role=VH.LEAD, kind=0)
@@ -1197,10 +1194,7 @@ def test_a_road_shut_just_past_a_stranded_enemy_keeps_it_in_play_p75_p88():
     the old window too, hunted on both."""
     std = PO.params_vector()
     for sp, was_shut in ((2, False), (1, True)):
-        w = World(scenario="game-8-intercept.toml")
-        n = w.a.G[EG.G_NV]
-        for v in range(n):
-            w.WS[v] = w.a.LOAD[v, 0]
+        w, n = _intercept_world()
         w.place(0, 2, 0, 2, 0, side=0, role=VH.LEAD, kind=0)
         w.WS[0, :, VH.W_AMMO] = 0
         w.place(1, 0, 2, 0, 0, side=0, role=VH.LEAD, kind=0)
@@ -1347,15 +1341,21 @@ def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15
     assert decide() == (PO.A_NONE, 0)
 
 
+def _intercept_world():
+    """Game Eight (the intercept) on straights, each vehicle with its load-out: (world, count)."""
+    w = World(scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    return w, n
+
+
 def _standoff_intercept():
     """Game Eight (the intercept): the attacker (2) stopped on section 4 lanes 2-3 facing with
     play, the road shut from edge to edge (p76) ahead of it on section 5 and between it and
     the last target car (1), stopped two sections back in the same lanes facing away from it;
     target#1 (0) crashed. Neither has a shot where it stands."""
-    w = World(scenario="game-8-intercept.toml")
-    n = int(w.a.G[EG.G_NV])
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
+    w, n = _intercept_world()
     w.place(0, 0, 0, 0, 0, side=0, role=VH.LEAD)
     w.V[0, VH.V_STATUS] = VH.CRASHED
     w.place(1, 2, 2, 1, 0, side=0, role=VH.LEAD)
@@ -1571,10 +1571,7 @@ def test_a_car_in_a_standoff_rams_a_stopped_enemy_car_it_outlasts_p17_p56_p57():
     stopped enemy car in its lanes it outlasts (``ram_race``), here by reversing (p17); the
     points the other way round, or ``ram_race`` 0: it waits."""
     std = PO.params_vector()
-    w = World(scenario="game-8-intercept.toml")
-    n = int(w.a.G[EG.G_NV])
-    for v in range(n):
-        w.WS[v] = w.a.LOAD[v, 0]
+    w, n = _intercept_world()
     w.place(1, 0, 0, 0, 0, side=0, role=VH.LEAD)
     w.V[1, VH.V_STATUS] = VH.CRASHED
     w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
