@@ -574,6 +574,27 @@ def test_car_hitting_a_fallen_bike_completes_its_move_and_loses_control_p72():
     assert w.events(EG.EV_BIKERAM)[0, 5] == EG.BR_HEAD_ON
 
 
+def test_a_car_that_takes_one_of_two_bikes_out_meets_the_other_p52_p64_p72():
+    """Two bikes may share a space (p64). A car that rams one of them out of play completes its
+    move (p72) into that space, and so collides with the other there (p52: 'whenever a
+    manoeuvre would result in a car's contact zone overlapping with another, the two vehicles
+    collide'); the engine used to put it on the space beside the second bike unhit (seeded gang
+    pursues 1172, session 26: the Op and a rider on one space to a repeated position)."""
+    w = World()
+    w.place(0, 1, 2, 0, 60, CAR)
+    w.place(1, 1, 2, 1, 0, BIKE)
+    w.place(2, 1, 2, 1, 0, BIKE)
+    w.V[1, VH.V_FALLEN] = w.V[2, VH.V_FALLEN] = 1
+    st, s = w.script([1] * 40)
+    EG._advance(st, s, w.B, w.V, w.WS, w.FIT, w.n, 0, EG.Move(0, True, False), w.common(),
+                EG.Log(w.E, w.EN, 1, 1))
+    rams = w.events(EG.EV_BIKERAM)
+    assert len(rams) == 2 and sorted(rams[:, 2]) == [0, 0]        # the old engine: one ram
+    assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[2, VH.V_STATUS] == VH.CRASHED
+    # a car on the space no bike is left on: it went on through both (p72, twice)
+    assert w.V[0, VH.V_SP] == 1
+
+
 def test_a_car_facing_against_play_also_completes_its_move_through_a_fallen_bike_p72():
     # p72 does not depend on the way the car faces: the same ram as above, travelling against
     # play (lower x) into a fallen bike on the space behind it

@@ -864,11 +864,15 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
         # it still meets with both lanes (p64)
         olo = ohi = lane + (1 if V[v, V_DODGE] > 0 else 0)
     u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi, olo, ohi)
-    if u != HIT_NONE:
+    while u != HIT_NONE:
         if _ram(st, script, B, V, WS, FIT, v, u, RU, L):
             V[v, V_SHUNTED] = u + 1   # the target moves next, then this move (_take_turn)
         if not _goes_on(V, v, u):   # a car that took a bike out of play goes on (p72)
             return MOVE_ENDED
+        # going on into the space, it meets whatever else is there (p52): bikes share lanes
+        # (p64), and a car that took one of two out drove on into the other unhit (seeded
+        # gang pursues 1172, session 26: the two on one space to a repeated position)
+        u = _move_zone_clear(T, M, NM, V, n, v, nsec, llo, lhi, xlo, xhi, olo, ohi)
     V[v, V_SEC] = nsec
     V[v, V_SP] = nsp
     zlo = llo
