@@ -888,3 +888,46 @@ def test_a_rider_cutting_up_a_bike_variant_bike_cut_up_p13_p64():
             assert cut == (kind == CAR or not made), (choice, kind)
             assert w.V[1, VH.V_LANE] == (1 if not cut else 0)
             w.V[other, VH.V_STATUS] = VH.LEFT
+
+
+def test_a_stopped_bike_moves_off_the_other_way_turned_round_in_its_square_p64():
+    """p64 Moving Off: 'A bike moving off in a different direction is turned around and aligned
+    against the dividing lines at the opposite end of the square. Bikes can only do this when
+    they're moving off and aren't accelerating to more than 20mph (such a manoeuvre will
+    effectively take up the whole turn).' Not modelled before session 26: bikes turned only by
+    the cars' U-turn, into the next space with its six lanes clear. A stopped rider declaring it
+    in phase 1 faces the other way in its own space at 20mph at most; a moving bike, a later
+    phase or a car: no action."""
+    def turn_round(mph=0, phase=1, kind=BIKE, arg=30):
+        w = World()
+        w.place(1, 2, 2, 1, mph, kind)
+        w.V[1, VH.V_DECL] = PO.A_TURN_ROUND + 1
+        w.V[1, VH.V_DECLARG] = arg
+        st, s = w.script([1] * 10)
+        w.act(st, s, 1, phase=phase)
+        return w
+    w = turn_round()
+    assert w.V[1, VH.V_DIR] == 1 and w.V[1, VH.V_MPH] == PO.TURN_ROUND_MPH
+    assert (w.V[1, VH.V_SEC], w.V[1, VH.V_LANE], w.V[1, VH.V_SP]) == (2, 2, 1)
+    assert w.events(EG.EV_ACTION)[0, 4] == PO.A_TURN_ROUND
+    assert turn_round(arg=10).V[1, VH.V_MPH] == 10
+    assert turn_round(phase=2).V[1, VH.V_DIR] == 0
+    assert turn_round(kind=CAR).V[1, VH.V_DIR] == 0
+    moving = turn_round(mph=20)
+    assert moving.V[1, VH.V_DIR] == 0
+
+
+def test_a_rider_shut_in_ahead_turns_round_in_its_square_towards_the_enemy_behind_p64():
+    """A rider stopped nose to a road shut from edge to edge (p76), the Op behind it: a driver
+    turns round towards the enemy (a U-turn as it moves off, p15), but a U-turn needs the next
+    space's six lanes clear (p14), and a rider may not reverse to make room (p64), so the
+    riders waited there for ever. A bike may move off the other way in its own square (p64):
+    it does (the old driver: it waited)."""
+    w = World()
+    w.place(1, 2, 2, 2, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 1, 2, 0, 40, CAR, side=1, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    w.marker(RD.OBSTACLE, 3, 0, 0, 5)
+    assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, w.n, 1, False)[0] < 0
+    act, arg = w.decide(1, moves=False)
+    assert act == PO.A_TURN_ROUND and 0 < arg <= PO.TURN_ROUND_MPH, (act, arg)

@@ -97,7 +97,7 @@ from .pieces.vehicle import (OFF_DESTROYED, OFF_ENGINE, OFF_GEN, OFF_LASTSHOT, O
                              V_DUMMIES, V_LEAK, V_LIMBS, V_SPLIT, W_DAMAGED, W_GUIDED, W_JAM,
                              W_LINK, W_LOCKED, W_OFF)
 from .policies import A_REVERSE, A_UTURN, P_VETO, best_shot, remember_backing, renumber_backing
-from .policies import A_OFF_DRIFT, setup_place
+from .policies import A_OFF_DRIFT, A_TURN_ROUND, TURN_ROUND_MPH, setup_place
 from .policies import HP_DRV, HP_DRV_END, HP_TF
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
@@ -932,6 +932,27 @@ def _advance(st, script, B, V, WS, FIT, n, v, MV, RU, L):
 
 
 @jit
+def _turn_round(V, v, arg, moves, L):
+    """p64 Moving Off: 'Bikes which are moving off are allowed to travel in either direction
+    ... A bike moving off in a different direction is turned around and aligned against the
+    dividing lines at the opposite end of the square. Bikes can only do this when they're
+    moving off and aren't accelerating to more than 20mph (such a manoeuvre will effectively
+    take up the whole turn).' A bike stationary at the start of phase 1, its engine running and
+    upright, turns to face the other way in its own space at the acceleration declared (20mph
+    at most): the turn-round is its move (a speed factor of 1 moves in phase 1 only, and this
+    is phase 1's). Anywhere else it is no action."""
+    if V[v, V_BIKE] == 0 or V[v, V_MPH] != 0 or L.phase != 1 or moves or V[v, V_ENGOFF] \
+            or V[v, V_FALLEN] or arg <= 0:
+        return
+    mph = min(arg, TURN_ROUND_MPH, V[v, V_ACC], V[v, V_MAXSPD])
+    if mph <= 0:
+        return
+    V[v, V_DIR] = 1 - V[v, V_DIR]
+    V[v, V_MPH] = mph
+    _log(L, v, EV_ACTION, A_TURN_ROUND, arg, mph, 0)
+
+
+@jit
 def _move_off_drifting(st, script, B, V, WS, FIT, n, v, AC, RU, L):
     """Moving off with a drift (p15): a vehicle stationary at the start of phase 1 may
     accelerate and drift in the one action, and moves in phase 1 after every other vehicle (the
@@ -1418,6 +1439,9 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
     if act == A_OFF_DRIFT:
         _move_off_drifting(st, script, B, V, WS, FIT, n, v, Action(A_OFF_DRIFT, arg, moves), RU, L)
         return
+    if act == A_TURN_ROUND:
+        _turn_round(V, v, arg, moves, L)
+        return
     if not moves and act != A_SHOOT and not (act == A_PASSIVE and WS[v, arg, W_PTYPE] == RD.SMOKE):
         if act == A_ACCEL and V[v, V_MPH] == 0 and not V[v, V_ENGOFF]:
             # p15: only a vehicle stationary at the start of phase 1 may accelerate without
@@ -1620,7 +1644,8 @@ def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
         V[v, V_DECL] = act + 1
         V[v, V_DECLARG] = arg
         cap = 0 if V[v, V_ENGOFF] else min(V[v, V_ACC], V[v, V_MAXSPD])
-        if act == A_ACCEL or act == A_OFF_DRIFT or (act == A_UTURN and arg > 0):
+        if act == A_ACCEL or act == A_OFF_DRIFT or act == A_TURN_ROUND \
+                or (act == A_UTURN and arg > 0):
             key[i - lo] = max(0, min(abs(arg), cap))
         elif act == A_REVERSE and cap > 0:
             key[i - lo] = G[G_REV_MPH]

@@ -258,9 +258,15 @@ A_DODGE, A_PUSH = 10, 11
 # U-turn or Drift manoeuvre'): |arg| = mph of acceleration, its sign the drift (-1 left, +1
 # right)
 A_OFF_DRIFT = 14
+# A_TURN_ROUND: a stopped bike moving off the other way (p64: 'turned around and aligned
+# against the dividing lines at the opposite end of the square', accelerating to 20mph at most,
+# the manoeuvre taking the whole turn): arg = mph of acceleration
+A_TURN_ROUND = 15
+TURN_ROUND_MPH = 20
 ACTION_NAMES = ACTION_NAMES + ("-",) * (A_DODGE - len(ACTION_NAMES)) + ("dodge", "push",
                                                                         "lock-on", "dummy",
-                                                                        "move off drifting")
+                                                                        "move off drifting",
+                                                                        "turn round")
 
 
 # The drivers' parameter space (DESIGN.md: a typed parameter space a search can explore):
@@ -1874,6 +1880,8 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             # if it may, else stay (at the end) or move off as ever (short of it)
             if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0 and not V[v, V_ENGOFF]:
                 return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
+            if V[v, V_BIKE] and not V[v, V_ENGOFF]:
+                return A_TURN_ROUND, _turn_round_mph(V, v)
             slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
                                            st, script)
             if slot >= 0:
@@ -2546,6 +2554,13 @@ def _head_on_bike(T, M, NM, V, n, v, hp, behind):
 
 
 @jit
+def _turn_round_mph(V, v):
+    """The acceleration a rider turning round in its square moves off with (p64: no more than
+    20mph)."""
+    return max(min(V[v, V_ACC], V[v, V_MAXSPD], TURN_ROUND_MPH), 1)
+
+
+@jit
 def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     """A stationary driver's action (p15, p17): move off unless a rule keeps the car where it
     is (engine out, no acceleration or maximum speed, zero handling or skill, p16, p50). A chase
@@ -2584,7 +2599,11 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     if _outruns(T, TM, M, NM, V, n, v, hp, st, script):
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if not V[v, V_BIKE] and _reverse_clear(T, M, NM, V, n, v, 0):
+        if V[v, V_BIKE]:
+            # a rider may not reverse (p64), but may move off the other way in its own
+            # square (p64), where the U-turn's six lanes are not clear
+            return A_TURN_ROUND, _turn_round_mph(V, v)
+        if _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
     ef = -1
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
@@ -2667,7 +2686,11 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             return A_NONE, 0
         if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
             return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if not V[v, V_BIKE] and _reverse_clear(T, M, NM, V, n, v, 0):
+        if V[v, V_BIKE]:
+            # a rider may not reverse (p64), but may move off the other way in its own
+            # square (p64), where the U-turn's six lanes are not clear
+            return A_TURN_ROUND, _turn_round_mph(V, v)
+        if _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
         # shut in front and behind (backing into a block is a ram every turn, p57): wait
         if slot >= 0:

@@ -794,6 +794,8 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
                 detail = f" +{abs(y)}mph, drifting {'left' if y < 0 else 'right'}"
             elif x == PO.A_UTURN and y > 0:
                 detail = f" moving off +{y}mph"
+            elif x == PO.A_TURN_ROUND:
+                detail = f" in its square, moving off the other way at {z}mph"
             elif x in (PO.A_SHOOT, PO.A_PASSIVE, PO.A_DUMMY):
                 detail = f" ({MOUNT_NAMES[a.LOAD[v, 0, y, W_MOUNT]]})"
             else:
