@@ -3145,3 +3145,32 @@ def test_an_enemy_left_behind_is_judged_with_play_after_play_turns_round_p75():
     assert PO._gap_to(w.T, w.V, 0, 1) == 2   # section 3 space 0, section 2 space 2
     w.place(1, 4, 3, 0, 0, side=1, role=VH.CHASE, kind=bike)   # behind it: not in front
     assert PO._stopped_enemy_in_front(w.T, w.TM, w.V, w.WS, n, 0, PO.LINE_UP, w.hp) == -1
+
+
+def test_a_car_walled_off_from_the_enemy_turns_round_where_that_turns_play_p75_p88():
+    """Seeded Game Eight intercepts (seed 2026; 48 of the 69 draws before): the last target car
+    and the attacker stopped face to face, a road shut from edge to edge between them (p76), no
+    shot either way, both waiting until the position repeated. A car facing against play in
+    that place already turned round to leave the enemy behind (p75, `_outruns`); the target,
+    going with play, waited. Turning round makes its way the majority's (p75: the direction of
+    play is the majority's), so the road it leaves is taken up behind it with the attacker on
+    it, which beats the attacker (p88). It now turns round (the old driver: it waited); where
+    its turn would not turn play, or would leave a team-mate going the old way, it does not."""
+    std = PO.params_vector()
+    w, n = _intercept_world()
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 0, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_STATUS] = VH.CRASHED
+    w.place(1, 2, 2, 1, 0, side=0, role=VH.LEAD)               # the last target
+    w.place(2, 4, 2, 1, 0, side=1, role=VH.CHASE, kind=1)      # the attacker, facing it
+    w.V[2, VH.V_DIR] = 1
+    _obstacle(w, 3, 0, 5, 1)                                   # the road shut between them
+    assert w.hp[PO.HP_OUTRUN] == 1 and w.TM[RD.TM_PLAYDIR] == 0
+    assert PO._turns_play(w.V, n, 1)
+    act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
+    assert act == PO.A_UTURN and arg > 0, (act, arg)
+    # with its team-mate in play going its way, the turn would leave the team-mate going
+    # against the new play (it would leave play, p75): it stays
+    w.place(0, 1, 2, 0, 0, side=0, role=VH.LEAD)
+    assert not PO._turns_play(w.V, n, 1)
+    assert PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))[0] != PO.A_UTURN

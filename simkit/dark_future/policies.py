@@ -1190,16 +1190,43 @@ def _track_left(T, TM, V, v, hp):
 
 
 @jit
+def _turns_play(V, n, v):
+    """Would car ``v`` turning round make its new way the way of most of the cars in play, and
+    so the direction of play (p75: the majority's; on equal numbers the old one stays), with no
+    team-mate left going the old way (against the new play it would leave play, p75)?"""
+    same = 0
+    other = 0
+    for u in range(n):
+        if V[u, V_STATUS] != ACTIVE:
+            continue
+        d = V[u, V_DIR] if u != v else 1 - V[u, V_DIR]
+        if d == V[v, V_DIR]:
+            if V[u, V_SIDE] == V[v, V_SIDE]:
+                return False
+            other += 1
+        else:
+            same += 1
+    return same > other
+
+
+@jit
 def _outruns(T, TM, M, NM, V, n, v, hp, st, script):
     """Where taking the other side out wins on a continuous track (Games Six and Eight), a car
     facing against play whose enemy ahead is beyond a shut road, with none it can reach
     behind, turns round and drives on with play: the stretch of road moves on with the leader
     and the enemies behind the shut road leave play off its back (p75), which beats them (p88)
     as surely as a shot. Decided from the enemy's side of the road, not from how far off the
-    shut road is, so backing off to where it may turn does not bring the car back to it."""
-    if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0 or V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
+    shut road is, so backing off to where it may turn does not bring the car back to it.
+    A car going with play does the same where its turn makes its way the majority's, and so
+    play's (p75: the old way's road is then taken up behind it): seeded Game Eight intercepts
+    ended with the last target and the attacker face to face, a road shut between them, both
+    waiting until the position repeated (issue 15, session 26)."""
+    if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0:
         return False
-    if _leaves_behind(T, TM, M, NM, V, n, v, hp):
+    if V[v, V_DIR] == TM[RD.TM_PLAYDIR]:
+        if not _turns_play(V, n, v):
+            return False
+    elif _leaves_behind(T, TM, M, NM, V, n, v, hp):
         return True     # every enemy stranded: they are left behind only going with play
     hunt = _hunts(T, TM, M, NM, V, n, v, hp)
     u, g = _nearest_enemy(T, V, n, v, False, st, script)
