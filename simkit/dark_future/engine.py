@@ -101,6 +101,7 @@ from .policies import A_OFF_DRIFT, A_TURN_ROUND, TURN_ROUND_MPH, setup_place
 from .policies import HP_DRV, HP_DRV_END, HP_TF
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .pieces.vehicle import V_REV, V_SIDEREACH, V_STAMP, ahead_key, travel_dir, uturn_zone
+from .pieces.vehicle import play_majority
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, OBLIQUE, V_WHY, hit_facing
 from .pieces.vehicle import V_DECL, V_DECLARG, V_SHUNTED
 from .pieces.vehicle import (ACTIVE, CHASE, CRASHED, FINISHED, IN_CONTROL, LEAD, LEFT, M_HOOD,
@@ -3242,25 +3243,19 @@ def _setup_intercept(st, script, B, V, n, RU, E, EN, lead_side):
 
 # --- changing the direction of play (p75) ---------------------------------------------------------
 TM_PLAYDIR = RD.TM_PLAYDIR
+# EV_TRACK's section field for a change of the direction of play (its second field the new
+# direction) and for a renumbering of the sections (its second field the shift, _renumber)
+EV_TRACK_PLAYDIR, EV_TRACK_RENUMBER = -2, -3
 
 
 @jit
 def _play_direction(st, script, T, TM, V, n, G, L):
     """The direction of play by the majority of the active cars; on equal numbers the old one
-    stays (p75). A change is logged (EV_TRACK with section -2)."""
+    stays (p75). A change is logged (EV_TRACK with section ``EV_TRACK_PLAYDIR``)."""
     if G[G_MODE] != MODE_CONTINUOUS:
         return 0
-    k0 = 0
-    k1 = 0
-    for v in range(n):
-        if V[v, V_STATUS] == ACTIVE:
-            if V[v, V_DIR] == 0:
-                k0 += 1
-            else:
-                k1 += 1
-    d = TM[TM_PLAYDIR]
-    if (k1 > k0 and d == 0) or (k0 > k1 and d == 1):
-        d = 1 - d
+    d = play_majority(V, n, TM[TM_PLAYDIR])
+    if d != TM[TM_PLAYDIR]:
         TM[TM_PLAYDIR] = d
         # the 180 degree rule starts again for the new stretch of road
         TM[RD.TM_LASTDIR] = 0
@@ -3269,7 +3264,7 @@ def _play_direction(st, script, T, TM, V, n, G, L):
         # hazard markers waiting for the next section the old way: it is never laid now
         TM[RD.TM_CARRY_L] = 0
         TM[RD.TM_CARRY_R] = 0
-        _log(L, -1, EV_TRACK, -2, d, 0, 0)
+        _log(L, -1, EV_TRACK, EV_TRACK_PLAYDIR, d, 0, 0)
     return d
 
 
@@ -3336,7 +3331,6 @@ def _gen_section_back(st, script, T, TM, curves, box):
 
 # sections added before section 0 at a time when play turns back towards the start (p75)
 RENUMBER = 32
-EV_TRACK_RENUMBER = -3   # EV_TRACK's section for a renumbering; its second field the shift
 
 
 @jit

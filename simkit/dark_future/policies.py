@@ -85,7 +85,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
-from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE
+from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority
 from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
@@ -809,6 +809,13 @@ def _first_static(T, M, NM, V, n, v, ahead):
 
 
 @jit
+def _stop_spaces(mph, brk):
+    """The spaces a car ending this phase's move at ``mph`` covers before it can stop: the
+    move, then one brake of ``brk`` a move (p15-16)."""
+    return 1 + (mph + brk - 1) // brk
+
+
+@jit
 def _stops_short(T, M, NM, V, n, v, mph, brk):
     """Can a car that ends this phase's move at ``mph`` still brake to a stop short of an
     obstacle, wreck or stopped vehicle in its lanes (:func:`_static_at`)? The phase's move
@@ -816,7 +823,7 @@ def _stops_short(T, M, NM, V, n, v, mph, brk):
     within reach of a block it cannot stop for rams it (p57, p76). Seeded Game Eight
     intercept 3883: a target sped up from 60mph to 80mph four spaces short of a road shut by
     obstacles, where from 80mph no braking stops it short of them."""
-    return _first_static(T, M, NM, V, n, v, 1 + (mph + brk - 1) // brk) == 0
+    return _first_static(T, M, NM, V, n, v, _stop_spaces(mph, brk)) == 0
 
 
 @jit
@@ -829,7 +836,7 @@ def _block_plan(T, M, NM, V, n, v, mph, brk, hunt):
     is (p13: outwards only on a curve); (0, 0) when it can still stop short, 99 drifts when no
     such pair exists. One drift a move, each after the move's straight part (p13): a block
     ``k`` spaces off leaves ``k - 1`` moves to drift in before the move that would ram it."""
-    kb = _first_static(T, M, NM, V, n, v, 1 + (mph + brk - 1) // brk)
+    kb = _first_static(T, M, NM, V, n, v, _stop_spaces(mph, brk))
     if kb == 0:
         return 0, 0
     lane = V[v, V_LANE]
@@ -1194,19 +1201,15 @@ def _turns_play(V, n, v):
     """Would car ``v`` turning round make its new way the way of most of the cars in play, and
     so the direction of play (p75: the majority's; on equal numbers the old one stays), with no
     team-mate left going the old way (against the new play it would leave play, p75)?"""
-    same = 0
-    other = 0
+    d = V[v, V_DIR]
     for u in range(n):
-        if V[u, V_STATUS] != ACTIVE:
-            continue
-        d = V[u, V_DIR] if u != v else 1 - V[u, V_DIR]
-        if d == V[v, V_DIR]:
-            if V[u, V_SIDE] == V[v, V_SIDE]:
-                return False
-            other += 1
-        else:
-            same += 1
-    return same > other
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] == V[v, V_SIDE] \
+                and V[u, V_DIR] == d:
+            return False
+    V[v, V_DIR] = 1 - d          # as if turned (restored below)
+    turned = play_majority(V, n, d) != d
+    V[v, V_DIR] = d
+    return turned
 
 
 @jit
@@ -2502,6 +2505,20 @@ REVERSE_MPH = 10   # p17: a reversing car 'is assumed to be travelling at 10mph'
 
 
 @jit
+def _first_in_ram_reach(T, M, NM, V, n, v, behind):
+    """What stands first in the car's lanes where a slow ram reaches it (:func:`_first_in_way`):
+    within two spaces in front, or with ``behind`` the space behind, which a reverse rams
+    (p17)."""
+    if not behind:
+        return _first_in_way(T, M, NM, V, n, v, 2)
+    d = V[v, V_DIR]
+    V[v, V_DIR] = 1 - d          # look the other way (restored below)
+    u = _first_in_way(T, M, NM, V, n, v, 1)
+    V[v, V_DIR] = d
+    return u
+
+
+@jit
 def _outlasts(T, M, NM, V, n, v, hp, behind):
     """A stopped enemy car first in the car's lanes (in front within two spaces, or with
     ``behind`` in the space behind), sharing a lane with it, which the car, ramming it at the
@@ -2509,11 +2526,7 @@ def _outlasts(T, M, NM, V, n, v, hp, behind):
     at the same plus (p56-57: a head-on's combined speed factor, a shunt's relative one, the
     target at 0mph), so it wins the race whose points last more of the other's expected hits
     (:func:`_hit_pts`, against each one's armour), strictly; or -1."""
-    back = V[v, V_DIR]
-    if behind:
-        V[v, V_DIR] = 1 - back       # look the other way (restored below)
-    u = _first_in_way(T, M, NM, V, n, v, 1 if behind else 2)
-    V[v, V_DIR] = back
+    u = _first_in_ram_reach(T, M, NM, V, n, v, behind)
     if u < 0 or V[u, V_BIKE] or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE \
             or V[u, V_MPH] != 0:
         return -1
@@ -2543,11 +2556,7 @@ def _rams_away(T, M, NM, V, n, v, hp, par, behind):
         if u >= 0:
             return u
     if par[P_RAMBIKE] & 2:
-        back = V[v, V_DIR]
-        if behind:
-            V[v, V_DIR] = 1 - back       # look the other way (restored below)
-        u = _first_in_way(T, M, NM, V, n, v, 1 if behind else 2)
-        V[v, V_DIR] = back
+        u = _first_in_ram_reach(T, M, NM, V, n, v, behind)
         if u >= 0 and V[u, V_BIKE] and V[u, V_MPH] == 0 and (
                 V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and V[u, V_FALLEN]
                                             and V[u, V_SIDE] != V[v, V_SIDE])):
@@ -2565,19 +2574,28 @@ def _head_on_bike(T, M, NM, V, n, v, hp, behind):
     ``stopped_bike_ram = head_on`` in force (``HP_STOPPED_BIKE``), any stationary bike (p70's
     note; otherwise a bike stopped the car's way is shunted, p57, both taking a hit, and
     pushed on, which gains nothing sure)."""
-    if behind:
-        back = V[v, V_DIR]
-        V[v, V_DIR] = 1 - back       # look the other way (restored below)
-        u = _first_in_way(T, M, NM, V, n, v, 1)
-        V[v, V_DIR] = back
-    else:
-        u = _first_in_way(T, M, NM, V, n, v, 2)
+    u = _first_in_ram_reach(T, M, NM, V, n, v, behind)
     if u < 0 or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE or not V[u, V_BIKE] \
             or V[u, V_MPH] != 0 or V[u, V_LANE] != V[v, V_LANE]:
         return -1
     if V[u, V_DIR] != V[v, V_DIR] or V[u, V_FALLEN] or hp[HP_STOPPED_BIKE]:
         return u
     return -1
+
+
+@jit
+def _turn_back(T, TM, M, NM, V, n, v):
+    """How a stopped driver turns round: a U-turn as it moves off (p14-15) where its six lanes
+    are clear; else a rider, which may not reverse (p64), moves off the other way in its own
+    square (p64); else a car backs off a space to where a U-turn may be made (p17), if that
+    space is clear. (-1, 0): none of them."""
+    if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
+        return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
+    if V[v, V_BIKE]:
+        return A_TURN_ROUND, _turn_round_mph(V, v)
+    if _reverse_clear(T, M, NM, V, n, v, 0):
+        return A_REVERSE, 0
+    return -1, 0
 
 
 @jit
@@ -2624,14 +2642,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         cruise = min(cruise, V[h, V_MPH])
     straight = T[V[v, V_SEC], RD.T_KIND] == RD.STRAIGHT
     if _outruns(T, TM, M, NM, V, n, v, hp, st, script):
-        if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
-            return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if V[v, V_BIKE]:
-            # a rider may not reverse (p64), but may move off the other way in its own
-            # square (p64), where the U-turn's six lanes are not clear
-            return A_TURN_ROUND, _turn_round_mph(V, v)
-        if _reverse_clear(T, M, NM, V, n, v, 0):
-            return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
+        act, arg = _turn_back(T, TM, M, NM, V, n, v)
+        if act >= 0:
+            return act, arg
     ef = -1
     # where taking the other side out wins (Games Six and Eight), the lead car hunts a stranded
     # enemy too: seeded Game Eight Ops waited for ever behind a road shut from edge to edge
@@ -2711,14 +2724,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
                 # last target stranded past them; moved off, it wove through and won)
                 return A_ACCEL, min(_creep(V, v), max(cruise, 1))
             return A_NONE, 0
-        if uturn_zone(T, TM, M, NM, V, n, v, False)[0] >= 0:
-            return A_UTURN, min(V[v, V_ACC], U_TURN_SAFE)
-        if V[v, V_BIKE]:
-            # a rider may not reverse (p64), but may move off the other way in its own
-            # square (p64), where the U-turn's six lanes are not clear
-            return A_TURN_ROUND, _turn_round_mph(V, v)
-        if _reverse_clear(T, M, NM, V, n, v, 0):
-            return A_REVERSE, 0      # back to where a U-turn may be made (not on a curve)
+        act, arg = _turn_back(T, TM, M, NM, V, n, v)
+        if act >= 0:
+            return act, arg
         # shut in front and behind (backing into a block is a ram every turn, p57): wait
         if slot >= 0:
             return A_SHOOT, slot
@@ -3051,7 +3059,6 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
             # decide's brake, down to the speed of the dodge or of a curve before it but not
             # to a stop short of the strip (decide brakes hard for a block two spaces off,
             # and a rider stopped there may not reverse, p64)
-            TM = B[B_TM:B_TM_END]
             want, gap = curve_plan(T, TM, V, v, hp, par)
             floor = max(min(par[P_DODGEP], want), 5)
             if mph - arg < floor:
@@ -3234,9 +3241,7 @@ def _dodge_oncoming(T, M, NM, V, n, v, par, st, script):
     # a target at 80mph drifted out of the attacker's lanes towards a strip past a bend and
     # rammed it at 80mph). A drift the other way only takes it further into the oncoming
     # car's lanes: it holds its own.
-    mph = V[v, V_MPH]
-    brk = max(V[v, V_BRK], 1)
-    stop = 1 + (mph + brk - 1) // brk
+    stop = _stop_spaces(V[v, V_MPH], max(V[v, V_BRK], 1))
     if _pair_clear(T, M, NM, V, n, v, lane + d, stop, False) \
             or not _pair_clear(T, M, NM, V, n, v, lane, stop, False):
         return d

@@ -760,7 +760,7 @@ def render(sc: Scenario, events, res, sim) -> list[str]:
             out.append(f"lead car: {side_names[x]}; chase car: {side_names[1 - x]}")
         elif code == EG.EV_TRACK and x == EG.EV_TRACK_RENUMBER:
             out.append(f"track laid before section 0: every section number goes up by {y}")
-        elif code == EG.EV_TRACK and x == -2:
+        elif code == EG.EV_TRACK and x == EG.EV_TRACK_PLAYDIR:
             out.append("the direction of play changes: "
                        + ("towards the start of the track" if y else "towards its end"))
         elif code == EG.EV_TRACK:

@@ -435,6 +435,26 @@ def corridor_lanes_dir(V, v, mount):
 
 
 @jit
+def play_majority(V, n, old):
+    """The direction of play the vehicles in play set (p75: 'determined by the majority of cars
+    ... Whenever there are equal numbers of vehicles in opposite directions, the old direction of
+    play remains in force'): 0 or 1, ``old`` on equal numbers."""
+    k0 = 0
+    k1 = 0
+    for v in range(n):
+        if V[v, V_STATUS] == ACTIVE:
+            if V[v, V_DIR] == 0:
+                k0 += 1
+            else:
+                k1 += 1
+    if k0 > k1:
+        return 0
+    if k1 > k0:
+        return 1
+    return old
+
+
+@jit
 def sight_clear_back(T, sec_a, sp_b_last, sec_b):
     """:func:`pieces.road.sight_clear` looking against the direction of play: firer on sec_a, target
     on sec_b <= sec_a whose front is in sec_b's last space when ``sp_b_last``."""
