@@ -7,6 +7,7 @@ drivers that do not beat themselves; 'steer round road hazards').
 Each game is replayed with its log (``scenario.play_one``, the same dice as
 ``simkit scenario run``). For each Game and side, cars and bikes apart, it prints the rams into
 an obstacle (p76; rammed as a wreck, p57: ``EV_RAM`` or ``EV_BIKERAM`` with no target), the
+rams per 100 games with a 95% t interval over the games, the
 speed-factor hits taken in them (a car's SF hits, a bike's one hit at +SF counted as its SF)
 and, as a rough count of the pattern of session 25, the rams made with a vehicle on the move
 within two lanes and two spaces of where the rammer last stood. With ``--out`` every ram is
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dark_future_deadlocks import games_arg  # noqa: E402
 
 from simkit.core import eventlog as EL  # noqa: E402
+from simkit.core.stats import mean_ci  # noqa: E402
 from simkit.dark_future import engine as EG  # noqa: E402
 from simkit.dark_future import scenario as GM  # noqa: E402
 from simkit.dark_future.pieces.vehicle import V_SIDE  # noqa: E402
@@ -38,12 +40,15 @@ GAMES = "game-6,game-7,game-8-gang-pursues,game-8-intercept"
 
 
 def survey(name, trials, seed):
-    """(rams, hits, beside, rows) for ``trials`` seeded games of Game ``name``; the first three
-    count by "side/car" or "side/bike"."""
+    """(rams, hits, beside, rows, rams_sq) for ``trials`` seeded games of Game ``name``; the
+    counters count by "side/car" or "side/bike", ``rams_sq`` the sum over games of each game's
+    rams squared (for the interval of the rams per game)."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     rams, hits, beside = collections.Counter(), collections.Counter(), collections.Counter()
+    rams_sq = collections.Counter()
     rows = []
     for t in range(trials):
+        before = dict(rams)
         ev, res, world, sim = GM.play_one(sc, seed=seed, trial=t)
         V, names = world[4], sim.a.names
         side = [sc.sides[V[v, V_SIDE]].name for v in range(V.shape[0])]
@@ -68,7 +73,9 @@ def survey(name, trials, seed):
                     beside[key] += 1
                 rows.append((t, int(e[EL.TURN]), int(e[EL.PHASE]), names[v], sf,
                              names[near] if near >= 0 else "-"))
-    return rams, hits, beside, rows
+        for key in rams:
+            rams_sq[key] += (rams[key] - before.get(key, 0)) ** 2
+    return rams, hits, beside, rows, rams_sq
 
 
 def main(argv=None):
@@ -86,14 +93,16 @@ def main(argv=None):
         return 2
     print(f"# Obstacle rams: {a.trials:,} seeded games of each Game (seed {a.seed})")
     print()
-    print("| Game | side/kind | rams | SF hits taken | with a moving vehicle beside |")
-    print("|---|---|---:|---:|---:|")
+    print("| Game | side/kind | rams | per 100 games (95%) | SF hits taken "
+          "| with a moving vehicle beside |")
+    print("|---|---|---:|---|---:|---:|")
     rec = {}
     for g in games:
-        rams, hits, beside, rows = survey(g, a.trials, a.seed)
+        rams, hits, beside, rows, rams_sq = survey(g, a.trials, a.seed)
         for key in sorted(rams):
-            print(f"| {g} | {key} | {rams[key]:,} | {hits[key]:,} | {beside[key]:,} |",
-                  flush=True)
+            m, lo, hi = (100 * x for x in mean_ci(rams[key], rams_sq[key], a.trials))
+            print(f"| {g} | {key} | {rams[key]:,} | {m:.1f} ({lo:.1f}-{hi:.1f}) "
+                  f"| {hits[key]:,} | {beside[key]:,} |", flush=True)
         rec[g] = {"rams": dict(rams), "hits": dict(hits), "beside": dict(beside), "rows": rows}
     if a.out:
         Path(a.out).write_text(json.dumps(rec))

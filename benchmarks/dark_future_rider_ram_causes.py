@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dark_future_deadlocks import games_arg  # noqa: E402
 
 from simkit.core import eventlog as EL  # noqa: E402
+from simkit.core.stats import rate_ci  # noqa: E402
 from simkit.dark_future import engine as EG  # noqa: E402
 from simkit.dark_future import policies as PO  # noqa: E402
 from simkit.dark_future import scenario as GM  # noqa: E402
@@ -132,12 +133,21 @@ def main(argv=None):
     print(f"# Riders' obstacle rams by cause: {a.trials:,} seeded games of each Game "
           f"(seed {a.seed}){' ' + str(params) if params else ''}")
     print()
+    print("Each class: rams, and its share of the Game's riders' rams (95% Wilson interval).")
+    print()
     print("| Game | " + " | ".join(CLASSES) + " | rams |")
-    print("|---|" + "---:|" * (len(CLASSES) + 1))
+    print("|---|" + "---|" * len(CLASSES) + "---:|")
+
+    def cell(k, n):
+        if n == 0:
+            return "0"
+        lo, hi = rate_ci(k, n)
+        return f"{k} ({100 * k / n:.0f}%, {100 * lo:.0f}-{100 * hi:.0f})"
     for g in games:
         c = survey(g, a.trials, a.seed, params, a.rows)
-        print(f"| {g} | " + " | ".join(str(c[k]) for k in CLASSES)
-              + f" | {sum(c.values())} |", flush=True)
+        n = sum(c.values())
+        print(f"| {g} | " + " | ".join(cell(c[k], n) for k in CLASSES) + f" | {n} |",
+              flush=True)
     return 0
 
 
