@@ -931,3 +931,45 @@ def test_a_rider_shut_in_ahead_turns_round_in_its_square_towards_the_enemy_behin
     assert VH.uturn_zone(w.T, w.TM, w.M, w.NM, w.V, w.n, 1, False)[0] < 0
     act, arg = w.decide(1, moves=False)
     assert act == PO.A_TURN_ROUND and 0 < arg <= PO.TURN_ROUND_MPH, (act, arg)
+
+
+def _behind_own_wreck(direction=0, mph=0):
+    """A gang rider (1) with nothing to shoot, its side's wrecked bike (2) in its lanes, the
+    stopped Op (3) beyond the wreck; ``direction`` 1: the rider already turned round, going
+    away from both."""
+    w = World()
+    w.place(1, 2, 2, 1, mph, BIKE, side=0, role=VH.CHASE, direction=direction)
+    w.place(2, 2, 2, 2, 0, BIKE, side=0, role=VH.CHASE)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.V[2, VH.V_FALLEN] = 1
+    w.place(3, 3, 2, 1, 0, CAR, side=1, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    return w
+
+
+def test_a_rider_stopped_nose_to_its_side_s_wreck_turns_round_in_its_square_p13_p64():
+    """A rider stopped with its side's wreck in its next space and nothing to shoot can never
+    pass it from there: the straight move comes first (p13), a rider may not reverse (p64) nor
+    dodge a vehicle or a wreck (p64). The old driver waited, and seeded gang pursues games
+    (213, 849, 4229, 4604, ...) ended with the position repeated, the stopped Op beyond the
+    wreck. It turns round in its square (p64) for a run-up round the wreck; where the space
+    behind it is held (the move back would be a ram) it still waits."""
+    w = _behind_own_wreck()
+    act, arg = w.decide(1, moves=False)
+    assert act == PO.A_TURN_ROUND and 0 < arg <= PO.TURN_ROUND_MPH, (act, arg)
+    w.place(0, 2, 2, 0, 0, CAR, side=1, role=VH.LEAD)   # an enemy car stopped behind it
+    assert w.decide(1, moves=False)[0] == PO.A_NONE
+
+
+def test_a_rider_turned_round_drifts_off_the_blocked_lanes_before_it_turns_back_p13_p64():
+    """The rider that turned round from its side's wreck, going away at 20mph with the stopped
+    Op behind it beyond the wreck: the old driver rode on in the wreck's lanes (here it
+    accelerated), stopped short of the road's end, turned round in its square (p64) and came
+    back nose to the wreck, to the turn limit (seeded gang pursues 1393). It drifts first
+    towards the nearest lanes clear back to the Op (two drifts either side of a wreck on its
+    lanes: the dice's side); with its lanes clear back to the Op, no drift."""
+    w = _behind_own_wreck(direction=1, mph=20)
+    act, arg = w.decide(1)
+    assert act == PO.A_DRIFT and arg in (-1, 1), (act, arg)
+    w.V[2, VH.V_STATUS] = VH.LEFT
+    assert w.decide(1)[0] != PO.A_DRIFT

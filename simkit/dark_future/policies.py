@@ -3035,6 +3035,60 @@ def _strip_plan(T, TM, M, NM, V, n, v, mph, brk, hp, par, st, script):
 
 
 @jit
+def _shut_in_rider(T, M, NM, V, n, v):
+    """Is a stopped rider that its driver would leave waiting (no shot, no move off) nose to a
+    block it can never pass from where it stands: a vehicle, a wreck or an obstacle in its next
+    space or the one after? The straight move comes first (p13), so no drift on moving off gets
+    it round a block in the next space, a rider may not reverse (p64) and may not dodge a
+    vehicle or a wreck (p64: 'They can't dodge other vehicles'); waiting, it stays there for
+    good. It may move off the other way in its own square (p64), when the space behind it is
+    clear (else the move back would be a ram) and an enemy is still in play."""
+    if not V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_FALLEN] \
+            or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0:
+        return False
+    lane = V[v, V_LANE]
+    if not (_blocked_ahead(T, M, NM, V, n, v, lane, False, 1)
+            or _blocked_ahead(T, M, NM, V, n, v, lane, False, 2)):
+        return False
+    foe = False
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            foe = True
+    return foe and _reverse_clear(T, M, NM, V, n, v, 0)
+
+
+@jit
+def _run_up_drift(T, M, NM, V, n, v, st, script):
+    """For a rider going away from the enemy, to turn back towards it: a drift (-1, +1) to
+    take first, or 0 (none needed or none possible). Where its own lanes back towards the enemy
+    are blocked within ``ROUTE_LOOK`` spaces (a wreck, an obstacle, a stopped vehicle short of
+    a stopped enemy, :func:`_pair_clear`) and another pair within two drifts is clear, turning
+    back would only bring it nose to the block it turned round from; the drift towards the
+    nearest clear pair (the dice's side between equals) comes first, where it lands clear."""
+    lane = V[v, V_LANE]
+    d0 = V[v, V_DIR]
+    V[v, V_DIR] = 1 - d0          # look back the way the U-turn faces (restored below)
+    go = 0
+    if not _pair_clear(T, M, NM, V, n, v, lane, ROUTE_LOOK, True):
+        for dist in range(1, 3):
+            left = lane - dist >= 0 and _pair_clear(T, M, NM, V, n, v, lane - dist, ROUTE_LOOK,
+                                                    True)
+            right = lane + dist <= 4 and _pair_clear(T, M, NM, V, n, v, lane + dist,
+                                                     ROUTE_LOOK, True)
+            if left or right:
+                if left and right:
+                    go = -1 if _pick(st, script, 2) == 0 else 1
+                else:
+                    go = -1 if left else 1
+                break
+    V[v, V_DIR] = d0
+    if go != 0 and _drift_legal(T, V, v, go) \
+            and not _blocked_ahead(T, M, NM, V, n, v, lane + go, True, 1):
+        return go
+    return 0
+
+
+@jit
 def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
     bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``,
@@ -3043,11 +3097,17 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
     if act == A_REVERSE:
         act, arg = A_NONE, 0   # riders may not reverse (p64)
-    if not moves:
-        return act, arg
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
+    if not moves:
+        if act == A_NONE and _shut_in_rider(T, M, NM, V, n, v):
+            # nose to a block it can never pass with nothing to shoot: turn round in its
+            # square (p64) for a run-up round it (_run_up_drift, then the U-turn back, p14)
+            # rather than wait for good (seeded gang pursues: riders stopped behind their own
+            # side's wreck, the stopped Op beyond it, until the position repeated)
+            return A_TURN_ROUND, _turn_round_mph(V, v)
+        return act, arg
     lane = V[v, V_LANE]
     mph = V[v, V_MPH]
     # a strip it cannot drift round in time but can dodge through: the plan's drift, brake or
@@ -3071,6 +3131,16 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
         return A_NONE, 0
     if pa >= 0:
         return pa, pg
+    if act == A_UTURN or ((act == A_NONE or act == A_ACCEL)
+                          and V[v, V_DIR] != TM[RD.TM_PLAYDIR]
+                          and _chases_behind(T, TM, M, NM, V, n, v, hp)):
+        # going away from the fight, to turn back towards it (a U-turn, or turned round in
+        # its square where it stops, _decide): first off the lanes that would bring it back
+        # nose to the block it turned round from (a rider that turned round from its side's
+        # wreck came back to it in the same lanes, to the turn limit)
+        d = _run_up_drift(T, M, NM, V, n, v, st, script)
+        if d != 0:
+            return A_DRIFT, d
     if act == A_BRAKE:
         return act, arg
     # keep clear of a car that could ram it (a bike always comes off worse, p70)
