@@ -973,3 +973,19 @@ def test_a_rider_turned_round_drifts_off_the_blocked_lanes_before_it_turns_back_
     assert act == PO.A_DRIFT and arg in (-1, 1), (act, arg)
     w.V[2, VH.V_STATUS] = VH.LEFT
     assert w.decide(1)[0] != PO.A_DRIFT
+
+
+def test_a_rider_going_away_to_turn_back_drifts_for_the_way_back_not_off_a_marker_p13_p30():
+    """The rider that turned round from its side's wreck, going away at 20mph: oil two spaces
+    ahead in its right lane, and the way back left of the wreck shut by an obstacle. The
+    driver's drift off the oil (to the left) passed through, and the old rider went on away
+    from the fight in lanes that bring it back nose to the wreck or the obstacle (seeded gang
+    pursues 1393: round and round to the turn limit). It drifts towards the lanes clear back
+    to the Op (right, onto the oil's lanes: at 20mph, under oil's safety limit, the oil costs
+    a handling point, not control, p30)."""
+    w = _behind_own_wreck(direction=1, mph=20)
+    w.marker(RD.OBSTACLE, 2, 2, 0, 1)
+    w.marker(RD.OIL, 1, 2, 3, 4)
+    assert PO.decide(w.B, w.T, w.V, w.WS, w.n, 1, True, w.a.hp, w.POL[1], *w.dice) \
+        == (PO.A_DRIFT, -1)
+    assert w.decide(1) == (PO.A_DRIFT, 1)

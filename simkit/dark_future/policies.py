@@ -3131,13 +3131,15 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
         return A_NONE, 0
     if pa >= 0:
         return pa, pg
-    if act == A_UTURN or ((act == A_NONE or act == A_ACCEL)
+    if act == A_UTURN or ((act == A_NONE or act == A_ACCEL or act == A_DRIFT)
                           and V[v, V_DIR] != TM[RD.TM_PLAYDIR]
                           and _chases_behind(T, TM, M, NM, V, n, v, hp)):
         # going away from the fight, to turn back towards it (a U-turn, or turned round in
         # its square where it stops, _decide): first off the lanes that would bring it back
         # nose to the block it turned round from (a rider that turned round from its side's
-        # wreck came back to it in the same lanes, to the turn limit)
+        # wreck came back to it in the same lanes, to the turn limit), over the driver's own
+        # drift too, which only steers round what lies on the way away from the fight (seeded
+        # gang pursues 1393 drifted off oil into the lanes back to the wreck, to the limit)
         d = _run_up_drift(T, M, NM, V, n, v, st, script)
         if d != 0:
             return A_DRIFT, d
