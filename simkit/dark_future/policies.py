@@ -3036,10 +3036,10 @@ def _strip_plan(T, TM, M, NM, V, n, v, mph, brk, hp, par, st, script):
 
 @jit
 def _shut_in_rider(T, M, NM, V, n, v):
-    """Is a stopped rider that its driver would leave waiting (no shot, no move off) nose to a
-    block it can never pass from where it stands: a vehicle, a wreck or an obstacle in its next
-    space or the one after? The straight move comes first (p13), so no drift on moving off gets
-    it round a block in the next space, a rider may not reverse (p64) and may not dodge a
+    """Is a stopped rider that its driver would leave waiting (no shot, no way round found on
+    moving off, :func:`_move_off`) nose to a block: a vehicle, a wreck or an obstacle in its
+    next space or the one after? The straight move comes first (p13), so no drift on moving off
+    gets it round a block in the next space, a rider may not reverse (p64) and may not dodge a
     vehicle or a wreck (p64: 'They can't dodge other vehicles'); waiting, it stays there for
     good. It may move off the other way in its own square (p64), when the space behind it is
     clear (else the move back would be a ram) and an enemy is still in play."""
@@ -3067,7 +3067,7 @@ def _run_up_drift(T, M, NM, V, n, v, st, script):
     nearest clear pair (the dice's side between equals) comes first, where it lands clear."""
     lane = V[v, V_LANE]
     d0 = V[v, V_DIR]
-    V[v, V_DIR] = 1 - d0          # look back the way the U-turn faces (restored below)
+    V[v, V_DIR] = 1 - d0          # look back towards the enemy (restored below)
     go = 0
     if not _pair_clear(T, M, NM, V, n, v, lane, ROUTE_LOOK, True):
         for dist in range(1, 3):
