@@ -7,6 +7,7 @@ and comes on onto it again more than ``SHUTTLES`` times)."""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simkit.dark_future import engine as EG
@@ -416,3 +417,32 @@ def test_seeded_ops_at_the_roads_end_turn_round_for_the_rider_behind_issue_15(tr
     sc = GM.load_scenario(SCEN / "game-8-gang-pursues.toml")
     ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
     assert res[EG.R_REASON] == EG.REASON_SIDE_OUT and res[EG.R_WINNER] >= 0
+
+
+def test_a_car_that_backed_and_filled_early_then_drove_on_is_no_shuttling_draw_issue_15():
+    """``diagnostics.examine`` on made-up logs of a 40-turn draw: a car that backs off a space
+    and comes on onto it twice names the draw 'backing and filling' only if it is still doing
+    so in the last ``WAIT_TURNS`` turns; one that did it early and then drove on to the turn
+    limit is still fighting. Seeded gang pursues 3362 (session 26) ended in a chase at 110mph
+    and the whole game's count named it a shuttling draw."""
+    from test_dark_future_engine import World
+    w = World()
+    w.place(0, 3, 2, 0, 60, side=0, role=VH.LEAD)
+    w.place(1, 5, 2, 0, 60, side=1, role=VH.CHASE)
+
+    def shuttle(t):
+        # reverse onto a space and come forward onto it again, twice over
+        back = [(t, 1, 0, EG.EV_MOVE, 3, 2, 0, 0), (t, 1, 0, EG.EV_REVERSE, 3, 2, 0, 0)]
+        on = [(t, 2, 0, EG.EV_MOVE, 3, 2, 0, 0)]
+        return back + on + [(r[0] + 1,) + r[1:] for r in back + on]
+    chase = [(t, 1, v, EG.EV_MOVE, 10 + t, 2, v, 60) for t in range(20, 41) for v in (0, 1)]
+    res = np.zeros(EG.R_W, np.int64)
+    res[EG.R_WINNER] = -1
+    res[EG.R_REASON] = EG.REASON_TIME
+    res[EG.R_TURNS] = 40
+    early = DG.examine(shuttle(5) + chase, res, w.V)
+    assert early.shuttles == 2 and early.kind == DG.KIND_RUNNING
+    late = DG.examine(chase[:20] + shuttle(36), res, w.V)
+    assert late.shuttles == 2 and late.kind == DG.KIND_SHUTTLE
+    assert DG.shuttling_at_end(shuttle(5) + chase, 40) == 0
+    assert DG.shuttling_at_end(shuttle(36), 40) == 2

@@ -56,27 +56,45 @@ def _moves_and_reverses(events):
     return out.tolist()
 
 
-def shuttle_counts(events) -> dict[int, int]:
-    """Per vehicle, the most times it moved forward onto one space (section, lane, space) it
-    had earlier reversed onto. A reverse is logged (EV_REVERSE) after the move it made."""
+def _shuttle_table(events) -> dict[int, tuple[int, int]]:
+    """Per vehicle, (the most times it moved forward onto one space it had earlier reversed
+    onto, the turn of its last such move; 0 if none)."""
     moves: dict[int, list] = {}
     for e in _moves_and_reverses(events):
         v, code = int(e[2]), int(e[3])
         if code == EG.EV_MOVE:
-            moves.setdefault(v, []).append([(int(e[4]), int(e[5]), int(e[6])), False])
+            moves.setdefault(v, []).append([(int(e[4]), int(e[5]), int(e[6])), False,
+                                            int(e[0])])
         elif code == EG.EV_REVERSE and moves.get(v):
             moves[v][-1][1] = True
     out = {}
     for v, ms in moves.items():
         backed = set()
         again: dict[tuple, int] = {}
-        for p, rev in ms:
+        last = 0
+        for p, rev, turn in ms:
             if rev:
                 backed.add(p)
             elif p in backed:
                 again[p] = again.get(p, 0) + 1
-        out[v] = max(again.values(), default=0)
+                last = turn
+        out[v] = (max(again.values(), default=0), last)
     return out
+
+
+def shuttle_counts(events) -> dict[int, int]:
+    """Per vehicle, the most times it moved forward onto one space (section, lane, space) it
+    had earlier reversed onto. A reverse is logged (EV_REVERSE) after the move it made."""
+    return {v: n for v, (n, _) in _shuttle_table(events).items()}
+
+
+def shuttling_at_end(events, final_turn, turns=WAIT_TURNS) -> int:
+    """The most shuttles of any vehicle still shuttling in the last ``turns`` turns of the
+    game. A game drawn at the turn limit in a chase, by a car that backed and filled earlier
+    and then got going, is no shuttling draw (seeded gang pursues 3362, issue 15 session 26:
+    the whole game's count named it one)."""
+    return max((n for n, last in _shuttle_table(events).values()
+                if last and final_turn - last < turns), default=0)
 
 
 def shuttles(events) -> int:
@@ -123,8 +141,10 @@ class Draw:
 
 
 def draw_kind(reason, shuttle, waits) -> str:
-    """Which kind of drawn game: shuttling first (the deadlock issue 15 forbids), then a
-    vehicle waiting though it could move, then how the engine ended it."""
+    """Which kind of drawn game: shuttling first (the deadlock issue 15 forbids; ``shuttle``
+    counts a vehicle still shuttling in the game's last ``WAIT_TURNS`` turns,
+    ``shuttling_at_end``), then a vehicle waiting though it could move, then how the engine
+    ended it."""
     if reason == EG.REASON_TIME and shuttle >= SHUTTLE_DRAW:
         return KIND_SHUTTLE
     if reason == EG.REASON_REPEAT:
@@ -146,8 +166,9 @@ def examine(events, res, V, trial=0) -> Draw:
     reason = int(res[EG.R_REASON])
     turns = int(res[EG.R_TURNS])
     waits = tuple(waiting(events, V, turns)) if reason == EG.REASON_TIME else ()
+    late = shuttling_at_end(events, turns) if reason == EG.REASON_TIME else most
     return Draw(trial, EG.REASON_NAMES[reason], turns, most, who, waits,
-                draw_kind(reason, most, waits))
+                draw_kind(reason, late, waits))
 
 
 def is_draw(res) -> bool:
