@@ -739,15 +739,18 @@ def test_the_lead_car_lays_oil_or_shoots_by_expected_effect():
 
 
 def _symmetric_block():
-    """A car in the middle lanes (2-3) at 40mph, a wreck two spaces ahead in its lanes, both
-    sides of the road clear: drifting left or right is equally good."""
+    """A car in the middle lanes (2-3) at 40mph, an obstacle three spaces ahead in its lanes
+    (two drifts, one a move, p13, reach a clear pair before it), both sides of the road clear:
+    drifting left or right is equally good. (Two spaces ahead, before session 27: the one
+    drift left took the car into the block's lanes a space short of it, a ram; it now
+    brakes there.) Returns (world, section, space of the block)."""
     w = World()
     w.WS[:, :, VH.W_AMMO] = 0
     w.place(0, 6, 0, 0, 60, side=0, role=VH.LEAD)
     w.place(1, 1, 2, 0, 40, side=1, role=VH.CHASE)
-    sec, sp = 1, 2
+    sec, sp = PO._space_ahead(w.T, w.V, 1, 2, 3)
     _obstacle(w, sec, 2, 3, sp)
-    return w
+    return w, sec, sp
 
 
 def test_equal_drifts_and_routes_go_to_the_dice():
@@ -757,7 +760,7 @@ def test_equal_drifts_and_routes_go_to_the_dice():
     about half the time (a chi-square test at 1 degree of freedom, 10.83: p = 0.001), through
     decide and through _route itself; with one side blocked the other is always chosen."""
     std = PO.params_vector()
-    w = _symmetric_block()
+    w, sec, sp = _symmetric_block()
     n = 400
     for fn in (lambda s: _d(w, 1, std, moves=True, trial=s),
                lambda s: (PO.A_DRIFT, PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK,
@@ -771,8 +774,7 @@ def test_equal_drifts_and_routes_go_to_the_dice():
         assert left > 0 and right > 0 and chi2 < 10.83, (left, right)
     # the same stream, the same choice (a seeded game replays)
     assert _d(w, 1, std, moves=True, trial=7) == _d(w, 1, std, moves=True, trial=7)
-    # the right side shut by a second wreck: always left
-    sec, sp = 1, 2
+    # the right side shut by a second obstacle: always left
     _obstacle(w, sec, 4, 5, sp)
     route = {PO._route(w.T, w.M, w.NM, w.V, 2, 1, PO.ROUTE_LOOK, True, *_stream(s))[1]
              for s in range(50)}
@@ -3174,3 +3176,42 @@ def test_a_car_walled_off_from_the_enemy_turns_round_where_that_turns_play_p75_p
     w.place(0, 1, 2, 0, 0, side=0, role=VH.LEAD)
     assert not PO._turns_play(w.V, n, 1)
     assert PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))[0] != PO.A_UTURN
+
+
+def _strip_two_ahead(mph, strip_hi):
+    """A lead car with no guns on lanes 0-1 of a straight at ``mph``, the chase car far behind,
+    and an obstacle strip on lanes 0 to ``strip_hi`` two spaces in front of it (p76)."""
+    w = World(layout=("S",) * 9)
+    w.WS[:, :, VH.W_AMMO] = 0
+    w.place(0, 4, 0, 1, mph, side=0, role=VH.LEAD)
+    w.place(1, 0, 4, 0, 30, side=1, role=VH.CHASE)
+    sec, sp = PO._space_ahead(w.T, w.V, 0, 0, 2)
+    _obstacle(w, sec, 0, strip_hi, sp)
+    return w
+
+
+def test_no_drift_two_spaces_from_a_strip_it_has_not_the_moves_to_get_round_p13_p57_p76():
+    """Seeded Game Eight intercept targets (trials 316, 514 and many more, the largest class of
+    the cars' obstacle rams): braked from 60 to 30mph three spaces short of an obstacle strip
+    over three lanes, then, two spaces off, drifted one lane towards the clear pair three drifts
+    away (one drift a move, p13) instead of braking to a stop; the block then stood a space
+    ahead of a car still doing 30mph, whose next move (the move comes before the brake,
+    p15-16) rammed it (p57, p76). The old driver: (A_DRIFT, 1). Two spaces off with more
+    drifts to make than the one move left, the car brakes (as it already did further off);
+    with the one drift enough (an obstacle on lane 0 only) it still drifts round at speed. A
+    wreck there keeps the old drift: braking for wrecks and stopped cars too stopped hunters
+    nose to a wreck with the enemy beyond it, and the seeded intercept's repeated positions
+    rose 21 -> 38."""
+    std = PO.policy_vector("standard")
+    w = _strip_two_ahead(30, 2)
+    assert _d(w, 0, std, moves=True) == (PO.A_BRAKE, 30)
+    w = _strip_two_ahead(30, 0)
+    assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
+    w = _strip_two_ahead(30, 0)
+    w.NM[0] = 0                                   # no strip: the other car's wreck instead
+    sec, sp = PO._space_ahead(w.T, w.V, 0, 0, 2)
+    w.place(1, sec, 0, sp, 0, side=1, role=VH.CHASE)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    assert PO._block_plan(w.T, w.M, w.NM, w.V, 2, 0, 30, 30, False) == (2, 2)
+    assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
+

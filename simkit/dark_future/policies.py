@@ -788,6 +788,16 @@ def _static_at(T, M, NM, V, n, v, lane, ahead):
 
 
 @jit
+def _obstacle_ahead(T, M, NM, V, v, ahead):
+    """An obstacle (p76) on the car's own lanes ``ahead`` spaces in front."""
+    lane = V[v, V_LANE]
+    sec, sp = _space_ahead(T, V, v, lane, ahead)
+    if sec < 0:
+        return False
+    return _obstacle_on(M, NM, lane, RD.rear_x(T, sec, lane, sp), RD.front_x(T, sec, lane, sp))
+
+
+@jit
 def _first_static(T, M, NM, V, n, v, ahead):
     """The nearest ``k`` of 1 to ``ahead`` with a block in the car's own lanes ``k`` spaces in
     front (what :func:`_static_at` finds there), or 0: one walk along the lanes, where asking
@@ -2003,7 +2013,16 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         kb, nd = (0, 0)
         if mph > 0 and not V[v, V_BIKE]:
             kb, nd = _block_plan(T, M, NM, V, n, v, mph, brk, hunt)
-        if kb > 2 and kb - 1 < nd < 99:
+        if (kb > 2 or (kb == 2 and _obstacle_ahead(T, M, NM, V, v, 2))) and kb - 1 < nd < 99:
+            # an obstacle two spaces off too: the drift _route plans below leads towards a pair
+            # it has not the moves left to reach, and after it the strip still stands in its
+            # lanes a space ahead at a speed no brake then stops (seeded intercept targets at
+            # 30mph drifted one lane of a three-lane strip two spaces off and rammed it with
+            # next turn's first move, the largest class of the cars' obstacle rams, session
+            # 27). Not for a wreck or a stopped car there: the drift keeps a hunter working
+            # its way round to the enemy beyond, where stopped short it waited nose to the
+            # wreck, the enemy nose to its other end, until the position repeated (seeded
+            # intercept 134 and a dozen more: draws 43 -> 60 with the brake for every block)
             return A_BRAKE, _brake_short(mph, brk, kb)
         # steer early round a stopped car, a wreck or obstacles in its lanes (p76)
         blocked, d = _route(T, M, NM, V, n, v, ROUTE_LOOK, hunt, st, script)
