@@ -95,8 +95,8 @@ class World:
     def decide(self, v, moves=True):
         act, arg = PO.decide(self.B, self.T, self.V, self.WS, self.n, v, moves, self.a.hp,
                              self.POL[v], *self.dice)
-        return PO.bike_decide(self.B, self.T, self.V, self.n, v, moves, self.a.hp, self.POL[v],
-                              act, arg, *self.dice)
+        return PO.bike_decide(self.B, self.T, self.V, self.WS, self.n, v, moves, self.a.hp,
+                              self.POL[v], act, arg, *self.dice)
 
     def events(self, code=None):
         ev = self.E[:self.EN[0]]
@@ -989,3 +989,39 @@ def test_a_rider_going_away_to_turn_back_drifts_for_the_way_back_not_off_a_marke
     assert PO.decide(w.B, w.T, w.V, w.WS, w.n, 1, True, w.a.hp, w.POL[1], *w.dice) \
         == (PO.A_DRIFT, -1)
     assert w.decide(1) == (PO.A_DRIFT, 1)
+
+
+def _rolling_up_to_stranded_op(mph=20, sp=1):
+    """A gang rider (1) at ``mph`` coming up behind the Op (3), stopped with its engine out
+    (p15), in the rider's lanes two spaces ahead (``sp`` 1) or further (the fairing mounts
+    fire into the two lanes ahead, p64)."""
+    w = World()
+    w.place(1, 2, 2, sp, mph, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 3, 2, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ENGOFF] = 1
+    return w
+
+
+def test_a_rider_coming_up_on_a_stranded_op_stops_where_it_has_the_shot_p16_p25_p64():
+    """Every enemy stopped for good (here the Op's engine out, p15), a rider whose next space
+    is the last in line for a shot (a space on, the Op is in the way) brakes to a stop there
+    (the move comes before the brake, p16) and shoots from it. The old driver steered round
+    the Op in its lanes (here a drift), rode on beside and past it with no shot, its guns
+    fixed forward (p64) and no reverse (p64), and came back by a run-up and a turn round
+    (seeded gang pursues 897, 2358: round a stranded Op to the turn limit). Further back,
+    the shot still there a space on, it comes on closer (the odds fall with the range, p25);
+    with the Op moving or only waiting (its engine running) it does not stop."""
+    w = _rolling_up_to_stranded_op()
+    assert w.decide(1) == (PO.A_BRAKE, 20)
+
+    def stops(w):
+        return PO._stops_with_shot(w.T, w.TM, w.M, w.NM, w.V, w.WS, w.n, 1, w.a.hp, w.POL[1],
+                                   w.tbuf)
+
+    assert stops(w)
+    assert not stops(_rolling_up_to_stranded_op(sp=0))
+    w.V[3, VH.V_MPH] = 30
+    assert not stops(w)
+    w = _rolling_up_to_stranded_op()
+    w.V[3, VH.V_ENGOFF] = 0
+    assert not stops(w)

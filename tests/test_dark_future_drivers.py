@@ -1987,7 +1987,7 @@ def test_a_bike_stopped_short_of_a_block_moves_off_drifting_round_it_p15_p64():
     # very next space cannot be drifted round)
     _obstacle(w, 2, 0, 0, 2)
     act, arg = PO.decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, *_stream(0))
-    act, arg = PO.bike_decide(w.B, w.T, w.V, n, 1, False, w.hp, std, act, arg, *_stream(0))
+    act, arg = PO.bike_decide(w.B, w.T, w.V, w.WS, n, 1, False, w.hp, std, act, arg, *_stream(0))
     assert act == PO.A_OFF_DRIFT and arg > 0, (act, arg)
     # through the engine: it moves in phase 1, a lane to the right, past nothing
     st, s = w.script([])

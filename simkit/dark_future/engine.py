@@ -1433,7 +1433,7 @@ def _act(st, script, B, V, WS, FIT, n, v, RU, L):
         # the drivers' equal choices are dice rolls (policies._pick), drawn only on a tie
         act, arg = decide(B, T, V, WS, n, v, moves, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(B, T, V, n, v, moves, hp, POL[v], act, arg, st, script)
+            act, arg = bike_decide(B, T, V, WS, n, v, moves, hp, POL[v], act, arg, st, script)
     if act == A_UTURN or act == A_REVERSE:
         _act_dir(st, script, B, V, WS, FIT, n, v, Action(act, arg, moves), RU, L)
         return
@@ -1641,7 +1641,7 @@ def _moving_off(st, script, B, V, WS, n, order, lo, hi, RU, L):
             V[v, V_DODGE] = 0   # as _bike_act_start would first: last phase's dodge is over
         act, arg = decide(B, T, V, WS, n, v, False, hp, POL[v], st, script)
         if V[v, V_BIKE]:
-            act, arg = bike_decide(B, T, V, n, v, False, hp, POL[v], act, arg, st, script)
+            act, arg = bike_decide(B, T, V, WS, n, v, False, hp, POL[v], act, arg, st, script)
         V[v, V_DECL] = act + 1
         V[v, V_DECLARG] = arg
         cap = 0 if V[v, V_ENGOFF] else min(V[v, V_ACC], V[v, V_MAXSPD])

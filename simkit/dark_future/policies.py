@@ -3108,10 +3108,55 @@ def _run_up_drift(T, M, NM, V, n, v, st, script):
 
 
 @jit
-def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
+def _stops_with_shot(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
+    """Should a rolling rider, every enemy in play stopped for good (:func:`_stuck`), brake to
+    a stop now? The move comes before the brake (p16), so it stops one space straight on: yes
+    where it has a shot from there at one of them (in line within range, the corridor clear,
+    p25-26) and none a space further on, or that space is held: the last place in line. Not
+    where that space is off the track laid (p75) or held (a ram, p57), or the brake cannot
+    stop it this move. The rider is put back."""
+    mph = V[v, V_MPH]
+    if mph <= 0 or mph > max(V[v, V_BRK], 1):
+        return False
+    foe = False
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            if not _stuck(V, u):
+                return False
+            foe = True
+    lane = V[v, V_LANE]
+    if not foe or _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
+        return False
+    sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], 1 if V[v, V_DIR] != 0 else 0)
+    if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+        return False
+    s0 = V[v, V_SEC]
+    p0 = V[v, V_SP]
+    V[v, V_SEC] = sec
+    V[v, V_SP] = sp
+    slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
+    stop = slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE
+    if stop and not _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
+        # the shot still there a space on: come on closer (a hit needs the die to reach the
+        # range, p25-26; riders stopped at ranges of 6 to 9 did not finish a stranded Op in
+        # the turns left, seeded gang pursues 1393, 1634)
+        sec, sp = RD.step_space(T, sec, lane, sp, 1 if V[v, V_DIR] != 0 else 0)
+        if TM[RD.TM_FIRST] <= sec < TM[RD.TM_NSEC]:
+            V[v, V_SEC] = sec
+            V[v, V_SP] = sp
+            slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
+            if slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE:
+                stop = False
+    V[v, V_SEC] = s0
+    V[v, V_SP] = p0
+    return stop
+
+
+@jit
+def bike_decide(B, T, V, WS, n, v, moves, hp, par, act, arg, st, script):
     """A rider's action: the driver's choice from :func:`decide`, then the gang tactics and the
     bike's own rules (no sideswipes against cars, no reversing, dodges, p64-70). ``B``, ``T``,
-    ``hp``: as :func:`decide`."""
+    ``WS``, ``hp``: as :func:`decide`."""
     if act == A_SWIPE:
         act, arg = A_NONE, 0   # riders sideswipe only bikes (below)
     if act == A_REVERSE:
@@ -3129,6 +3174,15 @@ def bike_decide(B, T, V, n, v, moves, hp, par, act, arg, st, script):
         return act, arg
     lane = V[v, V_LANE]
     mph = V[v, V_MPH]
+    if act != A_BRAKE and _stops_with_shot(T, TM, M, NM, V, WS, n, v, hp, par,
+                                           B[B_K + K_TBUF:B_K + K_TBUF_END]):
+        # every enemy stopped for good: stop at the last place in line for a shot and shoot
+        # every phase from there, rather than steer round the enemy as round any block and
+        # ride on beside or past it with none: its guns fixed forward (p64) and no reverse
+        # (p64), a rider past the enemy came back only by a run-up and a turn round (seeded
+        # gang pursues 897, 2358: round a stranded Op to the turn limit). Not for an enemy
+        # only waiting: riders held behind a waiting Op they used to pass drew more games
+        return A_BRAKE, mph
     # a strip it cannot drift round in time but can dodge through: the plan's drift, brake or
     # dodge before the rest (the route's drift towards a pair out of reach, or decide's brake
     # to a stop short of it, left riders ramming or stopped for good, p64)
