@@ -93,8 +93,13 @@ def shuttling_at_end(events, final_turn, turns=WAIT_TURNS) -> int:
     game. A game drawn at the turn limit in a chase, by a car that backed and filled earlier
     and then got going, is no shuttling draw (seeded gang pursues 3362, issue 15 session 26:
     the whole game's count named it one)."""
-    return max((n for n, last in _shuttle_table(events).values()
-                if last and final_turn - last < turns), default=0)
+    return _late(_shuttle_table(events), final_turn, turns)
+
+
+def _late(table, final_turn, turns):
+    """:func:`shuttling_at_end` on a table already made (:func:`_shuttle_table`)."""
+    return max((n for n, last in table.values() if last and final_turn - last < turns),
+               default=0)
 
 
 def shuttles(events) -> int:
@@ -160,13 +165,14 @@ def draw_kind(reason, shuttle, waits) -> str:
 
 def examine(events, res, V, trial=0) -> Draw:
     """The diagnosis of one game (drawn or not: ``kind`` is only meaningful for a draw)."""
-    counts = shuttle_counts(events)
+    table = _shuttle_table(events)
+    counts = {v: n for v, (n, _) in table.items()}
     who = max(counts, key=lambda v: (counts[v], -v), default=-1)
     most = counts.get(who, 0)
     reason = int(res[EG.R_REASON])
     turns = int(res[EG.R_TURNS])
     waits = tuple(waiting(events, V, turns)) if reason == EG.REASON_TIME else ()
-    late = shuttling_at_end(events, turns) if reason == EG.REASON_TIME else most
+    late = _late(table, turns, WAIT_TURNS) if reason == EG.REASON_TIME else most
     return Draw(trial, EG.REASON_NAMES[reason], turns, most, who, waits,
                 draw_kind(reason, late, waits))
 

@@ -3054,6 +3054,15 @@ def _strip_plan(T, TM, M, NM, V, n, v, mph, brk, hp, par, st, script):
 
 
 @jit
+def _foe_in_play(V, n, v):
+    """Is any enemy of ``v`` still in play?"""
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            return True
+    return False
+
+
+@jit
 def _shut_in_rider(T, M, NM, V, n, v):
     """Is a stopped rider that its driver would leave waiting (no shot, no way round found on
     moving off, :func:`_move_off`) nose to a block: a vehicle, a wreck or an obstacle in its
@@ -3069,11 +3078,7 @@ def _shut_in_rider(T, M, NM, V, n, v):
     if not (_blocked_ahead(T, M, NM, V, n, v, lane, False, 1)
             or _blocked_ahead(T, M, NM, V, n, v, lane, False, 2)):
         return False
-    foe = False
-    for u in range(n):
-        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
-            foe = True
-    return foe and _reverse_clear(T, M, NM, V, n, v, 0)
+    return _foe_in_play(V, n, v) and _reverse_clear(T, M, NM, V, n, v, 0)
 
 
 @jit
@@ -3108,13 +3113,27 @@ def _run_up_drift(T, M, NM, V, n, v, st, script):
 
 
 @jit
+def _shot_from(T, M, NM, V, WS, n, v, hp, tbuf, least, sec, sp):
+    """Would the rider have a shot at an enemy in play from space ``sec``, ``sp`` of its lanes
+    (p25-26)? It is put back."""
+    s0 = V[v, V_SEC]
+    p0 = V[v, V_SP]
+    V[v, V_SEC] = sec
+    V[v, V_SP] = sp
+    slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
+    V[v, V_SEC] = s0
+    V[v, V_SP] = p0
+    return slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE
+
+
+@jit
 def _stops_with_shot(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
     """Should a rolling rider, every enemy in play stopped for good (:func:`_stuck`), brake to
     a stop now? The move comes before the brake (p16), so it stops one space straight on: yes
     where it has a shot from there at one of them (in line within range, the corridor clear,
     p25-26) and none a space further on, or that space is held: the last place in line. Not
     where that space is off the track laid (p75) or held (a ram, p57), or the brake cannot
-    stop it this move. The rider is put back."""
+    stop it this move."""
     mph = V[v, V_MPH]
     if mph <= 0 or mph > max(V[v, V_BRK], 1):
         return False
@@ -3127,29 +3146,20 @@ def _stops_with_shot(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
     lane = V[v, V_LANE]
     if not foe or _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
         return False
-    sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], 1 if V[v, V_DIR] != 0 else 0)
+    fwd = 1 if V[v, V_DIR] != 0 else 0
+    sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], fwd)
     if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
         return False
-    s0 = V[v, V_SEC]
-    p0 = V[v, V_SP]
-    V[v, V_SEC] = sec
-    V[v, V_SP] = sp
-    slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
-    stop = slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE
-    if stop and not _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
-        # the shot still there a space on: come on closer (a hit needs the die to reach the
-        # range, p25-26; riders stopped at ranges of 6 to 9 did not finish a stranded Op in
-        # the turns left, seeded gang pursues 1393, 1634)
-        sec, sp = RD.step_space(T, sec, lane, sp, 1 if V[v, V_DIR] != 0 else 0)
-        if TM[RD.TM_FIRST] <= sec < TM[RD.TM_NSEC]:
-            V[v, V_SEC] = sec
-            V[v, V_SP] = sp
-            slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
-            if slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and V[u, V_STATUS] == ACTIVE:
-                stop = False
-    V[v, V_SEC] = s0
-    V[v, V_SP] = p0
-    return stop
+    if not _shot_from(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], sec, sp):
+        return False
+    # the shot still there a space on: come on closer (a hit needs the die to reach the
+    # range, p25-26; riders stopped at ranges of 6 to 9 did not finish a stranded Op in the
+    # turns left, seeded gang pursues 1393, 1634)
+    if _blocked_ahead(T, M, NM, V, n, v, lane, False, 2):
+        return True
+    sec, sp = RD.step_space(T, sec, lane, sp, fwd)
+    return not (TM[RD.TM_FIRST] <= sec < TM[RD.TM_NSEC]
+                and _shot_from(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], sec, sp))
 
 
 @jit
