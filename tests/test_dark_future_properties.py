@@ -126,7 +126,7 @@ def test_seeded_games_keep_the_turn_and_control_invariants(name):
                 bad.append((trial, "stopped and out of control", v))
         # Games Seven and Eight may still be fought at their 40-turn limit (a stopped armoured
         # car chipped at by a light gun once a turn): there the frozen games are the repeated
-        # positions of test_a_game_ended_as_a_repeated_position_would_repeat_for_ever
+        # positions of test_a_seeded_game_ended_as_a_repeated_position_would_repeat_for_ever
         if res[EG.R_REASON] == EG.REASON_TIME and name in ("game-1", "game-6"):
             for v in range(V.shape[0]):
                 if not EG._is_out(V, v):
@@ -211,22 +211,73 @@ def test_a_stopped_car_with_an_unconscious_driver_or_no_top_speed_is_out_p16_p50
     assert EG._is_out(w.V, 0)
 
 
-@pytest.mark.parametrize("name,trials", [("game-8-gang-pursues", 2000),
-                                          ("game-8-intercept", 1000)])
-def test_a_game_ended_as_a_repeated_position_would_repeat_for_ever(name, trials):
-    """Issue 15, no deadlocks: seeded Game Eight games froze to the turn limit (31 and 57 of
-    2,000 at seed 2026 in the two pursuits, before engine.play_turns ended them):
-    cars stopped at a road shut from edge to edge by obstacles (p76), their enemies out of
-    reach and out of sight, and nothing else left to happen. A turn that rolls no dice and
-    leaves the position as it found it now ends the game as a draw (REASON_REPEAT). The claim
-    is checked, not trusted: from every such game's final position two more turns are played
-    on an empty dice script (any roll raises) and must leave every array as it was but the
-    turn stamps, and end the same way. The sample is the first ``trials`` trials (in intercept
-    the first such game is trial 564 since the drivers' ties go to the dice; in gang pursues,
-    since session 27's riders turn round from blocks they can never pass, trial 1934), found by
-    their totals and only those replayed with their logs."""
+def _two_more_turns_change_nothing(sim, B, V, WS, FIT, res, label):
+    """From a game's final position, two more turns on an empty dice script (any roll raises)
+    end as a repeat again and leave every array as it was but the turn stamps."""
     import numpy as np
 
+    from simkit.core import dice
+
+    T, TM, M, NM, _ = EG.board_views(B)
+    before = [x.copy() for x in (T, TM, M, NM, V, WS, FIT)]
+    st = dice.new_state()
+    dice.set_scripted(st)
+    E = np.zeros((2000, EG.LOG_W), np.int64)
+    EN = np.zeros(1, np.int64)
+    res2 = res.copy()
+    turn = int(res[EG.R_TURNS])
+    EG.play_turns(st, np.zeros(0, np.int64), B, V, WS, FIT, EG.rules_buffer(*sim.args()),
+                  EG.Log(E, EN, 0, 0), res2, int(res[EG.R_LEAD_SIDE]), turn + 1)
+    assert res2[EG.R_REASON] == EG.REASON_REPEAT and res2[EG.R_TURNS] == turn + 2, label
+    V[:, VH.V_STAMP] = before[4][:, VH.V_STAMP]
+    for x, y in zip((T, TM, M, NM, V, WS, FIT), before):
+        assert np.array_equal(x, y), label
+
+
+def test_a_position_nothing_can_change_ends_as_a_repeat_and_would_repeat_for_ever():
+    """Issue 15, no deadlocks: a turn that rolls no dice and leaves the position as it found
+    it ends the game as a draw (REASON_REPEAT) instead of running to the turn limit. Built by
+    hand so that the check does not wait on the drivers leaving such a game in a seeded
+    sample: the intercept's two cars out of ammunition, each boxed in between two obstacle
+    strips shut edge to edge (p76) a space in front and a space behind, nothing to shoot and
+    nowhere to go but into an obstacle; the third car has left play. Turn 1 is played, turn 2
+    repeats it without a roll and ends the game; from there two more turns change nothing.
+    On the old engine (before ``play_turns`` ended such games) it ran to the turn limit."""
+    import numpy as np
+
+    from simkit.core import dice
+    from test_dark_future_drivers import _obstacle
+    from test_dark_future_engine import World
+
+    w = World(scenario="game-8-intercept.toml")
+    w.place(0, 2, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 4, 2, 1, 0, side=1, role=VH.CHASE)
+    w.V[2:, VH.V_STATUS] = VH.LEFT
+    w.WS[:, :, VH.W_AMMO] = 0
+    for sec in (2, 4):
+        _obstacle(w, sec, 0, 5, 0)
+        _obstacle(w, sec, 0, 5, 2)
+    st = dice.new_state()
+    dice.set_scripted(st)
+    res = np.zeros(EG.R_W, np.int64)
+    EG.play_turns(st, np.zeros(0, np.int64), w.B, w.V, w.WS, w.FIT, w.common(),
+                  EG.Log(w.E, w.EN, 0, 0), res, 0, 1)
+    assert res[EG.R_REASON] == EG.REASON_REPEAT and res[EG.R_WINNER] == -1
+    assert res[EG.R_TURNS] == 2 and st[dice.NROLLS] == 0
+    _two_more_turns_change_nothing(w.sim, w.B, w.V, w.WS, w.FIT, res, "boxed in")
+
+
+@pytest.mark.parametrize("name,trials", [("game-8-gang-pursues", 2000),
+                                          ("game-8-intercept", 1000)])
+def test_a_seeded_game_ended_as_a_repeated_position_would_repeat_for_ever(name, trials):
+    """The same claim on real games: seeded Game Eight games froze to the turn limit (31 and
+    57 of 2,000 at seed 2026 in the two pursuits, before engine.play_turns ended them), cars
+    stopped at a road shut from edge to edge by obstacles (p76), their enemies out of reach
+    and out of sight. Every game of the first ``trials`` (found by their totals, only those
+    replayed with their logs) that ended as a repeat must repeat for ever from its final
+    position (:func:`_two_more_turns_change_nothing`). As the drivers improve, the sample may
+    hold none (session 27 left one in the gang pursuit's 2,000, trial 1934): the test then
+    skips, saying so, and the hand-built position above still checks the mechanism."""
     from simkit.core import dice
 
     sc = GM.load_scenario(SCEN / f"{name}.toml")
@@ -244,21 +295,9 @@ def test_a_game_ended_as_a_repeated_position_would_repeat_for_ever(name, trials)
         B = EG.new_board()
         for x, y in zip(EG.board_views(B), (T, TM, M, NM)):
             x[...] = y
-        T, TM, M, NM, _ = EG.board_views(B)
-        before = [x.copy() for x in (T, TM, M, NM, V, WS, FIT)]
-        st = dice.new_state()
-        dice.set_scripted(st)
-        E = np.zeros((2000, EG.LOG_W), np.int64)
-        EN = np.zeros(1, np.int64)
-        res2 = res.copy()
-        turn = int(res[EG.R_TURNS])
-        EG.play_turns(st, np.zeros(0, np.int64), B, V, WS, FIT, EG.rules_buffer(*sim.args()),
-                      EG.Log(E, EN, 0, 0), res2, int(res[EG.R_LEAD_SIDE]), turn + 1)
-        assert res2[EG.R_REASON] == EG.REASON_REPEAT and res2[EG.R_TURNS] == turn + 2, trial
-        V[:, VH.V_STAMP] = before[4][:, VH.V_STAMP]
-        for x, y in zip((T, TM, M, NM, V, WS, FIT), before):
-            assert np.array_equal(x, y), trial
-    assert found > 0
+        _two_more_turns_change_nothing(sim, B, V, WS, FIT, res, trial)
+    if not found:
+        pytest.skip(f"no repeated-position game in {name}'s first {trials} seeded trials")
 
 
 @pytest.mark.parametrize("name,trial", [("game-8-intercept", 1670),
