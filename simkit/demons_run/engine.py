@@ -47,6 +47,7 @@ from simkit.core.blocks import sum_blocks
 from simkit.core.hexgrid import DX, DZ, EVEN_LOWER, to_cube
 
 from .procedures import kernels as K
+from .pieces.board import HOLE, NULL, WELL
 from .pieces.geometry import dist, nbr
 from .pieces.layout import (A_LASER, A_ME, A_SCR, A_SCREENS, A_TRACTOR, BU_COL, BU_MKIND, BU_ROW,
                             BU_STATE, BU_VP, CARRIED, DESTROYED, FINISHED, GONE, MAX_CARRY,
@@ -437,7 +438,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
         i += 1
         if tok == 1 or tok == 2:
             t = terrain[col, row]
-            if t == 2 or t == 3:
+            if t == NULL or t == WELL:
                 return -1, npath
             if in_hex + 1 > per_hex:
                 return -2, npath
@@ -466,7 +467,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
             mod = rp[RP_REC_PER_V] * max(0, vel - rp[RP_REC_VOVER])
             mod += rp[RP_REC_PER_HEX] * dist(col, row, bc, br) + rp[RP_REC_SUCC] * (tuses - 1) + pim
             tm = rp[RP_REC_FIRE0 + fire_class[bc, br]]
-            if terrain[bc, br] == 3 and rp[RP_REC_WELL] < tm:
+            if terrain[bc, br] == WELL and rp[RP_REC_WELL] < tm:
                 tm = rp[RP_REC_WELL]
             _hazard(st, script, s, Proc(K.K_RECOVERY, 0, 0, vel, pim, tractor, 0, mod + tm), S,
                     RT)
@@ -495,7 +496,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
                 _log(L, turn, EV_OFF, s, c2, r2, 0, 0, 0)
                 _store(s, sv, col, row, facing, vel, turns, gain, tuses)
             return 3, npath
-        hole = hole_of[c2, r2] if terrain[c2, r2] == 3 else 0
+        hole = hole_of[c2, r2] if terrain[c2, r2] == WELL else 0
         if hole > 0 and rp[RP_WHIP_VMIN] <= vel <= rp[RP_WHIP_VMAX] and not (whipped >> hole) & 1:
             if i >= nplan or plan[i] < 10 or plan[i] >= 100:
                 return -8, npath
@@ -519,7 +520,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
                 for q in range(nh):
                     if hound_at[q] == npath - 1 and hd[q, 2]:
                         plain = False
-                if plain and terrain[col, row] != 2:
+                if plain and terrain[col, row] != NULL:
                     if wet:
                         sv[s, V_COL], sv[s, V_ROW] = col, row
                     continue
@@ -544,7 +545,7 @@ def move_plan(st, script, mv, S, plan, nplan, RT, BT, L):
         # that takes the race's tuples counts a reference to each of their arrays, and that
         # counting was a sixth of a race's time.
         t = terrain[col, row]
-        plain = not (t == 2 or t == 4 or fire_class[col, row] > 0
+        plain = not (t == NULL or t == HOLE or fire_class[col, row] > 0
                      or (col == fin_col and row == fin_row))
         if plain:
             for q in range(nh):
@@ -601,7 +602,7 @@ def _enter(st, script, mv, hx, S, RT, BT, L):
     t = terrain[col, row]
     stop = False
     screens = _screens(s, sv, ships)
-    if t == 2:
+    if t == NULL:
         if wet:
             _hazard(st, script, s, Proc(K.K_NULL, 0, 0, vel, pi_mod[ships[s, PI]], 0, 0, 0), S,
                     RT)
@@ -622,7 +623,7 @@ def _enter(st, script, mv, hx, S, RT, BT, L):
             sv[s, X_FIRE_HEX] += 1
             sv[s, V_COL], sv[s, V_ROW] = col, row
             _after(st, script, s, S, RT, turn, L)
-        if t == 4 and not through_whip:
+        if t == HOLE and not through_whip:
             if vel >= rp[RP_PASS_MIN]:
                 if wet:
                     _log(L, turn, EV_HOLE_PASS, s, col, row, 0, 0, 0)

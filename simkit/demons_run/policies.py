@@ -68,6 +68,7 @@ from .pieces.layout import (BU_COL, BU_MKIND, BU_ROW, BU_STATE, BU_VP, ON_BOARD,
                             RP_WHIP_KMAX, RP_WHIP_KMIN, RP_WHIP_VMAX, RP_WHIP_VMIN, V_COL,
                             V_FACING, V_FIN_COL, V_FIN_ROW, V_FORCED, V_PILOT, V_ROW, V_STATUS,
                             V_VEL)
+from .pieces.board import HOLE, NULL, WELL
 from .pieces.markers import EASY
 from .rules import FUEL, SCREENS, TRACTOR
 
@@ -325,7 +326,7 @@ def hex_price(t, fc, v, w_null, risk, pass_min, f1, f2, f3):
     read: the plan search prices a hex at every node, and a call that takes arrays pays two
     atomic reference counts per array (numba's runtime), more than the price itself."""
     cost = 0.0
-    if t == 2:                                  # Null
+    if t == NULL:
         cost += w_null
     if fc > 0:
         cost += f1 if fc == 1 else (f2 if fc == 2 else f3)
@@ -333,7 +334,7 @@ def hex_price(t, fc, v, w_null, risk, pass_min, f1, f2, f3):
     # (:func:`whip_cost`), not once per Well hex it passes: the parameter is what "a Gravity
     # Whip costs", and the hexes hold no hazard of their own (204 O)
     cost *= risk
-    if t == 4 and v < pass_min:                 # captured by the Hell Hole (204 M)
+    if t == HOLE and v < pass_min:              # captured by the Hell Hole (204 M)
         cost += 1000.0
     return cost
 
@@ -412,7 +413,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
             continue
         # forward: from the hex behind, same facing and Velocity (not into a Well at a
         # whipping Velocity: that move is the whip below)
-        well = terrain[c, r] == 3
+        well = terrain[c, r] == WELL
         if v >= 1 and not (well and rp[RP_WHIP_VMIN] <= v <= rp[RP_WHIP_VMAX]):
             pc, pr = nbr(c, r, (f + 3) % 6)
             if 1 <= pc < C and 1 <= pr < R:
@@ -435,7 +436,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
                 pc, pr = nbr(ec, er, (f + 3) % 6)
                 if not (1 <= pc < C and 1 <= pr < R):
                     continue
-                if terrain[pc, pr] == 3 and hole_of[pc, pr] == hole:
+                if terrain[pc, pr] == WELL and hole_of[pc, pr] == hole:
                     continue
                 # the whip's hexes, the Well hex entered included, cost no MP (204 O), so no
                 # time; its price once, and what each hex holds
@@ -450,7 +451,7 @@ def route_field(goal, vlo, vhi, vmax, enter_only, BT, RT, pp, screens):
         if enter_only and goal[c, r] and vlo <= v <= vhi:
             continue
         # a turning movement in this hex
-        if vturns[v] > 0 and terrain[c, r] != 2 and terrain[c, r] != 3:
+        if vturns[v] > 0 and terrain[c, r] != NULL and terrain[c, r] != WELL:
             w = turn_cost(v, vturns, rp, pp)
             for df in (1, 5):
                 pf = (f + df) % 6
@@ -486,7 +487,7 @@ def p_recover(tractor, velocity, hexes, attempt, pi_mod, bc, br, terrain, fire_c
     mod = rp[RP_REC_PER_V] * max(0, velocity - rp[RP_REC_VOVER]) + rp[RP_REC_PER_HEX] * hexes
     mod += rp[RP_REC_SUCC] * (attempt - 1) + pi_mod
     tm = rp[RP_REC_FIRE0 + fire_class[bc, br]]
-    if terrain[bc, br] == 3 and rp[RP_REC_WELL] < tm:
+    if terrain[bc, br] == WELL and rp[RP_REC_WELL] < tm:
         tm = rp[RP_REC_WELL]
     need = rp[RP_REC_SUCCESS] - tractor - mod - tm
     if need <= 1:
@@ -947,7 +948,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
         k = dep[9, d] % 6 + 1
         c, r, f = dep[0, d], dep[1, d], dep[2, d]
         if rot != 0:
-            if terrain[c, r] == 2 or terrain[c, r] == 3 or dep[3, d] + abs(rot) > limit:
+            if terrain[c, r] == NULL or terrain[c, r] == WELL or dep[3, d] + abs(rot) > limit:
                 dep[9, d] += 5
                 continue
         f = (f + rot) % 6
@@ -969,7 +970,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                 c, r = c2, r2
                 terminal = True
             else:
-                hole = hole_of[c2, r2] if terrain[c2, r2] == 3 else 0
+                hole = hole_of[c2, r2] if terrain[c2, r2] == WELL else 0
                 whip = hole > 0 and whip_vmin <= V <= whip_vmax and not (w >> hole) & 1
                 if whip:
                     if k < whip_kmin or k > whip_kmax:
@@ -991,7 +992,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
                     c, r = c2, r2
                     cost += hex_price(terrain[c, r], fire_class[c, r], V, w_null, risk, pass_min,
                                       f1, f2, f3)
-                    if terrain[c, r] == 4 and V < rp[RP_PASS_MIN]:
+                    if terrain[c, r] == HOLE and V < rp[RP_PASS_MIN]:
                         terminal = True          # captured: the plan ends here
                     if c == fin_c and r == fin_r and V == 1:
                         terminal = True          # finished
@@ -1166,7 +1167,7 @@ def best_plan_in(q, W, J, out_plan, pp, scr, ends_at, ends):
             c2, r2 = nbr(c, r, f)
             if c2 < 1 or c2 >= C or r2 < 1 or r2 >= R:
                 break
-            hole = hole_of[c2, r2] if terrain[c2, r2] == 3 else 0
+            hole = hole_of[c2, r2] if terrain[c2, r2] == WELL else 0
             if hole > 0 and rp[RP_WHIP_VMIN] <= V <= rp[RP_WHIP_VMAX] and not (w >> hole) & 1:
                 w |= 1 << hole
                 out_plan[n] = 10 + k

@@ -15,6 +15,8 @@ from simkit.core import hexgrid
 from simkit.core._numba import jit
 from simkit.core.hexgrid import ODD_LOWER
 
+from .board import HOLE, NULL, WELL
+
 SQ3 = math.sqrt(3.0)
 
 
@@ -115,15 +117,15 @@ def hex_fire_mod(c, r, LS):
     terrain, fire_class, rp_lof_fire = LS.terrain, LS.fire_class, LS.lof_fire
     lof_well, lof_hole = LS.lof_well, LS.lof_hole
     t = terrain[c, r]
-    if t == 2:                       # NULL
+    if t == NULL:
         return 1
     m = 0
     fc = fire_class[c, r]
     if fc > 0 and rp_lof_fire[fc] < m:
         m = rp_lof_fire[fc]
-    if t == 3 and lof_well < m:      # WELL
+    if t == WELL and lof_well < m:
         m = lof_well
-    if t == 4 and lof_hole < m:      # HOLE
+    if t == HOLE and lof_hole < m:
         m = lof_hole
     return m
 
