@@ -2588,47 +2588,56 @@ def _plan_clear(T, M, NM, V, n, v, sec, lane, sp):
 
 
 @jit
-def _plan_cell(T, M, NM, V, n, v, sec, lane, sp, base, memo, six):
-    """:func:`_plan_clear` (``six``: the U-turn's six-lane zone clear of vehicles and of the
-    markers a plan does not drive over) read through ``memo`` (-1 not yet known), one cell per
-    place of the search's window (the other vehicles stand still while the car plans)."""
-    s = sec - base
-    c = -1
-    if 0 <= s <= 2 * PLAN_SECS and sp < PLAN_SP:
-        c = ((s * 5 + lane) * PLAN_SP + sp) * 2 + six
-        if memo[c] >= 0:
-            return memo[c] == 1
-    if six:
-        xlo = RD.rear_x(T, sec, lane, sp)
-        xhi = RD.front_x(T, sec, lane, sp)
-        ok = zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) < 0 \
-            and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi)
-    else:
-        ok = _plan_clear(T, M, NM, V, n, v, sec, lane, sp)
-    if c >= 0:
-        memo[c] = 1 if ok else 0
-    return ok
+def _plan_cells(T, TM, M, NM, V, n, v, base):
+    """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
+    1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
+    drive over), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
+    search: the other vehicles stand where they are while the car plans."""
+    cells = np.zeros((2 * PLAN_SECS + 1) * 5 * PLAN_SP, np.int64)
+    for s in range(2 * PLAN_SECS + 1):
+        sec = base + s
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            continue
+        for lane in range(5):
+            for sp in range(RD.pair_spaces(T, sec, lane)):
+                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp) else 0
+                xlo = RD.rear_x(T, sec, lane, sp)
+                xhi = RD.front_x(T, sec, lane, sp)
+                if zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) < 0 \
+                        and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi):
+                    f |= 2
+                cells[(s * 5 + lane) * PLAN_SP + sp] = f
+    return cells
 
 
 @jit
-def _plan_move(T, TM, M, NM, V, n, v, sec, lane, sp, d, code, base, memo):
+def _plan_cell(cells, base, sec, lane, sp, bit):
+    """Flag ``bit`` of a place (:func:`_plan_cells`); False outside the window."""
+    s = sec - base
+    if s < 0 or s > 2 * PLAN_SECS or sp >= PLAN_SP:
+        return False
+    return (cells[(s * 5 + lane) * PLAN_SP + sp] & bit) != 0
+
+
+@jit
+def _plan_move(T, cells, base, sec, lane, sp, d, code):
     """Where step ``code`` takes a car at (``sec``, ``lane``, ``sp``) facing ``d``, as the engine
     would move it (``engine._advance``, ``_uturn_move``): (sec, lane, sp, facing), sec -1 where
-    the step is refused, runs into something, or leaves the track laid."""
+    the step is refused, runs into something, or leaves the window (or the track laid)."""
     rev = PS_BACK <= code <= PS_BACK_UTURN
     td = 1 - d if rev else d
     nsec, nsp = RD.step_space(T, sec, lane, sp, td)
-    if nsec < TM[RD.TM_FIRST] or nsec >= TM[RD.TM_NSEC]:
+    if nsec < 0:
         return -1, 0, 0, 0
     if code == PS_UTURN or code == PS_BACK_UTURN:
         # p14: not from a curve onto a curve; the six-lane zone clear of vehicles and
         # obstacles, and (as every step of a plan) of the markers it does not drive over
         if T[sec, RD.T_KIND] != RD.STRAIGHT and T[nsec, RD.T_KIND] != RD.STRAIGHT:
             return -1, 0, 0, 0
-        if not _plan_cell(T, M, NM, V, n, v, nsec, lane, nsp, base, memo, 1):
+        if not _plan_cell(cells, base, nsec, lane, nsp, 2):
             return -1, 0, 0, 0
         return nsec, lane, nsp, 1 - d
-    if not _plan_cell(T, M, NM, V, n, v, nsec, lane, nsp, base, memo, 0):
+    if not _plan_cell(cells, base, nsec, lane, nsp, 1):
         return -1, 0, 0, 0
     dr = 0
     if code == PS_LEFT or code == PS_BACK_L:
@@ -2652,23 +2661,26 @@ def _plan_move(T, TM, M, NM, V, n, v, sec, lane, sp, d, code, base, memo):
         n0 = RD.pair_spaces(T, nsec, lane)
         n1 = RD.pair_spaces(T, nsec, nl)
         nsp2 = min(max((nsp * n1) // n0, 0), n1 - 1)
-    if not _plan_cell(T, M, NM, V, n, v, nsec, nl, nsp2, base, memo, 0):
+    if not _plan_cell(cells, base, nsec, nl, nsp2, 1):
         return -1, 0, 0, 0
     return nsec, nl, nsp2, d
 
 
 @jit
-def _plan_search(T, TM, M, NM, V, n, v):
+def _plan_search(T, TM, M, NM, V, n, v, goal):
     """Breadth-first over the plan's steps from where the car stands (stopped, or moving at
     ``PLAN_MPH``), every other vehicle where it is: for each state (place, facing, moving) the
     fewest moves to it (-1 none within ``PLAN_MOVES``) and, as bits, the first steps that begin
-    a way of that length. The section the state indices start from is ``V_SEC - PLAN_SECS``."""
+    a way of that length. The section the state indices start from is ``V_SEC - PLAN_SECS``.
+    With a ``goal`` state index (not -1), the search stops once every way to it of the fewest
+    moves is known, or none can be within the moves it had left (``V_GOALN``)."""
     base = V[v, V_SEC] - PLAN_SECS
     dist = np.full(PLAN_N, -1, np.int64)
     first = np.zeros(PLAN_N, np.int64)
     q = np.empty(PLAN_N, np.int64)
     qs = np.empty((PLAN_N, 5), np.int64)
-    memo = np.full(PLAN_N // 2, -1, np.int64)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base)
+    limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
     mov0 = 1 if V[v, V_MPH] > 0 else 0
     i0 = _plan_idx(base, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR], mov0)
     dist[i0] = 0
@@ -2682,17 +2694,19 @@ def _plan_search(T, TM, M, NM, V, n, v):
     tail = 1
     while head < tail:
         i = q[head]
+        if goal >= 0 and dist[goal] >= 0 and dist[i] >= dist[goal]:
+            break
         sec, lane, sp, d, mov = qs[head, 0], qs[head, 1], qs[head, 2], qs[head, 3], qs[head, 4]
         head += 1
-        if dist[i] >= PLAN_MOVES:
+        if dist[i] >= limit:
             continue
         for code in range(9):
             if mov == 1 and PS_BACK <= code <= PS_BACK_UTURN:
                 continue   # only a car stationary at the start of the turn reverses (p17)
             if mov == 0 and code == PS_BRAKE:
                 continue
-            ns, nl, np_, nd = _plan_move(T, TM, M, NM, V, n, v, sec, lane, sp, d,
-                                         PS_ON if code == PS_BRAKE else code, base, memo)
+            ns, nl, np_, nd = _plan_move(T, cells, base, sec, lane, sp, d,
+                                         PS_ON if code == PS_BRAKE else code)
             if ns < 0:
                 continue
             nm = 0 if (code == PS_BRAKE or PS_BACK <= code <= PS_BACK_UTURN) else 1
@@ -2814,7 +2828,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
         return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1)
     best_free = -1
     best_d = 0
     best_val = 0.0
@@ -2893,9 +2907,13 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
     gsp = (g // 2) % 64
     gl = (g // 128) % 8
     gs = g // 1024
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v)
     gi = _plan_idx(V[v, V_SEC] - PLAN_SECS, gs, gl, gsp, gd, 0)
-    if gi < 0 or dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
+    if gi < 0:
+        V[v, V_GOAL] = 0
+        V[v, V_GOALN] = 0
+        return -1, 0
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi)
+    if dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
