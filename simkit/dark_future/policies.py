@@ -2801,20 +2801,22 @@ def _table_key(V, NM, n):
 
 @jit
 def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
-    """A stopped car that means to take the enemy out (``_hunts``), has no shot and would wait,
-    with every vehicle in play stopped and none with a shot (nothing will change: the
-    position repeats), looks for a place within ``PLAN_MOVES`` of the slowest
-    moves (above) where it would have a shot and win the exchange there: the share of its
-    target's points its shot takes a turn above the share of its own the enemies' answer takes
-    (:func:`_exchange_at`). Places no enemy can answer from first (behind a car whose guns all
-    face forward, p82-83), then the fewest moves, then the best shot; equal ones the dice
-    choose. The place is remembered (``V_GOAL``, ``V_GOALN``) and driven to
-    (:func:`_follow_plan`). Nothing in play moving, waiting only repeats the position and draws
-    (seeded Game Eight intercepts: the last target nose to an obstacle, the attacker past it
-    facing back, neither with a shot in one move or two; issue 15, sessions 27-28). True when a
-    plan is made. A search that finds nothing is remembered with the table it was made on
-    (``_table_key``, a negative ``V_GOALN``) and not made again until a vehicle moves. Reads
-    no dice but for a tie."""
+    """A stopped car that means to take the enemy out (a chase car, or any car where taking the
+    other side out wins, ``HP_TAKE_OUT``), has no shot and would wait, with every vehicle in
+    play stopped and none with a shot (nothing will change: the position repeats), looks for a
+    place within ``PLAN_MOVES`` of the slowest moves (above) where it would have a shot and win
+    the exchange there: the share of its target's points its shot takes a turn above the share
+    of its own the enemies' answer takes (:func:`_exchange_at`). Places no enemy can answer from
+    first (behind a car whose guns all face forward, p82-83), then the fewest moves, then the
+    best shot; equal ones the dice choose. The place is remembered (``V_GOAL``, ``V_GOALN``)
+    and driven to (:func:`_follow_plan`). Nothing in play moving, waiting only repeats the
+    position and draws (seeded Game Eight intercepts: the last target nose to an obstacle, the
+    attacker past it facing back, neither with a shot in one move or two; issue 15, sessions
+    27-28). A car that counts every enemy left behind (``_leaves_behind``, p75) plans too:
+    waiting, it leaves no one behind (seeded intercept 3879: the last target, walled in short
+    of the stranded attacker, waited to a repeat). True when a plan is made. A search that
+    finds nothing is remembered with the table it was made on (``_table_key``, a negative
+    ``V_GOALN``) and not made again until a vehicle moves. Reads no dice but for a tie."""
     if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
             or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 \
             or V[v, V_OOC] != 0 or not has_gun(WS, v) or not _all_stopped(V, n, v):
@@ -2823,7 +2825,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     key = _table_key(V, NM, n)
-    if V[v, V_GOALN] == -1 - key or not _hunts(T, TM, M, NM, V, n, v, hp):
+    if V[v, V_GOALN] == -1 - key or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0):
         return False
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
