@@ -11,7 +11,7 @@ from simkit.dark_future import policies as PO
 from simkit.dark_future.pieces import road as RD
 from simkit.dark_future.pieces import vehicle as VH
 
-from test_dark_future_engine import World
+from test_dark_future_engine import World, _rules_with
 
 
 def _stream(trial):
@@ -1223,9 +1223,9 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
     a lane a reverse, the car may get its shot from the pair between (the forced reverse won).
     Now, for a car with a gun, shielded only if every pair on the way to the enemy's is
     blocked: the target backs straight off the corner (a reverse may not drift on a curve,
-    p17). The old driver waited, A_NONE. With the pair between blocked too, or with nothing to
-    shoot (lined up it could only ram, which needs the enemy's own lanes, p52), it waits as
-    before."""
+    p17). The old driver waited, A_NONE. With nothing to shoot (lined up it could only ram,
+    which needs the enemy's own lanes, p52), it waits as before; with the pair between blocked
+    too, no line-up, but a stand-off plan (session 28)."""
     std = PO.params_vector()
     w = World(layout=("S", "S", "S", "CR", "S", "S", "S"), scenario="game-8-intercept.toml")
     n = w.a.G[EG.G_NV]
@@ -1256,11 +1256,19 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
     assert decide() == (PO.A_NONE, 0)
     w.WS[0, :, VH.W_AMMO] = ammo
     # the pair between blocked behind the bend as well (its own way back still clear):
-    # shielded, it waits as before
+    # shielded, no line-up; it waited until the position repeated. Since session 28 the
+    # stand-off plan (_plan_standoff) backs it off the corner to section 2's lanes 1-2, three
+    # moves, where its hood has the attacker in its corridor over the obstacle (p26) and the
+    # attacker, facing it, has the wreck closest in its own (no answer)
     _obstacle(w, 2, 2, 2, 2)
     assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 0)
     assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 0, 2)
-    assert decide() == (PO.A_NONE, 0)
+    assert decide() == (PO.A_REVERSE, 0)
+    g = w.V[0, VH.V_GOAL] - 1
+    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    assert goal == (2, 1, 1, 0) and w.V[0, VH.V_GOALN] == 3
+    assert PO._exchange_at(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, w.tbuf, std[PO.P_SHOOT],
+                           *goal)[1] == 0.0
 
 
 def _last_rider_world(layout):
@@ -3215,3 +3223,64 @@ def test_no_drift_two_spaces_from_a_strip_it_has_not_the_moves_to_get_round_p13_
     assert PO._block_plan(w.T, w.M, w.NM, w.V, 2, 0, 30, 30, False) == (2, 2)
     assert _d(w, 0, std, moves=True) == (PO.A_DRIFT, 1)
 
+
+
+def _wreck_between_intercept():
+    """Game Eight (the intercept) on straights: the last target car (0) stopped on section 3
+    lanes 2-3, space 1, facing with play, nose to target#1's wreck (1) in the next space; the
+    attacker (2) stopped nose to the wreck's other end, section 4 space 0, facing back in the
+    same lanes (seeded intercept 151, 3467, 3879). Every corridor between them runs through the
+    wreck (the closest vehicle is the target, p25-26): neither has a shot, and neither has a
+    move that gives one (the straight move rams the wreck; each drift lands beside it, where
+    the lanes overlap)."""
+    w, n = _intercept_world()
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 2, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.V[1, VH.V_DMG] = 0
+    w.place(2, 4, 2, 0, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    return w, n
+
+
+def test_a_hunter_in_a_standoff_plans_its_way_round_a_wreck_to_a_shot_p14_p17():
+    """Issue 15, session 28: the two cars nose to the two ends of a wreck in the same lanes, all
+    in play stopped. No one move (p13-15) nor a reverse and a move (p17) gives either a shot;
+    the attacker backed off and came on until it had backed off from its place ``P_BACKOFFS``
+    times, then waited, and so did the target, until the position repeated (seeded intercept
+    151, 485, 3558 ...). It now plans a way of several slow moves round the wreck to a place it
+    has a shot from and wins the exchange at, here behind the target, whose guns all face
+    forward (p82-83) and cannot answer; remembers it (``V_GOAL``) and keeps to it moving. Its
+    own turns through the engine, the target left where it stands: it gets round, stops with
+    the target in its sights and shoots it (the old driver: waits, no shot, every turn)."""
+    std = PO.params_vector()
+    w, n = _wreck_between_intercept()
+    pol = np.stack([std] * n)
+    for v in (0, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+    for _ in range(int(std[PO.P_BACKOFFS])):
+        PO.remember_backing(w.V, 2)    # backed off from here as often as it does
+    # the plan: a place with the target in its sights that the target cannot answer from
+    V = w.V.copy()
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 2, w.hp, std, *_stream(0))
+    g = V[2, VH.V_GOAL] - 1
+    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    assert 3 <= V[2, VH.V_GOALN] <= PO.PLAN_MOVES
+    mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 2, w.hp, w.tbuf, std[PO.P_SHOOT],
+                                   *goal)
+    assert mine > 0.0 and theirs == 0.0
+    assert _d(w, 2, std, n=n, trial=0)[0] != PO.A_NONE     # the old driver: A_NONE
+    # the attacker's own turns through the engine (its moves at 10mph: one phase a turn)
+    st, s = _stream(3)
+    for turn in range(1, PO.PLAN_MOVES + 1):
+        _act(w, st, s, 2, pol, n=n, turn=turn, phase=1)
+        assert w.V[2, VH.V_STATUS] == VH.ACTIVE and w.V[2, VH.V_MPH] <= PO.PLAN_MPH
+        slot, u = PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 2, w.hp, std, w.tbuf)
+        if slot >= 0 and w.V[2, VH.V_MPH] == 0:
+            break
+    assert u == 0 and w.V[2, VH.V_MPH] == 0, turn
+    assert turn <= V[2, VH.V_GOALN] + 2
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    # it shoots from there (the plan is over: the car stands where it set out for)
+    assert _d(w, 2, std, n=n, trial=0) == (PO.A_SHOOT, slot)
+    assert w.V[2, VH.V_GOAL] == 0

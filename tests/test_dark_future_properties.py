@@ -315,6 +315,20 @@ def test_seeded_game_eight_cars_no_longer_back_and_fill_to_the_turn_limit_issue_
     assert res[EG.R_REASON] == EG.REASON_SIDE_OUT and res[EG.R_WINNER] >= 0
 
 
+@pytest.mark.parametrize("trial", [1684, 3558, 4895])
+def test_seeded_intercept_standoffs_are_fought_out_issue_15(trial):
+    """Seeded Game Eight intercepts (seed 2026) that ended as repeated positions, every car in
+    play stopped with no shot: 1684 and 4895 the last target nose to an obstacle across lanes
+    3-5, the attacker just past it facing back; 3558 the two cars nose to the two ends of a
+    wreck in the same lanes. A stopped hunter with no shot now plans several slow moves to a
+    place it has a shot from (``policies._plan_standoff``; session 28), and each now ends with
+    a side taken out (the drivers' position made up: DRV
+    test_a_hunter_in_a_standoff_plans_its_way_round_a_wreck_to_a_shot_p14_p17)."""
+    sc = GM.load_scenario(SCEN / "game-8-intercept.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
+    assert res[EG.R_REASON] == EG.REASON_SIDE_OUT and res[EG.R_WINNER] >= 0
+
+
 # Issue 15, 'never deadlock', over more games than the invariants above: the shuttle count
 # costs little beside playing the game (benchmarks/dark_future_deadlocks.py plays all 5,000)
 SURVEY = 1000

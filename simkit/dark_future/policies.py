@@ -85,6 +85,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
+from .pieces.vehicle import V_GOAL, V_GOALN
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority
 from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -1780,6 +1781,10 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
     costs a call each time it is made). The other pieces are cut after the direction driving,
     which cuts its own, has passed. A stopped car does not back off (p17) from a place it has
     backed off from ``P_BACKOFFS`` times already: it shoots or waits instead."""
+    if V[v, V_GOAL] != 0:
+        act, arg = _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script)
+        if act >= 0:
+            return act, arg
     if V[v, V_MPH] == 0 and not moves:
         act, arg = _decide(B, T, V, WS, n, v, False, hp, par, st, script)
         # riders never reverse (p64): bike_decide makes the choice a wait; a reverse U-turn
@@ -1788,7 +1793,11 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 and 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
                 and not (arg == 0 and _rams_behind(B, T, V, n, v, hp, par)):
             # (a reverse that rams is no backing off: no shuttle)
-            return _hold(B, T, V, WS, n, v, hp, par, st, script)
+            act, arg = _hold(B, T, V, WS, n, v, hp, par, st, script)
+        if act == A_NONE and _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
+            a, g = _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script)
+            if a >= 0:
+                return a, g
         return act, arg
     return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
 
@@ -1819,6 +1828,8 @@ def renumber_backing(V, v, k):
     for c in range(V_BACKED0, V_BACKED7 + 1):
         if V[v, c] != 0:
             V[v, c] += k * 8 * 64 * 2 * BACKED_KEY   # _place_key's section step
+    if V[v, V_GOAL] != 0:
+        V[v, V_GOAL] += k * 8 * 64 * 2           # the stand-off plan's goal (_plan_standoff)
 
 
 @jit
@@ -2518,6 +2529,433 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
             if _outlasts(T, M, NM, V, n, v, hp, True) >= 0:
                 return A_REVERSE, 0
     return act, arg
+
+
+# --- stand-off plans (issue 15, session 28) ----------------------------------------------------
+# Where every vehicle in play is stopped and a hunter with no shot would wait, nothing changes
+# and the game is drawn by the repeated position; a player looks over the table for a place it
+# can shoot from and drives there over several turns. The moves are those of the slowest
+# speed: moving off at PLAN_MPH (speed factor 1: one space a turn, p9, p15) straight, drifting
+# or with a U-turn (p13-15), then each turn one space straight, drifting, with a U-turn, or
+# braking to a stop (the brake comes after the move, p16); from a stop a reverse, straight,
+# drifting or with a U-turn (p14, p17).
+PLAN_MPH = 10
+PLAN_SECS = 2       # sections either side of the car the plan may use
+PLAN_MOVES = 12     # the longest plan, in moves (a turn each)
+PLAN_SP = 5         # most spaces on a pair of lanes of any section (a corner's outside)
+PLAN_N = (2 * PLAN_SECS + 1) * 5 * PLAN_SP * 4
+(PS_ON, PS_LEFT, PS_RIGHT, PS_UTURN, PS_BACK, PS_BACK_L, PS_BACK_R, PS_BACK_UTURN,
+ PS_BRAKE) = range(9)
+
+
+@jit
+def _goal_key(sec, lane, sp, d):
+    # as _place_key: distinct for every place and facing
+    return (((sec * 8 + lane) * 64 + sp) * 2 + d) + 1
+
+
+@jit
+def _plan_idx(base, sec, lane, sp, d, mov):
+    s = sec - base
+    if s < 0 or s > 2 * PLAN_SECS or sp >= PLAN_SP:
+        return -1
+    return (((s * 5 + lane) * PLAN_SP + sp) * 2 + d) * 2 + mov
+
+
+@jit
+def _plan_marker(M, NM, llo, lhi, xlo, xhi):
+    """A marker a plan does not drive over on lanes ``llo``-``lhi`` between ``xlo`` and ``xhi``:
+    an obstacle, a passive (oil, mines, spikes, a dummy that may be one) or a railroad (a train
+    at any speed, p77). Sand and debris are crossed at ``PLAN_MPH``, under both their safety
+    limits (p76-77: 30mph, 10mph), where the hazard roll adds nothing for speed (p41):
+    a player crawls over them to a place it wins from rather than wait for ever."""
+    for i in range(NM[0]):
+        k = M[i, RD.MK_KIND]
+        if M[i, RD.MK_ACTIVE] and k != RD.SMOKE and k != RD.SAND and k != RD.DEBRIS \
+                and marker_over(M, i, llo, lhi, xlo, xhi):
+            return True
+    return False
+
+
+@jit
+def _plan_clear(T, M, NM, V, n, v, sec, lane, sp):
+    """Is ``lane``'s pair at (``sec``, ``sp``) free of vehicles, wrecks and the markers a plan
+    does not drive over (:func:`_plan_marker`)?"""
+    xlo = RD.rear_x(T, sec, lane, sp)
+    xhi = RD.front_x(T, sec, lane, sp)
+    return zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) < 0 \
+        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi)
+
+
+@jit
+def _plan_cells(T, TM, M, NM, V, n, v, base):
+    """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
+    1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
+    drive over), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
+    search: the other vehicles stand where they are while the car plans."""
+    cells = np.zeros((2 * PLAN_SECS + 1) * 5 * PLAN_SP, np.int64)
+    for s in range(2 * PLAN_SECS + 1):
+        sec = base + s
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            continue
+        for lane in range(5):
+            for sp in range(RD.pair_spaces(T, sec, lane)):
+                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp) else 0
+                xlo = RD.rear_x(T, sec, lane, sp)
+                xhi = RD.front_x(T, sec, lane, sp)
+                if zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) < 0 \
+                        and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi):
+                    f |= 2
+                cells[(s * 5 + lane) * PLAN_SP + sp] = f
+    return cells
+
+
+@jit
+def _plan_cell(cells, base, sec, lane, sp, bit):
+    """Flag ``bit`` of a place (:func:`_plan_cells`); False outside the window."""
+    s = sec - base
+    if s < 0 or s > 2 * PLAN_SECS or sp >= PLAN_SP:
+        return False
+    return (cells[(s * 5 + lane) * PLAN_SP + sp] & bit) != 0
+
+
+@jit
+def _plan_move(T, cells, base, sec, lane, sp, d, code):
+    """Where step ``code`` takes a car at (``sec``, ``lane``, ``sp``) facing ``d``, as the engine
+    would move it (``engine._advance``, ``_uturn_move``): (sec, lane, sp, facing), sec -1 where
+    the step is refused, runs into something, or leaves the window (or the track laid)."""
+    rev = PS_BACK <= code <= PS_BACK_UTURN
+    td = 1 - d if rev else d
+    nsec, nsp = RD.step_space(T, sec, lane, sp, td)
+    if nsec < 0:
+        return -1, 0, 0, 0
+    if code == PS_UTURN or code == PS_BACK_UTURN:
+        # p14: not from a curve onto a curve; the six-lane zone clear of vehicles and
+        # obstacles, and (as every step of a plan) of the markers it does not drive over
+        if T[sec, RD.T_KIND] != RD.STRAIGHT and T[nsec, RD.T_KIND] != RD.STRAIGHT:
+            return -1, 0, 0, 0
+        if not _plan_cell(cells, base, nsec, lane, nsp, 2):
+            return -1, 0, 0, 0
+        return nsec, lane, nsp, 1 - d
+    if not _plan_cell(cells, base, nsec, lane, nsp, 1):
+        return -1, 0, 0, 0
+    dr = 0
+    if code == PS_LEFT or code == PS_BACK_L:
+        dr = -1
+    elif code == PS_RIGHT or code == PS_BACK_R:
+        dr = 1
+    if dr == 0:
+        return nsec, lane, nsp, d
+    nl = lane + dr
+    if nl < 0 or nl > 4:
+        return -1, 0, 0, 0
+    curve = T[nsec, RD.T_KIND] != RD.STRAIGHT
+    if rev:
+        if curve or T[sec, RD.T_KIND] != RD.STRAIGHT:
+            return -1, 0, 0, 0     # no drift while reversing on a curve (p17)
+    elif curve and dr != (1 if T[nsec, RD.T_DIR] < 0 else -1):
+        return -1, 0, 0, 0         # outwards only on a curve (p13)
+    if td == 0:
+        nsp2 = RD.remap_space(T, nsec, lane, nl, nsp)
+    else:
+        n0 = RD.pair_spaces(T, nsec, lane)
+        n1 = RD.pair_spaces(T, nsec, nl)
+        nsp2 = min(max((nsp * n1) // n0, 0), n1 - 1)
+    if not _plan_cell(cells, base, nsec, nl, nsp2, 1):
+        return -1, 0, 0, 0
+    return nsec, nl, nsp2, d
+
+
+@jit
+def _plan_search(T, TM, M, NM, V, n, v, goal):
+    """Breadth-first over the plan's steps from where the car stands (stopped, or moving at
+    ``PLAN_MPH``), every other vehicle where it is: for each state (place, facing, moving) the
+    fewest moves to it (-1 none within ``PLAN_MOVES``) and, as bits, the first steps that begin
+    a way of that length. The section the state indices start from is ``V_SEC - PLAN_SECS``.
+    With a ``goal`` state index (not -1), the search stops once every way to it of the fewest
+    moves is known, or none can be within the moves it had left (``V_GOALN``)."""
+    base = V[v, V_SEC] - PLAN_SECS
+    dist = np.full(PLAN_N, -1, np.int64)
+    first = np.zeros(PLAN_N, np.int64)
+    q = np.empty(PLAN_N, np.int64)
+    qs = np.empty((PLAN_N, 5), np.int64)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base)
+    limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
+    mov0 = 1 if V[v, V_MPH] > 0 else 0
+    i0 = _plan_idx(base, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR], mov0)
+    dist[i0] = 0
+    q[0] = i0
+    qs[0, 0] = V[v, V_SEC]
+    qs[0, 1] = V[v, V_LANE]
+    qs[0, 2] = V[v, V_SP]
+    qs[0, 3] = V[v, V_DIR]
+    qs[0, 4] = mov0
+    head = 0
+    tail = 1
+    while head < tail:
+        i = q[head]
+        if goal >= 0 and dist[goal] >= 0 and dist[i] >= dist[goal]:
+            break
+        sec, lane, sp, d, mov = qs[head, 0], qs[head, 1], qs[head, 2], qs[head, 3], qs[head, 4]
+        head += 1
+        if dist[i] >= limit:
+            continue
+        for code in range(9):
+            if mov == 1 and PS_BACK <= code <= PS_BACK_UTURN:
+                continue   # only a car stationary at the start of the turn reverses (p17)
+            if mov == 0 and code == PS_BRAKE:
+                continue
+            ns, nl, np_, nd = _plan_move(T, cells, base, sec, lane, sp, d,
+                                         PS_ON if code == PS_BRAKE else code)
+            if ns < 0:
+                continue
+            nm = 0 if (code == PS_BRAKE or PS_BACK <= code <= PS_BACK_UTURN) else 1
+            j = _plan_idx(base, ns, nl, np_, nd, nm)
+            if j < 0:
+                continue
+            f = (1 << code) if dist[i] == 0 else first[i]
+            if dist[j] < 0:
+                dist[j] = dist[i] + 1
+                first[j] = f
+                q[tail] = j
+                qs[tail, 0] = ns
+                qs[tail, 1] = nl
+                qs[tail, 2] = np_
+                qs[tail, 3] = nd
+                qs[tail, 4] = nm
+                tail += 1
+            elif dist[j] == dist[i] + 1:
+                first[j] |= f
+    return dist, first, q, qs, tail
+
+
+@jit
+def _exchange_at(T, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, d):
+    """With the car stopped at (``sec``, ``lane``, ``sp``) facing ``d``: the share of its
+    target's points its best shot takes a turn (expected damage points, ``_shot_core``, over the
+    points left), -1.0 with no shot at an enemy in play; and the share of its own points the
+    enemies whose best shot would then be at it take. The car is put back."""
+    s0 = V[v, V_SEC]
+    l0 = V[v, V_LANE]
+    p0 = V[v, V_SP]
+    d0 = V[v, V_DIR]
+    V[v, V_SEC] = sec
+    V[v, V_LANE] = lane
+    V[v, V_SP] = sp
+    V[v, V_DIR] = d
+    mine = -1.0
+    theirs = 0.0
+    slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
+    if slot >= 0 and V[tgt, V_SIDE] != V[v, V_SIDE] and V[tgt, V_STATUS] == ACTIVE and val > 0.0:
+        mine = val / max(V[tgt, V_DMG], 1)
+        for u in range(n):
+            if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+                s2, t2, v2, h2, k2 = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)
+                if s2 >= 0 and t2 == v:
+                    theirs += v2
+        theirs /= max(V[v, V_DMG], 1)
+    V[v, V_SEC] = s0
+    V[v, V_LANE] = l0
+    V[v, V_SP] = p0
+    V[v, V_DIR] = d0
+    return mine, theirs
+
+
+@jit
+def _all_stopped(V, n, v):
+    """Is every other vehicle in play stopped, an enemy among them?"""
+    foe = False
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE:
+            continue
+        if V[u, V_MPH] != 0:
+            return False
+        if V[u, V_SIDE] != V[v, V_SIDE]:
+            foe = True
+    return foe
+
+
+@jit
+def _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
+    """Has any other vehicle in play a shot at an enemy of its own? Then the dice roll and the
+    position changes: no stand-off (yet)."""
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE:
+            slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)
+            if slot >= 0 and V[tgt, V_SIDE] != V[u, V_SIDE] and V[tgt, V_STATUS] == ACTIVE:
+                return True
+    return False
+
+
+@jit
+def _table_key(V, NM, n):
+    """A number for where every vehicle stands (place, facing, status) and how many markers lie
+    on the road: a plan looked for and not found is not looked for again until it changes."""
+    h = NM[0] + 1
+    for u in range(n):
+        x = ((((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 8
+             + V[u, V_STATUS])
+        h = (h * 1000003 + x) % 2147483647
+    return h
+
+
+@jit
+def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
+    """A stopped car that means to take the enemy out (a chase car, or any car where taking the
+    other side out wins, ``HP_TAKE_OUT``), has no shot and would wait, with every vehicle in
+    play stopped and none with a shot (nothing will change: the position repeats), looks for a
+    place within ``PLAN_MOVES`` of the slowest moves (above) where it would have a shot and win
+    the exchange there: the share of its target's points its shot takes a turn above the share
+    of its own the enemies' answer takes (:func:`_exchange_at`). Places no enemy can answer from
+    first (behind a car whose guns all face forward, p82-83), then the fewest moves, then the
+    best shot; equal ones the dice choose. The place is remembered (``V_GOAL``, ``V_GOALN``)
+    and driven to (:func:`_follow_plan`). Nothing in play moving, waiting only repeats the
+    position and draws (seeded Game Eight intercepts: the last target nose to an obstacle, the
+    attacker past it facing back, neither with a shot in one move or two; issue 15, sessions
+    27-28). A car that counts every enemy left behind (``_leaves_behind``, p75) plans too:
+    waiting, it leaves no one behind (seeded intercept 3879: the last target, walled in short
+    of the stranded attacker, waited to a repeat). True when a plan is made. A search that
+    finds nothing is remembered with the table it was made on (``_table_key``, a negative
+    ``V_GOALN``) and not made again until a vehicle moves. Reads no dice but for a tie."""
+    if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
+            or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 \
+            or V[v, V_OOC] != 0 or not has_gun(WS, v) or not _all_stopped(V, n, v):
+        return False
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    key = _table_key(V, NM, n)
+    if V[v, V_GOALN] == -1 - key or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0):
+        return False
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
+    if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
+        return False
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1)
+    best_free = -1
+    best_d = 0
+    best_val = 0.0
+    goal = -1
+    ties = 0
+    for k in range(1, tail):
+        if qs[k, 4] != 0:
+            continue   # a goal is a place stopped at
+        i = q[k]
+        mine, theirs = _exchange_at(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
+                                    qs[k, 0], qs[k, 1], qs[k, 2], qs[k, 3])
+        if mine <= theirs:
+            continue
+        free = 1 if theirs == 0.0 else 0
+        d = dist[i]
+        if goal >= 0 and free == best_free and d == best_d and mine == best_val:
+            ties += 1
+            if _pick(st, script, ties) != 0:
+                continue
+        elif goal < 0 or free > best_free or (free == best_free and (
+                d < best_d or (d == best_d and mine > best_val))):
+            ties = 1
+        else:
+            continue
+        goal = k
+        best_free = free
+        best_d = d
+        best_val = mine
+    if goal < 0:
+        V[v, V_GOALN] = -1 - key    # nowhere to go from this table (the car remembers)
+        return False
+    V[v, V_GOAL] = _goal_key(qs[goal, 0], qs[goal, 1], qs[goal, 2], qs[goal, 3])
+    V[v, V_GOALN] = best_d
+    return True
+
+
+@jit
+def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
+    """The next step of the car's stand-off plan (:func:`_plan_standoff`), or (-1, 0) with the
+    plan dropped or nothing to do this phase (the driver then decides as ever). Kept until the
+    car stands stopped at the place, a shot opens from where it stops, an enemy drives off
+    faster than the crawl of a plan (the stand-off is over; one creeping to a place of its own,
+    or reversing, is still in it), or the way there grows longer than the moves it still
+    needed (the road changed: the plan no longer holds). A moving driver keeps to the plan (it used not to:
+    forced off a stop with no plan, the attacker of seeded intercept 1684 came level beside the
+    target, rammed a wreck, backed off and came on again to a repeat). Moving, it takes a shot
+    where the step is straight on (the shot moves the car as steadily). Of equally short ways
+    the dice choose the step."""
+    mph = V[v, V_MPH]
+    if V[v, V_STATUS] != ACTIVE or V[v, V_OOC] != 0 or (mph != 0 and mph > PLAN_MPH) \
+            or (mph == 0 and moves):
+        V[v, V_GOAL] = 0
+        V[v, V_GOALN] = 0
+        return -1, 0
+    if mph > 0 and not moves:
+        return -1, 0   # moved this turn already
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and V[u, V_MPH] > PLAN_MPH:
+            V[v, V_GOAL] = 0
+            V[v, V_GOALN] = 0
+            return -1, 0
+    TM = B[B_TM:B_TM_END]
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
+    slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
+    shot = slot >= 0 and V[tgt, V_SIDE] != V[v, V_SIDE] and V[tgt, V_STATUS] == ACTIVE
+    if mph == 0 and (shot or _goal_key(V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+                     == V[v, V_GOAL]):
+        V[v, V_GOAL] = 0
+        V[v, V_GOALN] = 0
+        return -1, 0
+    g = V[v, V_GOAL] - 1
+    gd = g % 2
+    gsp = (g // 2) % 64
+    gl = (g // 128) % 8
+    gs = g // 1024
+    gi = _plan_idx(V[v, V_SEC] - PLAN_SECS, gs, gl, gsp, gd, 0)
+    if gi < 0:
+        V[v, V_GOAL] = 0
+        V[v, V_GOALN] = 0
+        return -1, 0
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi)
+    if dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
+        V[v, V_GOAL] = 0
+        V[v, V_GOALN] = 0
+        return -1, 0
+    V[v, V_GOALN] = dist[gi]
+    mask = first[gi]
+    m = 0
+    for c in range(9):
+        if mask & (1 << c):
+            m += 1
+    k = _pick(st, script, m) if m > 1 else 0
+    code = 0
+    for c in range(9):
+        if mask & (1 << c):
+            if k == 0:
+                code = c
+                break
+            k -= 1
+    if mph == 0:
+        if code == PS_ON:
+            return A_ACCEL, PLAN_MPH
+        if code == PS_LEFT or code == PS_RIGHT:
+            return A_OFF_DRIFT, (1 if code == PS_RIGHT else -1) * PLAN_MPH
+        if code == PS_UTURN:
+            return A_UTURN, PLAN_MPH
+        if code == PS_BACK:
+            return A_REVERSE, 0
+        if code == PS_BACK_L or code == PS_BACK_R:
+            return A_REVERSE, 1 if code == PS_BACK_R else -1
+        return A_REVERSE, 2
+    if code == PS_ON:
+        if shot and not _finishes_hulks(V, WS, v, tgt, hp):
+            slot, tgt, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
+                                             script)
+            return A_SHOOT, slot
+        return A_NONE, 0
+    if code == PS_LEFT or code == PS_RIGHT:
+        return A_DRIFT, 1 if code == PS_RIGHT else -1
+    if code == PS_UTURN:
+        return A_UTURN, 0
+    return A_BRAKE, mph
 
 
 REVERSE_MPH = 10   # p17: a reversing car 'is assumed to be travelling at 10mph'

@@ -72,8 +72,13 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # and read by policies.decide: a player's memory of a reverse that led nowhere. Eight, so a
  # round of backing and filling over five places or more is caught too
  V_BACKED0, V_BACKED1, V_BACKED2, V_BACKED3, V_BACKED4, V_BACKED5, V_BACKED6, V_BACKED7,
+ # a stand-off plan (policies._plan_standoff): the place a stopped driver with no shot set out
+ # for, where it will have one (its place key + 1; 0 none), and the moves it still needs to get
+ # there (the plan is dropped when the way grows longer), or, negative, the table on which it
+ # last looked and found no such place: a player's memory of where it is going
+ V_GOAL, V_GOALN,
  V_W,          # the row's width: keep last
- ) = range(66)
+ ) = range(68)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
