@@ -1956,12 +1956,20 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                                        st, script)
         return act, arg
     behind = False   # falling in behind a vehicle holding its way round a block (below)
+    run = _run_in(T, M, NM, V, n, v) if moves and V[v, V_BIKE] and V[v, V_ROLE] == CHASE else -1
+    if run >= 0 and not _hunts(T, TM, M, NM, V, n, v, hp):
+        run = -1   # it means to ride on past them and leave them off the back (p75)
+    come = max(par[P_CLOSE], 1)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
             phases_needed = (mph - want + brk - 1) // brk
             if gap <= phases_needed:
                 return A_BRAKE, min(brk, mph - want)
+        # a rider on its run-in to a stranded enemy: as a curve, back to its closing speed
+        # RUN_IN spaces short of it (the move comes before the brake, p15-16)
+        if run >= 0 and mph > come and (mph - come + brk - 1) // brk >= run - RUN_IN:
+            return A_BRAKE, min(brk, mph - come)
         # a planned ram (p17, p52-57): an enemy going its way, slower, in its lanes one or two
         # spaces ahead is rammed when the shunt's expected effect (_ram_value) beats the best
         # shot (the ram takes the phase's action, p52); two spaces off, a shot this phase does
@@ -2127,6 +2135,12 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                         and not _back_into_block(T, M, NM, V, n, v, mine + d, g):
                     return A_DRIFT, d
             target = min(cruise, V[u, V_MPH] + par[P_CLOSE])
+            if run >= 0:
+                # every enemy stranded: no closing speed over one that will never move (a
+                # rider that came back from a turn round rode its whole run-up at 20mph, a
+                # space a turn: seeded gang pursues 637, 2143, 2372, 3076, 4383 to the limit);
+                # the run-in's brake (above) and cap (below) bring it in
+                target = cruise
         else:
             target = cruise
     else:
@@ -2199,7 +2213,15 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if up > 0:
             if want < (1 << 19):
                 if (mph + up - want + brk - 1) // brk >= gap:
-                    up = 0
+                    # more than the curve plan still brakes back from; a rider takes what it
+                    # does (on the curve, up to the speed wanted there): refused the whole
+                    # acceleration, riders turned round on a bend rode on at 20mph, a space a
+                    # turn (seeded gang pursues 637)
+                    up = max(min(up, want + brk * max(gap - 1, 0) - mph), 0) \
+                        if run >= 0 else 0
+            if run >= 0:
+                # no faster than the run-in's brakes take off again in time
+                up = min(up, come + brk * max(run - RUN_IN - 1, 0) - mph)
             if up > 0 and _stops_short(T, M, NM, V, n, v, mph + up, brk):
                 return A_ACCEL, up
     elif mph > target + 10:
@@ -2299,6 +2321,38 @@ def _stranded_ahead(T, V, n, v):
         if _enemy_gap(T, V, v, u, False) >= 0:
             ahead = True
     return ahead
+
+
+RUN_IN = 2   # spaces short of a stranded enemy by which a rider on its run-in is back to P_CLOSE
+
+
+@jit
+def _run_in(T, M, NM, V, n, v):
+    """For a rider with every enemy in play stopped for good (:func:`_stuck`): the gap in
+    spaces to the nearest of them ahead of it in its own direction, in any lanes; else -1.
+    Such an enemy will never come to the rider and never get away: a rider that means to take
+    it out rather than leave it behind (:func:`_hunts`, asked by the caller) may ride at it as
+    fast as it can still brake back to its closing speed (``P_CLOSE``) ``RUN_IN`` spaces short
+    of it, one brake a move (p15-16), where it lines up and stops for its shot
+    (:func:`_stops_with_shot`). Reads no dice."""
+    g = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        if not _stuck(V, u):
+            return -1
+        e = _enemy_gap(T, V, v, u, False)
+        if e >= 0 and (g < 0 or e < g):
+            g = e
+    if g > 0:
+        # a wreck, an obstacle or a stopped vehicle of its own side in its lanes short of the
+        # enemy is where the run-in ends (p57, p76): the route drifts round it at the old
+        # closing speed (a rider on a run-in at 80mph rammed its side's wreck, seeded gang
+        # pursues 4805)
+        k = _first_static(T, M, NM, V, n, v, g + 1)
+        if k > 0:
+            g = min(g, k - 1)
+    return g
 
 
 @jit
