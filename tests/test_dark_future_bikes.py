@@ -1064,3 +1064,34 @@ def test_a_rider_rides_at_a_stranded_op_as_fast_as_it_can_brake_back_in_time_p15
     w.V[2, VH.V_FALLEN] = 1
     assert w.decide(1)[0] != PO.A_ACCEL
 
+
+
+def _stopped_behind_stranded_op(sec=1, sp=0):
+    """A gang rider (1) stopped in the Op's lanes some spaces behind it, the Op (3) stopped
+    with its engine out (p15) at section 3, the rider's guns loaded, nothing between."""
+    w = World()
+    w.place(1, sec, 2, sp, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 3, 2, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ENGOFF] = 1
+    return w
+
+
+def test_a_rider_stopped_well_behind_a_stranded_op_moves_up_for_better_odds_p15_p25_p26():
+    """A rider stopped six spaces behind the Op stranded with its engine out, out of its guns'
+    corridor (fixed forward, p82-83): the old driver shot from there every turn, and seeded
+    gang pursues riders five to seven spaces back missed half their shots to the turn limit
+    (967, 2265, 2961, 3787). The hit roll must reach the range (p25-26): it moves up a space
+    as it moves off in phase 1 (p15), to fire later in the turn, and comes on to the last
+    place in line (_stops_with_shot). Right behind the Op (nothing to gain), with the Op only
+    waiting (its engine running) or facing it with its guns, it shoots."""
+    w = _stopped_behind_stranded_op()
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, w.n, 1, w.a.hp, w.tbuf, 1, 0)[0] >= 0
+    assert w.decide(1, moves=False) == (PO.A_ACCEL, PO._creep(w.V, 1))
+    w = _stopped_behind_stranded_op(sec=2, sp=2)
+    assert w.decide(1, moves=False)[0] == PO.A_SHOOT
+    w = _stopped_behind_stranded_op()
+    w.V[3, VH.V_ENGOFF] = 0
+    assert w.decide(1, moves=False)[0] == PO.A_SHOOT
+    w = _stopped_behind_stranded_op()
+    w.V[3, VH.V_DIR] = 1
+    assert w.decide(1, moves=False)[0] == PO.A_SHOOT

@@ -85,7 +85,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
-from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority
+from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority, V_STAMP
 from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
@@ -2323,6 +2323,43 @@ def _stranded_ahead(T, V, n, v):
     return ahead
 
 
+@jit
+def _comes_closer(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
+    """For a stopped rider with a shot, every enemy in play stopped for good and none with a
+    shot at it: is the next space straight on clear (no vehicle, wreck or obstacle: p57, p76),
+    on the road laid, and a better place to shoot from, more expected damage points a shot
+    (the hit roll must reach the range, p25-26) with no enemy's sights on it there either?
+    Then it moves up a space as it moves off (p15: at 20mph, its one move in phase 1) and still
+    fires later in the turn; the move on stops at the last place in line
+    (:func:`_stops_with_shot`). A lone rider stopped five to seven spaces behind a stranded Op
+    missed half its shots to the turn limit (seeded gang pursues 967, 2265, 2961, 3787)."""
+    if not V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
+            or V[v, V_MAXSPD] <= 0 or V[v, V_FALLEN] or V[v, V_STAMP] % 8 > 1:
+        # (a stopped vehicle moves off only in phase 1, p15: later its action is the shot)
+        return False
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and not _stuck(V, u):
+            return False
+    lane = V[v, V_LANE]
+    if _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf) != 0 \
+            or _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
+        return False
+    sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], 1 if V[v, V_DIR] != 0 else 0)
+    if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+        return False
+    now = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)[2]
+    s0 = V[v, V_SEC]
+    p0 = V[v, V_SP]
+    V[v, V_SEC] = sec
+    V[v, V_SP] = sp
+    slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
+    seen = _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf)
+    V[v, V_SEC] = s0
+    V[v, V_SP] = p0
+    return slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and seen == 0 and val > now
+
+
 RUN_IN = 2   # spaces short of a stranded enemy by which a rider on its run-in is back to P_CLOSE
 
 
@@ -2707,6 +2744,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     if slot >= 0 and (V[v, V_ROLE] == CHASE or (_stuck(V, u) and not _flees(V, v, hp, par))):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
+        if V[v, V_BIKE] and _comes_closer(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
+            # a rider moves up on a stranded enemy for better odds, and still shoots after
+            return A_ACCEL, _creep(V, v)
         return A_SHOOT, slot
     h = _held_back_for(T, V, WS, n, v, hp, par, st, script)
     if h >= 0:
