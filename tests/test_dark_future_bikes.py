@@ -1025,3 +1025,73 @@ def test_a_rider_coming_up_on_a_stranded_op_stops_where_it_has_the_shot_p16_p25_
     w = _rolling_up_to_stranded_op()
     w.V[3, VH.V_ENGOFF] = 0
     assert not stops(w)
+
+
+def _riding_at_stranded_op(mph=20, sec=0, sp=0, direction=0, op_sec=6):
+    """A gang rider (1) at ``mph`` on a straight road with nothing to shoot with, the Op (3)
+    stopped with its engine out (p15) in the rider's lanes at section ``op_sec``, the road shut
+    edge to edge by obstacles just past it (so the rider cannot leave it behind, p75, and
+    hunts it, p88)."""
+    w = World()
+    w.place(1, sec, 2, sp, mph, BIKE, side=0, role=VH.CHASE, direction=direction)
+    w.place(3, op_sec, 2, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ENGOFF] = 1
+    w.WS[1, :, VH.W_AMMO] = 0
+    w.marker(RD.OBSTACLE, op_sec, 1, 0, 5)
+    return w
+
+
+def test_a_rider_rides_at_a_stranded_op_as_fast_as_it_can_brake_back_in_time_p15_p16_p64():
+    """Every enemy stopped for good, the Op far ahead: the old rider closed at its closing
+    speed over the Op's 0mph (``close_margin``, 20mph: a space a turn), and seeded gang
+    pursues riders back from a turn round spent the game's last 15-20 turns on one run-up
+    (637, 2143, 2372, 3076, 4383). It speeds up, no faster than one brake a move brings it
+    back to the closing speed ``RUN_IN`` spaces short of the Op (p15-16), and is braking
+    there. Not for an Op only waiting (its engine running, it may move off), nor towards its
+    side's wreck in its lanes short of the Op (a ram, p57): the route drifts round that at
+    the old speed."""
+    w = _riding_at_stranded_op()
+    act, arg = w.decide(1)
+    assert act == PO.A_ACCEL and 20 < 20 + arg <= w.V[1, VH.V_MAXSPD], (act, arg)
+    w = _riding_at_stranded_op(mph=100, sec=5)
+    assert w.decide(1) == (PO.A_BRAKE, min(w.V[1, VH.V_BRK], 80))
+    w = _riding_at_stranded_op()
+    w.V[3, VH.V_ENGOFF] = 0
+    assert w.decide(1)[0] != PO.A_ACCEL
+    w = _riding_at_stranded_op()
+    w.place(2, 1, 2, 1, 0, BIKE, side=0, role=VH.CHASE)
+    w.V[2, VH.V_STATUS] = VH.WRECK
+    w.V[2, VH.V_FALLEN] = 1
+    assert w.decide(1)[0] != PO.A_ACCEL
+
+
+
+def _stopped_behind_stranded_op(sec=1, sp=0):
+    """A gang rider (1) stopped in the Op's lanes some spaces behind it, the Op (3) stopped
+    with its engine out (p15) at section 3, the rider's guns loaded, nothing between."""
+    w = World()
+    w.place(1, sec, 2, sp, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 3, 2, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ENGOFF] = 1
+    return w
+
+
+def test_a_rider_stopped_well_behind_a_stranded_op_moves_up_for_better_odds_p15_p25_p26():
+    """A rider stopped six spaces behind the Op stranded with its engine out, out of its guns'
+    corridor (fixed forward, p82-83): the old driver shot from there every turn, and seeded
+    gang pursues riders five to seven spaces back missed half their shots to the turn limit
+    (967, 2265, 2961, 3787). The hit roll must reach the range (p25-26): it moves up a space
+    as it moves off in phase 1 (p15), to fire later in the turn, and comes on to the last
+    place in line (_stops_with_shot). Right behind the Op (nothing to gain), with the Op only
+    waiting (its engine running) or facing it with its guns, it shoots."""
+    w = _stopped_behind_stranded_op()
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, w.n, 1, w.a.hp, w.tbuf, 1, 0)[0] >= 0
+    assert w.decide(1, moves=False) == (PO.A_ACCEL, PO._creep(w.V, 1))
+    w = _stopped_behind_stranded_op(sec=2, sp=2)
+    assert w.decide(1, moves=False)[0] == PO.A_SHOOT
+    w = _stopped_behind_stranded_op()
+    w.V[3, VH.V_ENGOFF] = 0
+    assert w.decide(1, moves=False)[0] == PO.A_SHOOT
+    w = _stopped_behind_stranded_op()
+    w.V[3, VH.V_DIR] = 1
+    assert w.decide(1, moves=False)[0] == PO.A_SHOOT

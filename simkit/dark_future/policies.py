@@ -86,7 +86,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
 from .pieces.vehicle import V_GOAL, V_GOALN
-from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority
+from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority, V_STAMP
 from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
 from .procedures.hazards import HP_DIE, HP_LOSS_MIN, HP_STEP
@@ -1967,12 +1967,20 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                                        st, script)
         return act, arg
     behind = False   # falling in behind a vehicle holding its way round a block (below)
+    run = _run_in(T, M, NM, V, n, v) if moves and V[v, V_BIKE] and V[v, V_ROLE] == CHASE else -1
+    if run >= 0 and not _hunts(T, TM, M, NM, V, n, v, hp):
+        run = -1   # it means to ride on past them and leave them off the back (p75)
+    come = max(par[P_CLOSE], 1)
     if moves:
         # 1. curves: brake early enough to be at the planned speed on arrival
         if mph > want:
             phases_needed = (mph - want + brk - 1) // brk
             if gap <= phases_needed:
                 return A_BRAKE, min(brk, mph - want)
+        # a rider on its run-in to a stranded enemy: as a curve, back to its closing speed
+        # RUN_IN spaces short of it (the move comes before the brake, p15-16)
+        if run >= 0 and mph > come and (mph - come + brk - 1) // brk >= run - RUN_IN:
+            return A_BRAKE, min(brk, mph - come)
         # a planned ram (p17, p52-57): an enemy going its way, slower, in its lanes one or two
         # spaces ahead is rammed when the shunt's expected effect (_ram_value) beats the best
         # shot (the ram takes the phase's action, p52); two spaces off, a shot this phase does
@@ -2138,6 +2146,12 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                         and not _back_into_block(T, M, NM, V, n, v, mine + d, g):
                     return A_DRIFT, d
             target = min(cruise, V[u, V_MPH] + par[P_CLOSE])
+            if run >= 0:
+                # every enemy stranded: no closing speed over one that will never move (a
+                # rider that came back from a turn round rode its whole run-up at 20mph, a
+                # space a turn: seeded gang pursues 637, 2143, 2372, 3076, 4383 to the limit);
+                # the run-in's brake (above) and cap (below) bring it in
+                target = cruise
         else:
             target = cruise
     else:
@@ -2210,7 +2224,15 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         if up > 0:
             if want < (1 << 19):
                 if (mph + up - want + brk - 1) // brk >= gap:
-                    up = 0
+                    # more than the curve plan still brakes back from; a rider takes what it
+                    # does (on the curve, up to the speed wanted there): refused the whole
+                    # acceleration, riders turned round on a bend rode on at 20mph, a space a
+                    # turn (seeded gang pursues 637)
+                    up = max(min(up, want + brk * max(gap - 1, 0) - mph), 0) \
+                        if run >= 0 else 0
+            if run >= 0:
+                # no faster than the run-in's brakes take off again in time
+                up = min(up, come + brk * max(run - RUN_IN - 1, 0) - mph)
             if up > 0 and _stops_short(T, M, NM, V, n, v, mph + up, brk):
                 return A_ACCEL, up
     elif mph > target + 10:
@@ -2310,6 +2332,75 @@ def _stranded_ahead(T, V, n, v):
         if _enemy_gap(T, V, v, u, False) >= 0:
             ahead = True
     return ahead
+
+
+@jit
+def _comes_closer(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
+    """For a stopped rider with a shot, every enemy in play stopped for good and none with a
+    shot at it: is the next space straight on clear (no vehicle, wreck or obstacle: p57, p76),
+    on the road laid, and a better place to shoot from, more expected damage points a shot
+    (the hit roll must reach the range, p25-26) with no enemy's sights on it there either?
+    Then it moves up a space as it moves off (p15: at 20mph, its one move in phase 1) and still
+    fires later in the turn; the move on stops at the last place in line
+    (:func:`_stops_with_shot`). A lone rider stopped five to seven spaces behind a stranded Op
+    missed half its shots to the turn limit (seeded gang pursues 967, 2265, 2961, 3787)."""
+    if not V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
+            or V[v, V_MAXSPD] <= 0 or V[v, V_FALLEN] or V[v, V_STAMP] % 8 > 1:
+        # (a stopped vehicle moves off only in phase 1, p15: later its action is the shot)
+        return False
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
+                and not _stuck(V, u):
+            return False
+    lane = V[v, V_LANE]
+    if _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf) != 0 \
+            or _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
+        return False
+    sec, sp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], 1 if V[v, V_DIR] != 0 else 0)
+    if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+        return False
+    now = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)[2]
+    s0 = V[v, V_SEC]
+    p0 = V[v, V_SP]
+    V[v, V_SEC] = sec
+    V[v, V_SP] = sp
+    slot, u, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
+    seen = _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf)
+    V[v, V_SEC] = s0
+    V[v, V_SP] = p0
+    return slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and seen == 0 and val > now
+
+
+RUN_IN = 2   # spaces short of a stranded enemy by which a rider on its run-in is back to P_CLOSE
+
+
+@jit
+def _run_in(T, M, NM, V, n, v):
+    """For a rider with every enemy in play stopped for good (:func:`_stuck`): the gap in
+    spaces to the nearest of them ahead of it in its own direction, in any lanes; else -1.
+    Such an enemy will never come to the rider and never get away: a rider that means to take
+    it out rather than leave it behind (:func:`_hunts`, asked by the caller) may ride at it as
+    fast as it can still brake back to its closing speed (``P_CLOSE``) ``RUN_IN`` spaces short
+    of it, one brake a move (p15-16), where it lines up and stops for its shot
+    (:func:`_stops_with_shot`). Reads no dice."""
+    g = -1
+    for u in range(n):
+        if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
+            continue
+        if not _stuck(V, u):
+            return -1
+        e = _enemy_gap(T, V, v, u, False)
+        if e >= 0 and (g < 0 or e < g):
+            g = e
+    if g > 0:
+        # a wreck, an obstacle or a stopped vehicle of its own side in its lanes short of the
+        # enemy is where the run-in ends (p57, p76): the route drifts round it at the old
+        # closing speed (a rider on a run-in at 80mph rammed its side's wreck, seeded gang
+        # pursues 4805)
+        k = _first_static(T, M, NM, V, n, v, g + 1)
+        if k > 0:
+            g = min(g, k - 1)
+    return g
 
 
 @jit
@@ -3091,6 +3182,9 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     if slot >= 0 and (V[v, V_ROLE] == CHASE or (_stuck(V, u) and not _flees(V, v, hp, par))):
         # moving off into a stopped target only brakes the car to a stop again (seeded Game
         # Six games shuttled behind a stranded gang car to the turn limit)
+        if V[v, V_BIKE] and _comes_closer(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
+            # a rider moves up on a stranded enemy for better odds, and still shoots after
+            return A_ACCEL, _creep(V, v)
         return A_SHOOT, slot
     h = _held_back_for(T, V, WS, n, v, hp, par, st, script)
     if h >= 0:
