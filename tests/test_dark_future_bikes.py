@@ -1095,3 +1095,43 @@ def test_a_rider_stopped_well_behind_a_stranded_op_moves_up_for_better_odds_p15_
     w = _stopped_behind_stranded_op()
     w.V[3, VH.V_DIR] = 1
     assert w.decide(1, moves=False)[0] == PO.A_SHOOT
+
+
+def _queued_behind_shooting_team_mate(mate_lane=2):
+    """A gang rider (1) stopped in the Op's lanes nose to a team-mate (2) stopped right
+    behind the Op (3), stranded with its engine out (p15); the team-mate (on ``mate_lane``'s
+    pair) has the shot, the rider none (the team-mate is first in its corridor, p25)."""
+    w = World()
+    w.place(1, 2, 2, 1, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(2, 2, mate_lane, 2, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 3, 2, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ENGOFF] = 1
+    return w
+
+
+def test_a_rider_queued_behind_a_team_mate_with_the_only_shot_waits_to_take_over_p25_p64():
+    """A rider stopped nose to a team-mate that holds the only line of fire at the stranded
+    Op: every lane pair sharing a lane with the Op shares one with the team-mate, so any
+    place with a shot of its own lies past the team-mate, in its corridor, taking its shot
+    away (the closest vehicle in a corridor is the target, a team-mate blocks, p25; a bike's
+    corridor is the two lanes ahead, p64). The old driver turned round in its square (p64)
+    and came back at 20mph to the same place, again and again (seeded gang pursues 3076,
+    4704, to the turn limit); it waits there to take over. A third rider queued behind it
+    waits too. With a pair of its own clear of the team-mate's lanes (the team-mate a lane
+    over), the team-mate out of shots, or the Op only waiting (its engine running), it turns
+    round as before."""
+    w = _queued_behind_shooting_team_mate()
+    assert PO._shot_core(w.T, w.M, w.NM, w.V, w.WS, w.n, 2, w.a.hp, w.tbuf, 1, 0)[1] == 3
+    assert w.decide(1, moves=False) == (PO.A_NONE, 0)
+    w.place(0, 2, 2, 0, 0, BIKE, side=0, role=VH.CHASE)
+    w.WS[0, :, VH.W_AMMO] = 0
+    assert w.decide(0, moves=False) == (PO.A_NONE, 0)
+    w = _queued_behind_shooting_team_mate(mate_lane=1)
+    w.place(1, 2, 1, 1, 0, BIKE, side=0, role=VH.CHASE)
+    assert w.decide(1, moves=False)[0] == PO.A_TURN_ROUND
+    w = _queued_behind_shooting_team_mate()
+    w.WS[2, :, VH.W_AMMO] = 0
+    assert w.decide(1, moves=False)[0] == PO.A_TURN_ROUND
+    w = _queued_behind_shooting_team_mate()
+    w.V[3, VH.V_ENGOFF] = 0
+    assert w.decide(1, moves=False)[0] == PO.A_TURN_ROUND

@@ -3614,6 +3614,62 @@ def _shut_in_rider(T, M, NM, V, n, v):
 
 
 @jit
+def _vehicle_ahead(T, V, n, v, ahead):
+    """The vehicle in the rider's own lane pair ``ahead`` spaces in front, or -1 (as
+    :func:`_blocked_ahead`, without the markers)."""
+    d = 1 if V[v, V_DIR] != 0 else 0
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    lane = V[v, V_LANE]
+    for _ in range(ahead):
+        sec, sp = RD.step_space(T, sec, lane, sp, d)
+        if sec < 0:
+            return -1
+    if d == 0 and sec >= TM_LIMIT:
+        return -1
+    sp = min(sp, RD.pair_spaces(T, sec, lane) - 1)
+    return zone_hits(T, V, n, v, sec, lane, lane + 1, RD.rear_x(T, sec, lane, sp),
+                     RD.front_x(T, sec, lane, sp))
+
+
+@jit
+def _queued_behind(T, M, NM, V, WS, n, v, hp, tbuf, least):
+    """Is the stopped rider queued behind a team-mate that holds the only line of fire: the
+    block in its next space or the one after a stopped team-mate with a shot at an enemy
+    stopped for good (p25-26), and no lane pair sharing a lane with that enemy clear of the
+    team-mate's lanes? In a corridor the closest vehicle is the target, a team-mate in it
+    blocks the shot (p25: 'a friendly vehicle partly obscuring the fire corridor will
+    effectively block out the real targets'), and a bike's corridor is the two lanes ahead of
+    it (p64), so every place with a shot of its own lies past the team-mate in its corridor,
+    only taking its shot away: one shot a turn either way. Then the rider waits where it
+    is to take over, rather than turn round (p64: a space a turn at 20mph at most) and come
+    back to the same place (seeded gang pursues 3076, 4704, to the turn limit)."""
+    w = v
+    for _ in range(n):
+        u = _vehicle_ahead(T, V, n, w, 1)
+        if u < 0:
+            u = _vehicle_ahead(T, V, n, w, 2)
+        if u < 0 or u == v or V[u, V_SIDE] != V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE \
+                or V[u, V_MPH] != 0 or V[u, V_DIR] != V[v, V_DIR]:
+            return False
+        slot, e, val, h, ties = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, least, 0)
+        if slot < 0:
+            # a team-mate queued itself, waiting on the one ahead of it: look past it (a
+            # third rider behind two used to turn round and come back as well, 3076)
+            w = u
+            continue
+        if V[e, V_SIDE] == V[v, V_SIDE] or V[e, V_STATUS] != ACTIVE or not _stuck(V, e):
+            return False
+        a, b = lanes_of(V, e)
+        lo, hi = lanes_of(V, u)
+        for p in range(max(a - 1, 0), min(b, 4) + 1):
+            if p + 1 < lo or p > hi:
+                return False   # a pair of its own beside the team-mate's (old run-up)
+        return True
+    return False
+
+
+@jit
 def _run_up_drift(T, M, NM, V, n, v, st, script):
     """For a rider going away from the enemy, to turn back towards it: a drift (-1, +1) to
     take first, or 0 (none needed or none possible). Where its own lanes back towards the enemy
@@ -3707,7 +3763,9 @@ def bike_decide(B, T, V, WS, n, v, moves, hp, par, act, arg, st, script):
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     if not moves:
-        if act == A_NONE and _shut_in_rider(T, M, NM, V, n, v):
+        if act == A_NONE and _shut_in_rider(T, M, NM, V, n, v) \
+                and not _queued_behind(T, M, NM, V, WS, n, v, hp,
+                                       B[B_K + K_TBUF:B_K + K_TBUF_END], par[P_SHOOT]):
             # nose to a block it can never pass with nothing to shoot: turn round in its
             # square (p64) for a run-up round it (_run_up_drift, then the U-turn back, p14)
             # rather than wait for good (seeded gang pursues: riders stopped behind their own
