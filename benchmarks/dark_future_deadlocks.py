@@ -62,7 +62,7 @@ def survey(name, trials, seed, first=0, log=print):
     for trial in range(first, first + trials):
         ev, res, world, sim = GM.play_one(sc, seed=seed, trial=trial)
         names = sim.a.names
-        d = DG.examine(ev, res, world[4], trial)
+        d = DG.examine(ev, res, world[4], trial, board=(world[0], world[2], world[3]))
         if d.shuttles > most:
             most, most_trial = d.shuttles, trial
         if DG.is_draw(res):

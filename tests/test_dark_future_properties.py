@@ -461,6 +461,41 @@ def test_a_vehicle_stopped_and_firing_is_fighting_not_waiting_issue_15():
     assert DG.draw_kind(EG.REASON_TIME, 0, tuple(DG.waiting(shot, w.V, 40))) == DG.KIND_RUNNING
 
 
+def test_a_vehicle_queued_behind_a_firing_team_mate_is_fighting_not_waiting_p25_issue_15():
+    """``diagnostics.waiting`` given the final board: a vehicle stopped behind a stopped
+    team-mate facing its way, first in its lanes, which fired in the last ``WAIT_TURNS`` turns,
+    is queued to take over (p25: the closest vehicle in a corridor is the target, so the line
+    has one shot a turn), not waiting; so is one behind a line of such team-mates. Without the
+    board, or with the team-mate not firing, facing the other way, or on the other side, it is
+    waiting as before (issue 15 session 28: seeded gang pursues 3076 and 4704, a rider queued
+    behind the one firing at the stranded Op, were counted 'stopped with a move available')."""
+    from test_dark_future_engine import World
+    w = World(scenario="game-8-intercept.toml")
+    w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD)       # firing at the front
+    w.place(1, 3, 2, 1, 0, side=0, role=VH.LEAD)       # behind it, in its lanes
+    w.place(2, 5, 2, 0, 60, side=1, role=VH.CHASE)
+    board = (w.T, w.M, w.NM)
+    moves = [(20, 1, 0, EG.EV_MOVE, 3, 2, 2, 10), (20, 1, 1, EG.EV_MOVE, 3, 2, 1, 10),
+             (39, 1, 2, EG.EV_MOVE, 5, 2, 0, 60)]
+    fired = moves + [(38, 1, 0, EG.EV_SHOT, 2, 0, 3, 1)]
+    assert DG.waiting(fired, w.V, 40) == [1]
+    assert DG.waiting(fired, w.V, 40, board=board) == []
+    assert DG.waiting(moves, w.V, 40, board=board) == [0, 1]
+    # a line of two: the one behind the queued one is queued too
+    w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, side=0, role=VH.LEAD)
+    w.place(2, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    line = [(20, 1, u, EG.EV_MOVE, 3, 2, 2 - u, 10) for u in range(3)] \
+        + [(38, 1, 0, EG.EV_SHOT, 2, 0, 3, 1)]
+    w.V[1, VH.V_SP], w.V[2, VH.V_SP] = 0, 1
+    assert DG.waiting(line, w.V, 40, board=board) == []
+    w.V[2, VH.V_DIR] = 1                               # the middle one faces the other way
+    assert DG.waiting(line, w.V, 40, board=board) == [1, 2]
+    w.V[2, VH.V_DIR] = 0
+    w.V[2, VH.V_SIDE] = 1                              # an enemy between: no line
+    assert DG.waiting(line, w.V, 40, board=board) == [1, 2]
+
+
 @pytest.mark.parametrize("trial", [150, 177, 789, 941, 1093, 1373, 1427, 1662, 2276, 3849])
 def test_seeded_ops_at_the_roads_end_turn_round_for_the_rider_behind_issue_15(trial):
     """Seeded gang-pursues games (seed 2026) that ended as repeated positions with the Op

@@ -107,12 +107,17 @@ def shuttles(events) -> int:
     return max(shuttle_counts(events).values(), default=0)
 
 
-def waiting(events, V, final_turn, turns=WAIT_TURNS) -> list[int]:
+def waiting(events, V, final_turn, turns=WAIT_TURNS, board=None) -> list[int]:
     """Vehicles still in play at the end, stopped, in control and able to move (not out,
     ``engine._is_out``), that made no move and fired no shot in the last ``turns`` turns. A
     vehicle stopped and shooting every turn is fighting, not waiting: the seeded gang-pursues
     draws named 'stopped with a move available' were mostly a rider firing at the stopped Op
-    to the turn limit (issue 15, session 22)."""
+    to the turn limit (issue 15, session 22). With the final ``board`` (T, M, NM), a rider
+    queued behind a stopped team-mate facing its way that fired in that time (or behind a line
+    of such team-mates led by one) is fighting too: the closest vehicle in a corridor is the
+    target (p25), so the line has one shot a turn whoever fires, and the one behind waits to
+    take over (``policies._queued_behind``; seeded gang pursues 3076, 4704, issue 15 session
+    28)."""
     last_move = {}
     for e in _moves_and_reverses(events):
         if int(e[3]) == EG.EV_MOVE:
@@ -127,9 +132,32 @@ def waiting(events, V, final_turn, turns=WAIT_TURNS) -> list[int]:
         if V[v, VH.V_STATUS] != VH.ACTIVE or V[v, VH.V_MPH] != 0 or EG._is_out(V, v) \
                 or V[v, VH.V_OOC] != VH.IN_CONTROL:
             continue
-        if final_turn - max(last_move.get(v, 0), last_shot.get(v, 0)) >= turns:
+        if final_turn - max(last_move.get(v, 0), last_shot.get(v, 0)) >= turns \
+                and not (board is not None and _queued(board, V, v, last_shot,
+                                                       final_turn - turns)):
             out.append(v)
     return out
+
+
+def _queued(board, V, v, last_shot, since) -> bool:
+    """Does ``v`` stand behind a line of stopped team-mates facing its way (each first in the
+    lanes of the one behind it within two spaces, ``policies._first_in_way``) one of which
+    fired after turn ``since``?"""
+    from . import policies as PO
+
+    T, M, NM = board
+    n = V.shape[0]
+    u, seen = v, {v}
+    while True:
+        w = int(PO._first_in_way(T, M, NM, V, n, u, 2))
+        if w < 0 or w in seen or V[w, VH.V_SIDE] != V[v, VH.V_SIDE] \
+                or V[w, VH.V_STATUS] != VH.ACTIVE or V[w, VH.V_MPH] != 0 \
+                or V[w, VH.V_DIR] != V[v, VH.V_DIR]:
+            return False
+        if last_shot.get(w, 0) > since:
+            return True
+        u = w
+        seen.add(w)
 
 
 @dataclass(frozen=True)
@@ -163,15 +191,17 @@ def draw_kind(reason, shuttle, waits) -> str:
     return KIND_OTHER
 
 
-def examine(events, res, V, trial=0) -> Draw:
-    """The diagnosis of one game (drawn or not: ``kind`` is only meaningful for a draw)."""
+def examine(events, res, V, trial=0, board=None) -> Draw:
+    """The diagnosis of one game (drawn or not: ``kind`` is only meaningful for a draw);
+    ``board`` (the final T, M, NM) lets :func:`waiting` see riders queued behind a firing
+    team-mate."""
     table = _shuttle_table(events)
     counts = {v: n for v, (n, _) in table.items()}
     who = max(counts, key=lambda v: (counts[v], -v), default=-1)
     most = counts.get(who, 0)
     reason = int(res[EG.R_REASON])
     turns = int(res[EG.R_TURNS])
-    waits = tuple(waiting(events, V, turns)) if reason == EG.REASON_TIME else ()
+    waits = tuple(waiting(events, V, turns, board=board)) if reason == EG.REASON_TIME else ()
     late = _late(table, turns, WAIT_TURNS) if reason == EG.REASON_TIME else most
     return Draw(trial, EG.REASON_NAMES[reason], turns, most, who, waits,
                 draw_kind(reason, late, waits))
