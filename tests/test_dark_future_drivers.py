@@ -3284,35 +3284,3 @@ def test_a_hunter_in_a_standoff_plans_its_way_round_a_wreck_to_a_shot_p14_p17():
     # it shoots from there (the plan is over: the car stands where it set out for)
     assert _d(w, 2, std, n=n, trial=0) == (PO.A_SHOOT, slot)
     assert w.V[2, VH.V_GOAL] == 0
-
-
-def test_no_backing_and_filling_before_strips_staggered_closer_than_its_drifts_p13_p17_p76():
-    """Seeded Game Eight intercept 453 (seed 2026): the last target, stopped on lanes 1-2 at the
-    end of a section whose right-hand lanes are an obstacle strip from end to end, a strip on
-    the left-hand lanes a space into the next section. The way on is over lanes 3-4, two drifts
-    over in the one space between the strips, and a car drifts one lane a move, after its
-    straight move (p13): no way. Its driver saw a clear lane pair past the strip and backed off
-    to come on again (p17) for twenty turns. The road is shut for this car, as one shut from
-    edge to edge (p76): it turns towards the enemy behind it or waits, and does not back off.
-    With the second strip a space further on, one drift a space gets round, and the way is
-    open (``_weave_shut`` is false)."""
-    std = PO.policy_vector("standard")
-
-    def position(gap):
-        w = World()
-        w.WS[:, :, VH.W_AMMO] = 0
-        w.place(1, 1, 4, 0, 0, side=1, role=VH.CHASE)     # the enemy, stopped behind
-        w.place(0, 3, 1, 2, 0, side=0, role=VH.LEAD)      # lanes 1-2, the section's last space
-        for sp in range(3):
-            _obstacle(w, 3, 3, 5, sp)                     # the right-hand strip, end to end
-        for sp in range(gap, 3):
-            _obstacle(w, 4, 0, 2, sp)                     # the left-hand strip
-        _obstacle(w, 5, 0, 2, 0)
-        return w
-
-    w = position(1)
-    act, arg = _d(w, 0, std)
-    assert act == PO.A_UTURN, (act, arg)   # towards the enemy; the old driver: (A_REVERSE, 0)
-    assert PO._weave_shut(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
-    w = position(2)
-    assert not PO._weave_shut(w.T, w.TM, w.M, w.NM, w.V, 2, 0)

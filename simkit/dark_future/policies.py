@@ -2654,51 +2654,32 @@ def _plan_idx(base, sec, lane, sp, d, mov):
 
 
 @jit
-def _plan_marker(M, NM, llo, lhi, xlo, xhi, walls):
+def _plan_marker(M, NM, llo, lhi, xlo, xhi):
     """A marker a plan does not drive over on lanes ``llo``-``lhi`` between ``xlo`` and ``xhi``:
     an obstacle, a passive (oil, mines, spikes, a dummy that may be one) or a railroad (a train
     at any speed, p77). Sand and debris are crossed at ``PLAN_MPH``, under both their safety
     limits (p76-77: 30mph, 10mph), where the hazard roll adds nothing for speed (p41):
-    a player crawls over them to a place it wins from rather than wait for ever. With
-    ``walls`` only obstacles: what no car may drive through at any speed (p76, p57)."""
+    a player crawls over them to a place it wins from rather than wait for ever."""
     for i in range(NM[0]):
         k = M[i, RD.MK_KIND]
         if M[i, RD.MK_ACTIVE] and k != RD.SMOKE and k != RD.SAND and k != RD.DEBRIS \
-                and (k == RD.OBSTACLE or not walls) and marker_over(M, i, llo, lhi, xlo, xhi):
+                and marker_over(M, i, llo, lhi, xlo, xhi):
             return True
     return False
 
 
 @jit
-def _plan_clear(T, M, NM, V, n, v, sec, lane, sp, walls):
+def _plan_clear(T, M, NM, V, n, v, sec, lane, sp):
     """Is ``lane``'s pair at (``sec``, ``sp``) free of vehicles, wrecks and the markers a plan
     does not drive over (:func:`_plan_marker`)?"""
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
-    if walls:
-        return not _fixed_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) \
-            and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, walls)
     return zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) < 0 \
-        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, walls)
+        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi)
 
 
 @jit
-def _fixed_hits(T, V, n, v, sec, llo, lhi, xlo, xhi):
-    """Does a wreck or a vehicle stopped for good (``_stuck``) stand in the zone? What is
-    moving, or can move, may be gone when the car comes up."""
-    for u in range(n):
-        if u == v or not (V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and _stuck(V, u))):
-            continue
-        a, b = lanes_of(V, u)
-        if b < llo or a > lhi:
-            continue
-        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
-            return True
-    return False
-
-
-@jit
-def _plan_cells(T, TM, M, NM, V, n, v, base, walls):
+def _plan_cells(T, TM, M, NM, V, n, v, base):
     """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
     1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
     drive over), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
@@ -2710,14 +2691,11 @@ def _plan_cells(T, TM, M, NM, V, n, v, base, walls):
             continue
         for lane in range(5):
             for sp in range(RD.pair_spaces(T, sec, lane)):
-                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp, walls) else 0
+                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp) else 0
                 xlo = RD.rear_x(T, sec, lane, sp)
                 xhi = RD.front_x(T, sec, lane, sp)
-                if walls:
-                    held = _fixed_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi)
-                else:
-                    held = zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) >= 0
-                if not held and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi, walls):
+                if zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) < 0 \
+                        and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi):
                     f |= 2
                 cells[(s * 5 + lane) * PLAN_SP + sp] = f
     return cells
@@ -2780,7 +2758,7 @@ def _plan_move(T, cells, base, sec, lane, sp, d, code):
 
 
 @jit
-def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
+def _plan_search(T, TM, M, NM, V, n, v, goal):
     """Breadth-first over the plan's steps from where the car stands (stopped, or moving at
     ``PLAN_MPH``), every other vehicle where it is: for each state (place, facing, moving) the
     fewest moves to it (-1 none within ``PLAN_MOVES``) and, as bits, the first steps that begin
@@ -2792,7 +2770,7 @@ def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
     first = np.zeros(PLAN_N, np.int64)
     q = np.empty(PLAN_N, np.int64)
     qs = np.empty((PLAN_N, 5), np.int64)
-    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base)
     limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
     mov0 = 1 if V[v, V_MPH] > 0 else 0
     i0 = _plan_idx(base, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR], mov0)
@@ -2840,39 +2818,6 @@ def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
             elif dist[j] == dist[i] + 1:
                 first[j] |= f
     return dist, first, q, qs, tail
-
-
-@jit
-def _foe_not_ahead(T, V, n, v):
-    """Is an active enemy anywhere but wholly ahead of the car? (What ``_weave_shut`` serves
-    needs one behind; its search is the dear part.)"""
-    for u in range(n):
-        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
-            if V[v, V_DIR] == 0:
-                if v_rear(T, V, u) < v_front(T, V, v):
-                    return True
-            elif v_front(T, V, u) > v_rear(T, V, v):
-                return True
-    return False
-
-
-@jit
-def _weave_shut(T, TM, M, NM, V, n, v):
-    """Is the way on shut for this car though no one space is shut from edge to edge: with
-    every move it could make, one space and at most one drift a move (the straight move first,
-    p13; outwards only on a curve; reverses and U-turns too, p14, p17), no way past the
-    obstacles ahead reaches the section two on from its own? Strips staggered across the road
-    a space apart ask for two drifts in one space, which no car has at any speed. Wrecks and
-    vehicles stopped for good count where they stand (``_fixed_hits``), the rest may be gone
-    when it comes up. False where that section is not laid."""
-    far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
-    if far < TM[RD.TM_FIRST] or far >= TM[RD.TM_NSEC]:
-        return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, True)
-    for k in range(tail):
-        if qs[k, 0] == far:
-            return False
-    return True
 
 
 @jit
@@ -2976,7 +2921,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
         return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, False)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1)
     best_free = -1
     best_d = 0
     best_val = 0.0
@@ -3060,7 +3005,7 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi, False)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi)
     if dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
@@ -3313,21 +3258,6 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # to the block on the curve, to back off it and come on again (seeded Game Eight
             # intercept 4911 and Game Seven 2444, to the turn limit)
             r = 0
-    if (near or blocked) and (r != 0 or d != 0) and not V[v, V_BIKE] \
-            and _foe_not_ahead(T, V, n, v) and _weave_shut(T, TM, M, NM, V, n, v):
-        # strips staggered across the road that want more drifts than the spaces between
-        # them give (p13): the way round is no way, and backing off to come on again only
-        # brought the car to the same strip (seeded Game Eight intercept 453's last target,
-        # nose to a strip on the left lanes with one on the right the space before, backed off
-        # and came on for twenty turns): for this car the road is shut, and with an enemy
-        # behind within reach it turns towards it, as before a road shut edge to edge. With
-        # none, it backs and fills as before: waiting there, the enemy ahead stopped too,
-        # only repeated the position (seeded intercept 559 and seven others, at turn 5 or 6)
-        e, g = _nearest_enemy(T, V, n, v, True, st, script)
-        if e >= 0 and not _beyond_shut_road(T, M, NM, V, n, v, True, hunt, st, script):
-            act, arg = _turn_back(T, TM, M, NM, V, n, v)
-            if act >= 0:
-                return act, arg
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)
