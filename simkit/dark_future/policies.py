@@ -1807,8 +1807,7 @@ BACKED_KEY = 16    # V_BACKED*: place key * BACKED_KEY + times (times < BACKED_K
 
 @jit
 def _place_key(V, v):
-    # distinct for every place and facing: lanes 0-4 fit in 8, a pair's spaces in 64
-    return (((V[v, V_SEC] * 8 + V[v, V_LANE]) * 64 + V[v, V_SP]) * 2 + V[v, V_DIR]) + 1
+    return _goal_key(V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
 
 
 @jit
@@ -2641,7 +2640,7 @@ PLAN_N = (2 * PLAN_SECS + 1) * 5 * PLAN_SP * 4
 
 @jit
 def _goal_key(sec, lane, sp, d):
-    # as _place_key: distinct for every place and facing
+    # distinct for every place and facing: lanes 0-4 fit in 8, a pair's spaces in 64
     return (((sec * 8 + lane) * 64 + sp) * 2 + d) + 1
 
 
@@ -2990,8 +2989,7 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], 0)
     shot = slot >= 0 and V[tgt, V_SIDE] != V[v, V_SIDE] and V[tgt, V_STATUS] == ACTIVE
-    if mph == 0 and (shot or _goal_key(V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
-                     == V[v, V_GOAL]):
+    if mph == 0 and (shot or _place_key(V, v) == V[v, V_GOAL]):
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
