@@ -2867,12 +2867,17 @@ def _all_stopped(V, n, v):
 
 @jit
 def _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
-    """Has any other vehicle in play a shot at an enemy of its own? Then the dice roll and the
-    position changes: no stand-off (yet)."""
+    """Has any other vehicle in play a shot at an enemy of its own other than the car? Then
+    the dice roll and the position changes: no stand-off (yet). Shots at the car itself do not
+    count: with none of its own, waiting there only takes them to the turn limit, a loss by
+    attrition, and it looks for a place it wins the exchange at as in a stand-off (seeded
+    gang pursues 550: the Op shut in by staggered strips, the last rider stopped at its back
+    with the only shot, to the turn limit; issue 15, session 29)."""
     for u in range(n):
         if u != v and V[u, V_STATUS] == ACTIVE:
             slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)
-            if slot >= 0 and V[tgt, V_SIDE] != V[u, V_SIDE] and V[tgt, V_STATUS] == ACTIVE:
+            if slot >= 0 and V[tgt, V_SIDE] != V[u, V_SIDE] and V[tgt, V_STATUS] == ACTIVE \
+                    and tgt != v:
                 return True
     return False
 
