@@ -1487,10 +1487,11 @@ def test_a_car_in_a_standoff_reverses_into_a_stopped_rider_behind_it_p17_p72():
     _act(w, st, s, 0, pol, n=n)
     assert w.V[1, VH.V_STATUS] == VH.CRASHED and w.V[0, VH.V_STATUS] == VH.ACTIVE
     assert w.V[0, VH.V_MPH] == 0
-    # one lane in common: a sideswipe the bike loses, not its end; the car waits as before
+    # one lane in common: a sideswipe the bike loses, not its end; without ram_bike's bit 4
+    # (session 29: grinding it down, below) the car waits as before
     w, n = _op_shut_in_with_a_rider_behind()
     w.V[1, VH.V_LANE] = 3
-    assert decide() == (PO.A_NONE, 0)
+    assert decide(PO.params_vector({"ram_bike": 3})) == (PO.A_NONE, 0)
     # the shunt reading of a car into a bike stopped its way: no sure gain, it waits
     w, n = _op_shut_in_with_a_rider_behind()
     w.hp[PO.HP_STOPPED_BIKE] = 0
@@ -3284,3 +3285,102 @@ def test_a_hunter_in_a_standoff_plans_its_way_round_a_wreck_to_a_shot_p14_p17():
     # it shoots from there (the plan is over: the car stands where it set out for)
     assert _d(w, 2, std, n=n, trial=0) == (PO.A_SHOOT, slot)
     assert w.V[2, VH.V_GOAL] == 0
+
+
+def _op_shut_in_under_fire():
+    """Game Eight (the gang pursuing) on straights: the Op (0), its engine running, stopped on
+    section 3's last space in lanes 1-2 facing with play, the road ahead shut edge to edge by
+    two staggered strips (section 4 lanes 3-5, its first two spaces; section 5 lanes 0-2, its
+    first space); the last rider (1) stopped at its back quarter (lanes 0-1, the space behind),
+    guns loaded, the Op in its sights (seeded gang pursues 550, 3187, 3430: 'stopped with a
+    move available', the rider shooting to the turn limit)."""
+    w, n, bike = _last_rider_world(("S",) * 7)
+    w.place(0, 3, 1, 2, 0, side=0, role=VH.LEAD, kind=1)
+    w.place(1, 3, 0, 1, 0, side=1, role=VH.CHASE, kind=bike)
+    w.V[1, VH.V_BIKE] = 1
+    for sp in (0, 1):
+        _obstacle(w, 4, 3, 5, sp)
+    _obstacle(w, 5, 0, 2, 0)
+    return w, n
+
+
+def test_a_car_shut_in_under_fire_with_no_shot_plans_its_way_to_the_winning_exchange_p13_p17():
+    """Issue 15, session 29: the Op shut in front by staggered strips, a rider stopped at its
+    back quarter with the only shot, everything in play stopped. The Op's guns face forward
+    (p82-83), the U-turn's six-lane zone in the next space holds a strip (p14), the road ahead
+    is shut edge to edge: the old driver waited, taking the rider's hits to the turn limit.
+    The stand-off planner (session 28) looked for a place only where no one had a shot; where
+    the only shots are at the car itself, waiting is no stand-off but a loss by attrition, and
+    it plans too. Here the best place is one the rider cannot answer from (its guns fixed
+    forward too): behind it in its lanes, by a move on with a drift (p13), a stop and reverses
+    with drifts (p17). Its own turns through the engine (the rider left where it stands) bring
+    it there, stopped, the rider in its sights and none at it."""
+    w, n = _op_shut_in_under_fire()
+    std = PO.params_vector()
+    pol = np.stack([std] * n)
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[1] == 0
+    V = w.V.copy()
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 0, w.hp, std, *_stream(0))
+    g = V[0, VH.V_GOAL] - 1
+    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 0, w.hp, w.tbuf,
+                                   std[PO.P_SHOOT], *goal)
+    assert mine > 0.0 and mine > theirs
+    assert _d(w, 0, std, n=n, trial=0)[0] != PO.A_NONE     # the old driver: A_NONE
+    st, s = _stream(3)
+    for turn in range(1, PO.PLAN_MOVES + 1):
+        _act(w, st, s, 0, pol, n=n, turn=turn, phase=1)
+        assert w.V[0, VH.V_STATUS] == VH.ACTIVE and w.V[0, VH.V_MPH] <= PO.PLAN_MPH
+        slot, u = PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)
+        if slot >= 0 and w.V[0, VH.V_MPH] == 0:
+            break
+    assert u == 1 and w.V[0, VH.V_MPH] == 0, turn
+    assert turn <= V[0, VH.V_GOALN] + 2
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[0] < 0
+
+
+def test_a_car_shut_in_grinds_down_a_rider_at_its_back_quarter_p17_p72():
+    """Issue 15, session 29 (seeded gang pursues 3187, 3430, 'stopped with a move available' to
+    the turn limit): the Op nose to a road shut edge to edge, the last rider stopped in the
+    space behind it with one lane in common, shooting it; the Op has no shot (its guns face
+    forward, p82-83) and no move but rams: not one, and no plan (``_plan_standoff`` finds no
+    place). A reverse into the rider (p17) is a partial ram with a motorcycle, a sideswipe the
+    bike automatically loses (p72): the engine hits the bike and not the car. The old driver
+    waited (session 26: no end of the bike); with ``ram_bike``'s bit 4, on in every named
+    policy, it reverses into it, again each turn (seeded: both games became Op wins). Not with
+    bit 4 off, not into a rider facing it (an opposed sideswipe makes the car test too), not
+    with its engine out."""
+    std = PO.params_vector()
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.V[1, VH.V_LANE] = 3
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, std, w.tbuf)[0] < 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[1] == 0
+    V = w.V.copy()
+    assert not PO._plan_standoff(w.B, w.T, V, w.WS, n, 0, w.hp, std, *_stream(0))
+
+    def decide(par=std):
+        return PO.decide(w.B, w.T, w.V, w.WS, n, 0, False, w.hp, par, *_stream(0))
+
+    assert decide() == (PO.A_REVERSE, 0)     # the old driver: A_NONE
+    assert decide(PO.params_vector({"ram_bike": 3})) == (PO.A_NONE, 0)
+    for _ in range(PO.BACKOFFS):
+        PO.remember_backing(w.V, 0)          # no backing off: the ram is made from here
+    assert decide() == (PO.A_REVERSE, 0)
+    # through the engine: the rider takes the sideswipe's hit, the car none, both stay
+    pts, mine = w.V[1, VH.V_DMG], w.V[0, VH.V_DMG]
+    st, s = _stream(5)
+    pol = np.stack([std] * n)
+    for turn in range(1, 4):
+        _act(w, st, s, 0, pol, n=n, turn=turn)
+    assert w.V[1, VH.V_DMG] < pts and w.V[0, VH.V_DMG] == mine
+    assert w.V[0, VH.V_STATUS] == VH.ACTIVE and (w.V[0, VH.V_SEC], w.V[0, VH.V_SP]) == (3, 1)
+    # a rider facing it: an opposed sideswipe, the car tests too; its engine out: no move
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.V[1, VH.V_LANE] = 3
+    w.V[1, VH.V_DIR] = 1
+    assert not PO._grinds_behind(w.B, w.T, w.V, n, 0)
+    w, n = _op_shut_in_with_a_rider_behind()
+    w.V[1, VH.V_LANE] = 3
+    w.V[0, VH.V_ENGOFF] = 1
+    assert not PO._grinds_behind(w.B, w.T, w.V, n, 0)

@@ -161,7 +161,13 @@ P_BACKOFFS = 23
 # wreck that holds a car's way is a block for good only if it is a car's. The trade-off: the
 # car's one combined speed-factor hit and a control loss at 0mph against a rider that,
 # shooting it from where its guns cannot reply, is otherwise left alone to the turn limit, or
-# a way shut for ever. 0: neither (the drivers before session 26).
+# a way shut for ever. 0: neither (the drivers before session 26). Bit 4: a stopped enemy
+# bike in the space behind with one lane in common with it, facing its way, where the car has
+# no shot and no place to plan for (``_plan_standoff``): a reverse into it (p17) is a partial
+# ram with a bike, a sideswipe the bike loses (p72), a hit on the rider for none on the car
+# as the engine has it; again each turn it grinds the rider down, where waiting only takes the
+# rider's shots (seeded gang pursues 3187, 3430; issue 15, session 29). The trade-off: the
+# bike is not taken out by one ram, and the car stays nose to it.
 P_RAMBIKE = 24
 # P_RAMRACE: a car that would wait in a standoff with no shot (``_break_standoff``) drives into a
 # stopped enemy car in its lanes (in front within two spaces, or behind it by reversing, p17)
@@ -234,9 +240,9 @@ FOCUS = 0
 # P_BACKOFFS of every named policy (measured on the Game Eight intercept, session 23 in
 # docs/rules/dark-future.md)
 BACKOFFS = 2
-# P_RAMBIKE of every named policy: both rams (measured on the Game Eight pursuit, session 26
-# in docs/rules/dark-future.md)
-RAMBIKE = 3
+# P_RAMBIKE of every named policy: every ram (bits 1-2 measured on the Game Eight pursuit,
+# session 26, bit 4 in session 29, docs/rules/dark-future.md)
+RAMBIKE = 7
 # P_RAMRACE of every named policy (measured on the Game Eight intercept, session 26)
 RAMRACE = 1
 # P_STRIPDODGE of every named policy: on since session 26's merge (its 'all together' paragraph
@@ -298,7 +304,7 @@ PARAM_SPACE = {
     "holdback": (P_HOLDBACK, "bool", 0, 1, HOLDBACK),  # Game Seven's attacker: wait for targets passed (p75)
     "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
     "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
-    "ram_bike": (P_RAMBIKE, "bits", 0, 3, RAMBIKE),    # standoff rams (p72): 1 a stopped bike, 2 a bike wreck
+    "ram_bike": (P_RAMBIKE, "bits", 0, 7, RAMBIKE),    # standoff rams (p72): 1 a stopped bike, 2 a bike wreck, 4 a rider at its back quarter
     "ram_race": (P_RAMRACE, "bool", 0, 1, RAMRACE),    # standoff: ram a stopped enemy car it outlasts (p56-57)
     "strip_dodge": (P_STRIPDODGE, "bool", 0, 1, STRIP_DODGE),  # riders plan dodges through strips (p62, p64)
 }
@@ -1798,6 +1804,9 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             a, g = _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script)
             if a >= 0:
                 return a, g
+        if act == A_NONE and par[P_RAMBIKE] & 4 and _grinds_behind(B, T, V, n, v):
+            # no shot and nowhere to plan for: wear the rider at its back down (P_RAMBIKE)
+            return A_REVERSE, 0
         return act, arg
     return _decide(B, T, V, WS, n, v, moves, hp, par, st, script)
 
@@ -2867,12 +2876,17 @@ def _all_stopped(V, n, v):
 
 @jit
 def _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
-    """Has any other vehicle in play a shot at an enemy of its own? Then the dice roll and the
-    position changes: no stand-off (yet)."""
+    """Has any other vehicle in play a shot at an enemy of its own other than the car? Then
+    the dice roll and the position changes: no stand-off (yet). Shots at the car itself do not
+    count: with none of its own, waiting there only takes them to the turn limit, a loss by
+    attrition, and it looks for a place it wins the exchange at as in a stand-off (seeded
+    gang pursues 550: the Op shut in by staggered strips, the last rider stopped at its back
+    with the only shot, to the turn limit; issue 15, session 29)."""
     for u in range(n):
         if u != v and V[u, V_STATUS] == ACTIVE:
             slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)
-            if slot >= 0 and V[tgt, V_SIDE] != V[u, V_SIDE] and V[tgt, V_STATUS] == ACTIVE:
+            if slot >= 0 and V[tgt, V_SIDE] != V[u, V_SIDE] and V[tgt, V_STATUS] == ACTIVE \
+                    and tgt != v:
                 return True
     return False
 
@@ -3108,6 +3122,28 @@ def _rams_away(T, M, NM, V, n, v, hp, par, behind):
                                             and V[u, V_SIDE] != V[v, V_SIDE])):
             return u
     return -1
+
+
+@jit
+def _grinds_behind(B, T, V, n, v):
+    """Is first in the space behind the stopped car (a reverse's reach, p17) a stopped,
+    upright enemy bike facing the car's way with one lane in common with it? The reverse into
+    it is a partial ram with a motorcycle, 'always treated as a sideswipe', which a bike
+    'automatically' loses (p72): the engine's ``_bike_ram`` hits the bike at the relative
+    speed factor and not the car, and the bike stays where it was. Not a car with its engine
+    out, nor one that cannot move."""
+    if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
+            or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 or V[v, V_OOC] != 0:
+        return False
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    u = _first_in_ram_reach(T, M, NM, V, n, v, True)
+    if u < 0 or not V[u, V_BIKE] or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE \
+            or V[u, V_MPH] != 0 or V[u, V_FALLEN] or V[u, V_DIR] != V[v, V_DIR]:
+        return False
+    a, b = lanes_of(V, u)
+    c, d = lanes_of(V, v)
+    return min(b, d) == max(a, c)
 
 
 @jit
