@@ -3284,3 +3284,73 @@ def test_a_hunter_in_a_standoff_plans_its_way_round_a_wreck_to_a_shot_p14_p17():
     # it shoots from there (the plan is over: the car stands where it set out for)
     assert _d(w, 2, std, n=n, trial=0) == (PO.A_SHOOT, slot)
     assert w.V[2, VH.V_GOAL] == 0
+
+
+def _walled_lead_intercept():
+    """Game Eight (the intercept), play running towards section 0 (direction 1): the last target
+    car (1) stopped facing with play at the end of a bend (section 1, lanes 4-5, space 0),
+    target#1 (0) crashed; the attacker (2) stranded, engine out, four sections behind it. On
+    section 0, the last laid, an obstacle strip on lanes 3-5 in the first space the target
+    meets and debris on lanes 0-2 over that space and the next (seeded intercept 4739, turned
+    to section numbers from 0). The way on is over the debris, four lanes over from the car,
+    drifting outwards only on the bend (p13) and not at all reversing on it (p17)."""
+    w = World(layout=("S", "BR", "S", "S", "S", "S", "S"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.TM[RD.TM_PLAYDIR] = 1
+    w.place(0, 6, 0, 2, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_STATUS] = VH.CRASHED
+    w.place(1, 1, 4, 0, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_DIR] = 1
+    w.place(2, 5, 3, 2, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    w.V[2, VH.V_ENGOFF] = 1
+    _obstacle(w, 0, 3, 5, 2)
+    for sp in (1, 2):
+        RD._add_marker(w.M, w.NM, RD.DEBRIS, 0, 0, 2, RD.rear_x(w.T, 0, 0, sp),
+                       RD.front_x(w.T, 0, 0, sp), 1, -1)
+    return w, n
+
+
+def test_a_car_leaving_a_stranded_enemy_behind_plans_its_way_past_a_block_p13_p17_p75():
+    """Issue 15, session 29: every enemy stranded behind it (``_leaves_behind``), the last
+    target stands nose to an obstacle strip with the way on over debris four lanes over. It
+    backed straight off the bend (p17: no drift reversing on a curve) and came on to the same
+    place until it had backed off ``P_BACKOFFS`` times, then waited, the attacker too, until
+    the position repeated (seeded intercept 4739): the stand-off planner looked only for a
+    place with a shot, and there is none. Driving on with play leaves the attacker off the back
+    of the road (p75), which beats it (p88): the planner now takes a place past everything its
+    window shows ahead as the goal of a car that leaves every enemy behind and has no shot to
+    drive to. Its own turns through the engine bring it there, stopped, within the plan's
+    moves (the old driver: waits, every turn). The search it made while the attacker could
+    still move is not the last word: a vehicle stranded since changes the table
+    (``_table_key``; 4739's attacker ran out of fuel where it stood)."""
+    std = PO.params_vector()
+    w, n = _walled_lead_intercept()
+    pol = np.stack([std] * n)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
+    for _ in range(int(std[PO.P_BACKOFFS])):
+        PO.remember_backing(w.V, 1)    # backed off from here as often as it does
+    # the attacker's engine still running, there is no one to leave behind and no shot: no
+    # plan, and the table is remembered ...
+    V = w.V.copy()
+    V[2, VH.V_ENGOFF] = 0
+    assert not PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.hp, std, *_stream(0))
+    assert V[1, VH.V_GOALN] < 0
+    # ... until the engine goes (its fuel out, say) where it stands: the table has changed
+    V[2, VH.V_ENGOFF] = 1
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.hp, std, *_stream(0))
+    assert 3 <= V[1, VH.V_GOALN] <= PO.PLAN_MOVES
+    g = V[1, VH.V_GOAL] - 1
+    assert (g // 1024, g % 2) == (0, 1)                  # on section 0, facing with play
+    assert _d(w, 1, std, n=n, trial=0)[0] != PO.A_NONE     # the old driver: A_NONE
+    st, s = _stream(3)
+    for turn in range(1, PO.PLAN_MOVES + 3):
+        _act(w, st, s, 1, pol, n=n, turn=turn, phase=1)
+        assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_MPH] <= PO.PLAN_MPH
+        if w.V[1, VH.V_MPH] == 0 and w.V[1, VH.V_SEC] == 0:
+            break
+    assert w.V[1, VH.V_SEC] == 0 and w.V[1, VH.V_MPH] == 0, turn
+    assert w.V[1, VH.V_LANE] <= 1     # past the strip, over the debris
+    assert turn <= V[1, VH.V_GOALN] + 2

@@ -2879,12 +2879,15 @@ def _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
 
 @jit
 def _table_key(V, NM, n):
-    """A number for where every vehicle stands (place, facing, status) and how many markers lie
-    on the road: a plan looked for and not found is not looked for again until it changes."""
+    """A number for where every vehicle stands (place, facing, status, whether it is stopped for
+    good) and how many markers lie on the road: a plan looked for and not found is not looked
+    for again until it changes. (An enemy stranded where it stands, its engine out of fuel,
+    say, is one a car may now leave behind, p75: seeded intercept 4739's last target waited
+    on, its search made while the attacker could still move.)"""
     h = NM[0] + 1
     for u in range(n):
-        x = ((((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 8
-             + V[u, V_STATUS])
+        x = (((((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 8
+              + V[u, V_STATUS]) * 2 + (1 if _stuck(V, u) else 0))
         h = (h * 1000003 + x) % 2147483647
     return h
 
@@ -2909,13 +2912,19 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     ``V_GOALN``) and not made again until a vehicle moves. Reads no dice but for a tie."""
     if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
             or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 \
-            or V[v, V_OOC] != 0 or not has_gun(WS, v) or not _all_stopped(V, n, v):
+            or V[v, V_OOC] != 0 or not _all_stopped(V, n, v):
         return False
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     key = _table_key(V, NM, n)
     if V[v, V_GOALN] == -1 - key or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0):
+        return False
+    play = TM[RD.TM_PLAYDIR]
+    # every enemy stranded and the car going with play: past the block, driving on leaves
+    # them off the back of the road (p75), which beats them (p88), gun or none
+    away = V[v, V_DIR] == play and _leaves_behind(T, TM, M, NM, V, n, v, hp)
+    if not away and not has_gun(WS, v):
         return False
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
@@ -2949,6 +2958,29 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
         best_free = free
         best_d = d
         best_val = mine
+    if goal < 0 and away:
+        # no shot to drive to: a place past everything the window shows ahead, stopped facing
+        # on with play, its next space off the window or the track laid; the fewest moves,
+        # equal ones the dice choose
+        base = V[v, V_SEC] - PLAN_SECS
+        for k in range(1, tail):
+            if qs[k, 4] != 0 or qs[k, 3] != play:
+                continue
+            ns, nsp = RD.step_space(T, qs[k, 0], qs[k, 1], qs[k, 2], play)
+            if ns >= 0 and TM[RD.TM_FIRST] <= ns < TM[RD.TM_NSEC] \
+                    and base <= ns <= base + 2 * PLAN_SECS:
+                continue
+            d = dist[q[k]]
+            if goal >= 0 and d == best_d:
+                ties += 1
+                if _pick(st, script, ties) != 0:
+                    continue
+            elif goal < 0 or d < best_d:
+                ties = 1
+            else:
+                continue
+            goal = k
+            best_d = d
     if goal < 0:
         V[v, V_GOALN] = -1 - key    # nowhere to go from this table (the car remembers)
         return False
