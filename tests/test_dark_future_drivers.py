@@ -1227,7 +1227,7 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
     which needs the enemy's own lanes, p52), it waits as before; with the pair between blocked
     too, no line-up, but a stand-off plan (session 28)."""
     std = PO.params_vector()
-    w = World(layout=("S", "S", "S", "CR", "S", "S", "S"), scenario="game-8-intercept.toml")
+    w = World(layout=("S", "S", "S", "CR", "S", "S", "CL"), scenario="game-8-intercept.toml")
     n = w.a.G[EG.G_NV]
     for v in range(n):
         w.WS[v] = w.a.LOAD[v, 0]
@@ -3354,3 +3354,54 @@ def test_a_car_leaving_a_stranded_enemy_behind_plans_its_way_past_a_block_p13_p1
     assert w.V[1, VH.V_SEC] == 0 and w.V[1, VH.V_MPH] == 0, turn
     assert w.V[1, VH.V_LANE] <= 1     # past the strip, over the debris
     assert turn <= V[1, VH.V_GOALN] + 2
+
+
+def _wreck_on_a_corner_intercept():
+    """Game Eight (the intercept), seeded intercept 3467 as it stood at its repeat: the last
+    target (0) stopped on a corner (section 3) on lanes 3-4, space 1, facing with play, nose to
+    target#1's wreck (1) in the corner's last space; the attacker (2) stopped past the wreck on
+    the straight, section 4 space 1, facing back in the same lanes; debris on section 4's lanes
+    0-2 in its first space, an obstacle strip on the inside lanes of the corner after it. The
+    corridors between them run through the wreck (p25-26)."""
+    w = World(layout=("S", "S", "S", "CR", "S", "S", "CL"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 3, 3, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 3, 2, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.V[1, VH.V_DMG] = 0
+    w.place(2, 4, 3, 1, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    RD._add_marker(w.M, w.NM, RD.DEBRIS, 4, 0, 2, RD.rear_x(w.T, 4, 0, 0),
+                   RD.front_x(w.T, 4, 0, 0), 1, -1)
+    for sp in range(3):
+        _obstacle(w, 6, 0, 2, sp)      # the next corner's inside lanes, end to end
+    w.V[0, VH.V_DMG] = 11              # the points each had left
+    w.V[2, VH.V_DMG] = 7
+    return w, n
+
+
+def test_a_standoff_plan_reaches_a_shot_more_than_twelve_moves_off_p13_p17():
+    """Issue 15, session 29: seeded intercept 3467 repeated its position at turn 15, both cars
+    stopped nose to the two ends of a wreck on a corner, neither with a shot. The target's
+    places with a shot it wins the exchange at lie more than twelve slow moves off (backing
+    off the corner, p17: no drift reversing on a curve; round the wreck outwards on the
+    corner, p13; over the debris and round behind the attacker), beyond the twelve moves the
+    stand-off plan looked over (``PLAN_MOVES``): it waited. It now looks over twenty and finds
+    a way of thirteen (in the seeded game it drove it, turning round on the way, and the fight
+    was shot out). The window (two sections either side) bounds the search as before, so it
+    costs little (intercept speed level)."""
+    std = PO.params_vector()
+    w, n = _wreck_on_a_corner_intercept()
+    for v in (0, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+    V = w.V.copy()
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 0, w.hp, std, *_stream(0))
+    # the target's: the old planner (twelve moves) found none and it waited
+    assert 12 < V[0, VH.V_GOALN] <= PO.PLAN_MOVES
+    g = V[0, VH.V_GOAL] - 1
+    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 0, w.hp, w.tbuf, std[PO.P_SHOOT],
+                                   *goal)
+    assert mine > theirs

@@ -2631,7 +2631,7 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
 # drifting or with a U-turn (p14, p17).
 PLAN_MPH = 10
 PLAN_SECS = 2       # sections either side of the car the plan may use
-PLAN_MOVES = 12     # the longest plan, in moves (a turn each)
+PLAN_MOVES = 20     # the longest plan, in moves (a turn each)
 PLAN_SP = 5         # most spaces on a pair of lanes of any section (a corner's outside)
 PLAN_N = (2 * PLAN_SECS + 1) * 5 * PLAN_SP * 4
 (PS_ON, PS_LEFT, PS_RIGHT, PS_UTURN, PS_BACK, PS_BACK_L, PS_BACK_R, PS_BACK_UTURN,
