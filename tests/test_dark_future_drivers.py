@@ -3405,3 +3405,51 @@ def test_a_standoff_plan_reaches_a_shot_more_than_twelve_moves_off_p13_p17():
     mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 0, w.hp, w.tbuf, std[PO.P_SHOOT],
                                    *goal)
     assert mine > theirs
+
+
+def test_no_backing_and_filling_before_strips_staggered_closer_than_its_drifts_p13_p17_p76():
+    """Seeded Game Eight intercept 453 (seed 2026): the last target, stopped on lanes 1-2 at the
+    end of a section whose right-hand lanes are an obstacle strip from end to end, a strip on
+    the left-hand lanes a space into the next section. The way on is over lanes 3-4, two drifts
+    over in the one space between the strips, and a car drifts one lane a move, after its
+    straight move (p13): no way. Its driver saw a clear lane pair past the strip and backed off
+    to come on again (p17) for twenty turns. The road is shut for this car, as one shut from
+    edge to edge (p76): it turns towards the enemy behind it or waits, and does not back off.
+    With the second strip a space further on, one drift a space gets round, and the way is
+    open (``_weave_shut`` is false). Session 28 measured this and dropped it as 11% slower;
+    session 29 keeps it, asked only back at a place the car has backed off from already, the
+    answer remembered (``_weave_shut_at``, ``V_WEAVE``)."""
+    std = PO.policy_vector("standard")
+
+    def position(gap):
+        w = World()
+        w.WS[:, :, VH.W_AMMO] = 0
+        w.place(1, 1, 4, 0, 0, side=1, role=VH.CHASE)     # the enemy, stopped behind
+        w.place(0, 3, 1, 2, 0, side=0, role=VH.LEAD)      # lanes 1-2, the section's last space
+        for sp in range(3):
+            _obstacle(w, 3, 3, 5, sp)                     # the right-hand strip, end to end
+        for sp in range(gap, 3):
+            _obstacle(w, 4, 0, 2, sp)                     # the left-hand strip
+        _obstacle(w, 5, 0, 2, 0)
+        return w
+
+    w = position(1)
+    # the first time there it backs off as ever (the search is made only back at the place)
+    assert _d(w, 0, std)[0] == PO.A_REVERSE
+    PO.remember_backing(w.V, 0)
+    act, arg = _d(w, 0, std)
+    assert act == PO.A_UTURN, (act, arg)   # towards the enemy; the old driver: (A_REVERSE, 0)
+    assert PO._weave_shut(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
+    # the answer is remembered with what it was asked on (the car's place, the wrecks and the
+    # cars stopped for good, the markers), and asked again when that changes
+    key = PO._weave_key(w.TM, w.V, w.NM, 2, 0)
+    assert w.V[0, VH.V_WEAVE] == key + 1
+    w.V[0, VH.V_WEAVE] = -1 - key              # as if found open here: taken as such
+    w.V[1, VH.V_SP] = 1                        # an enemy that can move: the same key
+    assert PO._weave_key(w.TM, w.V, w.NM, 2, 0) == key
+    assert not PO._weave_shut_at(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
+    w.V[1, VH.V_ENGOFF] = 1                    # stranded where it stands: asked again
+    assert PO._weave_shut_at(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
+    assert w.V[0, VH.V_WEAVE] == PO._weave_key(w.TM, w.V, w.NM, 2, 0) + 1
+    w = position(2)
+    assert not PO._weave_shut(w.T, w.TM, w.M, w.NM, w.V, 2, 0)

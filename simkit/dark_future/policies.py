@@ -85,7 +85,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
-from .pieces.vehicle import V_GOAL, V_GOALN
+from .pieces.vehicle import V_GOAL, V_GOALN, V_WEAVE
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority, V_STAMP
 from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -2653,32 +2653,51 @@ def _plan_idx(base, sec, lane, sp, d, mov):
 
 
 @jit
-def _plan_marker(M, NM, llo, lhi, xlo, xhi):
+def _plan_marker(M, NM, llo, lhi, xlo, xhi, walls):
     """A marker a plan does not drive over on lanes ``llo``-``lhi`` between ``xlo`` and ``xhi``:
     an obstacle, a passive (oil, mines, spikes, a dummy that may be one) or a railroad (a train
     at any speed, p77). Sand and debris are crossed at ``PLAN_MPH``, under both their safety
     limits (p76-77: 30mph, 10mph), where the hazard roll adds nothing for speed (p41):
-    a player crawls over them to a place it wins from rather than wait for ever."""
+    a player crawls over them to a place it wins from rather than wait for ever. With
+    ``walls`` only obstacles: what no car may drive through at any speed (p76, p57)."""
     for i in range(NM[0]):
         k = M[i, RD.MK_KIND]
         if M[i, RD.MK_ACTIVE] and k != RD.SMOKE and k != RD.SAND and k != RD.DEBRIS \
-                and marker_over(M, i, llo, lhi, xlo, xhi):
+                and (k == RD.OBSTACLE or not walls) and marker_over(M, i, llo, lhi, xlo, xhi):
             return True
     return False
 
 
 @jit
-def _plan_clear(T, M, NM, V, n, v, sec, lane, sp):
+def _plan_clear(T, M, NM, V, n, v, sec, lane, sp, walls):
     """Is ``lane``'s pair at (``sec``, ``sp``) free of vehicles, wrecks and the markers a plan
     does not drive over (:func:`_plan_marker`)?"""
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
+    if walls:
+        return not _fixed_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) \
+            and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, walls)
     return zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) < 0 \
-        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi)
+        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, walls)
 
 
 @jit
-def _plan_cells(T, TM, M, NM, V, n, v, base):
+def _fixed_hits(T, V, n, v, sec, llo, lhi, xlo, xhi):
+    """Does a wreck or a vehicle stopped for good (``_stuck``) stand in the zone? What is
+    moving, or can move, may be gone when the car comes up."""
+    for u in range(n):
+        if u == v or not (V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and _stuck(V, u))):
+            continue
+        a, b = lanes_of(V, u)
+        if b < llo or a > lhi:
+            continue
+        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
+            return True
+    return False
+
+
+@jit
+def _plan_cells(T, TM, M, NM, V, n, v, base, walls):
     """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
     1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
     drive over), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
@@ -2690,11 +2709,14 @@ def _plan_cells(T, TM, M, NM, V, n, v, base):
             continue
         for lane in range(5):
             for sp in range(RD.pair_spaces(T, sec, lane)):
-                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp) else 0
+                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp, walls) else 0
                 xlo = RD.rear_x(T, sec, lane, sp)
                 xhi = RD.front_x(T, sec, lane, sp)
-                if zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) < 0 \
-                        and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi):
+                if walls:
+                    held = _fixed_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi)
+                else:
+                    held = zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) >= 0
+                if not held and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi, walls):
                     f |= 2
                 cells[(s * 5 + lane) * PLAN_SP + sp] = f
     return cells
@@ -2757,19 +2779,22 @@ def _plan_move(T, cells, base, sec, lane, sp, d, code):
 
 
 @jit
-def _plan_search(T, TM, M, NM, V, n, v, goal):
+def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
     """Breadth-first over the plan's steps from where the car stands (stopped, or moving at
     ``PLAN_MPH``), every other vehicle where it is: for each state (place, facing, moving) the
     fewest moves to it (-1 none within ``PLAN_MOVES``) and, as bits, the first steps that begin
     a way of that length. The section the state indices start from is ``V_SEC - PLAN_SECS``.
     With a ``goal`` state index (not -1), the search stops once every way to it of the fewest
-    moves is known, or none can be within the moves it had left (``V_GOALN``)."""
+    moves is known, or none can be within the moves it had left (``V_GOALN``). With ``walls``
+    (:func:`_weave_shut`: only obstacles, wrecks and vehicles stopped for good hold a space) it
+    stops at the first state it meets on the section two on from the car's."""
     base = V[v, V_SEC] - PLAN_SECS
     dist = np.full(PLAN_N, -1, np.int64)
     first = np.zeros(PLAN_N, np.int64)
     q = np.empty(PLAN_N, np.int64)
     qs = np.empty((PLAN_N, 5), np.int64)
-    cells = _plan_cells(T, TM, M, NM, V, n, v, base)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls)
+    far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
     limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
     mov0 = 1 if V[v, V_MPH] > 0 else 0
     i0 = _plan_idx(base, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR], mov0)
@@ -2814,9 +2839,74 @@ def _plan_search(T, TM, M, NM, V, n, v, goal):
                 qs[tail, 3] = nd
                 qs[tail, 4] = nm
                 tail += 1
+                if walls and ns == far:
+                    return dist, first, q, qs, tail   # _weave_shut asks only this
             elif dist[j] == dist[i] + 1:
                 first[j] |= f
     return dist, first, q, qs, tail
+
+
+@jit
+def _foe_not_ahead(T, V, n, v):
+    """Is an active enemy anywhere but wholly ahead of the car? (What ``_weave_shut`` serves
+    needs one behind; its search is the dear part.)"""
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            if V[v, V_DIR] == 0:
+                if v_rear(T, V, u) < v_front(T, V, v):
+                    return True
+            elif v_front(T, V, u) > v_rear(T, V, v):
+                return True
+    return False
+
+
+@jit
+def _weave_shut(T, TM, M, NM, V, n, v):
+    """Is the way on shut for this car though no one space is shut from edge to edge: with
+    every move it could make, one space and at most one drift a move (the straight move first,
+    p13; outwards only on a curve; reverses and U-turns too, p14, p17), no way past the
+    obstacles ahead reaches the section two on from its own? Strips staggered across the road
+    a space apart ask for two drifts in one space, which no car has at any speed. Wrecks and
+    vehicles stopped for good count where they stand (``_fixed_hits``), the rest may be gone
+    when it comes up. False where that section is not laid."""
+    far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
+    if far < TM[RD.TM_FIRST] or far >= TM[RD.TM_NSEC]:
+        return False
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, True)
+    for k in range(tail):
+        if qs[k, 0] == far:
+            return False
+    return True
+
+
+@jit
+def _weave_key(TM, V, NM, n, v):
+    """A number for what :func:`_weave_shut` reads: the car's place and facing, the places of
+    the wrecks and the vehicles stopped for good, how many markers lie on the road and the
+    track laid."""
+    h = ((NM[0] * 4099 + TM[RD.TM_FIRST]) * 4099 + TM[RD.TM_NSEC]) % 2147483647
+    for u in range(n):
+        if u == v or V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and _stuck(V, u)):
+            x = (((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 64 + u
+            h = (h * 1000003 + x) % 2147483647
+    return h
+
+
+@jit
+def _weave_shut_at(T, TM, M, NM, V, n, v):
+    """:func:`_weave_shut`, remembered with the table it was asked on (``V_WEAVE``, keyed as
+    :func:`_table_key`): a stopped car before a block is asked every phase, and the search each
+    time made the intercept about 11% slower (session 28). Its answer hangs only on where the
+    car, the wrecks and the vehicles stopped for good stand, the markers and the track laid
+    (:func:`_weave_key`): what moves about the car does not change it."""
+    key = _weave_key(TM, V, NM, n, v)
+    if V[v, V_WEAVE] == key + 1:
+        return True
+    if V[v, V_WEAVE] == -1 - key:
+        return False
+    shut = _weave_shut(T, TM, M, NM, V, n, v)
+    V[v, V_WEAVE] = key + 1 if shut else -1 - key
+    return shut
 
 
 @jit
@@ -2929,7 +3019,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
         return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, False)
     best_free = -1
     best_d = 0
     best_val = 0.0
@@ -3035,7 +3125,7 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi, False)
     if dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
@@ -3288,6 +3378,24 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # to the block on the curve, to back off it and come on again (seeded Game Eight
             # intercept 4911 and Game Seven 2444, to the turn limit)
             r = 0
+    if (near or blocked) and (r != 0 or d != 0) and not V[v, V_BIKE] \
+            and _backed_from(V, v) > 0 and _foe_not_ahead(T, V, n, v) \
+            and _weave_shut_at(T, TM, M, NM, V, n, v):
+        # strips staggered across the road that want more drifts than the spaces between
+        # them give (p13): the way round is no way, and backing off to come on again only
+        # brought the car to the same strip (seeded Game Eight intercept 453's last target,
+        # nose to a strip on the left lanes with one on the right the space before, backed off
+        # and came on for twenty turns): for this car the road is shut, and with an enemy
+        # behind within reach it turns towards it, as before a road shut edge to edge. With
+        # none, it backs and fills as before: waiting there, the enemy ahead stopped too,
+        # only repeated the position (seeded intercept 559 and seven others, at turn 5 or 6).
+        # Asked only back at a place it has backed off from already (the way round it saw
+        # then led here again): the search is dear, and most stops before a block are first
+        e, g = _nearest_enemy(T, V, n, v, True, st, script)
+        if e >= 0 and not _beyond_shut_road(T, M, NM, V, n, v, True, hunt, st, script):
+            act, arg = _turn_back(T, TM, M, NM, V, n, v)
+            if act >= 0:
+                return act, arg
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)
