@@ -1227,7 +1227,7 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
     which needs the enemy's own lanes, p52), it waits as before; with the pair between blocked
     too, no line-up, but a stand-off plan (session 28)."""
     std = PO.params_vector()
-    w = World(layout=("S", "S", "S", "CR", "S", "S", "S"), scenario="game-8-intercept.toml")
+    w = World(layout=("S", "S", "S", "CR", "S", "S", "CL"), scenario="game-8-intercept.toml")
     n = w.a.G[EG.G_NV]
     for v in range(n):
         w.WS[v] = w.a.LOAD[v, 0]
@@ -3384,3 +3384,172 @@ def test_a_car_shut_in_grinds_down_a_rider_at_its_back_quarter_p17_p72():
     w.V[1, VH.V_LANE] = 3
     w.V[0, VH.V_ENGOFF] = 1
     assert not PO._grinds_behind(w.B, w.T, w.V, n, 0)
+
+
+def _walled_lead_intercept():
+    """Game Eight (the intercept), play running towards section 0 (direction 1): the last target
+    car (1) stopped facing with play at the end of a bend (section 1, lanes 4-5, space 0),
+    target#1 (0) crashed; the attacker (2) stranded, engine out, four sections behind it. On
+    section 0, the last laid, an obstacle strip on lanes 3-5 in the first space the target
+    meets and debris on lanes 0-2 over that space and the next (seeded intercept 4739, turned
+    to section numbers from 0). The way on is over the debris, four lanes over from the car,
+    drifting outwards only on the bend (p13) and not at all reversing on it (p17)."""
+    w = World(layout=("S", "BR", "S", "S", "S", "S", "S"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.TM[RD.TM_PLAYDIR] = 1
+    w.place(0, 6, 0, 2, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_STATUS] = VH.CRASHED
+    w.place(1, 1, 4, 0, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_DIR] = 1
+    w.place(2, 5, 3, 2, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    w.V[2, VH.V_ENGOFF] = 1
+    _obstacle(w, 0, 3, 5, 2)
+    for sp in (1, 2):
+        RD._add_marker(w.M, w.NM, RD.DEBRIS, 0, 0, 2, RD.rear_x(w.T, 0, 0, sp),
+                       RD.front_x(w.T, 0, 0, sp), 1, -1)
+    return w, n
+
+
+def test_a_car_leaving_a_stranded_enemy_behind_plans_its_way_past_a_block_p13_p17_p75():
+    """Issue 15, session 29: every enemy stranded behind it (``_leaves_behind``), the last
+    target stands nose to an obstacle strip with the way on over debris four lanes over. It
+    backed straight off the bend (p17: no drift reversing on a curve) and came on to the same
+    place until it had backed off ``P_BACKOFFS`` times, then waited, the attacker too, until
+    the position repeated (seeded intercept 4739): the stand-off planner looked only for a
+    place with a shot, and there is none. Driving on with play leaves the attacker off the back
+    of the road (p75), which beats it (p88): the planner now takes a place past everything its
+    window shows ahead as the goal of a car that leaves every enemy behind and has no shot to
+    drive to. Its own turns through the engine bring it there, stopped, within the plan's
+    moves (the old driver: waits, every turn). The search it made while the attacker could
+    still move is not the last word: a vehicle stranded since changes the table
+    (``_table_key``; 4739's attacker ran out of fuel where it stood)."""
+    std = PO.params_vector()
+    w, n = _walled_lead_intercept()
+    pol = np.stack([std] * n)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
+    for _ in range(int(std[PO.P_BACKOFFS])):
+        PO.remember_backing(w.V, 1)    # backed off from here as often as it does
+    # the attacker's engine still running, there is no one to leave behind and no shot: no
+    # plan, and the table is remembered ...
+    V = w.V.copy()
+    V[2, VH.V_ENGOFF] = 0
+    assert not PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.hp, std, *_stream(0))
+    assert V[1, VH.V_GOALN] < 0
+    # ... until the engine goes (its fuel out, say) where it stands: the table has changed
+    V[2, VH.V_ENGOFF] = 1
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.hp, std, *_stream(0))
+    assert 3 <= V[1, VH.V_GOALN] <= PO.PLAN_MOVES
+    g = V[1, VH.V_GOAL] - 1
+    assert (g // 1024, g % 2) == (0, 1)                  # on section 0, facing with play
+    assert _d(w, 1, std, n=n, trial=0)[0] != PO.A_NONE     # the old driver: A_NONE
+    st, s = _stream(3)
+    for turn in range(1, PO.PLAN_MOVES + 3):
+        _act(w, st, s, 1, pol, n=n, turn=turn, phase=1)
+        assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_MPH] <= PO.PLAN_MPH
+        if w.V[1, VH.V_MPH] == 0 and w.V[1, VH.V_SEC] == 0:
+            break
+    assert w.V[1, VH.V_SEC] == 0 and w.V[1, VH.V_MPH] == 0, turn
+    assert w.V[1, VH.V_LANE] <= 1     # past the strip, over the debris
+    assert turn <= V[1, VH.V_GOALN] + 2
+
+
+def _wreck_on_a_corner_intercept():
+    """Game Eight (the intercept), seeded intercept 3467 as it stood at its repeat: the last
+    target (0) stopped on a corner (section 3) on lanes 3-4, space 1, facing with play, nose to
+    target#1's wreck (1) in the corner's last space; the attacker (2) stopped past the wreck on
+    the straight, section 4 space 1, facing back in the same lanes; debris on section 4's lanes
+    0-2 in its first space, an obstacle strip on the inside lanes of the corner after it. The
+    corridors between them run through the wreck (p25-26)."""
+    w = World(layout=("S", "S", "S", "CR", "S", "S", "CL"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 3, 3, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 3, 3, 2, 0, side=0, role=VH.LEAD)
+    w.V[1, VH.V_STATUS] = VH.WRECK
+    w.V[1, VH.V_DMG] = 0
+    w.place(2, 4, 3, 1, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    RD._add_marker(w.M, w.NM, RD.DEBRIS, 4, 0, 2, RD.rear_x(w.T, 4, 0, 0),
+                   RD.front_x(w.T, 4, 0, 0), 1, -1)
+    for sp in range(3):
+        _obstacle(w, 6, 0, 2, sp)      # the next corner's inside lanes, end to end
+    w.V[0, VH.V_DMG] = 11              # the points each had left
+    w.V[2, VH.V_DMG] = 7
+    return w, n
+
+
+def test_a_standoff_plan_reaches_a_shot_more_than_twelve_moves_off_p13_p17():
+    """Issue 15, session 29: seeded intercept 3467 repeated its position at turn 15, both cars
+    stopped nose to the two ends of a wreck on a corner, neither with a shot. The target's
+    places with a shot it wins the exchange at lie more than twelve slow moves off (backing
+    off the corner, p17: no drift reversing on a curve; round the wreck outwards on the
+    corner, p13; over the debris and round behind the attacker), beyond the twelve moves the
+    stand-off plan looked over (``PLAN_MOVES``): it waited. It now looks over twenty and finds
+    a way of thirteen (in the seeded game it drove it, turning round on the way, and the fight
+    was shot out). The window (two sections either side) bounds the search as before, so it
+    costs little (intercept speed level)."""
+    std = PO.params_vector()
+    w, n = _wreck_on_a_corner_intercept()
+    for v in (0, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+    V = w.V.copy()
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 0, w.hp, std, *_stream(0))
+    # the target's: the old planner (twelve moves) found none and it waited
+    assert 12 < V[0, VH.V_GOALN] <= PO.PLAN_MOVES
+    g = V[0, VH.V_GOAL] - 1
+    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 0, w.hp, w.tbuf, std[PO.P_SHOOT],
+                                   *goal)
+    assert mine > theirs
+
+
+def test_no_backing_and_filling_before_strips_staggered_closer_than_its_drifts_p13_p17_p76():
+    """Seeded Game Eight intercept 453 (seed 2026): the last target, stopped on lanes 1-2 at the
+    end of a section whose right-hand lanes are an obstacle strip from end to end, a strip on
+    the left-hand lanes a space into the next section. The way on is over lanes 3-4, two drifts
+    over in the one space between the strips, and a car drifts one lane a move, after its
+    straight move (p13): no way. Its driver saw a clear lane pair past the strip and backed off
+    to come on again (p17) for twenty turns. The road is shut for this car, as one shut from
+    edge to edge (p76): it turns towards the enemy behind it or waits, and does not back off.
+    With the second strip a space further on, one drift a space gets round, and the way is
+    open (``_weave_shut`` is false). Session 28 measured this and dropped it as 11% slower;
+    session 29 keeps it, asked only back at a place the car has backed off from already, the
+    answer remembered (``_weave_shut_at``, ``V_WEAVE``)."""
+    std = PO.policy_vector("standard")
+
+    def position(gap):
+        w = World()
+        w.WS[:, :, VH.W_AMMO] = 0
+        w.place(1, 1, 4, 0, 0, side=1, role=VH.CHASE)     # the enemy, stopped behind
+        w.place(0, 3, 1, 2, 0, side=0, role=VH.LEAD)      # lanes 1-2, the section's last space
+        for sp in range(3):
+            _obstacle(w, 3, 3, 5, sp)                     # the right-hand strip, end to end
+        for sp in range(gap, 3):
+            _obstacle(w, 4, 0, 2, sp)                     # the left-hand strip
+        _obstacle(w, 5, 0, 2, 0)
+        return w
+
+    w = position(1)
+    # the first time there it backs off as ever (the search is made only back at the place)
+    assert _d(w, 0, std)[0] == PO.A_REVERSE
+    PO.remember_backing(w.V, 0)
+    act, arg = _d(w, 0, std)
+    assert act == PO.A_UTURN, (act, arg)   # towards the enemy; the old driver: (A_REVERSE, 0)
+    assert PO._weave_shut(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
+    # the answer is remembered with what it was asked on (the car's place, the wrecks and the
+    # cars stopped for good, the markers), and asked again when that changes
+    key = PO._weave_key(w.TM, w.V, w.NM, 2, 0)
+    assert w.V[0, VH.V_WEAVE] == key + 1
+    w.V[0, VH.V_WEAVE] = -1 - key              # as if found open here: taken as such
+    w.V[1, VH.V_SP] = 1                        # an enemy that can move: the same key
+    assert PO._weave_key(w.TM, w.V, w.NM, 2, 0) == key
+    assert not PO._weave_shut_at(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
+    w.V[1, VH.V_ENGOFF] = 1                    # stranded where it stands: asked again
+    assert PO._weave_shut_at(w.T, w.TM, w.M, w.NM, w.V, 2, 0)
+    assert w.V[0, VH.V_WEAVE] == PO._weave_key(w.TM, w.V, w.NM, 2, 0) + 1
+    w = position(2)
+    assert not PO._weave_shut(w.T, w.TM, w.M, w.NM, w.V, 2, 0)

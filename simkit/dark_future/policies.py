@@ -85,7 +85,7 @@ from .pieces.vehicle import (V_BIKE, V_DIR, V_FALLEN, ACTIVE, CHASE, M_TURRET, M
                              V_ENGOFF, LEAD, uturn_zone)
 from .pieces.vehicle import V_AXLE, V_NODRIVER, V_TERMINAL, WRECK, V_ARM, V_OIL
 from .pieces.vehicle import V_ATT, V_OOC, SPINNING, V_DMG, V_QUARRY, V_BACKED0, V_BACKED7
-from .pieces.vehicle import V_GOAL, V_GOALN
+from .pieces.vehicle import V_GOAL, V_GOALN, V_WEAVE
 from .pieces.vehicle import HIT_NONE, HIT_OBSTACLE, play_majority, V_STAMP
 from .pieces.vehicle import armed, has_gun, marker_over, may_overlap
 from .pieces.vehicle import TF_RANGE_CAP, TF_W, hit_modifier
@@ -2640,7 +2640,7 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
 # drifting or with a U-turn (p14, p17).
 PLAN_MPH = 10
 PLAN_SECS = 2       # sections either side of the car the plan may use
-PLAN_MOVES = 12     # the longest plan, in moves (a turn each)
+PLAN_MOVES = 20     # the longest plan, in moves (a turn each)
 PLAN_SP = 5         # most spaces on a pair of lanes of any section (a corner's outside)
 PLAN_N = (2 * PLAN_SECS + 1) * 5 * PLAN_SP * 4
 (PS_ON, PS_LEFT, PS_RIGHT, PS_UTURN, PS_BACK, PS_BACK_L, PS_BACK_R, PS_BACK_UTURN,
@@ -2662,32 +2662,51 @@ def _plan_idx(base, sec, lane, sp, d, mov):
 
 
 @jit
-def _plan_marker(M, NM, llo, lhi, xlo, xhi):
+def _plan_marker(M, NM, llo, lhi, xlo, xhi, walls):
     """A marker a plan does not drive over on lanes ``llo``-``lhi`` between ``xlo`` and ``xhi``:
     an obstacle, a passive (oil, mines, spikes, a dummy that may be one) or a railroad (a train
     at any speed, p77). Sand and debris are crossed at ``PLAN_MPH``, under both their safety
     limits (p76-77: 30mph, 10mph), where the hazard roll adds nothing for speed (p41):
-    a player crawls over them to a place it wins from rather than wait for ever."""
+    a player crawls over them to a place it wins from rather than wait for ever. With
+    ``walls`` only obstacles: what no car may drive through at any speed (p76, p57)."""
     for i in range(NM[0]):
         k = M[i, RD.MK_KIND]
         if M[i, RD.MK_ACTIVE] and k != RD.SMOKE and k != RD.SAND and k != RD.DEBRIS \
-                and marker_over(M, i, llo, lhi, xlo, xhi):
+                and (k == RD.OBSTACLE or not walls) and marker_over(M, i, llo, lhi, xlo, xhi):
             return True
     return False
 
 
 @jit
-def _plan_clear(T, M, NM, V, n, v, sec, lane, sp):
+def _plan_clear(T, M, NM, V, n, v, sec, lane, sp, walls):
     """Is ``lane``'s pair at (``sec``, ``sp``) free of vehicles, wrecks and the markers a plan
     does not drive over (:func:`_plan_marker`)?"""
     xlo = RD.rear_x(T, sec, lane, sp)
     xhi = RD.front_x(T, sec, lane, sp)
+    if walls:
+        return not _fixed_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) \
+            and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, walls)
     return zone_hits(T, V, n, v, sec, lane, lane + 1, xlo, xhi) < 0 \
-        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi)
+        and not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, walls)
 
 
 @jit
-def _plan_cells(T, TM, M, NM, V, n, v, base):
+def _fixed_hits(T, V, n, v, sec, llo, lhi, xlo, xhi):
+    """Does a wreck or a vehicle stopped for good (``_stuck``) stand in the zone? What is
+    moving, or can move, may be gone when the car comes up."""
+    for u in range(n):
+        if u == v or not (V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and _stuck(V, u))):
+            continue
+        a, b = lanes_of(V, u)
+        if b < llo or a > lhi:
+            continue
+        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
+            return True
+    return False
+
+
+@jit
+def _plan_cells(T, TM, M, NM, V, n, v, base, walls):
     """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
     1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
     drive over), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
@@ -2699,11 +2718,14 @@ def _plan_cells(T, TM, M, NM, V, n, v, base):
             continue
         for lane in range(5):
             for sp in range(RD.pair_spaces(T, sec, lane)):
-                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp) else 0
+                f = 1 if _plan_clear(T, M, NM, V, n, v, sec, lane, sp, walls) else 0
                 xlo = RD.rear_x(T, sec, lane, sp)
                 xhi = RD.front_x(T, sec, lane, sp)
-                if zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) < 0 \
-                        and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi):
+                if walls:
+                    held = _fixed_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi)
+                else:
+                    held = zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) >= 0
+                if not held and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi, walls):
                     f |= 2
                 cells[(s * 5 + lane) * PLAN_SP + sp] = f
     return cells
@@ -2766,19 +2788,22 @@ def _plan_move(T, cells, base, sec, lane, sp, d, code):
 
 
 @jit
-def _plan_search(T, TM, M, NM, V, n, v, goal):
+def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
     """Breadth-first over the plan's steps from where the car stands (stopped, or moving at
     ``PLAN_MPH``), every other vehicle where it is: for each state (place, facing, moving) the
     fewest moves to it (-1 none within ``PLAN_MOVES``) and, as bits, the first steps that begin
     a way of that length. The section the state indices start from is ``V_SEC - PLAN_SECS``.
     With a ``goal`` state index (not -1), the search stops once every way to it of the fewest
-    moves is known, or none can be within the moves it had left (``V_GOALN``)."""
+    moves is known, or none can be within the moves it had left (``V_GOALN``). With ``walls``
+    (:func:`_weave_shut`: only obstacles, wrecks and vehicles stopped for good hold a space) it
+    stops at the first state it meets on the section two on from the car's."""
     base = V[v, V_SEC] - PLAN_SECS
     dist = np.full(PLAN_N, -1, np.int64)
     first = np.zeros(PLAN_N, np.int64)
     q = np.empty(PLAN_N, np.int64)
     qs = np.empty((PLAN_N, 5), np.int64)
-    cells = _plan_cells(T, TM, M, NM, V, n, v, base)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls)
+    far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
     limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
     mov0 = 1 if V[v, V_MPH] > 0 else 0
     i0 = _plan_idx(base, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR], mov0)
@@ -2823,9 +2848,74 @@ def _plan_search(T, TM, M, NM, V, n, v, goal):
                 qs[tail, 3] = nd
                 qs[tail, 4] = nm
                 tail += 1
+                if walls and ns == far:
+                    return dist, first, q, qs, tail   # _weave_shut asks only this
             elif dist[j] == dist[i] + 1:
                 first[j] |= f
     return dist, first, q, qs, tail
+
+
+@jit
+def _foe_not_ahead(T, V, n, v):
+    """Is an active enemy anywhere but wholly ahead of the car? (What ``_weave_shut`` serves
+    needs one behind; its search is the dear part.)"""
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            if V[v, V_DIR] == 0:
+                if v_rear(T, V, u) < v_front(T, V, v):
+                    return True
+            elif v_front(T, V, u) > v_rear(T, V, v):
+                return True
+    return False
+
+
+@jit
+def _weave_shut(T, TM, M, NM, V, n, v):
+    """Is the way on shut for this car though no one space is shut from edge to edge: with
+    every move it could make, one space and at most one drift a move (the straight move first,
+    p13; outwards only on a curve; reverses and U-turns too, p14, p17), no way past the
+    obstacles ahead reaches the section two on from its own? Strips staggered across the road
+    a space apart ask for two drifts in one space, which no car has at any speed. Wrecks and
+    vehicles stopped for good count where they stand (``_fixed_hits``), the rest may be gone
+    when it comes up. False where that section is not laid."""
+    far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
+    if far < TM[RD.TM_FIRST] or far >= TM[RD.TM_NSEC]:
+        return False
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, True)
+    for k in range(tail):
+        if qs[k, 0] == far:
+            return False
+    return True
+
+
+@jit
+def _weave_key(TM, V, NM, n, v):
+    """A number for what :func:`_weave_shut` reads: the car's place and facing, the places of
+    the wrecks and the vehicles stopped for good, how many markers lie on the road and the
+    track laid."""
+    h = ((NM[0] * 4099 + TM[RD.TM_FIRST]) * 4099 + TM[RD.TM_NSEC]) % 2147483647
+    for u in range(n):
+        if u == v or V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE and _stuck(V, u)):
+            x = (((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 64 + u
+            h = (h * 1000003 + x) % 2147483647
+    return h
+
+
+@jit
+def _weave_shut_at(T, TM, M, NM, V, n, v):
+    """:func:`_weave_shut`, remembered with the table it was asked on (``V_WEAVE``, keyed as
+    :func:`_table_key`): a stopped car before a block is asked every phase, and the search each
+    time made the intercept about 11% slower (session 28). Its answer hangs only on where the
+    car, the wrecks and the vehicles stopped for good stand, the markers and the track laid
+    (:func:`_weave_key`): what moves about the car does not change it."""
+    key = _weave_key(TM, V, NM, n, v)
+    if V[v, V_WEAVE] == key + 1:
+        return True
+    if V[v, V_WEAVE] == -1 - key:
+        return False
+    shut = _weave_shut(T, TM, M, NM, V, n, v)
+    V[v, V_WEAVE] = key + 1 if shut else -1 - key
+    return shut
 
 
 @jit
@@ -2893,12 +2983,15 @@ def _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
 
 @jit
 def _table_key(V, NM, n):
-    """A number for where every vehicle stands (place, facing, status) and how many markers lie
-    on the road: a plan looked for and not found is not looked for again until it changes."""
+    """A number for where every vehicle stands (place, facing, status, whether it is stopped for
+    good) and how many markers lie on the road: a plan looked for and not found is not looked
+    for again until it changes. (An enemy stranded where it stands, its engine out of fuel,
+    say, is one a car may now leave behind, p75: seeded intercept 4739's last target waited
+    on, its search made while the attacker could still move.)"""
     h = NM[0] + 1
     for u in range(n):
-        x = ((((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 8
-             + V[u, V_STATUS])
+        x = (((((V[u, V_SEC] * 8 + V[u, V_LANE]) * 64 + V[u, V_SP]) * 2 + V[u, V_DIR]) * 8
+              + V[u, V_STATUS]) * 2 + (1 if _stuck(V, u) else 0))
         h = (h * 1000003 + x) % 2147483647
     return h
 
@@ -2923,7 +3016,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     ``V_GOALN``) and not made again until a vehicle moves. Reads no dice but for a tie."""
     if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
             or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 \
-            or V[v, V_OOC] != 0 or not has_gun(WS, v) or not _all_stopped(V, n, v):
+            or V[v, V_OOC] != 0 or not _all_stopped(V, n, v):
         return False
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -2931,10 +3024,16 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     key = _table_key(V, NM, n)
     if V[v, V_GOALN] == -1 - key or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0):
         return False
+    play = TM[RD.TM_PLAYDIR]
+    # every enemy stranded and the car going with play: past the block, driving on leaves
+    # them off the back of the road (p75), which beats them (p88), gun or none
+    away = V[v, V_DIR] == play and _leaves_behind(T, TM, M, NM, V, n, v, hp)
+    if not away and not has_gun(WS, v):
+        return False
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
         return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, False)
     best_free = -1
     best_d = 0
     best_val = 0.0
@@ -2963,6 +3062,29 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
         best_free = free
         best_d = d
         best_val = mine
+    if goal < 0 and away:
+        # no shot to drive to: a place past everything the window shows ahead, stopped facing
+        # on with play, its next space off the window or the track laid; the fewest moves,
+        # equal ones the dice choose
+        base = V[v, V_SEC] - PLAN_SECS
+        for k in range(1, tail):
+            if qs[k, 4] != 0 or qs[k, 3] != play:
+                continue
+            ns, nsp = RD.step_space(T, qs[k, 0], qs[k, 1], qs[k, 2], play)
+            if ns >= 0 and TM[RD.TM_FIRST] <= ns < TM[RD.TM_NSEC] \
+                    and base <= ns <= base + 2 * PLAN_SECS:
+                continue
+            d = dist[q[k]]
+            if goal >= 0 and d == best_d:
+                ties += 1
+                if _pick(st, script, ties) != 0:
+                    continue
+            elif goal < 0 or d < best_d:
+                ties = 1
+            else:
+                continue
+            goal = k
+            best_d = d
     if goal < 0:
         V[v, V_GOALN] = -1 - key    # nowhere to go from this table (the car remembers)
         return False
@@ -3017,7 +3139,7 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi, False)
     if dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
@@ -3292,6 +3414,24 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
             # to the block on the curve, to back off it and come on again (seeded Game Eight
             # intercept 4911 and Game Seven 2444, to the turn limit)
             r = 0
+    if (near or blocked) and (r != 0 or d != 0) and not V[v, V_BIKE] \
+            and _backed_from(V, v) > 0 and _foe_not_ahead(T, V, n, v) \
+            and _weave_shut_at(T, TM, M, NM, V, n, v):
+        # strips staggered across the road that want more drifts than the spaces between
+        # them give (p13): the way round is no way, and backing off to come on again only
+        # brought the car to the same strip (seeded Game Eight intercept 453's last target,
+        # nose to a strip on the left lanes with one on the right the space before, backed off
+        # and came on for twenty turns): for this car the road is shut, and with an enemy
+        # behind within reach it turns towards it, as before a road shut edge to edge. With
+        # none, it backs and fills as before: waiting there, the enemy ahead stopped too,
+        # only repeated the position (seeded intercept 559 and seven others, at turn 5 or 6).
+        # Asked only back at a place it has backed off from already (the way round it saw
+        # then led here again): the search is dear, and most stops before a block are first
+        e, g = _nearest_enemy(T, V, n, v, True, st, script)
+        if e >= 0 and not _beyond_shut_road(T, M, NM, V, n, v, True, hunt, st, script):
+            act, arg = _turn_back(T, TM, M, NM, V, n, v)
+            if act >= 0:
+                return act, arg
     if blocked and r == 0 and d == 0:
         # the road is shut from edge to edge (obstacles on both sides, p76)
         e, g = _nearest_enemy(T, V, n, v, True, st, script)

@@ -77,8 +77,12 @@ from .road import (MK_ACTIVE, MK_KIND, MK_LHI, MK_LLO, MK_XHI, MK_XLO, SMOKE, fr
  # there (the plan is dropped when the way grows longer), or, negative, the table on which it
  # last looked and found no such place: a player's memory of where it is going
  V_GOAL, V_GOALN,
+ # whether the way on was found shut to weaving for this car (policies._weave_shut_at): the
+ # table it was asked on (policies._table_key) + 1 where shut, -1 - that table where open,
+ # 0 never asked: the search is dear, and the answer holds until something stands elsewhere
+ V_WEAVE,
  V_W,          # the row's width: keep last
- ) = range(68)
+ ) = range(69)
 
 # status
 ACTIVE, WRECK, CRASHED, LEFT, FINISHED = range(5)
