@@ -2266,6 +2266,14 @@ def _marker_gap(T, TM, M, NM, V, n, v, look):
 
 
 @jit
+def _cannot_drive(V, v):
+    """Has the car lost what driving off takes: its engine, its acceleration or top speed, its
+    handling or its driver's skill (p15, p34-35, p40)?"""
+    return V[v, V_ENGOFF] != 0 or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
+        or V[v, V_SKILL] <= 0
+
+
+@jit
 def _stuck(V, u):
     """A stopped vehicle that cannot move off (engine or driver out, no handling, no
     acceleration, a broken axle, terminal damage: p15-16, p34-35, p40); all announced by the
@@ -2564,8 +2572,7 @@ def _break_standoff(T, TM, M, NM, V, WS, n, v, hp, par, tbuf, least, st, script)
     enemy bike facing it in its lanes, (``P_RAMBIKE``) a bike it rams out of play in front or
     behind it (:func:`_rams_away`), and (``P_RAMRACE``) a stopped enemy car there that it
     outlasts (:func:`_outlasts`). (A_NONE, 0): none. Reads no dice but for that tie."""
-    if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
-            or V[v, V_SKILL] <= 0:
+    if _cannot_drive(V, v):
         return A_NONE, 0
     back = 1 if V[v, V_DIR] != 0 else 0
     lane = V[v, V_LANE]
@@ -2903,8 +2910,8 @@ def _weave_key(TM, V, NM, n, v):
 
 @jit
 def _weave_shut_at(T, TM, M, NM, V, n, v):
-    """:func:`_weave_shut`, remembered with the table it was asked on (``V_WEAVE``, keyed as
-    :func:`_table_key`): a stopped car before a block is asked every phase, and the search each
+    """:func:`_weave_shut`, remembered per car (``V_WEAVE``, keyed by
+    :func:`_weave_key`): a stopped car before a block is asked every phase, and the search each
     time made the intercept about 11% slower (session 28). Its answer hangs only on where the
     car, the wrecks and the vehicles stopped for good stand, the markers and the track laid
     (:func:`_weave_key`): what moves about the car does not change it."""
@@ -3014,9 +3021,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     of the stranded attacker, waited to a repeat). True when a plan is made. A search that
     finds nothing is remembered with the table it was made on (``_table_key``, a negative
     ``V_GOALN``) and not made again until a vehicle moves. Reads no dice but for a tie."""
-    if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
-            or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 \
-            or V[v, V_OOC] != 0 or not _all_stopped(V, n, v):
+    if V[v, V_BIKE] or V[v, V_MPH] != 0 or _cannot_drive(V, v) or V[v, V_OOC] != 0 \
+            or not _all_stopped(V, n, v):
         return False
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
@@ -3254,8 +3260,7 @@ def _grinds_behind(B, T, V, n, v):
     'automatically' loses (p72): the engine's ``_bike_ram`` hits the bike at the relative
     speed factor and not the car, and the bike stays where it was. Not a car with its engine
     out, nor one that cannot move."""
-    if V[v, V_BIKE] or V[v, V_MPH] != 0 or V[v, V_ENGOFF] or V[v, V_ACC] <= 0 \
-            or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 or V[v, V_SKILL] <= 0 or V[v, V_OOC] != 0:
+    if V[v, V_BIKE] or V[v, V_MPH] != 0 or _cannot_drive(V, v) or V[v, V_OOC] != 0:
         return False
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
@@ -3328,8 +3333,7 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
     NM = B[B_NM:B_NM_END]
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     slot, u, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st, script)
-    if V[v, V_ENGOFF] or V[v, V_ACC] <= 0 or V[v, V_MAXSPD] <= 0 or V[v, V_HAND] <= 0 \
-            or V[v, V_SKILL] <= 0:
+    if _cannot_drive(V, v):
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
