@@ -1264,8 +1264,7 @@ def test_a_car_on_a_corner_backs_off_to_line_up_through_any_clear_pair_p17_p26()
     assert PO._off_curve_clear(w.T, w.M, w.NM, w.V, n, 0)
     assert PO._shielded_line_up(w.T, w.M, w.NM, w.V, w.WS, n, 0, 2)
     assert decide() == (PO.A_REVERSE, 0)
-    g = w.V[0, VH.V_GOAL] - 1
-    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    goal = PO._goal_place(w.V[0, VH.V_GOAL])
     assert goal == (2, 1, 1, 0) and w.V[0, VH.V_GOALN] == 3
     assert PO._exchange_at(w.T, w.M, w.NM, w.V, w.WS, n, 0, w.hp, w.tbuf, std[PO.P_SHOOT],
                            *goal)[1] == 0.0
@@ -3264,8 +3263,7 @@ def test_a_hunter_in_a_standoff_plans_its_way_round_a_wreck_to_a_shot_p14_p17():
     # the plan: a place with the target in its sights that the target cannot answer from
     V = w.V.copy()
     assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 2, w.hp, std, *_stream(0))
-    g = V[2, VH.V_GOAL] - 1
-    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    goal = PO._goal_place(V[2, VH.V_GOAL])
     assert 3 <= V[2, VH.V_GOALN] <= PO.PLAN_MOVES
     mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 2, w.hp, w.tbuf, std[PO.P_SHOOT],
                                    *goal)
@@ -3322,8 +3320,7 @@ def test_a_car_shut_in_under_fire_with_no_shot_plans_its_way_to_the_winning_exch
     assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[1] == 0
     V = w.V.copy()
     assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 0, w.hp, std, *_stream(0))
-    g = V[0, VH.V_GOAL] - 1
-    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    goal = PO._goal_place(V[0, VH.V_GOAL])
     mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 0, w.hp, w.tbuf,
                                    std[PO.P_SHOOT], *goal)
     assert mine > 0.0 and mine > theirs
@@ -3442,8 +3439,8 @@ def test_a_car_leaving_a_stranded_enemy_behind_plans_its_way_past_a_block_p13_p1
     V[2, VH.V_ENGOFF] = 1
     assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.hp, std, *_stream(0))
     assert 3 <= V[1, VH.V_GOALN] <= PO.PLAN_MOVES
-    g = V[1, VH.V_GOAL] - 1
-    assert (g // 1024, g % 2) == (0, 1)                  # on section 0, facing with play
+    g = PO._goal_place(V[1, VH.V_GOAL])
+    assert (g[0], g[3]) == (0, 1)                  # on section 0, facing with play
     assert _d(w, 1, std, n=n, trial=0)[0] != PO.A_NONE     # the old driver: A_NONE
     st, s = _stream(3)
     for turn in range(1, PO.PLAN_MOVES + 3):
@@ -3500,8 +3497,7 @@ def test_a_standoff_plan_reaches_a_shot_more_than_twelve_moves_off_p13_p17():
     assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 0, w.hp, std, *_stream(0))
     # the target's: the old planner (twelve moves) found none and it waited
     assert 12 < V[0, VH.V_GOALN] <= PO.PLAN_MOVES
-    g = V[0, VH.V_GOAL] - 1
-    goal = (g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2)
+    goal = PO._goal_place(V[0, VH.V_GOAL])
     mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 0, w.hp, w.tbuf, std[PO.P_SHOOT],
                                    *goal)
     assert mine > theirs

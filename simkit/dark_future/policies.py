@@ -2661,6 +2661,13 @@ def _goal_key(sec, lane, sp, d):
 
 
 @jit
+def _goal_place(key):
+    """The place and facing (sec, lane, space, facing) a :func:`_goal_key` stands for."""
+    g = key - 1
+    return g // 1024, (g // 128) % 8, (g // 2) % 64, g % 2
+
+
+@jit
 def _plan_idx(base, sec, lane, sp, d, mov):
     s = sec - base
     if s < 0 or s > 2 * PLAN_SECS or sp >= PLAN_SP:
@@ -3135,11 +3142,7 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
-    g = V[v, V_GOAL] - 1
-    gd = g % 2
-    gsp = (g // 2) % 64
-    gl = (g // 128) % 8
-    gs = g // 1024
+    gs, gl, gsp, gd = _goal_place(V[v, V_GOAL])
     gi = _plan_idx(V[v, V_SEC] - PLAN_SECS, gs, gl, gsp, gd, 0)
     if gi < 0:
         V[v, V_GOAL] = 0
