@@ -1603,6 +1603,106 @@ def test_a_car_in_a_standoff_rams_a_stopped_enemy_car_it_outlasts_p17_p56_p57():
     assert decide() == (PO.A_NONE, 0)
 
 
+def _gunless_target_past_the_stranded_attacker():
+    """Game Eight (the intercept) as seeded intercept 2677 stood at its turn limit: the last
+    target car (1), its guns empty, stopped on section 4 lanes 4-5 space 2 facing with play;
+    the attacker (2) stranded (engine out, armed) on lanes 2-3 a space back, turned round;
+    target#1 (0) a wreck; an obstacle strip on the outside lanes of the bend ahead and the road
+    shut from edge to edge (p76) past it, the markers where they lay. The target has passed
+    the attacker, but can never leave it behind (p75)."""
+    w = World(layout=("S", "S", "S", "S", "S", "BL", "S"), scenario="game-8-intercept.toml")
+    n = int(w.a.G[EG.G_NV])
+    for v in range(n):
+        w.WS[v] = w.a.LOAD[v, 0]
+    w.place(0, 4, 0, 0, 0, side=0, role=VH.LEAD)
+    w.V[0, VH.V_STATUS] = VH.WRECK
+    w.place(1, 4, 4, 2, 0, side=0, role=VH.LEAD)
+    w.WS[1, :, VH.W_AMMO] = 0
+    w.place(2, 4, 2, 1, 0, side=1, role=VH.CHASE, kind=1)
+    w.V[2, VH.V_DIR] = 1
+    w.V[2, VH.V_ENGOFF] = 1
+    for sec, lo, hi, xlo, xhi in ((5, 3, 5, 300, 315), (5, 3, 5, 315, 330), (6, 0, 2, 360, 380),
+                                  (6, 3, 5, 360, 380), (6, 3, 5, 380, 400), (6, 3, 5, 400, 420)):
+        RD._add_marker(w.M, w.NM, RD.OBSTACLE, sec, lo, hi, xlo, xhi, 1, -1)
+    w.V[1, VH.V_DMG], w.V[2, VH.V_DMG] = 5, 1
+    for _ in range(int(PO.params_vector()[PO.P_BACKOFFS])):
+        PO.remember_backing(w.V, 1)    # backed off from here as often as it does, as in 2677
+    return w, n
+
+
+def test_a_gunless_car_in_a_standoff_drives_to_a_ram_it_wins_and_makes_it_p17_p56_p57():
+    """Issue 15, session 30: seeded Game Eight intercept 2677 was drawn at the turn limit, the
+    last target, its guns gone, stopped beside the stranded attacker (armed, turned round,
+    with no shot at it), the road shut edge to edge ahead. Ramming it (p52) was the only play
+    left, and no driver planned a ram: the stand-off planner looked only for places with a
+    shot, and ``ram_race`` rammed only an enemy already in the car's lanes. With ``ram_race``
+    2 the planner takes a place the car wins the race of rams from (its points outlasting the
+    enemy's, hit for hit, p56-57, with the enemies' shots at it there counted against it,
+    ``_race_at``), drives there and rams; through the engine's own turns the attacker is
+    taken out. ``ram_race`` 1 (the old driver): it waits."""
+    std = PO.params_vector()
+    w, n = _gunless_target_past_the_stranded_attacker()
+    for v in (1, 2):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, w.hp, std, w.tbuf)[0] < 0
+    # no lane in common: no ram from where it stands
+    assert PO._outlasts(w.T, w.M, w.NM, w.V, n, 1, w.hp, False) < 0
+    assert PO._outlasts(w.T, w.M, w.NM, w.V, n, 1, w.hp, True) < 0
+    V = w.V.copy()
+    assert _d(w, 1, PO.params_vector({"ram_race": 1}), n=n, trial=0) == (PO.A_NONE, 0)
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.hp, std, *_stream(0))
+    goal = PO._goal_place(V[1, VH.V_GOAL])
+    assert PO._race_at(w.T, w.M, w.NM, V, w.WS, n, 1, w.hp, w.tbuf, *goal)[0] >= 0.0
+
+    def play(par, games=40):
+        """The rest of the game through the engine's turns (the book's 40), both drivers
+        ``par``, on ``games`` dice streams: the winners counted (-1 a draw), and the target
+        car's top speed in any of them."""
+        wins = {-1: 0, 0: 0, 1: 0}
+        top = 0
+        for trial in range(games):
+            w, n = _gunless_target_past_the_stranded_attacker()
+            res = np.zeros(EG.R_W, np.int64)
+            EG.play_turns(*_stream(trial), w.B, w.V, w.WS, w.FIT,
+                          w.common(np.stack([par] * n)), EG.Log(w.E, w.EN, 0, 0), res, 0, 1)
+            wins[int(res[EG.R_WINNER])] += 1
+            ev = w.E[:w.EN[0]]
+            top = max([top] + [int(e[7]) for e in ev if e[2] == 1 and e[3] == EG.EV_MOVE])
+        return wins, top
+
+    # the race has dice: the target (side 0) wins it most often, and it loses it far less
+    # often than it wins (on 400 other streams: 274 won, 63 lost, 63 with both cars out)
+    wins, top = play(std)
+    assert wins[0] >= 20 and wins[0] >= 3 * wins[1], wins
+    assert top <= PO.RAM_MOVE_OFF           # it crept there and rammed: no run at it
+    wins, top = play(PO.params_vector({"ram_race": 1}))
+    assert wins == {-1: 40, 0: 0, 1: 0}, wins    # the old driver: every game drawn
+    # the race lost (the points the other way round): it waits
+    w, n = _gunless_target_past_the_stranded_attacker()
+    w.V[1, VH.V_DMG], w.V[2, VH.V_DMG] = 1, 5
+    assert _d(w, 1, std, n=n, trial=0) == (PO.A_NONE, 0)
+
+
+def test_a_ram_race_counts_the_enemy_s_shots_at_the_rammer_p56_p57():
+    """The race of rams ``ram_race`` 2 plans for counts what the enemies' guns take off the
+    car a turn where it rams from: an attacker that, facing it, would shoot it while it rams
+    outlasts a car that would win the bare race (``_outlasts``); behind the attacker, out of
+    its forward arcs (p82-83), the same car wins it."""
+    w, n = _gunless_target_past_the_stranded_attacker()
+    w.V[2, VH.V_DMG] = 3
+    hp = w.hp
+    # the target in the attacker's lanes, a space in front of its guns, facing it
+    args = (w.T, w.M, w.NM, w.V, w.WS, n, 1, hp, w.tbuf)
+    ahead = (4, 2, 0, 0)      # the attacker faces back, towards space 0
+    w.V[1, VH.V_SEC], w.V[1, VH.V_LANE], w.V[1, VH.V_SP] = ahead[:3]
+    assert PO._outlasts(w.T, w.M, w.NM, w.V, n, 1, hp, False) == 2
+    s2, t2 = PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 2, hp, PO.params_vector(), w.tbuf)
+    assert s2 >= 0 and t2 == 1
+    assert PO._race_at(*args, *ahead)[0] < 0.0
+    # behind it, facing its back: no shot at the target, the race won
+    behind = (4, 2, 2, 1)
+    assert PO._race_at(*args, *behind) == (0.0, 0)
+
+
 def _rider_on_a_straight(op_sp=None):
     """Game Eight (the gang pursuing) on a straight road: the last gang rider (1, its
     ammunition spent) stopped on section 3, space 0, lanes 1-2; the other riders crashed; the

@@ -169,13 +169,19 @@ P_BACKOFFS = 23
 # rider's shots (seeded gang pursues 3187, 3430; issue 15, session 29). The trade-off: the
 # bike is not taken out by one ram, and the car stays nose to it.
 P_RAMBIKE = 24
-# P_RAMRACE: a car that would wait in a standoff with no shot (``_break_standoff``) drives into a
+# P_RAMRACE (0-2): 1, a car that would wait in a standoff with no shot (``_break_standoff``) drives into a
 # stopped enemy car in its lanes (in front within two spaces, or behind it by reversing, p17)
 # when it wins the damage race: each ram deals both the same hits (p56-57), so the car whose
 # points outlast the other's, hit for hit against its armour, is the one to ram (seeded Game
 # Eight intercept 201: target#1 with 6 points, the attacker rear to rear with it with 1, both
 # waiting; forced to reverse into it, the target won). The trade-off: the rammer's own points
-# and the dice of the race against a draw. 0: it waits (the drivers before session 26).
+# and the dice of the race against a draw. 0: it waits (the drivers before session 26). 2: and,
+# in a stand-off with no shot to drive to, a car (a gunless one too) plans its way to a place it
+# wins that race from (``_plan_standoff``, :func:`_race_at`), the enemies' shots at it there
+# counted against it: a gunless target shut in beside the stranded attacker, the road shut
+# edge to edge ahead (p76) and turning round leaving play (p75), waited to the turn limit
+# (seeded intercepts 92, 2677; issue 15, session 30). The trade-off: the car's own points and
+# the dice of the race against a draw.
 P_RAMRACE = 25
 # P_STRIPDODGE (0/1): a rider with an obstacle strip ahead that it has too few moves to drift
 # round (one drift a move, p13) but can dodge through, a lane of its pair free in every space of
@@ -243,8 +249,8 @@ BACKOFFS = 2
 # P_RAMBIKE of every named policy: every ram (bits 1-2 measured on the Game Eight pursuit,
 # session 26, bit 4 in session 29, docs/rules/dark-future.md)
 RAMBIKE = 7
-# P_RAMRACE of every named policy (measured on the Game Eight intercept, session 26)
-RAMRACE = 1
+# P_RAMRACE of every named policy (measured on the Game Eight intercept, sessions 26 and 30)
+RAMRACE = 2
 # P_STRIPDODGE of every named policy: on since session 26's merge (its 'all together' paragraph
 # in docs/rules/dark-future.md: a thousand fewer riders' rams, no more draws of the deadlock kinds)
 STRIP_DODGE = 1
@@ -305,7 +311,7 @@ PARAM_SPACE = {
     "focus": (P_FOCUS, "int", 0, 2, FOCUS),            # equal quarries: 0 redraw, 1 keep own, 2 join team-mates'
     "backoffs": (P_BACKOFFS, "int", 0, 12, BACKOFFS),  # reverses from one place before it stays; 0 no limit
     "ram_bike": (P_RAMBIKE, "bits", 0, 7, RAMBIKE),    # standoff rams (p72): 1 a stopped bike, 2 a bike wreck, 4 a rider at its back quarter
-    "ram_race": (P_RAMRACE, "bool", 0, 1, RAMRACE),    # standoff: ram a stopped enemy car it outlasts (p56-57)
+    "ram_race": (P_RAMRACE, "int", 0, 2, RAMRACE),     # standoff: ram a stopped enemy car it outlasts (p56-57); 2: plan the way there
     "strip_dodge": (P_STRIPDODGE, "bool", 0, 1, STRIP_DODGE),  # riders plan dodges through strips (p62, p64)
 }
 
@@ -1804,6 +1810,8 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             a, g = _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script)
             if a >= 0:
                 return a, g
+        if act == A_NONE:
+            act, arg = _ram_race_now(B, T, V, WS, n, v, hp, par)
         if act == A_NONE and par[P_RAMBIKE] & 4 and _grinds_behind(B, T, V, n, v):
             # no shot and nowhere to plan for: wear the rider at its back down (P_RAMBIKE)
             return A_REVERSE, 0
@@ -3027,7 +3035,11 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     waiting, it leaves no one behind (seeded intercept 3879: the last target, walled in short
     of the stranded attacker, waited to a repeat). True when a plan is made. A search that
     finds nothing is remembered with the table it was made on (``_table_key``, a negative
-    ``V_GOALN``) and not made again until a vehicle moves. Reads no dice but for a tie."""
+    ``V_GOALN``) and not made again until a vehicle moves. With no such place (and a gunless car
+    has none), ``P_RAMRACE`` 2 takes a place a slow ram of a stopped enemy car wins the race from
+    (:func:`_race_at`): the car drives there and rams (``_break_standoff``), where waiting only
+    repeats the position (seeded intercepts 92, 2677: the last target, its gun gone, shut in
+    beside the stranded attacker; issue 15, session 30). Reads no dice but for a tie."""
     if V[v, V_BIKE] or V[v, V_MPH] != 0 or _cannot_drive(V, v) or V[v, V_OOC] != 0 \
             or not _all_stopped(V, n, v):
         return False
@@ -3041,7 +3053,9 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     # every enemy stranded and the car going with play: past the block, driving on leaves
     # them off the back of the road (p75), which beats them (p88), gun or none
     away = V[v, V_DIR] == play and _leaves_behind(T, TM, M, NM, V, n, v, hp)
-    if not away and not has_gun(WS, v):
+    gun = has_gun(WS, v)
+    race = par[P_RAMRACE] >= 2
+    if not away and not gun and not race:
         return False
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
@@ -3053,7 +3067,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     goal = -1
     ties = 0
     for k in range(1, tail):
-        if qs[k, 4] != 0:
+        if qs[k, 4] != 0 or not gun:
             continue   # a goal is a place stopped at
         i = q[k]
         mine, theirs = _exchange_at(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
@@ -3098,12 +3112,64 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
                 continue
             goal = k
             best_d = d
-    if goal < 0:
-        V[v, V_GOALN] = -1 - key    # nowhere to go from this table (the car remembers)
+    if goal < 0 and race:
+        # no shot and no way past: a place a slow ram of a stopped enemy car wins the race
+        # from (P_RAMRACE 2), one no enemy shoots at first, then the fewest moves (where it
+        # stands first of all); equal ones the dice choose. There the ram is made
+        # (:func:`_ram_race_now`)
+        for k in range(tail):
+            if qs[k, 4] != 0:
+                continue
+            theirs, b = _race_at(T, M, NM, V, WS, n, v, hp, tbuf, qs[k, 0], qs[k, 1], qs[k, 2],
+                                 qs[k, 3])
+            if theirs < 0.0:
+                continue
+            free = 1 if theirs == 0.0 else 0
+            d = dist[q[k]]
+            if goal >= 0 and free == best_free and d == best_d:
+                ties += 1
+                if _pick(st, script, ties) != 0:
+                    continue
+            elif goal < 0 or free > best_free or (free == best_free and d < best_d):
+                ties = 1
+            else:
+                continue
+            goal = k
+            best_free = free
+            best_d = d
+    if goal <= 0:
+        # nowhere to go from this table (the car remembers), or it rams from where it stands
+        V[v, V_GOALN] = -1 - key
         return False
     V[v, V_GOAL] = _goal_key(qs[goal, 0], qs[goal, 1], qs[goal, 2], qs[goal, 3])
     V[v, V_GOALN] = best_d
     return True
+
+
+@jit
+def _ram_race_now(B, T, V, WS, n, v, hp, par):
+    """The ram ``P_RAMRACE`` 2 makes where the car stands: a stopped car that means to take the
+    enemy out (as :func:`_plan_standoff`), gun or none, every vehicle in play stopped, drives
+    into a stopped enemy car in front of it (moving off at its creep) or reverses into one
+    behind it (p17) where it wins the race of rams with the enemies' shots at it counted
+    against it (:func:`_race_at`). Not only a car that hunts (``_break_standoff``): the last
+    target of seeded intercept 2677, its gun gone, stood past the stranded attacker with the
+    road shut edge to edge ahead, so counted it left behind (``_leaves_behind``) though it could
+    never leave it (issue 15, session 30). (A_NONE, 0): no such ram."""
+    if par[P_RAMRACE] < 2 or V[v, V_BIKE] or V[v, V_MPH] != 0 or _cannot_drive(V, v) \
+            or V[v, V_OOC] != 0 or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0) \
+            or not _all_stopped(V, n, v):
+        return A_NONE, 0
+    M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
+    NM = B[B_NM:B_NM_END]
+    tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
+    theirs, b = _race_at(T, M, NM, V, WS, n, v, hp, tbuf, V[v, V_SEC], V[v, V_LANE],
+                         V[v, V_SP], V[v, V_DIR])
+    if theirs < 0.0:
+        return A_NONE, 0
+    if b == 1:
+        return A_REVERSE, 0
+    return A_ACCEL, _creep(V, v)
 
 
 @jit
@@ -3221,10 +3287,63 @@ def _outlasts(T, M, NM, V, n, v, hp, behind):
     if u < 0 or V[u, V_BIKE] or V[u, V_SIDE] == V[v, V_SIDE] or V[u, V_STATUS] != ACTIVE \
             or V[u, V_MPH] != 0:
         return -1
-    c = max(_sf(REVERSE_MPH if behind else _creep(V, v), hp), 1)
-    if V[u, V_DMG] * _hit_pts(c, V[v, V_ARM]) < V[v, V_DMG] * _hit_pts(c, V[u, V_ARM]):
+    if _race_won(V, v, u, _ram_sf(V, v, hp, behind), 0.0):
         return u
     return -1
+
+
+@jit
+def _ram_sf(V, v, hp, behind):
+    """The speed factor of the car's slow ram (:func:`_outlasts`): a reverse's 10mph (p17) or
+    the move-off's creep."""
+    return max(_sf(REVERSE_MPH if behind else _creep(V, v), hp), 1)
+
+
+@jit
+def _race_won(V, v, u, c, shot):
+    """Do the car's points outlast ``u``'s in a race of rams at speed factor ``c``, each
+    dealing both the same hit (p56-57), with ``shot`` more expected points a turn taken off
+    the car by the enemies' guns? Strictly: the turns each lasts, its points over what it
+    loses a turn."""
+    return V[u, V_DMG] * (_hit_pts(c, V[v, V_ARM]) + shot) < V[v, V_DMG] * _hit_pts(c, V[u, V_ARM])
+
+
+@jit
+def _race_at(T, M, NM, V, WS, n, v, hp, tbuf, sec, lane, sp, d):
+    """With the car stopped at (``sec``, ``lane``, ``sp``) facing ``d``: the expected points a
+    turn the enemies' best shots there take off it, if from there it wins a slow ram's race
+    with a stopped enemy car (:func:`_outlasts`, in front or behind) with those shots counted
+    against it (:func:`_race_won`), -1.0 if it wins none; and 1 if that ram is behind it (a
+    reverse), 0 in front. The car is put back."""
+    s0 = V[v, V_SEC]
+    l0 = V[v, V_LANE]
+    p0 = V[v, V_SP]
+    d0 = V[v, V_DIR]
+    V[v, V_SEC] = sec
+    V[v, V_LANE] = lane
+    V[v, V_SP] = sp
+    V[v, V_DIR] = d
+    out = -1.0
+    back = 0
+    for b in range(2):
+        u = _outlasts(T, M, NM, V, n, v, hp, b == 1)
+        if u < 0:
+            continue
+        theirs = 0.0
+        for w in range(n):
+            if w != v and V[w, V_STATUS] == ACTIVE and V[w, V_SIDE] != V[v, V_SIDE]:
+                s2, t2, v2, h2, k2 = _shot_core(T, M, NM, V, WS, n, w, hp, tbuf, 0, 0)
+                if s2 >= 0 and t2 == v:
+                    theirs += v2
+        if _race_won(V, v, u, _ram_sf(V, v, hp, b == 1), theirs):
+            out = theirs
+            back = b
+            break
+    V[v, V_SEC] = s0
+    V[v, V_LANE] = l0
+    V[v, V_SP] = p0
+    V[v, V_DIR] = d0
+    return out, back
 
 
 @jit
