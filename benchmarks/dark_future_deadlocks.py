@@ -32,7 +32,7 @@ from simkit.dark_future import scenario as GM  # noqa: E402
 
 SCEN = ROOT / "scenarios" / "dark-future"
 SHUTTLES = DG.SHUTTLES
-KINDS = (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_RUNNING, DG.KIND_FROZEN,
+KINDS = (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_SHUT, DG.KIND_RUNNING, DG.KIND_FROZEN,
          DG.KIND_STALEMATE, DG.KIND_OTHER)
 
 
@@ -62,7 +62,7 @@ def survey(name, trials, seed, first=0, log=print):
     for trial in range(first, first + trials):
         ev, res, world, sim = GM.play_one(sc, seed=seed, trial=trial)
         names = sim.a.names
-        d = DG.examine(ev, res, world[4], trial, board=(world[0], world[2], world[3]))
+        d = DG.examine(ev, res, world[4], trial, board=(world[0], world[1], world[2], world[3]))
         if d.shuttles > most:
             most, most_trial = d.shuttles, trial
         if DG.is_draw(res):
@@ -96,13 +96,14 @@ def render(results, trials, seed, first):
             continue
         out.append(f"## {s['game']}")
         out.append("")
-        out.append("| trial | ended | turns | shuttles (vehicle) | waiting | kind |")
+        out.append("| trial | ended | turns | shuttles (vehicle) | waiting (shut in) | kind |")
         out.append("|---:|---|---:|---|---|---|")
         rows = [(d, d.kind) for d in draws] + [(d, f"not drawn: over {SHUTTLES} shuttles")
                                                for d in shuttlers]
         for d, kind in sorted(rows, key=lambda r: r[0].trial):
             who = f" ({names[d.shuttler]})" if d.shuttles and 0 <= d.shuttler < len(names) else ""
-            waits = ", ".join(names[v] for v in d.waiting) or "-"
+            waits = ", ".join([names[v] for v in d.waiting]
+                              + [f"({names[v]})" for v in d.shut]) or "-"
             out.append(f"| {d.trial} | {d.reason} | {d.turns} | {d.shuttles}{who} | "
                        f"{waits} | {kind} |")
         out.append("")

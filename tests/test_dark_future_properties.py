@@ -476,7 +476,7 @@ def test_a_vehicle_queued_behind_a_firing_team_mate_is_fighting_not_waiting_p25_
     w.place(0, 3, 2, 2, 0, side=0, role=VH.LEAD)       # firing at the front
     w.place(1, 3, 2, 1, 0, side=0, role=VH.LEAD)       # behind it, in its lanes
     w.place(2, 5, 2, 0, 60, side=1, role=VH.CHASE)
-    board = (w.T, w.M, w.NM)
+    board = (w.T, w.TM, w.M, w.NM)
     moves = [(20, 1, 0, EG.EV_MOVE, 3, 2, 2, 10), (20, 1, 1, EG.EV_MOVE, 3, 2, 1, 10),
              (39, 1, 2, EG.EV_MOVE, 5, 2, 0, 60)]
     fired = moves + [(38, 1, 0, EG.EV_SHOT, 2, 0, 3, 1)]
@@ -491,11 +491,49 @@ def test_a_vehicle_queued_behind_a_firing_team_mate_is_fighting_not_waiting_p25_
         + [(38, 1, 0, EG.EV_SHOT, 2, 0, 3, 1)]
     w.V[1, VH.V_SP], w.V[2, VH.V_SP] = 0, 1
     assert DG.waiting(line, w.V, 40, board=board) == []
-    w.V[2, VH.V_DIR] = 1                               # the middle one faces the other way
-    assert DG.waiting(line, w.V, 40, board=board) == [1, 2]
+    # the middle one faces the other way: no line, so the one behind it waits (the middle one,
+    # nose to tail between the others, is shut in: every move it has is a collision)
+    w.V[2, VH.V_DIR] = 1
+    assert DG.waiting(line, w.V, 40, board=board) == [1]
+    assert DG.waiting(line, w.V, 40) == [1, 2] and DG.shut_in(board, w.V, 2)
     w.V[2, VH.V_DIR] = 0
     w.V[2, VH.V_SIDE] = 1                              # an enemy between: no line
-    assert DG.waiting(line, w.V, 40, board=board) == [1, 2]
+    assert DG.waiting(line, w.V, 40, board=board) == [1]
+
+
+def test_a_car_whose_every_move_is_a_collision_is_shut_in_not_waiting_issue_15():
+    """``diagnostics.shut_in``: a car stopped with obstacles across the road in the space in
+    front of it and the space behind it can neither move off (straight, drifting after the
+    straight move, or with a U-turn into the space ahead, p13-p15) nor reverse (p17) without
+    a collision. It is not 'stopped with a move available': a drawn game it idles in is
+    'shut in'. With the way back open it can move, and is waiting again. Seeded intercept
+    2295 (issue 15, session 30): the last target boxed in by the attacker, a wreck and debris,
+    every move it had a ram, was counted as a car waiting with a move available."""
+    from test_dark_future_engine import World
+    from simkit.dark_future.pieces import road as RD
+    w = World(scenario="game-8-intercept.toml")
+    w.place(0, 3, 2, 1, 0, side=0, role=VH.LEAD)
+    w.place(1, 6, 2, 0, 0, side=1, role=VH.CHASE)
+    for sp in (0, 2):
+        for lo, hi in ((0, 2), (3, 5)):
+            RD._add_marker(w.M, w.NM, RD.OBSTACLE, 3, lo, hi, RD.rear_x(w.T, 3, lo, sp),
+                           RD.front_x(w.T, 3, lo, sp), 1, -1)
+    board = (w.T, w.TM, w.M, w.NM)
+    idle = [(1, 1, 0, EG.EV_MOVE, 3, 2, 1, 10), (1, 1, 1, EG.EV_MOVE, 6, 2, 0, 10)]
+    assert DG.shut_in(board, w.V, 0) and not DG.shut_in(board, w.V, 1)
+    assert DG.waiting(idle, w.V, 40) == [0, 1]
+    assert DG.waiting(idle, w.V, 40, board=board) == [1]
+    assert DG.shut_waiting(idle, w.V, 40, board) == [0]
+    assert DG.draw_kind(EG.REASON_TIME, 0, (), (0,)) == DG.KIND_SHUT
+    assert DG.draw_kind(EG.REASON_TIME, 0, (1,), (0,)) == DG.KIND_WAITING
+    w.M[0:2, RD.MK_ACTIVE] = 0                # the way back open
+    assert not DG.shut_in(board, w.V, 0)
+    assert DG.waiting(idle, w.V, 40, board=board) == [0, 1]
+    # the seeded game
+    sc = GM.load_scenario(SCEN / "game-8-intercept.toml")
+    ev, res, world, sim = GM.play_one(sc, seed=2026, trial=2295)
+    d = DG.examine(ev, res, world[4], 2295, board=world[:4])
+    assert DG.is_draw(res) and d.kind == DG.KIND_SHUT and d.shut == (0,) and d.waiting == ()
 
 
 @pytest.mark.parametrize("trial", [150, 177, 789, 941, 1093, 1373, 1427, 1662, 2276, 3849])

@@ -34,6 +34,7 @@ WAIT_TURNS = 10
 # the kinds of drawn game, most telling first (draw_kind)
 KIND_SHUTTLE = "backing and filling"
 KIND_WAITING = "stopped with a move available"
+KIND_SHUT = "shut in, every move a collision"
 KIND_FROZEN = "repeated position"
 KIND_STALEMATE = "nothing could move or shoot"
 KIND_RUNNING = "still fighting at the turn limit"
@@ -107,17 +108,36 @@ def shuttles(events) -> int:
     return max(shuttle_counts(events).values(), default=0)
 
 
+def shut_in(board, V, v) -> bool:
+    """Is car ``v`` stopped where every move it could make (moving off straight, drifting or
+    with a U-turn, reversing, p13-p17) runs it into a vehicle, a wreck or an obstacle before it
+    can stop again, so that it cannot move without ramming (p52, p57, p77)? The stand-off
+    planner's search (``policies._plan_search``: the slowest moves, every other vehicle where
+    it stands) then reaches no place stopped but its own. ``board`` is the final (T, TM, M,
+    NM). Such a car that waits has nothing to wait instead of but a ram (seeded intercept 2295,
+    issue 15 session 30: the last target boxed in by the attacker, a wreck and debris, the
+    ram of the attacker a race it loses), so it is not counted as waiting. Bikes: not judged
+    (False)."""
+    from . import policies as PO
+
+    if V[v, VH.V_BIKE]:
+        return False
+    T, TM, M, NM = board
+    dist, first, q, qs, tail = PO._plan_search(T, TM, M, NM, V, V.shape[0], v, -1, False)
+    return not any(qs[k, 4] == 0 for k in range(1, tail))
+
+
 def waiting(events, V, final_turn, turns=WAIT_TURNS, board=None) -> list[int]:
     """Vehicles still in play at the end, stopped, in control and able to move (not out,
     ``engine._is_out``), that made no move and fired no shot in the last ``turns`` turns. A
     vehicle stopped and shooting every turn is fighting, not waiting: the seeded gang-pursues
     draws named 'stopped with a move available' were mostly a rider firing at the stopped Op
-    to the turn limit (issue 15, session 22). With the final ``board`` (T, M, NM), a rider
+    to the turn limit (issue 15, session 22). With the final ``board`` (T, TM, M, NM), a rider
     queued behind a stopped team-mate facing its way that fired in that time (or behind a line
     of such team-mates led by one) is fighting too: the closest vehicle in a corridor is the
     target (p25), so the line has one shot a turn whoever fires, and the one behind waits to
     take over (``policies._queued_behind``; seeded gang pursues 3076, 4704, issue 15 session
-    28)."""
+    28). With the board, a car shut in (:func:`shut_in`) is not waiting either."""
     last_move = {}
     for e in _moves_and_reverses(events):
         if int(e[3]) == EG.EV_MOVE:
@@ -133,10 +153,18 @@ def waiting(events, V, final_turn, turns=WAIT_TURNS, board=None) -> list[int]:
                 or V[v, VH.V_OOC] != VH.IN_CONTROL:
             continue
         if final_turn - max(last_move.get(v, 0), last_shot.get(v, 0)) >= turns \
-                and not (board is not None and _queued(board, V, v, last_shot,
-                                                       final_turn - turns)):
+                and not (board is not None and (_queued(board, V, v, last_shot,
+                                                        final_turn - turns)
+                                                or shut_in(board, V, v))):
             out.append(v)
     return out
+
+
+def shut_waiting(events, V, final_turn, board, turns=WAIT_TURNS) -> list[int]:
+    """The cars that made no move and fired no shot in the last ``turns`` turns, stopped and
+    able to move, but shut in (:func:`shut_in`)."""
+    idle = waiting(events, V, final_turn, turns)
+    return [v for v in idle if shut_in(board, V, v)]
 
 
 def _queued(board, V, v, last_shot, since) -> bool:
@@ -145,7 +173,7 @@ def _queued(board, V, v, last_shot, since) -> bool:
     fired after turn ``since``?"""
     from . import policies as PO
 
-    T, M, NM = board
+    T, TM, M, NM = board
     n = V.shape[0]
     u, seen = v, {v}
     while True:
@@ -163,7 +191,8 @@ def _queued(board, V, v, last_shot, since) -> bool:
 @dataclass(frozen=True)
 class Draw:
     """One drawn game: its trial, how the engine ended it, the drivers' worst shuttle (count
-    and vehicle), the vehicles waiting at the end, and the kind (``KIND_*``)."""
+    and vehicle), the vehicles waiting at the end, the kind (``KIND_*``), and the cars idle at
+    the end only because they are shut in (:func:`shut_in`)."""
     trial: int
     reason: str
     turns: int
@@ -171,13 +200,14 @@ class Draw:
     shuttler: int
     waiting: tuple
     kind: str
+    shut: tuple = ()
 
 
-def draw_kind(reason, shuttle, waits) -> str:
+def draw_kind(reason, shuttle, waits, shut=()) -> str:
     """Which kind of drawn game: shuttling first (the deadlock issue 15 forbids; ``shuttle``
     counts a vehicle still shuttling in the game's last ``WAIT_TURNS`` turns,
-    ``shuttling_at_end``), then a vehicle waiting though it could move, then how the engine
-    ended it."""
+    ``shuttling_at_end``), then a vehicle waiting though it could move, then one idle because
+    every move it has is a collision (``shut``), then how the engine ended it."""
     if reason == EG.REASON_TIME and shuttle >= SHUTTLE_DRAW:
         return KIND_SHUTTLE
     if reason == EG.REASON_REPEAT:
@@ -186,6 +216,8 @@ def draw_kind(reason, shuttle, waits) -> str:
         return KIND_STALEMATE
     if reason == EG.REASON_TIME and waits:
         return KIND_WAITING
+    if reason == EG.REASON_TIME and shut:
+        return KIND_SHUT
     if reason == EG.REASON_TIME:
         return KIND_RUNNING
     return KIND_OTHER
@@ -193,8 +225,8 @@ def draw_kind(reason, shuttle, waits) -> str:
 
 def examine(events, res, V, trial=0, board=None) -> Draw:
     """The diagnosis of one game (drawn or not: ``kind`` is only meaningful for a draw);
-    ``board`` (the final T, M, NM) lets :func:`waiting` see riders queued behind a firing
-    team-mate."""
+    ``board`` (the final T, TM, M, NM) lets :func:`waiting` see riders queued behind a firing
+    team-mate and cars shut in (:func:`shut_in`)."""
     table = _shuttle_table(events)
     counts = {v: n for v, (n, _) in table.items()}
     who = max(counts, key=lambda v: (counts[v], -v), default=-1)
@@ -202,9 +234,11 @@ def examine(events, res, V, trial=0, board=None) -> Draw:
     reason = int(res[EG.R_REASON])
     turns = int(res[EG.R_TURNS])
     waits = tuple(waiting(events, V, turns, board=board)) if reason == EG.REASON_TIME else ()
+    shut = tuple(shut_waiting(events, V, turns, board)) \
+        if reason == EG.REASON_TIME and board is not None else ()
     late = _late(table, turns, WAIT_TURNS) if reason == EG.REASON_TIME else most
     return Draw(trial, EG.REASON_NAMES[reason], turns, most, who, waits,
-                draw_kind(reason, late, waits))
+                draw_kind(reason, late, waits, shut), shut)
 
 
 def is_draw(res) -> bool:
