@@ -1135,3 +1135,35 @@ def test_a_rider_queued_behind_a_team_mate_with_the_only_shot_waits_to_take_over
     w = _queued_behind_shooting_team_mate()
     w.V[3, VH.V_ENGOFF] = 0
     assert w.decide(1, moves=False)[0] == PO.A_TURN_ROUND
+
+
+
+def test_a_rider_in_a_standoff_plans_with_a_rider_s_moves_behind_a_stranded_op_p64_p82():
+    """Issue 15, session 29: the Op (3) stopped for good (no acceleration, p15, p28) on
+    section 3's lanes 1-2, space 1; the last rider (1) stopped beside it on lanes 3-4, no shot
+    (the Op is not in its corridor, the two lanes ahead of it, p64), neither has one. The
+    stand-off plan (``_plan_standoff``) was for cars only; with a rider's moves (no reverses;
+    stopped, a turn round in its own square to move off the other way, p64) it finds a place
+    with the Op in its sights that the Op, its guns fixed forward (p82-83), cannot answer,
+    and no step of the way is a reverse. The old planner: no plan for a bike."""
+    w = World()
+    w.place(1, 3, 3, 1, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 3, 1, 1, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ACC] = 0
+    std = w.POL[1]
+    n = w.n
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.a.hp, std, w.tbuf)[0] < 0
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 3, w.a.hp, w.POL[3], w.tbuf)[0] < 0
+    V = w.V.copy()
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 1, w.a.hp, std, *w.dice)
+    goal = PO._goal_place(V[1, VH.V_GOAL])
+    mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 1, w.a.hp, w.tbuf,
+                                   std[PO.P_SHOOT], *goal)
+    assert mine > 0.0 and theirs == 0.0
+    dist, first, q, qs, tail = PO._plan_search(w.T, w.TM, w.M, w.NM, V, n, 1, -1, False)
+    for k in range(tail):
+        assert first[q[k]] & ((1 << PO.PS_BACK) | (1 << PO.PS_BACK_L) | (1 << PO.PS_BACK_R)
+                              | (1 << PO.PS_BACK_UTURN)) == 0
+    # its first step from the stop is a move off, never a reverse
+    act, arg = PO._follow_plan(w.B, w.T, V, w.WS, n, 1, False, w.a.hp, std, *w.dice)
+    assert act in (PO.A_ACCEL, PO.A_OFF_DRIFT, PO.A_TURN_ROUND), (act, arg)

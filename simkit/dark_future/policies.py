@@ -1806,7 +1806,9 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 and not (arg == 0 and _rams_behind(B, T, V, n, v, hp, par)):
             # (a reverse that rams is no backing off: no shuttle)
             act, arg = _hold(B, T, V, WS, n, v, hp, par, st, script)
-        if act == A_NONE and _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
+        if act == A_NONE and not V[v, V_BIKE] \
+                and _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
+            # (a rider plans in bike_decide, where its own rules have made the choice a wait)
             a, g = _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script)
             if a >= 0:
                 return a, g
@@ -2728,10 +2730,11 @@ def _fixed_hits(T, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _plan_cells(T, TM, M, NM, V, n, v, base, walls):
+def _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider):
     """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
     1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
-    drive over), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
+    drive over; bit 2, with ``rider``: the pair held only by markers on one of its lanes, which
+    a rider's dodge passes, p62, p64), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
     search: the other vehicles stand where they are while the car plans."""
     cells = np.zeros((2 * PLAN_SECS + 1) * 5 * PLAN_SP, np.int64)
     for s in range(2 * PLAN_SECS + 1):
@@ -2749,6 +2752,11 @@ def _plan_cells(T, TM, M, NM, V, n, v, base, walls):
                     held = zone_hits(T, V, n, v, sec, 0, RD.LANES - 1, xlo, xhi) >= 0
                 if not held and not _plan_marker(M, NM, 0, RD.LANES - 1, xlo, xhi, walls):
                     f |= 2
+                if f & 1 == 0 and rider and zone_hits(T, V, n, v, sec, lane, lane + 1, xlo,
+                                                      xhi) < 0 \
+                        and _plan_marker(M, NM, lane, lane, xlo, xhi, walls) \
+                        != _plan_marker(M, NM, lane + 1, lane + 1, xlo, xhi, walls):
+                    f |= 4   # a rider's dodge squeezes past it in the other lane (p62, p64)
                 cells[(s * 5 + lane) * PLAN_SP + sp] = f
     return cells
 
@@ -2820,11 +2828,15 @@ def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
     (:func:`_weave_shut`: only obstacles, wrecks and vehicles stopped for good hold a space) it
     stops at the first state it meets on the section two on from the car's."""
     base = V[v, V_SEC] - PLAN_SECS
+    # a rider (p64) never reverses and, stopped, turns round in its own square to move off the
+    # other way (only its own pair, where it stands, need be clear); the walls' search asks
+    # what lies ahead, not how a bike gets there
+    rider = V[v, V_BIKE] != 0 and not walls
     dist = np.full(PLAN_N, -1, np.int64)
     first = np.zeros(PLAN_N, np.int64)
     q = np.empty(PLAN_N, np.int64)
     qs = np.empty((PLAN_N, 5), np.int64)
-    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider)
     far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
     limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
     mov0 = 1 if V[v, V_MPH] > 0 else 0
@@ -2851,8 +2863,24 @@ def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
                 continue   # only a car stationary at the start of the turn reverses (p17)
             if mov == 0 and code == PS_BRAKE:
                 continue
-            ns, nl, np_, nd = _plan_move(T, cells, base, sec, lane, sp, d,
-                                         PS_ON if code == PS_BRAKE else code)
+            if rider and PS_BACK <= code <= PS_BACK_UTURN:
+                continue   # riders may not reverse (p64)
+            if rider and mov == 0 and code == PS_UTURN:
+                if not _plan_cell(cells, base, sec, lane, sp, 1):
+                    continue
+                ns, nl, np_, nd = sec, lane, sp, 1 - d
+            elif rider and mov == 1 and code == PS_ON:
+                # moving straight on, a rider may dodge (a dodge is the phase's one action:
+                # not on moving off, nor with a drift or the brake)
+                ns, np_ = RD.step_space(T, sec, lane, sp, d)
+                nl = lane
+                nd = d
+                if ns < 0 or not (_plan_cell(cells, base, ns, lane, np_, 1)
+                                  or _plan_cell(cells, base, ns, lane, np_, 4)):
+                    ns = -1
+            else:
+                ns, nl, np_, nd = _plan_move(T, cells, base, sec, lane, sp, d,
+                                             PS_ON if code == PS_BRAKE else code)
             if ns < 0:
                 continue
             nm = 0 if (code == PS_BRAKE or PS_BACK <= code <= PS_BACK_UTURN) else 1
@@ -3040,7 +3068,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     (:func:`_race_at`): the car drives there and rams (``_break_standoff``), where waiting only
     repeats the position (seeded intercepts 92, 2677: the last target, its gun gone, shut in
     beside the stranded attacker; issue 15, session 30). Reads no dice but for a tie."""
-    if V[v, V_BIKE] or V[v, V_MPH] != 0 or _cannot_drive(V, v) or V[v, V_OOC] != 0 \
+    if V[v, V_FALLEN] or V[v, V_MPH] != 0 or _cannot_drive(V, v) or V[v, V_OOC] != 0 \
             or not _all_stopped(V, n, v):
         return False
     TM = B[B_TM:B_TM_END]
@@ -3054,7 +3082,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     # them off the back of the road (p75), which beats them (p88), gun or none
     away = V[v, V_DIR] == play and _leaves_behind(T, TM, M, NM, V, n, v, hp)
     gun = has_gun(WS, v)
-    race = par[P_RAMRACE] >= 2
+    # (a rider's ram of a car is one the bike loses, p72: the race is a car's)
+    race = par[P_RAMRACE] >= 2 and not V[v, V_BIKE]
     if not away and not gun and not race:
         return False
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
@@ -3173,6 +3202,25 @@ def _ram_race_now(B, T, V, WS, n, v, hp, par):
 
 
 @jit
+def _plan_dodge(T, M, NM, V, n, v):
+    """The dodge (-1, +1: the lane the rider keeps to, p64) a rider's plan searched through its
+    next space straight on (a marker on one of its lanes, :func:`_plan_cells`' bit 4), or 0."""
+    lane = V[v, V_LANE]
+    ns, nsp = RD.step_space(T, V[v, V_SEC], lane, V[v, V_SP], V[v, V_DIR])
+    if ns < 0:
+        return 0
+    xlo = RD.rear_x(T, ns, lane, nsp)
+    xhi = RD.front_x(T, ns, lane, nsp)
+    left = _plan_marker(M, NM, lane, lane, xlo, xhi, False)
+    right = _plan_marker(M, NM, lane + 1, lane + 1, xlo, xhi, False)
+    if left and not right:
+        return 1
+    if right and not left:
+        return -1
+    return 0
+
+
+@jit
 def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
     """The next step of the car's stand-off plan (:func:`_plan_standoff`), or (-1, 0) with the
     plan dropped or nothing to do this phase (the driver then decides as ever). Kept until the
@@ -3239,12 +3287,18 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
         if code == PS_LEFT or code == PS_RIGHT:
             return A_OFF_DRIFT, (1 if code == PS_RIGHT else -1) * PLAN_MPH
         if code == PS_UTURN:
+            if V[v, V_BIKE]:
+                return A_TURN_ROUND, PLAN_MPH   # in its own square (p64), as searched
             return A_UTURN, PLAN_MPH
         if code == PS_BACK:
             return A_REVERSE, 0
         if code == PS_BACK_L or code == PS_BACK_R:
             return A_REVERSE, 1 if code == PS_BACK_R else -1
         return A_REVERSE, 2
+    if code == PS_ON and V[v, V_BIKE]:
+        side = _plan_dodge(T, M, NM, V, n, v)
+        if side != 0:
+            return A_DODGE, side
     if code == PS_ON:
         if shot and not _finishes_hulks(V, WS, v, tgt, hp):
             slot, tgt, val, h = _choose_shot(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT], st,
@@ -4071,9 +4125,18 @@ def bike_decide(B, T, V, WS, n, v, moves, hp, par, act, arg, st, script):
             # rather than wait for good (seeded gang pursues: riders stopped behind their own
             # side's wreck, the stopped Op beyond it, until the position repeated)
             return A_TURN_ROUND, _turn_round_mph(V, v)
+        if act == A_NONE and _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
+            # waiting would only repeat the position: drive to a place with a shot the enemy
+            # cannot answer, with a rider's moves (seeded gang pursues 1934: the last rider
+            # stopped beside the stranded Op, neither with a shot, to a repeat)
+            a, g = _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script)
+            if a >= 0:
+                return a, g
         return act, arg
     lane = V[v, V_LANE]
     mph = V[v, V_MPH]
+    if V[v, V_GOAL] != 0 and mph <= PLAN_MPH:
+        return act, arg   # the stand-off plan's step (decide, _follow_plan): searched as taken
     if act != A_BRAKE and _stops_with_shot(T, TM, M, NM, V, WS, n, v, hp, par,
                                            B[B_K + K_TBUF:B_K + K_TBUF_END]):
         # every enemy stopped for good: stop at the last place in line for a shot and shoot
