@@ -1167,3 +1167,59 @@ def test_a_rider_in_a_standoff_plans_with_a_rider_s_moves_behind_a_stranded_op_p
     # its first step from the stop is a move off, never a reverse
     act, arg = PO._follow_plan(w.B, w.T, V, w.WS, n, 1, False, w.a.hp, std, *w.dice)
     assert act in (PO.A_ACCEL, PO.A_OFF_DRIFT, PO.A_TURN_ROUND), (act, arg)
+
+
+def test_a_rider_in_a_standoff_turns_round_and_dodges_through_the_engine_to_a_shot_p62_p64():
+    """Issue 15, session 30: the driver-level check of the rider's stand-off plan. The last
+    rider (1) stands stopped on lanes 3-4 at section 3's last space, facing with play, nose to
+    an obstacle strip across its lanes in the next space; an obstacle on lane 3 in the space
+    behind it; the Op (3) stopped for good (no acceleration, p15, p28) three spaces back in the
+    same lanes, facing away from it, its guns fixed forward (p82-83). Neither has a shot. The
+    rider may not reverse (p64), so its driver's choice is a wait, and with the space behind
+    held ``_shut_in_rider`` does not turn it round either: the old driver waited for good, the
+    position repeating. Its plan: turn round in its own square (p64 'Moving Off'), dodge the
+    obstacle behind in lane 4 (p62, p64), and stop a space on with the Op in its sights and
+    none at it. Its own turns through the engine (the Op left where it stands; at 10mph one
+    phase a turn) bring it there, no move a reverse, and it shoots."""
+    w = World()
+    w.place(1, 3, 3, 2, 0, BIKE, side=0, role=VH.CHASE)
+    w.place(3, 2, 3, 2, 0, CAR, side=1, role=VH.LEAD, direction=1)
+    w.V[3, VH.V_ACC] = 0
+    w.marker(RD.OBSTACLE, 4, 0, 3, 4)      # the strip ahead, the rider's lanes
+    w.marker(RD.OBSTACLE, 3, 1, 3, 3)      # lane 3 of the space behind
+    std = w.POL[1]
+    n = w.n
+    hp = w.a.hp
+    for v in (1, 3):
+        assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, v, hp, w.POL[v], w.tbuf)[0] < 0
+    # what the rider's driver makes of it before the plan: a wait, not a turn round
+    act, arg = PO.decide(w.B, w.T, w.V.copy(), w.WS, n, 1, False, hp, std, *w.dice)
+    assert act in (PO.A_NONE, PO.A_REVERSE)
+    assert not PO._shut_in_rider(w.T, w.M, w.NM, w.V, n, 1)
+    st, s = w.dice
+    place = (w.V[1, VH.V_SEC], w.V[1, VH.V_LANE], w.V[1, VH.V_SP])
+    for turn in range(1, PO.PLAN_MOVES + 1):
+        w.act(st, s, 1, turn=turn, phase=1)
+        assert w.V[1, VH.V_STATUS] == VH.ACTIVE and w.V[1, VH.V_MPH] <= PO.PLAN_MPH
+        assert w.V[1, VH.V_REV] == 0
+        slot, u = PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, hp, std, w.tbuf)
+        if slot >= 0 and w.V[1, VH.V_MPH] == 0:
+            break
+    # the old driver: waited where it stood, no shot, every turn
+    assert u == 3 and w.V[1, VH.V_MPH] == 0, turn
+    assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 3, hp, w.POL[3], w.tbuf)[0] < 0
+    acts = w.events(EG.EV_ACTION)
+    acts = acts[acts[:, 2] == 1]
+    # a rider's moves: turned round where it stood, then the dodge; never a reverse (p64)
+    assert acts[0, 4] == PO.A_TURN_ROUND
+    assert PO.A_DODGE in acts[:, 4] and PO.A_REVERSE not in acts[:, 4]
+    for code in (EG.EV_REVERSE, EG.EV_RAM, EG.EV_BIKERAM):
+        assert len(w.events(code)) == 0
+    assert w.V[1, VH.V_DIR] == 1 and w.V[1, VH.V_LANE] == place[1] \
+        and w.V[1, VH.V_SEC] == place[0] and w.V[1, VH.V_SP] == place[2] - 2
+    assert w.V[1, VH.V_DMG] == w.V[1, VH.V_MAXDMG]     # the dodge squeezed past unhit
+    # the plan is over where it stopped, and the next turn it shoots the Op
+    w.act(st, s, 1, turn=turn + 1, phase=1)
+    shots = w.events(EG.EV_SHOT)
+    assert w.V[1, VH.V_GOAL] == 0
+    assert any(shots[(shots[:, 0] == turn + 1) & (shots[:, 2] == 1), 4] == 3)
