@@ -1160,7 +1160,8 @@ def test_a_rider_in_a_standoff_plans_with_a_rider_s_moves_behind_a_stranded_op_p
     mine, theirs = PO._exchange_at(w.T, w.M, w.NM, V, w.WS, n, 1, w.a.hp, w.tbuf,
                                    std[PO.P_SHOOT], *goal)
     assert mine > 0.0 and theirs == 0.0
-    dist, first, q, qs, tail = PO._plan_search(w.T, w.TM, w.M, w.NM, V, n, 1, -1, False)
+    dist, first, q, qs, tail = PO._plan_search(w.T, w.TM, w.M, w.NM, V, n, 1, -1, False,
+                                               w.a.hp[PO.HP_DODGE_OBST])
     for k in range(tail):
         assert first[q[k]] & ((1 << PO.PS_BACK) | (1 << PO.PS_BACK_L) | (1 << PO.PS_BACK_R)
                               | (1 << PO.PS_BACK_UTURN)) == 0
@@ -1180,7 +1181,9 @@ def test_a_rider_in_a_standoff_turns_round_and_dodges_through_the_engine_to_a_sh
     position repeating. Its plan: turn round in its own square (p64 'Moving Off'), dodge the
     obstacle behind in lane 4 (p62, p64), and stop a space on with the Op in its sights and
     none at it. Its own turns through the engine (the Op left where it stands; at 10mph one
-    phase a turn) bring it there, no move a reverse, and it shoots."""
+    phase a turn) bring it there, no move a reverse, and it shoots. Where the rules in force
+    have a dodge meet an obstacle with both lanes (variant dodge_obstacles), the plan does not
+    count on the dodge."""
     w = World()
     w.place(1, 3, 3, 2, 0, BIKE, side=0, role=VH.CHASE)
     w.place(3, 2, 3, 2, 0, CAR, side=1, role=VH.LEAD, direction=1)
@@ -1196,6 +1199,12 @@ def test_a_rider_in_a_standoff_turns_round_and_dodges_through_the_engine_to_a_sh
     act, arg = PO.decide(w.B, w.T, w.V.copy(), w.WS, n, 1, False, hp, std, *w.dice)
     assert act in (PO.A_NONE, PO.A_REVERSE)
     assert not PO._shut_in_rider(w.T, w.M, w.NM, w.V, n, 1)
+    # under the variant where a dodge meets an obstacle with both lanes (dodge_obstacles =
+    # both_lanes, the engine's G_DODGE_OBST 0) the way behind is shut and no plan is made:
+    # the search dodges only what the engine lets the rider dodge
+    both = hp.copy()
+    both[PO.HP_DODGE_OBST] = 0
+    assert not PO._plan_standoff(w.B, w.T, w.V.copy(), w.WS, n, 1, both, std, *w.dice)
     st, s = w.dice
     place = (w.V[1, VH.V_SEC], w.V[1, VH.V_LANE], w.V[1, VH.V_SP])
     for turn in range(1, PO.PLAN_MOVES + 1):

@@ -123,7 +123,8 @@ def shut_in(board, V, v) -> bool:
     if V[v, VH.V_BIKE]:
         return False
     T, TM, M, NM = board
-    dist, first, q, qs, tail = PO._plan_search(T, TM, M, NM, V, V.shape[0], v, -1, False)
+    # (obst: a rider's dodge past an obstacle, which a car's search never asks)
+    dist, first, q, qs, tail = PO._plan_search(T, TM, M, NM, V, V.shape[0], v, -1, False, 0)
     return not any(qs[k, 4] == 0 for k in range(1, tail))
 
 

@@ -2730,11 +2730,12 @@ def _fixed_hits(T, V, n, v, sec, llo, lhi, xlo, xhi):
 
 
 @jit
-def _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider):
-    """The window's places, each as two flags (bit 0: the pair clear, :func:`_plan_clear`; bit
+def _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider, obst):
+    """The window's places, each as flags (bit 0: the pair clear, :func:`_plan_clear`; bit
     1: the U-turn's six-lane zone there clear of vehicles and of the markers a plan does not
     drive over; bit 2, with ``rider``: the pair held only by markers on one of its lanes, which
-    a rider's dodge passes, p62, p64), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
+    a rider's dodge passes, p62, p64; an obstacle among them only with ``obst``, the rules'
+    ``HP_DODGE_OBST``), 0 off the track laid; indexed as :func:`_plan_cell`. Worked out once a
     search: the other vehicles stand where they are while the car plans."""
     cells = np.zeros((2 * PLAN_SECS + 1) * 5 * PLAN_SP, np.int64)
     for s in range(2 * PLAN_SECS + 1):
@@ -2755,7 +2756,8 @@ def _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider):
                 if f & 1 == 0 and rider and zone_hits(T, V, n, v, sec, lane, lane + 1, xlo,
                                                       xhi) < 0 \
                         and _plan_marker(M, NM, lane, lane, xlo, xhi, walls) \
-                        != _plan_marker(M, NM, lane + 1, lane + 1, xlo, xhi, walls):
+                        != _plan_marker(M, NM, lane + 1, lane + 1, xlo, xhi, walls) \
+                        and (obst != 0 or not _plan_marker(M, NM, lane, lane + 1, xlo, xhi, True)):
                     f |= 4   # a rider's dodge squeezes past it in the other lane (p62, p64)
                 cells[(s * 5 + lane) * PLAN_SP + sp] = f
     return cells
@@ -2818,7 +2820,7 @@ def _plan_move(T, cells, base, sec, lane, sp, d, code):
 
 
 @jit
-def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
+def _plan_search(T, TM, M, NM, V, n, v, goal, walls, obst):
     """Breadth-first over the plan's steps from where the car stands (stopped, or moving at
     ``PLAN_MPH``), every other vehicle where it is: for each state (place, facing, moving) the
     fewest moves to it (-1 none within ``PLAN_MOVES``) and, as bits, the first steps that begin
@@ -2826,7 +2828,9 @@ def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
     With a ``goal`` state index (not -1), the search stops once every way to it of the fewest
     moves is known, or none can be within the moves it had left (``V_GOALN``). With ``walls``
     (:func:`_weave_shut`: only obstacles, wrecks and vehicles stopped for good hold a space) it
-    stops at the first state it meets on the section two on from the car's."""
+    stops at the first state it meets on the section two on from the car's. ``obst``: does a
+    rider's dodge squeeze past an obstacle (``HP_DODGE_OBST``, variant dodge_obstacles; the
+    engine's ``G_DODGE_OBST``)?"""
     base = V[v, V_SEC] - PLAN_SECS
     # a rider (p64) never reverses and, stopped, turns round in its own square to move off the
     # other way (only its own pair, where it stands, need be clear); the walls' search asks
@@ -2836,7 +2840,7 @@ def _plan_search(T, TM, M, NM, V, n, v, goal, walls):
     first = np.zeros(PLAN_N, np.int64)
     q = np.empty(PLAN_N, np.int64)
     qs = np.empty((PLAN_N, 5), np.int64)
-    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider)
+    cells = _plan_cells(T, TM, M, NM, V, n, v, base, walls, rider, obst)
     far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
     limit = PLAN_MOVES if goal < 0 else V[v, V_GOALN]
     mov0 = 1 if V[v, V_MPH] > 0 else 0
@@ -2931,7 +2935,7 @@ def _weave_shut(T, TM, M, NM, V, n, v):
     far = V[v, V_SEC] + (2 if V[v, V_DIR] == 0 else -2)
     if far < TM[RD.TM_FIRST] or far >= TM[RD.TM_NSEC]:
         return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, True)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, True, 0)
     for k in range(tail):
         if qs[k, 0] == far:
             return False
@@ -3089,7 +3093,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
         return False
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, False)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, -1, False,
+                                            hp[HP_DODGE_OBST])
     best_free = -1
     best_d = 0
     best_val = 0.0
@@ -3262,7 +3267,8 @@ def _follow_plan(B, T, V, WS, n, v, moves, hp, par, st, script):
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
         return -1, 0
-    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi, False)
+    dist, first, q, qs, tail = _plan_search(T, TM, M, NM, V, n, v, gi, False,
+                                            hp[HP_DODGE_OBST])
     if dist[gi] < 1 or dist[gi] > V[v, V_GOALN]:
         V[v, V_GOAL] = 0
         V[v, V_GOALN] = 0
