@@ -1232,3 +1232,29 @@ def test_a_rider_in_a_standoff_turns_round_and_dodges_through_the_engine_to_a_sh
     shots = w.events(EG.EV_SHOT)
     assert w.V[1, VH.V_GOAL] == 0
     assert any(shots[(shots[:, 0] == turn + 1) & (shots[:, 2] == 1), 4] == 3)
+
+
+def test_a_rider_out_of_ammunition_plans_no_race_of_rams_p72():
+    """Issue 15, session 30: the stand-off plan's race of rams (``ram_race`` 2: a place from
+    which a slow ram of a stopped enemy car wins the race of equal hits, ``_race_at``) is a
+    car's: a bike's head-on ram with a car crashes the bike (p72), and no rider's driver makes
+    the ram (``_ram_race_now`` is a car's). The rider stopped facing against play nose to a
+    strip, an obstacle on lane 3 of the space behind, the Op stranded on the next section in
+    its lanes facing away, down to its last point. With its guns it plans its way to a shot;
+    out of ammunition it plans nothing (it used to plan the way to a ram it 'won' once riders
+    took the car's planner)."""
+    w = World()
+    w.place(1, 3, 3, 0, 0, BIKE, side=0, role=VH.CHASE, direction=1)
+    w.place(3, 4, 3, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.V[3, VH.V_ACC] = 0
+    w.V[3, VH.V_DMG] = 1
+    w.marker(RD.OBSTACLE, 2, 2, 3, 4)      # the strip ahead of it, against play
+    w.marker(RD.OBSTACLE, 3, 1, 3, 3)      # lane 3 of the space behind
+    std = w.POL[1]
+    assert std[PO.P_RAMRACE] == 2
+    V = w.V.copy()
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, w.n, 1, w.a.hp, std, *w.dice)
+    w.WS[1, :, VH.W_AMMO] = 0
+    V = w.V.copy()
+    assert not PO._plan_standoff(w.B, w.T, V, w.WS, w.n, 1, w.a.hp, std, *w.dice)
+    assert V[1, VH.V_GOAL] == 0
