@@ -1603,6 +1603,33 @@ def test_a_car_in_a_standoff_rams_a_stopped_enemy_car_it_outlasts_p17_p56_p57():
     assert decide() == (PO.A_NONE, 0)
 
 
+def test_a_drift_is_judged_on_the_section_the_straight_move_ends_on_p13():
+    """p13: 'Vehicles on corners or bends are allowed to drift but only to the lane on the
+    outside', and 'cars which start the move on a corner or bend, but which are moving onto a
+    straight section are allowed to execute a drift in either direction': the drift comes
+    after the straight move, and the section that move ends on decides (as the engine has it,
+    ``engine._advance``). The drivers judged it on the section the car stood on: at a
+    straight's last space before a bend to the right, a drift to the right (inwards on the
+    bend) looked legal, the engine refused it, and the car held its lanes into the block it
+    meant to pass (seeded intercept 4377's attacker, twice); at a bend's last space before a
+    straight, a drift inwards looked illegal though it is not. The drivers' test and the
+    engine now agree in both places, both ways."""
+    w = World(layout=("S", "S", "CR", "S", "S", "S", "S"))
+    st, s = w.script([6] * 20)
+    for sec, sp in ((1, 2), (2, 3)):           # a straight's last space; the bend's last
+        for d in (-1, 1):
+            w.place(0, sec, 2, sp, 30, side=0, role=VH.LEAD)
+            w.place(1, 6, 0, 0, 0, side=1, role=VH.CHASE)
+            legal = PO._drift_legal(w.T, w.V, 0, d)
+            EG._advance(st, s, w.B, w.V, w.WS, w.FIT, 2, 0, EG.Move(d, False, False),
+                        w.common(), EG.Log(w.E, w.EN, 1, 1))
+            assert w.V[0, VH.V_SEC] == sec + 1 and w.V[0, VH.V_STATUS] == VH.ACTIVE
+            assert (w.V[0, VH.V_LANE] == 2 + d) == legal, (sec, sp, d)
+            # at the straight's end only the bend's outward drift (left), at the bend's end
+            # either way (the old drivers had the inward one the other way round in both)
+            assert legal == (not (sec == 1 and d == 1)), (sec, sp, d)
+
+
 def _gunless_target_past_the_stranded_attacker():
     """Game Eight (the intercept) as seeded intercept 2677 stood at its turn limit: the last
     target car (1), its guns empty, stopped on section 4 lanes 4-5 space 2 facing with play;

@@ -511,14 +511,12 @@ def setup_place(st, script, T, M, NM, V, n, v):
 def _drift_dir(T, M, NM, V, n, v, prefer, st, script):
     """A legal drift direction (-1, +1) that clears the way, or 0. With no preference and both
     sides clear, the side is the dice's (it used to be the wider side of the road)."""
-    sec = V[v, V_SEC]
     lane = V[v, V_LANE]
-    d = T[sec, RD.T_DIR]
     ok_l = False
     ok_r = False
     for k in range(2):
         dd = -1 if k == 0 else 1
-        if d != 0 and dd != (1 if d < 0 else -1):
+        if not _drift_legal(T, V, v, dd):
             continue   # on a curve a drift may only go outwards (p13)
         if 0 <= lane + dd <= 4 and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 1) \
                 and not _blocked_ahead(T, M, NM, V, n, v, lane + dd, True, 2):
@@ -1264,8 +1262,18 @@ def _outruns(T, TM, M, NM, V, n, v, hp, st, script):
 
 @jit
 def _drift_legal(T, V, v, d):
-    """On a curve a drift may only go outwards (p13)."""
-    t = T[V[v, V_SEC], RD.T_DIR]
+    """On a curve a drift may only go outwards (p13). The drift comes after the straight move,
+    so the section that counts is the one that move ends on: 'cars which start the move on a
+    corner or bend, but which are moving onto a straight section are allowed to execute a drift
+    in either direction' (p13), and one moving from a straight onto a curve only outwards (the
+    engine's reading, ``engine._advance``). Judged on the car's own section, a driver at a
+    straight's last space steered inwards into the curve ahead, the engine refused the drift,
+    and it stopped short of the block it meant to pass: seeded intercept 4377's attacker,
+    twice, before it found the way round (issue 15, session 30)."""
+    sec, sp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+    if sec < 0:
+        sec = V[v, V_SEC]
+    t = T[sec, RD.T_DIR]
     return t == 0 or d == (1 if t < 0 else -1)
 
 
