@@ -1345,8 +1345,11 @@ def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15
 
     act, arg = decide()    # the old driver: A_NONE
     assert act == PO.A_OFF_DRIFT and arg < 0 and -arg <= PO.RAM_MOVE_OFF
-    # the outward lanes shut in the next space: nothing to drift into, it waits
+    # the lanes either side shut in the next space: nothing to drift into, it waits (the
+    # straight move ends on the straight past the bend, so an inward drift is legal too, p13)
     _obstacle(w, 4, 0, 0)
+    assert decide()[0] == PO.A_OFF_DRIFT
+    _obstacle(w, 4, 2, 2)
     assert decide() == (PO.A_NONE, 0)
 
 

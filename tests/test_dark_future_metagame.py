@@ -45,7 +45,9 @@ def test_later_games_of_a_duel_add_up_to_one_longer_duel(game_four):
         head = game_four.duel(gunner, mg, cut, 7)
         tail = game_four.duel(gunner, mg, 301 - cut, 7, cut)
         assert list(head + tail) == list(whole), cut
-    assert list(game_four.duel(gunner, mg, 100, 7, 100)) != list(game_four.duel(gunner, mg, 100, 7))
+    # later games are other games: not all of three windows of 100 come out alike (two
+    # windows alone may, by chance: 53-47 both, session 30)
+    assert len({tuple(game_four.duel(gunner, mg, 100, 7, k)) for k in (0, 100, 200)}) > 1
 
 
 def test_the_metagame_starts_from_the_scenarios_cars(game_four):

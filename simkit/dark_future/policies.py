@@ -3650,9 +3650,11 @@ def _move_off(B, V, WS, n, v, hp, par, cruise, want, st, script):
         if slot >= 0:
             return A_SHOOT, slot
         return A_NONE, 0
-    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not _drift_legal(T, V, v, r):
+    if blocked and r != 0 and d == 0 and not V[v, V_BIKE] and not straight \
+            and not _drift_legal(T, V, v, r):
         # the way round is on the inside of the curve it is on (drifts go outwards only, p13):
-        # back off the curve first
+        # back off the curve first (on a straight before a curve: the reverse with a drift
+        # below)
         if _reverse_clear(T, M, NM, V, n, v, 0):
             return A_REVERSE, 0
         # shut in behind too (p57): moving off would only bring it nose to the block again,
