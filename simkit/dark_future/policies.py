@@ -2986,30 +2986,39 @@ def _exchange_at(T, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, d):
     target's points its best shot takes a turn (expected damage points, ``_shot_core``, over the
     points left), -1.0 with no shot at an enemy in play; and the share of its own points the
     enemies whose best shot would then be at it take. The car is put back."""
-    s0 = V[v, V_SEC]
-    l0 = V[v, V_LANE]
-    p0 = V[v, V_SP]
-    d0 = V[v, V_DIR]
-    V[v, V_SEC] = sec
-    V[v, V_LANE] = lane
-    V[v, V_SP] = sp
-    V[v, V_DIR] = d
+    s0, l0, p0, d0 = _put_at(V, v, sec, lane, sp, d)
     mine = -1.0
     theirs = 0.0
     slot, tgt, val, h, ties = _shot_core(T, M, NM, V, WS, n, v, hp, tbuf, least, 0)
     if slot >= 0 and V[tgt, V_SIDE] != V[v, V_SIDE] and V[tgt, V_STATUS] == ACTIVE and val > 0.0:
         mine = val / max(V[tgt, V_DMG], 1)
-        for u in range(n):
-            if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
-                s2, t2, v2, h2, k2 = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)
-                if s2 >= 0 and t2 == v:
-                    theirs += v2
-        theirs /= max(V[v, V_DMG], 1)
-    V[v, V_SEC] = s0
-    V[v, V_LANE] = l0
-    V[v, V_SP] = p0
-    V[v, V_DIR] = d0
+        theirs = _fire_on(T, M, NM, V, WS, n, v, hp, tbuf) / max(V[v, V_DMG], 1)
+    _put_at(V, v, s0, l0, p0, d0)
     return mine, theirs
+
+
+@jit
+def _put_at(V, v, sec, lane, sp, d):
+    """Stand car ``v`` at (``sec``, ``lane``, ``sp``) facing ``d``, to judge a place it might
+    go to; returns where it stood, to be put back the same way."""
+    old = (V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+    V[v, V_SEC] = sec
+    V[v, V_LANE] = lane
+    V[v, V_SP] = sp
+    V[v, V_DIR] = d
+    return old
+
+
+@jit
+def _fire_on(T, M, NM, V, WS, n, v, hp, tbuf):
+    """The expected damage points a turn of the enemies whose best shot is at ``v``."""
+    theirs = 0.0
+    for u in range(n):
+        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE]:
+            s2, t2, v2, h2, k2 = _shot_core(T, M, NM, V, WS, n, u, hp, tbuf, 0, 0)
+            if s2 >= 0 and t2 == v:
+                theirs += v2
+    return theirs
 
 
 @jit
@@ -3383,34 +3392,19 @@ def _race_at(T, M, NM, V, WS, n, v, hp, tbuf, sec, lane, sp, d):
     with a stopped enemy car (:func:`_outlasts`, in front or behind) with those shots counted
     against it (:func:`_race_won`), -1.0 if it wins none; and 1 if that ram is behind it (a
     reverse), 0 in front. The car is put back."""
-    s0 = V[v, V_SEC]
-    l0 = V[v, V_LANE]
-    p0 = V[v, V_SP]
-    d0 = V[v, V_DIR]
-    V[v, V_SEC] = sec
-    V[v, V_LANE] = lane
-    V[v, V_SP] = sp
-    V[v, V_DIR] = d
+    s0, l0, p0, d0 = _put_at(V, v, sec, lane, sp, d)
     out = -1.0
     back = 0
     for b in range(2):
         u = _outlasts(T, M, NM, V, n, v, hp, b == 1)
         if u < 0:
             continue
-        theirs = 0.0
-        for w in range(n):
-            if w != v and V[w, V_STATUS] == ACTIVE and V[w, V_SIDE] != V[v, V_SIDE]:
-                s2, t2, v2, h2, k2 = _shot_core(T, M, NM, V, WS, n, w, hp, tbuf, 0, 0)
-                if s2 >= 0 and t2 == v:
-                    theirs += v2
+        theirs = _fire_on(T, M, NM, V, WS, n, v, hp, tbuf)
         if _race_won(V, v, u, _ram_sf(V, v, hp, b == 1), theirs):
             out = theirs
             back = b
             break
-    V[v, V_SEC] = s0
-    V[v, V_LANE] = l0
-    V[v, V_SP] = p0
-    V[v, V_DIR] = d0
+    _put_at(V, v, s0, l0, p0, d0)
     return out, back
 
 
