@@ -2544,19 +2544,13 @@ def _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, ba
     p75, p88), the space further on is blocked (a ram, p57), neither gives a shot, or an enemy
     without a shot at it now (bit ``u`` of ``now`` clear) would have one in either. The car is
     put back."""
-    s0 = V[v, V_SEC]
-    l0 = V[v, V_LANE]
-    p0 = V[v, V_SP]
-    d0 = V[v, V_DIR]
+    s0, l0, p0, d0 = V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR]
     best = -1.0
     for k in range(2):
         if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
             best = -1.0
             break
-        V[v, V_SEC] = sec
-        V[v, V_LANE] = lane
-        V[v, V_SP] = min(sp, RD.pair_spaces(T, sec, lane) - 1)
-        V[v, V_DIR] = back
+        _put_at(V, v, sec, lane, min(sp, RD.pair_spaces(T, sec, lane) - 1), back)
         if _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf) & ~now:
             best = -1.0
             break
@@ -2569,10 +2563,7 @@ def _land_for_shot(T, TM, M, NM, V, WS, n, v, hp, tbuf, least, sec, lane, sp, ba
                 best = -1.0
                 break
             sec, sp = RD.step_space(T, sec, lane, V[v, V_SP], 1 if back != 0 else 0)
-    V[v, V_SEC] = s0
-    V[v, V_LANE] = l0
-    V[v, V_SP] = p0
-    V[v, V_DIR] = d0
+    _put_at(V, v, s0, l0, p0, d0)
     return best
 
 
@@ -3068,6 +3059,21 @@ def _table_key(V, NM, n):
 
 
 @jit
+def _goal_first(goal, free, d, val, best_free, best_d, best_val, ties, st, script):
+    """(take, ties) for a stand-off plan's candidate place against the best so far (``goal`` -1:
+    none yet): one no enemy shoots at (``free``) first, then the fewest moves ``d``, then the
+    larger ``val``; of equals the dice choose, the ``ties``-th equal one kept with chance one in
+    ``ties`` (:func:`_pick`)."""
+    if goal >= 0 and free == best_free and d == best_d and val == best_val:
+        ties += 1
+        return _pick(st, script, ties) == 0, ties
+    if goal < 0 or free > best_free or (free == best_free and (
+            d < best_d or (d == best_d and val > best_val))):
+        return True, 1
+    return False, ties
+
+
+@jit
 def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     """A stopped car that means to take the enemy out (a chase car, or any car where taking the
     other side out wins, ``HP_TAKE_OUT``), has no shot and would wait, with every vehicle in
@@ -3127,14 +3133,9 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
             continue
         free = 1 if theirs == 0.0 else 0
         d = dist[i]
-        if goal >= 0 and free == best_free and d == best_d and mine == best_val:
-            ties += 1
-            if _pick(st, script, ties) != 0:
-                continue
-        elif goal < 0 or free > best_free or (free == best_free and (
-                d < best_d or (d == best_d and mine > best_val))):
-            ties = 1
-        else:
+        take, ties = _goal_first(goal, free, d, mine, best_free, best_d, best_val, ties, st,
+                                 script)
+        if not take:
             continue
         goal = k
         best_free = free
@@ -3153,13 +3154,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
                     and base <= ns <= base + 2 * PLAN_SECS:
                 continue
             d = dist[q[k]]
-            if goal >= 0 and d == best_d:
-                ties += 1
-                if _pick(st, script, ties) != 0:
-                    continue
-            elif goal < 0 or d < best_d:
-                ties = 1
-            else:
+            take, ties = _goal_first(goal, 0, d, 0.0, 0, best_d, 0.0, ties, st, script)
+            if not take:
                 continue
             goal = k
             best_d = d
@@ -3177,13 +3173,9 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
                 continue
             free = 1 if theirs == 0.0 else 0
             d = dist[q[k]]
-            if goal >= 0 and free == best_free and d == best_d:
-                ties += 1
-                if _pick(st, script, ties) != 0:
-                    continue
-            elif goal < 0 or free > best_free or (free == best_free and d < best_d):
-                ties = 1
-            else:
+            take, ties = _goal_first(goal, free, d, 0.0, best_free, best_d, 0.0, ties, st,
+                                     script)
+            if not take:
                 continue
             goal = k
             best_free = free
