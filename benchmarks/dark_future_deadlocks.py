@@ -11,7 +11,12 @@ prints the draws by kind, the most shuttles in any game (a vehicle coming forwar
 space it had reversed onto) and the CPU time taken; then every drawn game, with its shuttle
 count and kind, and every game that was not drawn but shuttled more than the property test
 allows (``SHUTTLES``). A shuttling draw (``KIND_SHUTTLE``) is the deadlock the issue forbids.
-Nothing is asserted: it is a survey, run before and after a driver change.
+For every drawn game it asks the stand-off planner's own search, from the last position, for a
+place a vehicle stopped there would go to (``diagnostics.places_to_go``: a shot it wins the
+exchange from, a race of rams it wins) and counts the draws of the deadlock kinds (backing and
+filling, stopped with a move available, repeated position) that have one: none means each is
+forced within the planner's window, whatever the drivers' gates. Nothing is asserted: it is a
+survey, run before and after a driver change.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from simkit.dark_future import scenario as GM  # noqa: E402
 
 SCEN = ROOT / "scenarios" / "dark-future"
 SHUTTLES = DG.SHUTTLES
+# the kinds a driver's deadlock would show as (the others: a fight, a stalemate, the verdict)
+DEADLOCK = (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_FROZEN)
 KINDS = (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_SHUT, DG.KIND_RUNNING, DG.KIND_FROZEN,
          DG.KIND_STALEMATE, DG.KIND_OTHER)
 
@@ -56,6 +63,7 @@ def survey(name, trials, seed, first=0, log=print):
     and a dict of totals and CPU seconds."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     draws, shuttlers = [], []
+    go = {}
     most, most_trial = 0, -1
     t0, w0 = time.process_time(), time.perf_counter()
     names = None
@@ -67,11 +75,13 @@ def survey(name, trials, seed, first=0, log=print):
             most, most_trial = d.shuttles, trial
         if DG.is_draw(res):
             draws.append(d)
+            go[trial] = DG.places_to_go(world[:4], world[4], world[5], sim.a.hp, sim.a.POL)
         elif d.shuttles > SHUTTLES:
             shuttlers.append(d)
     summary = {"game": name, "trials": trials, "draws": len(draws),
                "kinds": {k: sum(d.kind == k for d in draws) for k in KINDS},
-               "most": most, "most_trial": most_trial, "names": names,
+               "most": most, "most_trial": most_trial, "names": names, "go": go,
+               "stuck_go": sum(1 for d in draws if d.kind in DEADLOCK and go[d.trial]),
                "cpu": time.process_time() - t0, "wall": time.perf_counter() - w0}
     return draws, shuttlers, summary
 
@@ -80,13 +90,14 @@ def render(results, trials, seed, first):
     out = [f"# Dark Future deadlock survey: {trials:,} seeded games of each Game "
            f"(seed {seed}, trials {first}-{first + trials - 1})", "",
            "| Game | draws | draw rate (95%) | " + " | ".join(KINDS)
-           + " | most shuttles (trial) | CPU s |",
-           "|---|---:|---|" + "---:|" * len(KINDS) + "---|---:|"]
+           + " | of those three kinds, with a place to go | most shuttles (trial) | CPU s |",
+           "|---|---:|---|" + "---:|" * len(KINDS) + "---:|---|---:|"]
     for draws, shuttlers, s in results:
         lo, hi = rate_ci(s["draws"], s["trials"])
         out.append(f"| {s['game']} | {s['draws']} | "
                    f"{s['draws'] / s['trials']:.4f} ({lo:.4f}-{hi:.4f}) | "
                    + " | ".join(str(s["kinds"][k]) for k in KINDS)
+                   + f" | {s['stuck_go']} of {sum(s['kinds'][k] for k in DEADLOCK)}"
                    + f" | {s['most']}" + (f" ({s['most_trial']})" if s["most"] else "")
                    + f" | {s['cpu']:.0f} |")
     out.append("")
@@ -96,16 +107,18 @@ def render(results, trials, seed, first):
             continue
         out.append(f"## {s['game']}")
         out.append("")
-        out.append("| trial | ended | turns | shuttles (vehicle) | waiting (shut in) | kind |")
-        out.append("|---:|---|---:|---|---|---|")
+        out.append("| trial | ended | turns | shuttles (vehicle) | waiting (shut in) | kind "
+                   "| a place to go (moves) |")
+        out.append("|---:|---|---:|---|---|---|---|")
         rows = [(d, d.kind) for d in draws] + [(d, f"not drawn: over {SHUTTLES} shuttles")
                                                for d in shuttlers]
         for d, kind in sorted(rows, key=lambda r: r[0].trial):
             who = f" ({names[d.shuttler]})" if d.shuttles and 0 <= d.shuttler < len(names) else ""
             waits = ", ".join([names[v] for v in d.waiting]
                               + [f"({names[v]})" for v in d.shut]) or "-"
+            go = ", ".join(f"{names[v]} {what} ({k})" for v, what, k in s["go"].get(d.trial, ()))
             out.append(f"| {d.trial} | {d.reason} | {d.turns} | {d.shuttles}{who} | "
-                       f"{waits} | {kind} |")
+                       f"{waits} | {kind} | {go or '-'} |")
         out.append("")
     return "\n".join(out)
 

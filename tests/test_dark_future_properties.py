@@ -502,6 +502,28 @@ def test_a_vehicle_queued_behind_a_firing_team_mate_is_fighting_not_waiting_p25_
     assert DG.waiting(line, w.V, 40, board=board) == [1]
 
 
+def test_a_drawn_position_with_a_place_to_go_is_told_from_a_forced_one_issue_15():
+    """``diagnostics.places_to_go`` asks the stand-off planner's own search, with none of the
+    drivers' gates, for a place a stopped vehicle would go to. Seeded intercept 2677's position
+    (the gunless last target past the stranded attacker, the road shut ahead): the target has
+    a race of rams to win from a place it can reach, which its driver, counting the enemy left
+    behind, did not go to (issue 15, session 30); the attacker cannot drive. With the points the
+    other way round the race is lost, and nothing is left: a forced draw within the window. With
+    the target's guns loaded, its places with a shot it wins the exchange from are found too."""
+    from test_dark_future_drivers import _gunless_target_past_the_stranded_attacker
+    w, n = _gunless_target_past_the_stranded_attacker()
+    pol = np.stack([PO.params_vector()] * n)
+    board = (w.T, w.TM, w.M, w.NM)
+    go = DG.places_to_go(board, w.V, w.WS, w.hp, pol)
+    assert [(v, what) for v, what, k in go] == [(1, "ram")]
+    assert 1 <= go[0][2] <= PO.PLAN_MOVES
+    w.V[1, VH.V_DMG], w.V[2, VH.V_DMG] = 1, 5
+    assert DG.places_to_go(board, w.V, w.WS, w.hp, pol) == []
+    w.WS[1] = w.a.LOAD[1, 0]
+    assert (1, "shot") in [(v, what) for v, what, k in DG.places_to_go(board, w.V, w.WS, w.hp,
+                                                                       pol)]
+
+
 def test_a_car_whose_every_move_is_a_collision_is_shut_in_not_waiting_issue_15():
     """``diagnostics.shut_in``: a car stopped with obstacles across the road in the space in
     front of it and the space behind it can neither move off (straight, drifting after the

@@ -128,6 +128,50 @@ def shut_in(board, V, v) -> bool:
     return not any(qs[k, 4] == 0 for k in range(1, tail))
 
 
+def places_to_go(board, V, WS, hp, POL) -> list[tuple[int, str, int]]:
+    """The vehicles in play, stopped, in control and able to drive, for which the stand-off
+    planner's own search (``policies._plan_search``: the slowest moves, every other vehicle
+    where it stands, two sections either side, ``PLAN_MOVES`` moves) from this position reaches
+    a place a driver would go to: one with a shot where it wins the exchange
+    (``policies._exchange_at``, with its own ``shoot_sixths``), or, for a car, one from which
+    it wins a race of rams (``policies._race_at``; a driver with ``ram_race`` 2 goes). Each as (vehicle, 'shot' or 'ram', fewest
+    moves there). Whatever gates the drivers put before the planner (everyone stopped, nobody
+    shooting, a gun, the side's aim), none of those gates is asked here: an empty list for a
+    drawn game's last position says it is forced within the planner's window, which nothing
+    the drivers can plan changes; an entry says where a driver failed to go (seeded intercept
+    2677's gunless target, with a ram to win the race from, counted the enemy left behind and
+    waited; issue 15, session 30). Not asked: a way past a block, and anything beyond the
+    window. ``board`` is the final (T, TM, M, NM); ``POL`` the policy rows."""
+    from . import policies as PO
+    from .pieces.board import K_TBUF, K_TBUF_END
+
+    T, TM, M, NM = board
+    n = V.shape[0]
+    tbuf = np.zeros(K_TBUF_END - K_TBUF, T.dtype)
+    out = []
+    for v in range(n):
+        if V[v, VH.V_STATUS] != VH.ACTIVE or V[v, VH.V_MPH] != 0 \
+                or V[v, VH.V_OOC] != VH.IN_CONTROL or EG._is_out(V, v) or PO._cannot_drive(V, v):
+            continue
+        dist, first, q, qs, tail = PO._plan_search(T, TM, M, NM, V, n, v, -1, False,
+                                                   hp[PO.HP_DODGE_OBST])
+        best = {}
+        for k in range(tail):            # where it stands too (0 moves)
+            if qs[k, 4] != 0:
+                continue
+            place = (qs[k, 0], qs[k, 1], qs[k, 2], qs[k, 3])
+            d = int(dist[q[k]])
+            mine, theirs = PO._exchange_at(T, M, NM, V, WS, n, v, hp, tbuf,
+                                           POL[v, PO.P_SHOOT], *place)
+            if mine > theirs and d < best.get("shot", PO.PLAN_MOVES + 1):
+                best["shot"] = d
+            if not V[v, VH.V_BIKE] and PO._race_at(T, M, NM, V, WS, n, v, hp, tbuf, *place)[0] \
+                    >= 0.0 and d < best.get("ram", PO.PLAN_MOVES + 1):
+                best["ram"] = d
+        out.extend((v, what, d) for what, d in sorted(best.items()))
+    return out
+
+
 def waiting(events, V, final_turn, turns=WAIT_TURNS, board=None) -> list[int]:
     """Vehicles still in play at the end, stopped, in control and able to move (not out,
     ``engine._is_out``), that made no move and fired no shot in the last ``turns`` turns. A
