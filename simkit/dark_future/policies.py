@@ -3074,6 +3074,16 @@ def _goal_first(goal, free, d, val, best_free, best_d, best_val, ties, st, scrip
 
 
 @jit
+def _standing_off(V, n, v, hp):
+    """Is the car in a stand-off it means to break: stopped, able to drive and in control, a
+    car that means to take the enemy out (a chase car, or any car where that wins,
+    ``HP_TAKE_OUT``), with every other vehicle in play stopped and an enemy among them? What
+    :func:`_plan_standoff` and :func:`_ram_race_now` both ask first."""
+    return V[v, V_MPH] == 0 and not _cannot_drive(V, v) and V[v, V_OOC] == 0 \
+        and (V[v, V_ROLE] == CHASE or hp[HP_TAKE_OUT] != 0) and _all_stopped(V, n, v)
+
+
+@jit
 def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     """A stopped car that means to take the enemy out (a chase car, or any car where taking the
     other side out wins, ``HP_TAKE_OUT``), has no shot and would wait, with every vehicle in
@@ -3095,14 +3105,13 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     (:func:`_race_at`): the car drives there and rams (``_break_standoff``), where waiting only
     repeats the position (seeded intercepts 92, 2677: the last target, its gun gone, shut in
     beside the stranded attacker; issue 15, session 30). Reads no dice but for a tie."""
-    if V[v, V_FALLEN] or V[v, V_MPH] != 0 or _cannot_drive(V, v) or V[v, V_OOC] != 0 \
-            or not _all_stopped(V, n, v):
+    if V[v, V_FALLEN] or not _standing_off(V, n, v, hp):
         return False
     TM = B[B_TM:B_TM_END]
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
     key = _table_key(V, NM, n)
-    if V[v, V_GOALN] == -1 - key or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0):
+    if V[v, V_GOALN] == -1 - key:
         return False
     play = TM[RD.TM_PLAYDIR]
     # every enemy stranded and the car going with play: past the block, driving on leaves
@@ -3123,8 +3132,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     best_val = 0.0
     goal = -1
     ties = 0
-    for k in range(1, tail):
-        if qs[k, 4] != 0 or not gun:
+    for k in range(1, tail if gun else 0):
+        if qs[k, 4] != 0:
             continue   # a goal is a place stopped at
         i = q[k]
         mine, theirs = _exchange_at(T, M, NM, V, WS, n, v, hp, tbuf, par[P_SHOOT],
@@ -3199,9 +3208,7 @@ def _ram_race_now(B, T, V, WS, n, v, hp, par):
     target of seeded intercept 2677, its gun gone, stood past the stranded attacker with the
     road shut edge to edge ahead, so counted it left behind (``_leaves_behind``) though it could
     never leave it (issue 15, session 30). (A_NONE, 0): no such ram."""
-    if par[P_RAMRACE] < 2 or V[v, V_BIKE] or V[v, V_MPH] != 0 or _cannot_drive(V, v) \
-            or V[v, V_OOC] != 0 or (V[v, V_ROLE] != CHASE and hp[HP_TAKE_OUT] == 0) \
-            or not _all_stopped(V, n, v):
+    if par[P_RAMRACE] < 2 or V[v, V_BIKE] or not _standing_off(V, n, v, hp):
         return A_NONE, 0
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
     NM = B[B_NM:B_NM_END]
