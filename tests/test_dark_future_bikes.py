@@ -1047,23 +1047,97 @@ def test_a_rider_rides_at_a_stranded_op_as_fast_as_it_can_brake_back_in_time_p15
     pursues riders back from a turn round spent the game's last 15-20 turns on one run-up
     (637, 2143, 2372, 3076, 4383). It speeds up, no faster than one brake a move brings it
     back to the closing speed ``RUN_IN`` spaces short of the Op (p15-16), and is braking
-    there. Not for an Op only waiting (its engine running, it may move off), nor towards its
-    side's wreck in its lanes short of the Op (a ram, p57): the route drifts round that at
-    the old speed."""
+    there. An Op only waiting (its engine running) is stopped too, and gets the same run-in
+    (session 31: the last rider of seeded gang pursues 1274 and 1522, turned round ten spaces
+    behind a waiting Op, closed at 20mph and the turn limit came first); an Op on the move
+    gets the closing speed over its own (30mph: 50mph, no more). Not towards its side's wreck
+    in its lanes short of the Op (a ram, p57): the route drifts round that at the old
+    speed."""
+    close = int(PO.params_vector()[PO.P_CLOSE])
     w = _riding_at_stranded_op()
     act, arg = w.decide(1)
-    assert act == PO.A_ACCEL and 20 < 20 + arg <= w.V[1, VH.V_MAXSPD], (act, arg)
+    assert act == PO.A_ACCEL and 20 + close < 20 + arg <= w.V[1, VH.V_MAXSPD], (act, arg)
     w = _riding_at_stranded_op(mph=100, sec=5)
     assert w.decide(1) == (PO.A_BRAKE, min(w.V[1, VH.V_BRK], 80))
     w = _riding_at_stranded_op()
     w.V[3, VH.V_ENGOFF] = 0
-    assert w.decide(1)[0] != PO.A_ACCEL
+    assert w.decide(1) == (act, arg)
+    w.V[3, VH.V_MPH] = 30
+    assert w.decide(1) == (PO.A_ACCEL, 30 + close - 20)
     w = _riding_at_stranded_op()
     w.place(2, 1, 2, 1, 0, BIKE, side=0, role=VH.CHASE)
     w.V[2, VH.V_STATUS] = VH.WRECK
     w.V[2, VH.V_FALLEN] = 1
     assert w.decide(1)[0] != PO.A_ACCEL
 
+
+
+def _op_past_stranded_rider_road_shut(strip=True):
+    """Game Six's arrays as seeded gang pursues 1093 stood (session 31): the Op (3, the lead
+    car, where taking the other side out wins) stopped on section 5 lanes 4-5 facing with play;
+    a gang rider (1) stranded (its handling gone, p34-35; an engine out would leave it pushing
+    its bike) and armed on section 3 lanes 2-3, two sections back, facing with play; the rest
+    of the gang wrecked; and, with ``strip``, the road shut edge to edge by obstacles (p76) at
+    the start of the bend on section 7, the last laid. The Op has passed the rider but can
+    never leave it off the back of the road."""
+    w = World(layout=("S",) * 7 + ("BL",))
+    w.place(3, 5, 4, 0, 0, CAR, side=1, role=VH.LEAD)
+    w.place(1, 3, 2, 0, 0, BIKE, side=0, role=VH.CHASE)
+    w.V[1, VH.V_HAND] = 0
+    for v, lane in ((0, 0), (2, 2)):
+        w.place(v, 0, lane, 0, 0, CAR if v == 0 else BIKE, side=0, role=VH.CHASE)
+        w.V[v, VH.V_STATUS] = VH.WRECK
+    if strip:
+        w.marker(RD.OBSTACLE, 7, 0, 0, 2)
+        w.marker(RD.OBSTACLE, 7, 0, 3, 5)
+    return w
+
+
+def test_a_lead_car_that_cannot_leave_a_stranded_enemy_behind_hunts_it_p75_p76_p88():
+    """Seeded gang pursues 1093 (session 31) was drawn at the turn limit: the Op, past a
+    stranded rider with a gun, counted it left behind (p75) and drove on with play, met an
+    obstacle strip shut edge to edge (p76), backed off, U-turned, drove past the rider at
+    120mph to the start of the track, U-turned again, and so on for twenty turns. An enemy
+    stopped with weapons is not beaten (p88); the Op could never drive on far enough to
+    leave it off the back of the road. Now the road shut anywhere on its way on
+    (``_way_on_shut``) means it leaves no one behind, and a lead car that must take stranded
+    enemies out drives at them as a chase car does (``_lead_hunts``: closing speed, line-up,
+    the shot). Through the engine's own turns, on 20 dice streams, the Op takes the rider out
+    in 17 (100 streams: 78 won, 15 lost, 7 drawn with nothing left able to move or shoot).
+    The old driver won none of the 20: it drove up and down past the rider, under its guns,
+    ramming the strip, until the rider or the strip wrecked it (19; one drawn). With the strip
+    gone, the rider is left behind (the old judgement, kept)."""
+    w = _op_past_stranded_rider_road_shut()
+    n = w.n
+    assert PO._stuck(w.V, 1) and VH.armed(w.V, w.WS, 1)
+    assert PO._way_on_shut(w.T, w.TM, w.M, w.NM, w.V, n, 3)
+    assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 3, w.a.hp)
+    assert PO._lead_hunts(w.T, w.TM, w.M, w.NM, w.V, n, 3, w.a.hp)
+    open_road = _op_past_stranded_rider_road_shut(strip=False)
+    assert PO._leaves_behind(open_road.T, open_road.TM, open_road.M, open_road.NM,
+                             open_road.V, n, 3, w.a.hp)
+    assert not PO._lead_hunts(open_road.T, open_road.TM, open_road.M, open_road.NM,
+                              open_road.V, n, 3, w.a.hp)
+    # a stopped vehicle of the Op's own side in the strip's gap is not a block for good: it
+    # may move (here the strip leaves lanes 4-5 open, the team-mate stopped in them)
+    gap = World(layout=("S",) * 7 + ("BL",))
+    gap.V[...] = w.V
+    gap.marker(RD.OBSTACLE, 7, 0, 0, 3)
+    gap.place(0, 7, 4, 0, 0, CAR, side=1, role=VH.LEAD)
+    assert not PO._way_on_shut(gap.T, gap.TM, gap.M, gap.NM, gap.V, n, 3)
+    gap.V[0, VH.V_STATUS] = VH.WRECK
+    assert PO._way_on_shut(gap.T, gap.TM, gap.M, gap.NM, gap.V, n, 3)
+
+    wins = {-1: 0, 0: 0, 1: 0}
+    for trial in range(20):
+        w = _op_past_stranded_rider_road_shut()
+        st = dice.new_state()
+        dice.seed_trial(st, dice.stream_key(2026), trial)
+        res = np.zeros(EG.R_W, np.int64)
+        EG.play_turns(st, dice.NO_SCRIPT, w.B, w.V, w.WS, w.FIT, w.common(),
+                      EG.Log(w.E, w.EN, 0, 0), res, 1, 1)
+        wins[int(res[EG.R_WINNER])] += 1
+    assert wins[1] >= 14 and wins[1] >= 4 * (wins[0] + wins[-1]), wins
 
 
 def _stopped_behind_stranded_op(sec=1, sp=0):

@@ -1114,11 +1114,18 @@ def test_a_stranded_enemy_the_car_cannot_get_past_is_hunted_not_left_behind_p75_
     w.V[0, VH.V_ENGOFF] = 1
     assert PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0) and not left_behind()
     assert decide() == (PO.A_REVERSE, -1)
-    # already behind the car: driving on leaves it behind (the road ahead is the car's own
-    # trouble, not the enemy's)
+    # already behind the car, but the road ahead shut edge to edge: the car cannot drive on
+    # far enough to leave it off the back (session 31: it used to count it left behind, and
+    # seeded gang pursues 1093's Op drove to the strip and back past a stranded rider to the
+    # turn limit); with the strip gone, driving on leaves it behind
     w.place(0, 1, 0, 0, 0, side=0, role=VH.CHASE)
     w.V[0, VH.V_ENGOFF] = 1
-    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0) and left_behind()
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 3, 0)
+    assert PO._way_on_shut(w.T, w.TM, w.M, w.NM, w.V, n, 3) and not left_behind()
+    nm = w.NM[0]
+    w.NM[0] = 0
+    assert not PO._way_on_shut(w.T, w.TM, w.M, w.NM, w.V, n, 3) and left_behind()
+    w.NM[0] = nm
     # ahead, with a lane pair open past it: it can be got past and left behind, as before
     w.place(0, 2, 0, 2, 0, side=0, role=VH.CHASE)
     w.NM[0] = 0

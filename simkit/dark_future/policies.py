@@ -585,6 +585,23 @@ def _hunts(T, TM, M, NM, V, n, v, hp):
 
 
 @jit
+def _lead_hunts(T, TM, M, NM, V, n, v, hp):
+    """Is the car a lead car that must take the enemy out: where that wins (``HP_TAKE_OUT``),
+    every enemy in play stopped for good (:func:`_stuck`) and none it can leave behind
+    (:func:`_hunts`)? Then running gains nothing: it closes on them, lines up and shoots as a
+    chase car does. The lead car's own driving holds its cruising speed whatever the enemy
+    does: the Op of seeded gang pursues 1093 (session 31), its way on shut edge to edge
+    (:func:`_way_on_shut`) past a stranded rider with a gun, drove back and forth past it at
+    120mph, turning at either end, to the turn limit."""
+    if V[v, V_ROLE] != LEAD or hp[HP_TAKE_OUT] == 0:
+        return False
+    for u in range(n):
+        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] and not _stuck(V, u):
+            return False
+    return _hunts(T, TM, M, NM, V, n, v, hp)
+
+
+@jit
 def _hulk(V, WS, u):
     """An enemy taken out already where being 'immobilised without weapons' counts (p88, Games
     Six-Eight): stopped for good (:func:`_stuck`) with no driver or no direct-fire weapon in
@@ -642,10 +659,11 @@ def _held_back_for(T, V, WS, n, v, hp, par, st, script):
 @jit
 def _leaves_behind(T, TM, M, NM, V, n, v, hp):
     """On a continuous track where taking the other side out wins, is every enemy left stopped
-    for good (:func:`_stuck`), and none of them one the car cannot get past
-    (:func:`_past_shut_road`)? Then driving on with play leaves them off the back of the road
-    (p75), which beats them (p88) with no fight (a seeded Game Six Op backed and filled behind
-    a gang car whose engine was out, shielded by a wreck, to the turn limit)."""
+    for good (:func:`_stuck`), none of them one the car cannot get past
+    (:func:`_past_shut_road`), and the car's own way on open (:func:`_way_on_shut`)? Then
+    driving on with play leaves them off the back of the road (p75), which beats them (p88)
+    with no fight (a seeded Game Six Op backed and filled behind a gang car whose engine was
+    out, shielded by a wreck, to the turn limit)."""
     if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0:
         return False
     for u in range(n):
@@ -655,7 +673,7 @@ def _leaves_behind(T, TM, M, NM, V, n, v, hp):
         if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
                 and _past_shut_road(T, TM, M, NM, V, n, v, u):
             return False
-    return True
+    return not _way_on_shut(T, TM, M, NM, V, n, v)
 
 
 @jit
@@ -692,6 +710,56 @@ def _past_shut_road(T, TM, M, NM, V, n, v, u):
     # backed off, to a repeated position)
     look = max((k + RD.UNITS - 1) // RD.UNITS, 0) + ROUTE_LOOK
     return not _a_pair_clear(T, M, NM, V, n, v, play, look, False, True)   # looking with play
+
+
+@jit
+def _way_on_shut(T, TM, M, NM, V, n, v):
+    """Is the road shut edge to edge somewhere on the car's way on with play (``TM_PLAYDIR``),
+    between it and the end of the track laid so far: a space of its lanes where every lane
+    pair holds an obstacle (p76), a wreck or a vehicle stopped for good (:func:`_stuck`), none
+    of which will ever move? Then the car cannot drive on far enough to leave an enemy it has
+    passed off the back of the road (p75), and a stranded enemy with weapons is not beaten
+    (p88): it must be taken out. :func:`_past_shut_road` asks the same of the road up to and
+    past an enemy not yet passed; this asks it of the road past the car, as far as it is laid,
+    so the answer does not change as the car comes and goes (a stretch measured from the car
+    would open again as it drove back to the enemy). Seeded gang pursues 1093 (session 31):
+    the Op, past a stranded rider with a gun, drove on to an obstacle strip shut edge to edge,
+    backed off, U-turned, drove to the start of the track, U-turned again, to the turn limit;
+    intercept 2677 (session 30): the last target, past the stranded attacker, waited. A
+    stopped vehicle of the car's own side is not counted: it may yet move."""
+    play = TM[RD.TM_PLAYDIR]
+    lane = V[v, V_LANE]
+    sec = V[v, V_SEC]
+    sp = V[v, V_SP]
+    while True:
+        sec, sp = RD.step_space(T, sec, lane, sp, play)
+        if sec < TM[RD.TM_FIRST] or sec >= TM[RD.TM_NSEC]:
+            return False
+        xlo = RD.rear_x(T, sec, lane, sp)
+        xhi = RD.front_x(T, sec, lane, sp)
+        shut = True
+        for p in range(5):
+            if not (_obstacle_on(M, NM, p, xlo, xhi) or _for_good_on(T, V, n, v, p, xlo, xhi)):
+                shut = False
+                break
+        if shut:
+            return True
+
+
+@jit
+def _for_good_on(T, V, n, v, lane, xlo, xhi):
+    """A wreck or a vehicle stopped for good (:func:`_stuck`) other than the car on ``lane``'s
+    pair between ``xlo`` and ``xhi``."""
+    for u in range(n):
+        if u == v or not (V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE
+                                                       and _stuck(V, u))):
+            continue
+        a, b = lanes_of(V, u)
+        if b < lane or a > lane + 1:
+            continue
+        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
+            return True
+    return False
 
 
 @jit
@@ -1993,7 +2061,9 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                                        st, script)
         return act, arg
     behind = False   # falling in behind a vehicle holding its way round a block (below)
-    run = _run_in(T, M, NM, V, n, v) if moves and V[v, V_BIKE] and V[v, V_ROLE] == CHASE else -1
+    # a lead car that must take stranded enemies out drives at them as a chase car does
+    chaser = V[v, V_ROLE] == CHASE or _lead_hunts(T, TM, M, NM, V, n, v, hp)
+    run = _run_in(T, M, NM, V, n, v) if moves and V[v, V_BIKE] and chaser else -1
     if run >= 0 and not _hunts(T, TM, M, NM, V, n, v, hp):
         run = -1   # it means to ride on past them and leave them off the back (p75)
     come = max(par[P_CLOSE], 1)
@@ -2003,7 +2073,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
             phases_needed = (mph - want + brk - 1) // brk
             if gap <= phases_needed:
                 return A_BRAKE, min(brk, mph - want)
-        # a rider on its run-in to a stranded enemy: as a curve, back to its closing speed
+        # a rider on its run-in to a stopped enemy: as a curve, back to its closing speed
         # RUN_IN spaces short of it (the move comes before the brake, p15-16)
         if run >= 0 and mph > come and (mph - come + brk - 1) // brk >= run - RUN_IN:
             return A_BRAKE, min(brk, mph - come)
@@ -2029,7 +2099,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # comes first, so the next space cannot be dodged, p13, p25) or brake; a marker: drift
         # if a lane is clear, else drive straight over it at a steady speed (p25: 'drive
         # straight ahead and, in most cases, don't brake')
-        if V[v, V_ROLE] == CHASE and not V[v, V_BIKE] and _hunts(T, TM, M, NM, V, n, v, hp):
+        if chaser and not V[v, V_BIKE] and _hunts(T, TM, M, NM, V, n, v, hp):
             ef = _stopped_enemy_in_front(T, TM, V, WS, n, v, LINE_UP, hp)
             if ef >= 0 and abs(V[ef, V_LANE] - V[v, V_LANE]) - 1 > _gap_to(T, V, v, ef) \
                     and best_shot(T, M, NM, V, WS, n, v, hp, par, tbuf)[0] < 0:
@@ -2122,7 +2192,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                 hold = True
             elif mph > par[P_PASSMPH]:
                 return A_BRAKE, min(brk, mph - par[P_PASSMPH])
-    if V[v, V_ROLE] == CHASE:
+    if chaser:
         u, g = _quarry(T, V, WS, n, v, hp, par, st, script)
         # falling behind (or stopped): speed before shooting
         if not hold and u >= 0 and mph + 10 < V[u, V_MPH] and V[v, V_ACC] > 0 and mph < cruise:
@@ -2173,7 +2243,7 @@ def _decide(B, T, V, WS, n, v, moves, hp, par, st, script):
                     return A_DRIFT, d
             target = min(cruise, V[u, V_MPH] + par[P_CLOSE])
             if run >= 0:
-                # every enemy stranded: no closing speed over one that will never move (a
+                # every enemy stopped: no closing speed over one that is not moving (a
                 # rider that came back from a turn round rode its whole run-up at 20mph, a
                 # space a turn: seeded gang pursues 637, 2143, 2372, 3076, 4383 to the limit);
                 # the run-in's brake (above) and cap (below) bring it in
@@ -2405,23 +2475,27 @@ def _comes_closer(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
     return slot >= 0 and V[u, V_SIDE] != V[v, V_SIDE] and seen == 0 and val > now
 
 
-RUN_IN = 2   # spaces short of a stranded enemy by which a rider on its run-in is back to P_CLOSE
+RUN_IN = 2   # spaces short of a stopped enemy by which a rider on its run-in is back to P_CLOSE
 
 
 @jit
 def _run_in(T, M, NM, V, n, v):
-    """For a rider with every enemy in play stopped for good (:func:`_stuck`): the gap in
-    spaces to the nearest of them ahead of it in its own direction, in any lanes; else -1.
-    Such an enemy will never come to the rider and never get away: a rider that means to take
-    it out rather than leave it behind (:func:`_hunts`, asked by the caller) may ride at it as
-    fast as it can still brake back to its closing speed (``P_CLOSE``) ``RUN_IN`` spaces short
-    of it, one brake a move (p15-16), where it lines up and stops for its shot
-    (:func:`_stops_with_shot`). Reads no dice."""
+    """For a rider with every enemy in play stopped: the gap in spaces to the nearest of them
+    ahead of it in its own direction, in any lanes; else -1. A stopped enemy is not getting
+    away and not coming on: a rider that means to take it out rather than leave it behind
+    (:func:`_hunts`, asked by the caller) may ride at it as fast as it can still brake back to
+    its closing speed (``P_CLOSE``) ``RUN_IN`` spaces short of it, one brake a move (p15-16),
+    where it comes on as it would at any enemy or, one stopped for good, lines up and stops
+    for its shot (:func:`_stops_with_shot`). Once one moves off, the closing speed over its
+    speed is the rider's again. Only stranded enemies (:func:`_stuck`) used to count: the last
+    rider of seeded gang pursues 1274 and 1522, turned round ten spaces behind the stopped
+    Op, closed at 20mph, a space a turn, and the turn limit came first (issue 15, session
+    31). Reads no dice."""
     g = -1
     for u in range(n):
         if u == v or V[u, V_STATUS] != ACTIVE or V[u, V_SIDE] == V[v, V_SIDE]:
             continue
-        if not _stuck(V, u):
+        if V[u, V_MPH] != 0:
             return -1
         e = _enemy_gap(T, V, v, u, False)
         if e >= 0 and (g < 0 or e < g):
@@ -3204,10 +3278,11 @@ def _ram_race_now(B, T, V, WS, n, v, hp, par):
     enemy out (as :func:`_plan_standoff`), gun or none, every vehicle in play stopped, drives
     into a stopped enemy car in front of it (moving off at its creep) or reverses into one
     behind it (p17) where it wins the race of rams with the enemies' shots at it counted
-    against it (:func:`_race_at`). Not only a car that hunts (``_break_standoff``): the last
+    against it (:func:`_race_at`), whether or not it hunts (``_break_standoff``). (The last
     target of seeded intercept 2677, its gun gone, stood past the stranded attacker with the
-    road shut edge to edge ahead, so counted it left behind (``_leaves_behind``) though it could
-    never leave it (issue 15, session 30). (A_NONE, 0): no such ram."""
+    road shut edge to edge ahead and counted it left behind, so did not hunt, issue 15,
+    session 30; since session 31 ``_leaves_behind`` sees the road shut ahead, ``_way_on_shut``,
+    and such a car hunts.) (A_NONE, 0): no such ram."""
     if par[P_RAMRACE] < 2 or V[v, V_BIKE] or not _standing_off(V, n, v, hp):
         return A_NONE, 0
     M = B[B_M:B_M_END].reshape((RD.MAXM, RD.MK_W))
