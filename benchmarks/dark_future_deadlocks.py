@@ -13,10 +13,12 @@ count and kind, and every game that was not drawn but shuttled more than the pro
 allows (``SHUTTLES``). A shuttling draw (``KIND_SHUTTLE``) is the deadlock the issue forbids.
 For every drawn game it asks the stand-off planner's own search, from the last position, for a
 place a vehicle stopped there would go to (``diagnostics.places_to_go``: a shot it wins the
-exchange from, a race of rams it wins) and counts the draws of the deadlock kinds (backing and
-filling, stopped with a move available, repeated position) that have one: none means each is
-forced within the planner's window, whatever the drivers' gates. Nothing is asserted: it is a
-survey, run before and after a driver change.
+exchange from, a race of rams it wins, a way past every enemy) and counts the draws of the
+deadlock kinds (backing and filling, stopped with a move available, repeated position) that
+have one: none means each is
+forced within the planner's window, whatever the drivers' gates (``dark_future_forced.py`` asks
+again in a wider one). Nothing is asserted: it is a survey, run before and after a driver
+change.
 """
 
 from __future__ import annotations

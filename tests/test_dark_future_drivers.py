@@ -1157,6 +1157,38 @@ def _weave_to_stranded_target():
     return w, n
 
 
+def test_a_standoff_plan_takes_a_way_past_the_block_where_leaving_them_behind_wins_p75_p88():
+    """Session 31: a car in a stand-off that cannot leave every enemy behind from where it
+    stands (no lane pair runs clear past the block, p75), every enemy stranded, and nothing to
+    shoot with, planned nothing: the planner's goals were a shot, a place past everything when
+    it already left them behind, or a race of rams. Seeded intercept 4957's attacker stood so
+    until the position repeated, a way past two moves of weaving off (the survey's 'past').
+    Now it takes a place from which driving straight on leaves them behind (``_past_from``:
+    facing with play, its own lanes clear ``ROUTE_LOOK`` spaces on, ``_leaves_behind``).
+    Here seeded intercept 564's road: the attacker behind a wreck and a strip, target#1
+    stranded past them; the goal is past both, in lanes the car can drive straight on in.
+    With the strip run on across those lanes, there is no such place."""
+    std = PO.params_vector()
+    w, n = _weave_to_stranded_target()
+    V = w.V.copy()
+    assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, V, n, 2, w.hp)
+    assert PO._plan_standoff(w.B, w.T, V, w.WS, n, 2, w.hp, std, *_stream(0))  # old: False
+    goal = PO._goal_place(V[2, VH.V_GOAL])
+    assert PO._past_from(w.T, w.TM, w.M, w.NM, V, n, 2, w.hp, *goal)
+    sec, lane, sp, d = goal
+    assert d == 0 and lane >= 3 and (sec, sp) > (2, 1)   # past the strip, clear of the wreck
+    # its own lanes open on from there, driving on leaves target#1 behind (p75)
+    old = PO._put_at(V, 2, *goal)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, V, n, 2, w.hp)
+    PO._put_at(V, 2, *old)
+    # facing against play, or with its own lanes shut ahead: not past
+    assert not PO._past_from(w.T, w.TM, w.M, w.NM, V, n, 2, w.hp, sec, lane, sp, 1)
+    _obstacle(w, 3, 3, 5, 2)
+    V = w.V.copy()
+    assert not PO._past_from(w.T, w.TM, w.M, w.NM, V, n, 2, w.hp, *goal)
+    assert not PO._plan_standoff(w.B, w.T, V, w.WS, n, 2, w.hp, std, *_stream(0))
+
+
 def test_a_hunter_comes_up_to_a_road_no_lane_pair_runs_clear_past_to_a_stranded_enemy_p13_p88():
     """Seeded Game Eight intercept 564 (seed 2026): the last target stopped for good past a
     wreck and an obstacle strip, the attacker stopped behind them. No lane pair ran clear past

@@ -5,6 +5,7 @@ enough for the next phase, no car ends the game stopped and out of control, no g
 to the turn limit with a car that could still act, and no vehicle shuttles (backs off a space
 and comes on onto it again more than ``SHUTTLES`` times)."""
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -391,6 +392,38 @@ def test_the_deadlock_survey_names_each_draw_and_refuses_bad_input(capsys, tmp_p
     assert mod.main(["--trials", "0", "--games", "game-1"]) == 2
 
 
+def test_the_forced_draw_check_asks_again_in_a_wider_window_and_refuses_bad_input(tmp_path):
+    """``benchmarks/dark_future_forced.py`` replays a drawn game with the compiler off (a fresh
+    interpreter: numba reads the planner's window when it compiles) and asks
+    ``places_to_go`` in the window it is given. Game Six 1462 (a repeated position, the Op
+    boxed in): nothing to go to; its search reaches more places in a wider window than in a
+    narrow one, so the window is the one asked for. A malformed game, an unknown Game: one
+    line, exit 2."""
+    import re
+    import subprocess
+    import sys
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "dark_future_forced.py"
+
+    def run(*args):
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+        return subprocess.run([sys.executable, str(script), *args], capture_output=True,
+                              text=True, env=env, timeout=300)
+
+    reached = {}
+    for secs, moves in ((6, 60), (1, 2)):
+        out = tmp_path / f"forced-{secs}.md"
+        r = run("game-6:1462", "--secs", str(secs), "--moves", str(moves), "--out", str(out))
+        assert r.returncode == 0, r.stderr
+        text = out.read_text()
+        assert "| game-6 | 1462 | the position repeated" in text
+        assert "1 of 1 with no place to go" in text
+        reached[secs] = int(re.search(r"\| op: (\d+) \(", text).group(1))
+    assert reached[6] > reached[1] >= 1
+    for bad in (["game-6"], ["game-99:3"], ["game-6:1", "--secs", "0"]):
+        r = run(*bad)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
 @pytest.mark.parametrize("name,trial", [("game-8-intercept", 4911), ("game-7", 2444)])
 def test_seeded_cars_shut_out_past_a_bend_no_longer_back_and_fill_issue_15(name, trial):
     """Seeded games (seed 2026) drawn at the turn limit with a car backing and filling at a
@@ -522,6 +555,23 @@ def test_a_drawn_position_with_a_place_to_go_is_told_from_a_forced_one_issue_15(
     w.WS[1] = w.a.LOAD[1, 0]
     assert (1, "shot") in [(v, what) for v, what, k in DG.places_to_go(board, w.V, w.WS, w.hp,
                                                                        pol)]
+
+
+def test_a_drawn_position_with_a_way_past_the_block_has_a_place_to_go_issue_15():
+    """A way past is a place to go too (session 31): seeded intercept 564's road (the attacker
+    behind a wreck and an obstacle strip, no lane pair running clear past them to the stranded
+    last target, so it cannot leave it behind where it stands, p75), but five of the planner's
+    moves weave to a place from which driving straight on does (``_past_from``: its own lanes
+    clear on): (attacker, 'past', 5). With the strip run on across the lanes that weave uses,
+    there is none."""
+    from test_dark_future_drivers import _obstacle, _weave_to_stranded_target
+    w, n = _weave_to_stranded_target()
+    pol = np.stack([PO.params_vector()] * n)
+    board = (w.T, w.TM, w.M, w.NM)
+    assert not PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 2, w.hp)
+    assert DG.places_to_go(board, w.V, w.WS, w.hp, pol) == [(2, "past", 5)]
+    _obstacle(w, 3, 3, 5, 2)
+    assert DG.places_to_go(board, w.V, w.WS, w.hp, pol) == []
 
 
 def test_a_car_whose_every_move_is_a_collision_is_shut_in_not_waiting_issue_15():

@@ -133,15 +133,18 @@ def places_to_go(board, V, WS, hp, POL) -> list[tuple[int, str, int]]:
     planner's own search (``policies._plan_search``: the slowest moves, every other vehicle
     where it stands, two sections either side, ``PLAN_MOVES`` moves) from this position reaches
     a place a driver would go to: one with a shot where it wins the exchange
-    (``policies._exchange_at``, with its own ``shoot_sixths``), or, for a car, one from which
-    it wins a race of rams (``policies._race_at``; a driver with ``ram_race`` 2 goes). Each as (vehicle, 'shot' or 'ram', fewest
-    moves there). Whatever gates the drivers put before the planner (everyone stopped, nobody
-    shooting, a gun, the side's aim), none of those gates is asked here: an empty list for a
-    drawn game's last position says it is forced within the planner's window, which nothing
-    the drivers can plan changes; an entry says where a driver failed to go (seeded intercept
-    2677's gunless target, with a ram to win the race from, counted the enemy left behind and
-    waited; issue 15, session 30). Not asked: a way past a block, and anything beyond the
-    window. ``board`` is the final (T, TM, M, NM); ``POL`` the policy rows."""
+    (``policies._exchange_at``, with its own ``shoot_sixths``); for a car, one from which it
+    wins a race of rams (``policies._race_at``; a driver with ``ram_race`` 2 goes); or a way
+    past: a place from which driving straight on leaves every enemy behind
+    (``policies._past_from``, p75, where taking them out wins), where it stands it does not. Each as (vehicle, 'shot',
+    'ram' or 'past', fewest moves there). Whatever gates the drivers put before the planner
+    (everyone stopped, nobody shooting, a gun, the side's aim), none of those gates is asked
+    here: an empty list for a drawn game's last position says it is forced within the
+    planner's window, which nothing the drivers can plan changes; an entry says where a driver
+    failed to go (seeded intercept 2677's gunless target, with a ram to win the race from,
+    counted the enemy left behind and waited; issue 15, session 30). The window is the
+    planner's, compiled into it; ``benchmarks/dark_future_forced.py`` asks again with a wider
+    one. ``board`` is the final (T, TM, M, NM); ``POL`` the policy rows."""
     from . import policies as PO
     from .pieces.board import K_TBUF, K_TBUF_END
 
@@ -156,6 +159,7 @@ def places_to_go(board, V, WS, hp, POL) -> list[tuple[int, str, int]]:
         dist, first, q, qs, tail = PO._plan_search(T, TM, M, NM, V, n, v, -1, False,
                                                    hp[PO.HP_DODGE_OBST])
         best = {}
+        behind = PO._leaves_behind(T, TM, M, NM, V, n, v, hp)
         for k in range(tail):            # where it stands too (0 moves)
             if qs[k, 4] != 0:
                 continue
@@ -168,6 +172,9 @@ def places_to_go(board, V, WS, hp, POL) -> list[tuple[int, str, int]]:
             if not V[v, VH.V_BIKE] and PO._race_at(T, M, NM, V, WS, n, v, hp, tbuf, *place)[0] \
                     >= 0.0 and d < best.get("ram", PO.PLAN_MOVES + 1):
                 best["ram"] = d
+            if not behind and d < best.get("past", PO.PLAN_MOVES + 1) \
+                    and PO._past_from(T, TM, M, NM, V, n, v, hp, *place):
+                best["past"] = d
         out.extend((v, what, d) for what, d in sorted(best.items()))
     return out
 

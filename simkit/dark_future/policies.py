@@ -593,12 +593,18 @@ def _lead_hunts(T, TM, M, NM, V, n, v, hp):
     does: the Op of seeded gang pursues 1093 (session 31), its way on shut edge to edge
     (:func:`_way_on_shut`) past a stranded rider with a gun, drove back and forth past it at
     120mph, turning at either end, to the turn limit."""
-    if V[v, V_ROLE] != LEAD or hp[HP_TAKE_OUT] == 0:
+    if V[v, V_ROLE] != LEAD or hp[HP_TAKE_OUT] == 0 or not _foes_stranded(V, n, v):
         return False
+    return _hunts(T, TM, M, NM, V, n, v, hp)
+
+
+@jit
+def _foes_stranded(V, n, v):
+    """Is every enemy in play stopped for good (:func:`_stuck`)?"""
     for u in range(n):
         if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] and not _stuck(V, u):
             return False
-    return _hunts(T, TM, M, NM, V, n, v, hp)
+    return True
 
 
 @jit
@@ -664,11 +670,8 @@ def _leaves_behind(T, TM, M, NM, V, n, v, hp):
     driving on with play leaves them off the back of the road (p75), which beats them (p88)
     with no fight (a seeded Game Six Op backed and filled behind a gang car whose engine was
     out, shielded by a wreck, to the turn limit)."""
-    if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0:
+    if hp[HP_TAKE_OUT] == 0 or hp[HP_OUTRUN] == 0 or not _foes_stranded(V, n, v):
         return False
-    for u in range(n):
-        if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] and not _stuck(V, u):
-            return False
     for u in range(n):
         if V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
                 and _past_shut_road(T, TM, M, NM, V, n, v, u):
@@ -3175,7 +3178,9 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     of the stranded attacker, waited to a repeat). True when a plan is made. A search that
     finds nothing is remembered with the table it was made on (``_table_key``, a negative
     ``V_GOALN``) and not made again until a vehicle moves. With no such place (and a gunless car
-    has none), ``P_RAMRACE`` 2 takes a place a slow ram of a stopped enemy car wins the race from
+    has none), a car that cannot leave every enemy behind from where it stands, every enemy
+    stranded, takes a place from which it can (a way past the block, p75; seeded intercept
+    3306, session 31). Else ``P_RAMRACE`` 2 takes a place a slow ram of a stopped enemy car wins the race from
     (:func:`_race_at`): the car drives there and rams (``_break_standoff``), where waiting only
     repeats the position (seeded intercepts 92, 2677: the last target, its gun gone, shut in
     beside the stranded attacker; issue 15, session 30). Reads no dice but for a tie."""
@@ -3190,11 +3195,15 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     play = TM[RD.TM_PLAYDIR]
     # every enemy stranded and the car going with play: past the block, driving on leaves
     # them off the back of the road (p75), which beats them (p88), gun or none
-    away = V[v, V_DIR] == play and _leaves_behind(T, TM, M, NM, V, n, v, hp)
+    behind = _leaves_behind(T, TM, M, NM, V, n, v, hp)
+    away = V[v, V_DIR] == play and behind
+    # not leaving them behind from here, but where that wins (p75, p88): a place it would
+    past = not behind and hp[HP_TAKE_OUT] != 0 and hp[HP_OUTRUN] != 0 \
+        and _foes_stranded(V, n, v)
     gun = has_gun(WS, v)
     # (a rider's ram of a car is one the bike loses, p72: the race is a car's)
     race = par[P_RAMRACE] >= 2 and not V[v, V_BIKE]
-    if not away and not gun and not race:
+    if not away and not past and not gun and not race:
         return False
     tbuf = B[B_K + K_TBUF:B_K + K_TBUF_END]
     if _someone_shoots(T, M, NM, V, WS, n, v, hp, tbuf):
@@ -3242,6 +3251,22 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
                 continue
             goal = k
             best_d = d
+    if goal < 0 and past:
+        # no shot to drive to, and every enemy stranded but one the car cannot leave behind
+        # from where it stands: a place from which it can (a way past the block, p75), the
+        # fewest moves, equal ones the dice choose. There it drives on with play (seeded
+        # intercept 3306, session 31: the last target stopped on a corner short of the stranded
+        # attacker, three moves from the lanes past it, until the position repeated)
+        for k in range(1, tail):
+            if qs[k, 4] != 0 or not _past_from(T, TM, M, NM, V, n, v, hp, qs[k, 0], qs[k, 1],
+                                               qs[k, 2], qs[k, 3]):
+                continue
+            d = dist[q[k]]
+            take, ties = _goal_first(goal, 0, d, 0.0, 0, best_d, 0.0, ties, st, script)
+            if not take:
+                continue
+            goal = k
+            best_d = d
     if goal < 0 and race:
         # no shot and no way past: a place a slow ram of a stopped enemy car wins the race
         # from (P_RAMRACE 2), one no enemy shoots at first, then the fewest moves (where it
@@ -3270,6 +3295,24 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     V[v, V_GOAL] = _goal_key(qs[goal, 0], qs[goal, 1], qs[goal, 2], qs[goal, 3])
     V[v, V_GOALN] = best_d
     return True
+
+
+@jit
+def _past_from(T, TM, M, NM, V, n, v, hp, sec, lane, sp, d):
+    """Stopped at (``sec``, ``lane``, ``sp``) facing ``d``, would the car be past the block:
+    facing with play, every enemy one it leaves behind by driving on (:func:`_leaves_behind`),
+    and its own lanes clear ``ROUTE_LOOK`` spaces on, so that driving straight on is the way?
+    (``_leaves_behind`` asks only that some lane pair runs clear on from the car: one it can get
+    to from a stop may not be there. The last target of seeded intercept 3306, session 31,
+    stopped on a corner's last space with the lanes past the stranded attacker open beside it,
+    the attacker's lanes and an obstacle strip between.) The car is put back."""
+    if d != TM[RD.TM_PLAYDIR]:
+        return False
+    old = _put_at(V, v, sec, lane, sp, d)
+    ok = _pair_clear(T, M, NM, V, n, v, lane, ROUTE_LOOK, False) \
+        and _leaves_behind(T, TM, M, NM, V, n, v, hp)
+    _put_at(V, v, old[0], old[1], old[2], old[3])
+    return ok
 
 
 @jit
