@@ -3179,9 +3179,10 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     finds nothing is remembered with the table it was made on (``_table_key``, a negative
     ``V_GOALN``) and not made again until a vehicle moves. With no such place (and a gunless car
     has none), a car that cannot leave every enemy behind from where it stands, every enemy
-    stranded, takes a place from which it can (a way past the block, p75; seeded intercept
-    3306, session 31). Else ``P_RAMRACE`` 2 takes a place a slow ram of a stopped enemy car wins the race from
-    (:func:`_race_at`): the car drives there and rams (``_break_standoff``), where waiting only
+    stranded, takes a place from which it can (:func:`_past_from`: a way past the block, p75;
+    seeded intercept 4957, session 31). Else ``P_RAMRACE`` 2 takes a place a slow ram of a
+    stopped enemy car wins the race from (:func:`_race_at`): the car drives there and rams
+    (``_break_standoff``), where waiting only
     repeats the position (seeded intercepts 92, 2677: the last target, its gun gone, shut in
     beside the stranded attacker; issue 15, session 30). Reads no dice but for a tie."""
     if V[v, V_FALLEN] or not _standing_off(V, n, v, hp):
@@ -3253,19 +3254,25 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
             best_d = d
     if goal < 0 and past:
         # no shot to drive to, and every enemy stranded but one the car cannot leave behind
-        # from where it stands: a place from which it can (a way past the block, p75), the
-        # fewest moves, equal ones the dice choose. There it drives on with play (seeded
-        # intercept 3306, session 31: the last target stopped on a corner short of the stranded
-        # attacker, three moves from the lanes past it, until the position repeated)
+        # from where it stands: a place from which it can (a way past the block, p75), one no
+        # enemy shoots at first, then the fewest moves, equal ones the dice choose. There it
+        # drives on with play (seeded intercept 4957, session 31: the attacker, nothing to
+        # shoot with, nine moves from the lanes past a wrecked target, until the position
+        # repeated)
         for k in range(1, tail):
             if qs[k, 4] != 0 or not _past_from(T, TM, M, NM, V, n, v, hp, qs[k, 0], qs[k, 1],
                                                qs[k, 2], qs[k, 3]):
                 continue
+            old = _put_at(V, v, qs[k, 0], qs[k, 1], qs[k, 2], qs[k, 3])
+            free = 1 if _fire_on(T, M, NM, V, WS, n, v, hp, tbuf) == 0.0 else 0
+            _put_at(V, v, old[0], old[1], old[2], old[3])
             d = dist[q[k]]
-            take, ties = _goal_first(goal, 0, d, 0.0, 0, best_d, 0.0, ties, st, script)
+            take, ties = _goal_first(goal, free, d, 0.0, best_free, best_d, 0.0, ties, st,
+                                     script)
             if not take:
                 continue
             goal = k
+            best_free = free
             best_d = d
     if goal < 0 and race:
         # no shot and no way past: a place a slow ram of a stopped enemy car wins the race
