@@ -333,7 +333,7 @@ def test_seeded_intercept_standoffs_are_fought_out_issue_15(trial):
 
 # Issue 15, 'never deadlock', over more games than the invariants above: the shuttle count
 # costs little beside playing the game (benchmarks/dark_future_deadlocks.py plays all 5,000)
-SURVEY = 1000
+SURVEY = 5000
 # The games among them still known to shuttle (docs/rules/dark-future.md, issue 15): a guard
 # against new ones, and a record of which are left (none from session 22, where intercept 570
 # was the last, to session 27). Intercept 453 came with session 27's brake two spaces short of
@@ -354,15 +354,29 @@ def test_no_new_seeded_game_shuttles(name):
     came forward twice or more onto a space it had reversed onto) or that have a vehicle doing
     so more than ``SHUTTLES`` times are exactly the known ones (``SHUTTLING``). The first 100
     games of each Game, which the invariants above play, missed the six shuttles a reverted
-    bend planner made (docs/rules/dark-future.md, issue 15 session 19)."""
+    bend planner made (docs/rules/dark-future.md, issue 15 session 19). And every draw of the
+    kinds a driver's deadlock shows as (backing and filling, stopped with a move available,
+    repeated position) is forced within the stand-off planner's window: from its last
+    position no vehicle has a place to go (``diagnostics.places_to_go``: a shot that wins the
+    exchange, a race of rams it wins, a way past every enemy), whatever the drivers' gates
+    (session 31: seeded gang pursues 1274, 1522 and intercept 4957 were such draws with one;
+    the first 1,000 of each Game hold five forced ones, intercept 16, 92, 116, 240, 432)."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     bad = []
+    missed = []
     for trial in range(SURVEY):
         ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
         d = DG.examine(ev, res, world[4], trial)
         if d.shuttles > SHUTTLES or (DG.is_draw(res) and d.kind == DG.KIND_SHUTTLE):
             bad.append(d)
+        if DG.is_draw(res):
+            kind = DG.examine(ev, res, world[4], trial, board=tuple(world[:4])).kind
+            if kind in (DG.KIND_SHUTTLE, DG.KIND_WAITING, DG.KIND_FROZEN):
+                go = DG.places_to_go(world[:4], world[4], world[5], sim.a.hp, sim.a.POL)
+                if go:
+                    missed.append((trial, kind, go))
     assert [d.trial for d in bad] == SHUTTLING.get(name, []), bad[:5]
+    assert missed == []
 
 
 def _survey_script():

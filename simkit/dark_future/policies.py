@@ -3136,18 +3136,20 @@ def _table_key(V, NM, n):
 
 
 @jit
-def _goal_first(goal, free, d, val, best_free, best_d, best_val, ties, st, script):
-    """(take, ties) for a stand-off plan's candidate place against the best so far (``goal`` -1:
-    none yet): one no enemy shoots at (``free``) first, then the fewest moves ``d``, then the
-    larger ``val``; of equals the dice choose, the ``ties``-th equal one kept with chance one in
-    ``ties`` (:func:`_pick`)."""
+def _goal_first(k, goal, free, d, val, best_free, best_d, best_val, ties, st, script):
+    """(goal, best_free, best_d, best_val, ties) after a stand-off plan's candidate place ``k``
+    is weighed against the best so far (``goal`` -1: none yet): one no enemy shoots at
+    (``free``) first, then the fewest moves ``d``, then the larger ``val``; of equals the dice
+    choose, the ``ties``-th equal one kept with chance one in ``ties`` (:func:`_pick`)."""
     if goal >= 0 and free == best_free and d == best_d and val == best_val:
         ties += 1
-        return _pick(st, script, ties) == 0, ties
+        if _pick(st, script, ties) == 0:
+            return k, free, d, val, ties
+        return goal, best_free, best_d, best_val, ties
     if goal < 0 or free > best_free or (free == best_free and (
             d < best_d or (d == best_d and val > best_val))):
-        return True, 1
-    return False, ties
+        return k, free, d, val, 1
+    return goal, best_free, best_d, best_val, ties
 
 
 @jit
@@ -3198,7 +3200,7 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     # them off the back of the road (p75), which beats them (p88), gun or none
     behind = _leaves_behind(T, TM, M, NM, V, n, v, hp)
     away = V[v, V_DIR] == play and behind
-    # not leaving them behind from here, but where that wins (p75, p88): a place it would
+    # not leaving them behind from here, where that wins (p75, p88): a way past (below)
     past = not behind and hp[HP_TAKE_OUT] != 0 and hp[HP_OUTRUN] != 0 \
         and _foes_stranded(V, n, v)
     gun = has_gun(WS, v)
@@ -3225,15 +3227,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
         if mine <= theirs:
             continue
         free = 1 if theirs == 0.0 else 0
-        d = dist[i]
-        take, ties = _goal_first(goal, free, d, mine, best_free, best_d, best_val, ties, st,
-                                 script)
-        if not take:
-            continue
-        goal = k
-        best_free = free
-        best_d = d
-        best_val = mine
+        goal, best_free, best_d, best_val, ties = _goal_first(
+            k, goal, free, dist[i], mine, best_free, best_d, best_val, ties, st, script)
     if goal < 0 and away:
         # no shot to drive to: a place past everything the window shows ahead, stopped facing
         # on with play, its next space off the window or the track laid; the fewest moves,
@@ -3246,12 +3241,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
             if ns >= 0 and TM[RD.TM_FIRST] <= ns < TM[RD.TM_NSEC] \
                     and base <= ns <= base + 2 * PLAN_SECS:
                 continue
-            d = dist[q[k]]
-            take, ties = _goal_first(goal, 0, d, 0.0, 0, best_d, 0.0, ties, st, script)
-            if not take:
-                continue
-            goal = k
-            best_d = d
+            goal, best_free, best_d, best_val, ties = _goal_first(
+                k, goal, 0, dist[q[k]], 0.0, best_free, best_d, best_val, ties, st, script)
     if goal < 0 and past:
         # no shot to drive to, and every enemy stranded but one the car cannot leave behind
         # from where it stands: a place from which it can (a way past the block, p75), one no
@@ -3266,14 +3257,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
             old = _put_at(V, v, qs[k, 0], qs[k, 1], qs[k, 2], qs[k, 3])
             free = 1 if _fire_on(T, M, NM, V, WS, n, v, hp, tbuf) == 0.0 else 0
             _put_at(V, v, old[0], old[1], old[2], old[3])
-            d = dist[q[k]]
-            take, ties = _goal_first(goal, free, d, 0.0, best_free, best_d, 0.0, ties, st,
-                                     script)
-            if not take:
-                continue
-            goal = k
-            best_free = free
-            best_d = d
+            goal, best_free, best_d, best_val, ties = _goal_first(
+                k, goal, free, dist[q[k]], 0.0, best_free, best_d, best_val, ties, st, script)
     if goal < 0 and race:
         # no shot and no way past: a place a slow ram of a stopped enemy car wins the race
         # from (P_RAMRACE 2), one no enemy shoots at first, then the fewest moves (where it
@@ -3287,14 +3272,8 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
             if theirs < 0.0:
                 continue
             free = 1 if theirs == 0.0 else 0
-            d = dist[q[k]]
-            take, ties = _goal_first(goal, free, d, 0.0, best_free, best_d, 0.0, ties, st,
-                                     script)
-            if not take:
-                continue
-            goal = k
-            best_free = free
-            best_d = d
+            goal, best_free, best_d, best_val, ties = _goal_first(
+                k, goal, free, dist[q[k]], 0.0, best_free, best_d, best_val, ties, st, script)
     if goal <= 0:
         # nowhere to go from this table (the car remembers), or it rams from where it stands
         V[v, V_GOALN] = -1 - key
