@@ -742,27 +742,12 @@ def _way_on_shut(T, TM, M, NM, V, n, v):
         xhi = RD.front_x(T, sec, lane, sp)
         shut = True
         for p in range(5):
-            if not (_obstacle_on(M, NM, p, xlo, xhi) or _for_good_on(T, V, n, v, p, xlo, xhi)):
+            if not (_obstacle_on(M, NM, p, xlo, xhi)
+                    or _fixed_hits(T, V, n, v, sec, p, p + 1, xlo, xhi)):
                 shut = False
                 break
         if shut:
             return True
-
-
-@jit
-def _for_good_on(T, V, n, v, lane, xlo, xhi):
-    """A wreck or a vehicle stopped for good (:func:`_stuck`) other than the car on ``lane``'s
-    pair between ``xlo`` and ``xhi``."""
-    for u in range(n):
-        if u == v or not (V[u, V_STATUS] == WRECK or (V[u, V_STATUS] == ACTIVE
-                                                       and _stuck(V, u))):
-            continue
-        a, b = lanes_of(V, u)
-        if b < lane or a > lane + 1:
-            continue
-        if v_rear(T, V, u) < xhi and xlo < v_front(T, V, u):
-            return True
-    return False
 
 
 @jit
