@@ -136,15 +136,15 @@ def places_to_go(board, V, WS, hp, POL) -> list[tuple[int, str, int]]:
     (``policies._exchange_at``, with its own ``shoot_sixths``); for a car, one from which it
     wins a race of rams (``policies._race_at``; a driver with ``ram_race`` 2 goes); or a way
     past: a place from which driving straight on leaves every enemy behind
-    (``policies._past_from``, p75, where taking them out wins), where it stands it does not. Each as (vehicle, 'shot',
-    'ram' or 'past', fewest moves there). Whatever gates the drivers put before the planner
-    (everyone stopped, nobody shooting, a gun, the side's aim), none of those gates is asked
-    here: an empty list for a drawn game's last position says it is forced within the
-    planner's window, which nothing the drivers can plan changes; an entry says where a driver
-    failed to go (seeded intercept 2677's gunless target, with a ram to win the race from,
-    counted the enemy left behind and waited; issue 15, session 30). The window is the
-    planner's, compiled into it; ``benchmarks/dark_future_forced.py`` asks again with a wider
-    one. ``board`` is the final (T, TM, M, NM); ``POL`` the policy rows."""
+    (``policies._past_from``, p75, where taking them out wins), where it stands it does not.
+    Each as (vehicle, 'shot', 'ram' or 'past', fewest moves there). Whatever gates the
+    drivers put before the planner (everyone stopped, nobody shooting, a gun, the side's aim),
+    none of those gates is asked here: an empty list for a drawn game's last position says it
+    is forced within the planner's window, which nothing the drivers can plan changes; an
+    entry says where a driver failed to go (seeded intercept 2677's gunless target, with a ram
+    to win the race from, counted the enemy left behind and waited; issue 15, session 30). The
+    window is the planner's, compiled into it; ``benchmarks/dark_future_forced.py`` asks again
+    with a wider one. ``board`` is the final (T, TM, M, NM); ``POL`` the policy rows."""
     from . import policies as PO
     from .pieces.board import K_TBUF, K_TBUF_END
 

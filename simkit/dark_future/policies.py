@@ -3169,9 +3169,9 @@ def _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
     stranded, takes a place from which it can (:func:`_past_from`: a way past the block, p75;
     seeded intercept 4957, session 31). Else ``P_RAMRACE`` 2 takes a place a slow ram of a
     stopped enemy car wins the race from (:func:`_race_at`): the car drives there and rams
-    (``_break_standoff``), where waiting only
-    repeats the position (seeded intercepts 92, 2677: the last target, its gun gone, shut in
-    beside the stranded attacker; issue 15, session 30). Reads no dice but for a tie."""
+    (``_break_standoff``), where waiting only repeats the position (seeded intercepts 92,
+    2677: the last target, its gun gone, shut in beside the stranded attacker; issue 15,
+    session 30). Reads no dice but for a tie."""
     if V[v, V_FALLEN] or not _standing_off(V, n, v, hp):
         return False
     TM = B[B_TM:B_TM_END]
