@@ -2440,10 +2440,8 @@ def _comes_closer(T, TM, M, NM, V, WS, n, v, hp, par, tbuf):
             or V[v, V_MAXSPD] <= 0 or V[v, V_FALLEN] or V[v, V_STAMP] % 8 > 1:
         # (a stopped vehicle moves off only in phase 1, p15: later its action is the shot)
         return False
-    for u in range(n):
-        if u != v and V[u, V_STATUS] == ACTIVE and V[u, V_SIDE] != V[v, V_SIDE] \
-                and not _stuck(V, u):
-            return False
+    if not _foes_stranded(V, n, v):
+        return False
     lane = V[v, V_LANE]
     if _sighted_by(T, M, NM, V, WS, n, v, hp, tbuf) != 0 \
             or _blocked_ahead(T, M, NM, V, n, v, lane, False, 1):
