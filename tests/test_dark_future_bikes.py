@@ -961,6 +961,31 @@ def test_a_rider_stopped_nose_to_its_side_s_wreck_turns_round_in_its_square_p13_
     assert w.decide(1, moves=False)[0] == PO.A_NONE
 
 
+def test_a_rider_turns_round_from_one_place_at_most_backoffs_times_p64():
+    """A rider may not reverse (p64): its turn-round in its own square is its backing off, and
+    the engine remembers it as it remembers a car's reverse (``remember_backing``, the place
+    and the facing it turned from). A rider nose to its side's wreck, a run-up round it open,
+    turns round; the run-up bringing it back to the same place each time, after
+    ``P_BACKOFFS`` (2) turn-rounds from there it waits (seeded gang pursues 2372, 2799, 4604:
+    the last rider by the stranded Op, the way past shut beyond its reach, went round and round
+    for 160 turns with the limit raised to 200; issue 15, session 32). The old engine did not
+    remember a turn-round, and the old driver turned round every time. With ``backoffs`` 0
+    (no limit) it turns round every time, as before."""
+    for limit, expect in ((PO.BACKOFFS, PO.A_NONE), (0, PO.A_TURN_ROUND)):
+        w = _behind_own_wreck()
+        w.POL[1, PO.P_BACKOFFS] = limit
+        for k in range(PO.BACKOFFS):
+            assert w.decide(1, moves=False)[0] == PO.A_TURN_ROUND
+            st, s = w.dice
+            w.act(st, s, 1, turn=k + 1, phase=1)
+            assert w.V[1, VH.V_DIR] == 1 and w.V[1, VH.V_MPH] > 0
+            # the run-up brings it back, stopped where it turned round, facing the wreck
+            w.V[1, VH.V_DIR] = 0
+            w.V[1, VH.V_MPH] = 0
+            assert PO._backed_from(w.V, 1) == k + 1
+        assert w.decide(1, moves=False)[0] == expect
+
+
 def test_a_rider_turned_round_drifts_off_the_blocked_lanes_before_it_turns_back_p13_p64():
     """The rider that turned round from its side's wreck, going away at 20mph with the stopped
     Op behind it beyond the wreck: the old driver rode on in the wreck's lanes (here it

@@ -948,6 +948,8 @@ def _turn_round(V, v, arg, moves, L):
     mph = min(arg, TURN_ROUND_MPH, V[v, V_ACC], V[v, V_MAXSPD])
     if mph <= 0:
         return
+    # a rider's backing off (it may not reverse, p64): the driver's memory, as a car's reverse
+    remember_backing(V, v)
     V[v, V_DIR] = 1 - V[v, V_DIR]
     V[v, V_MPH] = mph
     _log(L, v, EV_ACTION, A_TURN_ROUND, arg, mph, 0)

@@ -4214,12 +4214,17 @@ def bike_decide(B, T, V, WS, n, v, moves, hp, par, act, arg, st, script):
     NM = B[B_NM:B_NM_END]
     if not moves:
         if act == A_NONE and _shut_in_rider(T, M, NM, V, n, v) \
+                and not 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
                 and not _queued_behind(T, M, NM, V, WS, n, v, hp,
                                        B[B_K + K_TBUF:B_K + K_TBUF_END], par[P_SHOOT]):
             # nose to a block it can never pass with nothing to shoot: turn round in its
             # square (p64) for a run-up round it (_run_up_drift, then the U-turn back, p14)
             # rather than wait for good (seeded gang pursues: riders stopped behind their own
-            # side's wreck, the stopped Op beyond it, until the position repeated)
+            # side's wreck, the stopped Op beyond it, until the position repeated). Not from a
+            # place it has turned round from P_BACKOFFS times: the run-ups led back to it (the
+            # engine remembers a turn-round as a car's reverse; seeded gang pursues 2372, 2799,
+            # 4604, session 32: the last rider behind or beside the stranded Op, the way past it
+            # shut, turned round, came back and turned round again, still going at turn 200)
             return A_TURN_ROUND, _turn_round_mph(V, v)
         if act == A_NONE and _plan_standoff(B, T, V, WS, n, v, hp, par, st, script):
             # waiting would only repeat the position: drive to a place with a shot the enemy
