@@ -3,7 +3,7 @@
 
     python benchmarks/dark_future_deadlocks.py [--trials 5000] [--seed 2026] [--first 0]
                                                [--games game-1,game-8-intercept,...]
-                                               [--out FILE.md]
+                                               [--longer 200] [--out FILE.md]
 
 Each game is replayed with its log (``scenario.play_one``, the same dice as
 ``simkit scenario run``) and read by ``simkit.dark_future.diagnostics``. For each Game it
@@ -17,8 +17,12 @@ exchange from, a race of rams it wins, a way past every enemy) and counts the dr
 deadlock kinds (backing and filling, stopped with a move available, repeated position) that
 have one: none means each is
 forced within the planner's window, whatever the drivers' gates (``dark_future_forced.py`` asks
-again in a wider one). Nothing is asserted: it is a survey, run before and after a driver
-change.
+again in a wider one). Every draw still fighting at the turn limit (the scenario's, not the
+book's: the book's games have none) is played again, the same dice, with the limit raised to
+``--longer`` turns (0: not), and its row says how it ended then: a fight that ends is the
+limit's draw; one still going at the raised limit is a driver going round in circles, or a
+fight neither side can finish. Nothing is asserted: it is a survey, run before and after a
+driver change.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,10 +64,20 @@ def games_arg(text):
     return games
 
 
-def survey(name, trials, seed, first=0, log=print):
+def played_on(sc, seed, trial, longer):
+    """(winning side's name or None, ``EG.REASON_*``, turns) of seeded game ``trial`` of scenario
+    ``sc`` played with its turn limit raised to ``longer``: the same dice, so the same game up
+    to the old limit."""
+    ev, res, world, sim = GM.play_one(replace(sc, max_turns=longer), seed=seed, trial=trial)
+    w = int(res[EG.R_WINNER])
+    return sc.sides[w].name if w >= 0 else None, int(res[EG.R_REASON]), int(res[EG.R_TURNS])
+
+
+def survey(name, trials, seed, first=0, log=print, longer=0):
     """(draws, shuttlers, summary) for ``trials`` seeded games of Game ``name``: the
     ``diagnostics.Draw`` of every drawn game, of every other game shuttling over ``SHUTTLES``,
-    and a dict of totals and CPU seconds."""
+    and a dict of totals and CPU seconds. With ``longer`` (turns), ``summary['longer']`` holds
+    :func:`played_on` for every draw still fighting at the turn limit."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     draws, shuttlers = [], []
     go = {}
@@ -80,7 +95,10 @@ def survey(name, trials, seed, first=0, log=print):
             go[trial] = DG.places_to_go(world[:4], world[4], world[5], sim.a.hp, sim.a.POL)
         elif d.shuttles > SHUTTLES:
             shuttlers.append(d)
-    summary = {"game": name, "trials": trials, "draws": len(draws),
+    later = {d.trial: played_on(sc, seed, d.trial, longer) for d in draws
+             if longer > sc.max_turns and d.kind == DG.KIND_RUNNING}
+    summary = {"game": name, "trials": trials, "draws": len(draws), "longer": later,
+               "limit": sc.max_turns, "raised": longer,
                "kinds": {k: sum(d.kind == k for d in draws) for k in KINDS},
                "most": most, "most_trial": most_trial, "names": names, "go": go,
                "stuck_go": sum(1 for d in draws if d.kind in DEADLOCK and go[d.trial]),
@@ -92,14 +110,16 @@ def render(results, trials, seed, first):
     out = [f"# Dark Future deadlock survey: {trials:,} seeded games of each Game "
            f"(seed {seed}, trials {first}-{first + trials - 1})", "",
            "| Game | draws | draw rate (95%) | " + " | ".join(KINDS)
-           + " | of those three kinds, with a place to go | most shuttles (trial) | CPU s |",
-           "|---|---:|---|" + "---:|" * len(KINDS) + "---:|---|---:|"]
+           + " | of those three kinds, with a place to go | still fighting, given more turns "
+           "| most shuttles (trial) | CPU s |",
+           "|---|---:|---|" + "---:|" * len(KINDS) + "---:|---|---|---:|"]
     for draws, shuttlers, s in results:
         lo, hi = rate_ci(s["draws"], s["trials"])
         out.append(f"| {s['game']} | {s['draws']} | "
                    f"{s['draws'] / s['trials']:.4f} ({lo:.4f}-{hi:.4f}) | "
                    + " | ".join(str(s["kinds"][k]) for k in KINDS)
                    + f" | {s['stuck_go']} of {sum(s['kinds'][k] for k in DEADLOCK)}"
+                   + f" | {_later_summary(s)}"
                    + f" | {s['most']}" + (f" ({s['most_trial']})" if s["most"] else "")
                    + f" | {s['cpu']:.0f} |")
     out.append("")
@@ -110,8 +130,8 @@ def render(results, trials, seed, first):
         out.append(f"## {s['game']}")
         out.append("")
         out.append("| trial | ended | turns | shuttles (vehicle) | waiting (shut in) | kind "
-                   "| a place to go (moves) |")
-        out.append("|---:|---|---:|---|---|---|---|")
+                   "| a place to go (moves) | given more turns |")
+        out.append("|---:|---|---:|---|---|---|---|---|")
         rows = [(d, d.kind) for d in draws] + [(d, f"not drawn: over {SHUTTLES} shuttles")
                                                for d in shuttlers]
         for d, kind in sorted(rows, key=lambda r: r[0].trial):
@@ -120,9 +140,35 @@ def render(results, trials, seed, first):
                               + [f"({names[v]})" for v in d.shut]) or "-"
             go = ", ".join(f"{names[v]} {what} ({k})" for v, what, k in s["go"].get(d.trial, ()))
             out.append(f"| {d.trial} | {d.reason} | {d.turns} | {d.shuttles}{who} | "
-                       f"{waits} | {kind} | {go or '-'} |")
+                       f"{waits} | {kind} | {go or '-'} | {_later_row(s, d.trial)} |")
         out.append("")
     return "\n".join(out)
+
+
+def _later_row(s, trial):
+    if trial not in s["longer"]:
+        return "-"
+    who, why, turns = s["longer"][trial]
+    if who is None:
+        return f"drawn in turn {turns} ({EG.REASON_NAMES[why]})"
+    return f"{who} won in turn {turns}"
+
+
+def _later_summary(s):
+    """'N of M ended by turn L (side a, side b, drawn c), K still going' for a Game's draws
+    still fighting at its limit, played on to ``s['raised']`` turns; '-' when not asked."""
+    later = s["longer"]
+    if not later:
+        return "-"
+    going = sum(1 for who, why, t in later.values() if why == EG.REASON_TIME)
+    counts = {}
+    for who, why, t in later.values():
+        if why != EG.REASON_TIME:
+            key = who if who is not None else "drawn"
+            counts[key] = counts.get(key, 0) + 1
+    parts = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    return (f"{len(later) - going} of {len(later)} ended by turn {s['raised']}"
+            + (f" ({parts})" if parts else "") + f", {going} still going")
 
 
 def main(argv=None):
@@ -131,6 +177,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--games", default=",".join(shipped_games()))
+    ap.add_argument("--longer", type=int, default=200,
+                    help="play each draw still fighting at the limit on to this many turns "
+                         "(0: not; at most 500, the scenarios' own bound)")
     ap.add_argument("--out", default=None, help="also write the report to this file")
     a = ap.parse_args(argv)
     games = games_arg(a.games)
@@ -139,10 +188,13 @@ def main(argv=None):
     if a.trials < 1 or a.first < 0:
         print("error: --trials must be at least 1 and --first at least 0", file=sys.stderr)
         return 2
+    if not 0 <= a.longer <= 500:
+        print(f"error: --longer must be 0-500, got {a.longer}", file=sys.stderr)
+        return 2
     results = []
     try:
         for g in games:
-            r = survey(g, a.trials, a.seed, a.first)
+            r = survey(g, a.trials, a.seed, a.first, longer=a.longer)
             s = r[2]
             print(f"{g}: {s['draws']} draws, {s['kinds'][DG.KIND_SHUTTLE]} shuttling, most "
                   f"shuttles {s['most']} (trial {s['most_trial']}), {s['cpu']:.0f} CPU s",

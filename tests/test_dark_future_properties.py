@@ -6,6 +6,7 @@ to the turn limit with a car that could still act, and no vehicle shuttles (back
 and comes on onto it again more than ``SHUTTLES`` times)."""
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +58,21 @@ def test_the_shuttle_count_sees_a_car_backing_and_filling():
     across = log([(3, 2, False)] + cycle * 2) \
         + [(1, 1, -1, EG.EV_TRACK, EG.EV_TRACK_RENUMBER, k, 0, 0)] + log(shifted * 2)
     assert shuttles(across) == 4
+    # a rider may not reverse (p64): turned round in its square (EV_ACTION 'turn round', after
+    # its last move) and back onto that space, round after round, is its backing and filling
+    # (seeded gang pursues 4445 before session 32: turned round and moved a space, back and
+    # forth, until a train hit it); the old count saw none
+    turn = (1, 1, 0, EG.EV_ACTION, EG.A_TURN_ROUND, 20, 20, 0)
+    rider = []
+    for k in range(3):
+        rider += [(1, 1, 0, EG.EV_MOVE, 3, 2, 1, 20), turn,
+                  (1, 1, 0, EG.EV_MOVE, 3, 2, 0, 20), turn]
+    assert shuttles(rider) == 2
+    # turned round once and ridden on: none; another action is no turn-round
+    assert shuttles(rider[:3]) == 0
+    other = [e if e != turn else (1, 1, 0, EG.EV_ACTION, EG.A_ACCEL, 20, 20, 0)
+             for e in rider]
+    assert shuttles(other) == 0
 
 
 @pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8", "game-8-gang-pursues",
@@ -344,6 +360,11 @@ SURVEY = 5000
 # 29 (intercept leftovers) a car that cannot weave through turns towards the enemy behind it
 # (`policies._weave_shut_at`): 453 no longer shuttles, and none is left
 SHUTTLING: dict[str, list[int]] = {}
+# The turn limit every draw still fighting at the scenario's own (40 turns) is played on to:
+# the book's games have none, so a fight that goes on past this is no fight but a driver going
+# round in circles (session 32: four gang pursues riders rode back and forth by a stranded Op
+# for 160 turns; the limit hid them as 'still fighting')
+LONGER = 200
 
 
 @pytest.mark.parametrize("name", ["game-1", "game-6", "game-7", "game-8-gang-pursues",
@@ -360,10 +381,14 @@ def test_no_new_seeded_game_shuttles(name):
     position no vehicle has a place to go (``diagnostics.places_to_go``: a shot that wins the
     exchange, a race of rams it wins, a way past every enemy), whatever the drivers' gates
     (session 31: seeded gang pursues 1274, 1522 and intercept 4957 were such draws with one;
-    the first 1,000 of each Game hold five forced ones, intercept 16, 92, 116, 240, 432)."""
+    the first 1,000 of each Game hold five forced ones, intercept 16, 92, 116, 240, 432). And
+    every draw still fighting at the turn limit, played on with the same dice to ``LONGER``
+    turns, ends before that (session 32: gang pursues 691, 2372, 2799, 4604 did not)."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
+    longer = replace(sc, max_turns=LONGER)
     bad = []
     missed = []
+    endless = []
     for trial in range(SURVEY):
         ev, res, world, sim = GM.play_one(sc, seed=2026, trial=trial)
         d = DG.examine(ev, res, world[4], trial)
@@ -375,8 +400,14 @@ def test_no_new_seeded_game_shuttles(name):
                 go = DG.places_to_go(world[:4], world[4], world[5], sim.a.hp, sim.a.POL)
                 if go:
                     missed.append((trial, kind, go))
+            elif kind == DG.KIND_RUNNING:
+                on = GM.play_one(longer, seed=2026, trial=trial)[1]
+                assert on[EG.R_TURNS] > sc.max_turns   # the same game, played on
+                if on[EG.R_REASON] == EG.REASON_TIME:
+                    endless.append(trial)
     assert [d.trial for d in bad] == SHUTTLING.get(name, []), bad[:5]
     assert missed == []
+    assert endless == []
 
 
 def _survey_script():
@@ -404,6 +435,27 @@ def test_the_deadlock_survey_names_each_draw_and_refuses_bad_input(capsys, tmp_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "game-99" in err and "Traceback" not in err
     assert mod.main(["--trials", "0", "--games", "game-1"]) == 2
+    capsys.readouterr()
+    assert mod.main(["--longer", "501", "--games", "game-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--longer" in err and "Traceback" not in err
+
+
+def test_the_deadlock_survey_plays_a_draw_still_fighting_on_to_a_longer_limit():
+    """The survey's ``--longer``: a seeded gang pursuit drawn still fighting at its 40-turn
+    limit (1513: a rider shooting the stranded Op from outside its guns' arc, a point a turn or
+    less) is played on with the same dice, the same game to turn 40, and ends with a side
+    taken out; played 'on' to the old limit it is the same draw."""
+    mod = _survey_script()
+    draws, shuttlers, summary = mod.survey("game-8-gang-pursues", 1, 2026, first=1513,
+                                           longer=200)
+    assert [d.kind for d in draws] == [DG.KIND_RUNNING]
+    who, why, turns = summary["longer"][1513]
+    assert why == EG.REASON_SIDE_OUT and who in ("op", "gang") and 40 < turns < 200
+    sc = GM.load_scenario(SCEN / "game-8-gang-pursues.toml")
+    assert mod.played_on(sc, 2026, 1513, 40) == (None, EG.REASON_TIME, 40)
+    assert "1 of 1 ended by turn 200" in mod.render([(draws, shuttlers, summary)], 1, 2026,
+                                                      1513)
 
 
 def test_the_forced_draw_check_asks_again_in_a_wider_window_and_refuses_bad_input(tmp_path):

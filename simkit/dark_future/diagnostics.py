@@ -42,50 +42,63 @@ KIND_OTHER = "drawn by the verdict"
 
 
 def _moves_and_reverses(events):
-    """The moves and reverses, each move's section in the numbering of the game's start: when
-    the engine renumbers the sections to lay track before section 0 (``engine._renumber``,
-    logged as EV_TRACK with section ``EV_TRACK_RENUMBER``), the shift is taken off again, so a
-    place backed off from before it is the same place after it."""
+    """The moves, reverses and riders' turn-rounds (EV_ACTION ``turn round``), each move's
+    section in the numbering of the game's start: when the engine renumbers the sections to lay
+    track before section 0 (``engine._renumber``, logged as EV_TRACK with section
+    ``EV_TRACK_RENUMBER``), the shift is taken off again, so a place backed off from before it
+    is the same place after it."""
     ev = np.asarray(events)
     if ev.shape[0] == 0:
         return []
     ren = (ev[:, 3] == EG.EV_TRACK) & (ev[:, 4] == EG.EV_TRACK_RENUMBER)
     shift = np.cumsum(np.where(ren, ev[:, 5], 0))
-    keep = (ev[:, 3] == EG.EV_MOVE) | (ev[:, 3] == EG.EV_REVERSE)
+    turn = (ev[:, 3] == EG.EV_ACTION) & (ev[:, 4] == EG.A_TURN_ROUND)
+    keep = (ev[:, 3] == EG.EV_MOVE) | (ev[:, 3] == EG.EV_REVERSE) | turn
     out = ev[keep][:, :7].copy()
-    out[:, 4] -= shift[keep]
+    out[:, 4] -= np.where(turn[keep], 0, shift[keep])
     return out.tolist()
+
+
+REVERSED, TURNED = 1, 2   # how a move left the vehicle: reversed onto, or turned round in
 
 
 def _shuttle_table(events) -> dict[int, tuple[int, int]]:
     """Per vehicle, (the most times it moved forward onto one space it had earlier reversed
-    onto, the turn of its last such move; 0 if none)."""
+    onto, or a rider had turned round in, the turn of its last such move; 0 if none). A rider
+    may not reverse (p64): its turn-round in its own square (p64 'Moving Off') is its backing
+    off, and coming back onto that space round after round its backing and filling (seeded
+    gang pursues 4445 before session 32: a rider turned round and moved a space, back and
+    forth over a level crossing, until a train hit it; 691: round a loop of five sections)."""
     moves: dict[int, list] = {}
     for e in _moves_and_reverses(events):
         v, code = int(e[2]), int(e[3])
         if code == EG.EV_MOVE:
-            moves.setdefault(v, []).append([(int(e[4]), int(e[5]), int(e[6])), False,
+            moves.setdefault(v, []).append([(int(e[4]), int(e[5]), int(e[6])), 0,
                                             int(e[0])])
         elif code == EG.EV_REVERSE and moves.get(v):
-            moves[v][-1][1] = True
+            moves[v][-1][1] = REVERSED      # the move was the reverse onto that space
+        elif code == EG.EV_ACTION and moves.get(v):
+            moves[v][-1][1] = TURNED        # the move came forward onto the space turned in
     out = {}
     for v, ms in moves.items():
         backed = set()
         again: dict[tuple, int] = {}
         last = 0
-        for p, rev, turn in ms:
-            if rev:
-                backed.add(p)
-            elif p in backed:
+        for p, how, turn in ms:
+            if how != REVERSED and p in backed:
                 again[p] = again.get(p, 0) + 1
                 last = turn
+            if how:
+                backed.add(p)
         out[v] = (max(again.values(), default=0), last)
     return out
 
 
 def shuttle_counts(events) -> dict[int, int]:
     """Per vehicle, the most times it moved forward onto one space (section, lane, space) it
-    had earlier reversed onto. A reverse is logged (EV_REVERSE) after the move it made."""
+    had earlier reversed onto or turned round in (a rider). A reverse is logged (EV_REVERSE)
+    after the move it made; a turn-round (EV_ACTION) where the rider stands, after its last
+    move."""
     return {v: n for v, (n, _) in _shuttle_table(events).items()}
 
 
