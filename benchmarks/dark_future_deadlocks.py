@@ -17,12 +17,12 @@ exchange from, a race of rams it wins, a way past every enemy) and counts the dr
 deadlock kinds (backing and filling, stopped with a move available, repeated position) that
 have one: none means each is
 forced within the planner's window, whatever the drivers' gates (``dark_future_forced.py`` asks
-again in a wider one). Every draw still fighting at the turn limit (the scenario's, not the
-book's: the book's games have none) is played again, the same dice, with the limit raised to
-``--longer`` turns (0: not), and its row says how it ended then: a fight that ends is the
-limit's draw; one still going at the raised limit is a driver going round in circles, or a
-fight neither side can finish. Nothing is asserted: it is a survey, run before and after a
-driver change.
+again in a wider one). Every draw at the turn limit (the scenario's, not the book's: the
+book's games have none) is played again, the same dice, with the limit raised to ``--longer``
+turns (0: not), and its row says how it ended then: a fight that ends is the limit's draw, and
+backing and filling that ends was a driver still trying its ways round; a game still going at
+the raised limit is a driver going round in circles, or a fight neither side can finish.
+Nothing is asserted: it is a survey, run before and after a driver change.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def survey(name, trials, seed, first=0, log=print, longer=0):
     """(draws, shuttlers, summary) for ``trials`` seeded games of Game ``name``: the
     ``diagnostics.Draw`` of every drawn game, of every other game shuttling over ``SHUTTLES``,
     and a dict of totals and CPU seconds. With ``longer`` (turns), ``summary['longer']`` holds
-    :func:`played_on` for every draw still fighting at the turn limit."""
+    :func:`played_on` for every draw at the turn limit."""
     sc = GM.load_scenario(SCEN / f"{name}.toml")
     draws, shuttlers = [], []
     go = {}
@@ -96,7 +96,7 @@ def survey(name, trials, seed, first=0, log=print, longer=0):
         elif d.shuttles > SHUTTLES:
             shuttlers.append(d)
     later = {d.trial: played_on(sc, seed, d.trial, longer) for d in draws
-             if longer > sc.max_turns and d.kind == DG.KIND_RUNNING}
+             if longer > sc.max_turns and d.reason == EG.REASON_NAMES[EG.REASON_TIME]}
     summary = {"game": name, "trials": trials, "draws": len(draws), "longer": later,
                "limit": sc.max_turns, "raised": longer,
                "kinds": {k: sum(d.kind == k for d in draws) for k in KINDS},
@@ -110,7 +110,7 @@ def render(results, trials, seed, first):
     out = [f"# Dark Future deadlock survey: {trials:,} seeded games of each Game "
            f"(seed {seed}, trials {first}-{first + trials - 1})", "",
            "| Game | draws | draw rate (95%) | " + " | ".join(KINDS)
-           + " | of those three kinds, with a place to go | still fighting, given more turns "
+           + " | of those three kinds, with a place to go | drawn at the limit, given more turns "
            "| most shuttles (trial) | CPU s |",
            "|---|---:|---|" + "---:|" * len(KINDS) + "---:|---|---|---:|"]
     for draws, shuttlers, s in results:
@@ -156,7 +156,7 @@ def _later_row(s, trial):
 
 def _later_summary(s):
     """'N of M ended by turn L (side a, side b, drawn c), K still going' for a Game's draws
-    still fighting at its limit, played on to ``s['raised']`` turns; '-' when not asked."""
+    at its turn limit, played on to ``s['raised']`` turns; '-' when not asked."""
     later = s["longer"]
     if not later:
         return "-"
@@ -178,7 +178,7 @@ def main(argv=None):
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--games", default=",".join(shipped_games()))
     ap.add_argument("--longer", type=int, default=200,
-                    help="play each draw still fighting at the limit on to this many turns "
+                    help="play each draw at the turn limit on to this many turns "
                          "(0: not; at most 500, the scenarios' own bound)")
     ap.add_argument("--out", default=None, help="also write the report to this file")
     a = ap.parse_args(argv)
