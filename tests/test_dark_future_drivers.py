@@ -1345,9 +1345,19 @@ def test_lanes_a_rider_on_a_curve_cannot_reach_count_as_shut_p13_p64():
     bend first, p64), so _past_shut_road did not see the road as shut, the rider counted the Op
     as left behind (p75) and waited until the position repeated. A pair the vehicle cannot reach
     now counts as shut: the Op cannot be got past, so it is hunted (p88). From the inside lanes,
-    or for a car (which backs off the bend first, p17), the same road is open as before."""
+    or for a car (which backs off the bend first, p17), the same road is open as before. The
+    curve that counts is the one the rider's straight move ends on, as for its drift (p13): from
+    the bend's last space it moves onto the straight, where it may drift either way, and the
+    inside pair is in its reach (session 32: judged on the rider's own section, the old driver
+    counted it out of reach there too, and hunted an Op it could leave behind)."""
     w, n = _rider_behind_stranded_op(2)
     _obstacle(w, 5, 0, 3)    # lanes 0-3 shut past the Op: only the pair 4-5 is open
+    # from the bend's last space: onto the straight, the inside pair in reach, the Op left behind
+    assert not PO._out_of_reach(w.T, w.V, 1, 4)
+    assert not PO._past_shut_road(w.T, w.TM, w.M, w.NM, w.V, n, 1, 0)
+    assert PO._leaves_behind(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
+    # a space back, its next move still on the bend
+    w.V[1, VH.V_SP] -= 1
     assert [PO._pair_clear(w.T, w.M, w.NM, w.V, n, 1, p, PO.ROUTE_LOOK + 1, False)
             for p in range(5)] == [False, False, False, False, True]
     # shut for the rider, so hunted (the old driver: not shut, left behind, not hunted)
@@ -1372,9 +1382,12 @@ def test_a_hunting_rider_stopped_behind_a_stranded_enemy_drifts_up_to_it_p13_p15
     refused the outward drift because the Op holds those lanes in the second space. Riders may
     not reverse to line up (p64); the enemy will not clear the way. A hunting rider now moves off
     drifting (p15) outwards (p13) into lanes clear in the next space, to come up beside or behind
-    the enemy, slowly (at most RAM_MOVE_OFF). With that space shut it waits, as before."""
+    the enemy, slowly (at most RAM_MOVE_OFF). With that space shut it waits, as before. (The
+    road past the Op is shut on lanes 2-5: from the bend's last space the inside pairs are in
+    the rider's reach (p13, session 32), and with them open the Op is one it leaves behind.)"""
     std = PO.params_vector()
     w, n = _rider_behind_stranded_op(1)    # two spaces ahead: the bend's last, then space 0
+    _obstacle(w, 5, 2, 5)
     assert PO._hunts(w.T, w.TM, w.M, w.NM, w.V, n, 1, w.hp)
     assert PO.best_shot(w.T, w.M, w.NM, w.V, w.WS, n, 1, w.hp, std, w.tbuf)[0] < 0
     assert PO._drift_dir(w.T, w.M, w.NM, w.V, n, 1, 0, *_stream(0)) == 0

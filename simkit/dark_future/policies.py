@@ -794,10 +794,17 @@ def _out_of_reach(T, V, v, lane):
     off the bend, then drifts), so for a car every pair is in reach. Seeded gang pursues riders
     stopped on a bend behind the stranded Op, the only clear pair past it on the bend's inside,
     counted the Op as left behind and waited until the position repeated (issue 15, session
-    23)."""
+    23). The curve that counts is the section the rider's next straight move ends on, as for
+    a drift (:func:`_drift_legal`, p13): from a curve's last space onto a straight a drift
+    goes either way (session 32; judged on the rider's own section, a rider at a curve's end
+    behind the stranded Op of seeded gang pursues 1513 counted the inside pairs out of its
+    reach)."""
     if not V[v, V_BIKE]:
         return False
-    t = T[V[v, V_SEC], RD.T_DIR]
+    sec, sp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+    if sec < 0:
+        sec = V[v, V_SEC]
+    t = T[sec, RD.T_DIR]
     if t == 0:
         return False
     return (lane - V[v, V_LANE]) * (1 if t < 0 else -1) < 0
