@@ -98,7 +98,7 @@ def survey(name, trials, seed, first=0, log=print, longer=0):
     later = {d.trial: played_on(sc, seed, d.trial, longer) for d in draws
              if longer > sc.max_turns and d.reason == EG.REASON_NAMES[EG.REASON_TIME]}
     summary = {"game": name, "trials": trials, "draws": len(draws), "longer": later,
-               "limit": sc.max_turns, "raised": longer,
+               "raised": longer,
                "kinds": {k: sum(d.kind == k for d in draws) for k in KINDS},
                "most": most, "most_trial": most_trial, "names": names, "go": go,
                "stuck_go": sum(1 for d in draws if d.kind in DEADLOCK and go[d.trial]),

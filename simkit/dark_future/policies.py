@@ -801,10 +801,7 @@ def _out_of_reach(T, V, v, lane):
     reach)."""
     if not V[v, V_BIKE]:
         return False
-    sec, sp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
-    if sec < 0:
-        sec = V[v, V_SEC]
-    t = T[sec, RD.T_DIR]
+    t = T[_landing_section(T, V, v), RD.T_DIR]
     if t == 0:
         return False
     return (lane - V[v, V_LANE]) * (1 if t < 0 else -1) < 0
@@ -1333,11 +1330,17 @@ def _drift_legal(T, V, v, d):
     straight's last space steered inwards into the curve ahead, the engine refused the drift,
     and it stopped short of the block it meant to pass: seeded intercept 4377's attacker,
     twice, before it found the way round (issue 15, session 30)."""
-    sec, sp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
-    if sec < 0:
-        sec = V[v, V_SEC]
-    t = T[sec, RD.T_DIR]
+    t = T[_landing_section(T, V, v), RD.T_DIR]
     return t == 0 or d == (1 if t < 0 else -1)
+
+
+@jit
+def _landing_section(T, V, v):
+    """The section the car's next straight move ends on (its own past either end of the
+    track): the one whose curve a drift, and a rider's reach of a lane pair, is judged on
+    (p13)."""
+    sec, sp = RD.step_space(T, V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+    return sec if sec >= 0 else V[v, V_SEC]
 
 
 @jit
@@ -1873,7 +1876,7 @@ def decide(B, T, V, WS, n, v, moves, hp, par, st, script):
         # riders never reverse (p64): bike_decide makes the choice a wait; a reverse U-turn
         # turns the car round, which no shuttle does
         if act == A_REVERSE and arg != 2 and not V[v, V_BIKE] \
-                and 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
+                and _tried_enough(V, v, par) \
                 and not (arg == 0 and _rams_behind(B, T, V, n, v, hp, par)):
             # (a reverse that rams is no backing off: no shuttle)
             act, arg = _hold(B, T, V, WS, n, v, hp, par, st, script)
@@ -1898,6 +1901,13 @@ BACKED_KEY = 16    # V_BACKED*: place key * BACKED_KEY + times (times < BACKED_K
 @jit
 def _place_key(V, v):
     return _goal_key(V[v, V_SEC], V[v, V_LANE], V[v, V_SP], V[v, V_DIR])
+
+
+@jit
+def _tried_enough(V, v, par):
+    """Has the driver backed off (a car's reverse, a rider's turn-round) from where it stands
+    ``P_BACKOFFS`` times already (0: no limit)?"""
+    return 0 < par[P_BACKOFFS] <= _backed_from(V, v)
 
 
 @jit
@@ -4221,7 +4231,7 @@ def bike_decide(B, T, V, WS, n, v, moves, hp, par, act, arg, st, script):
     NM = B[B_NM:B_NM_END]
     if not moves:
         if act == A_NONE and _shut_in_rider(T, M, NM, V, n, v) \
-                and not 0 < par[P_BACKOFFS] <= _backed_from(V, v) \
+                and not _tried_enough(V, v, par) \
                 and not _queued_behind(T, M, NM, V, WS, n, v, hp,
                                        B[B_K + K_TBUF:B_K + K_TBUF_END], par[P_SHOOT]):
             # nose to a block it can never pass with nothing to shoot: turn round in its
